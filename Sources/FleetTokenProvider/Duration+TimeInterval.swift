@@ -1,0 +1,9 @@
+import Foundation
+
+extension Duration {
+    /// This duration in seconds, for arithmetic with `Date`.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
