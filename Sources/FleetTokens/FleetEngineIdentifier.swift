@@ -1,0 +1,33 @@
+/// The rules Fleet Engine applies to resource ids (vehicle, trip, delivery vehicle, task,
+/// tracking id) and to the ids a token may name.
+public enum FleetEngineIdentifier {
+    /// The id that matches every resource; only server-side tokens may carry it.
+    public static let wildcard = "*"
+
+    /// The longest id Fleet Engine accepts, in characters.
+    public static let maximumLength = 64
+
+    /// Characters Fleet Engine forbids in ids (`/ : ? , #`), plus the wildcard `*`.
+    static let forbiddenCharacters: Set<Character> = ["/", ":", "?", ",", "#", "*"]
+
+    /// Why `id` is not a plain Fleet Engine id, or `nil` when it is one.
+    ///
+    /// A plain id is non-empty, at most 64 characters, has no control or white-space
+    /// characters and none of `/ : ? , # *`. The wildcard `*` is not a plain id.
+    public static func problem(with id: String) -> String? {
+        if id.isEmpty { return "is empty" }
+        if id.count > maximumLength { return "is longer than \(maximumLength) characters" }
+        for character in id {
+            if forbiddenCharacters.contains(character) { return "contains '\(character)'" }
+            if character.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+                return "contains white space or a control character"
+            }
+        }
+        return nil
+    }
+
+    /// Whether `id` is a plain Fleet Engine id (see ``problem(with:)``).
+    public static func isPlain(_ id: String) -> Bool {
+        problem(with: id) == nil
+    }
+}

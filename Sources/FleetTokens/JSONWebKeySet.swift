@@ -1,0 +1,141 @@
+import CryptoExtras
+import Foundation
+
+/// A JSON Web Key Set (RFC 7517) of RSA signing keys: public parts only.
+///
+/// Each key may carry two FleetAuth members beside the standard ones, `email` (the service
+/// account that owns it) and `role` (its Fleet Engine role), so that one document can tell a
+/// verifier everything it needs. Readers that do not know them ignore them, as RFC 7517 asks.
+public struct JSONWebKeySet: Sendable, Hashable, Codable {
+    /// The keys.
+    public var keys: [JSONWebKey]
+
+    /// Creates a set from keys.
+    public init(keys: [JSONWebKey]) {
+        self.keys = keys
+    }
+
+    /// The public keys of service-account keys, each labelled with its account and role.
+    public init(publishing accounts: [(key: ServiceAccountKey, role: FleetEngineRole)]) throws(JSONWebKeySetError) {
+        var keys: [JSONWebKey] = []
+        for (key, role) in accounts {
+            guard let primitives = try? key.publicKey.getKeyPrimitives() else {
+                throw .unusableKey(keyID: key.privateKeyID, problem: "its public key cannot be exported")
+            }
+            keys.append(JSONWebKey(
+                keyID: key.privateKeyID,
+                modulus: Base64URL.encode(primitives.modulus),
+                exponent: Base64URL.encode(primitives.publicExponent),
+                email: key.clientEmail,
+                role: role.rawValue
+            ))
+        }
+        self.init(keys: keys)
+    }
+
+    /// Reads a JWKS document.
+    public init(json: Data) throws(JSONWebKeySetError) {
+        do {
+            self = try JSONDecoder().decode(JSONWebKeySet.self, from: json)
+        } catch {
+            throw .malformed("not a JWKS document ({\"keys\": [...]}): \(DecodingProblem.describe(error))")
+        }
+    }
+
+    /// The document as JSON (sorted keys, so that equal sets give equal bytes).
+    public func jsonRepresentation() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        // Encoding strings cannot fail.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    /// The accounts these keys belong to, ready to trust.
+    ///
+    /// A key's account is its `email` member, else `email`; its role is its `role` member, else
+    /// `role`, else the role a FleetAuth-generated email stands for. Keys that are not RSA
+    /// signature keys are skipped.
+    public func trustedAccounts(email: String? = nil, role: FleetEngineRole? = nil) throws(JSONWebKeySetError) -> [TrustedServiceAccount] {
+        var accounts: [String: TrustedServiceAccount] = [:]
+        for key in keys where key.keyType == "RSA" && (key.use ?? "sig") == "sig" && (key.algorithm ?? JOSEHeader.rs256) == JOSEHeader.rs256 {
+            guard let keyID = key.keyID else { throw .unusableKey(keyID: nil, problem: "it has no kid") }
+            guard let owner = key.email ?? email else {
+                throw .unusableKey(keyID: keyID, problem: "its account is unknown: the key has no email member and none was given")
+            }
+            let ownerRole: FleetEngineRole
+            if let name = key.role {
+                guard let named = FleetEngineRole(name: name) else { throw .unusableKey(keyID: keyID, problem: "role '\(name)' is not a Fleet Engine role") }
+                ownerRole = named
+            } else if let found = role ?? FleetEngineRole(generatedAccountEmail: owner) {
+                ownerRole = found
+            } else {
+                throw .unusableKey(keyID: keyID, problem: "the role of \(owner) is unknown: give one")
+            }
+            guard let modulus = Base64URL.decode(key.modulus[...]), let exponent = Base64URL.decode(key.exponent[...]),
+                  let publicKey = try? _RSA.Signing.PublicKey(n: modulus, e: exponent)
+            else {
+                throw .unusableKey(keyID: keyID, problem: "n and e are not a base64url RSA public key of 2048 bits or more")
+            }
+            let account = TrustedServiceAccount(email: owner, role: ownerRole, publicKeys: [keyID: publicKey])
+            if let existing = accounts[owner] {
+                guard existing.role == ownerRole else { throw .unusableKey(keyID: keyID, problem: "\(owner) is listed with two roles") }
+                accounts[owner] = existing.merging(account)
+            } else {
+                accounts[owner] = account
+            }
+        }
+        guard !accounts.isEmpty else { throw .malformed("the set has no RSA signature key") }
+        return accounts.values.sorted { $0.email < $1.email }
+    }
+}
+
+/// One RSA public key of a ``JSONWebKeySet``.
+public struct JSONWebKey: Sendable, Hashable, Codable {
+    /// `kty`, `RSA`.
+    public var keyType: String
+    /// `alg`, `RS256`.
+    public var algorithm: String?
+    /// `use`, `sig`.
+    public var use: String?
+    /// `kid`, the key file's `private_key_id`.
+    public var keyID: String?
+    /// `n`, the modulus, base64url.
+    public var modulus: String
+    /// `e`, the public exponent, base64url.
+    public var exponent: String
+    /// The owning service account's email (a FleetAuth member).
+    public var email: String?
+    /// The owning account's Fleet Engine role, e.g. `roles/fleetengine.driverSdkUser` (a FleetAuth member).
+    public var role: String?
+
+    enum CodingKeys: String, CodingKey {
+        case keyType = "kty", algorithm = "alg", use, keyID = "kid", modulus = "n", exponent = "e", email, role
+    }
+
+    /// Creates an RS256 signature key.
+    public init(keyID: String, modulus: String, exponent: String, email: String? = nil, role: String? = nil) {
+        self.keyType = "RSA"
+        self.algorithm = JOSEHeader.rs256
+        self.use = "sig"
+        self.keyID = keyID
+        self.modulus = modulus
+        self.exponent = exponent
+        self.email = email
+        self.role = role
+    }
+}
+
+/// Why a JWKS document could not be used.
+public enum JSONWebKeySetError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The document is not a JWKS.
+    case malformed(String)
+    /// A key in it cannot be used.
+    case unusableKey(keyID: String?, problem: String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let problem): "JWKS: \(problem)"
+        case .unusableKey(let keyID, let problem): "JWKS key \(keyID.map { "'\($0)'" } ?? "(no kid)"): \(problem)"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// Signs Fleet Engine tokens (RS256) with one service-account key.
+///
+/// Header `kid` is the key's `private_key_id`; `iss` and `sub` are its `client_email`;
+/// `aud` is Fleet Engine's audience unless overridden; `exp` is at most an hour after `iat`.
+public struct TokenMinter: Sendable {
+    /// The signing key.
+    public let key: ServiceAccountKey
+    /// The `aud` claim of every token.
+    public let audience: String
+    /// The lifetime of a token when ``mint(_:lifetime:)`` is not given one.
+    public let defaultLifetime: Duration
+    private let now: @Sendable () -> Date
+    private let encodedHeader: String
+    private let encoder: JSONEncoder
+
+    /// Creates a minter.
+    ///
+    /// - Parameters:
+    ///   - key: the service-account key that signs.
+    ///   - audience: the `aud` claim; Fleet Engine's by default.
+    ///   - defaultLifetime: 1 s to 3600 s; 3600 s by default.
+    ///   - now: the clock; the system clock by default.
+    public init(
+        key: ServiceAccountKey,
+        audience: String = FleetEngineClaims.fleetEngineAudience,
+        defaultLifetime: Duration = .seconds(FleetEngineClaims.maximumLifetime),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(TokenMintError) {
+        _ = try Self.wholeSeconds(of: defaultLifetime)
+        self.key = key
+        self.audience = audience
+        self.defaultLifetime = defaultLifetime
+        self.now = now
+        let header = JOSEHeader(keyID: key.privateKeyID)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        self.encoder = encoder
+        // Encoding a struct of strings cannot fail.
+        self.encodedHeader = Base64URL.encode((try? encoder.encode(header)) ?? Data())
+    }
+
+    /// Mints a token of `kind`, valid from now for `lifetime` (the default lifetime if `nil`).
+    public func mint(_ kind: TokenKind, lifetime: Duration? = nil) throws(TokenMintError) -> MintedToken {
+        if let problem = kind.problem { throw .invalidClaims(problem) }
+        let seconds = try Self.wholeSeconds(of: lifetime ?? defaultLifetime)
+        let issuedAt = Int64(now().timeIntervalSince1970.rounded(.down))
+        let claims = FleetEngineClaims(
+            issuer: key.clientEmail,
+            subject: key.clientEmail,
+            audience: audience,
+            issuedAt: issuedAt,
+            expiresAt: issuedAt + seconds,
+            authorization: kind.authorizationClaims
+        )
+        return MintedToken(token: try sign(claims), claims: claims)
+    }
+
+    /// Signs an arbitrary claim set as-is (no lifetime or wildcard checks): for tests and tools
+    /// that need tokens Fleet Engine would refuse.
+    public func sign(_ claims: FleetEngineClaims) throws(TokenMintError) -> String {
+        guard let payload = try? encoder.encode(claims) else { throw .signingFailed }
+        let signingInput = encodedHeader + "." + Base64URL.encode(payload)
+        let digest = SHA256.hash(data: Data(signingInput.utf8))
+        guard let signature = try? key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5) else {
+            throw .signingFailed
+        }
+        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+    }
+
+    private static func wholeSeconds(of lifetime: Duration) throws(TokenMintError) -> Int64 {
+        let seconds = lifetime.components.seconds
+        guard seconds >= 1, seconds <= FleetEngineClaims.maximumLifetime, lifetime <= .seconds(FleetEngineClaims.maximumLifetime) else {
+            throw .invalidLifetime(seconds: seconds)
+        }
+        return seconds
+    }
+}

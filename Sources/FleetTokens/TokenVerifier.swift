@@ -1,0 +1,141 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// Checks Fleet Engine tokens as Fleet Engine does, against a set of trusted service accounts.
+///
+/// The path is kept lean: the token is split once, the key is looked up by `kid`, the
+/// signature is checked with swift-crypto, and only the claims Fleet Engine uses are decoded.
+/// Tokens that passed are remembered (by a hash of the whole token) until their `exp`, so a
+/// device's repeated requests cost no RSA work. Safe to share between threads.
+public final class TokenVerifier: Sendable {
+    /// The largest token accepted, in bytes.
+    public static let maximumTokenSize = 8192
+    /// How far in the future `iat` may be, in seconds.
+    public static let maximumFutureIssue: Int64 = 600
+
+    /// The `aud` every token must carry.
+    public let audience: String
+    /// How long after `exp` a token is still accepted, in seconds, for clocks that differ.
+    public let allowedClockSkew: Int64
+    private let now: @Sendable () -> Date
+    private let accounts: Locked<[String: TrustedServiceAccount]>
+    private let cache: VerifiedTokenCache
+    private let decoder = JSONDecoder()
+
+    /// Creates a verifier.
+    ///
+    /// - Parameters:
+    ///   - accounts: the service accounts whose tokens are accepted.
+    ///   - audience: the required `aud`; Fleet Engine's by default.
+    ///   - allowedClockSkew: tolerance after `exp`; 10 s by default.
+    ///   - cacheCapacity: how many verified tokens to remember.
+    ///   - now: the clock; the system clock by default.
+    public init(
+        trusting accounts: [TrustedServiceAccount],
+        audience: String = FleetEngineClaims.fleetEngineAudience,
+        allowedClockSkew: Duration = .seconds(10),
+        cacheCapacity: Int = 100_000,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.audience = audience
+        self.allowedClockSkew = allowedClockSkew.components.seconds
+        self.now = now
+        self.accounts = Locked(Self.index(accounts, into: [:]))
+        self.cache = VerifiedTokenCache(capacity: cacheCapacity)
+    }
+
+    /// The accounts trusted now, by email.
+    public var trustedAccounts: [TrustedServiceAccount] {
+        accounts.withLock { $0.values.sorted { $0.email < $1.email } }
+    }
+
+    /// Trusts more accounts, or replaces the keys and role of accounts already trusted (matched
+    /// by email). Forgets every remembered token, since a replaced key may no longer vouch for it.
+    public func trust(_ newAccounts: [TrustedServiceAccount]) {
+        accounts.withLock { $0 = Self.index(newAccounts, into: $0) }
+        cache.removeAll()
+    }
+
+    /// Whether some trusted account has a key with this id.
+    public func knowsKey(_ keyID: String) -> Bool {
+        accounts.withLock { $0.values.contains { $0.publicKeys[keyID] != nil } }
+    }
+
+    /// Verifies `token` (the compact JWT, without `Bearer `), using the remembered result when
+    /// the same token passed before and has not expired.
+    public func verify(_ token: String) throws(TokenRefusal) -> VerifiedToken {
+        guard !token.isEmpty else { throw .missing }
+        let size = token.utf8.count
+        guard size <= Self.maximumTokenSize else { throw .oversized(bytes: size) }
+        let currentTime = Int64(now().timeIntervalSince1970.rounded(.down))
+        if let remembered = cache.lookup(token, now: currentTime) { return remembered }
+        let verified = try verifyWithoutCache(token, at: currentTime)
+        cache.insert(token, verified: verified, now: currentTime)
+        return verified
+    }
+
+    /// Verifies `token` from scratch, as if it had never been seen.
+    public func verifyWithoutCache(_ token: String) throws(TokenRefusal) -> VerifiedToken {
+        guard !token.isEmpty else { throw .missing }
+        let size = token.utf8.count
+        guard size <= Self.maximumTokenSize else { throw .oversized(bytes: size) }
+        return try verifyWithoutCache(token, at: Int64(now().timeIntervalSince1970.rounded(.down)))
+    }
+
+    private func verifyWithoutCache(_ token: String, at currentTime: Int64) throws(TokenRefusal) -> VerifiedToken {
+        let segments = try CompactToken(token)
+        let header = try decode(JOSEHeader.self, from: segments.header, part: "header")
+        guard header.algorithm == JOSEHeader.rs256 else { throw .unsupportedAlgorithm(header.algorithm) }
+        let payload = try decode(ClaimsPayload.self, from: segments.payload, part: "payload")
+
+        guard let issuer = payload.iss else { throw .malformedClaims("'iss' is missing") }
+        guard let account = accounts.withLock({ $0[issuer] }) else { throw .unknownIssuer(issuer) }
+        guard payload.sub == issuer else { throw .issuerSubjectMismatch }
+        guard let keyID = header.keyID, let publicKey = account.publicKeys[keyID] else { throw .unknownKeyID(header.keyID) }
+        guard segments.signatureMatches(publicKey) else { throw .badSignature }
+
+        if let refusal = FleetEngineTokenRules.audienceRefusal(payload.aud?.values ?? [], expected: audience) { throw refusal }
+        guard let issuedAt = payload.iat else { throw .malformedClaims("'iat' is missing") }
+        guard let expiresAt = payload.exp else { throw .malformedClaims("'exp' is missing") }
+        if let refusal = FleetEngineTokenRules.lifetimeRefusal(issuedAt: issuedAt, expiresAt: expiresAt)
+            ?? FleetEngineTokenRules.futureIssueRefusal(issuedAt: issuedAt, now: currentTime)
+            ?? FleetEngineTokenRules.expiryRefusal(expiresAt: expiresAt, now: currentTime, skew: allowedClockSkew) {
+            throw refusal
+        }
+
+        let claims = FleetEngineClaims(
+            issuer: issuer,
+            subject: issuer,
+            audience: audience,
+            issuedAt: issuedAt,
+            expiresAt: expiresAt,
+            authorization: payload.authorization ?? AuthorizationClaims()
+        )
+        return VerifiedToken(claims: claims, role: account.role, keyID: keyID)
+    }
+
+    private func decode<Part: Decodable>(_ type: Part.Type, from data: Data, part: String) throws(TokenRefusal) -> Part {
+        do {
+            return try decoder.decode(type, from: data)
+        } catch {
+            let problem = DecodingProblem.describe(error)
+            if part == "payload", error is DecodingError, problem.hasPrefix("'") {
+                throw .malformedClaims(problem)
+            }
+            throw .malformed("\(part) is not a JSON object of the right shape (\(problem))")
+        }
+    }
+
+    private static func index(_ accounts: [TrustedServiceAccount], into existing: [String: TrustedServiceAccount]) -> [String: TrustedServiceAccount] {
+        var index = existing
+        for account in accounts {
+            if let known = index[account.email], known.role == account.role {
+                index[account.email] = known.merging(account)
+            } else {
+                index[account.email] = account
+            }
+        }
+        return index
+    }
+}

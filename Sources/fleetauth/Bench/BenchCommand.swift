@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `fleetauth bench`: release-build benchmarks reported as ratios against references
+/// measured in the same run.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks (build with -c release; pin with 'taskset -c 1' for stable numbers).",
+        subcommands: [TokenBench.self]
+    )
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// `fleetauth`: mint, inspect and verify Fleet Engine tokens, and run the FleetAuth servers.
+@main
+struct FleetAuth: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleetauth",
+        abstract: "Fleet Engine authorization tokens: mint, inspect, verify, serve.",
+        subcommands: [
+            KeygenCommand.self,
+            MintCommand.self,
+            InspectCommand.self,
+            VerifyCommand.self,
+            BenchCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import FleetTokens
+
+/// `fleetauth keygen`: writes a new service-account key file in Google's exact shape.
+struct KeygenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen",
+        abstract: "Write a new RSA-2048 service-account key file (Google's JSON shape, mode 0600)."
+    )
+
+    @Option(help: "The Cloud project id (Fleet Engine provider id).")
+    var project: String
+
+    @Option(help: "The Fleet Engine role the account is for.")
+    var role: FleetEngineRole
+
+    @Option(help: "The account id (the part of the email before @); defaults to fe-<role>.")
+    var account: String?
+
+    @Option(help: "Where to write the key file.")
+    var out: String
+
+    @Flag(help: "Replace an existing file.")
+    var force = false
+
+    func run() throws {
+        let key = try ServiceAccountKey.generate(projectID: project, role: role, accountID: account)
+        try key.write(to: out, overwrite: force)
+        print("wrote \(out) (mode 0600)")
+        print("  account: \(key.clientEmail)")
+        print("  role:    \(role.rawValue)")
+        print("  kid:     \(key.privateKeyID)")
+    }
+}

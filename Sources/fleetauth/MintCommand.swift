@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import FleetTokens
+
+/// `fleetauth mint`: signs a Fleet Engine token with a service-account key file.
+struct MintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mint",
+        abstract: "Mint a Fleet Engine token (RS256) with a service-account key file.",
+        discussion: """
+            Examples:
+              fleetauth mint --key driver.json --kind driver --vehicle vehicle-1
+              fleetauth mint --key consumer.json --kind consumer --trip trip-7 --lifetime 600
+              fleetauth mint --key server.json --kind server --json
+            """
+    )
+
+    /// The token kinds as the command line names them.
+    enum Kind: String, CaseIterable, ExpressibleByArgument {
+        case driver, consumer, server
+        case fleetReader = "fleet-reader"
+        case trustedDeliveryDriver = "trusted-delivery-driver"
+        case untrustedDeliveryDriver = "untrusted-delivery-driver"
+        case deliveryConsumer = "delivery-consumer"
+        case deliveryServer = "delivery-server"
+    }
+
+    @Option(help: "The service-account key file that signs.")
+    var key: String
+
+    @Option(help: "The kind of token.")
+    var kind: Kind
+
+    @Option(help: "Vehicle id (driver).")
+    var vehicle: String?
+
+    @Option(help: "Trip id (consumer).")
+    var trip: String?
+
+    @Option(name: .customLong("delivery-vehicle"), help: "Delivery vehicle id (delivery drivers).")
+    var deliveryVehicle: String?
+
+    @Option(help: "Task id (trusted delivery driver, or delivery consumer by task).")
+    var task: String?
+
+    @Option(help: "Tracking id (delivery consumer).")
+    var tracking: String?
+
+    @Option(help: "Lifetime in seconds, 1 to 3600.")
+    var lifetime: Int64 = FleetEngineClaims.maximumLifetime
+
+    @Option(help: "The aud claim.")
+    var audience: String = FleetEngineClaims.fleetEngineAudience
+
+    @Flag(help: "Print JSON: token, times and claims.")
+    var json = false
+
+    func run() throws {
+        let signingKey = try ServiceAccountKey(contentsOf: key)
+        let tokenKind = try resolvedKind()
+        let minter = try TokenMinter(key: signingKey, audience: audience)
+        let minted = try minter.mint(tokenKind, lifetime: .seconds(lifetime))
+        if let warning = RoleFit.warning(kind: tokenKind, signerEmail: signingKey.clientEmail) {
+            FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+        }
+        if json {
+            try JSONOutput.print(MintedTokenOutput(minted, kind: tokenKind))
+        } else {
+            print(minted.token)
+        }
+    }
+
+    private func resolvedKind() throws -> TokenKind {
+        func required(_ value: String?, _ option: String) throws -> String {
+            guard let value else { throw ValidationError("--kind \(kind.rawValue) needs --\(option)") }
+            return value
+        }
+        switch kind {
+        case .driver: return .driver(vehicleID: try required(vehicle, "vehicle"))
+        case .consumer: return .consumer(tripID: try required(trip, "trip"))
+        case .server: return .server
+        case .fleetReader: return .fleetReader
+        case .trustedDeliveryDriver:
+            return .trustedDeliveryDriver(deliveryVehicleID: try required(deliveryVehicle, "delivery-vehicle"), taskID: task)
+        case .untrustedDeliveryDriver:
+            return .untrustedDeliveryDriver(deliveryVehicleID: try required(deliveryVehicle, "delivery-vehicle"))
+        case .deliveryConsumer:
+            if let tracking { return .deliveryConsumer(trackingID: tracking) }
+            return .deliveryConsumerTask(taskID: try required(task, "tracking or --task"))
+        case .deliveryServer: return .deliveryServer
+        }
+    }
+}
+
+/// The JSON `fleetauth mint --json` prints: the same fields the token server returns.
+struct MintedTokenOutput: Encodable {
+    let token: String
+    let kind: String
+    let issuedAt: Int64
+    let expiresAt: Int64
+    let expiresInSeconds: Int64
+    let claims: FleetEngineClaims
+
+    init(_ minted: MintedToken, kind: TokenKind) {
+        token = minted.token
+        self.kind = kind.name
+        issuedAt = minted.claims.issuedAt
+        expiresAt = minted.claims.expiresAt
+        expiresInSeconds = minted.claims.lifetime
+        claims = minted.claims
+    }
+}
