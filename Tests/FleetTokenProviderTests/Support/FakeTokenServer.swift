@@ -1,0 +1,195 @@
+import FleetTokenProvider
+import Foundation
+import Hummingbird
+import Logging
+
+/// How the fake token server states a token's expiry in its JSON answer.
+enum StatedExpiry: Sendable {
+    case epochSeconds(afterNow: Int)
+    case epochMilliseconds(afterNow: Int)
+    case relative(seconds: Int)
+
+    func value(now: Date) -> Double {
+        switch self {
+        case .epochSeconds(let seconds): now.timeIntervalSince1970 + Double(seconds)
+        case .epochMilliseconds(let seconds): (now.timeIntervalSince1970 + Double(seconds)) * 1000
+        case .relative(let seconds): Double(seconds)
+        }
+    }
+}
+
+/// One answer of the fake token server.
+indirect enum Reply: Sendable {
+    /// 200 with a token minted now: `exp` claim `claimLifetime` seconds after `iat` (no `exp`
+    /// when `nil`), and `stated` expiries in the body next to `token`.
+    case token(claimLifetime: Int?, stated: [String: StatedExpiry])
+    /// `status` with `body`, and a `Retry-After` header when given.
+    case status(Int, body: String = "{}", retryAfter: String? = nil)
+    /// `reply`, once the gate is open.
+    case held(Gate, Reply)
+    /// `reply`, after a real wait.
+    case delayed(Duration, Reply)
+
+    /// A token living `seconds`, stated the way FleetAuth's token server states it.
+    static func token(lifetime seconds: Int) -> Reply {
+        .token(
+            claimLifetime: seconds,
+            stated: ["expiresAt": .epochSeconds(afterNow: seconds), "expiresInSeconds": .relative(seconds: seconds)]
+        )
+    }
+}
+
+/// A request the fake server received.
+struct RecordedRequest: Sendable {
+    let path: String
+    let authorization: String?
+}
+
+/// The fake server's script and memory: replies are taken from `script` in order, then
+/// `fallback` for ever; every request and every token handed out is remembered.
+actor TokenServerState {
+    private(set) var requests: [RecordedRequest] = []
+    private(set) var issued: [(path: String, token: String)] = []
+    private var script: [Reply] = []
+    private var fallback: Reply = .token(lifetime: 3600)
+    let clock: ManualTokenClock
+
+    init(clock: ManualTokenClock) {
+        self.clock = clock
+    }
+
+    /// Queues replies for the next requests, in order.
+    func enqueue(_ replies: Reply...) {
+        script += replies
+    }
+
+    /// Sets the reply given once the queue is empty.
+    func setFallback(_ reply: Reply) {
+        fallback = reply
+    }
+
+    func respond(to request: RecordedRequest) async throws -> Response {
+        requests.append(request)
+        let reply = script.isEmpty ? fallback : script.removeFirst()
+        return try await response(for: reply, to: request, serial: requests.count)
+    }
+
+    private func response(for reply: Reply, to request: RecordedRequest, serial: Int) async throws -> Response {
+        switch reply {
+        case .held(let gate, let reply):
+            try await gate.wait()
+            return try await response(for: reply, to: request, serial: serial)
+        case .delayed(let duration, let reply):
+            try await Task.sleep(for: duration)
+            return try await response(for: reply, to: request, serial: serial)
+        case .status(let status, let body, let retryAfter):
+            return Self.response(status: status, body: body, retryAfter: retryAfter)
+        case .token(let claimLifetime, let stated):
+            let token = mint(for: request.path, claimLifetime: claimLifetime, serial: serial)
+            issued.append((request.path, token))
+            var body: [String: Any] = ["token": token]
+            for (key, expiry) in stated { body[key] = expiry.value(now: clock.now) }
+            let json = try JSONSerialization.data(withJSONObject: body, options: .sortedKeys)
+            return Self.response(status: 200, body: String(decoding: json, as: UTF8.self))
+        }
+    }
+
+    private func mint(for path: String, claimLifetime: Int?, serial: Int) -> String {
+        let now = clock.now
+        let id = path.split(separator: "/").last.map(String.init) ?? ""
+        return TestJWT.make(
+            issuedAt: now,
+            expiresAt: claimLifetime.map { now + TimeInterval($0) },
+            authorization: ["vehicleid": id],
+            serial: serial
+        )
+    }
+
+    private static func response(status: Int, body: String, retryAfter: String? = nil) -> Response {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        fields[.cacheControl] = "no-store"
+        fields[.retryAfter] = retryAfter
+        return Response(
+            status: HTTPResponse.Status(code: status),
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: body))
+        )
+    }
+}
+
+/// A real Hummingbird token server on 127.0.0.1 (a free port), scripted per test.
+struct FakeTokenServer: Sendable {
+    let port: Int
+    let state: TokenServerState
+    var clock: ManualTokenClock { state.clock }
+
+    /// Runs `body` against a server that stops when `body` returns.
+    static func run<Result: Sendable>(
+        clock: ManualTokenClock = ManualTokenClock(),
+        _ body: @Sendable (FakeTokenServer) async throws -> Result
+    ) async throws -> Result {
+        let state = TokenServerState(clock: clock)
+        let router = Router()
+        router.get("**") { request, _ in
+            try await state.respond(
+                to: RecordedRequest(path: request.uri.path, authorization: request.headers[.authorization])
+            )
+        }
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "fake-token-server")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            defer { group.cancelAll() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), port > 0 else { throw TimedOut() }
+            return try await body(FakeTokenServer(port: port, state: state))
+        }
+    }
+
+    /// The full URL (or URL template) for `path` on this server.
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(port)\(path)"
+    }
+
+    /// How many requests the server has received.
+    var requestCount: Int {
+        get async { await state.requests.count }
+    }
+
+    /// A fetcher for `path` on this server (the driver endpoint by default).
+    func fetcher(
+        path: String = "/v1/tokens/driver/{vehicleId}",
+        responseFormat: TokenResponseFormat = .standard,
+        requestTimeout: Duration = .seconds(10),
+        retryPolicy: RetryPolicy = SleepRecorder().policy(),
+        authorizeRequest: @escaping HTTPTokenFetcher.RequestAuthorizer = { _ in }
+    ) throws -> HTTPTokenFetcher {
+        HTTPTokenFetcher(
+            urlTemplate: try TokenURLTemplate(url(path)),
+            responseFormat: responseFormat,
+            requestTimeout: requestTimeout,
+            retryPolicy: retryPolicy,
+            authorizeRequest: authorizeRequest
+        )
+    }
+
+    /// A caching provider over ``fetcher(path:responseFormat:requestTimeout:retryPolicy:authorizeRequest:)``
+    /// with default settings, judged by this server's clock.
+    func provider(
+        configuration: CachingTokenProvider.Configuration = .init(),
+        events: EventRecorder? = nil
+    ) throws -> CachingTokenProvider {
+        CachingTokenProvider(fetcher: try fetcher(), configuration: configuration, clock: clock, onEvent: events?.hook)
+    }
+}

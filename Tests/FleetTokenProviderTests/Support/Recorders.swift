@@ -1,0 +1,97 @@
+import FleetTokenProvider
+import Foundation
+
+/// A value that any thread may read and change, for test doubles that must be `Sendable`
+/// while being written from callbacks; the lock is what makes `@unchecked Sendable` true.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Reads or changes the value under the lock.
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&value) }
+    }
+}
+
+/// Collects what the provider reports through its event hook.
+final class EventRecorder: Sendable {
+    private let events = Locked<[ProviderEvent]>([])
+
+    /// The hook to hand the provider.
+    var hook: @Sendable (ProviderEvent) -> Void {
+        { event in self.events.withLock { $0.append(event) } }
+    }
+
+    /// The events so far, as short words with the context, e.g. `fetched vehicleId=V1`.
+    var summary: [String] {
+        events.withLock { $0.map { "\(Self.word(for: $0)) \($0.context)" } }
+    }
+
+    /// Waits (up to five seconds) until an event described by `word` has been seen `count` times.
+    func waitFor(_ word: String, count: Int = 1) async throws {
+        try await eventually { self.summary.count { $0.hasPrefix(word + " ") } >= count }
+    }
+
+    private static func word(for event: ProviderEvent) -> String {
+        switch event {
+        case .reused: "reused"
+        case .fetched: "fetched"
+        case .refreshedEarly: "refreshedEarly"
+        case .failed: "failed"
+        case .invalidated: "invalidated"
+        }
+    }
+}
+
+/// Records the waits a ``RetryPolicy`` asks for instead of sleeping through them.
+final class SleepRecorder: Sendable {
+    private let sleeps = Locked<[Duration]>([])
+
+    /// The waits asked for so far.
+    var recorded: [Duration] { sleeps.withLock { $0 } }
+
+    /// A policy with `maxAttempts` that records its waits and draws `random` for the jitter.
+    func policy(maxAttempts: Int = 3, maxBackoff: Duration = .seconds(8), random: Double = 1) -> RetryPolicy {
+        RetryPolicy(
+            maxAttempts: maxAttempts,
+            initialBackoff: .milliseconds(500),
+            maxBackoff: maxBackoff,
+            maxRetryAfter: .seconds(30),
+            random: { random },
+            sleep: { duration in self.sleeps.withLock { $0.append(duration) } }
+        )
+    }
+}
+
+/// Holds replies of the fake server back until the test opens it.
+actor Gate {
+    private var isOpen = false
+
+    /// Lets every held reply go.
+    func open() {
+        isOpen = true
+    }
+
+    /// Returns once the gate is open; throws when the waiting task is cancelled.
+    func wait() async throws {
+        while !isOpen { try await Task.sleep(for: .milliseconds(5)) }
+    }
+}
+
+struct TimedOut: Error {}
+
+/// Polls `condition` until it holds, failing after `limit` so that a broken test stops.
+func eventually(
+    within limit: Duration = .seconds(5),
+    _ condition: @Sendable () async -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + limit
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else { throw TimedOut() }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Unsigned but real-looking JWTs (`header.payload.signature`, base64url JSON) with chosen
+/// `iat` and `exp`, as the fake token server hands out.
+enum TestJWT {
+    private struct Header: Encodable {
+        let alg = "RS256"
+        let typ = "JWT"
+        let kid = "test-key"
+    }
+
+    private struct Claims: Encodable {
+        let iss = "fleet-engine-test@example.iam.gserviceaccount.com"
+        let aud = "https://fleetengine.googleapis.com/"
+        let iat: Int
+        let exp: Int?
+        let jti: String
+        let authorization: [String: String]
+    }
+
+    /// A token issued at `issuedAt`, expiring at `expiresAt` (no `exp` claim when `nil`),
+    /// with `authorization` as its private claims and `serial` making each token distinct.
+    static func make(
+        issuedAt: Date,
+        expiresAt: Date?,
+        authorization: [String: String],
+        serial: Int
+    ) -> String {
+        let claims = Claims(
+            iat: Int(issuedAt.timeIntervalSince1970),
+            exp: expiresAt.map { Int($0.timeIntervalSince1970) },
+            jti: "token-\(serial)",
+            authorization: authorization
+        )
+        let signature = Data("not-a-real-signature-\(serial)".utf8)
+        return [encode(Header()), encode(claims), base64URL(signature)].joined(separator: ".")
+    }
+
+    private static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return base64URL(try! encoder.encode(value))
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
