@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A refusal in Google's JSON error shape,
+/// `{"error":{"code":403,"status":"PERMISSION_DENIED","message":"…"}}`.
+///
+/// Throw it from a route handler; Hummingbird turns it into the response. Messages are shown
+/// to the caller, so they must say which rule refused the request and never hold a secret.
+public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConvertible {
+    /// The Google status names this API uses, each with its HTTP status.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// 400: the request is malformed (bad JSON, unknown field, bad id, too large).
+        case invalidArgument = "INVALID_ARGUMENT"
+        /// 401: no credentials, or credentials that are not valid.
+        case unauthenticated = "UNAUTHENTICATED"
+        /// 403: valid credentials that do not cover this request.
+        case permissionDenied = "PERMISSION_DENIED"
+        /// 404: no such resource (or route).
+        case notFound = "NOT_FOUND"
+        /// 409: the resource already exists.
+        case alreadyExists = "ALREADY_EXISTS"
+        /// 429: too many requests; retry after `Retry-After` seconds.
+        case resourceExhausted = "RESOURCE_EXHAUSTED"
+        /// 500: a failure on the server's side; the message is generic.
+        case `internal` = "INTERNAL"
+        /// 503: the server cannot serve now (e.g. shutting down, database unreachable).
+        case unavailable = "UNAVAILABLE"
+
+        /// The HTTP status this code is sent with.
+        public var httpStatus: HTTPResponse.Status {
+            switch self {
+            case .invalidArgument: .badRequest
+            case .unauthenticated: .unauthorized
+            case .permissionDenied: .forbidden
+            case .notFound: .notFound
+            case .alreadyExists: .conflict
+            case .resourceExhausted: .tooManyRequests
+            case .internal: .internalServerError
+            case .unavailable: .serviceUnavailable
+            }
+        }
+    }
+
+    /// The message of every ``Code/internal`` error: details stay in the server's log.
+    public static let internalMessage = "internal error; the server's log has the details"
+
+    /// The kind of refusal.
+    public let code: Code
+    /// What was refused and why, for the caller.
+    public let message: String
+    /// Whole seconds before retrying, sent as `Retry-After` (429 and 503 only).
+    public let retryAfterSeconds: Int?
+
+    /// An error of `code` with `message`; `retryAfter` (rounded up to whole seconds, at least 1)
+    /// is sent as `Retry-After`.
+    public init(_ code: Code, _ message: String, retryAfter: Duration? = nil) {
+        self.code = code
+        self.message = code == .internal ? Self.internalMessage : message
+        self.retryAfterSeconds = retryAfter.map { duration in
+            let (seconds, attoseconds) = duration.components
+            return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+        }
+    }
+
+    /// 400 `INVALID_ARGUMENT`.
+    public static func invalidArgument(_ message: String) -> APIError { APIError(.invalidArgument, message) }
+    /// 401 `UNAUTHENTICATED`.
+    public static func unauthenticated(_ message: String) -> APIError { APIError(.unauthenticated, message) }
+    /// 403 `PERMISSION_DENIED`.
+    public static func permissionDenied(_ message: String) -> APIError { APIError(.permissionDenied, message) }
+    /// 404 `NOT_FOUND`.
+    public static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
+    /// 409 `ALREADY_EXISTS`.
+    public static func alreadyExists(_ message: String) -> APIError { APIError(.alreadyExists, message) }
+    /// 429 `RESOURCE_EXHAUSTED` with `Retry-After`.
+    public static func resourceExhausted(_ message: String, retryAfter: Duration) -> APIError {
+        APIError(.resourceExhausted, message, retryAfter: retryAfter)
+    }
+    /// 500 `INTERNAL` with the generic message.
+    public static var `internal`: APIError { APIError(.internal, internalMessage) }
+
+    /// The HTTP status of ``code``.
+    public var status: HTTPResponse.Status { code.httpStatus }
+
+    /// `INVALID_ARGUMENT: message`, for logs.
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// The JSON body, `Content-Type: application/json`, and `Retry-After` when set.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jsonBody())))
+    }
+
+    /// `{"error":{"code":…,"status":"…","message":"…"}}` as UTF-8 bytes.
+    public func jsonBody() -> Data {
+        let body = Envelope(error: .init(code: Int(status.code), status: code.rawValue, message: message))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a struct of an integer and two strings cannot fail.
+        return (try? encoder.encode(body)) ?? Data()
+    }
+
+    private struct Envelope: Encodable {
+        struct Body: Encodable {
+            let code: Int
+            let status: String
+            let message: String
+        }
+
+        let error: Body
+    }
+}

@@ -1,0 +1,49 @@
+import Hummingbird
+import Logging
+
+/// Makes every refusal a JSON ``APIError`` body: Hummingbird's own errors (no such route,
+/// body too large, …) are translated, and any other error becomes a generic 500 whose details
+/// go to the log only, never to the caller.
+public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// A middleware for a router's outermost layer.
+    public init() {}
+
+    /// Passes the request on, turning whatever is thrown into an ``APIError`` response.
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response(from: request, context: context)
+        } catch let error as HTTPError {
+            return try Self.translate(error, for: request).response(from: request, context: context)
+        } catch {
+            context.logger.error(
+                "request failed",
+                metadata: [
+                    "method": "\(request.method)",
+                    "path": "\(request.uri.path)",
+                    "errorType": "\(String(reflecting: type(of: error)))",
+                    "error": "\(error)",
+                ]
+            )
+            return try APIError.internal.response(from: request, context: context)
+        }
+    }
+
+    /// The ``APIError`` for one of Hummingbird's own errors, keeping its safe message.
+    static func translate(_ error: HTTPError, for request: Request) -> APIError {
+        let message = error.body ?? error.status.reasonPhrase
+        switch error.status.code {
+        case 401: return .unauthenticated(message)
+        case 403: return .permissionDenied(message)
+        case 404: return .notFound(error.body ?? "no route matches \(request.method) \(request.uri.path)")
+        case 405: return .notFound("this route does not take that method")
+        case 409: return .alreadyExists(message)
+        case 413: return .invalidArgument("the request body is too large")
+        case 429: return APIError(.resourceExhausted, message, retryAfter: .seconds(1))
+        case 400..<500: return .invalidArgument(message)
+        case 503: return APIError(.unavailable, message)
+        default: return .internal
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import SQLiteKit
+
+/// An open database, SQLite or PostgreSQL, spoken to through SQLKit.
+///
+/// Plain queries go through ``sql`` and may run concurrently; a group of statements that must
+/// all happen or none goes through ``transaction(_:)``. Call ``shutdown()`` when done.
+public final class FleetDatabase: Sendable {
+    /// Which SQL dialect ``sql`` speaks, for the rare statement that differs.
+    public let kind: DatabaseKind
+    /// Where the database is, password hidden in its description.
+    public let location: DatabaseLocation
+    /// The database for single statements; each runs on a pooled connection.
+    public let sql: any SQLDatabase
+    private let transactions: any SQLConnectionLender
+    private let close: @Sendable () async -> Void
+
+    private init(
+        location: DatabaseLocation,
+        sql: any SQLDatabase,
+        transactions: any SQLConnectionLender,
+        close: @escaping @Sendable () async -> Void
+    ) {
+        self.kind = location.kind
+        self.location = location
+        self.sql = sql
+        self.transactions = transactions
+        self.close = close
+    }
+
+    /// Opens the database at `location`, creating an SQLite file when missing, and checks that
+    /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
+    public static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> FleetDatabase {
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        switch location {
+        case .sqlite(let path):
+            // Readers share a few connections; writers queue for one, so that two
+            // transactions of this process never wait on each other's file lock.
+            let readers = try await SQLiteConnectionPool.open(path: path, size: 2, logger: logger)
+            let writer: SQLiteConnectionPool
+            do {
+                writer = try await SQLiteConnectionPool.open(path: path, size: 1, logger: logger)
+            } catch {
+                await readers.close()
+                throw error
+            }
+            return FleetDatabase(
+                location: location,
+                sql: PooledSQLDatabase(lender: readers, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
+                transactions: writer,
+                close: {
+                    await readers.close()
+                    await writer.close()
+                }
+            )
+        case .postgres(let url):
+            let configuration = try PostgresLender.configuration(url: url, location: location)
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            let running = Task { await client.run() }
+            let lender = PostgresLender(client: client)
+            let database = FleetDatabase(
+                location: location,
+                sql: PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect()),
+                transactions: lender,
+                close: {
+                    running.cancel()
+                    await running.value
+                }
+            )
+            do {
+                try await database.checkConnection(timeout: .seconds(10))
+            } catch {
+                await database.shutdown()
+                throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
+            }
+            return database
+        }
+    }
+
+    /// Runs `body` in a transaction: all of its statements take effect, or none does (an error
+    /// thrown by `body` rolls back and is rethrown). SQLite transactions take the write lock at
+    /// once (`BEGIN IMMEDIATE`), so they never fail half-way for want of it.
+    public func transaction<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        let begin = kind == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
+        return try await transactions.withConnection { connection in
+            try await connection.raw(SQLQueryString(begin)).run()
+            do {
+                let result = try await body(connection)
+                try await connection.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await connection.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    /// Closes every connection. Call once, after the last query.
+    public func shutdown() async {
+        await close()
+    }
+
+    private func checkConnection(timeout: Duration) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.sql.raw("SELECT 1").run() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw DatabaseError("no answer within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    /// A description of a driver error that names what failed without repeating connection
+    /// details or query parameters.
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.description }
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        return String(describing: type(of: error))
+    }
+}

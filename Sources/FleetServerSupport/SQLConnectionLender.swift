@@ -1,0 +1,40 @@
+import Logging
+import NIOCore
+import SQLKit
+
+/// Lends out one connection at a time: every query of `body` runs on the same session.
+protocol SQLConnectionLender: Sendable {
+    /// Runs `body` with a connection that no one else uses until `body` returns.
+    func withConnection<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result
+}
+
+/// An `SQLDatabase` over a pool: each query borrows a connection for its own duration, so
+/// concurrent requests do not queue behind one connection; `withSession` keeps one for a
+/// whole closure (a transaction).
+struct PooledSQLDatabase: SQLDatabase {
+    let lender: any SQLConnectionLender
+    let logger: Logger
+    let eventLoop: any EventLoop
+    let dialect: any SQLDialect
+
+    /// Queries are not logged: their binds hold password and session-token hashes.
+    var queryLogLevel: Logger.Level? { nil }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        promise.completeWithTask { try await self.execute(sql: query, onRow) }
+        return promise.futureResult
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await lender.withConnection { connection in
+            try await connection.execute(sql: query, onRow)
+        }
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await lender.withConnection { connection in
+            try await closure(connection)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import SQLKit
+import SQLiteKit
+
+/// A fixed set of SQLite connections to one file, each set up for durable, concurrent use:
+/// WAL journal, `synchronous=NORMAL` (a committed row survives `kill -9`), a busy timeout
+/// so that writers from other processes wait instead of failing, and foreign keys on.
+actor SQLiteConnectionPool: SQLConnectionLender {
+    /// How long a statement waits for another writer's lock before failing.
+    static let busyTimeoutMilliseconds = 5000
+
+    private var idle: [SQLiteConnection]
+    private var waiting: [CheckedContinuation<SQLiteConnection, any Error>] = []
+    private var isClosed = false
+
+    private init(connections: [SQLiteConnection]) {
+        self.idle = connections
+    }
+
+    /// Opens `size` connections to the file at `path`, creating it when missing.
+    static func open(path: String, size: Int, logger: Logger) async throws(DatabaseError) -> SQLiteConnectionPool {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw DatabaseError("cannot open SQLite database \(path): folder \(folder) does not exist")
+        }
+        var opened: [SQLiteConnection] = []
+        do {
+            for _ in 0..<max(1, size) {
+                let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                opened.append(connection)
+                try await configure(connection)
+            }
+        } catch {
+            for connection in opened { try? await connection.close() }
+            throw DatabaseError("cannot open SQLite database \(path): \(error)")
+        }
+        return SQLiteConnectionPool(connections: opened)
+    }
+
+    private static func configure(_ connection: SQLiteConnection) async throws {
+        let journal = try await connection.query("PRAGMA journal_mode = WAL")
+        guard journal.first?.column("journal_mode")?.string?.lowercased() == "wal" else {
+            throw DatabaseError("the file system does not support SQLite's WAL journal")
+        }
+        _ = try await connection.query("PRAGMA synchronous = NORMAL")
+        _ = try await connection.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+        _ = try await connection.query("PRAGMA foreign_keys = ON")
+    }
+
+    nonisolated func withConnection<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
+        let connection = try await lease()
+        do {
+            let result = try await body(connection.sql(queryLogLevel: nil))
+            await release(connection)
+            return result
+        } catch {
+            await release(connection)
+            throw error
+        }
+    }
+
+    private func lease() async throws -> SQLiteConnection {
+        guard !isClosed else { throw DatabaseError("the database is closed") }
+        if let connection = idle.popLast() { return connection }
+        return try await withCheckedThrowingContinuation { waiting.append($0) }
+    }
+
+    private func release(_ connection: SQLiteConnection) async {
+        if isClosed {
+            try? await connection.close()
+        } else if waiting.isEmpty {
+            idle.append(connection)
+        } else {
+            waiting.removeFirst().resume(returning: connection)
+        }
+    }
+
+    /// Closes the idle connections now and the leased ones when they come back; later
+    /// leases fail.
+    func close() async {
+        isClosed = true
+        for waiter in waiting { waiter.resume(throwing: DatabaseError("the database is closed")) }
+        waiting.removeAll()
+        let closing = idle
+        idle.removeAll()
+        for connection in closing { try? await connection.close() }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Logging
+import SQLKit
+import Testing
+@testable import FleetServerSupport
+
+@Suite("FleetDatabase on SQLite")
+struct FleetDatabaseTests {
+    private func withDatabase(_ body: (FleetDatabase, String) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetdb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
+        let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
+        do {
+            try await body(database, folder)
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+
+    private struct Pragma: Decodable { let value: String }
+
+    private func pragma(_ name: String, on database: any SQLDatabase) async throws -> String? {
+        let row = try await database.raw(SQLQueryString("PRAGMA \(unsafeRaw: name)")).first()
+        return try row.map { row in
+            let column = try #require(row.allColumns.first)
+            if let number = try? row.decode(column: column, as: Int.self) { return String(number) }
+            return try row.decode(column: column, as: String.self)
+        }
+    }
+
+    @Test("opens in WAL mode, synchronous NORMAL, with a busy timeout and foreign keys")
+    func settings() async throws {
+        try await withDatabase { database, folder in
+            #expect(database.kind == .sqlite)
+            #expect(try await pragma("journal_mode", on: database.sql) == "wal")
+            #expect(try await pragma("synchronous", on: database.sql) == "1")
+            #expect(try await pragma("foreign_keys", on: database.sql) == "1")
+            #expect(try await pragma("busy_timeout", on: database.sql) == "5000")
+            // The transaction connection is set up the same way.
+            let synchronous = try await database.transaction { try await self.pragma("synchronous", on: $0) }
+            #expect(synchronous == "1")
+            #expect(FileManager.default.fileExists(atPath: folder + "/test.sqlite"))
+        }
+    }
+
+    @Test("a failed transaction leaves nothing behind")
+    func rollback() async throws {
+        struct Boom: Error {}
+        try await withDatabase { database, _ in
+            try await database.sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)").run()
+            await #expect(throws: Boom.self) {
+                try await database.transaction { db in
+                    try await db.raw("INSERT INTO t (id, name) VALUES (1, 'one')").run()
+                    throw Boom()
+                }
+            }
+            await #expect(throws: (any Error).self) {
+                try await database.transaction { db in
+                    try await db.raw("INSERT INTO t (id, name) VALUES (2, 'two')").run()
+                    try await db.raw("INSERT INTO t (id, name) VALUES (3, NULL)").run()
+                }
+            }
+            let count = try await database.sql.raw("SELECT COUNT(*) AS n FROM t").first(decoding: [String: Int].self)
+            #expect(count?["n"] == 0)
+        }
+    }
+
+    @Test("concurrent transactions all commit")
+    func concurrentTransactions() async throws {
+        try await withDatabase { database, _ in
+            try await database.sql.raw("CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)").run()
+            try await database.sql.raw("INSERT INTO counter (id, n) VALUES (1, 0)").run()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        try await database.transaction { db in
+                            let row = try await db.raw("SELECT n FROM counter WHERE id = 1").first(decoding: [String: Int].self)
+                            let next = (row?["n"] ?? 0) + 1
+                            try await db.raw("UPDATE counter SET n = \(bind: next) WHERE id = 1").run()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let row = try await database.sql.raw("SELECT n FROM counter WHERE id = 1").first(decoding: [String: Int].self)
+            #expect(row?["n"] == 40)
+        }
+    }
+
+    @Test("a missing folder is a clear error")
+    func missingFolder() async {
+        await #expect(throws: DatabaseError.self) {
+            _ = try await FleetDatabase.open(.sqlite(path: "/nonexistent-\(UUID().uuidString)/x.sqlite"), logger: Logger(label: "test"))
+        }
+    }
+}
+
+@Suite("DatabaseLocation")
+struct DatabaseLocationTests {
+    @Test("the data dir's SQLite file by default, PostgreSQL when a URL is given")
+    func choice() {
+        #expect(DatabaseLocation(dataDirectory: "/data", fileName: "x.sqlite", databaseURL: nil) == .sqlite(path: "/data/x.sqlite"))
+        #expect(DatabaseLocation(dataDirectory: "/data", fileName: "x.sqlite", databaseURL: "postgres://u@h/db").kind == .postgres)
+    }
+
+    @Test("the description hides the password")
+    func redaction() {
+        let location = DatabaseLocation.postgres(url: "postgres://fleet:s3cret-pw@127.0.0.1:5432/fleet")
+        #expect(!location.description.contains("s3cret-pw"))
+        #expect(location.description.contains("127.0.0.1:5432/fleet"))
+    }
+
+    @Test("a bad URL is refused without echoing its password")
+    func badURL() async throws {
+        for url in ["mysql://fleet:s3cret-pw@h/db", "postgres://:s3cret-pw@h/db", "postgres://u:s3cret-pw@h/db?sslmode=sometimes"] {
+            do {
+                _ = try await FleetDatabase.open(.postgres(url: url), logger: Logger(label: "test"))
+                Issue.record("\(url) was accepted")
+            } catch {
+                #expect(!error.description.contains("s3cret-pw"))
+            }
+        }
+    }
+
+    @Test("an unreachable server is a clear error without the password")
+    func unreachable() async throws {
+        do {
+            // Port 1 on loopback: nothing listens there.
+            _ = try await FleetDatabase.open(.postgres(url: "postgres://u:s3cret-pw@127.0.0.1:1/db?sslmode=disable"), logger: Logger(label: "test"))
+            Issue.record("an unreachable server was accepted")
+        } catch {
+            #expect(error.description.contains("cannot reach PostgreSQL"))
+            #expect(!error.description.contains("s3cret-pw"))
+        }
+    }
+}
