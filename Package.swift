@@ -62,11 +62,25 @@ let package = Package(
                 "FleetTokens",
                 "FleetServerSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        .target(
+            name: "TokenServer",
+            dependencies: [
+                "FleetTokens",
+                "FleetServerSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            resources: [.embedInCode("Resources/token-server.openapi.yaml")]
         ),
         .executableTarget(
             name: "fleetauth",
@@ -82,6 +96,15 @@ let package = Package(
                 "FleetTokens",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "TokenServerTests",
+            dependencies: [
+                "TokenServer",
+                "FleetTokens",
+                "FleetServerSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(

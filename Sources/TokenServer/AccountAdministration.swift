@@ -1,0 +1,52 @@
+import FleetServerSupport
+import Foundation
+
+/// Account and assignment changes with their checks, shared by the admin API and the
+/// `fleetauth accounts` / `assign` commands so that both enforce the same rules.
+public struct AccountAdministration: Sendable {
+    /// Where the changes go.
+    public let store: TokenServerStore
+    /// How passwords are hashed.
+    public let hasher: PasswordHasher
+    private let now: @Sendable () -> Date
+
+    /// Administration of `store`, hashing with `hasher`, dated by `now`.
+    public init(store: TokenServerStore, hasher: PasswordHasher, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.hasher = hasher
+        self.now = now
+    }
+
+    private var epochSeconds: Int64 { Int64(now().timeIntervalSince1970.rounded(.down)) }
+
+    /// Creates an account; 400 for a bad username, password or role, 409 if it exists.
+    public func createAccount(username: String, password: String, roleName: String) async throws -> Account {
+        try AccountRules.checkUsername(username)
+        try AccountRules.checkPassword(password)
+        let role = try AccountRules.role(named: roleName)
+        let account = Account(username: username, role: role, createdAt: epochSeconds)
+        try await store.createAccount(account, passwordHash: try await hasher.hash(password))
+        return account
+    }
+
+    /// Deletes an account with its sessions and assignments; 404 if there is none.
+    public func deleteAccount(username: String) async throws {
+        try AccountRules.checkUsername(username)
+        guard try await store.deleteAccount(username: username) else { throw StoreError.noSuchAccount(username: username) }
+    }
+
+    /// Assigns a resource to an account; 400 for a bad id or a role that does not fit, 404
+    /// for an unknown account.
+    public func assign(_ resource: Resource, to username: String) async throws -> Assignment {
+        try AccountRules.checkResourceID(resource)
+        try AccountRules.checkUsername(username)
+        try await store.assign(resource, to: username, at: epochSeconds)
+        return Assignment(kind: resource.kind, resourceID: resource.id, username: username)
+    }
+
+    /// Ends the assignment of a resource; 400 for a bad id, 404 if nobody was assigned.
+    public func unassign(_ resource: Resource) async throws {
+        try AccountRules.checkResourceID(resource)
+        guard try await store.unassign(resource) else { throw StoreError.notAssigned(resource) }
+    }
+}

@@ -1,0 +1,37 @@
+import FleetTokens
+
+/// What an account of the token server is, and so which tokens it may ask for.
+public enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    /// A Driver SDK app: driver tokens for the vehicles assigned to it.
+    case driver
+    /// A Consumer SDK app: consumer tokens for the trips assigned to it.
+    case consumer
+    /// A delivery driver app: untrusted delivery driver tokens for its delivery vehicles.
+    case deliveryDriver = "delivery-driver"
+    /// A shipment-tracking app: delivery consumer tokens for its tracking ids.
+    case deliveryConsumer = "delivery-consumer"
+    /// A trusted fleet dashboard: fleet reader tokens (every id `*`, read only).
+    case fleetReader = "fleet-reader"
+
+    /// The role of the service account whose key signs this account's tokens.
+    public var signingRole: FleetEngineRole {
+        switch self {
+        case .driver: .driverSDKUser
+        case .consumer: .consumerSDKUser
+        case .deliveryDriver: .deliveryUntrustedDriver
+        case .deliveryConsumer: .deliveryConsumer
+        case .fleetReader: .deliveryFleetReader
+        }
+    }
+
+    /// The kind of resource this role is assigned to, or `nil` for the fleet reader.
+    public var resourceKind: ResourceKind? {
+        ResourceKind.allCases.first { $0.accountRole == self }
+    }
+
+    /// The name used in the API and on the command line, e.g. `delivery-driver`.
+    public var description: String { rawValue }
+
+    /// The names of every role, for messages.
+    static var allNames: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}

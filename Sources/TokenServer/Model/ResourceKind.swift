@@ -1,0 +1,60 @@
+import FleetTokens
+
+/// A kind of Fleet Engine resource an account can be assigned to.
+public enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    /// An on-demand vehicle; its driver gets driver tokens for it.
+    case vehicle
+    /// An on-demand trip; its consumer gets consumer tokens for it.
+    case trip
+    /// A scheduled-tasks delivery vehicle; its driver gets delivery driver tokens for it.
+    case deliveryVehicle = "delivery-vehicle"
+    /// A shipment's tracking id; its consumer gets delivery consumer tokens for it.
+    case trackingID = "tracking-id"
+
+    /// The only account role that may be assigned to this kind of resource.
+    public var accountRole: AccountRole {
+        switch self {
+        case .vehicle: .driver
+        case .trip: .consumer
+        case .deliveryVehicle: .deliveryDriver
+        case .trackingID: .deliveryConsumer
+        }
+    }
+
+    /// The token that lets an account assigned to resource `id` act on it.
+    public func tokenKind(id: String) -> TokenKind {
+        switch self {
+        case .vehicle: .driver(vehicleID: id)
+        case .trip: .consumer(tripID: id)
+        case .deliveryVehicle: .untrustedDeliveryDriver(deliveryVehicleID: id)
+        case .trackingID: .deliveryConsumer(trackingID: id)
+        }
+    }
+
+    /// Words for messages, e.g. `delivery vehicle`.
+    public var description: String {
+        switch self {
+        case .vehicle: "vehicle"
+        case .trip: "trip"
+        case .deliveryVehicle: "delivery vehicle"
+        case .trackingID: "tracking id"
+        }
+    }
+}
+
+/// One resource, e.g. vehicle `v-17`.
+public struct Resource: Sendable, Hashable, CustomStringConvertible {
+    /// Its kind.
+    public let kind: ResourceKind
+    /// Its Fleet Engine id.
+    public let id: String
+
+    /// The resource of `kind` with `id` (not checked; see ``AccountRules``).
+    public init(_ kind: ResourceKind, id: String) {
+        self.kind = kind
+        self.id = id
+    }
+
+    /// `vehicle "v-17"`.
+    public var description: String { "\(kind) \"\(id)\"" }
+}

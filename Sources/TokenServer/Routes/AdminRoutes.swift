@@ -1,0 +1,89 @@
+import FleetServerSupport
+import Hummingbird
+
+/// `POST /v1/admin/accounts` body.
+struct CreateAccountRequest: StrictJSONBody {
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, password, role }
+    let username: String
+    let password: String
+    let role: String
+}
+
+/// `PUT /v1/admin/…/driver|consumer` body.
+struct AssignRequest: StrictJSONBody {
+    enum CodingKeys: String, CodingKey, CaseIterable { case username }
+    let username: String
+}
+
+/// An assignment as the admin API shows it.
+struct AssignmentResponse: Encodable {
+    let kind: String
+    let resourceId: String
+    let username: String
+}
+
+/// Checks the admin key of every request in the group.
+struct AdminKeyMiddleware: RouterMiddleware {
+    typealias Context = TokenServerContext
+    let store: TokenServerStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let key = BearerToken.from(request) else {
+            throw APIError.unauthenticated("missing credentials: send Authorization: Bearer <admin key> (the key is in DATA_DIR/admin-key)")
+        }
+        guard let expected = try await store.adminKeyHash(), expected == SecretToken.hash(key) else {
+            throw APIError.unauthenticated("the admin key is not valid")
+        }
+        return try await next(request, context)
+    }
+}
+
+extension TokenServer {
+    /// The admin API: accounts, and assignments of vehicles, trips, delivery vehicles and
+    /// tracking ids.
+    func addAdminRoutes(to group: RouterGroup<TokenServerContext>) {
+        let admin = group.add(middleware: AdminKeyMiddleware(store: store))
+        admin.post("accounts") { request, context in
+            let body = try await StrictJSON.decode(CreateAccountRequest.self, from: request, context: context)
+            let account = try await self.administer { try await $0.createAccount(username: body.username, password: body.password, roleName: body.role) }
+            self.logger.info("account created", metadata: ["username": "\(account.username)", "role": "\(account.role)"])
+            return try JSONResponse.make(account, status: .created)
+        }
+        admin.delete("accounts/:username") { _, context in
+            let username = try context.parameters.decoded("username")
+            try await self.administer { try await $0.deleteAccount(username: username) }
+            self.logger.info("account deleted", metadata: ["username": "\(username)"])
+            return JSONResponse.noContent
+        }
+        let assignable: [(path: RouterPath, kind: ResourceKind)] = [
+            ("vehicles/:id/driver", .vehicle),
+            ("trips/:id/consumer", .trip),
+            ("delivery-vehicles/:id/driver", .deliveryVehicle),
+            ("tracking-ids/:id/consumer", .trackingID),
+        ]
+        for route in assignable {
+            admin.put(route.path) { request, context in
+                let resource = Resource(route.kind, id: try context.parameters.decoded("id"))
+                let body = try await StrictJSON.decode(AssignRequest.self, from: request, context: context)
+                let assignment = try await self.administer { try await $0.assign(resource, to: body.username) }
+                self.logger.info("assigned", metadata: ["resource": "\(resource)", "username": "\(body.username)"])
+                return try JSONResponse.make(AssignmentResponse(kind: assignment.kind.rawValue, resourceId: assignment.resourceID, username: assignment.username))
+            }
+            admin.delete(route.path) { _, context in
+                let resource = Resource(route.kind, id: try context.parameters.decoded("id"))
+                try await self.administer { try await $0.unassign(resource) }
+                self.logger.info("unassigned", metadata: ["resource": "\(resource)"])
+                return JSONResponse.noContent
+            }
+        }
+    }
+
+    /// Runs an administration step, turning store refusals into API errors.
+    private func administer<Result>(_ step: (AccountAdministration) async throws -> Result) async throws -> Result {
+        do {
+            return try await step(accounts)
+        } catch let error as StoreError {
+            throw error.apiError
+        }
+    }
+}

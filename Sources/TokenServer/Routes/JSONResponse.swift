@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+
+/// JSON responses that are never cached (they carry tokens, sessions or account data).
+enum JSONResponse {
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// `value` as JSON with `status` and `Cache-Control: no-store`.
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value)))
+        )
+    }
+
+    /// An empty 204 response.
+    static var noContent: Response {
+        Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+}
+
+extension Parameters {
+    /// The path parameter `name`, percent-decoded once.
+    func decoded(_ name: String) throws -> String {
+        let raw = try require(name)
+        return raw.removingPercentEncoding ?? raw
+    }
+}

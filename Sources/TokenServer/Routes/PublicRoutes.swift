@@ -1,0 +1,34 @@
+import FleetServerSupport
+import Foundation
+import Hummingbird
+
+extension TokenServer {
+    /// `GET /.well-known/jwks.json`, `/healthz`, `/metrics`, `/openapi.yaml`.
+    func addPublicRoutes(to router: Router<TokenServerContext>) {
+        let jwks = jsonWebKeySet
+        router.get(".well-known/jwks.json") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
+                body: .init(byteBuffer: ByteBuffer(bytes: jwks))
+            )
+        }
+        router.get("healthz") { _, _ in
+            do {
+                try await self.store.database.sql.raw("SELECT 1").run()
+            } catch {
+                self.logger.error("health check: the database does not answer", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+                throw APIError(.unavailable, "the database does not answer")
+            }
+            return try JSONResponse.make(["status": "ok"])
+        }
+        router.addMetricsRoute(metrics)
+        router.get("openapi.yaml") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/yaml; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml))
+            )
+        }
+    }
+}

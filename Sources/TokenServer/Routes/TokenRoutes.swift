@@ -1,0 +1,42 @@
+import FleetServerSupport
+import Hummingbird
+
+/// A token answer: epoch seconds and relative seconds both, for clients of either convention.
+struct TokenResponse: Encodable {
+    let token: String
+    let issuedAt: Int64
+    let expiresAt: Int64
+    let expiresInSeconds: Int64
+}
+
+extension TokenServer {
+    /// `GET /v1/tokens/driver/{vehicleId}`, `/consumer/{tripId}`,
+    /// `/delivery-driver/{deliveryVehicleId}`, `/delivery-consumer/{trackingId}`, `/fleet-reader`.
+    func addTokenRoutes(to group: RouterGroup<TokenServerContext>) {
+        let routes: [(path: RouterPath, parameter: String, kind: ResourceKind)] = [
+            ("driver/:vehicleId", "vehicleId", .vehicle),
+            ("consumer/:tripId", "tripId", .trip),
+            ("delivery-driver/:deliveryVehicleId", "deliveryVehicleId", .deliveryVehicle),
+            ("delivery-consumer/:trackingId", "trackingId", .trackingID),
+        ]
+        for route in routes {
+            group.get(route.path) { request, context in
+                let resource = Resource(route.kind, id: try context.parameters.decoded(route.parameter))
+                return try await self.tokenResponse(.resource(resource), for: request)
+            }
+        }
+        group.get("fleet-reader") { request, _ in
+            try await self.tokenResponse(.fleetReader, for: request)
+        }
+    }
+
+    private func tokenResponse(_ tokenRequest: TokenRequest, for request: Request) async throws -> Response {
+        let minted = try await issuer.issue(tokenRequest, sessionToken: BearerToken.from(request))
+        return try JSONResponse.make(TokenResponse(
+            token: minted.token,
+            issuedAt: minted.claims.issuedAt,
+            expiresAt: minted.claims.expiresAt,
+            expiresInSeconds: minted.claims.expiresAt - minted.claims.issuedAt
+        ))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Slows password guessing: after too many failed logins for one username, or from one
+/// client address, within a window, further attempts are refused until the oldest failure
+/// leaves the window. State is in memory, per replica, and bounded.
+public actor LoginThrottle {
+    /// How many failures are allowed, and over how long.
+    public struct Policy: Sendable, Hashable {
+        /// Failures allowed per username within ``window``.
+        public var failuresPerUsername: Int
+        /// Failures allowed per client address within ``window``.
+        public var failuresPerAddress: Int
+        /// How long a failure counts.
+        public var window: Duration
+        /// The most usernames and addresses tracked at once; the stalest are forgotten first.
+        public var trackedKeys: Int
+
+        /// A policy.
+        public init(failuresPerUsername: Int = 5, failuresPerAddress: Int = 20, window: Duration = .seconds(300), trackedKeys: Int = 50_000) {
+            self.failuresPerUsername = failuresPerUsername
+            self.failuresPerAddress = failuresPerAddress
+            self.window = window
+            self.trackedKeys = trackedKeys
+        }
+    }
+
+    private enum Key: Hashable {
+        case username(String)
+        case address(String)
+    }
+
+    private let policy: Policy
+    private let now: @Sendable () -> Date
+    private var failures: [Key: [Date]] = [:]
+
+    /// A throttle applying `policy` by the clock `now`.
+    public init(policy: Policy = Policy(), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.policy = policy
+        self.now = now
+    }
+
+    /// How long until `username` from `address` may try again, or `nil` if it may now.
+    public func wait(username: String, address: String?) -> Duration? {
+        let current = now()
+        var longest: Duration?
+        for (key, limit) in keys(username: username, address: address) {
+            guard let wait = wait(for: key, limit: limit, at: current) else { continue }
+            longest = max(longest ?? .zero, wait)
+        }
+        return longest
+    }
+
+    /// Counts a failed login.
+    public func recordFailure(username: String, address: String?) {
+        let current = now()
+        for (key, _) in keys(username: username, address: address) {
+            var times = recent(key, at: current)
+            times.append(current)
+            failures[key] = times
+        }
+        forgetStalestIfFull(at: current)
+    }
+
+    /// Clears the username's failures after a successful login (the address keeps its own).
+    public func recordSuccess(username: String) {
+        failures[.username(username)] = nil
+    }
+
+    private func keys(username: String, address: String?) -> [(Key, Int)] {
+        var keys = [(Key.username(username), policy.failuresPerUsername)]
+        if let address { keys.append((.address(address), policy.failuresPerAddress)) }
+        return keys
+    }
+
+    private func recent(_ key: Key, at current: Date) -> [Date] {
+        let start = current.addingTimeInterval(-policy.window.seconds)
+        return (failures[key] ?? []).filter { $0 > start }
+    }
+
+    private func wait(for key: Key, limit: Int, at current: Date) -> Duration? {
+        let times = recent(key, at: current)
+        failures[key] = times.isEmpty ? nil : times
+        guard times.count >= limit, let blocking = times.dropLast(limit - 1).last else { return nil }
+        let remaining = blocking.addingTimeInterval(policy.window.seconds).timeIntervalSince(current)
+        return remaining > 0 ? .milliseconds(Int64((remaining * 1000).rounded(.up))) : nil
+    }
+
+    private func forgetStalestIfFull(at current: Date) {
+        guard failures.count > policy.trackedKeys else { return }
+        let start = current.addingTimeInterval(-policy.window.seconds)
+        failures = failures.filter { $0.value.contains { $0 > start } }
+        while failures.count > policy.trackedKeys {
+            guard let stalest = failures.min(by: { ($0.value.last ?? .distantPast) < ($1.value.last ?? .distantPast) })?.key else { break }
+            failures[stalest] = nil
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) * 1e-18
+    }
+}

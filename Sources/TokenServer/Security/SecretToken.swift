@@ -1,0 +1,31 @@
+import Crypto
+import Foundation
+
+/// High-entropy bearer secrets (session tokens, admin keys) and the hashes stored in their place.
+///
+/// A token is a prefix naming its use plus 256 random bits in base64url; only its SHA-256
+/// is stored (a slow hash is not needed: nobody can guess 256 bits).
+public enum SecretToken {
+    /// The prefix of session tokens.
+    public static let sessionPrefix = "fas_"
+    /// The prefix of admin API keys.
+    public static let adminKeyPrefix = "faa_"
+
+    /// A new random token with `prefix`.
+    public static func generate(prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return prefix + Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The hex SHA-256 of `token`, the form in which it is stored and looked up.
+    public static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}

@@ -1,0 +1,93 @@
+import FleetServerSupport
+import FleetTokens
+import Logging
+
+/// What a token request asks for.
+enum TokenRequest: Sendable {
+    /// A token scoped to one resource the caller must be assigned to.
+    case resource(Resource)
+    /// A fleet reader token (every id `*`), for fleet-reader accounts.
+    case fleetReader
+
+    /// The account role that may ask.
+    var accountRole: AccountRole {
+        switch self {
+        case .resource(let resource): resource.kind.accountRole
+        case .fleetReader: .fleetReader
+        }
+    }
+
+    /// The token that answers it.
+    var tokenKind: TokenKind {
+        switch self {
+        case .resource(let resource): resource.kind.tokenKind(id: resource.id)
+        case .fleetReader: .fleetReader
+        }
+    }
+}
+
+/// Decides whether a session may have a token and signs it.
+struct TokenIssuer: Sendable {
+    let store: TokenServerStore
+    let options: TokenServerOptions
+    let metrics: TokenServerMetrics
+    let logger: Logger
+    private let minters: [AccountRole: TokenMinter]
+
+    init(store: TokenServerStore, keys: SigningKeys, options: TokenServerOptions, metrics: TokenServerMetrics, logger: Logger) throws {
+        self.store = store
+        self.options = options
+        self.metrics = metrics
+        self.logger = logger
+        var minters: [AccountRole: TokenMinter] = [:]
+        for role in AccountRole.allCases {
+            guard let key = keys.key(for: role.signingRole) else {
+                throw KeyFileError(file: "<signing keys>", problem: "no key for \(role.signingRole.rawValue)")
+            }
+            minters[role] = try TokenMinter(key: key, defaultLifetime: options.tokenLifetime, now: options.now)
+        }
+        self.minters = minters
+    }
+
+    /// Checks `sessionToken` (401), then the request's id (403 for `*` or any id that is not
+    /// plain), role and assignment (403), then signs.
+    func issue(_ request: TokenRequest, sessionToken: String?) async throws -> MintedToken {
+        let start = ContinuousClock.now
+        guard let sessionToken else {
+            throw refusal(.unauthenticated, .unauthenticated("missing credentials: send Authorization: Bearer <session token> from POST /v1/sessions"))
+        }
+        var resource: Resource?
+        if case .resource(let asked) = request {
+            resource = asked
+        }
+        let grant = try await store.sessionGrant(tokenHash: SecretToken.hash(sessionToken), now: options.epochSeconds, resource: resource)
+        guard let grant else {
+            throw refusal(.unauthenticated, .unauthenticated("the session is not valid: it is unknown, ended or expired; log in again"))
+        }
+        if let resource {
+            if resource.id == FleetEngineIdentifier.wildcard {
+                throw refusal(.badID, .permissionDenied("a token for every \(resource.kind) (\"*\") is never issued to an app; ask for one \(resource.kind) id"), grant)
+            }
+            if let problem = FleetEngineIdentifier.problem(with: resource.id) {
+                throw refusal(.badID, .permissionDenied("no token is issued for this \(resource.kind) id: it \(problem)"), grant)
+            }
+        }
+        guard grant.role == request.accountRole else {
+            throw refusal(.wrongRole, .permissionDenied("account \"\(grant.username)\" is a \(grant.role) account; \(request.tokenKind.name) tokens are for \(request.accountRole) accounts"), grant)
+        }
+        if let resource, !grant.isAssigned {
+            throw refusal(.notAssigned, .permissionDenied("account \"\(grant.username)\" is not assigned to \(resource)"), grant)
+        }
+        guard let minter = minters[grant.role] else { throw APIError.internal }
+        let minted = try minter.mint(request.tokenKind)
+        metrics.tokenIssued(kind: request.tokenKind.name, elapsed: ContinuousClock.now - start)
+        logger.debug("token issued", metadata: ["username": "\(grant.username)", "kind": "\(request.tokenKind.name)", "resource": "\(resource.map(\.description) ?? "*")"])
+        return minted
+    }
+
+    private func refusal(_ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil) -> APIError {
+        metrics.refused(reason)
+        logger.info("token refused", metadata: ["reason": "\(reason.rawValue)", "username": "\(grant?.username ?? "-")"])
+        return error
+    }
+}

@@ -1,0 +1,120 @@
+import FleetServerSupport
+import FleetTokens
+import Foundation
+import Hummingbird
+import Logging
+
+/// The token server ("your server" in Google's guides): logs app users in, checks that the
+/// caller is assigned to the vehicle, trip, delivery vehicle or tracking id it asks about, and
+/// returns a short-lived token scoped to it, signed with one key per Fleet Engine role.
+///
+/// Build one from a data directory with ``open(_:metrics:logger:)``, or from parts already
+/// at hand with ``init(store:keys:options:metrics:logger:)``; then serve
+/// ``application(host:port:onRunning:)`` or mount ``buildRouter()`` yourself.
+public final class TokenServer: Sendable {
+    /// Accounts, assignments, sessions, admin key.
+    public let store: TokenServerStore
+    /// The signing keys, one per role.
+    public let keys: SigningKeys
+    /// Where the server's metrics are recorded.
+    public let metrics: PrometheusMetrics
+    /// Lifetimes, bcrypt cost, throttling, clock.
+    public let options: TokenServerOptions
+    /// What happened to the admin key at ``open(_:metrics:logger:)``; `nil` for servers built
+    /// from parts.
+    public let adminKeySetup: AdminKeyFile.Setup?
+
+    let logger: Logger
+    let accounts: AccountAdministration
+    let throttle: LoginThrottle
+    let issuer: TokenIssuer
+    let jsonWebKeySet: Data
+
+    /// A server over an open store and loaded keys. The caller closes the store.
+    public convenience init(
+        store: TokenServerStore,
+        keys: SigningKeys,
+        options: TokenServerOptions = .init(),
+        metrics: PrometheusMetrics = .init(),
+        logger: Logger = Logger(label: "fleetauth.token-server")
+    ) throws {
+        try self.init(store: store, keys: keys, options: options, metrics: metrics, logger: logger, adminKeySetup: nil)
+    }
+
+    private init(
+        store: TokenServerStore,
+        keys: SigningKeys,
+        options: TokenServerOptions,
+        metrics: PrometheusMetrics,
+        logger: Logger,
+        adminKeySetup: AdminKeyFile.Setup?
+    ) throws {
+        self.store = store
+        self.keys = keys
+        self.options = options
+        self.metrics = metrics
+        self.logger = logger
+        self.adminKeySetup = adminKeySetup
+        self.accounts = AccountAdministration(store: store, hasher: PasswordHasher(cost: options.bcryptCost), now: options.now)
+        self.throttle = LoginThrottle(policy: options.loginThrottle, now: options.now)
+        self.issuer = try TokenIssuer(store: store, keys: keys, options: options, metrics: TokenServerMetrics(metrics: metrics), logger: logger)
+        self.jsonWebKeySet = try keys.jsonWebKeySet().jsonRepresentation()
+    }
+
+    /// Opens (or on first start creates) the data directory: `keys/<role>.json`, the SQLite
+    /// database (unless a PostgreSQL URL is configured) and `admin-key`.
+    public static func open(
+        _ configuration: TokenServerConfiguration,
+        metrics: PrometheusMetrics = .init(),
+        logger: Logger = Logger(label: "fleetauth.token-server")
+    ) async throws -> TokenServer {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw KeyFileError(file: configuration.dataDirectory, problem: "cannot be created as a folder")
+        }
+        let keys = try SigningKeys.loadOrCreate(directory: configuration.keysDirectory, projectID: configuration.projectID)
+        let store = try await TokenServerStore.open(configuration.databaseLocation, logger: logger)
+        do {
+            let setup = try await AdminKeyFile.ensure(path: configuration.adminKeyPath, store: store, now: configuration.options.epochSeconds)
+            return try TokenServer(store: store, keys: keys, options: configuration.options, metrics: metrics, logger: logger, adminKeySetup: setup)
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    /// The router with every route: sessions, tokens, admin, JWKS, health, metrics, OpenAPI.
+    public func buildRouter() -> Router<TokenServerContext> {
+        let router = Router(context: TokenServerContext.self)
+        router.add(middleware: APIErrorMiddleware())
+        addPublicRoutes(to: router)
+        addSessionRoutes(to: router.group("v1/sessions"))
+        addTokenRoutes(to: router.group("v1/tokens"))
+        addAdminRoutes(to: router.group("v1/admin"))
+        return router
+    }
+
+    /// A Hummingbird application serving ``buildRouter()`` on `host`:`port` (0 picks a free
+    /// port); `onRunning` is told the port once the server listens. Run it with
+    /// `runService()` (graceful shutdown on SIGINT/SIGTERM) or in a `ServiceGroup`.
+    public func application(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) -> Application<RouterResponder<TokenServerContext>> {
+        Application(
+            router: buildRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "fleetauth-token-server"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger
+        )
+    }
+
+    /// Closes the store (and its database, if the server opened it).
+    public func shutdown() async {
+        await store.close()
+    }
+}

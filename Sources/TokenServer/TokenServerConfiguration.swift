@@ -1,0 +1,72 @@
+import Foundation
+import FleetServerSupport
+
+/// How a token server behaves, whatever its storage.
+public struct TokenServerOptions: Sendable {
+    /// How long each token is valid (1 s to 3600 s).
+    public var tokenLifetime: Duration
+    /// How long a session lasts after login.
+    public var sessionLifetime: Duration
+    /// bcrypt's cost for new passwords (4 to 31).
+    public var bcryptCost: UInt8
+    /// When failed logins are throttled.
+    public var loginThrottle: LoginThrottle.Policy
+    /// The clock (tests move it).
+    public var now: @Sendable () -> Date
+
+    /// Options; the defaults suit production.
+    public init(
+        tokenLifetime: Duration = .seconds(3600),
+        sessionLifetime: Duration = .seconds(12 * 3600),
+        bcryptCost: UInt8 = 12,
+        loginThrottle: LoginThrottle.Policy = .init(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.tokenLifetime = tokenLifetime
+        self.sessionLifetime = sessionLifetime
+        self.bcryptCost = bcryptCost
+        self.loginThrottle = loginThrottle
+        self.now = now
+    }
+
+    /// The current time in whole epoch seconds.
+    var epochSeconds: Int64 { Int64(now().timeIntervalSince1970.rounded(.down)) }
+}
+
+/// Where a token server keeps its data: keys and admin key in a data directory, rows in its
+/// SQLite file or in PostgreSQL.
+public struct TokenServerConfiguration: Sendable {
+    /// The data directory (`keys/`, `admin-key`, `token-server.sqlite`).
+    public var dataDirectory: String
+    /// A PostgreSQL URL; `nil` keeps rows in the data directory's SQLite file.
+    public var databaseURL: String?
+    /// The Google Cloud project id the keys are made for.
+    public var projectID: String
+    /// Behaviour.
+    public var options: TokenServerOptions
+
+    /// The SQLite file's name inside the data directory.
+    public static let sqliteFileName = "token-server.sqlite"
+
+    /// A configuration.
+    public init(dataDirectory: String, databaseURL: String? = nil, projectID: String = "local-project", options: TokenServerOptions = .init()) {
+        self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
+        self.projectID = projectID
+        self.options = options
+    }
+
+    /// Where the rows live.
+    public var databaseLocation: DatabaseLocation {
+        DatabaseLocation(dataDirectory: dataDirectory, fileName: Self.sqliteFileName, databaseURL: databaseURL)
+    }
+
+    /// `DIR/keys`.
+    public var keysDirectory: String { path("keys") }
+    /// `DIR/admin-key`.
+    public var adminKeyPath: String { path("admin-key") }
+
+    private func path(_ name: String) -> String {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent(name).path
+    }
+}
