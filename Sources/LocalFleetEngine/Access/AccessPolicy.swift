@@ -1,0 +1,104 @@
+import FleetTokens
+
+/// Fleet Engine's permission table for vehicles and trips: the signer's role decides what a
+/// token may do, its claims decide on which resources. A pure function, decided before any
+/// resource is looked up, so that a refusal never tells whether the resource exists.
+///
+/// | call | server / admin | viewer | driver | consumer |
+/// | --- | --- | --- | --- | --- |
+/// | create vehicle, create trip | claim covers id | no | no | no |
+/// | get vehicle | `vehicleid` covers | `vehicleid` covers | own `vehicleid` | no |
+/// | update vehicle | `vehicleid` covers, any field | no | own `vehicleid`, `lastLocation` and `vehicleState` | no |
+/// | get trip | `tripid` covers | `tripid` covers | trip assigned to own `vehicleid` | own `tripid` |
+/// | update trip | `tripid` covers | no | trip assigned to own `vehicleid`, `tripStatus` | no |
+/// | search vehicles | `vehicleid` is `*` | `vehicleid` is `*` | no | any `tripid`, approximate |
+///
+/// Delivery (scheduled tasks) roles have no access to on-demand vehicles and trips.
+public struct AccessPolicy: Sendable, Hashable {
+    /// The provider (Cloud project id) this Fleet Engine serves.
+    public let providerID: String
+
+    /// A policy for the Fleet Engine of `providerID`.
+    public init(providerID: String) {
+        self.providerID = providerID
+    }
+
+    /// Decides whether `token` may do `operation` on a resource of `provider`.
+    public func decide(_ token: VerifiedToken, _ operation: FleetOperation, provider: String) -> AccessDecision {
+        decide(role: token.role, claims: token.authorization, operation, provider: provider)
+    }
+
+    /// Decides whether a token signed by an account with `role` and carrying `claims` may do
+    /// `operation` on a resource of `provider`.
+    public func decide(role: FleetEngineRole, claims: AuthorizationClaims, _ operation: FleetOperation, provider: String) -> AccessDecision {
+        guard provider == providerID else {
+            return .denied("this Fleet Engine serves provider '\(providerID)'; tokens are not accepted for provider '\(provider)'")
+        }
+        switch role {
+        case .serviceSuperUser, .onDemandAdmin:
+            return serverDecision(claims, operation, readOnly: false, role: role)
+        case .viewer:
+            return serverDecision(claims, operation, readOnly: true, role: role)
+        case .driverSDKUser:
+            return driverDecision(claims, operation)
+        case .consumerSDKUser:
+            return consumerDecision(claims, operation)
+        case .deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer, .deliveryFleetReader, .deliveryAdmin:
+            return .denied("role \(role.rawValue) is for scheduled-task (delivery) resources; it may not \(operation)")
+        }
+    }
+
+    private func serverDecision(_ claims: AuthorizationClaims, _ operation: FleetOperation, readOnly: Bool, role: FleetEngineRole) -> AccessDecision {
+        if readOnly, operation.isWrite {
+            return .denied("role \(role.rawValue) is read-only; it may not \(operation)")
+        }
+        switch operation {
+        case .createVehicle(let id), .getVehicle(let id), .updateVehicle(let id):
+            return Self.claim("vehicleid", claims.vehicleID, covers: id, for: operation) ?? .allowed(.full)
+        case .createTrip(let id), .getTrip(let id), .updateTrip(let id):
+            return Self.claim("tripid", claims.tripID, covers: id, for: operation) ?? .allowed(.full)
+        case .searchVehicles:
+            guard claims.vehicleID == FleetEngineIdentifier.wildcard else {
+                return .denied("searching vehicles reads every vehicle: the token's vehicleid claim must be \"*\"")
+            }
+            return .allowed(.full)
+        }
+    }
+
+    private func driverDecision(_ claims: AuthorizationClaims, _ operation: FleetOperation) -> AccessDecision {
+        switch operation {
+        case .getVehicle(let id):
+            return Self.claim("vehicleid", claims.vehicleID, covers: id, for: operation) ?? .allowed(.full)
+        case .updateVehicle(let id):
+            return Self.claim("vehicleid", claims.vehicleID, covers: id, for: operation) ?? .allowed(.driverFields)
+        case .getTrip, .updateTrip:
+            guard let vehicleClaim = claims.vehicleID else {
+                return .denied("a driver token needs a vehicleid claim to \(operation)")
+            }
+            return .allowedIfTripAssigned(vehicleClaim: vehicleClaim, grant: operation.isWrite ? .driverFields : .full)
+        case .createVehicle, .createTrip, .searchVehicles:
+            return .denied("a driver token may not \(operation); that needs a server token (serviceSuperUser or ondemandAdmin)")
+        }
+    }
+
+    private func consumerDecision(_ claims: AuthorizationClaims, _ operation: FleetOperation) -> AccessDecision {
+        switch operation {
+        case .getTrip(let id):
+            return Self.claim("tripid", claims.tripID, covers: id, for: operation) ?? .allowed(.full)
+        case .searchVehicles:
+            guard claims.tripID != nil else { return .denied("a consumer token needs a tripid claim to search vehicles") }
+            return .allowed(.approximate)
+        case .createVehicle, .getVehicle, .updateVehicle, .createTrip, .updateTrip:
+            return .denied("a consumer token may not \(operation); it may only read its own trip and search vehicles")
+        }
+    }
+
+    /// A denial when `value` (the token's `name` claim) does not cover `id`, else `nil`.
+    private static func claim(_ name: String, _ value: String?, covers id: String, for operation: FleetOperation) -> AccessDecision? {
+        guard let value else { return .denied("the token has no \(name) claim, which it needs to \(operation)") }
+        guard AuthorizationClaims.value(value, covers: id) else {
+            return .denied("the token's \(name) claim ('\(value)') does not cover the resource; it may not \(operation)")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,22 @@
+import FleetTokens
+import Foundation
+import Hummingbird
+
+/// The request context of the local Fleet Engine: Hummingbird's core context plus the token
+/// the ``AuthenticationMiddleware`` verified.
+struct FleetEngineRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The caller's verified token; set for every route behind the authentication middleware.
+    var token: VerifiedToken?
+
+    init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+    }
+
+    /// Proto3 JSON as Google writes it: no escaped slashes in resource names.
+    var responseEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -1,0 +1,84 @@
+import FleetServerSupport
+import FleetTokens
+import Hummingbird
+import HummingbirdCore
+import Logging
+import ServiceLifecycle
+
+/// An offline stand-in for Fleet Engine's on-demand vehicles and trips API (v1 REST paths,
+/// proto3 JSON) that checks every token as Fleet Engine does. Embeddable: build it from a
+/// configuration and a store, then ``run()`` it, alone or in a `ServiceGroup`.
+///
+/// ```swift
+/// let database = try await FleetDatabase.open(.sqlite(path: "fleet.sqlite"), logger: logger)
+/// let store = SQLFleetStore(database: database)
+/// try await store.prepare()
+/// let engine = LocalFleetEngine(configuration: .init(projectID: "my-fleet", jwksURL: jwks), store: store, logger: logger)
+/// try await engine.run()
+/// ```
+public struct LocalFleetEngine: Service {
+    /// The configuration.
+    public let configuration: LocalFleetEngineConfiguration
+    private let store: any FleetStore
+    private let logger: Logger
+
+    /// An engine serving `configuration`, keeping its vehicles and trips in `store`.
+    public init(configuration: LocalFleetEngineConfiguration, store: any FleetStore, logger: Logger = Logger(label: "fleet-engine")) {
+        self.configuration = configuration
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Loads the vehicles and trips and the trusted keys, and builds the HTTP application
+    /// (not yet listening): for running under a `ServiceGroup` or HummingbirdTesting.
+    public func makeApplication() async throws -> some ApplicationProtocol {
+        let state = try await FleetState(store: store, provider: configuration.projectID, logger: logger)
+        let configuration = configuration
+        let authenticator = TokenAuthenticator(
+            accounts: configuration.trustedAccounts,
+            jwksURL: configuration.jwksURL,
+            minimumRefreshInterval: configuration.jwksMinimumRefreshInterval,
+            logger: logger
+        ) { accounts in
+            TokenVerifier(trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: configuration.now)
+        }
+        await authenticator.loadKeys()
+
+        let router = Router(context: FleetEngineRequestContext.self)
+        router.add(middleware: APIErrorMiddleware())
+        let providers = router.group("v1/providers/:provider").add(middleware: AuthenticationMiddleware(authenticator: authenticator))
+        let access = RouteAccess(policy: AccessPolicy(providerID: configuration.projectID))
+        VehicleRoutes(state: state, access: access, now: configuration.now).register(on: providers)
+        TripRoutes(state: state, access: access).register(on: providers)
+
+        let application = Application(
+            router: router,
+            server: .http1(configuration: .init(httpDecoderConfiguration: Self.headerLimits)),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "local-fleet-engine"),
+            services: [WriteDrain(state: state)],
+            onServerRunning: { channel in await configuration.onStarted(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+        return application
+    }
+
+    /// Header limits high enough that an oversized token (up to 128 KiB) reaches the verifier
+    /// and is refused with 401 and the rule, instead of a bare 400 from the HTTP parser.
+    static let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(maxHeaderFieldSize: 128 * 1024, maxHeaderListSize: 160 * 1024)
+
+    /// Serves until cancelled or shut down gracefully (SIGINT/SIGTERM when run alone), then
+    /// waits for every accepted write to be saved.
+    public func run() async throws {
+        try await makeApplication().run()
+    }
+}
+
+/// Waits, on graceful shutdown, until every write the engine accepted is saved.
+private struct WriteDrain: Service {
+    let state: FleetState
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await state.drain()
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Reads an `updateMask` (`google.protobuf.FieldMask` in a query parameter): comma-separated
+/// field paths, in proto3 JSON's camelCase or the proto's snake_case.
+public enum FieldMask {
+    /// The fields `text` names, refusing a missing or empty mask and any path that is not an
+    /// updatable top-level field of `Field`'s resource.
+    public static func parse<Field: UpdatableField>(_ text: String?, as _: Field.Type = Field.self) throws(InvalidArgument) -> Set<Field> {
+        let known = Field.allCases.map(\.rawValue).joined(separator: ", ")
+        let paths = (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !paths.isEmpty else {
+            throw InvalidArgument("updateMask is required: name the \(Field.resourceName) fields to change (\(known)), e.g. ?updateMask=\(Field.allCases.first!.rawValue)")
+        }
+        var fields: Set<Field> = []
+        for path in paths {
+            guard let field = Field(rawValue: camelCase(path)) else {
+                throw InvalidArgument("updateMask names '\(path)', which is not a \(Field.resourceName) field that can be updated (\(known))")
+            }
+            fields.insert(field)
+        }
+        return fields
+    }
+
+    /// `last_location` → `lastLocation`; camelCase paths are returned unchanged.
+    static func camelCase(_ path: String) -> String {
+        let words = path.split(separator: "_", omittingEmptySubsequences: false)
+        guard words.count > 1 else { return path }
+        return String(words[0]) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}

@@ -1,0 +1,115 @@
+/// A trip (`Trip`), in Fleet Engine's proto3 JSON.
+public struct Trip: Sendable, Hashable, Codable {
+    /// `providers/{provider}/trips/{tripId}` (set by the server).
+    public var name: String?
+    /// The vehicle the trip is assigned to, if any.
+    public var vehicleId: String?
+    /// How far the trip has got.
+    public var tripStatus: TripStatus?
+    /// Whether the trip may share its vehicle.
+    public var tripType: TripType?
+    /// Where the rider is picked up.
+    public var pickupPoint: TerminalLocation?
+    /// Where the rider is dropped off.
+    public var dropoffPoint: TerminalLocation?
+    /// How many passengers ride.
+    public var numberOfPassengers: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case name, vehicleId, tripStatus, tripType, pickupPoint, dropoffPoint, numberOfPassengers
+    }
+
+    /// Creates a trip; every field is optional, as in the API.
+    public init(
+        name: String? = nil,
+        vehicleId: String? = nil,
+        tripStatus: TripStatus? = nil,
+        tripType: TripType? = nil,
+        pickupPoint: TerminalLocation? = nil,
+        dropoffPoint: TerminalLocation? = nil,
+        numberOfPassengers: Int? = nil
+    ) {
+        self.name = name
+        self.vehicleId = vehicleId
+        self.tripStatus = tripStatus
+        self.tripType = tripType
+        self.pickupPoint = pickupPoint
+        self.dropoffPoint = dropoffPoint
+        self.numberOfPassengers = numberOfPassengers
+    }
+
+    /// Decodes a trip, refusing fields the API does not have.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        vehicleId = try container.decodeIfPresent(String.self, forKey: .vehicleId)
+        tripStatus = try container.decodeIfPresent(TripStatus.self, forKey: .tripStatus)
+        tripType = try container.decodeIfPresent(TripType.self, forKey: .tripType)
+        pickupPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .pickupPoint)
+        dropoffPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .dropoffPoint)
+        numberOfPassengers = try container.decodeIfPresent(Int.self, forKey: .numberOfPassengers)
+    }
+
+    /// Whether the trip still occupies its vehicle (not `COMPLETE` or `CANCELED`).
+    public var isActive: Bool {
+        !(tripStatus?.isFinal ?? false)
+    }
+}
+
+/// How far a trip has got (`TripStatus`).
+public enum TripStatus: String, ProtoEnum {
+    /// Not specified.
+    case unknown = "UNKNOWN_TRIP_STATUS"
+    /// Created, no vehicle on the way yet.
+    case new = "NEW"
+    /// The vehicle is on its way to the pickup point.
+    case enrouteToPickup = "ENROUTE_TO_PICKUP"
+    /// The vehicle is at the pickup point.
+    case arrivedAtPickup = "ARRIVED_AT_PICKUP"
+    /// The vehicle is at an intermediate destination.
+    case arrivedAtIntermediateDestination = "ARRIVED_AT_INTERMEDIATE_DESTINATION"
+    /// The vehicle is on its way to an intermediate destination.
+    case enrouteToIntermediateDestination = "ENROUTE_TO_INTERMEDIATE_DESTINATION"
+    /// The vehicle is on its way to the dropoff point.
+    case enrouteToDropoff = "ENROUTE_TO_DROPOFF"
+    /// The rider was dropped off.
+    case complete = "COMPLETE"
+    /// The trip was cancelled.
+    case canceled = "CANCELED"
+
+    /// Whether the trip is over; a finished trip's status never changes again.
+    public var isFinal: Bool { self == .complete || self == .canceled }
+}
+
+/// A pickup or dropoff place (`TerminalLocation`).
+public struct TerminalLocation: Sendable, Hashable, Codable {
+    /// The point.
+    public var point: LatLng?
+
+    enum CodingKeys: String, CodingKey {
+        case point
+    }
+
+    /// Creates a terminal location at `point`.
+    public init(point: LatLng?) {
+        self.point = point
+    }
+
+    /// Decodes a terminal location, refusing unknown fields.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        point = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(LatLng.self, forKey: .point)
+    }
+}
+
+/// The fields of a ``Trip`` that `updateMask` may name.
+public enum TripField: String, UpdatableField {
+    case vehicleId, tripStatus, pickupPoint, dropoffPoint, numberOfPassengers
+
+    /// The fields a Driver SDK token may set on a trip assigned to its vehicle.
+    public static let driverWritable: Set<TripField> = [.tripStatus]
+
+    /// The resource, for messages.
+    public static let resourceName = "Trip"
+}

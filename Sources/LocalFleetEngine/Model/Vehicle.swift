@@ -1,0 +1,67 @@
+/// A vehicle of the fleet (`Vehicle`), in Fleet Engine's proto3 JSON.
+public struct Vehicle: Sendable, Hashable, Codable {
+    /// `providers/{provider}/vehicles/{vehicleId}` (set by the server).
+    public var name: String?
+    /// Whether the vehicle takes trips.
+    public var vehicleState: VehicleState?
+    /// The kinds of trip the vehicle takes.
+    public var supportedTripTypes: [TripType]?
+    /// The ids of the unfinished trips assigned to the vehicle (output only: computed from trips).
+    public var currentTrips: [String]?
+    /// The last location the driver app reported.
+    public var lastLocation: VehicleLocation?
+    /// How many passengers the vehicle carries, at least 1.
+    public var maximumCapacity: Int?
+    /// The fleet's own keys and values.
+    public var attributes: [VehicleAttribute]?
+    /// The kind of vehicle.
+    public var vehicleType: VehicleType?
+
+    enum CodingKeys: String, CodingKey {
+        case name, vehicleState, supportedTripTypes, currentTrips, lastLocation, maximumCapacity, attributes, vehicleType
+    }
+
+    /// Creates a vehicle; every field is optional, as in the API.
+    public init(
+        name: String? = nil,
+        vehicleState: VehicleState? = nil,
+        supportedTripTypes: [TripType]? = nil,
+        lastLocation: VehicleLocation? = nil,
+        maximumCapacity: Int? = nil,
+        attributes: [VehicleAttribute]? = nil,
+        vehicleType: VehicleType? = nil
+    ) {
+        self.name = name
+        self.vehicleState = vehicleState
+        self.supportedTripTypes = supportedTripTypes
+        self.lastLocation = lastLocation
+        self.maximumCapacity = maximumCapacity
+        self.attributes = attributes
+        self.vehicleType = vehicleType
+    }
+
+    /// Decodes a vehicle, refusing fields the API does not have.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        vehicleState = try container.decodeIfPresent(VehicleState.self, forKey: .vehicleState)
+        supportedTripTypes = try container.decodeIfPresent([TripType].self, forKey: .supportedTripTypes)
+        currentTrips = try container.decodeIfPresent([String].self, forKey: .currentTrips)
+        lastLocation = try container.decodeIfPresent(VehicleLocation.self, forKey: .lastLocation)
+        maximumCapacity = try container.decodeIfPresent(Int.self, forKey: .maximumCapacity)
+        attributes = try container.decodeIfPresent([VehicleAttribute].self, forKey: .attributes)
+        vehicleType = try container.decodeIfPresent(VehicleType.self, forKey: .vehicleType)
+    }
+}
+
+/// The fields of a ``Vehicle`` that `updateMask` may name.
+public enum VehicleField: String, UpdatableField {
+    case lastLocation, vehicleState, attributes, supportedTripTypes, maximumCapacity, vehicleType
+
+    /// The fields a Driver SDK token may set on its own vehicle.
+    public static let driverWritable: Set<VehicleField> = [.lastLocation, .vehicleState]
+
+    /// The resource, for messages.
+    public static let resourceName = "Vehicle"
+}

@@ -1,0 +1,56 @@
+/// A key and value the fleet attaches to a vehicle (`VehicleAttribute`). The value is one of
+/// `stringValue`, `boolValue` or `numberValue` (or the older `value`, a string).
+public struct VehicleAttribute: Sendable, Hashable, Codable {
+    /// The key; no `:` and at most 256 characters.
+    public var key: String
+    /// The value, as a string (deprecated by Google in favour of ``stringValue``).
+    public var value: String?
+    /// A string value.
+    public var stringValue: String?
+    /// A boolean value.
+    public var boolValue: Bool?
+    /// A number value.
+    public var numberValue: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case key, value, stringValue, boolValue, numberValue
+    }
+
+    /// Creates a string attribute.
+    public init(key: String, stringValue: String) {
+        self.key = key
+        self.stringValue = stringValue
+    }
+
+    /// Decodes an attribute, refusing unknown fields.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        key = try container.decodeIfPresent(String.self, forKey: .key) ?? ""
+        value = try container.decodeIfPresent(String.self, forKey: .value)
+        stringValue = try container.decodeIfPresent(String.self, forKey: .stringValue)
+        boolValue = try container.decodeIfPresent(Bool.self, forKey: .boolValue)
+        numberValue = try container.decodeIfPresent(Double.self, forKey: .numberValue)
+    }
+
+    /// The longest key or string value Fleet Engine accepts.
+    public static let maximumLength = 256
+
+    /// Refuses an empty or too long key, a key with `:`, a value that is not exactly one of the
+    /// value fields, a too long string or a number that is not finite.
+    public func validate(field: String) throws(InvalidArgument) {
+        guard !key.isEmpty else { throw InvalidArgument("\(field).key is required") }
+        guard key.count <= Self.maximumLength else { throw InvalidArgument("\(field).key is longer than \(Self.maximumLength) characters") }
+        guard !key.contains(":") else { throw InvalidArgument("\(field).key '\(key)' contains ':'") }
+        let values = [value != nil, stringValue != nil, boolValue != nil, numberValue != nil].filter { $0 }.count
+        guard values == 1 else {
+            throw InvalidArgument("\(field) must have exactly one of value, stringValue, boolValue, numberValue (it has \(values))")
+        }
+        for text in [value, stringValue].compactMap({ $0 }) where text.count > Self.maximumLength {
+            throw InvalidArgument("\(field) has a string value longer than \(Self.maximumLength) characters")
+        }
+        if let numberValue, !numberValue.isFinite {
+            throw InvalidArgument("\(field).numberValue is \(numberValue); it must be a finite number")
+        }
+    }
+}

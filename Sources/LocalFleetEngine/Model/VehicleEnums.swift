@@ -1,0 +1,59 @@
+/// Whether a vehicle takes trips (`VehicleState`). Only `ONLINE` vehicles are found by search.
+public enum VehicleState: String, ProtoEnum {
+    /// Not specified.
+    case unknown = "UNKNOWN_VEHICLE_STATE"
+    /// Not taking trips.
+    case offline = "OFFLINE"
+    /// Taking trips.
+    case online = "ONLINE"
+}
+
+/// Whether a trip may share the vehicle with other trips (`TripType`).
+public enum TripType: String, ProtoEnum {
+    /// Not specified.
+    case unknown = "UNKNOWN_TRIP_TYPE"
+    /// Shared with other trips.
+    case shared = "SHARED"
+    /// The vehicle serves this trip alone.
+    case exclusive = "EXCLUSIVE"
+}
+
+/// The kind of vehicle (`Vehicle.VehicleType`).
+public struct VehicleType: Sendable, Hashable, Codable {
+    /// The vehicle category (`Vehicle.VehicleType.Category`).
+    public enum Category: String, ProtoEnum {
+        /// Not specified.
+        case unknown = "UNKNOWN"
+        /// A car.
+        case auto = "AUTO"
+        /// A taxi.
+        case taxi = "TAXI"
+        /// A truck.
+        case truck = "TRUCK"
+        /// A motorcycle, moped or other two-wheeler.
+        case twoWheeler = "TWO_WHEELER"
+        /// A bicycle.
+        case bicycle = "BICYCLE"
+        /// A person on foot.
+        case pedestrian = "PEDESTRIAN"
+    }
+
+    /// The category.
+    public var category: Category
+
+    enum CodingKeys: String, CodingKey {
+        case category
+    }
+
+    /// Creates a vehicle type.
+    public init(category: Category) {
+        self.category = category
+    }
+
+    /// Decodes a vehicle type; a missing category is `UNKNOWN`, as in proto3.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        category = try container.decodeIfPresent(Category.self, forKey: .category) ?? .unknown
+    }
+}

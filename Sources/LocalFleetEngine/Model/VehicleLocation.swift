@@ -1,0 +1,101 @@
+/// Where a vehicle is and how it is moving (`VehicleLocation`), as its driver app reports it.
+/// The server sets ``serverTime`` when it stores the location.
+public struct VehicleLocation: Sendable, Hashable, Codable {
+    /// The position.
+    public var location: LatLng?
+    /// The position's accuracy radius in meters.
+    public var latlngAccuracy: Double?
+    /// The direction of travel in degrees clockwise from north, 0 to 359.
+    public var heading: Int?
+    /// The heading's accuracy in degrees.
+    public var headingAccuracy: Double?
+    /// The speed in meters per second.
+    public var speed: Double?
+    /// The speed's accuracy in meters per second.
+    public var speedAccuracy: Double?
+    /// The altitude in meters above WGS84.
+    public var altitude: Double?
+    /// The altitude's accuracy in meters.
+    public var altitudeAccuracy: Double?
+    /// When the device took the reading.
+    public var updateTime: ProtoTimestamp?
+    /// When the server received the reading (output only: set by the server).
+    public var serverTime: ProtoTimestamp?
+    /// The sensor that took the reading.
+    public var locationSensor: LocationSensor?
+    /// Whether the position was snapped to a road.
+    public var isRoadSnapped: Bool?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case location, latlngAccuracy, heading, headingAccuracy, speed, speedAccuracy
+        case altitude, altitudeAccuracy, updateTime, serverTime, locationSensor, isRoadSnapped
+    }
+
+    /// Creates a location; every field is optional, as in the API.
+    public init(location: LatLng? = nil, heading: Int? = nil, speed: Double? = nil, updateTime: ProtoTimestamp? = nil) {
+        self.location = location
+        self.heading = heading
+        self.speed = speed
+        self.updateTime = updateTime
+    }
+
+    /// Decodes a location, refusing fields the API does not have.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        location = try container.decodeIfPresent(LatLng.self, forKey: .location)
+        latlngAccuracy = try container.decodeIfPresent(Double.self, forKey: .latlngAccuracy)
+        heading = try container.decodeIfPresent(Int.self, forKey: .heading)
+        headingAccuracy = try container.decodeIfPresent(Double.self, forKey: .headingAccuracy)
+        speed = try container.decodeIfPresent(Double.self, forKey: .speed)
+        speedAccuracy = try container.decodeIfPresent(Double.self, forKey: .speedAccuracy)
+        altitude = try container.decodeIfPresent(Double.self, forKey: .altitude)
+        altitudeAccuracy = try container.decodeIfPresent(Double.self, forKey: .altitudeAccuracy)
+        updateTime = try container.decodeIfPresent(ProtoTimestamp.self, forKey: .updateTime)
+        serverTime = try container.decodeIfPresent(ProtoTimestamp.self, forKey: .serverTime)
+        locationSensor = try container.decodeIfPresent(LocationSensor.self, forKey: .locationSensor)
+        isRoadSnapped = try container.decodeIfPresent(Bool.self, forKey: .isRoadSnapped)
+    }
+
+    /// Refuses a location without a valid position, or with a heading outside 0–359 or a
+    /// number that is not finite; `field` names the location in messages.
+    public func validate(field: String) throws(InvalidArgument) {
+        guard let location else { throw InvalidArgument("\(field).location is required") }
+        try location.validate(field: "\(field).location")
+        if let heading, !(0..<360).contains(heading) {
+            throw InvalidArgument("\(field).heading is \(heading); it must be from 0 to 359 degrees")
+        }
+        let measures: [(String, Double?)] = [
+            ("latlngAccuracy", latlngAccuracy), ("headingAccuracy", headingAccuracy), ("speed", speed),
+            ("speedAccuracy", speedAccuracy), ("altitude", altitude), ("altitudeAccuracy", altitudeAccuracy),
+        ]
+        for case let (name, value?) in measures where !value.isFinite {
+            throw InvalidArgument("\(field).\(name) is \(value); it must be a finite number")
+        }
+        for case let (name, value?) in measures where name != "altitude" && value < 0 {
+            throw InvalidArgument("\(field).\(name) is \(value); it must not be negative")
+        }
+    }
+}
+
+/// The sensor behind a ``VehicleLocation`` (`LocationSensor`).
+public enum LocationSensor: String, ProtoEnum {
+    /// Not specified.
+    case unknownSensor = "UNKNOWN_SENSOR"
+    /// GPS or assisted GPS.
+    case gps = "GPS"
+    /// Assisted GPS, cell tower or WiFi access point.
+    case network = "NETWORK"
+    /// Cell tower or WiFi access point.
+    case passive = "PASSIVE"
+    /// Snapped to a road by the device.
+    case roadSnappedLocationProvider = "ROAD_SNAPPED_LOCATION_PROVIDER"
+    /// Supplied by the customer.
+    case customerSuppliedLocation = "CUSTOMER_SUPPLIED_LOCATION"
+    /// Computed by Fleet Engine.
+    case fleetEngineLocation = "FLEET_ENGINE_LOCATION"
+    /// Android's fused location provider.
+    case fusedLocationProvider = "FUSED_LOCATION_PROVIDER"
+    /// Apple's Core Location.
+    case coreLocation = "CORE_LOCATION"
+}

@@ -1,0 +1,21 @@
+/// Which unfinished trips each vehicle has, kept up to date as trips are saved: the source of
+/// ``Vehicle/currentTrips``.
+struct ActiveTripIndex {
+    private var tripsByVehicle: [String: Set<String>] = [:]
+
+    /// Takes note that trip `tripID` changed from `old` to `new`.
+    mutating func record(tripID: String, old: Trip?, new: Trip) {
+        if let vehicle = old?.vehicleId, old?.isActive == true {
+            tripsByVehicle[vehicle]?.remove(tripID)
+            if tripsByVehicle[vehicle]?.isEmpty == true { tripsByVehicle[vehicle] = nil }
+        }
+        if let vehicle = new.vehicleId, !vehicle.isEmpty, new.isActive {
+            tripsByVehicle[vehicle, default: []].insert(tripID)
+        }
+    }
+
+    /// The unfinished trips of `vehicleID`, sorted.
+    func trips(of vehicleID: String) -> [String] {
+        tripsByVehicle[vehicleID].map { $0.sorted() } ?? []
+    }
+}

@@ -1,0 +1,201 @@
+import FleetServerSupport
+import Logging
+
+/// The live vehicles and trips of one provider, and the single writer that saves them.
+///
+/// Reads see only what is durable. A write is checked against everything accepted so far
+/// (saved or not), joins the queue, and its caller waits until the batch holding it is saved
+/// (group commit): while one batch is being saved, the next fills up, so a busy server
+/// commits thousands of updates at a time and an idle one commits each at once. When a save
+/// fails, every write not yet saved fails with it and nothing of them is ever shown.
+///
+/// The state is loaded once at start: one local Fleet Engine process owns its database.
+actor FleetState {
+    /// The most writes saved in one transaction.
+    static let maximumBatch = 4096
+
+    private let store: any FleetStore
+    private let provider: String
+    private let logger: Logger
+
+    private var vehicles: [String: Vehicle]
+    private var trips: [String: Trip]
+    private var activeTrips = ActiveTripIndex()
+    private var pendingVehicles: [String: (sequence: UInt64, vehicle: Vehicle)] = [:]
+    private var pendingTrips: [String: (sequence: UInt64, trip: Trip)] = [:]
+    private var queue: [PendingWrite] = []
+    private var nextSequence: UInt64 = 0
+    private var flushing: Task<Void, Never>?
+
+    /// Loads the state of `provider` from `store`.
+    init(store: any FleetStore, provider: String, logger: Logger) async throws {
+        let snapshot = try await store.load(provider: provider)
+        self.store = store
+        self.provider = provider
+        self.logger = logger
+        self.vehicles = snapshot.vehicles
+        self.trips = snapshot.trips
+        for (id, trip) in snapshot.trips { activeTrips.record(tripID: id, old: nil, new: trip) }
+    }
+
+    // MARK: Reads (durable state only)
+
+    /// The vehicle, with its name and current trips, or `nil`.
+    func vehicle(_ id: String) -> Vehicle? {
+        vehicles[id].map { presented($0, id: id) }
+    }
+
+    /// The trip, or `nil`.
+    func trip(_ id: String) -> Trip? {
+        trips[id]
+    }
+
+    /// The `ONLINE` vehicles that match `request`, nearest first.
+    func search(_ request: SearchVehiclesRequest) -> [VehicleMatch] {
+        VehicleSearch.candidates(for: request, among: vehicles, activeTrips: activeTrips).compactMap { candidate in
+            vehicles[candidate.id].map { vehicle in
+                VehicleMatch(
+                    vehicle: presented(vehicle, id: candidate.id),
+                    vehiclePickupStraightLineDistanceMeters: Int(candidate.distanceMeters.rounded()),
+                    matchType: candidate.matchType
+                )
+            }
+        }
+    }
+
+    // MARK: Writes (acknowledged once durable)
+
+    /// Creates a vehicle; 409 when the id is taken.
+    func createVehicle(_ id: String, _ vehicle: Vehicle) async throws -> Vehicle {
+        guard latestVehicle(id) == nil else { throw APIError.alreadyExists("vehicle '\(id)' already exists") }
+        var created = vehicle
+        created.name = ResourceName.vehicle(provider: provider, id: id)
+        created.currentTrips = nil
+        try await write(.vehicle(id: id, created))
+        return presented(created, id: id)
+    }
+
+    /// Sets `fields` of a vehicle from `update`; 404 when there is no such vehicle.
+    func updateVehicle(_ id: String, with update: Vehicle, fields: Set<VehicleField>) async throws -> Vehicle {
+        guard let current = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
+        let updated = current.applying(update, fields: fields)
+        try await write(.vehicle(id: id, updated))
+        return presented(updated, id: id)
+    }
+
+    /// Creates a trip in status `NEW` unless given one; 409 when the id is taken, 400 when its
+    /// vehicle does not exist.
+    func createTrip(_ id: String, _ trip: Trip) async throws -> Trip {
+        guard latestTrip(id) == nil else { throw APIError.alreadyExists("trip '\(id)' already exists") }
+        try requireVehicle(trip.vehicleId)
+        var created = trip
+        created.name = ResourceName.trip(provider: provider, id: id)
+        created.tripStatus = trip.tripStatus ?? .new
+        try await write(.trip(id: id, created))
+        return created
+    }
+
+    /// Sets `fields` of a trip from `update`. A driver's `decision` is checked against the
+    /// trip as it is now (403 for a trip not assigned to its vehicle, existing or not); then
+    /// 404 when there is no such trip, and 400 when the update would change a finished trip or
+    /// assign a vehicle that does not exist.
+    func updateTrip(_ id: String, with update: Trip, fields: Set<TripField>, decision: AccessDecision) async throws -> Trip {
+        let current = latestTrip(id)
+        if case .denied(let rule) = decision.resolved(tripVehicleID: current?.vehicleId) { throw APIError.permissionDenied(rule) }
+        guard let current else { throw APIError.notFound("trip '\(id)' does not exist") }
+        do {
+            try update.validateStatusChange(from: current, fields: fields)
+        } catch {
+            throw APIError.invalidArgument(error.description)
+        }
+        if fields.contains(.vehicleId) { try requireVehicle(update.vehicleId) }
+        let updated = current.applying(update, fields: fields)
+        try await write(.trip(id: id, updated))
+        return updated
+    }
+
+    /// Waits until every accepted write is saved or failed.
+    func drain() async {
+        while let flushing { await flushing.value }
+    }
+
+    // MARK: Group commit
+
+    private func write(_ record: FleetRecord) async throws {
+        nextSequence += 1
+        let sequence = nextSequence
+        switch record {
+        case .vehicle(let id, let vehicle): pendingVehicles[id] = (sequence, vehicle)
+        case .trip(let id, let trip): pendingTrips[id] = (sequence, trip)
+        }
+        try await withCheckedThrowingContinuation { (acknowledgement: CheckedContinuation<Void, any Error>) in
+            queue.append(PendingWrite(sequence: sequence, record: record, acknowledgement: acknowledgement))
+            if flushing == nil {
+                flushing = Task { await self.flush() }
+            }
+        }
+    }
+
+    private func flush() async {
+        while !queue.isEmpty {
+            let batch = Array(queue.prefix(Self.maximumBatch))
+            queue.removeFirst(batch.count)
+            do {
+                try await store.save(batch.map(\.record), provider: provider)
+                for write in batch { publish(write) }
+                for write in batch { write.acknowledgement.resume() }
+            } catch {
+                fail(batch + queue, because: error)
+                queue.removeAll()
+            }
+        }
+        flushing = nil
+    }
+
+    /// Makes a saved write visible, and forgets it as pending unless a later write superseded it.
+    private func publish(_ write: PendingWrite) {
+        switch write.record {
+        case .vehicle(let id, let vehicle):
+            vehicles[id] = vehicle
+            if pendingVehicles[id]?.sequence == write.sequence { pendingVehicles[id] = nil }
+        case .trip(let id, let trip):
+            activeTrips.record(tripID: id, old: trips[id], new: trip)
+            trips[id] = trip
+            if pendingTrips[id]?.sequence == write.sequence { pendingTrips[id] = nil }
+        }
+    }
+
+    /// Fails `writes` (every write not yet saved; later ones may build on the failed ones).
+    private func fail(_ writes: [PendingWrite], because error: any Error) {
+        logger.error("saving vehicles and trips failed", metadata: ["writes": "\(writes.count)", "error": "\(error)"])
+        pendingVehicles.removeAll()
+        pendingTrips.removeAll()
+        let refusal = APIError(.unavailable, "the change could not be saved and was not made; try again")
+        for write in writes { write.acknowledgement.resume(throwing: refusal) }
+    }
+
+    // MARK: Helpers
+
+    private func latestVehicle(_ id: String) -> Vehicle? {
+        pendingVehicles[id]?.vehicle ?? vehicles[id]
+    }
+
+    private func latestTrip(_ id: String) -> Trip? {
+        pendingTrips[id]?.trip ?? trips[id]
+    }
+
+    private func requireVehicle(_ vehicleID: String?) throws {
+        guard let vehicleID, !vehicleID.isEmpty else { return }
+        guard latestVehicle(vehicleID) != nil else {
+            throw APIError.invalidArgument("vehicleId '\(vehicleID)' names no vehicle of provider '\(provider)'")
+        }
+    }
+
+    private func presented(_ vehicle: Vehicle, id: String) -> Vehicle {
+        var shown = vehicle
+        shown.name = ResourceName.vehicle(provider: provider, id: id)
+        let current = activeTrips.trips(of: id)
+        shown.currentTrips = current.isEmpty ? nil : current
+        return shown
+    }
+}

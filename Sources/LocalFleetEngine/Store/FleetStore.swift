@@ -1,0 +1,35 @@
+/// Where the local Fleet Engine keeps its vehicles and trips so that they outlive the process.
+///
+/// The engine holds the live state in memory (``FleetState``) and hands the store every
+/// change before it acknowledges it; the store must have made the change durable when
+/// ``save(_:provider:)`` returns.
+public protocol FleetStore: Sendable {
+    /// Every vehicle and trip of `provider`, as last saved.
+    func load(provider: String) async throws -> FleetSnapshot
+
+    /// Saves `records` of `provider` in one transaction: all of them, or none (then it throws).
+    /// When a resource appears twice, the later record wins.
+    func save(_ records: [FleetRecord], provider: String) async throws
+}
+
+/// The saved vehicles and trips of one provider, by id.
+public struct FleetSnapshot: Sendable, Hashable {
+    /// Vehicles by vehicle id.
+    public var vehicles: [String: Vehicle]
+    /// Trips by trip id.
+    public var trips: [String: Trip]
+
+    /// Creates a snapshot.
+    public init(vehicles: [String: Vehicle] = [:], trips: [String: Trip] = [:]) {
+        self.vehicles = vehicles
+        self.trips = trips
+    }
+}
+
+/// One resource to save, whole.
+public enum FleetRecord: Sendable, Hashable {
+    /// A vehicle and its id.
+    case vehicle(id: String, Vehicle)
+    /// A trip and its id.
+    case trip(id: String, Trip)
+}

@@ -1,0 +1,92 @@
+import FleetServerSupport
+import Foundation
+import SQLKit
+
+/// A ``FleetStore`` in an SQL database (SQLite or PostgreSQL) through SQLKit: one row per
+/// vehicle and per trip, each holding the resource's proto3 JSON.
+///
+/// A save is one transaction with one multi-row upsert per table, so a batch of thousands of
+/// location updates costs one commit.
+public struct SQLFleetStore: FleetStore {
+    /// The vehicles table.
+    static let vehiclesTable = "fleet_engine_vehicles"
+    /// The trips table.
+    static let tripsTable = "fleet_engine_trips"
+    /// Rows per upsert statement (SQLite allows 32,766 bound values; three per row).
+    static let rowsPerStatement = 1000
+
+    private let database: FleetDatabase
+
+    /// A store in `database`; call ``prepare()`` once before use.
+    public init(database: FleetDatabase) {
+        self.database = database
+    }
+
+    /// Creates the tables when they are missing.
+    public func prepare() async throws {
+        for (table, idColumn) in [(Self.vehiclesTable, "vehicle_id"), (Self.tripsTable, "trip_id")] {
+            try await database.sql.create(table: table)
+                .ifNotExists()
+                .column("provider", type: .text, .notNull)
+                .column(idColumn, type: .text, .notNull)
+                .column("document", type: .text, .notNull)
+                .primaryKey(["provider", idColumn])
+                .run()
+        }
+    }
+
+    public func load(provider: String) async throws -> FleetSnapshot {
+        let decoder = JSONDecoder()
+        var snapshot = FleetSnapshot()
+        for row in try await rows(of: Self.vehiclesTable, idColumn: "vehicle_id", provider: provider) {
+            snapshot.vehicles[row.id] = try decoder.decode(Vehicle.self, from: Data(row.document.utf8))
+        }
+        for row in try await rows(of: Self.tripsTable, idColumn: "trip_id", provider: provider) {
+            snapshot.trips[row.id] = try decoder.decode(Trip.self, from: Data(row.document.utf8))
+        }
+        return snapshot
+    }
+
+    public func save(_ records: [FleetRecord], provider: String) async throws {
+        var vehicles: [String: String] = [:]
+        var trips: [String: String] = [:]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        for record in records {
+            switch record {
+            case .vehicle(let id, let vehicle):
+                vehicles[id] = String(decoding: try encoder.encode(vehicle), as: UTF8.self)
+            case .trip(let id, let trip):
+                trips[id] = String(decoding: try encoder.encode(trip), as: UTF8.self)
+            }
+        }
+        let batches = [(Self.vehiclesTable, "vehicle_id", vehicles), (Self.tripsTable, "trip_id", trips)]
+        try await database.transaction { connection in
+            for (table, idColumn, documents) in batches where !documents.isEmpty {
+                let rows = Array(documents)
+                for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
+                    try await Self.upsert(rows[start..<min(start + Self.rowsPerStatement, rows.count)], into: table, idColumn: idColumn, provider: provider, on: connection)
+                }
+            }
+        }
+    }
+
+    private static func upsert(
+        _ rows: ArraySlice<(key: String, value: String)>, into table: String, idColumn: String, provider: String, on connection: any SQLDatabase
+    ) async throws {
+        let insert = connection.insert(into: table).columns("provider", idColumn, "document")
+        for (id, document) in rows {
+            insert.values(SQLBind(provider), SQLBind(id), SQLBind(document))
+        }
+        try await insert.onConflict(with: ["provider", idColumn]) { $0.set(excludedValueOf: "document") }.run()
+    }
+
+    private func rows(of table: String, idColumn: String, provider: String) async throws -> [(id: String, document: String)] {
+        try await database.sql.select()
+            .column(SQLIdentifier(idColumn)).column("document")
+            .from(table)
+            .where("provider", .equal, provider)
+            .all()
+            .map { (try $0.decode(column: idColumn, as: String.self), try $0.decode(column: "document", as: String.self)) }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import LocalFleetEngine
+import Testing
+
+@Suite("Proto3 JSON models and rules")
+struct ModelTests {
+    @Test(arguments: [
+        ("1970-01-01T00:00:00Z", 0, 0), ("2026-11-21T16:30:00.250Z", 1_795_278_600, 250_000_000),
+        ("2000-02-29T23:59:59.000000001Z", 951_868_799, 1), ("1969-12-31T23:59:59.5Z", -1, 500_000_000),
+        ("2026-11-21T18:30:00+02:00", 1_795_278_600, 0), ("2026-11-21t16:30:00z", 1_795_278_600, 0),
+    ])
+    func parsesRFC3339(text: String, seconds: Int64, nanos: Int32) throws {
+        let timestamp = try #require(ProtoTimestamp(rfc3339: text))
+        #expect(timestamp == ProtoTimestamp(seconds: seconds, nanos: nanos))
+        #expect(ProtoTimestamp(rfc3339: timestamp.description) == timestamp)
+    }
+
+    @Test(arguments: ["", "2026-11-21", "2026-11-21T16:30:00", "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-11-21T24:00:00Z",
+                      "2026-11-21T16:30:00.Z", "2026-11-21T16:30:00.1234567891Z", "0000-01-01T00:00:00Z", "2026-11-21T16:30:00Z trailing"])
+    func refusesWhatIsNotRFC3339(text: String) {
+        #expect(ProtoTimestamp(rfc3339: text) == nil)
+    }
+
+    @Test func writesProtobufFractions() {
+        #expect(ProtoTimestamp(seconds: 0).description == "1970-01-01T00:00:00Z")
+        #expect(ProtoTimestamp(seconds: 0, nanos: 120_000_000).description == "1970-01-01T00:00:00.120Z")
+        #expect(ProtoTimestamp(seconds: 0, nanos: 120_000).description == "1970-01-01T00:00:00.000120Z")
+        #expect(ProtoTimestamp(seconds: 0, nanos: 7).description == "1970-01-01T00:00:00.000000007Z")
+        #expect(ProtoTimestamp(seconds: 253_402_300_799).description == "9999-12-31T23:59:59Z")
+    }
+
+    @Test func fieldMasksAcceptCamelAndSnakeCase() throws {
+        #expect(try FieldMask.parse("lastLocation", as: VehicleField.self) == [.lastLocation])
+        #expect(try FieldMask.parse("last_location, vehicle_state", as: VehicleField.self) == [.lastLocation, .vehicleState])
+        #expect(try FieldMask.parse("trip_status", as: TripField.self) == [.tripStatus])
+    }
+
+    @Test(arguments: [nil, "", " , ", "name", "currentTrips", "lastLocation.location", "last-location"])
+    func fieldMasksRefuseUnknownOrMissingPaths(mask: String?) {
+        #expect(throws: InvalidArgument.self) { try FieldMask.parse(mask, as: VehicleField.self) }
+    }
+
+    @Test(arguments: [(90.0, 180.0, true), (-90, -180, true), (90.0001, 0, false), (0, 180.0001, false), (.nan, 0, false),
+                      (0, .infinity, false), (-.infinity, 0, false)])
+    func coordinates(latitude: Double, longitude: Double, valid: Bool) {
+        let check = { () throws(InvalidArgument) in try LatLng(latitude: latitude, longitude: longitude).validate(field: "p") }
+        if valid { #expect(throws: Never.self, performing: check) } else { #expect(throws: InvalidArgument.self, performing: check) }
+    }
+
+    @Test func distances() {
+        let berlin = LatLng(latitude: 52.52, longitude: 13.405)
+        let potsdam = LatLng(latitude: 52.3906, longitude: 13.0645)
+        #expect(abs(berlin.distance(to: potsdam) - 26_900) < 300)
+        #expect(berlin.distance(to: berlin) == 0)
+        #expect(abs(LatLng(latitude: 0, longitude: 0).distance(to: LatLng(latitude: 1, longitude: 0)) - 111_195) < 10)
+    }
+
+    @Test func vehiclesDecodeCamelCaseAndRefuseUnknownFields() throws {
+        let decoder = JSONDecoder()
+        let vehicle = try decoder.decode(Vehicle.self, from: Data(#"{"vehicleState":"ONLINE","lastLocation":{"location":{"latitude":1,"longitude":2},"updateTime":"2026-11-21T16:30:00Z"}}"#.utf8))
+        #expect(vehicle.vehicleState == .online)
+        #expect(vehicle.lastLocation?.location == LatLng(latitude: 1, longitude: 2))
+        #expect(throws: DecodingError.self) { try decoder.decode(Vehicle.self, from: Data(#"{"lastLocation":{"rawLocation":{}}}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.decode(Vehicle.self, from: Data(#"{"vehicleState":"PARKED"}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.decode(Vehicle.self, from: Data(#"{"vehicle_state":"ONLINE","color":"red"}"#.utf8)) }
+    }
+
+    @Test func creationNeedsGooglesRequiredFields() {
+        let complete = Vehicle(vehicleState: .offline, supportedTripTypes: [.exclusive], maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
+        #expect(throws: Never.self) { try complete.validateForCreation() }
+        var noState = complete
+        noState.vehicleState = nil
+        var noCapacity = complete
+        noCapacity.maximumCapacity = nil
+        var unknownType = complete
+        unknownType.vehicleType = VehicleType(category: .unknown)
+        for incomplete in [noState, noCapacity, unknownType] {
+            #expect(throws: InvalidArgument.self) { try incomplete.validateForCreation() }
+        }
+        var tooMany = complete
+        tooMany.attributes = (0...Vehicle.maximumAttributes).map { VehicleAttribute(key: "k\($0)", stringValue: "v") }
+        #expect(throws: InvalidArgument.self) { try tooMany.validateForCreation() }
+    }
+
+    @Test func finishedTripsKeepTheirStatus() {
+        let done = Trip(tripStatus: .complete)
+        #expect(throws: InvalidArgument.self) { try Trip(tripStatus: .enrouteToDropoff).validateStatusChange(from: done, fields: [.tripStatus]) }
+        #expect(throws: Never.self) { try Trip(tripStatus: .complete).validateStatusChange(from: done, fields: [.tripStatus]) }
+        #expect(throws: Never.self) { try Trip(tripStatus: .arrivedAtPickup).validateStatusChange(from: Trip(tripStatus: .new), fields: [.tripStatus]) }
+    }
+}

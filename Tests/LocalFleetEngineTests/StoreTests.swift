@@ -1,0 +1,115 @@
+import FleetServerSupport
+import Foundation
+@testable import LocalFleetEngine
+import Logging
+import Testing
+
+/// The SQL store (SQLite always; PostgreSQL when `FLEETAUTH_TEST_POSTGRES_URL` is set) and
+/// the group-commit writer in front of it.
+@Suite("Vehicle and trip store")
+struct StoreTests {
+    static let vehicle = Vehicle(
+        vehicleState: .online, supportedTripTypes: [.exclusive], lastLocation: VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4), heading: 90),
+        maximumCapacity: 4, attributes: [VehicleAttribute(key: "colour", stringValue: "blue")], vehicleType: VehicleType(category: .taxi))
+    static let trip = Trip(vehicleId: "v1", tripStatus: .new, tripType: .shared, pickupPoint: TerminalLocation(point: LatLng(latitude: 1, longitude: 2)))
+
+    @Test("saves and loads, later record wins, providers apart", arguments: TestDatabases.locations)
+    func roundTrip(location: DatabaseLocation) async throws {
+        let provider = "store-\(UUID().uuidString.prefix(8))"
+        var moved = Self.vehicle
+        moved.lastLocation?.location = LatLng(latitude: -33.86, longitude: 151.21)
+        try await TestDatabases.withStore(at: location) { store in
+            try await store.save([.vehicle(id: "v1", Self.vehicle), .trip(id: "t1", Self.trip), .vehicle(id: "v1", moved)], provider: provider)
+            try await store.save([.vehicle(id: "v1", Self.vehicle)], provider: "\(provider)-other")
+        }
+        let snapshot = try await TestDatabases.withStore(at: location) { try await $0.load(provider: provider) }
+        #expect(snapshot == FleetSnapshot(vehicles: ["v1": moved], trips: ["t1": Self.trip]))
+    }
+
+    @Test("a batch larger than one statement", arguments: TestDatabases.locations)
+    func largeBatch(location: DatabaseLocation) async throws {
+        let provider = "batch-\(UUID().uuidString.prefix(8))"
+        let count = SQLFleetStore.rowsPerStatement * 2 + 7
+        try await TestDatabases.withStore(at: location) { store in
+            try await store.save((0..<count).map { .vehicle(id: "v\($0)", Self.vehicle) }, provider: provider)
+            #expect(try await store.load(provider: provider).vehicles.count == count)
+        }
+    }
+
+    @Test func groupCommitBatchesConcurrentWritesAndAcknowledgesOnlySavedOnes() async throws {
+        try await TestDatabases.withStore(at: TestDatabases.locations[0]) { sql in
+            let store = FaultyStore(sql)
+            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            _ = try await state.createVehicle("v1", Self.vehicle)
+            let updates = 500
+            store.hold()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<updates {
+                    group.addTask {
+                        var update = Vehicle()
+                        update.lastLocation = VehicleLocation(location: LatLng(latitude: Double(index) / 100, longitude: 1))
+                        _ = try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
+                    }
+                }
+                try await eventually { store.waiting == 1 }
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(store.savedRecords == 1, "an update was acknowledged before it was saved")
+                store.release()
+                try await group.waitForAll()
+            }
+            #expect(store.savedRecords == updates + 1)
+            #expect(store.saves <= 1 + 3, "\(store.saves) saves for \(updates) concurrent updates")
+            let saved = try await sql.load(provider: "p").vehicles["v1"]
+            #expect(saved != nil)
+            #expect(saved == (await state.vehicle("v1")))
+        }
+    }
+
+    @Test func aFailedSaveFailsItsWritesAndShowsNothingOfThem() async throws {
+        try await TestDatabases.withStore(at: TestDatabases.locations[0]) { sql in
+            let store = FaultyStore(sql)
+            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            _ = try await state.createVehicle("v1", Self.vehicle)
+            store.failNextSave()
+            var update = Vehicle()
+            update.lastLocation = VehicleLocation(location: LatLng(latitude: 10, longitude: 10))
+            await #expect(throws: APIError(.unavailable, "the change could not be saved and was not made; try again")) {
+                try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
+            }
+            #expect(await state.vehicle("v1")?.lastLocation?.location == Self.vehicle.lastLocation?.location)
+            #expect(try await sql.load(provider: "p").vehicles["v1"]?.lastLocation?.location == Self.vehicle.lastLocation?.location)
+            await #expect(throws: APIError.self) { try await state.createVehicle("v1", Self.vehicle) }
+            let moved = try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
+            #expect(moved.lastLocation?.location == LatLng(latitude: 10, longitude: 10))
+        }
+    }
+
+    @Test func readsWaitForDurability() async throws {
+        try await TestDatabases.withStore(at: TestDatabases.locations[0]) { sql in
+            let store = FaultyStore(sql)
+            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            store.hold()
+            let creating = Task { try await state.createVehicle("v1", Self.vehicle) }
+            try await eventually { store.waiting == 1 }
+            #expect(await state.vehicle("v1") == nil, "an unsaved vehicle is visible")
+            await #expect(throws: APIError.self) { try await state.createVehicle("v1", Self.vehicle) }
+            store.release()
+            _ = try await creating.value
+            #expect(await state.vehicle("v1") != nil)
+        }
+    }
+
+    @Test func currentTripsFollowTripStatus() async throws {
+        try await TestDatabases.withStore(at: TestDatabases.locations[0]) { sql in
+            let state = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
+            _ = try await state.createVehicle("v1", Self.vehicle)
+            _ = try await state.createTrip("t1", Self.trip)
+            _ = try await state.createTrip("t2", Self.trip)
+            #expect(await state.vehicle("v1")?.currentTrips == ["t1", "t2"])
+            _ = try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full))
+            #expect(await state.vehicle("v1")?.currentTrips == ["t2"])
+            let reloaded = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
+            #expect(await reloaded.vehicle("v1")?.currentTrips == ["t2"])
+        }
+    }
+}

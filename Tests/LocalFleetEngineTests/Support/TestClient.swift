@@ -1,0 +1,65 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Sends requests to a test engine on loopback.
+struct TestClient: Sendable {
+    let port: Int
+
+    /// One client for all tests, without an idle-read timeout: AsyncHTTPClient 1.37's idle-read
+    /// state machine traps when a server answers (401, 403) before it has read the whole
+    /// request body and the connection is then reused.
+    static let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(timeout: .init(connect: .seconds(10))))
+
+    /// Sends `method path` with `Authorization: <authorization>` when given, and `body`.
+    func send(_ method: HTTPMethod, _ path: String, authorization: String?, body: String? = nil) async throws -> TestResponse {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        if let authorization { request.headers.add(name: "Authorization", value: authorization) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await Self.http.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 1 << 22)
+        return TestResponse(status: Int(response.status.code), body: String(buffer: bytes))
+    }
+
+    /// Sends with `Authorization: Bearer <token>`.
+    func send(_ method: HTTPMethod, _ path: String, token: String, body: String? = nil) async throws -> TestResponse {
+        try await send(method, path, authorization: "Bearer \(token)", body: body)
+    }
+}
+
+/// A response, with its JSON picked apart for assertions.
+struct TestResponse: CustomStringConvertible {
+    let status: Int
+    let body: String
+
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// The Google error body's `status`, e.g. `PERMISSION_DENIED`.
+    var errorStatus: String? { (json["error"] as? [String: Any])?["status"] as? String }
+    /// The Google error body's `message`.
+    var errorMessage: String { (json["error"] as? [String: Any])?["message"] as? String ?? "" }
+    /// The Google error body's `code`.
+    var errorCode: Int? { (json["error"] as? [String: Any])?["code"] as? Int }
+
+    var description: String { "\(status) \(body)" }
+
+    /// `json` at a dotted path, e.g. `lastLocation.location.latitude`.
+    func value(_ path: String) -> Any? {
+        var current: Any? = json
+        for part in path.split(separator: ".") {
+            if let index = Int(part), let array = current as? [Any] {
+                current = index < array.count ? array[index] : nil
+            } else {
+                current = (current as? [String: Any])?[String(part)]
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,93 @@
+import FleetServerSupport
+import Foundation
+import LocalFleetEngine
+import Logging
+import Synchronization
+
+/// Databases for store tests: a fresh SQLite file, or the PostgreSQL server CI provides.
+enum TestDatabases {
+    /// The PostgreSQL URL from `FLEETAUTH_TEST_POSTGRES_URL`, if set.
+    static let postgresURL = ProcessInfo.processInfo.environment["FLEETAUTH_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// The locations to run store tests against: SQLite always, PostgreSQL when configured.
+    static var locations: [DatabaseLocation] {
+        var locations: [DatabaseLocation] = [.sqlite(path: (try! TestEngine.makeFolder()) + "/store.sqlite")]
+        if let postgresURL { locations.append(.postgres(url: postgresURL)) }
+        return locations
+    }
+
+    /// Opens `location` and a prepared store in it, runs `body`, and closes the database.
+    static func withStore<Result>(at location: DatabaseLocation, _ body: (SQLFleetStore) async throws -> Result) async throws -> Result {
+        let database = try await FleetDatabase.open(location, logger: Logger(label: "test-store"))
+        do {
+            let store = SQLFleetStore(database: database)
+            try await store.prepare()
+            let result = try await body(store)
+            await database.shutdown()
+            return result
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+    }
+}
+
+/// A store that passes saves to a real store, counts them, and can be told to fail or hold
+/// them: the faults the engine must survive.
+final class FaultyStore: FleetStore {
+    private struct Counters {
+        var saves = 0
+        var records = 0
+        var failNext = false
+        var held = false
+        var waiting = 0
+    }
+
+    private let inner: any FleetStore
+    private let counters = Mutex(Counters())
+
+    init(_ inner: any FleetStore) {
+        self.inner = inner
+    }
+
+    /// Saves made (or failed).
+    var saves: Int { counters.withLock { $0.saves } }
+    /// Records saved.
+    var savedRecords: Int { counters.withLock { $0.records } }
+    /// Saves waiting because the store is held.
+    var waiting: Int { counters.withLock { $0.waiting } }
+
+    /// Makes the next save fail.
+    func failNextSave() { counters.withLock { $0.failNext = true } }
+    /// Makes saves wait until ``release()``.
+    func hold() { counters.withLock { $0.held = true } }
+    /// Lets waiting and later saves through.
+    func release() { counters.withLock { $0.held = false } }
+
+    func load(provider: String) async throws -> FleetSnapshot {
+        try await inner.load(provider: provider)
+    }
+
+    func save(_ records: [FleetRecord], provider: String) async throws {
+        counters.withLock { $0.waiting += 1 }
+        while counters.withLock({ $0.held }) { try await Task.sleep(for: .milliseconds(2)) }
+        let fail = counters.withLock { counters in
+            defer { counters.failNext = false }
+            counters.waiting -= 1
+            counters.saves += 1
+            return counters.failNext
+        }
+        if fail { throw TestFailure("injected save failure") }
+        try await inner.save(records, provider: provider)
+        counters.withLock { $0.records += records.count }
+    }
+}
+
+/// Waits (up to 10 s) until `condition` holds.
+func eventually(_ condition: () async -> Bool) async throws {
+    for _ in 0..<1000 {
+        if await condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    throw TestFailure("condition not met within 10 s")
+}

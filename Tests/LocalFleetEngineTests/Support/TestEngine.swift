@@ -1,0 +1,73 @@
+import FleetServerSupport
+import FleetTokens
+import Foundation
+import LocalFleetEngine
+import Logging
+
+/// Local Fleet Engines for tests: real servers on free loopback ports, with SQLite stores in
+/// temporary folders.
+enum TestEngine {
+    /// A temporary folder of its own.
+    static func makeFolder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-engine-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs an engine trusting the test keys (changed by `configure`) with its data in
+    /// `folder`, calls `body` with a client for it, then stops it.
+    static func with<Result: Sendable>(
+        folder: String? = nil,
+        configure: @Sendable (inout LocalFleetEngineConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestClient) async throws -> Result
+    ) async throws -> Result {
+        let folder = try folder ?? makeFolder()
+        let logger = Logger(label: "test-fleet-engine")
+        let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
+        let store = SQLFleetStore(database: database)
+        try await store.prepare()
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        var configuration = LocalFleetEngineConfiguration(
+            projectID: TestKeys.project, trustedAccounts: TestKeys.trustedAccounts, port: 0, onStarted: { portSink.yield($0) })
+        configure(&configuration)
+        let engine = LocalFleetEngine(configuration: configuration, store: store, logger: logger)
+        let result = await withTaskGroup(of: Void.self) { group -> Swift.Result<Result, any Error> in
+            group.addTask { try? await engine.run() }
+            defer { group.cancelAll() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { return .failure(TestFailure("the engine did not start")) }
+            do {
+                return .success(try await body(TestClient(port: port)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        await database.shutdown()
+        return try result.get()
+    }
+
+    /// One engine for the whole test run, with the fixtures below; started on first use.
+    static var shared: TestClient {
+        get async throws { try await sharedEngine.value }
+    }
+
+    private static let sharedEngine = Task<TestClient, any Error> {
+        let (clients, sink) = AsyncStream.makeStream(of: TestClient.self)
+        Task {
+            try await with { client in
+                try await Fixtures.create(on: client)
+                sink.yield(client)
+                try await Task.sleep(for: .seconds(86_400))
+            }
+        }
+        var iterator = clients.makeAsyncIterator()
+        guard let client = await iterator.next() else { throw TestFailure("the shared engine did not start") }
+        return client
+    }
+}
+
+/// A failure of the test set-up, in words.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import LocalFleetEngine
+import NIOHTTP1
+import Testing
+
+/// Requests with a good token that break a rule of the API: 400 `INVALID_ARGUMENT` with a
+/// message that names the field, and nothing changed.
+@Suite("Request validation over HTTP")
+struct ValidationTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let method: HTTPMethod
+        let path: String
+        let body: String?
+        let phrase: String
+        var testDescription: String { name }
+    }
+
+    static let p = Fixtures.provider
+    static let update = "\(p)/vehicles/v-validation?updateMask=lastLocation"
+    static func location(_ latitude: String, _ longitude: String) -> String {
+        #"{"lastLocation":{"location":{"latitude":\#(latitude),"longitude":\#(longitude)}}}"#
+    }
+
+    static let cases: [Case] = [
+        Case(name: "latitude over 90", method: .PUT, path: update, body: location("90.5", "0"), phrase: "latitude is 90.5"),
+        Case(name: "latitude under -90", method: .PUT, path: update, body: location("-91", "0"), phrase: "latitude"),
+        Case(name: "longitude over 180", method: .PUT, path: update, body: location("0", "180.01"), phrase: "longitude is 180.01"),
+        Case(name: "longitude under -180", method: .PUT, path: update, body: location("0", "-200"), phrase: "longitude"),
+        Case(name: "NaN latitude", method: .PUT, path: update, body: location(#""NaN""#, "0"), phrase: "latitude is nan"),
+        Case(name: "Infinity longitude", method: .PUT, path: update, body: location("0", #""Infinity""#), phrase: "longitude is inf"),
+        Case(name: "latitude as text", method: .PUT, path: update, body: location(#""north""#, "0"), phrase: "latitude"),
+        Case(name: "heading out of range", method: .PUT, path: update,
+             body: #"{"lastLocation":{"location":{"latitude":1,"longitude":2},"heading":360}}"#, phrase: "heading is 360"),
+        Case(name: "lastLocation without location", method: .PUT, path: update, body: #"{"lastLocation":{"heading":3}}"#, phrase: "lastLocation.location is required"),
+        Case(name: "masked field missing", method: .PUT, path: update, body: "{}", phrase: "lastLocation is required"),
+        Case(name: "unknown updateMask path", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=color", body: location("1", "2"), phrase: "'color'"),
+        Case(name: "no updateMask", method: .PUT, path: "\(p)/vehicles/v-validation", body: location("1", "2"), phrase: "updateMask is required"),
+        Case(name: "output-only updateMask path", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=currentTrips", body: "{}", phrase: "'currentTrips'"),
+        Case(name: "name disagreeing with the path", method: .PUT, path: update,
+             body: #"{"name":"providers/\#(TestKeys.project)/vehicles/v1","lastLocation":{"location":{"latitude":1,"longitude":2}}}"#,
+             phrase: "disagrees with the request path"),
+        Case(name: "name of another provider", method: .PUT, path: update,
+             body: #"{"name":"providers/other/vehicles/v-validation","lastLocation":{"location":{"latitude":1,"longitude":2}}}"#, phrase: "disagrees"),
+        Case(name: "unknown field", method: .PUT, path: update, body: #"{"lastLocation":{"location":{"latitude":1,"longitude":2}},"color":"red"}"#,
+             phrase: "unknown field"),
+        Case(name: "unknown nested field", method: .PUT, path: update, body: #"{"lastLocation":{"location":{"latitude":1,"longitude":2,"z":3}}}"#,
+             phrase: "unknown field"),
+        Case(name: "unknown enum name", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=vehicleState", body: #"{"vehicleState":"PARKED"}"#,
+             phrase: "'PARKED' is not one of"),
+        Case(name: "not JSON", method: .PUT, path: update, body: "{lastLocation", phrase: "not valid"),
+        Case(name: "JSON array", method: .PUT, path: update, body: "[]", phrase: "must be a JSON object"),
+        Case(name: "empty body", method: .PUT, path: update, body: nil, phrase: "empty"),
+        Case(name: "body over 64 KiB", method: .PUT, path: update,
+             body: #"{"attributes":[\#(Array(repeating: #"{"key":"k","stringValue":"v"}"#, count: 3000).joined(separator: ","))]}"#, phrase: "larger than"),
+        Case(name: "create without vehicleId", method: .POST, path: "\(p)/vehicles", body: Fixtures.vehicleBody(), phrase: "vehicleId query parameter is required"),
+        Case(name: "create with a bad vehicleId", method: .POST, path: "\(p)/vehicles?vehicleId=a%3Ab", body: Fixtures.vehicleBody(), phrase: "contains ':'"),
+        Case(name: "create without maximumCapacity", method: .POST, path: "\(p)/vehicles?vehicleId=no-capacity",
+             body: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"vehicleType":{"category":"AUTO"}}"#, phrase: "maximumCapacity is required"),
+        Case(name: "create with a bad position", method: .POST, path: "\(p)/vehicles?vehicleId=bad-position",
+             body: Fixtures.vehicleBody(latitude: 95, longitude: 0), phrase: "latitude is 95"),
+        Case(name: "create with a duplicated attribute", method: .POST, path: "\(p)/vehicles?vehicleId=twice",
+             body: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":1,"vehicleType":{"category":"AUTO"},"attributes":[{"key":"a","boolValue":true},{"key":"a","numberValue":1}]}"#,
+             phrase: "twice"),
+        Case(name: "trip without pickupPoint", method: .POST, path: "\(p)/trips?tripId=no-pickup", body: #"{"tripType":"EXCLUSIVE"}"#, phrase: "pickupPoint is required"),
+        Case(name: "trip on a vehicle that does not exist", method: .POST, path: "\(p)/trips?tripId=no-vehicle",
+             body: Fixtures.tripBody(vehicleID: "v404"), phrase: "names no vehicle"),
+        Case(name: "trip with a bad dropoff", method: .POST, path: "\(p)/trips?tripId=bad-dropoff",
+             body: #"{"tripType":"SHARED","pickupPoint":{"point":{"latitude":1,"longitude":1}},"dropoffPoint":{"point":{"latitude":1,"longitude":-181}}}"#,
+             phrase: "dropoffPoint.point.longitude"),
+        Case(name: "search radius too small", method: .POST, path: "\(p)/vehicles:search",
+             body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":10,"count":1,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"matchOrderBy":"PICKUP_POINT_STRAIGHT_DISTANCE"}"#,
+             phrase: "pickupRadiusMeters"),
+        Case(name: "search by road distance", method: .POST, path: "\(p)/vehicles:search",
+             body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":1000,"count":1,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"matchOrderBy":"PICKUP_POINT_ETA"}"#,
+             phrase: "road network"),
+    ]
+
+    @Test(arguments: cases)
+    func refused(_ badCase: Case) async throws {
+        let client = try await TestEngine.shared
+        let before = try await client.send(.GET, "\(Self.p)/vehicles/v-validation", token: Tokens.server)
+        let response = try await client.send(badCase.method, badCase.path, token: Tokens.server, body: badCase.body)
+        #expect(response.status == 400, "\(response)")
+        #expect(response.errorStatus == "INVALID_ARGUMENT")
+        #expect(response.errorMessage.contains(badCase.phrase), "\(response.errorMessage)")
+        if badCase.method == .PUT {
+            let after = try await client.send(.GET, "\(Self.p)/vehicles/v-validation", token: Tokens.server)
+            #expect(after.value("lastLocation.location.latitude") as? Double == before.value("lastLocation.location.latitude") as? Double)
+        }
+    }
+
+    @Test func snakeCaseFieldsAreProto3JSONToo() async throws {
+        let client = try await TestEngine.shared
+        let response = try await client.send(.PUT, "\(Self.p)/vehicles/v-stamp?updateMask=last_location", token: Tokens.server,
+                                             body: #"{"last_location":{"location":{"latitude":52.53,"longitude":13.41},"latlng_accuracy":4.5}}"#)
+        #expect(response.status == 200, "\(response)")
+        #expect(response.value("lastLocation.latlngAccuracy") as? Double == 4.5)
+    }
+
+    @Test func theServerStampsServerTime() async throws {
+        let client = try await TestEngine.shared
+        let before = Date()
+        let response = try await client.send(.PUT, "\(Self.p)/vehicles/v-stamp?updateMask=lastLocation", token: Tokens.server,
+                                             body: #"{"lastLocation":{"location":{"latitude":52.53,"longitude":13.41},"serverTime":"2001-01-01T00:00:00Z"}}"#)
+        #expect(response.status == 200, "\(response)")
+        let stamped = try #require((response.value("lastLocation.serverTime") as? String).flatMap { ProtoTimestamp(rfc3339: $0)?.date })
+        #expect(stamped.timeIntervalSince(before) > -1 && stamped.timeIntervalSinceNow < 1, "\(stamped)")
+        #expect(response.value("name") as? String == "providers/\(TestKeys.project)/vehicles/v-stamp")
+    }
+}
