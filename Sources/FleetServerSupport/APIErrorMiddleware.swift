@@ -2,8 +2,8 @@ import Hummingbird
 import Logging
 
 /// Makes every refusal a JSON ``APIError`` body: Hummingbird's own errors (no such route,
-/// body too large, …) are translated, and any other error becomes a generic 500 whose details
-/// go to the log only, never to the caller.
+/// body too large, …) are translated, and any other error becomes a generic 500; the log gets
+/// the error's type and the request's method and path, the caller nothing more than the 500.
 public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// A middleware for a router's outermost layer.
     public init() {}
@@ -22,8 +22,9 @@ public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 metadata: [
                     "method": "\(request.method)",
                     "path": "\(request.uri.path)",
+                    // Only the type: an error's description may quote values (a URL with
+                    // its password, a request's secrets), and logs hold no secret.
                     "errorType": "\(String(reflecting: type(of: error)))",
-                    "error": "\(error)",
                 ]
             )
             return try APIError.internal.response(from: request, context: context)

@@ -24,7 +24,7 @@ public actor LoginThrottle {
         }
     }
 
-    private enum Key: Hashable {
+    private enum Key: Hashable, Sendable {
         case username(String)
         case address(String)
     }
@@ -53,12 +53,13 @@ public actor LoginThrottle {
     /// Counts a failed login.
     public func recordFailure(username: String, address: String?) {
         let current = now()
-        for (key, _) in keys(username: username, address: address) {
+        let counted = keys(username: username, address: address).map(\.0)
+        for key in counted {
             var times = recent(key, at: current)
             times.append(current)
             failures[key] = times
         }
-        forgetStalestIfFull(at: current)
+        forgetStalestIfFull(at: current, keeping: Set(counted))
     }
 
     /// Clears the username's failures after a successful login (the address keeps its own).
@@ -85,12 +86,15 @@ public actor LoginThrottle {
         return remaining > 0 ? .milliseconds(Int64((remaining * 1000).rounded(.up))) : nil
     }
 
-    private func forgetStalestIfFull(at current: Date) {
+    /// Over the bound, drops failures that left the window, then the keys failed least
+    /// recently, never those of the failure just counted.
+    private func forgetStalestIfFull(at current: Date, keeping counted: Set<Key>) {
         guard failures.count > policy.trackedKeys else { return }
         let start = current.addingTimeInterval(-policy.window.seconds)
         failures = failures.filter { $0.value.contains { $0 > start } }
         while failures.count > policy.trackedKeys {
-            guard let stalest = failures.min(by: { ($0.value.last ?? .distantPast) < ($1.value.last ?? .distantPast) })?.key else { break }
+            let candidates = failures.filter { !counted.contains($0.key) }
+            guard let stalest = candidates.min(by: { ($0.value.last ?? .distantPast) < ($1.value.last ?? .distantPast) })?.key else { break }
             failures[stalest] = nil
         }
     }

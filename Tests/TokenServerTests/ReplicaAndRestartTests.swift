@@ -1,0 +1,76 @@
+import FleetServerSupport
+import FleetTokens
+import Foundation
+import Testing
+@testable import TokenServer
+
+@Suite("Replicas and restarts")
+struct ReplicaAndRestartTests {
+    @Test("two servers on one PostgreSQL serve one fleet: log in on one, get tokens from the other, revoke anywhere")
+    func replicas() async throws {
+        try await TestDatabase.with(.postgres) { database in
+            let dataDirectory = database.folder + "/shared-data"
+            let first = try await TestServer.open(dataDirectory: dataDirectory, database: database.location)
+            let second = try await TestServer.open(dataDirectory: dataDirectory, database: database.location)
+            try await first.serve { one in
+                try await second.serve { two in
+                    try await one.createAccount("ann", role: "driver")
+                    try await two.assign("vehicles/v-1/driver", to: "ann")
+                    let session = try await one.logIn("ann")
+                    let response = try await two.token("driver/v-1", session: session)
+                    #expect(response.status == .ok)
+                    _ = try await verifier(from: one).verify(try #require(try response.json()["token"] as? String))
+                    #expect(try await two.admin(.delete, "/v1/admin/vehicles/v-1/driver").status == .noContent)
+                    try await one.token("driver/v-1", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
+                    #expect(try await one.send(.delete, "/v1/sessions/current", bearer: session).status == .noContent)
+                    try await two.token("driver/v-1", session: session).expectRefusal(.unauthorized, "UNAUTHENTICATED")
+                }
+            }
+        }
+    }
+
+    @Test("a restart keeps keys, admin key, accounts and sessions", arguments: StoreBackend.allCases)
+    func restart(backend: StoreBackend) async throws {
+        try await TestDatabase.with(backend) { database in
+            let dataDirectory = database.folder + "/data"
+            // First start makes its own keys (not the shared test keys).
+            var configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: "restart-project", options: TestServer.options())
+            if case .postgres(let url) = database.location { configuration.databaseURL = url }
+            let first = TestServer(server: try await TokenServer.open(configuration), configuration: configuration)
+            #expect(first.server.adminKeySetup == .created(path: configuration.adminKeyPath))
+            let adminKey = try first.adminKey
+            let session = try await first.serve { client in
+                try await client.createAccount("ann", role: "driver")
+                try await client.assign("vehicles/v-1/driver", to: "ann")
+                return try await client.logIn("ann")
+            }
+            let keyIDs = first.server.keys.keys.mapValues(\.privateKeyID)
+
+            let second = TestServer(server: try await TokenServer.open(configuration), configuration: configuration)
+            #expect(second.server.adminKeySetup == .fromFile(path: configuration.adminKeyPath))
+            #expect(try second.adminKey == adminKey)
+            #expect(second.server.keys.keys.mapValues(\.privateKeyID) == keyIDs)
+            try await second.serve { client in
+                let response = try await client.token("driver/v-1", session: session)
+                #expect(response.status == .ok)
+                let verified = try await verifier(from: client).verify(try #require(try response.json()["token"] as? String))
+                #expect(verified.keyID == keyIDs[.driverSDKUser])
+            }
+        }
+    }
+
+    @Test("a keys folder of another project is refused with a clear error")
+    func otherProject() async throws {
+        try await TestDatabase.with(.sqlite) { database in
+            let dataDirectory = database.folder + "/data"
+            try TestKeys.install(in: dataDirectory)
+            let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: "another-project", options: TestServer.options())
+            do {
+                _ = try await TokenServer.open(configuration)
+                Issue.record("a key of another project was accepted")
+            } catch let error as KeyFileError {
+                #expect(error.problem.contains("belongs to project \"\(TestKeys.projectID)\""))
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import FleetServerSupport
+import Foundation
+import Testing
+@testable import TokenServer
+
+/// The store suite, run against SQLite and PostgreSQL alike.
+@Suite("Token server store")
+struct StoreTests {
+    private func withStore(_ backend: StoreBackend, _ body: (TokenServerStore) async throws -> Void) async throws {
+        try await TestDatabase.with(backend) { database in
+            let store = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
+            do {
+                try await body(store)
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+        }
+    }
+
+    private func account(_ name: String, _ role: AccountRole) -> Account {
+        Account(username: name, role: role, createdAt: 1_800_000_000)
+    }
+
+    @Test("accounts: create, read, list, refuse a duplicate", arguments: StoreBackend.allCases)
+    func accounts(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            try await store.createAccount(account("bob", .consumer), passwordHash: "hash-b")
+            try await store.createAccount(account("ann", .driver), passwordHash: "hash-a")
+            #expect(try await store.account(username: "ann") == account("ann", .driver))
+            #expect(try await store.passwordHash(username: "ann") == "hash-a")
+            #expect(try await store.account(username: "nobody") == nil)
+            #expect(try await store.accounts().map(\.username) == ["ann", "bob"])
+            await #expect(throws: StoreError.accountExists(username: "ann")) {
+                try await store.createAccount(account("ann", .consumer), passwordHash: "other")
+            }
+            #expect(try await store.passwordHash(username: "ann") == "hash-a")
+        }
+    }
+
+    @Test("only one of many concurrent creations of a username wins", arguments: StoreBackend.allCases)
+    func concurrentCreation(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for attempt in 0..<12 {
+                    group.addTask {
+                        do {
+                            try await store.createAccount(account("racer", .driver), passwordHash: "hash-\(attempt)")
+                            return true
+                        } catch StoreError.accountExists {
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(wins == 1)
+            #expect(try await store.accounts().count == 1)
+        }
+    }
+
+    @Test("assignments need an existing account of the right role; a new one replaces the old", arguments: StoreBackend.allCases)
+    func assignments(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            try await store.createAccount(account("ann", .driver), passwordHash: "h")
+            try await store.createAccount(account("dan", .driver), passwordHash: "h")
+            try await store.createAccount(account("cat", .consumer), passwordHash: "h")
+            let vehicle = Resource(.vehicle, id: "v-1")
+            try await store.assign(vehicle, to: "ann", at: 1)
+            try await store.assign(Resource(.trip, id: "t-1"), to: "cat", at: 1)
+            await #expect(throws: StoreError.wrongRole(username: "cat", role: .consumer, resource: vehicle)) {
+                try await store.assign(vehicle, to: "cat", at: 2)
+            }
+            await #expect(throws: StoreError.noSuchAccount(username: "zed")) {
+                try await store.assign(Resource(.vehicle, id: "v-2"), to: "zed", at: 2)
+            }
+            #expect(try await store.assignments(username: "ann") == [Assignment(kind: .vehicle, resourceID: "v-1", username: "ann")])
+            try await store.assign(vehicle, to: "dan", at: 3)
+            #expect(try await store.assignments(username: "ann").isEmpty)
+            #expect(try await store.assignments().map(\.username) == ["cat", "dan"])
+            #expect(try await store.unassign(vehicle))
+            #expect(try await store.unassign(vehicle) == false)
+            #expect(try await store.assignments().map(\.resourceID) == ["t-1"])
+        }
+    }
+
+    @Test("a session grant says who and whether assigned, until it expires or ends", arguments: StoreBackend.allCases)
+    func sessions(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            try await store.createAccount(account("ann", .driver), passwordHash: "h")
+            try await store.assign(Resource(.vehicle, id: "v-1"), to: "ann", at: 1)
+            try await store.createSession(tokenHash: "s1", username: "ann", createdAt: 100, expiresAt: 200)
+            let mine = try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.vehicle, id: "v-1"))
+            #expect(mine == SessionGrant(username: "ann", role: .driver, isAssigned: true))
+            #expect(try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.vehicle, id: "v-2"))?.isAssigned == false)
+            // Same id, other kind: not assigned.
+            #expect(try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.trip, id: "v-1"))?.isAssigned == false)
+            #expect(try await store.sessionGrant(tokenHash: "s1", now: 150, resource: nil)?.isAssigned == false)
+            #expect(try await store.sessionGrant(tokenHash: "s1", now: 200, resource: nil) == nil)
+            #expect(try await store.sessionGrant(tokenHash: "other", now: 150, resource: nil) == nil)
+            try await store.createSession(tokenHash: "s2", username: "ann", createdAt: 100, expiresAt: 400)
+            #expect(try await store.purgeExpiredSessions(now: 300) == 1)
+            #expect(try await store.endSession(tokenHash: "s2"))
+            #expect(try await store.endSession(tokenHash: "s2") == false)
+            #expect(try await store.sessionCount(username: "ann") == 0)
+        }
+    }
+
+    @Test("deleting an account deletes its sessions and assignments at once", arguments: StoreBackend.allCases)
+    func deletion(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            try await store.createAccount(account("ann", .driver), passwordHash: "h")
+            try await store.assign(Resource(.vehicle, id: "v-1"), to: "ann", at: 1)
+            try await store.createSession(tokenHash: "s1", username: "ann", createdAt: 1, expiresAt: 10_000)
+            #expect(try await store.deleteAccount(username: "ann"))
+            #expect(try await store.deleteAccount(username: "ann") == false)
+            #expect(try await store.sessionGrant(tokenHash: "s1", now: 2, resource: nil) == nil)
+            #expect(try await store.assignments().isEmpty)
+            #expect(try await store.sessionCount(username: "ann") == 0)
+            // The username can be used again, with nothing inherited.
+            try await store.createAccount(account("ann", .driver), passwordHash: "h2")
+            #expect(try await store.sessionGrant(tokenHash: "s1", now: 2, resource: nil) == nil)
+        }
+    }
+
+    @Test("the admin key's hash: the first one set stays until replaced", arguments: StoreBackend.allCases)
+    func adminKey(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            #expect(try await store.adminKeyHash() == nil)
+            #expect(try await store.setAdminKeyHashIfAbsent("first", at: 1) == "first")
+            #expect(try await store.setAdminKeyHashIfAbsent("second", at: 2) == "first")
+            try await store.replaceAdminKeyHash("third", at: 3)
+            #expect(try await store.adminKeyHash() == "third")
+        }
+    }
+
+    @Test("rows survive closing and reopening; reopening migrates nothing twice", arguments: StoreBackend.allCases)
+    func reopen(backend: StoreBackend) async throws {
+        try await TestDatabase.with(backend) { database in
+            let first = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
+            try await first.createAccount(account("ann", .driver), passwordHash: "h")
+            try await first.assign(Resource(.vehicle, id: "v-1"), to: "ann", at: 1)
+            try await first.createSession(tokenHash: "s1", username: "ann", createdAt: 1, expiresAt: 10_000)
+            await first.close()
+            let second = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
+            #expect(try await second.sessionGrant(tokenHash: "s1", now: 2, resource: Resource(.vehicle, id: "v-1"))?.isAssigned == true)
+            await second.close()
+        }
+    }
+}

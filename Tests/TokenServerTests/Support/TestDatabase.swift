@@ -1,0 +1,75 @@
+import FleetServerSupport
+import Foundation
+import Logging
+import SQLKit
+import Testing
+
+/// The databases the store suite runs against.
+enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+}
+
+/// A fresh, empty database for one test: an SQLite file in a temporary folder, or a new
+/// database on the PostgreSQL server named by `FLEETAUTH_TEST_POSTGRES_URL`, dropped after.
+struct TestDatabase: Sendable {
+    static let environmentVariable = "FLEETAUTH_TEST_POSTGRES_URL"
+    static let logger = Logger(label: "test")
+
+    /// The server's URL, if one is configured.
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    let location: DatabaseLocation
+    let folder: String
+    private let dropDatabase: @Sendable () async -> Void
+
+    /// Runs `body` with a fresh database of `backend`. Without PostgreSQL the PostgreSQL case
+    /// is skipped with a message, except in CI, where it fails.
+    static func with<Result>(_ backend: StoreBackend, _ body: (TestDatabase) async throws -> Result) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("token-server-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database: TestDatabase
+        switch backend {
+        case .sqlite:
+            database = TestDatabase(location: .sqlite(path: folder + "/test.sqlite"), folder: folder, dropDatabase: {})
+        case .postgres:
+            database = try await makePostgres(folder: folder)
+        }
+        do {
+            let result = try await body(database)
+            await database.dropDatabase()
+            return result
+        } catch {
+            await database.dropDatabase()
+            throw error
+        }
+    }
+
+    private static func makePostgres(folder: String) async throws -> TestDatabase {
+        guard let url = postgresURL else {
+            let message = "\(environmentVariable) is not set, so the PostgreSQL runs are skipped (start one with: eval \"$(.ci/test-postgres.sh start)\")"
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("\(message); in CI it must be set")
+                throw DatabaseError(message)
+            }
+            try Test.cancel(Comment(rawValue: message))
+        }
+        let name = "fleetauth_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let admin = try await FleetDatabase.open(.postgres(url: url), logger: logger)
+        try await admin.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
+        await admin.shutdown()
+        var components = try #require(URLComponents(string: url))
+        components.path = "/" + name
+        let testURL = try #require(components.string)
+        return TestDatabase(location: .postgres(url: testURL), folder: folder, dropDatabase: {
+            guard let admin = try? await FleetDatabase.open(.postgres(url: url), logger: logger) else { return }
+            try? await admin.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
+            await admin.shutdown()
+        })
+    }
+}
