@@ -87,7 +87,11 @@ let package = Package(
             dependencies: [
                 "FleetTokens",
                 "FleetTokenProvider",
+                "FleetServerSupport",
+                "LocalFleetEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(

@@ -13,31 +13,50 @@ struct StoreTests {
         maximumCapacity: 4, attributes: [VehicleAttribute(key: "colour", stringValue: "blue")], vehicleType: VehicleType(category: .taxi))
     static let trip = Trip(vehicleId: "v1", tripStatus: .new, tripType: .shared, pickupPoint: TerminalLocation(point: LatLng(latitude: 1, longitude: 2)))
 
-    @Test("saves and loads, later record wins, providers apart", arguments: TestDatabases.locations)
-    func roundTrip(location: DatabaseLocation) async throws {
-        let provider = "store-\(UUID().uuidString.prefix(8))"
-        var moved = Self.vehicle
-        moved.lastLocation?.location = LatLng(latitude: -33.86, longitude: 151.21)
-        try await TestDatabases.withStore(at: location) { store in
-            try await store.save([.vehicle(id: "v1", Self.vehicle), .trip(id: "t1", Self.trip), .vehicle(id: "v1", moved)], provider: provider)
-            try await store.save([.vehicle(id: "v1", Self.vehicle)], provider: "\(provider)-other")
-        }
-        let snapshot = try await TestDatabases.withStore(at: location) { try await $0.load(provider: provider) }
-        #expect(snapshot == FleetSnapshot(vehicles: ["v1": moved], trips: ["t1": Self.trip]))
+    static let postgres = TestDatabases.postgresURL.map { DatabaseLocation.postgres(url: $0) }
+
+    @Test func sqliteSavesAndLoads() async throws {
+        try await Self.roundTrip(at: TestDatabases.sqlite())
+        try await Self.largeBatch(at: TestDatabases.sqlite())
     }
 
-    @Test("a batch larger than one statement", arguments: TestDatabases.locations)
-    func largeBatch(location: DatabaseLocation) async throws {
+    @Test(.enabled(if: postgres != nil, "FLEETAUTH_TEST_POSTGRES_URL is not set (eval \"$(.ci/test-postgres.sh start)\" sets it)"))
+    func postgresSavesAndLoads() async throws {
+        try await Self.roundTrip(at: #require(Self.postgres))
+        try await Self.largeBatch(at: #require(Self.postgres))
+    }
+
+    @Test func ciProvidesPostgres() {
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            #expect(Self.postgres != nil, "CI must test the PostgreSQL store: .ci/run starts a server and sets FLEETAUTH_TEST_POSTGRES_URL")
+        }
+    }
+
+    /// Saves and loads; the later of two records for one resource wins; providers stay apart.
+    static func roundTrip(at location: DatabaseLocation) async throws {
+        let provider = "store-\(UUID().uuidString.prefix(8))"
+        var moved = vehicle
+        moved.lastLocation?.location = LatLng(latitude: -33.86, longitude: 151.21)
+        try await TestDatabases.withStore(at: location) { store in
+            try await store.save([.vehicle(id: "v1", vehicle), .trip(id: "t1", trip), .vehicle(id: "v1", moved)], provider: provider)
+            try await store.save([.vehicle(id: "v1", vehicle)], provider: "\(provider)-other")
+        }
+        let snapshot = try await TestDatabases.withStore(at: location) { try await $0.load(provider: provider) }
+        #expect(snapshot == FleetSnapshot(vehicles: ["v1": moved], trips: ["t1": trip]))
+    }
+
+    /// A batch larger than one statement is saved whole.
+    static func largeBatch(at location: DatabaseLocation) async throws {
         let provider = "batch-\(UUID().uuidString.prefix(8))"
         let count = SQLFleetStore.rowsPerStatement * 2 + 7
         try await TestDatabases.withStore(at: location) { store in
-            try await store.save((0..<count).map { .vehicle(id: "v\($0)", Self.vehicle) }, provider: provider)
+            try await store.save((0..<count).map { .vehicle(id: "v\($0)", vehicle) }, provider: provider)
             #expect(try await store.load(provider: provider).vehicles.count == count)
         }
     }
 
     @Test func groupCommitBatchesConcurrentWritesAndAcknowledgesOnlySavedOnes() async throws {
-        try await TestDatabases.withStore(at: TestDatabases.locations[0]) { sql in
+        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let store = FaultyStore(sql)
             let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
             _ = try await state.createVehicle("v1", Self.vehicle)
@@ -66,7 +85,7 @@ struct StoreTests {
     }
 
     @Test func aFailedSaveFailsItsWritesAndShowsNothingOfThem() async throws {
-        try await TestDatabases.withStore(at: TestDatabases.locations[0]) { sql in
+        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let store = FaultyStore(sql)
             let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
             _ = try await state.createVehicle("v1", Self.vehicle)
@@ -85,7 +104,7 @@ struct StoreTests {
     }
 
     @Test func readsWaitForDurability() async throws {
-        try await TestDatabases.withStore(at: TestDatabases.locations[0]) { sql in
+        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let store = FaultyStore(sql)
             let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
             store.hold()
@@ -100,7 +119,7 @@ struct StoreTests {
     }
 
     @Test func currentTripsFollowTripStatus() async throws {
-        try await TestDatabases.withStore(at: TestDatabases.locations[0]) { sql in
+        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let state = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
             _ = try await state.createVehicle("v1", Self.vehicle)
             _ = try await state.createTrip("t1", Self.trip)

@@ -9,11 +9,9 @@ enum TestDatabases {
     /// The PostgreSQL URL from `FLEETAUTH_TEST_POSTGRES_URL`, if set.
     static let postgresURL = ProcessInfo.processInfo.environment["FLEETAUTH_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
 
-    /// The locations to run store tests against: SQLite always, PostgreSQL when configured.
-    static var locations: [DatabaseLocation] {
-        var locations: [DatabaseLocation] = [.sqlite(path: (try! TestEngine.makeFolder()) + "/store.sqlite")]
-        if let postgresURL { locations.append(.postgres(url: postgresURL)) }
-        return locations
+    /// A new SQLite file in a temporary folder.
+    static func sqlite() throws -> DatabaseLocation {
+        .sqlite(path: try TestEngine.makeFolder() + "/store.sqlite")
     }
 
     /// Opens `location` and a prepared store in it, runs `body`, and closes the database.

@@ -1,0 +1,102 @@
+import ArgumentParser
+import FleetServerSupport
+import FleetTokens
+import Foundation
+import LocalFleetEngine
+import Logging
+import ServiceLifecycle
+
+/// `fleetauth fleet-engine`: runs the local Fleet Engine, trusting key files, JWKS files or the
+/// token server's JWKS URL.
+struct FleetEngineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet-engine",
+        abstract: "Run the local Fleet Engine: Fleet Engine's vehicles and trips API, checking every token as Google does.",
+        discussion: """
+        Vehicles and trips are kept in DIR/\(Self.sqliteFileName) (or PostgreSQL with --database-url); an acknowledged \
+        update survives a crash. Trust accounts with --trust [ROLE=]FILE (a service-account key file or a JWKS file; \
+        the role may be left out for keys made by 'fleetauth keygen') and/or --trust-jwks URL (fetched again when a \
+        token names an unknown key).
+        """
+    )
+
+    /// The SQLite file inside the data directory.
+    static let sqliteFileName = "fleet-engine.sqlite"
+
+    @Option(help: "The folder for the SQLite database (created when missing).")
+    var dataDir = "fleetauth-data"
+
+    @Option(help: "The Cloud project id: the only provider served.")
+    var project: String
+
+    @Option(name: .customLong("trust"), help: "A trusted key file or JWKS file, as [ROLE=]FILE (repeatable).")
+    var trustFiles: [String] = []
+
+    @Option(name: .customLong("trust-jwks"), help: "A trusted JWKS URL, e.g. http://127.0.0.1:8080/.well-known/jwks.json.")
+    var trustJWKS: String?
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = 8081
+
+    @Option(help: "A PostgreSQL URL to keep vehicles and trips in instead of SQLite.")
+    var databaseURL: String?
+
+    func validate() throws {
+        guard !trustFiles.isEmpty || trustJWKS != nil else { throw ValidationError("trust someone: give --trust [ROLE=]FILE or --trust-jwks URL") }
+        if let trustJWKS, !(trustJWKS.hasPrefix("http://") || trustJWKS.hasPrefix("https://")) {
+            throw ValidationError("--trust-jwks takes an http(s) URL; give a JWKS file with --trust")
+        }
+    }
+
+    func run() async throws {
+        var accounts: [TrustedServiceAccount] = []
+        for argument in trustFiles {
+            do {
+                accounts += try TrustedAccountFile.accounts(argument: argument)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
+        let logger = Logger(label: "fleetauth.fleet-engine")
+        let database = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
+        let configuration = LocalFleetEngineConfiguration(
+            projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS, host: host, port: port,
+            onStarted: { [host, project, accounts] port in
+            Self.announce("local Fleet Engine on http://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
+            for account in accounts { Self.announce("  trusts \(account.email) as \(account.role.rawValue)") }
+        })
+        do {
+            let engine = LocalFleetEngine(configuration: configuration, store: SQLFleetStore(database: database), logger: logger)
+            try await ServiceGroup(services: [engine], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+
+    /// Opens the Fleet Engine's database, `DIR/fleet-engine.sqlite` or `databaseURL`, with its
+    /// tables ready.
+    static func openDatabase(dataDirectory: String, databaseURL: String?, logger: Logger) async throws -> FleetDatabase {
+        if databaseURL == nil {
+            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let location = DatabaseLocation(dataDirectory: dataDirectory, fileName: sqliteFileName, databaseURL: databaseURL)
+        let database = try await FleetDatabase.open(location, logger: logger)
+        do {
+            try await SQLFleetStore(database: database).prepare()
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        return database
+    }
+
+    /// Prints a line on standard output at once, even when it is a pipe.
+    static func announce(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

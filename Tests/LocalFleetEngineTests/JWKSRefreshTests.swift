@@ -1,0 +1,103 @@
+import FleetTokens
+import Foundation
+import Hummingbird
+import LocalFleetEngine
+import Synchronization
+import Testing
+
+/// An engine that trusts a JWKS URL: keys are fetched at start, again when a token names an
+/// unknown key or account (at most once per interval), and removed keys stop being trusted.
+@Suite("JWKS URL trust")
+struct JWKSRefreshTests {
+    /// The JWKS document a test serves, and how often it was fetched.
+    final class Publisher: Sendable {
+        let document = Mutex(Data())
+        let fetches = Atomic(0)
+
+        func publish(_ accounts: [(ServiceAccountKey, FleetEngineRole)]) throws {
+            let set = try JSONWebKeySet(publishing: accounts.map { (key: $0.0, role: $0.1) })
+            document.withLock { $0 = set.jsonRepresentation() }
+        }
+    }
+
+    /// Serves `publisher`'s document at `/jwks.json` on a free port while `body` runs.
+    static func withJWKSServer<Result: Sendable>(_ publisher: Publisher, _ body: @Sendable (String) async throws -> Result) async throws -> Result {
+        let router = Router()
+        router.get("jwks.json") { _, _ in
+            publisher.fetches.add(1, ordering: .relaxed)
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(data: publisher.document.withLock { $0 })))
+        }
+        let (ports, sink) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: { sink.yield($0.localAddress!.port!) })
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask { try await app.run(); return nil }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw TestFailure("the JWKS server did not start") }
+            defer { group.cancelAll() }
+            return try await body("http://127.0.0.1:\(port)/jwks.json")
+        }
+    }
+
+    static func getVehicle(_ client: TestClient, token: String) async throws -> TestResponse {
+        try await client.send(.GET, "\(Fixtures.provider)/vehicles/none", token: token)
+    }
+
+    @Test func newKeysAreFetchedWhenATokenNamesThemAndRemovedKeysStopWorking() async throws {
+        let publisher = Publisher()
+        try publisher.publish([(TestKeys.server, .serviceSuperUser)])
+        try await Self.withJWKSServer(publisher) { url in
+            try await TestEngine.with(configure: { configuration in
+                configuration.trustedAccounts = []
+                configuration.jwksURL = url
+                configuration.jwksMinimumRefreshInterval = .milliseconds(300)
+            }) { client in
+                #expect(publisher.fetches.load(ordering: .relaxed) == 1, "fetched at start")
+                #expect(try await Self.getVehicle(client, token: Tokens.server).status == 404)
+
+                // A driver key the JWKS does not have yet: refused, and too soon to fetch again.
+                let driverToken = Tokens.driver("none")
+                let early = try await Self.getVehicle(client, token: driverToken)
+                #expect(early.status == 401 && early.errorMessage.contains("not a trusted service account"), "\(early)")
+
+                try publisher.publish([(TestKeys.server, .serviceSuperUser), (TestKeys.driver, .driverSDKUser)])
+                try await Task.sleep(for: .milliseconds(400))
+                let late = try await Self.getVehicle(client, token: driverToken)
+                #expect(late.status == 404, "the new key was fetched: \(late)")
+
+                // The server key is withdrawn; the next unknown key triggers a fetch that drops it.
+                try publisher.publish([(TestKeys.driver, .driverSDKUser)])
+                try await Task.sleep(for: .milliseconds(400))
+                _ = try await Self.getVehicle(client, token: Tokens.consumer("t"))
+                let withdrawn = try await Self.getVehicle(client, token: Tokens.server)
+                #expect(withdrawn.status == 401, "a withdrawn key still works: \(withdrawn)")
+            }
+        }
+    }
+
+    @Test func aFloodOfUnknownKeysCausesOneFetchPerInterval() async throws {
+        let publisher = Publisher()
+        try publisher.publish([(TestKeys.server, .serviceSuperUser)])
+        try await Self.withJWKSServer(publisher) { url in
+            try await TestEngine.with(configure: { configuration in
+                configuration.trustedAccounts = []
+                configuration.jwksURL = url
+                configuration.jwksMinimumRefreshInterval = .seconds(60)
+            }) { client in
+                let before = publisher.fetches.load(ordering: .relaxed)
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<50 {
+                        group.addTask {
+                            var header = Forge.header(for: TestKeys.server)
+                            header["kid"] = "made-up-\(index)"
+                            let token = Forge.token(header: header, payload: Forge.driverPayload(for: TestKeys.server), signedBy: TestKeys.server)
+                            return try await Self.getVehicle(client, token: token).status
+                        }
+                    }
+                    for try await status in group { #expect(status == 401) }
+                }
+                #expect(publisher.fetches.load(ordering: .relaxed) - before <= 1)
+            }
+        }
+    }
+}
