@@ -17,9 +17,9 @@ extension AuthorizationTokenProvider {
     /// `GMTDAuthorization.fetchToken(with:completion:)` so that a conformance can pass the SDK's
     /// completion handler straight through.
     ///
-    /// Safe to call from any thread. `completion` is always called exactly once, with either a
-    /// token or an error, and always later on another task, never before this method returns
-    /// control to the caller's stack.
+    /// Safe to call from any thread. `completion` is called exactly once, with either a token
+    /// or an error, always from a new task and never synchronously from inside this call, so
+    /// a caller holding a lock cannot deadlock on its own completion handler.
     public func fetchToken(
         with context: AuthorizationContext,
         completion: @escaping @Sendable (_ token: String?, _ error: (any Error)?) -> Void

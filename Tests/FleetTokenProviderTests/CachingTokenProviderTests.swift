@@ -4,7 +4,7 @@ import Testing
 
 /// The caching provider's decisions, against a real token server on loopback with a clock
 /// moved by hand.
-@Suite("Caching provider")
+@Suite("Caching provider", .timeLimit(.minutes(1)))
 struct CachingTokenProviderTests {
     let v1 = AuthorizationContext(vehicleID: "V1")
     let v2 = AuthorizationContext(vehicleID: "V2")
@@ -184,7 +184,8 @@ struct CachingTokenProviderTests {
             let others = (0..<3).map { _ in Task { try await provider.token(for: context) } }
             try await eventually { await server.requestCount == 1 }
             doomed.cancel()
-            await #expect(throws: CancellationError.self) { try await doomed.value }  // gate still shut
+            let doomedOutcome = try await outcome(of: doomed)  // while the gate is still shut
+            #expect(throws: CancellationError.self) { try doomedOutcome.get() }
             await gate.open()
             var tokens: [String] = []
             for other in others { tokens.append(try await other.value) }
@@ -204,7 +205,8 @@ struct CachingTokenProviderTests {
             let caller = Task { try await provider.token(for: context) }
             try await eventually { await server.requestCount == 1 }
             caller.cancel()
-            await #expect(throws: CancellationError.self) { try await caller.value }
+            let callerOutcome = try await outcome(of: caller)
+            #expect(throws: CancellationError.self) { try callerOutcome.get() }
             await gate.open()
             try await events.waitFor("fetched")
             let token = try await provider.token(for: v1)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The `fetchToken(with:completion:)` API that `GMTDAuthorization` conformances call.
-@Suite("Completion-handler API")
+@Suite("Completion-handler API", .timeLimit(.minutes(1)))
 struct CompletionHandlerTests {
     private struct Callback: Sendable {
         let token: String?

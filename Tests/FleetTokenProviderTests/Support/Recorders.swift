@@ -95,3 +95,18 @@ func eventually(
         try await Task.sleep(for: .milliseconds(5))
     }
 }
+
+/// How `task` ended, waiting at most `limit` for it, so that a test fails rather than hangs
+/// when the task never ends.
+func outcome<Success: Sendable>(
+    of task: Task<Success, any Error>,
+    within limit: Duration = .seconds(5)
+) async throws -> Result<Success, any Error> {
+    let ended = Locked<Result<Success, any Error>?>(nil)
+    Task {
+        let result = await task.result
+        ended.withLock { $0 = result }
+    }
+    try await eventually(within: limit) { ended.withLock { $0 } != nil }
+    return ended.withLock { $0 } ?? .failure(TimedOut())
+}
