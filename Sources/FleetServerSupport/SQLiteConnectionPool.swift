@@ -25,6 +25,11 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw DatabaseError("cannot open SQLite database \(path): folder \(folder) does not exist")
         }
+        // Created readable by its owner only: servers keep password and token hashes in it
+        // (SQLite gives its -wal and -shm files the same mode).
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         var opened: [SQLiteConnection] = []
         do {
             for _ in 0..<max(1, size) {

@@ -113,6 +113,18 @@ public final class TokenServer: Sendable {
         )
     }
 
+    /// Serves ``application(host:port:onRunning:)`` until SIGINT or SIGTERM, lets requests in
+    /// flight finish, then closes the store.
+    public func run(host: String, port: Int, onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) async throws {
+        do {
+            try await application(host: host, port: port, onRunning: onRunning).runService()
+        } catch {
+            await shutdown()
+            throw error
+        }
+        await shutdown()
+    }
+
     /// Closes the store (and its database, if the server opened it).
     public func shutdown() async {
         await store.close()

@@ -12,6 +12,9 @@ struct FleetAuth: AsyncParsableCommand {
             InspectCommand.self,
             VerifyCommand.self,
             FleetEngineCommand.self,
+            TokenServerCommand.self,
+            AccountsCommand.self,
+            AssignCommand.self,
             BenchCommand.self,
         ]
     )

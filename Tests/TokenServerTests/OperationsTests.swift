@@ -23,6 +23,8 @@ struct OperationsTests {
                 #expect(key.clientEmail == "\(role.accountID)@fresh-project.iam.gserviceaccount.com")
             }
             #expect(try mode(configuration.adminKeyPath) == 0o600)
+            #expect(try mode(configuration.dataDirectory + "/" + TokenServerConfiguration.sqliteFileName) == 0o600)
+            #expect(try mode(configuration.dataDirectory) == 0o700)
             let adminKey = try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(adminKey.hasPrefix("faa_"))
             #expect(try await server.store.adminKeyHash() == SecretToken.hash(adminKey))
