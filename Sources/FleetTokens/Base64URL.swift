@@ -2,13 +2,43 @@ import Foundation
 
 /// Base64url without padding (RFC 7515 §2), the encoding of every JWT segment.
 enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Decoding table: the 6-bit value of each byte, or 0xFF for bytes outside the alphabet.
+    private static let sextets: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        return table
+    }()
+
     /// Encodes bytes as unpadded base64url text.
     static func encode<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-")
-        text = text.replacingOccurrences(of: "/", with: "_")
-        while text.last == "=" { text.removeLast() }
-        return text
+        let input = Array(bytes)
+        let outputCount = (input.count * 4 + 2) / 3
+        return String(unsafeUninitializedCapacity: outputCount) { output in
+            var written = 0
+            var index = 0
+            func emit(_ value: UInt32, shift: UInt32) {
+                output[written] = alphabet[Int((value >> shift) & 0x3F)]
+                written += 1
+            }
+            while index + 3 <= input.count {
+                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                emit(chunk, shift: 18); emit(chunk, shift: 12); emit(chunk, shift: 6); emit(chunk, shift: 0)
+                index += 3
+            }
+            switch input.count - index {
+            case 1:
+                let chunk = UInt32(input[index]) << 16
+                emit(chunk, shift: 18); emit(chunk, shift: 12)
+            case 2:
+                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                emit(chunk, shift: 18); emit(chunk, shift: 12); emit(chunk, shift: 6)
+            default:
+                break
+            }
+            return written
+        }
     }
 
     /// Decodes unpadded base64url text; `nil` when it is not strictly base64url.
@@ -19,33 +49,36 @@ enum Base64URL {
     /// Decodes unpadded base64url bytes; `nil` when they are not strictly base64url
     /// (padding, `+`, `/`, white space and impossible lengths are all refused).
     static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> Data? {
-        let count = text.count
-        guard count % 4 != 1 else { return nil }
-        var output = Data(capacity: count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in text {
-            guard let value = sextet(byte) else { return nil }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
+        if let decoded = text.withContiguousStorageIfAvailable({ decode(buffer: $0) }) {
+            return decoded
         }
-        // Leftover bits must be zero, or two encodings would decode to the same bytes.
-        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-        return output
+        return Array(text).withUnsafeBufferPointer { decode(buffer: $0) }
     }
 
-    private static func sextet(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "-"): 62
-        case UInt8(ascii: "_"): 63
-        default: nil
+    private static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> Data? {
+        let count = text.count
+        guard count % 4 != 1 else { return nil }
+        var output = Data(count: count * 3 / 4)
+        let valid = output.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) -> Bool in
+            sextets.withUnsafeBufferPointer { table in
+                var accumulator: UInt32 = 0
+                var bits: UInt32 = 0
+                var written = 0
+                for byte in text {
+                    let value = table[Int(byte)]
+                    if value == 0xFF { return false }
+                    accumulator = (accumulator << 6) | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        raw[written] = UInt8(truncatingIfNeeded: accumulator >> bits)
+                        written += 1
+                    }
+                }
+                // Leftover bits must be zero, or two encodings would decode to the same bytes.
+                return accumulator & ((1 << bits) - 1) == 0
+            }
         }
+        return valid ? output : nil
     }
 }

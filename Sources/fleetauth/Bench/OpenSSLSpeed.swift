@@ -10,18 +10,9 @@ struct OpenSSLSpeed {
 
     /// Measures for `seconds` seconds, on `processes` processes (`-multi`) when more than one.
     static func measure(seconds: Int, processes: Int = 1) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["openssl", "speed", "-seconds", String(seconds)]
         if processes > 1 { arguments += ["-multi", String(processes)] }
-        process.arguments = arguments + ["rsa2048"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try parse(String(decoding: data, as: UTF8.self))
+        return try parse(ChildProcess.output(of: arguments + ["rsa2048"]))
     }
 
     /// Reads the summary line: `rsa 2048 bits 0.000675s 0.000023s 1481.5 43125.3` (with

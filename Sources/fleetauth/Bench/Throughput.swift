@@ -1,19 +1,24 @@
-/// Times a repeated operation.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Times a repeated operation by the CPU time of the calling thread, the way `openssl speed`
+/// divides by user CPU time: so the ratios hold even while other work shares the core.
 enum Throughput {
-    /// Runs `operation` repeatedly for about `seconds` seconds; returns operations per second.
+    /// Runs `operation` repeatedly for about `seconds` seconds of this thread's CPU time;
+    /// returns operations per CPU second.
     static func measure(seconds: Double, _ operation: () throws -> Void) rethrows -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start + .milliseconds(Int(seconds * 1000))
+        let start = threadCPUSeconds()
         var count = 0
-        var now = start
+        var elapsed = 0.0
         repeat {
             for _ in 0..<32 { try operation() }
             count += 32
-            now = clock.now
-        } while now < deadline
-        let elapsed = now - start
-        return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+            elapsed = threadCPUSeconds() - start
+        } while elapsed < seconds
+        return Double(count) / elapsed
     }
 
     /// The median of `values` (the mean of the middle two for an even count).
@@ -22,5 +27,12 @@ enum Throughput {
         let sorted = values.sorted()
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// CPU time used by the calling thread so far, in seconds.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 }

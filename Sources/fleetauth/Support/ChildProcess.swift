@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Runs a program and collects its standard output.
+///
+/// Swift concurrency's worker threads block most signals, and a child inherits the blocked
+/// mask, so a program that relies on `SIGALRM` (like `openssl speed`) would never stop if
+/// started with `Process` from async code. This spawns with an empty signal mask and default
+/// signal handlers instead.
+enum ChildProcess {
+    /// Runs `arguments` (looked up on `PATH`), waits, and returns standard output; throws if it
+    /// cannot start or exits non-zero. Standard error is discarded.
+    static func output(of arguments: [String]) throws -> String {
+        var ends: [Int32] = [0, 0]
+        guard ends.withUnsafeMutableBufferPointer({ pipe($0.baseAddress!) }) == 0 else {
+            throw CommandFailure("cannot create a pipe for \(arguments[0])")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, environ)
+        close(ends[1])
+        guard spawned == 0 else {
+            close(ends[0])
+            throw CommandFailure("cannot run \(arguments[0]) (is it installed?)")
+        }
+        let output = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true).readDataToEndOfFile()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        guard status == 0 else { throw CommandFailure("\(arguments.joined(separator: " ")) failed (status \(status))") }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
