@@ -39,8 +39,7 @@ struct CachingTokenProviderTests {
             let events = EventRecorder()
             let provider = try server.provider(events: events)
             let first = try await provider.token(for: v1)
-            let gate = Gate()
-            await server.state.enqueue(.held(gate, .token(lifetime: 3600)))
+            let gate = await server.holdNextToken()
             server.clock.advance(by: .seconds(3400))  // 200 s left: inside the 300 s window
             for _ in 0..<5 {
                 #expect(try await provider.token(for: v1) == first)
@@ -76,20 +75,21 @@ struct CachingTokenProviderTests {
     @Test("1,000 concurrent callers cause one request and all get its token")
     func coalescesConcurrentCallers() async throws {
         try await FakeTokenServer.run { server in
-            let gate = Gate()
-            await server.state.enqueue(.held(gate, .token(lifetime: 3600)))
+            let gate = await server.holdNextToken()
             let provider = try server.provider()
             let context = v1
-            async let tokens = withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<1000 {
-                    group.addTask { try await provider.token(for: context) }
+            let crowd = Task {
+                try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<1000 {
+                        group.addTask { try await provider.token(for: context) }
+                    }
+                    return try await group.reduce(into: [String]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [String]()) { $0.append($1) }
             }
             try await eventually { await server.requestCount == 1 }
             try await Task.sleep(for: .milliseconds(200))  // lets the other callers join the fetch
             await gate.open()
-            let all = try await tokens
+            let all = try await outcome(of: crowd).get()
             #expect(all.count == 1000)
             #expect(Set(all).count == 1)
             #expect(await server.requestCount == 1)
@@ -176,8 +176,7 @@ struct CachingTokenProviderTests {
     @Test("a cancelled caller stops waiting at once; the others still get the shared fetch's token")
     func cancellationDetachesOneWaiter() async throws {
         try await FakeTokenServer.run { server in
-            let gate = Gate()
-            await server.state.enqueue(.held(gate, .token(lifetime: 3600)))
+            let gate = await server.holdNextToken()
             let provider = try server.provider()
             let context = v1
             let doomed = Task { try await provider.token(for: context) }
@@ -188,7 +187,7 @@ struct CachingTokenProviderTests {
             #expect(throws: CancellationError.self) { try doomedOutcome.get() }
             await gate.open()
             var tokens: [String] = []
-            for other in others { tokens.append(try await other.value) }
+            for other in others { tokens.append(try await outcome(of: other).get()) }
             #expect(Set(tokens).count == 1)
             #expect(await server.requestCount == 1)
         }
@@ -197,8 +196,7 @@ struct CachingTokenProviderTests {
     @Test("when every caller is cancelled the fetch still completes and its token is kept")
     func fetchOutlivesItsCallers() async throws {
         try await FakeTokenServer.run { server in
-            let gate = Gate()
-            await server.state.enqueue(.held(gate, .token(lifetime: 3600)))
+            let gate = await server.holdNextToken()
             let events = EventRecorder()
             let provider = try server.provider(events: events)
             let context = v1

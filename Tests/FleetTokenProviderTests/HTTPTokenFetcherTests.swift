@@ -135,27 +135,22 @@ struct HTTPTokenFetcherTests {
     }
 
     @Test(
-        "a body that is not the JSON expected is malformedResponse, not retried",
-        arguments: ["<html>oops</html>", "[]", #"{"token": 42}"#, #"{"token": "a.b.c", "expiresAt": "soon"}"#]
+        "an answer without a usable token fails at once with its own error",
+        arguments: [
+            ("<html>oops</html>", TokenProviderError.malformedResponse),
+            ("[]", .malformedResponse),
+            (#"{"token": 42}"#, .malformedResponse),
+            (#"{"token": "a.b.c", "expiresAt": "soon"}"#, .malformedResponse),
+            (#"{"expiresAt": 1700003600}"#, .missingData),
+            (#"{"token": null}"#, .missingData),
+            (#"{"token": ""}"#, .missingData),
+        ]
     )
-    func refusesMalformedJSON(body: String) async throws {
+    func refusesUnusableAnswers(body: String, expected: TokenProviderError) async throws {
         try await FakeTokenServer.run { server in
             await server.state.enqueue(.status(200, body: body))
             let fetcher = try server.fetcher()
-            await #expect(throws: TokenProviderError.malformedResponse) { try await fetcher.fetchToken(for: v1) }
-            #expect(await server.requestCount == 1)
-        }
-    }
-
-    @Test(
-        "a response without a token is missingData, not retried",
-        arguments: [#"{"expiresAt": 1700003600}"#, #"{"token": null}"#, #"{"token": ""}"#]
-    )
-    func refusesMissingToken(body: String) async throws {
-        try await FakeTokenServer.run { server in
-            await server.state.enqueue(.status(200, body: body))
-            let fetcher = try server.fetcher()
-            await #expect(throws: TokenProviderError.missingData) { try await fetcher.fetchToken(for: v1) }
+            await #expect(throws: expected) { try await fetcher.fetchToken(for: v1) }
             #expect(await server.requestCount == 1)
         }
     }

@@ -162,6 +162,13 @@ struct FakeTokenServer: Sendable {
         "http://127.0.0.1:\(port)\(path)"
     }
 
+    /// Holds the next reply (a one-hour token) until the returned gate is opened.
+    func holdNextToken() async -> Gate {
+        let gate = Gate()
+        await state.enqueue(.held(gate, .token(lifetime: 3600)))
+        return gate
+    }
+
     /// How many requests the server has received.
     var requestCount: Int {
         get async { await state.requests.count }
