@@ -11,6 +11,14 @@ func verifier(from client: Client) async throws -> TokenVerifier {
     return TokenVerifier(trusting: try jwks.trustedAccounts(), now: { Date(timeIntervalSince1970: 1_800_000_100) })
 }
 
+extension TestResponse {
+    /// Expects a 200 token answer and verifies its token with `verifier`.
+    func verifiedToken(_ verifier: TokenVerifier, sourceLocation: SourceLocation = #_sourceLocation) throws -> VerifiedToken {
+        try #require(status == .ok, "\(String(buffer: body))", sourceLocation: sourceLocation)
+        return try verifier.verify(try #require(try json()["token"] as? String, sourceLocation: sourceLocation))
+    }
+}
+
 @Suite("Token flows on a live server")
 struct TokenFlowTests {
     @Test("a driver gets a token for their vehicle that the token core verifies, and nothing else", arguments: StoreBackend.allCases)
@@ -53,9 +61,7 @@ struct TokenFlowTests {
             try await client.createAccount("cat", role: "consumer")
             try await client.assign("trips/t-1/consumer", to: "cat")
             let session = try await client.logIn("cat")
-            let response = try await client.token("consumer/t-1", session: session)
-            #expect(response.status == .ok)
-            let verified = try await verifier(from: client).verify(try #require(try response.json()["token"] as? String))
+            let verified = try await client.token("consumer/t-1", session: session).verifiedToken(try await verifier(from: client))
             #expect(verified.role == .consumerSDKUser)
             #expect(verified.claims.authorization == AuthorizationClaims(tripID: "t-1"))
             try await client.token("consumer/t-2", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
@@ -80,9 +86,7 @@ struct TokenFlowTests {
             ]
             for (user, path, role, claims) in cases {
                 let session = try await client.logIn(user)
-                let response = try await client.token(path, session: session)
-                #expect(response.status == .ok, "\(path): \(String(buffer: response.body))")
-                let verified = try verifier.verify(try #require(try response.json()["token"] as? String))
+                let verified = try await client.token(path, session: session).verifiedToken(verifier)
                 #expect(verified.role == role)
                 #expect(verified.claims.authorization == claims)
             }

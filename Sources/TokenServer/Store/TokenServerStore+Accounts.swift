@@ -46,15 +46,20 @@ extension TokenServerStore {
     }
 
     static func account(from row: any SQLRow) throws -> Account {
-        let roleName = try row.decode(column: "role", as: String.self)
-        guard let role = AccountRole(rawValue: roleName) else {
-            throw StoreCorruption("an account has the unknown role \"\(roleName)\"")
-        }
-        return Account(
+        Account(
             username: try row.decode(column: "username", as: String.self),
-            role: role,
+            role: try role(from: row),
             createdAt: try row.decode(column: "created_at", as: Int64.self)
         )
+    }
+
+    /// The account role in the row's `role` column.
+    static func role(from row: any SQLRow) throws -> AccountRole {
+        let name = try row.decode(column: "role", as: String.self)
+        guard let role = AccountRole(rawValue: name) else {
+            throw StoreCorruption("an account has the unknown role \"\(name)\"")
+        }
+        return role
     }
 }
 

@@ -7,10 +7,7 @@ extension TokenServerStore {
         try await database.transaction { db in
             let row = try await db.raw("SELECT role FROM token_server_accounts WHERE username = \(bind: username)").first()
             guard let row else { throw StoreError.noSuchAccount(username: username) }
-            let roleName = try row.decode(column: "role", as: String.self)
-            guard let role = AccountRole(rawValue: roleName) else {
-                throw StoreCorruption("account \"\(username)\" has the unknown role \"\(roleName)\"")
-            }
+            let role = try Self.role(from: row)
             guard role == resource.kind.accountRole else {
                 throw StoreError.wrongRole(username: username, role: role, resource: resource)
             }

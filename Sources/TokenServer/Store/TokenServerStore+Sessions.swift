@@ -40,13 +40,9 @@ extension TokenServerStore {
             WHERE s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now)
             """).first()
         guard let row else { return nil }
-        let roleName = try row.decode(column: "role", as: String.self)
-        guard let role = AccountRole(rawValue: roleName) else {
-            throw StoreCorruption("an account has the unknown role \"\(roleName)\"")
-        }
         return SessionGrant(
             username: try row.decode(column: "username", as: String.self),
-            role: role,
+            role: try Self.role(from: row),
             isAssigned: try row.decode(column: "assigned", as: Int.self) == 1
         )
     }
