@@ -58,9 +58,7 @@ struct OperationsTests {
     @Test("metrics count tokens by kind, latency, refusals by reason and logins")
     func metrics() async throws {
         try await TestServer.serve { client, _ in
-            try await client.createAccount("ann", role: "driver")
-            try await client.assign("vehicles/v-1/driver", to: "ann")
-            let session = try await client.logIn("ann")
+            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
             _ = try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"wrong guess"}"#)
             for _ in 0..<3 { _ = try await client.token("driver/v-1", session: session) }
             _ = try await client.token("driver/v-2", session: session)

@@ -6,10 +6,7 @@ struct RevocationTests {
     @Test("unassigning a vehicle stops its tokens; deleting the account ends its sessions", arguments: StoreBackend.allCases)
     func revocation(backend: StoreBackend) async throws {
         try await TestServer.serve(backend) { client, _ in
-            try await client.createAccount("ann", role: "driver")
-            try await client.assign("vehicles/v-1/driver", to: "ann")
-            try await client.assign("vehicles/v-2/driver", to: "ann")
-            let session = try await client.logIn("ann")
+            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
             #expect(try await client.token("driver/v-1", session: session).status == .ok)
 
             #expect(try await client.admin(.delete, "/v1/admin/vehicles/v-1/driver").status == .noContent)
@@ -41,9 +38,7 @@ struct RevocationTests {
     @Test("logging out ends the session; a second logout is refused")
     func logout() async throws {
         try await TestServer.serve { client, _ in
-            try await client.createAccount("ann", role: "driver")
-            try await client.assign("vehicles/v-1/driver", to: "ann")
-            let first = try await client.logIn("ann")
+            let first = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
             let second = try await client.logIn("ann")
             #expect(try await client.send(.delete, "/v1/sessions/current", bearer: first).status == .noContent)
             try await client.token("driver/v-1", session: first).expectRefusal(.unauthorized, "UNAUTHENTICATED")

@@ -24,9 +24,7 @@ struct TokenFlowTests {
     @Test("a driver gets a token for their vehicle that the token core verifies, and nothing else", arguments: StoreBackend.allCases)
     func driver(backend: StoreBackend) async throws {
         try await TestServer.serve(backend) { client, _ in
-            try await client.createAccount("ann", role: "driver")
-            try await client.assign("vehicles/v-17/driver", to: "ann")
-            let session = try await client.logIn("ann")
+            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-17/driver"])
 
             let response = try await client.token("driver/v-17", session: session)
             #expect(response.status == .ok)
@@ -58,9 +56,7 @@ struct TokenFlowTests {
     @Test("a consumer gets a token for their trip only")
     func consumer() async throws {
         try await TestServer.serve { client, _ in
-            try await client.createAccount("cat", role: "consumer")
-            try await client.assign("trips/t-1/consumer", to: "cat")
-            let session = try await client.logIn("cat")
+            let session = try await client.enroll("cat", role: "consumer", assigned: ["trips/t-1/consumer"])
             let verified = try await client.token("consumer/t-1", session: session).verifiedToken(try await verifier(from: client))
             #expect(verified.role == .consumerSDKUser)
             #expect(verified.claims.authorization == AuthorizationClaims(tripID: "t-1"))

@@ -106,6 +106,14 @@ struct Client: Sendable {
         try #require(response.status == .ok, "assigning \(path): \(String(buffer: response.body))")
     }
 
+    /// Creates an account, assigns it `resources` (`vehicles/V/driver`, …) and logs it in;
+    /// returns the session token.
+    func enroll(_ username: String, role: String, assigned resources: [String]) async throws -> String {
+        try await createAccount(username, role: role)
+        for resource in resources { try await assign(resource, to: username) }
+        return try await logIn(username)
+    }
+
     /// Logs in, expecting 201; returns the session token.
     func logIn(_ username: String, password: String = "correct horse") async throws -> String {
         let response = try await send(.post, "/v1/sessions", json: #"{"username":"\#(username)","password":"\#(password)"}"#)
