@@ -119,18 +119,23 @@ struct TokenServerCommand: AsyncParsableCommand {
         report(server.adminKeySetup, configuration: configuration)
         let host = self.host
         try await server.run(host: host, port: port) { port in
-            // Unbuffered, so that a script reading the port sees it at once.
-            FileHandle.standardOutput.write(Data("token server listening on http://\(host):\(port) (\(configuration.databaseLocation))\n".utf8))
+            Self.say("token server listening on http://\(host):\(port) (\(configuration.databaseLocation))")
         }
+    }
+
+    /// Writes a line to standard output at once (unbuffered), so that a script waiting for the
+    /// port or the admin key's path sees it while the server runs.
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// Says where the admin key is, never what it is.
     private func report(_ setup: AdminKeyFile.Setup?, configuration: TokenServerConfiguration) {
         switch setup {
         case .created(let path):
-            print("created the admin API key in \(path) (mode 0600; it is not shown anywhere else)")
+            Self.say("created the admin API key in \(path) (mode 0600; it is not shown anywhere else)")
         case .fileDoesNotMatch(let path):
-            print("warning: the key in \(path) is not this database's admin key; it will be refused")
+            Self.say("warning: the key in \(path) is not this database's admin key; it will be refused")
         case .fromFile, .databaseOnly, nil:
             break
         }
