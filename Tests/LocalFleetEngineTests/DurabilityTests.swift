@@ -7,17 +7,16 @@ import Testing
 struct DurabilityTests {
     @Test func acknowledgedUpdatesSurviveAHardKill() async throws {
         let folder = try TestEngine.makeFolder()
-        let engine = try await ChildEngine(folder: folder)
+        let (engine, client) = try await ChildEngine.start(folder: folder)
         let vehicles = (0..<20).map { "durable-\($0)" }
         for vehicle in vehicles {
-            let created = try await engine.client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(vehicle)", token: Tokens.server,
+            let created = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(vehicle)", token: Tokens.server,
                                                        body: Fixtures.vehicleBody())
             try #require(created.status == 200, "\(created)")
         }
         // Each vehicle's driver sends updates one after another, each further north, until the
         // engine dies; the last acknowledged and the last sent latitude are remembered.
         let progress = DriveProgress()
-        let client = engine.client
         let drivers = Task {
             await withTaskGroup(of: Void.self) { group in
                 for vehicle in vehicles {
@@ -41,10 +40,10 @@ struct DurabilityTests {
         await drivers.value
         let final = progress.state.withLock { $0 }
 
-        let restarted = try await ChildEngine(folder: folder)
+        let (restarted, restartedClient) = try await ChildEngine.start(folder: folder)
         var acknowledgedTotal = 0
         for vehicle in vehicles {
-            let response = try await restarted.client.send(.GET, "\(Fixtures.provider)/vehicles/\(vehicle)", token: Tokens.server)
+            let response = try await restartedClient.send(.GET, "\(Fixtures.provider)/vehicles/\(vehicle)", token: Tokens.server)
             let stored = try #require(response.value("lastLocation.location.latitude") as? Double, "\(response)")
             let expected = try #require(final[vehicle])
             #expect(stored == expected.acknowledged || stored == expected.sent,

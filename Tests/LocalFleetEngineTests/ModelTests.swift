@@ -89,3 +89,38 @@ struct ModelTests {
         #expect(throws: Never.self) { try Trip(tripStatus: .arrivedAtPickup).validateStatusChange(from: Trip(tripStatus: .new), fields: [.tripStatus]) }
     }
 }
+
+@Suite("Proto3 JSON writer")
+struct ProtoJSONWriterTests {
+    @Test func writtenResourcesReadBackEqual() throws {
+        var vehicle = Vehicle(
+            name: "providers/p/vehicles/v1", vehicleState: .online, supportedTripTypes: [.shared, .exclusive],
+            lastLocation: VehicleLocation(location: LatLng(latitude: -33.8568, longitude: 151.2153), heading: 359, speed: 0.25,
+                                          updateTime: ProtoTimestamp(seconds: 1_795_278_600, nanos: 120_000_000)),
+            maximumCapacity: 7,
+            attributes: [VehicleAttribute(key: "quote\"back\\slash", stringValue: "line\nbreak\ttab\u{01}é✓"),
+                         VehicleAttribute(key: "flag", stringValue: "")],
+            vehicleType: VehicleType(category: .twoWheeler))
+        vehicle.attributes?[1].stringValue = nil
+        vehicle.attributes?[1].boolValue = false
+        vehicle.currentTrips = ["t1", "t2"]
+        vehicle.lastLocation?.latlngAccuracy = 1e-7
+        vehicle.lastLocation?.isRoadSnapped = true
+        vehicle.lastLocation?.locationSensor = .gps
+        let json = vehicle.protoJSON
+        #expect(try JSONSerialization.jsonObject(with: Data(json)) is [String: Any])
+        #expect(try JSONDecoder().decode(Vehicle.self, from: Data(json)) == vehicle)
+        #expect(!String(decoding: json, as: UTF8.self).contains("\\/"))
+
+        let trip = Trip(name: "providers/p/trips/t1", vehicleId: "v1", tripStatus: .enrouteToDropoff, tripType: .exclusive,
+                        pickupPoint: TerminalLocation(point: LatLng(latitude: 0, longitude: -180)), numberOfPassengers: 2)
+        #expect(try JSONDecoder().decode(Trip.self, from: Data(trip.protoJSON)) == trip)
+    }
+
+    @Test func unsetFieldsAreLeftOut() {
+        #expect(String(decoding: Vehicle().protoJSON, as: UTF8.self) == "{}")
+        #expect(String(decoding: SearchVehiclesResponse(matches: []).protoJSON, as: UTF8.self) == "{}")
+        #expect(String(decoding: Vehicle(vehicleState: .offline, maximumCapacity: 1).protoJSON, as: UTF8.self)
+            == #"{"vehicleState":"OFFLINE","maximumCapacity":1}"#)
+    }
+}

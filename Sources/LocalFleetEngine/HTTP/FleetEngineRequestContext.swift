@@ -1,5 +1,4 @@
 import FleetTokens
-import Foundation
 import Hummingbird
 
 /// The request context of the local Fleet Engine: Hummingbird's core context plus the token
@@ -11,12 +10,5 @@ struct FleetEngineRequestContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
-    }
-
-    /// Proto3 JSON as Google writes it: no escaped slashes in resource names.
-    var responseEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
     }
 }

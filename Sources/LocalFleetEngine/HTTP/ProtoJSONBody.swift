@@ -3,8 +3,9 @@ import Foundation
 import Hummingbird
 
 /// Reads request bodies as Google's proto3 JSON parser does: field names in camelCase or the
-/// proto's snake_case, `"NaN"` and `"Infinity"` as numbers (so that they reach validation and
-/// are refused by name), unknown fields refused; at most ``StrictJSON/maximumBodySize`` bytes.
+/// proto's snake_case (tried when a snake_case name was refused), `"NaN"` and `"Infinity"` as
+/// numbers (so that they reach validation and are refused by name), unknown fields refused; at
+/// most ``StrictJSON/maximumBodySize`` bytes.
 enum ProtoJSONBody {
     /// The body of `request` as a `Body`, or a 400 that names the field at fault.
     static func decode<Body: Decodable>(_ type: Body.Type, from request: Request) async throws(APIError) -> Body {
@@ -18,10 +19,18 @@ enum ProtoJSONBody {
             throw .invalidArgument("the request body is empty; a JSON object is expected")
         }
         guard first == UInt8(ascii: "{") else { throw .invalidArgument("the request body must be a JSON object") }
+        let data = Data(buffer.readableBytesView)
         do {
-            return try decoder.decode(type, from: Data(buffer.readableBytesView))
+            return try camelCase.decode(type, from: data)
         } catch let error as DecodingError {
-            throw .invalidArgument(StrictJSON.explain(error))
+            guard Self.isUnknownSnakeCaseField(error) else { throw .invalidArgument(StrictJSON.explain(error)) }
+            do {
+                return try snakeCase.decode(type, from: data)
+            } catch let error as DecodingError {
+                throw .invalidArgument(StrictJSON.explain(error))
+            } catch {
+                throw .invalidArgument("the request body is not valid JSON")
+            }
         } catch {
             throw .invalidArgument("the request body is not valid JSON")
         }
@@ -29,10 +38,21 @@ enum ProtoJSONBody {
 
     private static let whiteSpace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
 
-    private static var decoder: JSONDecoder {
+    /// The decoder for the usual camelCase bodies (converting keys costs time on every request).
+    private static let camelCase = makeDecoder(keys: .useDefaultKeys)
+    /// The decoder for bodies with the proto's snake_case names, tried when the first refused one.
+    private static let snakeCase = makeDecoder(keys: .convertFromSnakeCase)
+
+    private static func makeDecoder(keys: JSONDecoder.KeyDecodingStrategy) -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.keyDecodingStrategy = keys
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return decoder
+    }
+
+    /// Whether `error` refuses an unknown field whose name has an underscore.
+    private static func isUnknownSnakeCaseField(_ error: DecodingError) -> Bool {
+        guard case .dataCorrupted(let context) = error, let field = context.codingPath.last else { return false }
+        return field.stringValue.contains("_")
     }
 }

@@ -1,6 +1,15 @@
 import Hummingbird
 
-// The resources the routes answer with, written as proto3 JSON by the context's encoder.
-extension Vehicle: ResponseEncodable {}
-extension Trip: ResponseEncodable {}
-extension SearchVehiclesResponse: ResponseEncodable {}
+/// A resource that a route answers with, written as proto3 JSON.
+protocol ProtoJSONResponse: ResponseGenerator, ProtoJSONEncodable {}
+
+extension ProtoJSONResponse {
+    /// `200 OK` with the resource's proto3 JSON.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: protoJSON)))
+    }
+}
+
+extension Vehicle: ProtoJSONResponse {}
+extension Trip: ProtoJSONResponse {}
+extension SearchVehiclesResponse: ProtoJSONResponse {}

@@ -23,6 +23,7 @@ struct RouteAccess: Sendable {
     /// The path parameter `name`, percent-decoded.
     static func pathParameter(_ name: String, _ context: FleetEngineRequestContext) throws(APIError) -> String {
         guard let raw = context.parameters.get(name) else { throw .notFound("the path has no \(name)") }
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
         guard let decoded = raw.removingPercentEncoding else { throw .invalidArgument("the path's \(name) is not valid percent-encoding") }
         return decoded
     }

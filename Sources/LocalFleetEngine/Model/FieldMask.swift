@@ -1,13 +1,11 @@
-import Foundation
-
 /// Reads an `updateMask` (`google.protobuf.FieldMask` in a query parameter): comma-separated
 /// field paths, in proto3 JSON's camelCase or the proto's snake_case.
 public enum FieldMask {
     /// The fields `text` names, refusing a missing or empty mask and any path that is not an
     /// updatable top-level field of `Field`'s resource.
     public static func parse<Field: UpdatableField>(_ text: String?, as _: Field.Type = Field.self) throws(InvalidArgument) -> Set<Field> {
-        let known = Field.allCases.map(\.rawValue).joined(separator: ", ")
-        let paths = (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var known: String { Field.allCases.map(\.rawValue).joined(separator: ", ") }
+        let paths = (text ?? "").split(separator: ",").map(trimmingSpaces).filter { !$0.isEmpty }
         guard !paths.isEmpty else {
             throw InvalidArgument("updateMask is required: name the \(Field.resourceName) fields to change (\(known)), e.g. ?updateMask=\(Field.allCases.first!.rawValue)")
         }
@@ -19,6 +17,13 @@ public enum FieldMask {
             fields.insert(field)
         }
         return fields
+    }
+
+    /// `path` without leading and trailing spaces.
+    static func trimmingSpaces(_ path: Substring) -> String {
+        var trimmed = path.drop { $0 == " " }
+        while trimmed.last == " " { trimmed = trimmed.dropLast() }
+        return String(trimmed)
     }
 
     /// `last_location` → `lastLocation`; camelCase paths are returned unchanged.

@@ -2,7 +2,7 @@
 ///
 /// Decoding a name the enum does not have fails with the list of names it does have, so a
 /// request with a typo gets a 400 that says what would have been accepted.
-public protocol ProtoEnum: RawRepresentable, CaseIterable, Codable, Sendable, Hashable where RawValue == String {}
+public protocol ProtoEnum: RawRepresentable, CaseIterable, Decodable, Sendable, Hashable where RawValue == String {}
 
 extension ProtoEnum {
     /// Decodes the value from its name, refusing unknown names with the known ones listed.

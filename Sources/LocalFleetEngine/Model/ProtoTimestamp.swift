@@ -2,7 +2,7 @@ import Foundation
 
 /// A `google.protobuf.Timestamp`: whole seconds since the Unix epoch plus nanoseconds, written
 /// in JSON as RFC 3339 in UTC (`"2026-11-21T16:30:00.123Z"`), as proto3 JSON does.
-public struct ProtoTimestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+public struct ProtoTimestamp: Sendable, Hashable, Comparable, Decodable, CustomStringConvertible {
     /// Seconds since 1970-01-01T00:00:00Z.
     public var seconds: Int64
     /// Nanoseconds within the second, 0 to 999,999,999.
@@ -39,6 +39,7 @@ public struct ProtoTimestamp: Sendable, Hashable, Comparable, Codable, CustomStr
         RFC3339.format(self)
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: ProtoTimestamp, rhs: ProtoTimestamp) -> Bool {
         (lhs.seconds, lhs.nanos) < (rhs.seconds, rhs.nanos)
     }
@@ -52,11 +53,5 @@ public struct ProtoTimestamp: Sendable, Hashable, Comparable, Codable, CustomStr
                 in: container, debugDescription: "'\(text)' is not an RFC 3339 timestamp such as 2026-11-21T16:30:00Z")
         }
         self = parsed
-    }
-
-    /// Encodes as an RFC 3339 string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 }

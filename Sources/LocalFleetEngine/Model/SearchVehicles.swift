@@ -1,6 +1,6 @@
 /// The body of `POST /v1/providers/{p}/vehicles:search` (`SearchVehiclesRequest`): find
 /// `ONLINE` vehicles within a radius of a pickup point.
-public struct SearchVehiclesRequest: Sendable, Hashable, Codable {
+public struct SearchVehiclesRequest: Sendable, Hashable, Decodable {
     /// Where the rider is.
     public var pickupPoint: TerminalLocation?
     /// How far from the pickup point to look, 400 to 10,000 meters.
@@ -37,8 +37,7 @@ public struct SearchVehiclesRequest: Sendable, Hashable, Codable {
 
     /// Decodes a request, refusing unknown fields.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
         pickupPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .pickupPoint)
         pickupRadiusMeters = try container.decodeIfPresent(Int.self, forKey: .pickupRadiusMeters)
         count = try container.decodeIfPresent(Int.self, forKey: .count)
@@ -66,18 +65,27 @@ public enum VehicleMatchOrder: String, ProtoEnum {
 }
 
 /// The answer to a search (`SearchVehiclesResponse`), nearest first.
-public struct SearchVehiclesResponse: Sendable, Hashable, Codable {
+public struct SearchVehiclesResponse: Sendable, Hashable, ProtoJSONEncodable {
     /// The vehicles found.
     public var matches: [VehicleMatch]
+
+    enum CodingKeys: String, CodingKey {
+        case matches
+    }
 
     /// Creates a response.
     public init(matches: [VehicleMatch]) {
         self.matches = matches
     }
+
+    /// Writes the matches (left out when there are none, as proto3 JSON does).
+    public func writeFields(to object: inout ProtoJSONObjectWriter) {
+        object.field(CodingKeys.matches, matches.isEmpty ? nil : matches)
+    }
 }
 
 /// One vehicle a search found (`VehicleMatch`).
-public struct VehicleMatch: Sendable, Hashable, Codable {
+public struct VehicleMatch: Sendable, Hashable, ProtoJSONEncodable {
     /// The vehicle (for a consumer token: only its approximate position and public fields).
     public var vehicle: Vehicle
     /// Straight-line distance from the vehicle to the pickup point, in meters.
@@ -85,11 +93,22 @@ public struct VehicleMatch: Sendable, Hashable, Codable {
     /// Whether the vehicle would serve the trip alone or alongside its current trips.
     public var matchType: MatchType
 
+    enum CodingKeys: String, CodingKey {
+        case vehicle, vehiclePickupStraightLineDistanceMeters, matchType
+    }
+
     /// Creates a match.
     public init(vehicle: Vehicle, vehiclePickupStraightLineDistanceMeters: Int, matchType: MatchType) {
         self.vehicle = vehicle
         self.vehiclePickupStraightLineDistanceMeters = vehiclePickupStraightLineDistanceMeters
         self.matchType = matchType
+    }
+
+    /// Writes the match's fields as proto3 JSON.
+    public func writeFields(to object: inout ProtoJSONObjectWriter) {
+        object.field(CodingKeys.vehicle, vehicle)
+        object.field(CodingKeys.vehiclePickupStraightLineDistanceMeters, vehiclePickupStraightLineDistanceMeters)
+        object.field(CodingKeys.matchType, matchType)
     }
 
     /// How a vehicle would take the trip (`VehicleMatch.VehicleMatchType`).

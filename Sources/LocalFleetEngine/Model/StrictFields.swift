@@ -1,4 +1,4 @@
-/// A coding key for any field name, to list every field an object carries.
+/// A coding key for any field name, to see every field an object carries.
 struct AnyCodingKey: CodingKey {
     let stringValue: String
     let intValue: Int?
@@ -14,13 +14,24 @@ struct AnyCodingKey: CodingKey {
     }
 }
 
-extension Decoder {
-    /// Fails when the JSON object being decoded has a field that `Keys` does not name, as
-    /// Google's proto3 JSON parser does ("unknown field"), instead of silently dropping it.
-    func rejectUnknownFields<Keys: CodingKey>(_: Keys.Type) throws {
-        let container = try container(keyedBy: AnyCodingKey.self)
+/// The fields of a JSON object, refusing any field that `Keys` does not name, as Google's
+/// proto3 JSON parser does ("unknown field"), instead of silently dropping it.
+///
+/// One container serves both the check and the decoding: building a keyed container indexes
+/// the object, and this is the hot path of every location update.
+struct StrictContainer<Keys: CodingKey> {
+    private let container: KeyedDecodingContainer<AnyCodingKey>
+
+    /// The object `decoder` is at; throws `dataCorrupted` naming the first unknown field.
+    init(_ decoder: any Decoder, keyedBy _: Keys.Type) throws {
+        container = try decoder.container(keyedBy: AnyCodingKey.self)
         for key in container.allKeys where Keys(stringValue: key.stringValue) == nil {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown field")
         }
+    }
+
+    /// The value of `key`, or `nil` when the object does not have it (or has `null`).
+    func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Keys) throws -> Value? {
+        try container.decodeIfPresent(type, forKey: AnyCodingKey(stringValue: key.stringValue))
     }
 }

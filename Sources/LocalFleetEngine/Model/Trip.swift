@@ -1,5 +1,5 @@
 /// A trip (`Trip`), in Fleet Engine's proto3 JSON.
-public struct Trip: Sendable, Hashable, Codable {
+public struct Trip: Sendable, Hashable, Decodable, ProtoJSONEncodable {
     /// `providers/{provider}/trips/{tripId}` (set by the server).
     public var name: String?
     /// The vehicle the trip is assigned to, if any.
@@ -40,8 +40,7 @@ public struct Trip: Sendable, Hashable, Codable {
 
     /// Decodes a trip, refusing fields the API does not have.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         vehicleId = try container.decodeIfPresent(String.self, forKey: .vehicleId)
         tripStatus = try container.decodeIfPresent(TripStatus.self, forKey: .tripStatus)
@@ -49,6 +48,17 @@ public struct Trip: Sendable, Hashable, Codable {
         pickupPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .pickupPoint)
         dropoffPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .dropoffPoint)
         numberOfPassengers = try container.decodeIfPresent(Int.self, forKey: .numberOfPassengers)
+    }
+
+    /// Writes the Trip's fields as proto3 JSON.
+    public func writeFields(to object: inout ProtoJSONObjectWriter) {
+        object.field(CodingKeys.name, name)
+        object.field(CodingKeys.vehicleId, vehicleId)
+        object.field(CodingKeys.tripStatus, tripStatus)
+        object.field(CodingKeys.tripType, tripType)
+        object.field(CodingKeys.pickupPoint, pickupPoint)
+        object.field(CodingKeys.dropoffPoint, dropoffPoint)
+        object.field(CodingKeys.numberOfPassengers, numberOfPassengers)
     }
 
     /// Whether the trip still occupies its vehicle (not `COMPLETE` or `CANCELED`).
@@ -83,7 +93,7 @@ public enum TripStatus: String, ProtoEnum {
 }
 
 /// A pickup or dropoff place (`TerminalLocation`).
-public struct TerminalLocation: Sendable, Hashable, Codable {
+public struct TerminalLocation: Sendable, Hashable, Decodable, ProtoJSONEncodable {
     /// The point.
     public var point: LatLng?
 
@@ -98,14 +108,27 @@ public struct TerminalLocation: Sendable, Hashable, Codable {
 
     /// Decodes a terminal location, refusing unknown fields.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownFields(CodingKeys.self)
-        point = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(LatLng.self, forKey: .point)
+        point = try StrictContainer(decoder, keyedBy: CodingKeys.self).decodeIfPresent(LatLng.self, forKey: .point)
+    }
+
+    /// Writes the TerminalLocation's fields as proto3 JSON.
+    public func writeFields(to object: inout ProtoJSONObjectWriter) {
+        object.field(CodingKeys.point, point)
     }
 }
 
 /// The fields of a ``Trip`` that `updateMask` may name.
 public enum TripField: String, UpdatableField {
-    case vehicleId, tripStatus, pickupPoint, dropoffPoint, numberOfPassengers
+    /// `vehicleId`: assigns the trip (server tokens only).
+    case vehicleId
+    /// `tripStatus`; a finished trip's status never changes.
+    case tripStatus
+    /// `pickupPoint`.
+    case pickupPoint
+    /// `dropoffPoint`.
+    case dropoffPoint
+    /// `numberOfPassengers`.
+    case numberOfPassengers
 
     /// The fields a Driver SDK token may set on a trip assigned to its vehicle.
     public static let driverWritable: Set<TripField> = [.tripStatus]

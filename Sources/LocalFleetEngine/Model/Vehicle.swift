@@ -1,5 +1,5 @@
 /// A vehicle of the fleet (`Vehicle`), in Fleet Engine's proto3 JSON.
-public struct Vehicle: Sendable, Hashable, Codable {
+public struct Vehicle: Sendable, Hashable, Decodable, ProtoJSONEncodable {
     /// `providers/{provider}/vehicles/{vehicleId}` (set by the server).
     public var name: String?
     /// Whether the vehicle takes trips.
@@ -42,8 +42,7 @@ public struct Vehicle: Sendable, Hashable, Codable {
 
     /// Decodes a vehicle, refusing fields the API does not have.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         vehicleState = try container.decodeIfPresent(VehicleState.self, forKey: .vehicleState)
         supportedTripTypes = try container.decodeIfPresent([TripType].self, forKey: .supportedTripTypes)
@@ -53,11 +52,34 @@ public struct Vehicle: Sendable, Hashable, Codable {
         attributes = try container.decodeIfPresent([VehicleAttribute].self, forKey: .attributes)
         vehicleType = try container.decodeIfPresent(VehicleType.self, forKey: .vehicleType)
     }
+
+    /// Writes the Vehicle's fields as proto3 JSON.
+    public func writeFields(to object: inout ProtoJSONObjectWriter) {
+        object.field(CodingKeys.name, name)
+        object.field(CodingKeys.vehicleState, vehicleState)
+        object.field(CodingKeys.supportedTripTypes, supportedTripTypes)
+        object.field(CodingKeys.currentTrips, currentTrips)
+        object.field(CodingKeys.lastLocation, lastLocation)
+        object.field(CodingKeys.maximumCapacity, maximumCapacity)
+        object.field(CodingKeys.attributes, attributes)
+        object.field(CodingKeys.vehicleType, vehicleType)
+    }
 }
 
 /// The fields of a ``Vehicle`` that `updateMask` may name.
 public enum VehicleField: String, UpdatableField {
-    case lastLocation, vehicleState, attributes, supportedTripTypes, maximumCapacity, vehicleType
+    /// `lastLocation` (the server stamps its `serverTime`).
+    case lastLocation
+    /// `vehicleState`.
+    case vehicleState
+    /// `attributes`, replaced whole.
+    case attributes
+    /// `supportedTripTypes`.
+    case supportedTripTypes
+    /// `maximumCapacity`.
+    case maximumCapacity
+    /// `vehicleType`.
+    case vehicleType
 
     /// The fields a Driver SDK token may set on its own vehicle.
     public static let driverWritable: Set<VehicleField> = [.lastLocation, .vehicleState]

@@ -19,7 +19,7 @@ public enum TripType: String, ProtoEnum {
 }
 
 /// The kind of vehicle (`Vehicle.VehicleType`).
-public struct VehicleType: Sendable, Hashable, Codable {
+public struct VehicleType: Sendable, Hashable, Decodable, ProtoJSONEncodable {
     /// The vehicle category (`Vehicle.VehicleType.Category`).
     public enum Category: String, ProtoEnum {
         /// Not specified.
@@ -52,8 +52,12 @@ public struct VehicleType: Sendable, Hashable, Codable {
 
     /// Decodes a vehicle type; a missing category is `UNKNOWN`, as in proto3.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
         category = try container.decodeIfPresent(Category.self, forKey: .category) ?? .unknown
+    }
+
+    /// Writes the VehicleType's fields as proto3 JSON.
+    public func writeFields(to object: inout ProtoJSONObjectWriter) {
+        object.field(CodingKeys.category, category)
     }
 }

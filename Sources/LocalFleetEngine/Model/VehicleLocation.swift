@@ -1,6 +1,6 @@
 /// Where a vehicle is and how it is moving (`VehicleLocation`), as its driver app reports it.
 /// The server sets ``serverTime`` when it stores the location.
-public struct VehicleLocation: Sendable, Hashable, Codable {
+public struct VehicleLocation: Sendable, Hashable, Decodable, ProtoJSONEncodable {
     /// The position.
     public var location: LatLng?
     /// The position's accuracy radius in meters.
@@ -41,8 +41,7 @@ public struct VehicleLocation: Sendable, Hashable, Codable {
 
     /// Decodes a location, refusing fields the API does not have.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
         location = try container.decodeIfPresent(LatLng.self, forKey: .location)
         latlngAccuracy = try container.decodeIfPresent(Double.self, forKey: .latlngAccuracy)
         heading = try container.decodeIfPresent(Int.self, forKey: .heading)
@@ -55,6 +54,22 @@ public struct VehicleLocation: Sendable, Hashable, Codable {
         serverTime = try container.decodeIfPresent(ProtoTimestamp.self, forKey: .serverTime)
         locationSensor = try container.decodeIfPresent(LocationSensor.self, forKey: .locationSensor)
         isRoadSnapped = try container.decodeIfPresent(Bool.self, forKey: .isRoadSnapped)
+    }
+
+    /// Writes the VehicleLocation's fields as proto3 JSON.
+    public func writeFields(to object: inout ProtoJSONObjectWriter) {
+        object.field(CodingKeys.location, location)
+        object.field(CodingKeys.latlngAccuracy, latlngAccuracy)
+        object.field(CodingKeys.heading, heading)
+        object.field(CodingKeys.headingAccuracy, headingAccuracy)
+        object.field(CodingKeys.speed, speed)
+        object.field(CodingKeys.speedAccuracy, speedAccuracy)
+        object.field(CodingKeys.altitude, altitude)
+        object.field(CodingKeys.altitudeAccuracy, altitudeAccuracy)
+        object.field(CodingKeys.updateTime, updateTime)
+        object.field(CodingKeys.serverTime, serverTime)
+        object.field(CodingKeys.locationSensor, locationSensor)
+        object.field(CodingKeys.isRoadSnapped, isRoadSnapped)
     }
 
     /// Refuses a location without a valid position, or with a heading outside 0–359 or a

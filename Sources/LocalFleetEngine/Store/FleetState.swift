@@ -131,7 +131,9 @@ actor FleetState {
         try await withCheckedThrowingContinuation { (acknowledgement: CheckedContinuation<Void, any Error>) in
             queue.append(PendingWrite(sequence: sequence, record: record, acknowledgement: acknowledgement))
             if flushing == nil {
-                flushing = Task { await self.flush() }
+                // High priority: a commit releases every request waiting on it, so it should not
+                // queue behind them.
+                flushing = Task(priority: .high) { await self.flush() }
             }
         }
     }

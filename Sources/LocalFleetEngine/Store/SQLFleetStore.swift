@@ -35,6 +35,7 @@ public struct SQLFleetStore: FleetStore {
         }
     }
 
+    /// Every vehicle and trip of `provider`, decoded from their rows.
     public func load(provider: String) async throws -> FleetSnapshot {
         let decoder = JSONDecoder()
         var snapshot = FleetSnapshot()
@@ -47,17 +48,14 @@ public struct SQLFleetStore: FleetStore {
         return snapshot
     }
 
+    /// Upserts `records` in one transaction (the later record of a resource wins).
     public func save(_ records: [FleetRecord], provider: String) async throws {
         var vehicles: [String: String] = [:]
         var trips: [String: String] = [:]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
         for record in records {
             switch record {
-            case .vehicle(let id, let vehicle):
-                vehicles[id] = String(decoding: try encoder.encode(vehicle), as: UTF8.self)
-            case .trip(let id, let trip):
-                trips[id] = String(decoding: try encoder.encode(trip), as: UTF8.self)
+            case .vehicle(let id, let vehicle): vehicles[id] = String(decoding: vehicle.protoJSON, as: UTF8.self)
+            case .trip(let id, let trip): trips[id] = String(decoding: trip.protoJSON, as: UTF8.self)
             }
         }
         let batches = [(Self.vehiclesTable, "vehicle_id", vehicles), (Self.tripsTable, "trip_id", trips)]

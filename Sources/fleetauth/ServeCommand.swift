@@ -1,0 +1,145 @@
+import ArgumentParser
+import FleetServerSupport
+import Foundation
+import LocalFleetEngine
+import Logging
+import ServiceLifecycle
+import TokenServer
+
+/// `fleetauth serve`: the token server and the local Fleet Engine in one process, the Fleet
+/// Engine trusting each of the token server's signing keys with its role; prints what to try.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the token server and the local Fleet Engine together, ready to try with curl.",
+        discussion: """
+        The first start makes DIR with one signing key per role (DIR/keys/), the admin API key \
+        (DIR/admin-key, mode 0600) and the databases; later starts reuse them.
+        """
+    )
+
+    @Option(help: "The data directory of both servers.")
+    var dataDir = "fleetauth-data"
+
+    @Option(help: "The Cloud project id: the keys' project and the Fleet Engine's provider.")
+    var project = "local-project"
+
+    @Option(help: "The address both servers listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The token server's port (0 picks a free one).")
+    var tokenServerPort = 8080
+
+    @Option(help: "The local Fleet Engine's port (0 picks a free one).")
+    var fleetEnginePort = 8081
+
+    @Option(help: "A PostgreSQL URL for both servers' rows instead of SQLite files in the data directory.")
+    var databaseURL: String?
+
+    func run() async throws {
+        let logger = Logger(label: "fleetauth.serve")
+        let tokenServer = try await TokenServer.open(
+            TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project), logger: logger)
+        let database: FleetDatabase
+        do {
+            database = try await FleetEngineCommand.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
+        } catch {
+            await tokenServer.shutdown()
+            throw error
+        }
+        let banner = ServeBanner(
+            dataDirectory: dataDir, project: project, host: host, adminKey: tokenServer.adminKeySetup,
+            accounts: tokenServer.keys.trustedAccounts.count, database: database.location)
+        let engine = LocalFleetEngine(
+            configuration: .init(
+                projectID: project, trustedAccounts: tokenServer.keys.trustedAccounts, host: host, port: fleetEnginePort,
+                onStarted: { await banner.fleetEngineStarted(on: $0) }),
+            store: SQLFleetStore(database: database), logger: logger)
+        let services: [any Service] = [
+            tokenServer.application(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
+            engine,
+        ]
+        do {
+            try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+        } catch {
+            await tokenServer.shutdown()
+            await database.shutdown()
+            throw error
+        }
+        await tokenServer.shutdown()
+        await database.shutdown()
+    }
+}
+
+/// Prints, once both servers listen, where everything is and three `curl` lines to try:
+/// create a vehicle, get a driver token, send a location. Never prints a secret: the admin key
+/// is read from its file by the shell.
+actor ServeBanner {
+    private let dataDirectory: String
+    private let project: String
+    private let host: String
+    private let adminKey: AdminKeyFile.Setup?
+    private let accounts: Int
+    private let database: DatabaseLocation
+    private var tokenServerPort: Int?
+    private var fleetEnginePort: Int?
+
+    init(dataDirectory: String, project: String, host: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation) {
+        self.dataDirectory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
+        self.project = project
+        self.host = host
+        self.adminKey = adminKey
+        self.accounts = accounts
+        self.database = database
+    }
+
+    func tokenServerStarted(on port: Int) {
+        tokenServerPort = port
+        printIfReady()
+    }
+
+    func fleetEngineStarted(on port: Int) {
+        fleetEnginePort = port
+        printIfReady()
+    }
+
+    private func printIfReady() {
+        guard let tokenServerPort, let fleetEnginePort else { return }
+        let tokens = "http://\(host):\(tokenServerPort)"
+        let fleet = "http://\(host):\(fleetEnginePort)/v1/providers/\(project)"
+        let fleetauth = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        let admin = "Authorization: Bearer $(cat \(dataDirectory)/admin-key)"
+        let login = #"{"username":"alice","password":"try-it-alice"}"#
+        let lines = [
+            "FleetAuth is running (project \(project), data in \(dataDirectory); Fleet Engine rows in \(database))",
+            "  token server:  \(tokens)   (JWKS \(tokens)/.well-known/jwks.json)",
+            "  Fleet Engine:  \(fleet)/   (trusts the token server's \(accounts) signing keys, each with its role)",
+            "  admin API key: \(dataDirectory)/admin-key\(adminKeyNote)",
+            "  signing keys:  \(dataDirectory)/keys/<role>.json (mode 0600)",
+            "",
+            "Try it (bash). First a driver account 'alice', assigned to vehicle-1:",
+            "  curl -s -X POST \(tokens)/v1/admin/accounts -H \"\(admin)\" -d '{\"username\":\"alice\",\"password\":\"try-it-alice\",\"role\":\"driver\"}'",
+            "  curl -s -X PUT \(tokens)/v1/admin/vehicles/vehicle-1/driver -H \"\(admin)\" -d '{\"username\":\"alice\"}'",
+            "1. Create vehicle-1 with a server token signed by the token server's server key:",
+            "  curl -s -X POST '\(fleet)/vehicles?vehicleId=vehicle-1' -H \"Authorization: Bearer $(\(fleetauth) mint --key \(dataDirectory)/keys/server.json --kind server)\" "
+                + #"-d '{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"}}'"#,
+            "2. Log in as alice and get her driver token for vehicle-1:",
+            "  TOKEN=$(curl -s \(tokens)/v1/tokens/driver/vehicle-1 -H \"Authorization: Bearer $(curl -s -X POST \(tokens)/v1/sessions -d '\(login)' "
+                + #"| sed -nE 's/.*"sessionToken": *"([^"]*)".*/\1/p')" | sed -nE 's/.*"token": *"([^"]*)".*/\1/p')"#,
+            "3. Send vehicle-1's location as its driver:",
+            "  curl -s -X PUT '\(fleet)/vehicles/vehicle-1?updateMask=lastLocation' -H \"Authorization: Bearer $TOKEN\" "
+                + #"-d '{"lastLocation":{"location":{"latitude":52.52,"longitude":13.405}}}'"#,
+            "",
+        ]
+        FleetEngineCommand.announce(lines.joined(separator: "\n"))
+    }
+
+    private var adminKeyNote: String {
+        switch adminKey {
+        case .created: " (made now, mode 0600; shown nowhere else)"
+        case .fileDoesNotMatch: " (WARNING: this file's key is not the database's admin key; it will be refused)"
+        case .databaseOnly: " (none here: this database's admin key is in another data directory)"
+        case .fromFile, nil: ""
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import FleetTokens
+import Foundation
+import NIOHTTP1
+import Testing
+
+/// The issue's "done when", against the built `fleetauth serve`: a driver's token from the
+/// token server moves its own vehicle and nothing else; a consumer's token reads its own trip
+/// and nothing else.
+@Suite("fleetauth serve, end to end")
+struct ServeEndToEndTests {
+    static let project = "e2e-fleet"
+    static let password = "e2e-password-1"
+
+    @Test func driverAndConsumerTokensReachOnlyTheirOwnResources() async throws {
+        let folder = try TestEngine.makeFolder()
+        let serve = try await ChildFleetauth(
+            ["serve", "--data-dir", folder, "--project", Self.project, "--token-server-port", "0", "--fleet-engine-port", "0"],
+            waitingFor: "3. Send")
+        defer { serve.kill() }
+        var ports: [Int] = []
+        for port in serve.ports where !ports.contains(port) { ports.append(port) }
+        try #require(ports.count == 2, "\(serve.announcement)")
+        let tokenServer = TestClient(port: ports[0]), fleet = TestClient(port: ports[1])
+        #expect(!serve.announcement.contains(try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+
+        // The operator: accounts and assignments with the admin key, resources with a server token.
+        let admin = "Bearer " + (try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
+        for (username, role) in [("alice", "driver"), ("bob", "consumer")] {
+            let created = try await tokenServer.send(.POST, "/v1/admin/accounts", authorization: admin,
+                                                     body: #"{"username":"\#(username)","password":"\#(Self.password)","role":"\#(role)"}"#)
+            try #require(created.status == 201 || created.status == 200, "\(created)")
+        }
+        try #require(try await tokenServer.send(.PUT, "/v1/admin/vehicles/vehicle-1/driver", authorization: admin, body: #"{"username":"alice"}"#).status == 200)
+        try #require(try await tokenServer.send(.PUT, "/v1/admin/trips/trip-1/consumer", authorization: admin, body: #"{"username":"bob"}"#).status == 200)
+        let server = try TokenMinter(key: ServiceAccountKey(contentsOf: "\(folder)/keys/server.json")).mint(.server).token
+        let p = "/v1/providers/\(Self.project)"
+        for vehicle in ["vehicle-1", "vehicle-2"] {
+            try #require(try await fleet.send(.POST, "\(p)/vehicles?vehicleId=\(vehicle)", token: server, body: Fixtures.vehicleBody()).status == 200)
+        }
+        for (trip, vehicle) in [("trip-1", "vehicle-1"), ("trip-2", "vehicle-2")] {
+            try #require(try await fleet.send(.POST, "\(p)/trips?tripId=\(trip)", token: server, body: Fixtures.tripBody(vehicleID: vehicle)).status == 200)
+        }
+
+        // The apps: log in, fetch scoped tokens.
+        let alice = try await Self.token(from: tokenServer, username: "alice", path: "/v1/tokens/driver/vehicle-1")
+        let bob = try await Self.token(from: tokenServer, username: "bob", path: "/v1/tokens/consumer/trip-1")
+        let aliceSession = try await Self.session(tokenServer, "alice")
+        #expect(try await tokenServer.send(.GET, "/v1/tokens/driver/vehicle-2", token: aliceSession).status == 403)
+
+        let move = Fixtures.locationUpdate(latitude: 52.5, longitude: 13.4)
+        let expectations: [(String, HTTPMethod, String, String?, Int)] = [
+            (alice, .PUT, "\(p)/vehicles/vehicle-1?updateMask=lastLocation", move, 200),
+            (alice, .GET, "\(p)/vehicles/vehicle-1", nil, 200),
+            (alice, .GET, "\(p)/trips/trip-1", nil, 200),
+            (alice, .PUT, "\(p)/vehicles/vehicle-2?updateMask=lastLocation", move, 403),
+            (alice, .GET, "\(p)/vehicles/vehicle-2", nil, 403),
+            (alice, .GET, "\(p)/trips/trip-2", nil, 403),
+            (alice, .POST, "\(p)/vehicles?vehicleId=vehicle-3", Fixtures.vehicleBody(), 403),
+            (alice, .PUT, "\(p)/vehicles/vehicle-1?updateMask=attributes", #"{"attributes":[]}"#, 400),
+            (bob, .GET, "\(p)/trips/trip-1", nil, 200),
+            (bob, .GET, "\(p)/trips/trip-2", nil, 403),
+            (bob, .GET, "\(p)/vehicles/vehicle-1", nil, 403),
+            (bob, .PUT, "\(p)/vehicles/vehicle-1?updateMask=lastLocation", move, 403),
+            (bob, .PUT, "\(p)/trips/trip-1?updateMask=tripStatus", #"{"tripStatus":"CANCELED"}"#, 403),
+        ]
+        for (token, method, path, body, status) in expectations {
+            let response = try await fleet.send(method, path, token: token, body: body)
+            #expect(response.status == status, "\(token == alice ? "alice" : "bob") \(method) \(path): \(response)")
+        }
+        let moved = try await fleet.send(.GET, "\(p)/vehicles/vehicle-1", token: server)
+        #expect(moved.value("lastLocation.location.latitude") as? Double == 52.5)
+        let untouched = try await fleet.send(.GET, "\(p)/vehicles/vehicle-2", token: server)
+        #expect(untouched.value("lastLocation") == nil)
+    }
+
+    static func session(_ tokenServer: TestClient, _ username: String) async throws -> String {
+        let login = try await tokenServer.send(.POST, "/v1/sessions", authorization: nil, body: #"{"username":"\#(username)","password":"\#(password)"}"#)
+        return try #require(login.json["sessionToken"] as? String, "\(login.status)")
+    }
+
+    static func token(from tokenServer: TestClient, username: String, path: String) async throws -> String {
+        let response = try await tokenServer.send(.GET, path, token: try await session(tokenServer, username))
+        return try #require(response.json["token"] as? String, "\(response.status)")
+    }
+}
