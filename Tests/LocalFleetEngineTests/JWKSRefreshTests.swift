@@ -39,65 +39,65 @@ struct JWKSRefreshTests {
         }
     }
 
+    /// Serves a JWKS of the server key and runs an engine that trusts only that URL, fetching
+    /// it at most once per `interval`.
+    static func withJWKSEngine(interval: Duration, _ body: @Sendable (TestClient, Publisher) async throws -> Void) async throws {
+        let publisher = Publisher()
+        try publisher.publish([(TestKeys.server, .serviceSuperUser)])
+        try await withJWKSServer(publisher) { url in
+            try await TestEngine.with(configure: { configuration in
+                configuration.trustedAccounts = []
+                configuration.jwksURL = url
+                configuration.jwksMinimumRefreshInterval = interval
+            }) { client in
+                try await body(client, publisher)
+            }
+        }
+    }
+
     static func getVehicle(_ client: TestClient, token: String) async throws -> TestResponse {
         try await client.send(.GET, "\(Fixtures.provider)/vehicles/none", token: token)
     }
 
     @Test func newKeysAreFetchedWhenATokenNamesThemAndRemovedKeysStopWorking() async throws {
-        let publisher = Publisher()
-        try publisher.publish([(TestKeys.server, .serviceSuperUser)])
-        try await Self.withJWKSServer(publisher) { url in
-            try await TestEngine.with(configure: { configuration in
-                configuration.trustedAccounts = []
-                configuration.jwksURL = url
-                configuration.jwksMinimumRefreshInterval = .milliseconds(300)
-            }) { client in
-                #expect(publisher.fetches.load(ordering: .relaxed) == 1, "fetched at start")
-                #expect(try await Self.getVehicle(client, token: Tokens.server).status == 404)
+        try await Self.withJWKSEngine(interval: .milliseconds(300)) { client, publisher in
+            #expect(publisher.fetches.load(ordering: .relaxed) == 1, "fetched at start")
+            #expect(try await Self.getVehicle(client, token: Tokens.server).status == 404)
 
-                // A driver key the JWKS does not have yet: refused, and too soon to fetch again.
-                let driverToken = Tokens.driver("none")
-                let early = try await Self.getVehicle(client, token: driverToken)
-                #expect(early.status == 401 && early.errorMessage.contains("not a trusted service account"), "\(early)")
+            // A driver key the JWKS does not have yet: refused, and too soon to fetch again.
+            let driverToken = Tokens.driver("none")
+            let early = try await Self.getVehicle(client, token: driverToken)
+            #expect(early.status == 401 && early.errorMessage.contains("not a trusted service account"), "\(early)")
 
-                try publisher.publish([(TestKeys.server, .serviceSuperUser), (TestKeys.driver, .driverSDKUser)])
-                try await Task.sleep(for: .milliseconds(400))
-                let late = try await Self.getVehicle(client, token: driverToken)
-                #expect(late.status == 404, "the new key was fetched: \(late)")
+            try publisher.publish([(TestKeys.server, .serviceSuperUser), (TestKeys.driver, .driverSDKUser)])
+            try await Task.sleep(for: .milliseconds(400))
+            let late = try await Self.getVehicle(client, token: driverToken)
+            #expect(late.status == 404, "the new key was fetched: \(late)")
 
-                // The server key is withdrawn; the next unknown key triggers a fetch that drops it.
-                try publisher.publish([(TestKeys.driver, .driverSDKUser)])
-                try await Task.sleep(for: .milliseconds(400))
-                _ = try await Self.getVehicle(client, token: Tokens.consumer("t"))
-                let withdrawn = try await Self.getVehicle(client, token: Tokens.server)
-                #expect(withdrawn.status == 401, "a withdrawn key still works: \(withdrawn)")
-            }
+            // The server key is withdrawn; the next unknown key triggers a fetch that drops it.
+            try publisher.publish([(TestKeys.driver, .driverSDKUser)])
+            try await Task.sleep(for: .milliseconds(400))
+            _ = try await Self.getVehicle(client, token: Tokens.consumer("t"))
+            let withdrawn = try await Self.getVehicle(client, token: Tokens.server)
+            #expect(withdrawn.status == 401, "a withdrawn key still works: \(withdrawn)")
         }
     }
 
     @Test func aFloodOfUnknownKeysCausesOneFetchPerInterval() async throws {
-        let publisher = Publisher()
-        try publisher.publish([(TestKeys.server, .serviceSuperUser)])
-        try await Self.withJWKSServer(publisher) { url in
-            try await TestEngine.with(configure: { configuration in
-                configuration.trustedAccounts = []
-                configuration.jwksURL = url
-                configuration.jwksMinimumRefreshInterval = .seconds(60)
-            }) { client in
-                let before = publisher.fetches.load(ordering: .relaxed)
-                try await withThrowingTaskGroup(of: Int.self) { group in
-                    for index in 0..<50 {
-                        group.addTask {
-                            var header = Forge.header(for: TestKeys.server)
-                            header["kid"] = "made-up-\(index)"
-                            let token = Forge.token(header: header, payload: Forge.driverPayload(for: TestKeys.server), signedBy: TestKeys.server)
-                            return try await Self.getVehicle(client, token: token).status
-                        }
+        try await Self.withJWKSEngine(interval: .seconds(60)) { client, publisher in
+            let before = publisher.fetches.load(ordering: .relaxed)
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<50 {
+                    group.addTask {
+                        var header = Forge.header(for: TestKeys.server)
+                        header["kid"] = "made-up-\(index)"
+                        let token = Forge.token(header: header, payload: Forge.driverPayload(for: TestKeys.server), signedBy: TestKeys.server)
+                        return try await Self.getVehicle(client, token: token).status
                     }
-                    for try await status in group { #expect(status == 401) }
                 }
-                #expect(publisher.fetches.load(ordering: .relaxed) - before <= 1)
+                for try await status in group { #expect(status == 401) }
             }
+            #expect(publisher.fetches.load(ordering: .relaxed) - before <= 1)
         }
     }
 }

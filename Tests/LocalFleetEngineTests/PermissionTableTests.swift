@@ -5,17 +5,6 @@ import Testing
 /// on every call, allowed and refused, including the 403-before-404 rule.
 @Suite("Permission table over HTTP")
 struct PermissionTableTests {
-    struct Row: Sendable, CustomTestStringConvertible {
-        let who: String
-        let method: HTTPMethod
-        let path: String
-        let token: @Sendable () -> String
-        let body: String?
-        let expected: Int
-
-        var testDescription: String { "\(who): \(method) \(path) → \(expected)" }
-    }
-
     static let p = Fixtures.provider
     static let newVehicle = Fixtures.vehicleBody()
     static let move = Fixtures.locationUpdate(latitude: 52.521, longitude: 13.406)
@@ -23,11 +12,12 @@ struct PermissionTableTests {
     static let status = #"{"tripStatus":"ENROUTE_TO_PICKUP"}"#
     static let search = #"{"pickupPoint":{"point":{"latitude":52.52,"longitude":13.405}},"pickupRadiusMeters":5000,"count":10,"minimumCapacity":1,"tripTypes":["EXCLUSIVE","SHARED"],"vehicleTypes":[{"category":"AUTO"}],"matchOrderBy":"PICKUP_POINT_STRAIGHT_DISTANCE"}"#
 
-    static func row(_ who: String, _ method: HTTPMethod, _ path: String, _ token: @escaping @Sendable () -> String, _ body: String? = nil, _ expected: Int) -> Row {
-        Row(who: who, method: method, path: path, token: token, body: body, expected: expected)
+    static func row(_ who: String, _ method: HTTPMethod, _ path: String, _ token: @escaping @Sendable () -> String, _ body: String? = nil, _ expected: Int) -> RequestCase {
+        RequestCase(name: "\(who): \(method) \(path) → \(expected)", method: method, path: path, authorization: { "Bearer \(token())" },
+                    body: body, status: expected, phrase: nil)
     }
 
-    static let rows: [Row] = [
+    static let rows: [RequestCase] = [
         // create vehicle: server and admin only
         row("server", .POST, "\(p)/vehicles?vehicleId=made-by-server", { Tokens.server }, newVehicle, 200),
         row("admin", .POST, "\(p)/vehicles?vehicleId=made-by-admin", { Tokens.admin }, newVehicle, 200),
@@ -97,16 +87,8 @@ struct PermissionTableTests {
     ]
 
     @Test(arguments: rows)
-    func row(_ row: Row) async throws {
-        let client = try await TestEngine.shared
-        let response = try await client.send(row.method, row.path, token: row.token(), body: row.body)
-        #expect(response.status == row.expected, "\(response)")
-        if row.expected >= 400 {
-            #expect(response.errorCode == row.expected)
-            #expect(!response.errorMessage.isEmpty)
-        }
-        if row.expected == 403 { #expect(response.errorStatus == "PERMISSION_DENIED") }
-        if row.expected == 404 { #expect(response.errorStatus == "NOT_FOUND") }
+    func row(_ row: RequestCase) async throws {
+        try await row.check(on: try await TestEngine.shared)
     }
 
     @Test func consumerSearchSeesOnlyApproximatePositions() async throws {

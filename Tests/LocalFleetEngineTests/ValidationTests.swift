@@ -7,13 +7,9 @@ import Testing
 /// message that names the field, and nothing changed.
 @Suite("Request validation over HTTP")
 struct ValidationTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let name: String
-        let method: HTTPMethod
-        let path: String
-        let body: String?
-        let phrase: String
-        var testDescription: String { name }
+    /// A request with a server token that must be refused with 400 and `phrase`.
+    static func invalid(name: String, method: HTTPMethod, path: String, body: String?, phrase: String) -> RequestCase {
+        RequestCase(name: name, method: method, path: path, authorization: { "Bearer \(Tokens.server)" }, body: body, status: 400, phrase: phrase)
     }
 
     static let p = Fixtures.provider
@@ -22,69 +18,66 @@ struct ValidationTests {
         #"{"lastLocation":{"location":{"latitude":\#(latitude),"longitude":\#(longitude)}}}"#
     }
 
-    static let cases: [Case] = [
-        Case(name: "latitude over 90", method: .PUT, path: update, body: location("90.5", "0"), phrase: "latitude is 90.5"),
-        Case(name: "latitude under -90", method: .PUT, path: update, body: location("-91", "0"), phrase: "latitude"),
-        Case(name: "longitude over 180", method: .PUT, path: update, body: location("0", "180.01"), phrase: "longitude is 180.01"),
-        Case(name: "longitude under -180", method: .PUT, path: update, body: location("0", "-200"), phrase: "longitude"),
-        Case(name: "NaN latitude", method: .PUT, path: update, body: location(#""NaN""#, "0"), phrase: "latitude is nan"),
-        Case(name: "Infinity longitude", method: .PUT, path: update, body: location("0", #""Infinity""#), phrase: "longitude is inf"),
-        Case(name: "latitude as text", method: .PUT, path: update, body: location(#""north""#, "0"), phrase: "latitude"),
-        Case(name: "heading out of range", method: .PUT, path: update,
+    static let cases: [RequestCase] = [
+        invalid(name: "latitude over 90", method: .PUT, path: update, body: location("90.5", "0"), phrase: "latitude is 90.5"),
+        invalid(name: "latitude under -90", method: .PUT, path: update, body: location("-91", "0"), phrase: "latitude"),
+        invalid(name: "longitude over 180", method: .PUT, path: update, body: location("0", "180.01"), phrase: "longitude is 180.01"),
+        invalid(name: "longitude under -180", method: .PUT, path: update, body: location("0", "-200"), phrase: "longitude"),
+        invalid(name: "NaN latitude", method: .PUT, path: update, body: location(#""NaN""#, "0"), phrase: "latitude is nan"),
+        invalid(name: "Infinity longitude", method: .PUT, path: update, body: location("0", #""Infinity""#), phrase: "longitude is inf"),
+        invalid(name: "latitude as text", method: .PUT, path: update, body: location(#""north""#, "0"), phrase: "latitude"),
+        invalid(name: "heading out of range", method: .PUT, path: update,
              body: #"{"lastLocation":{"location":{"latitude":1,"longitude":2},"heading":360}}"#, phrase: "heading is 360"),
-        Case(name: "lastLocation without location", method: .PUT, path: update, body: #"{"lastLocation":{"heading":3}}"#, phrase: "lastLocation.location is required"),
-        Case(name: "masked field missing", method: .PUT, path: update, body: "{}", phrase: "lastLocation is required"),
-        Case(name: "unknown updateMask path", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=color", body: location("1", "2"), phrase: "'color'"),
-        Case(name: "no updateMask", method: .PUT, path: "\(p)/vehicles/v-validation", body: location("1", "2"), phrase: "updateMask is required"),
-        Case(name: "output-only updateMask path", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=currentTrips", body: "{}", phrase: "'currentTrips'"),
-        Case(name: "name disagreeing with the path", method: .PUT, path: update,
+        invalid(name: "lastLocation without location", method: .PUT, path: update, body: #"{"lastLocation":{"heading":3}}"#, phrase: "lastLocation.location is required"),
+        invalid(name: "masked field missing", method: .PUT, path: update, body: "{}", phrase: "lastLocation is required"),
+        invalid(name: "unknown updateMask path", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=color", body: location("1", "2"), phrase: "'color'"),
+        invalid(name: "no updateMask", method: .PUT, path: "\(p)/vehicles/v-validation", body: location("1", "2"), phrase: "updateMask is required"),
+        invalid(name: "output-only updateMask path", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=currentTrips", body: "{}", phrase: "'currentTrips'"),
+        invalid(name: "name disagreeing with the path", method: .PUT, path: update,
              body: #"{"name":"providers/\#(TestKeys.project)/vehicles/v1","lastLocation":{"location":{"latitude":1,"longitude":2}}}"#,
              phrase: "disagrees with the request path"),
-        Case(name: "name of another provider", method: .PUT, path: update,
+        invalid(name: "name of another provider", method: .PUT, path: update,
              body: #"{"name":"providers/other/vehicles/v-validation","lastLocation":{"location":{"latitude":1,"longitude":2}}}"#, phrase: "disagrees"),
-        Case(name: "unknown field", method: .PUT, path: update, body: #"{"lastLocation":{"location":{"latitude":1,"longitude":2}},"color":"red"}"#,
+        invalid(name: "unknown field", method: .PUT, path: update, body: #"{"lastLocation":{"location":{"latitude":1,"longitude":2}},"color":"red"}"#,
              phrase: "unknown field"),
-        Case(name: "unknown nested field", method: .PUT, path: update, body: #"{"lastLocation":{"location":{"latitude":1,"longitude":2,"z":3}}}"#,
+        invalid(name: "unknown nested field", method: .PUT, path: update, body: #"{"lastLocation":{"location":{"latitude":1,"longitude":2,"z":3}}}"#,
              phrase: "unknown field"),
-        Case(name: "unknown enum name", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=vehicleState", body: #"{"vehicleState":"PARKED"}"#,
+        invalid(name: "unknown enum name", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=vehicleState", body: #"{"vehicleState":"PARKED"}"#,
              phrase: "'PARKED' is not one of"),
-        Case(name: "not JSON", method: .PUT, path: update, body: "{lastLocation", phrase: "not valid"),
-        Case(name: "JSON array", method: .PUT, path: update, body: "[]", phrase: "must be a JSON object"),
-        Case(name: "empty body", method: .PUT, path: update, body: nil, phrase: "empty"),
-        Case(name: "body over 64 KiB", method: .PUT, path: update,
+        invalid(name: "not JSON", method: .PUT, path: update, body: "{lastLocation", phrase: "not valid"),
+        invalid(name: "JSON array", method: .PUT, path: update, body: "[]", phrase: "must be a JSON object"),
+        invalid(name: "empty body", method: .PUT, path: update, body: nil, phrase: "empty"),
+        invalid(name: "body over 64 KiB", method: .PUT, path: update,
              body: #"{"attributes":[\#(Array(repeating: #"{"key":"k","stringValue":"v"}"#, count: 3000).joined(separator: ","))]}"#, phrase: "larger than"),
-        Case(name: "create without vehicleId", method: .POST, path: "\(p)/vehicles", body: Fixtures.vehicleBody(), phrase: "vehicleId query parameter is required"),
-        Case(name: "create with a bad vehicleId", method: .POST, path: "\(p)/vehicles?vehicleId=a%3Ab", body: Fixtures.vehicleBody(), phrase: "contains ':'"),
-        Case(name: "create without maximumCapacity", method: .POST, path: "\(p)/vehicles?vehicleId=no-capacity",
+        invalid(name: "create without vehicleId", method: .POST, path: "\(p)/vehicles", body: Fixtures.vehicleBody(), phrase: "vehicleId query parameter is required"),
+        invalid(name: "create with a bad vehicleId", method: .POST, path: "\(p)/vehicles?vehicleId=a%3Ab", body: Fixtures.vehicleBody(), phrase: "contains ':'"),
+        invalid(name: "create without maximumCapacity", method: .POST, path: "\(p)/vehicles?vehicleId=no-capacity",
              body: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"vehicleType":{"category":"AUTO"}}"#, phrase: "maximumCapacity is required"),
-        Case(name: "create with a bad position", method: .POST, path: "\(p)/vehicles?vehicleId=bad-position",
+        invalid(name: "create with a bad position", method: .POST, path: "\(p)/vehicles?vehicleId=bad-position",
              body: Fixtures.vehicleBody(latitude: 95, longitude: 0), phrase: "latitude is 95"),
-        Case(name: "create with a duplicated attribute", method: .POST, path: "\(p)/vehicles?vehicleId=twice",
+        invalid(name: "create with a duplicated attribute", method: .POST, path: "\(p)/vehicles?vehicleId=twice",
              body: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":1,"vehicleType":{"category":"AUTO"},"attributes":[{"key":"a","boolValue":true},{"key":"a","numberValue":1}]}"#,
              phrase: "twice"),
-        Case(name: "trip without pickupPoint", method: .POST, path: "\(p)/trips?tripId=no-pickup", body: #"{"tripType":"EXCLUSIVE"}"#, phrase: "pickupPoint is required"),
-        Case(name: "trip on a vehicle that does not exist", method: .POST, path: "\(p)/trips?tripId=no-vehicle",
+        invalid(name: "trip without pickupPoint", method: .POST, path: "\(p)/trips?tripId=no-pickup", body: #"{"tripType":"EXCLUSIVE"}"#, phrase: "pickupPoint is required"),
+        invalid(name: "trip on a vehicle that does not exist", method: .POST, path: "\(p)/trips?tripId=no-vehicle",
              body: Fixtures.tripBody(vehicleID: "v404"), phrase: "names no vehicle"),
-        Case(name: "trip with a bad dropoff", method: .POST, path: "\(p)/trips?tripId=bad-dropoff",
+        invalid(name: "trip with a bad dropoff", method: .POST, path: "\(p)/trips?tripId=bad-dropoff",
              body: #"{"tripType":"SHARED","pickupPoint":{"point":{"latitude":1,"longitude":1}},"dropoffPoint":{"point":{"latitude":1,"longitude":-181}}}"#,
              phrase: "dropoffPoint.point.longitude"),
-        Case(name: "search radius too small", method: .POST, path: "\(p)/vehicles:search",
+        invalid(name: "search radius too small", method: .POST, path: "\(p)/vehicles:search",
              body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":10,"count":1,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"matchOrderBy":"PICKUP_POINT_STRAIGHT_DISTANCE"}"#,
              phrase: "pickupRadiusMeters"),
-        Case(name: "search by road distance", method: .POST, path: "\(p)/vehicles:search",
+        invalid(name: "search by road distance", method: .POST, path: "\(p)/vehicles:search",
              body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":1000,"count":1,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"matchOrderBy":"PICKUP_POINT_ETA"}"#,
              phrase: "road network"),
     ]
 
     @Test(arguments: cases)
-    func refused(_ badCase: Case) async throws {
+    func refused(_ invalid: RequestCase) async throws {
         let client = try await TestEngine.shared
         let before = try await client.send(.GET, "\(Self.p)/vehicles/v-validation", token: Tokens.server)
-        let response = try await client.send(badCase.method, badCase.path, token: Tokens.server, body: badCase.body)
-        #expect(response.status == 400, "\(response)")
-        #expect(response.errorStatus == "INVALID_ARGUMENT")
-        #expect(response.errorMessage.contains(badCase.phrase), "\(response.errorMessage)")
-        if badCase.method == .PUT {
+        try await invalid.check(on: client)
+        if invalid.method == .PUT {
             let after = try await client.send(.GET, "\(Self.p)/vehicles/v-validation", token: Tokens.server)
             #expect(after.value("lastLocation.location.latitude") as? Double == before.value("lastLocation.location.latitude") as? Double)
         }

@@ -1,5 +1,4 @@
 import FleetServerSupport
-import Foundation
 import Hummingbird
 
 /// `POST /trips?tripId=` and `GET|PUT /trips/{t}` under `/v1/providers/{p}`, checked in the
@@ -19,16 +18,8 @@ struct TripRoutes: Sendable {
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> Trip {
-        let id = request.uri.queryParameters.get("tripId") ?? ""
-        _ = try access.authorize(.createTrip(tripID: id), context)
-        try RouteAccess.requireValidID(id, "the tripId query parameter")
-        let trip = try await ProtoJSONBody.decode(Trip.self, from: request)
-        let name = ResourceName.trip(provider: try RouteAccess.pathParameter("provider", context), id: id)
-        try RouteAccess.validate { () throws(InvalidArgument) in
-            try ResourceName.check(trip.name, matches: name)
-            try trip.validateForCreation()
-        }
-        return try await state.createTrip(id, trip)
+        let creation = try await access.checkedCreation(of: Trip.self, request, context)
+        return try await state.createTrip(creation.id, creation.resource)
     }
 
     private func get(_ request: Request, _ context: Context) async throws -> Trip {
@@ -42,23 +33,11 @@ struct TripRoutes: Sendable {
     }
 
     private func update(_ request: Request, _ context: Context) async throws -> Trip {
-        let id = try RouteAccess.pathParameter("trip", context)
-        let decision = try access.authorize(.updateTrip(tripID: id), context)
-        if case .denied(let rule) = decision.resolved(tripVehicleID: await state.trip(id)?.vehicleId) {
-            throw APIError.permissionDenied(rule)
+        let update = try await access.checkedUpdate(of: Trip.self, request, context) { id, decision in
+            if case .denied(let rule) = decision.resolved(tripVehicleID: await state.trip(id)?.vehicleId) {
+                throw APIError.permissionDenied(rule)
+            }
         }
-        try RouteAccess.requireValidID(id, "the trip id")
-        var fields: Set<TripField> = []
-        try RouteAccess.validate { () throws(InvalidArgument) in
-            fields = try FieldMask.parse(request.uri.queryParameters.get("updateMask"))
-            try (decision.grant ?? .full).checkWritable(fields)
-        }
-        let trip = try await ProtoJSONBody.decode(Trip.self, from: request)
-        let name = ResourceName.trip(provider: try RouteAccess.pathParameter("provider", context), id: id)
-        try RouteAccess.validate { () throws(InvalidArgument) in
-            try ResourceName.check(trip.name, matches: name)
-            try trip.validateUpdate(of: fields)
-        }
-        return try await state.updateTrip(id, with: trip, fields: fields, decision: decision)
+        return try await state.updateTrip(update.id, with: update.resource, fields: update.fields, decision: update.decision)
     }
 }

@@ -20,17 +20,9 @@ struct VehicleRoutes: Sendable {
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> Vehicle {
-        let id = request.uri.queryParameters.get("vehicleId") ?? ""
-        _ = try access.authorize(.createVehicle(vehicleID: id), context)
-        try RouteAccess.requireValidID(id, "the vehicleId query parameter")
-        var vehicle = try await ProtoJSONBody.decode(Vehicle.self, from: request)
-        let name = ResourceName.vehicle(provider: try RouteAccess.pathParameter("provider", context), id: id)
-        try RouteAccess.validate { () throws(InvalidArgument) in
-            try ResourceName.check(vehicle.name, matches: name)
-            try vehicle.validateForCreation()
-        }
-        vehicle.lastLocation?.serverTime = ProtoTimestamp(now())
-        return try await state.createVehicle(id, vehicle)
+        var creation = try await access.checkedCreation(of: Vehicle.self, request, context)
+        creation.resource.lastLocation?.serverTime = ProtoTimestamp(now())
+        return try await state.createVehicle(creation.id, creation.resource)
     }
 
     private func get(_ request: Request, _ context: Context) async throws -> Vehicle {
@@ -42,22 +34,9 @@ struct VehicleRoutes: Sendable {
     }
 
     private func update(_ request: Request, _ context: Context) async throws -> Vehicle {
-        let id = try RouteAccess.pathParameter("vehicle", context)
-        let grant = try access.authorize(.updateVehicle(vehicleID: id), context).grant ?? .full
-        try RouteAccess.requireValidID(id, "the vehicle id")
-        var fields: Set<VehicleField> = []
-        try RouteAccess.validate { () throws(InvalidArgument) in
-            fields = try FieldMask.parse(request.uri.queryParameters.get("updateMask"))
-            try grant.checkWritable(fields)
-        }
-        var vehicle = try await ProtoJSONBody.decode(Vehicle.self, from: request)
-        let name = ResourceName.vehicle(provider: try RouteAccess.pathParameter("provider", context), id: id)
-        try RouteAccess.validate { () throws(InvalidArgument) in
-            try ResourceName.check(vehicle.name, matches: name)
-            try vehicle.validateUpdate(of: fields)
-        }
-        vehicle.lastLocation?.serverTime = ProtoTimestamp(now())
-        return try await state.updateVehicle(id, with: vehicle, fields: fields)
+        var update = try await access.checkedUpdate(of: Vehicle.self, request, context)
+        update.resource.lastLocation?.serverTime = ProtoTimestamp(now())
+        return try await state.updateVehicle(update.id, with: update.resource, fields: update.fields)
     }
 
     private func search(_ request: Request, _ context: Context) async throws -> SearchVehiclesResponse {

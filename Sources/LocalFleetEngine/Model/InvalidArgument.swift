@@ -9,3 +9,12 @@ public struct InvalidArgument: Error, Sendable, Hashable, CustomStringConvertibl
         self.description = description
     }
 }
+
+extension InvalidArgument {
+    /// `value` as given: `nil` when it is missing and `required` is false; refused, naming
+    /// `field`, when it is missing and required.
+    static func presence<Value>(of value: Value?, _ field: String, required: Bool) throws(InvalidArgument) -> Value? {
+        if value == nil, required { throw InvalidArgument("\(field) is required") }
+        return value
+    }
+}

@@ -75,14 +75,7 @@ public struct ProtoJSONObjectWriter {
 
     /// Writes `key: ["…", …]` for strings.
     public mutating func field(_ key: some CodingKey, _ values: [String]?) {
-        guard let values else { return }
-        write(key)
-        bytes.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(value)
-        }
-        bytes.append(UInt8(ascii: "]"))
+        array(key, values) { $0.string($1) }
     }
 
     /// Writes `key: ["A", …]` for enums.
@@ -92,12 +85,16 @@ public struct ProtoJSONObjectWriter {
 
     /// Writes `key: [{…}, …]` for nested objects.
     public mutating func field(_ key: some CodingKey, _ values: [some ProtoJSONEncodable]?) {
+        array(key, values) { $0.writeObject($1) }
+    }
+
+    private mutating func array<Element>(_ key: some CodingKey, _ values: [Element]?, _ element: (inout Self, Element) -> Void) {
         guard let values else { return }
         write(key)
         bytes.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            writeObject(value)
+            element(&self, value)
         }
         bytes.append(UInt8(ascii: "]"))
     }

@@ -29,34 +29,31 @@ extension Trip {
         }
     }
 
-    /// This trip with the values of `fields` taken from `update`.
-    public func applying(_ update: Trip, fields: Set<TripField>) -> Trip {
-        var result = self
-        for field in fields {
-            switch field {
-            case .vehicleId: result.vehicleId = update.vehicleId
-            case .tripStatus: result.tripStatus = update.tripStatus
-            case .pickupPoint: result.pickupPoint = update.pickupPoint
-            case .dropoffPoint: result.dropoffPoint = update.dropoffPoint
-            case .numberOfPassengers: result.numberOfPassengers = update.numberOfPassengers
-            }
+    /// Copies `field` of `source` into `target`.
+    static func copy(_ field: TripField, from source: Trip, to target: inout Trip) {
+        switch field {
+        case .vehicleId: target.vehicleId = source.vehicleId
+        case .tripStatus: target.tripStatus = source.tripStatus
+        case .pickupPoint: target.pickupPoint = source.pickupPoint
+        case .dropoffPoint: target.dropoffPoint = source.dropoffPoint
+        case .numberOfPassengers: target.numberOfPassengers = source.numberOfPassengers
         }
-        return result
     }
 
     private func validate(_ field: TripField, required: Bool) throws(InvalidArgument) {
         let name = field.rawValue
-        func missing() -> InvalidArgument { InvalidArgument("\(name) is required") }
         switch field {
         case .vehicleId:
-            guard let vehicleId, !vehicleId.isEmpty else { if required { throw missing() }; return }
+            guard let vehicleId = try InvalidArgument.presence(of: vehicleId.flatMap { $0.isEmpty ? nil : $0 }, name, required: required) else {
+                return
+            }
             if let problem = FleetEngineIdentifier.problem(with: vehicleId) { throw InvalidArgument("\(name) \(problem)") }
         case .tripStatus:
-            guard let tripStatus else { if required { throw missing() }; return }
+            guard let tripStatus = try InvalidArgument.presence(of: tripStatus, name, required: required) else { return }
             guard tripStatus != .unknown else { throw InvalidArgument("\(name) must not be UNKNOWN_TRIP_STATUS") }
         case .pickupPoint, .dropoffPoint:
             let terminal = field == .pickupPoint ? pickupPoint : dropoffPoint
-            guard let terminal else { if required { throw missing() }; return }
+            guard let terminal = try InvalidArgument.presence(of: terminal, name, required: required) else { return }
             guard let point = terminal.point else { throw InvalidArgument("\(name).point is required") }
             try point.validate(field: "\(name).point")
         case .numberOfPassengers:

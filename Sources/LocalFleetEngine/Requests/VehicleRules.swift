@@ -21,40 +21,37 @@ extension Vehicle {
         }
     }
 
-    /// This vehicle with the values of `fields` taken from `update`.
-    public func applying(_ update: Vehicle, fields: Set<VehicleField>) -> Vehicle {
-        var result = self
-        for field in fields {
-            switch field {
-            case .lastLocation: result.lastLocation = update.lastLocation
-            case .vehicleState: result.vehicleState = update.vehicleState
-            case .attributes: result.attributes = update.attributes
-            case .supportedTripTypes: result.supportedTripTypes = update.supportedTripTypes
-            case .maximumCapacity: result.maximumCapacity = update.maximumCapacity
-            case .vehicleType: result.vehicleType = update.vehicleType
-            }
+    /// Copies `field` of `source` into `target`.
+    static func copy(_ field: VehicleField, from source: Vehicle, to target: inout Vehicle) {
+        switch field {
+        case .lastLocation: target.lastLocation = source.lastLocation
+        case .vehicleState: target.vehicleState = source.vehicleState
+        case .attributes: target.attributes = source.attributes
+        case .supportedTripTypes: target.supportedTripTypes = source.supportedTripTypes
+        case .maximumCapacity: target.maximumCapacity = source.maximumCapacity
+        case .vehicleType: target.vehicleType = source.vehicleType
         }
-        return result
     }
 
     private func validate(_ field: VehicleField, required: Bool) throws(InvalidArgument) {
         let name = field.rawValue
-        func missing() -> InvalidArgument { InvalidArgument("\(name) is required") }
         switch field {
         case .lastLocation:
-            guard let lastLocation else { if required { throw missing() }; return }
+            guard let lastLocation = try InvalidArgument.presence(of: lastLocation, name, required: required) else { return }
             try lastLocation.validate(field: name)
         case .vehicleState:
-            guard let vehicleState else { if required { throw missing() }; return }
+            guard let vehicleState = try InvalidArgument.presence(of: vehicleState, name, required: required) else { return }
             guard vehicleState != .unknown else { throw InvalidArgument("\(name) must be OFFLINE or ONLINE") }
         case .supportedTripTypes:
-            guard let types = supportedTripTypes, !types.isEmpty else { if required { throw missing() }; return }
+            guard let types = try InvalidArgument.presence(of: supportedTripTypes.flatMap { $0.isEmpty ? nil : $0 }, name, required: required) else {
+                return
+            }
             guard !types.contains(.unknown) else { throw InvalidArgument("\(name) must list SHARED and/or EXCLUSIVE") }
         case .maximumCapacity:
-            guard let maximumCapacity else { if required { throw missing() }; return }
+            guard let maximumCapacity = try InvalidArgument.presence(of: maximumCapacity, name, required: required) else { return }
             guard maximumCapacity >= 1 else { throw InvalidArgument("\(name) is \(maximumCapacity); it must be at least 1") }
         case .vehicleType:
-            guard let vehicleType else { if required { throw missing() }; return }
+            guard let vehicleType = try InvalidArgument.presence(of: vehicleType, name, required: required) else { return }
             guard vehicleType.category != .unknown else { throw InvalidArgument("\(name).category is required (e.g. AUTO)") }
         case .attributes:
             let attributes = attributes ?? []

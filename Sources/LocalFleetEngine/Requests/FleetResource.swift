@@ -1,0 +1,50 @@
+/// What the routes need to know to create and update a kind of resource (vehicles, trips) the
+/// same way: where its id comes from, its name, its operations and its rules.
+protocol FleetResource: Decodable, Sendable {
+    /// The fields an `updateMask` may name.
+    associatedtype Field: UpdatableField
+
+    /// The body's `name`, which must agree with the request path when set.
+    var name: String? { get }
+    /// The query parameter with a new resource's id, e.g. `vehicleId`.
+    static var idQueryParameter: String { get }
+    /// The path parameter with the resource's id, e.g. `vehicle`.
+    static var idPathParameter: String { get }
+    /// The resource's name, e.g. `providers/{provider}/vehicles/{id}`.
+    static func resourceName(provider: String, id: String) -> String
+    /// The operation that creates resource `id`.
+    static func creation(id: String) -> FleetOperation
+    /// The operation that updates resource `id`.
+    static func update(id: String) -> FleetOperation
+    /// Refuses a new resource that breaks a rule.
+    func validateForCreation() throws(InvalidArgument)
+    /// Refuses an update of `fields` that breaks a rule.
+    func validateUpdate(of fields: Set<Field>) throws(InvalidArgument)
+    /// Copies `field` of `source` into `target`.
+    static func copy(_ field: Field, from source: Self, to target: inout Self)
+}
+
+extension FleetResource {
+    /// This resource with the values of `fields` taken from `update` (an `updateMask` applied).
+    func applying(_ update: Self, fields: Set<Field>) -> Self {
+        var result = self
+        for field in fields { Self.copy(field, from: update, to: &result) }
+        return result
+    }
+}
+
+extension Vehicle: FleetResource {
+    static let idQueryParameter = "vehicleId"
+    static let idPathParameter = "vehicle"
+    static func resourceName(provider: String, id: String) -> String { ResourceName.vehicle(provider: provider, id: id) }
+    static func creation(id: String) -> FleetOperation { .createVehicle(vehicleID: id) }
+    static func update(id: String) -> FleetOperation { .updateVehicle(vehicleID: id) }
+}
+
+extension Trip: FleetResource {
+    static let idQueryParameter = "tripId"
+    static let idPathParameter = "trip"
+    static func resourceName(provider: String, id: String) -> String { ResourceName.trip(provider: provider, id: id) }
+    static func creation(id: String) -> FleetOperation { .createTrip(tripID: id) }
+    static func update(id: String) -> FleetOperation { .updateTrip(tripID: id) }
+}
