@@ -14,6 +14,8 @@ actor JWKSRefresher {
     static let timeout = TimeAmount.seconds(5)
 
     private let url: String
+    /// The URL for logs, without any user name or password in it.
+    private let loggedURL: String
     private let minimumInterval: Duration
     private let logger: Logger
     private let apply: @Sendable ([TrustedServiceAccount]) -> Void
@@ -25,6 +27,10 @@ actor JWKSRefresher {
     /// A refresher of `url` that hands every changed set of accounts to `apply`.
     init(url: String, minimumInterval: Duration, logger: Logger, apply: @escaping @Sendable ([TrustedServiceAccount]) -> Void) {
         self.url = url
+        var components = URLComponents(string: url)
+        components?.user = nil
+        components?.password = nil
+        self.loggedURL = components?.string ?? "(unparsable URL)"
         self.minimumInterval = minimumInterval
         self.logger = logger
         self.apply = apply
@@ -50,7 +56,7 @@ actor JWKSRefresher {
         do {
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
             guard response.status == .ok else {
-                logger.warning("JWKS fetch refused", metadata: ["url": "\(url)", "status": "\(response.status.code)"])
+                logger.warning("JWKS fetch refused", metadata: ["url": "\(loggedURL)", "status": "\(response.status.code)"])
                 return
             }
             let body = try await response.body.collect(upTo: Self.maximumDocumentSize)
@@ -59,9 +65,9 @@ actor JWKSRefresher {
             let accounts = try document.trustedAccounts()
             lastDocument = document
             apply(accounts)
-            logger.info("JWKS loaded", metadata: ["url": "\(url)", "accounts": "\(accounts.count)", "keys": "\(document.keys.count)"])
+            logger.info("JWKS loaded", metadata: ["url": "\(loggedURL)", "accounts": "\(accounts.count)", "keys": "\(document.keys.count)"])
         } catch {
-            logger.warning("JWKS fetch failed", metadata: ["url": "\(url)", "error": "\(error)"])
+            logger.warning("JWKS fetch failed", metadata: ["url": "\(loggedURL)", "error": "\(error)"])
         }
     }
 }

@@ -22,7 +22,7 @@ struct FleetEngineBench: AsyncParsableCommand {
     var vehicles = 1000
 
     @Option(help: "Concurrent keep-alive connections.")
-    var connections = 64
+    var connections = 100
 
     @Option(help: "Seconds per measured run (after a 1 s warm-up).")
     var seconds = 10
