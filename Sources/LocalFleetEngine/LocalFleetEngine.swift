@@ -66,8 +66,10 @@ public struct LocalFleetEngine: Service {
     /// and is refused with 401 and the rule, instead of a bare 400 from the HTTP parser.
     static let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(maxHeaderFieldSize: 128 * 1024, maxHeaderListSize: 160 * 1024)
 
-    /// Serves until cancelled or shut down gracefully (SIGINT/SIGTERM when run alone), then
-    /// waits for every accepted write to be saved.
+    /// Serves until the task is cancelled or the enclosing `ServiceGroup` shuts down
+    /// gracefully (give the group `gracefulShutdownSignals: [.sigterm, .sigint]` to stop on
+    /// signals, as `fleetauth fleet-engine` does); a graceful shutdown waits for every
+    /// accepted write to be saved.
     public func run() async throws {
         try await makeApplication().run()
     }
