@@ -24,8 +24,6 @@ enum DecodingProblem {
     private static func describe(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: "a string"
-        case is Int64.Type, is Int.Type: "an integer"
-        case is Double.Type: "a number"
         case is [String].Type: "an array of strings"
         default: "an object of the right shape"
         }

@@ -20,10 +20,7 @@ public struct TokenInspection: Sendable {
         let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .missing }
         let segments = try CompactToken(trimmed)
-        let decoder = JSONDecoder()
-        guard let header = try? decoder.decode(JOSEHeader.self, from: segments.header) else {
-            throw .malformed("header is not a JSON object of the right shape")
-        }
+        let header = try JOSEHeader(json: segments.header)
         guard (try? JSONSerialization.jsonObject(with: segments.payload)) is [String: Any] else {
             throw .malformed("payload is not a JSON object")
         }
@@ -37,20 +34,20 @@ public struct TokenInspection: Sendable {
         if header.algorithm != JOSEHeader.rs256 { problems.append(TokenRefusal.unsupportedAlgorithm(header.algorithm).description) }
         if header.keyID == nil { problems.append(TokenRefusal.unknownKeyID(nil).description) }
         if header.type != "JWT" { problems.append("header 'typ' should be 'JWT'") }
-        do {
-            let payload = try decoder.decode(ClaimsPayload.self, from: segments.payload)
+        do throws(TokenRefusal) {
+            let payload = try ClaimsPayload(json: segments.payload)
             let currentTime = Int64(now.timeIntervalSince1970.rounded(.down))
             problems += Self.problems(in: payload, audience: audience, now: currentTime)
             if let iss = payload.iss, let iat = payload.iat, let exp = payload.exp {
                 claims = FleetEngineClaims(
-                    issuer: iss, subject: payload.sub ?? "", audience: payload.aud?.values.first ?? "",
+                    issuer: iss, subject: payload.sub ?? "", audience: payload.audiences?.first ?? "",
                     issuedAt: iat, expiresAt: exp, authorization: payload.authorization ?? AuthorizationClaims()
                 )
             } else {
                 claims = nil
             }
         } catch {
-            problems.append(TokenRefusal.malformedClaims(DecodingProblem.describe(error)).description)
+            problems.append(error.description)
             claims = nil
         }
         self.problems = problems
@@ -60,7 +57,7 @@ public struct TokenInspection: Sendable {
         var problems: [TokenRefusal?] = []
         if payload.iss == nil { problems.append(.malformedClaims("'iss' is missing")) }
         if payload.iss != payload.sub { problems.append(.issuerSubjectMismatch) }
-        problems.append(FleetEngineTokenRules.audienceRefusal(payload.aud?.values ?? [], expected: audience))
+        problems.append(FleetEngineTokenRules.audienceRefusal(payload.audiences ?? [], expected: audience))
         if let iat = payload.iat, let exp = payload.exp {
             problems.append(FleetEngineTokenRules.lifetimeRefusal(issuedAt: iat, expiresAt: exp))
             problems.append(FleetEngineTokenRules.futureIssueRefusal(issuedAt: iat, now: now))

@@ -21,7 +21,6 @@ public final class TokenVerifier: Sendable {
     private let now: @Sendable () -> Date
     private let accounts: Locked<[String: TrustedServiceAccount]>
     private let cache: VerifiedTokenCache
-    private let decoder = JSONDecoder()
 
     /// Creates a verifier.
     ///
@@ -85,9 +84,9 @@ public final class TokenVerifier: Sendable {
 
     private func verifyWithoutCache(_ token: String, at currentTime: Int64) throws(TokenRefusal) -> VerifiedToken {
         let segments = try CompactToken(token)
-        let header = try decode(JOSEHeader.self, from: segments.header, part: "header")
+        let header = try JOSEHeader(json: segments.header)
         guard header.algorithm == JOSEHeader.rs256 else { throw .unsupportedAlgorithm(header.algorithm) }
-        let payload = try decode(ClaimsPayload.self, from: segments.payload, part: "payload")
+        let payload = try ClaimsPayload(json: segments.payload)
 
         guard let issuer = payload.iss else { throw .malformedClaims("'iss' is missing") }
         guard let account = accounts.withLock({ $0[issuer] }) else { throw .unknownIssuer(issuer) }
@@ -95,7 +94,7 @@ public final class TokenVerifier: Sendable {
         guard let keyID = header.keyID, let publicKey = account.publicKeys[keyID] else { throw .unknownKeyID(header.keyID) }
         guard segments.signatureMatches(publicKey) else { throw .badSignature }
 
-        if let refusal = FleetEngineTokenRules.audienceRefusal(payload.aud?.values ?? [], expected: audience) { throw refusal }
+        if let refusal = FleetEngineTokenRules.audienceRefusal(payload.audiences ?? [], expected: audience) { throw refusal }
         guard let issuedAt = payload.iat else { throw .malformedClaims("'iat' is missing") }
         guard let expiresAt = payload.exp else { throw .malformedClaims("'exp' is missing") }
         if let refusal = FleetEngineTokenRules.lifetimeRefusal(issuedAt: issuedAt, expiresAt: expiresAt)
@@ -113,18 +112,6 @@ public final class TokenVerifier: Sendable {
             authorization: payload.authorization ?? AuthorizationClaims()
         )
         return VerifiedToken(claims: claims, role: account.role, keyID: keyID)
-    }
-
-    private func decode<Part: Decodable>(_ type: Part.Type, from data: Data, part: String) throws(TokenRefusal) -> Part {
-        do {
-            return try decoder.decode(type, from: data)
-        } catch {
-            let problem = DecodingProblem.describe(error)
-            if part == "payload", error is DecodingError, problem.hasPrefix("'") {
-                throw .malformedClaims(problem)
-            }
-            throw .malformed("\(part) is not a JSON object of the right shape (\(problem))")
-        }
     }
 
     private static func index(_ accounts: [TrustedServiceAccount], into existing: [String: TrustedServiceAccount]) -> [String: TrustedServiceAccount] {

@@ -1,0 +1,310 @@
+import Foundation
+
+/// Why the token JSON reader stopped: bad syntax, or a value of the wrong type.
+enum JSONReadError: Error, Equatable {
+    /// The bytes are not JSON (what is wrong, in words).
+    case syntax(String)
+    /// A value is not of the type the field needs (`a string`, `an array of strings`, …).
+    case wrongType(expected: String)
+}
+
+/// A strict, forward-only reader over the small JSON objects of a token's header and payload.
+///
+/// The verifier reads only the members Fleet Engine uses, straight into their types, and skips
+/// (while still checking the syntax of) everything else: no intermediate tree and no `Codable`
+/// machinery on the hot path. It follows RFC 8259 strictly: no trailing commas, no comments,
+/// no leading zeros, control characters only escaped, and strings must be valid UTF-8.
+struct JSONCursor: ~Copyable {
+    /// How deeply unknown members may nest before the reader gives up.
+    static let maximumDepth = 32
+
+    private let bytes: UnsafeRawBufferPointer
+    private var index = 0
+
+    /// Reads `bytes`, which must stay valid while the cursor is used.
+    private init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// Runs `body` with a cursor over `data`.
+    static func read(_ data: Data, _ body: (inout JSONCursor) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        let result: Result<Void, JSONReadError> = data.withUnsafeBytes { raw in
+            var cursor = JSONCursor(raw)
+            do throws(JSONReadError) {
+                try body(&cursor)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Reads a whole document that is one object, calling `member` with each key; `member`
+    /// must read or skip the value. Duplicate keys are refused (a second `alg` or `vehicleid`
+    /// must never override the first in one reader and not in another).
+    mutating func readDocumentObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        try readObject(member)
+        skipWhitespace()
+        guard index == bytes.count else { throw .syntax("unexpected bytes after the object") }
+    }
+
+    /// Reads an object, calling `member` with each key; refuses duplicate keys.
+    mutating func readObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "{") else { throw .wrongType(expected: "an object") }
+        index += 1
+        var seen: Set<String> = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            let key = try readStringLiteral()
+            guard seen.insert(key).inserted else { throw .syntax("key '\(key)' appears twice") }
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            try member(&self, key)
+            skipWhitespace()
+            switch next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "}"): return
+            default: throw .syntax("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    /// Consumes `null` if it comes next; returns whether it did.
+    mutating func readNull() -> Bool {
+        skipWhitespace()
+        guard bytes.count - index >= 4, peek() == UInt8(ascii: "n") else { return false }
+        guard bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l") else { return false }
+        index += 4
+        return true
+    }
+
+    /// Reads a string value.
+    mutating func readString() throws(JSONReadError) -> String {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "\"") else { throw .wrongType(expected: "a string") }
+        return try readStringLiteral()
+    }
+
+    /// Reads an array of strings.
+    mutating func readStringArray() throws(JSONReadError) -> [String] {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "[") else { throw .wrongType(expected: "an array of strings") }
+        index += 1
+        var values: [String] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            return values
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw .wrongType(expected: "an array of strings") }
+            values.append(try readStringLiteral())
+            skipWhitespace()
+            switch next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "]"): return values
+            default: throw .syntax("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    /// Reads a number value.
+    mutating func readNumber() throws(JSONReadError) -> Double {
+        skipWhitespace()
+        guard let first = peek(), first == UInt8(ascii: "-") || isDigit(first) else { throw .wrongType(expected: "a number") }
+        return try readNumberLiteral()
+    }
+
+    /// Whether the next value is a string (without consuming it).
+    mutating func nextIsString() -> Bool {
+        skipWhitespace()
+        return peek() == UInt8(ascii: "\"")
+    }
+
+    /// Reads a string, or `nil` for `null`.
+    mutating func readOptionalString() throws(JSONReadError) -> String? {
+        readNull() ? nil : try readString()
+    }
+
+    /// Skips one value of any type, checking its syntax.
+    mutating func skipValue(depth: Int = 0) throws(JSONReadError) {
+        guard depth < Self.maximumDepth else { throw .syntax("nested more than \(Self.maximumDepth) levels deep") }
+        skipWhitespace()
+        switch peek() {
+        case UInt8(ascii: "\""):
+            _ = try readStringLiteral()
+        case UInt8(ascii: "{"):
+            try readObject { (cursor, _) throws(JSONReadError) in try cursor.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") {
+                index += 1
+                return
+            }
+            while true {
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                switch next() {
+                case UInt8(ascii: ","): continue
+                case UInt8(ascii: "]"): return
+                default: throw .syntax("expected ',' or ']' in an array")
+                }
+            }
+        case UInt8(ascii: "t"): try expectWord("true")
+        case UInt8(ascii: "f"): try expectWord("false")
+        case UInt8(ascii: "n"): try expectWord("null")
+        case .some(let byte) where byte == UInt8(ascii: "-") || isDigit(byte):
+            _ = try readNumberLiteral()
+        default:
+            throw .syntax("expected a value")
+        }
+    }
+
+    // MARK: - Literals
+
+    private mutating func readStringLiteral() throws(JSONReadError) -> String {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        // Fast path: no escapes, the common case for every claim.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let literal = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                guard let text = String(validating: literal, as: UTF8.self) else { throw .syntax("a string is not valid UTF-8") }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            guard byte >= 0x20 else { throw .syntax("a control character in a string must be escaped") }
+            index += 1
+        }
+        return try readEscapedString(from: start)
+    }
+
+    private mutating func readEscapedString(from start: Int) throws(JSONReadError) -> String {
+        index = start
+        var utf8: [UInt8] = []
+        while true {
+            guard let byte = next() else { throw .syntax("a string is not closed") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: utf8, as: UTF8.self) else { throw .syntax("a string is not valid UTF-8") }
+                return text
+            case UInt8(ascii: "\\"):
+                try appendEscape(to: &utf8)
+            case 0..<0x20:
+                throw .syntax("a control character in a string must be escaped")
+            default:
+                utf8.append(byte)
+            }
+        }
+    }
+
+    private mutating func appendEscape(to utf8: inout [UInt8]) throws(JSONReadError) {
+        switch next() {
+        case UInt8(ascii: "\""): utf8.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): utf8.append(UInt8(ascii: "\\"))
+        case UInt8(ascii: "/"): utf8.append(UInt8(ascii: "/"))
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try readHexQuad()
+            if (0xD800..<0xDC00).contains(scalar) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard next() == UInt8(ascii: "\\"), next() == UInt8(ascii: "u") else { throw .syntax("a lone surrogate in a string") }
+                let low = try readHexQuad()
+                guard (0xDC00..<0xE000).contains(low) else { throw .syntax("a lone surrogate in a string") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw .syntax("a lone surrogate in a string") }
+            utf8.append(contentsOf: String(Character(unicode)).utf8)
+        default:
+            throw .syntax("an unknown escape in a string")
+        }
+    }
+
+    private mutating func readHexQuad() throws(JSONReadError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = next() else { throw .syntax("a \\u escape is cut short") }
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw .syntax("a \\u escape needs four hex digits")
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    private mutating func readNumberLiteral() throws(JSONReadError) -> Double {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), isDigit(first) else { throw .syntax("a number needs digits") }
+        index += 1
+        if first != UInt8(ascii: "0") { skipDigits() }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let digit = peek(), isDigit(digit) else { throw .syntax("a number needs digits after '.'") }
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard let digit = peek(), isDigit(digit) else { throw .syntax("a number needs digits in its exponent") }
+            skipDigits()
+        }
+        let literal = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+        guard let value = Double(String(decoding: literal, as: UTF8.self)) else { throw .syntax("a number cannot be read") }
+        return value
+    }
+
+    // MARK: - Bytes
+
+    private func peek() -> UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    private mutating func next() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    private mutating func expect(_ byte: UInt8) throws(JSONReadError) {
+        guard next() == byte else { throw .syntax("expected '\(Character(Unicode.Scalar(byte)))'") }
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws(JSONReadError) {
+        for expected in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
+            guard next() == expected else { throw .syntax("expected '\(word)'") }
+        }
+    }
+
+    private mutating func skipDigits() {
+        while let byte = peek(), isDigit(byte) { index += 1 }
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}
