@@ -49,13 +49,14 @@ enum Base64URL {
     /// Decodes unpadded base64url bytes; `nil` when they are not strictly base64url
     /// (padding, `+`, `/`, white space and impossible lengths are all refused).
     static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> Data? {
-        if let decoded = text.withContiguousStorageIfAvailable({ decode(buffer: $0) }) {
+        if let decoded = text.withContiguousStorageIfAvailable({ decode($0) }) {
             return decoded
         }
-        return Array(text).withUnsafeBufferPointer { decode(buffer: $0) }
+        return Array(text).withUnsafeBufferPointer { decode($0) }
     }
 
-    private static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> Data? {
+    /// Decodes unpadded base64url bytes in place; `nil` when they are not strictly base64url.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>) -> Data? {
         let count = text.count
         guard count % 4 != 1 else { return nil }
         var output = Data(count: count * 3 / 4)

@@ -15,27 +15,38 @@ struct CompactToken {
 
     /// Splits and decodes `token`, refusing anything that is not three base64url segments.
     init(_ token: String) throws(TokenRefusal) {
-        let bytes = token.utf8
-        guard let firstDot = bytes.firstIndex(of: UInt8(ascii: ".")) else {
+        var text = token
+        let split: Result<CompactToken, TokenRefusal> = text.withUTF8 { bytes in
+            do throws(TokenRefusal) {
+                return .success(try CompactToken(bytes: bytes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try split.get()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) throws(TokenRefusal) {
+        let dot = UInt8(ascii: ".")
+        guard let firstDot = bytes.firstIndex(of: dot) else {
             throw .malformed("expected three base64url segments separated by '.', found one")
         }
-        let afterFirst = bytes.index(after: firstDot)
-        guard let secondDot = bytes[afterFirst...].firstIndex(of: UInt8(ascii: ".")) else {
+        guard let secondDot = bytes[(firstDot + 1)...].firstIndex(of: dot) else {
             throw .malformed("expected three base64url segments separated by '.', found two")
         }
-        let afterSecond = bytes.index(after: secondDot)
-        guard !bytes[afterSecond...].contains(UInt8(ascii: ".")) else {
+        guard !bytes[(secondDot + 1)...].contains(dot) else {
             throw .malformed("expected three base64url segments separated by '.', found more (encrypted tokens are not accepted)")
         }
-        guard let header = Base64URL.decode(bytes[..<firstDot]), !header.isEmpty else { throw .malformed("header is not base64url") }
-        guard let payload = Base64URL.decode(bytes[afterFirst..<secondDot]), !payload.isEmpty else { throw .malformed("payload is not base64url") }
-        guard let signature = Base64URL.decode(bytes[afterSecond...]), !signature.isEmpty else { throw .malformed("signature is missing or not base64url") }
+        func segment(_ range: Range<Int>) -> Data? {
+            Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[range])).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        guard let header = segment(0..<firstDot) else { throw .malformed("header is not base64url") }
+        guard let payload = segment((firstDot + 1)..<secondDot) else { throw .malformed("payload is not base64url") }
+        guard let signature = segment((secondDot + 1)..<bytes.count) else { throw .malformed("signature is missing or not base64url") }
         self.header = header
         self.payload = payload
         self.signature = signature
-        let signingInputLength = bytes.distance(from: bytes.startIndex, to: secondDot)
-        var text = token
-        self.signingInputDigest = text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: $0[..<signingInputLength]))) }
+        self.signingInputDigest = SHA256.hash(data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<secondDot])))
     }
 
     /// Whether the RS256 signature verifies with `publicKey`.

@@ -54,7 +54,8 @@ struct JSONCursor: ~Copyable {
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else { throw .wrongType(expected: "an object") }
         index += 1
-        var seen: Set<String> = []
+        // Objects in tokens are small: a list beats a hash set here.
+        var seen: [String] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
@@ -63,7 +64,8 @@ struct JSONCursor: ~Copyable {
         while true {
             skipWhitespace()
             let key = try readStringLiteral()
-            guard seen.insert(key).inserted else { throw .syntax("key '\(key)' appears twice") }
+            guard !seen.contains(key) else { throw .syntax("key '\(key)' appears twice") }
+            seen.append(key)
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
             try member(&self, key)
@@ -174,15 +176,19 @@ struct JSONCursor: ~Copyable {
     private mutating func readStringLiteral() throws(JSONReadError) -> String {
         try expect(UInt8(ascii: "\""))
         let start = index
+        var isASCII = true
         // Fast path: no escapes, the common case for every claim.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let literal = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                // ASCII needs no validation; anything else must be valid UTF-8.
+                if isASCII { return String(decoding: literal, as: UTF8.self) }
                 guard let text = String(validating: literal, as: UTF8.self) else { throw .syntax("a string is not valid UTF-8") }
                 return text
             }
+            isASCII = isASCII && byte < 0x80
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw .syntax("a control character in a string must be escaped") }
             index += 1
