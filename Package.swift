@@ -37,11 +37,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     ],
     targets: [
+        // On Linux, tokens are signed with the system's OpenSSL 3 libcrypto (faster than BoringSSL's
+        // RSA signing on CPUs with AVX-512 IFMA); elsewhere with swift-crypto.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "FleetTokens",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
             ]
         ),
         .target(name: "FleetTokenProvider"),

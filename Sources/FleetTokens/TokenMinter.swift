@@ -14,6 +14,7 @@ public struct TokenMinter: Sendable {
     /// The lifetime of a token when ``mint(_:lifetime:)`` is not given one.
     public let defaultLifetime: Duration
     private let now: @Sendable () -> Date
+    private let signer: RS256Signer
     private let encodedHeader: String
     private let encoder: JSONEncoder
 
@@ -24,6 +25,8 @@ public struct TokenMinter: Sendable {
     ///   - audience: the `aud` claim; Fleet Engine's by default.
     ///   - defaultLifetime: 1 s to 3600 s; 3600 s by default.
     ///   - now: the clock; the system clock by default.
+    /// - Throws: ``TokenMintError/invalidLifetime(seconds:)`` for a bad default lifetime,
+    ///   ``TokenMintError/signingFailed`` if the signing library refuses the key.
     public init(
         key: ServiceAccountKey,
         audience: String = FleetEngineClaims.fleetEngineAudience,
@@ -31,6 +34,8 @@ public struct TokenMinter: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(TokenMintError) {
         _ = try Self.wholeSeconds(of: defaultLifetime)
+        guard let signer = RS256Signer(key.privateKey) else { throw .signingFailed }
+        self.signer = signer
         self.key = key
         self.audience = audience
         self.defaultLifetime = defaultLifetime
@@ -65,10 +70,8 @@ public struct TokenMinter: Sendable {
         guard let payload = try? encoder.encode(claims) else { throw .signingFailed }
         let signingInput = encodedHeader + "." + Base64URL.encode(payload)
         let digest = SHA256.hash(data: Data(signingInput.utf8))
-        guard let signature = try? key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5) else {
-            throw .signingFailed
-        }
-        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        guard let signature = signer.signature(for: digest) else { throw .signingFailed }
+        return signingInput + "." + Base64URL.encode(signature)
     }
 
     private static func wholeSeconds(of lifetime: Duration) throws(TokenMintError) -> Int64 {
