@@ -15,42 +15,21 @@ struct ClaimsPayload {
     /// type: `.malformedClaims` naming the claim (never its value).
     init(json: Data) throws(TokenRefusal) {
         var payload = ClaimsPayload()
-        var field = ""
-        do throws(JSONReadError) {
-            try JSONCursor.read(json) { (cursor) throws(JSONReadError) in
-                try cursor.readDocumentObject { (cursor, key) throws(JSONReadError) in
-                    field = key
-                    switch key {
-                    case "iss": payload.iss = try cursor.readOptionalString()
-                    case "sub": payload.sub = try cursor.readOptionalString()
-                    case "aud": payload.audiences = try Self.readAudiences(&cursor)
-                    case "iat": payload.iat = try Self.readNumericDate(&cursor)
-                    case "exp": payload.exp = try Self.readNumericDate(&cursor)
-                    case "authorization":
-                        payload.authorization = cursor.readNull() ? nil : try Self.readAuthorization(&cursor) { field = "authorization.\($0)" }
-                    default: try cursor.skipValue()
-                    }
-                }
+        try readTokenPart(json, named: "payload") { (cursor, key) throws(JSONReadError) in
+            switch key {
+            case "iss": payload.iss = try cursor.readOptionalString()
+            case "sub": payload.sub = try cursor.readOptionalString()
+            case "aud": payload.audiences = try Self.readAudiences(&cursor)
+            case "iat": payload.iat = try Self.readNumericDate(&cursor)
+            case "exp": payload.exp = try Self.readNumericDate(&cursor)
+            case "authorization": payload.authorization = cursor.readNull() ? nil : try Self.readAuthorization(&cursor)
+            default: try cursor.skipValue()
             }
-        } catch {
-            throw Self.refusal(for: error, field: field, part: "payload")
         }
         self = payload
     }
 
     private init() {}
-
-    /// The refusal for a read error at `field` ("" before any member) of `part`.
-    static func refusal(for error: JSONReadError, field: String, part: String) -> TokenRefusal {
-        switch error {
-        case .syntax(let problem):
-            return .malformed("\(part) is not valid JSON: \(problem)")
-        case .wrongType where field.isEmpty:
-            return .malformed("\(part) is not a JSON object")
-        case .wrongType(let expected):
-            return part == "payload" ? .malformedClaims("'\(field)' must be \(expected)") : .malformed("\(part) '\(field)' must be \(expected)")
-        }
-    }
 
     private static func readAudiences(_ cursor: inout JSONCursor) throws(JSONReadError) -> [String]? {
         if cursor.readNull() { return nil }
@@ -71,13 +50,9 @@ struct ClaimsPayload {
         return Int64(value.rounded(.down))
     }
 
-    private static func readAuthorization(
-        _ cursor: inout JSONCursor,
-        entering: (String) -> Void
-    ) throws(JSONReadError) -> AuthorizationClaims {
+    private static func readAuthorization(_ cursor: inout JSONCursor) throws(JSONReadError) -> AuthorizationClaims {
         var claims = AuthorizationClaims()
         try cursor.readObject { (cursor, key) throws(JSONReadError) in
-            entering(key)
             switch key {
             case AuthorizationClaims.CodingKeys.vehicleID.rawValue: claims.vehicleID = try cursor.readOptionalString()
             case AuthorizationClaims.CodingKeys.tripID.rawValue: claims.tripID = try cursor.readOptionalString()
@@ -97,22 +72,36 @@ extension JOSEHeader {
     /// skipped. Anything else is `.malformed`.
     init(json: Data) throws(TokenRefusal) {
         var header = JOSEHeader(algorithm: nil, type: nil, keyID: nil)
-        var field = ""
-        do throws(JSONReadError) {
-            try JSONCursor.read(json) { (cursor) throws(JSONReadError) in
-                try cursor.readDocumentObject { (cursor, key) throws(JSONReadError) in
-                    field = key
-                    switch key {
-                    case CodingKeys.algorithm.rawValue: header.algorithm = try cursor.readOptionalString()
-                    case CodingKeys.type.rawValue: header.type = try cursor.readOptionalString()
-                    case CodingKeys.keyID.rawValue: header.keyID = try cursor.readOptionalString()
-                    default: try cursor.skipValue()
-                    }
-                }
+        try readTokenPart(json, named: "header") { (cursor, key) throws(JSONReadError) in
+            switch key {
+            case CodingKeys.algorithm.rawValue: header.algorithm = try cursor.readOptionalString()
+            case CodingKeys.type.rawValue: header.type = try cursor.readOptionalString()
+            case CodingKeys.keyID.rawValue: header.keyID = try cursor.readOptionalString()
+            default: try cursor.skipValue()
             }
-        } catch {
-            throw ClaimsPayload.refusal(for: error, field: field, part: "header")
         }
         self = header
+    }
+}
+
+/// Reads the JSON object of a token's `part` ("header" or "payload"), handing each member to
+/// `member`. Not JSON, or not an object: `.malformed`; a wrongly typed member: for the payload
+/// `.malformedClaims`, for the header `.malformed`, naming the member (never its value).
+private func readTokenPart(
+    _ json: Data,
+    named part: String,
+    _ member: (inout JSONCursor, String) throws(JSONReadError) -> Void
+) throws(TokenRefusal) {
+    do throws(JSONReadError) {
+        try JSONCursor.read(json) { (cursor) throws(JSONReadError) in try cursor.readDocumentObject(member) }
+    } catch {
+        switch error {
+        case .syntax(let problem):
+            throw .malformed("\(part) is not valid JSON: \(problem)")
+        case .wrongType(_, let field) where field.isEmpty:
+            throw .malformed("\(part) is not a JSON object")
+        case .wrongType(let expected, let field):
+            throw part == "payload" ? .malformedClaims("'\(field)' must be \(expected)") : .malformed("\(part) '\(field)' must be \(expected)")
+        }
     }
 }

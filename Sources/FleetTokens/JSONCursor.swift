@@ -4,8 +4,15 @@ import Foundation
 enum JSONReadError: Error, Equatable {
     /// The bytes are not JSON (what is wrong, in words).
     case syntax(String)
-    /// A value is not of the type the field needs (`a string`, `an array of strings`, …).
-    case wrongType(expected: String)
+    /// A value is not of the type the field needs (`a string`, `an array of strings`, …);
+    /// `field` is the member's dotted path (`authorization.vehicleid`), empty for the document.
+    case wrongType(expected: String, field: String = "")
+
+    /// This error as seen from the object holding member `key`.
+    fileprivate func within(_ key: String) -> JSONReadError {
+        guard case .wrongType(let expected, let field) = self else { return self }
+        return .wrongType(expected: expected, field: field.isEmpty ? key : "\(key).\(field)")
+    }
 }
 
 /// A strict, forward-only reader over the small JSON objects of a token's header and payload.
@@ -68,7 +75,11 @@ struct JSONCursor: ~Copyable {
             seen.append(key)
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
-            try member(&self, key)
+            do {
+                try member(&self, key)
+            } catch {
+                throw error.within(key)
+            }
             skipWhitespace()
             switch next() {
             case UInt8(ascii: ","): continue
