@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "FleetTokens", targets: ["FleetTokens"]),
         .library(name: "FleetTokenProvider", targets: ["FleetTokenProvider"]),
+        .library(name: "FleetEngineClient", targets: ["FleetEngineClient"]),
         .executable(name: "fleetauth", targets: ["fleetauth"]),
     ],
     dependencies: [
@@ -49,6 +50,7 @@ let package = Package(
             ]
         ),
         .target(name: "FleetTokenProvider"),
+        .target(name: "FleetEngineClient", dependencies: ["FleetTokenProvider"]),
         .target(
             name: "FleetServerSupport",
             dependencies: [
@@ -93,6 +95,7 @@ let package = Package(
             dependencies: [
                 "FleetTokens",
                 "FleetTokenProvider",
+                "FleetEngineClient",
                 "FleetServerSupport",
                 "LocalFleetEngine",
                 "TokenServer",
@@ -140,6 +143,17 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "FleetEngineClientTests",
+            dependencies: [
+                "FleetEngineClient",
+                "FleetTokenProvider",
+                "FleetTokens",
+                "TokenServer",
+                "LocalFleetEngine",
+                "FleetServerSupport",
             ]
         ),
         .testTarget(

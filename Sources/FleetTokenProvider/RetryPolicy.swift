@@ -35,7 +35,7 @@ public struct RetryPolicy: Sendable {
     /// How long to wait after failed attempt number `attempt` (1 for the first): the server's
     /// `retryAfter` up to ``maxRetryAfter`` when given, else a random share of
     /// `min(maxBackoff, initialBackoff × 2^(attempt − 1))`.
-    func delay(afterAttempt attempt: Int, retryAfter: Duration?) -> Duration {
+    public func delay(afterAttempt attempt: Int, retryAfter: Duration?) -> Duration {
         if let retryAfter { return min(retryAfter, maxRetryAfter) }
         let growth = Double(1 << min(max(attempt - 1, 0), 62))
         let cap = min(maxBackoff.timeInterval, initialBackoff.timeInterval * growth)

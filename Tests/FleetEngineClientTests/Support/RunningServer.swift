@@ -1,0 +1,58 @@
+import Foundation
+
+/// A server running in a task of its own on a fixed loopback port (a free one picked at the
+/// first start), which a test stops and starts again to play an outage.
+actor RunningServer {
+    /// Runs a server on `port` until cancelled, calling `onStarted` with its port once it listens.
+    typealias Launch = @Sendable (_ port: Int, _ onStarted: @escaping @Sendable (Int) async -> Void) async throws -> Void
+
+    private let name: String
+    private let launch: Launch
+    private var task: Task<Void, Never>?
+    /// The port; 0 until the first start.
+    private(set) var port = 0
+
+    init(_ name: String, launch: @escaping Launch) {
+        self.name = name
+        self.launch = launch
+    }
+
+    /// Starts the server and waits (up to 30 s) until it listens.
+    func start() async throws {
+        precondition(task == nil, "\(name) is already running")
+        let (ports, sink) = AsyncStream.makeStream(of: Int.self)
+        let launch = launch, port = port, name = name
+        task = Task {
+            do {
+                try await launch(port) { sink.yield($0) }
+            } catch {
+                print("\(name) ended: \(error)")
+            }
+            sink.finish()
+        }
+        let started = try await withThrowingTaskGroup(of: Int?.self) { group in
+            group.addTask { await ports.first { _ in true } }
+            group.addTask {
+                try await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        guard let started else { throw TestFailure("\(name) did not start") }
+        self.port = started
+    }
+
+    /// Stops the server (its listening socket and connections close) and waits until it has.
+    func stop() async {
+        task?.cancel()
+        await task?.value
+        task = nil
+    }
+}
+
+/// A failure of the test set-up, in words.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,148 @@
+import FleetEngineClient
+import FleetServerSupport
+import FleetTokenProvider
+import FleetTokens
+import Foundation
+import LocalFleetEngine
+import Logging
+import Testing
+import TokenServer
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A token server and a local Fleet Engine, both real, on loopback ports, judging tokens by
+/// one manual clock that the test moves; either can be stopped and started again on its port.
+final class TestFleet: Sendable {
+    static let project = "client-test-project"
+    static let password = "a-password-for-tests"
+
+    /// The time of both servers (and of the apps' providers unless a test gives them another).
+    let clock = ManualTokenClock(now: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+    let tokenServer: RunningServer
+    let fleetEngine: RunningServer
+    let keys: SigningKeys
+    private let configuration: TokenServerConfiguration
+
+    private init(folder: String, tokenLifetime: Duration) throws {
+        let clock = clock
+        configuration = TokenServerConfiguration(
+            dataDirectory: folder + "/token-server", projectID: Self.project,
+            options: TokenServerOptions(tokenLifetime: tokenLifetime, bcryptCost: 4, now: { clock.now }))
+        keys = try SharedTestKeys.install(in: configuration.keysDirectory)
+        let configuration = configuration, keys = keys
+        let logger = Logger(label: "client-tests") { _ in SwiftLogNoOpLogHandler() }
+        tokenServer = RunningServer("token server") { port, onStarted in
+            let server = try await TokenServer.open(configuration, logger: logger)
+            try? await server.application(port: port, onRunning: onStarted).run()
+            // Closed outside the cancelled task: SQLite connections cannot close in one.
+            await Task { await server.shutdown() }.value
+        }
+        fleetEngine = RunningServer("local Fleet Engine") { port, onStarted in
+            let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
+            let store = SQLFleetStore(database: database)
+            try await store.prepare()
+            let engine = LocalFleetEngine(
+                configuration: .init(projectID: Self.project, trustedAccounts: keys.trustedAccounts, port: port, now: { clock.now }, onStarted: onStarted),
+                store: store, logger: logger)
+            try? await engine.run()
+            await Task { await database.shutdown() }.value
+        }
+    }
+
+    /// Starts both servers in a new temporary folder; tokens live `tokenLifetime`.
+    static func start(tokenLifetime: Duration = .seconds(30)) async throws -> TestFleet {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-client-\(UUID().uuidString)").path
+        let fleet = try TestFleet(folder: folder, tokenLifetime: tokenLifetime)
+        try await fleet.tokenServer.start()
+        try await fleet.fleetEngine.start()
+        return fleet
+    }
+
+    /// Stops both servers.
+    func stop() async {
+        await tokenServer.stop()
+        await fleetEngine.stop()
+    }
+
+    /// A client with server tokens (the fleet operator's backend).
+    var operatorClient: FleetEngineClient {
+        get async throws {
+            try await client(tokens: ServerTokens(key: try #require(keys.key(for: .serviceSuperUser)), clock: clock))
+        }
+    }
+
+    /// A client of the local Fleet Engine with `tokens`.
+    func client(tokens: any AuthorizationTokenProvider, transport: any FleetEngineTransport = URLSessionTransport()) async -> FleetEngineClient {
+        FleetEngineClient(baseURL: URL(string: "http://127.0.0.1:\(await fleetEngine.port)")!, providerID: Self.project, tokens: tokens, transport: transport)
+    }
+
+    /// Creates `vehicle-i` and `trip-i` (on it) in Fleet Engine and accounts `driver-i` and
+    /// `consumer-i` assigned to them, for each `i` in `indices`.
+    func enroll(_ indices: Range<Int>) async throws {
+        let store = try await TokenServerStore.open(configuration.databaseLocation, logger: Logger(label: "client-tests"))
+        let administration = AccountAdministration(store: store, hasher: PasswordHasher(cost: 4), now: { [clock] in clock.now })
+        let fleet = try await operatorClient
+        do {
+            for index in indices {
+                _ = try await administration.createAccount(username: "driver-\(index)", password: Self.password, roleName: "driver")
+                _ = try await administration.createAccount(username: "consumer-\(index)", password: Self.password, roleName: "consumer")
+                _ = try await administration.assign(Resource(.vehicle, id: "vehicle-\(index)"), to: "driver-\(index)")
+                _ = try await administration.assign(Resource(.trip, id: "trip-\(index)"), to: "consumer-\(index)")
+                _ = try await fleet.createVehicle(Vehicle(), id: "vehicle-\(index)")
+                let pickup = Trip.Terminal(point: LatLng(latitude: 52.52, longitude: 13.405))
+                _ = try await fleet.createTrip(Trip(vehicleId: "vehicle-\(index)", pickupPoint: pickup), id: "trip-\(index)")
+            }
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    /// Logs `username` in over HTTP and returns the session token.
+    func logIn(_ username: String) async throws -> String {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(await tokenServer.port)/v1/sessions")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(["username": username, "password": Self.password])
+        let (body, _) = try await URLSession.shared.data(for: request)
+        struct Session: Decodable { let sessionToken: String }
+        return try JSONDecoder().decode(Session.self, from: body).sessionToken
+    }
+
+    /// A caching provider over the real token endpoint for `kind` (`driver`, `consumer`),
+    /// carrying `session`, with its fetches counted and its events in `log`.
+    func provider(
+        _ kind: String,
+        session: String,
+        log: EventLog,
+        clock: (any TokenClock)? = nil,
+        template: String? = nil
+    ) async throws -> (CachingTokenProvider, CountingFetcher) {
+        let placeholder = kind == "driver" ? "{vehicleId}" : "{tripId}"
+        let url = "http://127.0.0.1:\(await tokenServer.port)/v1/tokens/\(kind)/\(template ?? placeholder)"
+        let fetcher = CountingFetcher(HTTPTokenFetcher(
+            urlTemplate: try TokenURLTemplate(url),
+            retryPolicy: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50)),
+            authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") }))
+        let provider = CachingTokenProvider(fetcher: fetcher, clock: clock ?? self.clock, onEvent: { log.record($0) })
+        return (provider, fetcher)
+    }
+}
+
+/// Server tokens minted on the spot, as the fleet operator's backend has them.
+struct ServerTokens: AuthorizationTokenProvider {
+    let minter: TokenMinter
+
+    init(key: ServiceAccountKey, clock: any TokenClock) throws {
+        minter = try TokenMinter(key: key, defaultLifetime: .seconds(3600), now: { clock.now })
+    }
+
+    func token(for context: AuthorizationContext) async throws -> String {
+        try minter.mint(.server).token
+    }
+
+    func invalidate(_ context: AuthorizationContext) async {}
+}
