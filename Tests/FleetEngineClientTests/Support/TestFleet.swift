@@ -23,10 +23,12 @@ final class TestFleet: Sendable {
     let tokenServer: RunningServer
     let fleetEngine: RunningServer
     let keys: SigningKeys
+    private let folder: String
     private let configuration: TokenServerConfiguration
 
     private init(folder: String, tokenLifetime: Duration) throws {
         let clock = clock
+        self.folder = folder
         configuration = TokenServerConfiguration(
             dataDirectory: folder + "/token-server", projectID: Self.project,
             options: TokenServerOptions(tokenLifetime: tokenLifetime, bcryptCost: 4, now: { clock.now }))
@@ -58,6 +60,17 @@ final class TestFleet: Sendable {
         try await fleet.tokenServer.start()
         try await fleet.fleetEngine.start()
         return fleet
+    }
+
+    /// Where each vehicle's location is saved, as step numbers, read from the Fleet Engine's
+    /// database file (while the engine is stopped).
+    func savedSteps(of drivers: [TestDriver]) async throws -> [Int?] {
+        let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: Logger(label: "client-tests"))
+        let snapshot = try await SQLFleetStore(database: database).load(provider: Self.project)
+        await database.shutdown()
+        return drivers.map { driver in
+            snapshot.vehicles[driver.vehicleID]?.lastLocation?.location.map { Int((($0.latitude - 52) * 1000).rounded()) }
+        }
     }
 
     /// Stops both servers.

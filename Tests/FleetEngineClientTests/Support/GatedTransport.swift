@@ -1,0 +1,52 @@
+import FleetEngineClient
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real URL-session transport with a gate in front: a test can hold requests, make the
+/// next ones fail with 503 as an overloaded Fleet Engine would, and see how many were in
+/// flight at once and what they carried.
+final class GatedTransport: FleetEngineTransport {
+    struct State: Sendable {
+        var isHolding = false
+        var failuresToInject = 0
+        var inFlight = 0
+        var mostInFlight = 0
+        var bodies: [Data] = []
+    }
+
+    private let base = URLSessionTransport()
+    private let state = Mutex(State())
+
+    var current: State { state.withLock { $0 } }
+
+    /// Holds every request from now on until ``release()``.
+    func hold() { state.withLock { $0.isHolding = true } }
+
+    /// Lets held and later requests through.
+    func release() { state.withLock { $0.isHolding = false } }
+
+    /// Answers the next `count` requests with 503 without sending them.
+    func failNext(_ count: Int) { state.withLock { $0.failuresToInject = count } }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        state.withLock { state in
+            state.inFlight += 1
+            state.mostInFlight = max(state.mostInFlight, state.inFlight)
+            state.bodies.append(request.httpBody ?? Data())
+        }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        while state.withLock({ $0.isHolding }) { try await Task.sleep(for: .milliseconds(2)) }
+        let injectFailure = state.withLock { state in
+            defer { state.failuresToInject = max(0, state.failuresToInject - 1) }
+            return state.failuresToInject > 0
+        }
+        if injectFailure, let url = request.url, let response = HTTPURLResponse(url: url, statusCode: 503, httpVersion: "HTTP/1.1", headerFields: nil) {
+            return (Data(#"{"error":{"code":503,"status":"UNAVAILABLE","message":"injected"}}"#.utf8), response)
+        }
+        return try await base.send(request)
+    }
+}
