@@ -11,6 +11,7 @@ struct FleetAuth: AsyncParsableCommand {
             MintCommand.self,
             InspectCommand.self,
             VerifyCommand.self,
+            DemoCommand.self,
             ServeCommand.self,
             FleetEngineCommand.self,
             TokenServerCommand.self,

@@ -51,10 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
             dataDirectory: dataDir, project: project, host: host, adminKey: tokenServer.adminKeySetup,
             accounts: tokenServer.keys.trustedAccounts.count, database: database.location)
         let engine = LocalFleetEngine(
-            configuration: .init(
-                projectID: project, trustedAccounts: tokenServer.keys.trustedAccounts, host: host, port: fleetEnginePort,
-                onStarted: { await banner.fleetEngineStarted(on: $0) }),
-            store: SQLFleetStore(database: database), logger: logger)
+            trusting: tokenServer, database: database, host: host, port: fleetEnginePort, logger: logger,
+            onStarted: { await banner.fleetEngineStarted(on: $0) })
         let services: [any Service] = [
             tokenServer.application(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
             engine,

@@ -1,0 +1,124 @@
+import FleetEngineClient
+import FleetTokenProvider
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How the demo's simulated apps reach the servers: one URL session with room for every
+/// app's connection, and the two servers' addresses.
+struct DemoNetwork: Sendable {
+    let session: URLSession
+    let tokenServer: URL
+    let fleetEngine: URL
+    let project: String
+
+    init(apps: Int, tokenServerPort: Int, fleetEnginePort: Int, project: String) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = apps + 16
+        configuration.timeoutIntervalForRequest = 15
+        session = URLSession(configuration: configuration)
+        tokenServer = URL(string: "http://127.0.0.1:\(tokenServerPort)")!
+        fleetEngine = URL(string: "http://127.0.0.1:\(fleetEnginePort)")!
+        self.project = project
+    }
+
+    /// Logs `username` in and returns the session token.
+    func logIn(_ username: String) async throws -> String {
+        var request = URLRequest(url: tokenServer.appendingPathComponent("v1/sessions"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(["username": username, "password": DemoEnrollment.password])
+        let (body, response) = try await session.data(for: request)
+        struct Session: Decodable { let sessionToken: String }
+        guard (response as? HTTPURLResponse)?.statusCode == 201, let session = try? JSONDecoder().decode(Session.self, from: body) else {
+            throw CommandFailure("\(username) could not log in")
+        }
+        return session.sessionToken
+    }
+
+    /// An app's Fleet Engine client: tokens of `kind` (`driver`, `consumer`) fetched from the
+    /// token server with `session` and cached; provider events go to `stats`.
+    func client(kind: String, session sessionToken: String, stats: DemoStats) throws -> FleetEngineClient {
+        let placeholder = kind == "driver" ? "{vehicleId}" : "{tripId}"
+        let fetcher = HTTPTokenFetcher(
+            urlTemplate: try TokenURLTemplate(tokenServer.absoluteString + "/v1/tokens/\(kind)/\(placeholder)"),
+            session: session,
+            authorizeRequest: { $0.setValue("Bearer \(sessionToken)", forHTTPHeaderField: "Authorization") })
+        let tokens = CachingTokenProvider(fetcher: fetcher, onEvent: { stats.record($0, app: kind) })
+        return FleetEngineClient(baseURL: fleetEngine, providerID: project, tokens: tokens, transport: URLSessionTransport(session: session))
+    }
+}
+
+/// A driver app: moves along its route, reports each location through a ``VehicleReporter``
+/// every `interval`, and moves its trip on (to pickup, to drop-off, complete).
+struct DemoDriver: Sendable {
+    let index: Int
+    let client: FleetEngineClient
+    let stats: DemoStats
+
+    var vehicleID: String { "vehicle-\(index)" }
+
+    /// Drives for `duration`; returns the last location Fleet Engine acknowledged.
+    func drive(for duration: Duration, every interval: Duration) async throws -> VehicleLocation? {
+        let route = DemoRoute(index: index)
+        let reporter = VehicleReporter(vehicleID: vehicleID, client: client)
+        let acknowledged = Task {
+            var last: VehicleLocation?
+            for await event in reporter.events {
+                stats.record(event)
+                if case .accepted(let location, _) = event { last = location }
+            }
+            return last
+        }
+        let trip = "trip-\(index)", context = AuthorizationContext(vehicleID: vehicleID)
+        try await move(trip, to: .enrouteToPickup, as: context)
+        let start = ContinuousClock.now
+        var sentDropoff = false
+        while ContinuousClock.now - start < duration {
+            let fraction = (ContinuousClock.now - start) / duration
+            stats.locationReported()
+            await reporter.report(VehicleLocation(
+                location: route.point(at: fraction), latlngAccuracy: 5, heading: route.heading(at: fraction), speed: 9, updateTime: Date()))
+            if fraction >= 0.5, !sentDropoff {
+                sentDropoff = true
+                try await move(trip, to: .enrouteToDropoff, as: context)
+            }
+            try await Task.sleep(for: interval)
+        }
+        await reporter.finish()
+        try await move(trip, to: .complete, as: context)
+        return await acknowledged.value
+    }
+
+    /// Sets the trip's status, trying again every half second through a passing failure.
+    private func move(_ trip: String, to status: Trip.Status, as context: AuthorizationContext) async throws {
+        for attempt in 1... {
+            do {
+                _ = try await client.updateStatus(status, ofTrip: trip, as: context)
+                return
+            } catch let error as FleetEngineError where error.isTransient && attempt < 40 {
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+}
+
+/// A consumer app following its trip with a ``TripFollower`` until the trip is complete.
+struct DemoConsumer: Sendable {
+    let index: Int
+    let client: FleetEngineClient
+    let stats: DemoStats
+
+    func follow(every interval: Duration) async {
+        do {
+            for try await trip in TripFollower(tripID: "trip-\(index)", client: client, interval: interval) {
+                stats.tripRead(trip)
+            }
+        } catch is CancellationError {
+        } catch {
+            stats.followFailed(error)
+        }
+    }
+}

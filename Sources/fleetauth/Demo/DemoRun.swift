@@ -1,0 +1,171 @@
+import FleetEngineClient
+import FleetTokens
+import Foundation
+import TokenServer
+
+/// One play of the demo: enroll, log in, drive, follow, intrude, restart the token server
+/// as asked, then check what Fleet Engine stored.
+struct DemoRun {
+    static let project = "demo-fleet"
+    /// The demo's throwaway accounts are hashed with a low bcrypt cost so that a thousand of
+    /// them enroll and log in quickly; the token server's default is 12.
+    static let bcryptCost: UInt8 = 6
+
+    let command: DemoCommand
+    let servers: DemoServers
+
+    func play() async throws -> DemoReport {
+        let count = command.drivers
+        let network = DemoNetwork(
+            apps: 2 * count + 4, tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort, project: Self.project)
+        let tokenServer = await servers.tokenServer
+        let stats = DemoStats()
+        announce("""
+        FleetAuth demo: \(count) drivers and \(count) consumers for \(command.duration) s, \(command.tokenLifetime)-second tokens
+          token server  \(network.tokenServer.absoluteString)   local Fleet Engine  \(network.fleetEngine.absoluteString)/v1/providers/\(Self.project)
+        """)
+
+        let setupStart = ContinuousClock.now
+        let serverKey = try Self.key(tokenServer, .serviceSuperUser)
+        let operatorClient = FleetEngineClient(
+            baseURL: network.fleetEngine, providerID: Self.project, tokens: ServerTokenProvider(minter: try TokenMinter(key: serverKey)),
+            transport: URLSessionTransport(session: network.session))
+        let administration = AccountAdministration(store: tokenServer.store, hasher: PasswordHasher(cost: Self.bcryptCost))
+        try await DemoEnrollment(fleet: operatorClient, administration: administration).enroll(count)
+        let driverSessions = try await logIn("driver", count, network)
+        let consumerSessions = try await logIn("consumer", count, network)
+        announce("  enrolled \(count) vehicles, \(count) trips and \(2 * count) accounts, and logged every app in, in \(String(format: "%.1f", Self.seconds(ContinuousClock.now - setupStart))) s")
+
+        let intruder = try DemoIntruder(
+            network: network, stats: stats, driverKey: try Self.key(tokenServer, .driverSDKUser),
+            driverSession: driverSessions[1], consumerSession: consumerSessions[0])
+        let drive = Duration.seconds(command.duration)
+        let interval = Duration.seconds(command.reportInterval)
+        let start = ContinuousClock.now
+        let background = [
+            Task { await intruder.run(every: .milliseconds(500)) },
+            Task { await progress(stats, since: start) },
+            Task { await restartTokenServer(during: drive) },
+        ]
+        let followers = try (0..<count).map { index in
+            DemoConsumer(index: index, client: try network.client(kind: "consumer", session: consumerSessions[index], stats: stats), stats: stats)
+        }
+        let followInterval = Duration.seconds(command.followInterval)
+        let consumers = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for consumer in followers { group.addTask { await consumer.follow(every: followInterval) } }
+            }
+        }
+        let acknowledged = try await withThrowingTaskGroup(of: (Int, VehicleLocation?).self) { group in
+            for index in 0..<count {
+                let driver = DemoDriver(index: index, client: try network.client(kind: "driver", session: driverSessions[index], stats: stats), stats: stats)
+                group.addTask {
+                    try await Task.sleep(for: interval * (Double(index) / Double(count)))
+                    return (index, try await driver.drive(for: drive, every: interval))
+                }
+            }
+            var acknowledged = [VehicleLocation?](repeating: nil, count: count)
+            for try await (index, location) in group { acknowledged[index] = location }
+            return acknowledged
+        }
+        let consumersDone = Task {
+            try await Task.sleep(for: followInterval * 3 + .seconds(10))
+            consumers.cancel()
+        }
+        await consumers.value
+        consumersDone.cancel()
+        background.forEach { $0.cancel() }
+        for task in background { await task.value }
+        clearProgress()
+
+        var lost: [String] = []
+        for index in 0..<count {
+            let stored = try await operatorClient.vehicle("vehicle-\(index)").lastLocation
+            if stored?.location != acknowledged[index]?.location || acknowledged[index] == nil { lost.append("vehicle-\(index)") }
+        }
+        return DemoReport(
+            command: command, counts: stats.current, minted: Self.tokensIssued(in: servers.metrics.exposition()),
+            lostVehicles: lost, elapsed: ContinuousClock.now - start)
+    }
+
+    /// Logs in `role-0` … `role-(count-1)`, eight at a time, and returns their sessions.
+    private func logIn(_ role: String, _ count: Int, _ network: DemoNetwork) async throws -> [String] {
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            var sessions = [String](repeating: "", count: count)
+            for index in 0..<count {
+                if index >= 8, let (done, session) = try await group.next() { sessions[done] = session }
+                group.addTask { (index, try await network.logIn("\(role)-\(index)")) }
+            }
+            for try await (done, session) in group { sessions[done] = session }
+            return sessions
+        }
+    }
+
+    /// Stops the token server `command.tokenServerRestarts` times, evenly spread over the
+    /// drive, each time for `command.tokenServerDowntime` seconds.
+    private func restartTokenServer(during drive: Duration) async {
+        let restarts = command.tokenServerRestarts
+        guard restarts > 0 else { return }
+        let gap = drive / Double(restarts + 1) - .seconds(command.tokenServerDowntime)
+        for restart in 1...restarts {
+            do {
+                try await Task.sleep(for: gap)
+                await servers.stopTokenServer()
+                clearProgress()
+                announce("  token server stopped (restart \(restart) of \(restarts)); apps carry on with their cached tokens")
+                try await Task.sleep(for: .seconds(command.tokenServerDowntime))
+                try await servers.restartTokenServer()
+                clearProgress()
+                announce("  token server started again on its port")
+            } catch is CancellationError {
+                return
+            } catch {
+                announce("  token server could not be restarted: \(error)")
+                return
+            }
+        }
+    }
+
+    /// Rewrites one status line every second on a terminal; prints one every 10 s otherwise.
+    private func progress(_ stats: DemoStats, since start: ContinuousClock.Instant) async {
+        let terminal = isatty(STDOUT_FILENO) != 0
+        for tick in 1... {
+            guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+            guard terminal || tick % 10 == 0 else { continue }
+            let counts = stats.current
+            let line = "  [\(Int(Self.seconds(ContinuousClock.now - start)))s/\(command.duration)s] updates \(counts.reported) reported, "
+                + "\(counts.accepted) acknowledged, \(counts.retries) retried | tokens \(counts.fetched.values.reduce(0, +)) fetched, "
+                + "\(counts.refreshedEarly.values.reduce(0, +)) refreshed early | intruder \(counts.intrusions.values.reduce(0) { $0 + $1.refused }) refused"
+            FileHandle.standardOutput.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
+        }
+    }
+
+    private func clearProgress() {
+        if isatty(STDOUT_FILENO) != 0 { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    private func announce(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    private static func key(_ tokenServer: TokenServer, _ role: FleetEngineRole) throws -> ServiceAccountKey {
+        guard let key = tokenServer.keys.key(for: role) else { throw CommandFailure("the token server has no \(role.rawValue) key") }
+        return key
+    }
+
+    /// `fleetauth_tokens_issued_total` by kind, from the token server's Prometheus text.
+    static func tokensIssued(in exposition: String) -> [String: Int] {
+        var issued: [String: Int] = [:]
+        for line in exposition.split(separator: "\n") where line.hasPrefix("fleetauth_tokens_issued_total{") {
+            guard let kindStart = line.range(of: "kind=\""), let kindEnd = line[kindStart.upperBound...].firstIndex(of: "\""),
+                let count = line.split(separator: " ").last.flatMap({ Double($0) }), count > 0
+            else { continue }
+            issued[String(line[kindStart.upperBound..<kindEnd]), default: 0] += Int(count)
+        }
+        return issued
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

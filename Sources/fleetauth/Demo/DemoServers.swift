@@ -1,0 +1,120 @@
+import FleetServerSupport
+import Foundation
+import LocalFleetEngine
+import Logging
+import ServiceLifecycle
+import TokenServer
+
+/// The demo's servers, as `serve` runs them but on free loopback ports and a temporary data
+/// directory: the token server, which the demo stops and starts again to play an outage, and
+/// the local Fleet Engine trusting its keys.
+actor DemoServers {
+    let dataDirectory: String
+    let options: TokenServerOptions
+    /// Shared by every start of the token server, so that its counts add up.
+    let metrics: PrometheusMetrics
+    private let logger: Logger
+    private let database: FleetDatabase
+    private(set) var tokenServer: TokenServer
+    private var tokenServerRun: (group: ServiceGroup, task: Task<Void, Never>)?
+    private var fleetEngineRun: (group: ServiceGroup, task: Task<Void, Never>)?
+    private(set) var tokenServerPort = 0
+    private(set) var fleetEnginePort = 0
+
+    private init(dataDirectory: String, options: TokenServerOptions, metrics: PrometheusMetrics, logger: Logger, database: FleetDatabase, tokenServer: TokenServer) {
+        self.dataDirectory = dataDirectory
+        self.metrics = metrics
+        self.options = options
+        self.logger = logger
+        self.database = database
+        self.tokenServer = tokenServer
+    }
+
+    /// Opens both servers in `dataDirectory` and starts them.
+    static func start(dataDirectory: String, project: String, options: TokenServerOptions) async throws -> DemoServers {
+        var logger = Logger(label: "fleetauth.demo")
+        logger.logLevel = .error
+        let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: project, options: options)
+        let metrics = PrometheusMetrics()
+        let tokenServer = try await TokenServer.open(configuration, metrics: metrics, logger: logger)
+        let database: FleetDatabase
+        do {
+            database = try await FleetEngineCommand.openDatabase(dataDirectory: dataDirectory, databaseURL: nil, logger: logger)
+        } catch {
+            await tokenServer.shutdown()
+            throw error
+        }
+        let servers = DemoServers(
+            dataDirectory: dataDirectory, options: options, metrics: metrics, logger: logger, database: database, tokenServer: tokenServer)
+        do {
+            try await servers.startFleetEngine()
+            try await servers.startTokenServer(reopening: false)
+        } catch {
+            await servers.stop()
+            throw error
+        }
+        return servers
+    }
+
+    /// Stops the token server gracefully and closes its database: apps see connections refused.
+    func stopTokenServer() async {
+        await Self.stop(tokenServerRun)
+        tokenServerRun = nil
+        await tokenServer.shutdown()
+    }
+
+    /// Opens the token server again from its data directory and serves it on its old port.
+    func restartTokenServer() async throws {
+        try await startTokenServer(reopening: true)
+    }
+
+    /// Stops both servers and closes their databases.
+    func stop() async {
+        if tokenServerRun != nil { await stopTokenServer() }
+        await Self.stop(fleetEngineRun)
+        await database.shutdown()
+    }
+
+    private func startTokenServer(reopening: Bool) async throws {
+        if reopening {
+            let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: tokenServer.keys.projectID, options: options)
+            tokenServer = try await TokenServer.open(configuration, metrics: metrics, logger: logger)
+        }
+        let (port, run) = try await serve { onStarted in
+            tokenServer.application(host: "127.0.0.1", port: tokenServerPort, onRunning: onStarted)
+        }
+        tokenServerPort = port
+        tokenServerRun = run
+    }
+
+    private func startFleetEngine() async throws {
+        let (port, run) = try await serve { onStarted in
+            LocalFleetEngine(trusting: tokenServer, database: database, host: "127.0.0.1", port: 0, logger: logger, onStarted: onStarted)
+        }
+        fleetEnginePort = port
+        fleetEngineRun = run
+    }
+
+    /// Runs the service `make` builds (given the callback it calls with its port once it
+    /// listens) in a service group of its own, and waits for the port.
+    private func serve(
+        _ make: (@escaping @Sendable (Int) async -> Void) -> any Service
+    ) async throws -> (port: Int, run: (group: ServiceGroup, task: Task<Void, Never>)) {
+        let (ports, sink) = AsyncStream.makeStream(of: Int.self)
+        let group = ServiceGroup(services: [make { sink.yield($0) }], logger: logger)
+        let task = Task {
+            try? await group.run()
+            sink.finish()
+        }
+        guard let port = await ports.first(where: { _ in true }) else {
+            throw CommandFailure("a demo server did not start")
+        }
+        return (port, (group, task))
+    }
+
+    private static func stop(_ run: (group: ServiceGroup, task: Task<Void, Never>)?) async {
+        guard let run else { return }
+        await run.group.triggerGracefulShutdown()
+        await run.task.value
+    }
+}

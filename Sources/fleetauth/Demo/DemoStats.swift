@@ -1,0 +1,105 @@
+import FleetEngineClient
+import FleetTokenProvider
+import Foundation
+import Synchronization
+
+/// What the demo's apps did, counted as it happens from every reporter, follower, provider
+/// and intruder attempt.
+final class DemoStats: Sendable {
+    /// The counts at one moment.
+    struct Counts: Sendable {
+        var reported = 0
+        var accepted = 0
+        var superseded = 0
+        var retries = 0
+        var dropped = 0
+        var stopped = 0
+        var latencies: [Duration] = []
+        /// Provider events by app kind (`driver`, `consumer`).
+        var reused: [String: Int] = [:]
+        var fetched: [String: Int] = [:]
+        var refreshedEarly: [String: Int] = [:]
+        var fetchFailures: [String: Int] = [:]
+        /// Tokens Fleet Engine answered 401 to, which the provider then invalidated.
+        var invalidated = 0
+        var tripReadings = 0
+        var tripsCompleted = 0
+        var followErrors: [String] = []
+        var intrusions: [String: IntruderTally] = [:]
+    }
+
+    /// The attempts of one intruder trick.
+    struct IntruderTally: Sendable {
+        var attempts = 0
+        var refused = 0
+        /// The first refusal, e.g. `401 UNAUTHENTICATED: the token's signature …`.
+        var firstAnswer = ""
+    }
+
+    private let counts = Mutex(Counts())
+
+    /// The counts now.
+    var current: Counts { counts.withLock { $0 } }
+
+    func locationReported() {
+        counts.withLock { $0.reported += 1 }
+    }
+
+    func record(_ event: ReporterEvent) {
+        counts.withLock { counts in
+            switch event {
+            case .accepted(_, let latency):
+                counts.accepted += 1
+                counts.latencies.append(latency)
+            case .superseded: counts.superseded += 1
+            case .retrying: counts.retries += 1
+            case .dropped: counts.dropped += 1
+            case .stopped: counts.stopped += 1
+            }
+        }
+    }
+
+    func record(_ event: ProviderEvent, app kind: String) {
+        counts.withLock { counts in
+            switch event {
+            case .reused: counts.reused[kind, default: 0] += 1
+            case .fetched: counts.fetched[kind, default: 0] += 1
+            case .refreshedEarly: counts.refreshedEarly[kind, default: 0] += 1
+            case .failed: counts.fetchFailures[kind, default: 0] += 1
+            case .invalidated: counts.invalidated += 1
+            }
+        }
+    }
+
+    func tripRead(_ trip: Trip) {
+        counts.withLock { counts in
+            counts.tripReadings += 1
+            if trip.tripStatus == .complete { counts.tripsCompleted += 1 }
+        }
+    }
+
+    func followFailed(_ error: any Error) {
+        counts.withLock { $0.followErrors.append("\(error)") }
+    }
+
+    func intrusion(_ trick: String, refused: Bool, answer: String) {
+        counts.withLock { counts in
+            counts.intrusions[trick, default: IntruderTally()].attempts += 1
+            if refused { counts.intrusions[trick, default: IntruderTally()].refused += 1 }
+            if counts.intrusions[trick]?.firstAnswer.isEmpty == true { counts.intrusions[trick]?.firstAnswer = answer }
+        }
+    }
+}
+
+extension DemoStats.Counts {
+    /// The `fraction` quantile of the update latencies, in milliseconds.
+    func latencyMilliseconds(quantile fraction: Double) -> Double {
+        guard !latencies.isEmpty else { return 0 }
+        let sorted = latencies.sorted()
+        let duration = sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+        return Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    /// Intruder attempts that got through.
+    var intrusionsAccepted: Int { intrusions.values.reduce(0) { $0 + $1.attempts - $1.refused } }
+}
