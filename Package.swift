@@ -149,6 +149,7 @@ let package = Package(
             name: "FleetEngineClientTests",
             dependencies: [
                 "FleetEngineClient",
+                "fleetauth",
                 "FleetTokenProvider",
                 "FleetTokens",
                 "TokenServer",

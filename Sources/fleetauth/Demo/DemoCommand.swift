@@ -50,19 +50,25 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let report = try await play()
+        report.print()
+        if !report.succeeded { throw ExitCode(1) }
+    }
+
+    /// Starts the servers in a temporary data directory, plays the demo, stops the servers,
+    /// removes the directory and returns the report.
+    func play() async throws -> DemoReport {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let options = TokenServerOptions(tokenLifetime: .seconds(tokenLifetime), bcryptCost: DemoRun.bcryptCost)
         let servers = try await DemoServers.start(dataDirectory: folder, project: DemoRun.project, options: options)
-        let report: DemoReport
         do {
-            report = try await DemoRun(command: self, servers: servers).play()
+            let report = try await DemoRun(command: self, servers: servers).play()
+            await servers.stop()
+            return report
         } catch {
             await servers.stop()
             throw error
         }
-        await servers.stop()
-        report.print()
-        if !report.succeeded { throw ExitCode(1) }
     }
 }

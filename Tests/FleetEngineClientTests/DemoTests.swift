@@ -1,0 +1,29 @@
+import FleetEngineClient
+import Testing
+
+@testable import fleetauth
+
+/// `fleetauth demo`, played short: quick tokens, quick reports, one token-server outage.
+@Suite("fleetauth demo")
+struct DemoTests {
+    @Test func aShortDemoThroughATokenServerRestartLosesNothingAndRefusesTheIntruder() async throws {
+        let command = try DemoCommand.parse([
+            "--drivers", "4", "--duration", "8", "--token-lifetime", "4", "--report-interval", "0.25", "--follow-interval", "0.5",
+            "--token-server-restarts", "1", "--token-server-downtime", "2",
+        ])
+        let report = try await command.play()
+        let counts = report.counts
+
+        #expect(report.succeeded)
+        #expect(report.lostVehicles.isEmpty && counts.dropped == 0 && report.authFailures == 0)
+        #expect(counts.accepted > 4 * 20 && counts.accepted + counts.superseded == counts.reported)
+        #expect(counts.tripsCompleted == 4)
+        #expect((report.minted["driver"] ?? 0) >= 4 * 2 && (report.minted["consumer"] ?? 0) >= 4)
+        #expect((counts.refreshedEarly["driver"] ?? 0) >= 4, "4-second tokens were refreshed during the drive")
+        #expect(counts.intrusions.count == 8, "every trick was tried")
+        #expect(counts.intrusionsAccepted == 0)
+        for (trick, tally) in counts.intrusions {
+            #expect(tally.firstAnswer.hasPrefix("401 UNAUTHENTICATED") || tally.firstAnswer.hasPrefix("403 PERMISSION_DENIED"), "\(trick): \(tally.firstAnswer)")
+        }
+    }
+}
