@@ -155,6 +155,7 @@ let package = Package(
                 "TokenServer",
                 "LocalFleetEngine",
                 "FleetServerSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(

@@ -38,15 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "fleetauth.serve")
-        let tokenServer = try await TokenServer.open(
+        let (tokenServer, database) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project), logger: logger)
-        let database: FleetDatabase
-        do {
-            database = try await FleetEngineCommand.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
-        } catch {
-            await tokenServer.shutdown()
-            throw error
-        }
         let banner = ServeBanner(
             dataDirectory: dataDir, project: project, host: host, adminKey: tokenServer.adminKeySetup,
             accounts: tokenServer.keys.trustedAccounts.count, database: database.location)

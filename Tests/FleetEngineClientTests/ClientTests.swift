@@ -10,11 +10,8 @@ struct ClientTests {
     @Test func driverAndConsumerCallsCarryTheirOwnTokens() async throws {
         let fleet = try await TestFleet.start()
         try await fleet.enroll(0..<2)
-        let log = EventLog()
-        let (driverTokens, _) = try await fleet.provider("driver", session: try await fleet.logIn("driver-0"), log: log)
-        let (consumerTokens, _) = try await fleet.provider("consumer", session: try await fleet.logIn("consumer-0"), log: log)
-        let driver = await fleet.client(tokens: driverTokens)
-        let consumer = await fleet.client(tokens: consumerTokens)
+        let driver = try await fleet.app("driver-0").client
+        let consumer = try await fleet.app("consumer-0").client
 
         let sent = VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4), heading: 180, speed: 4.5, updateTime: fleet.clock.now)
         let stored = try await driver.updateLocation(sent, ofVehicle: "vehicle-0")
@@ -36,9 +33,9 @@ struct ClientTests {
             #expect(error as? TokenProviderError == .forbidden)
         }
         // … and Fleet Engine refuses driver 0's token for vehicle 1, saying which rule.
-        let (vehicle0Tokens, _) = try await fleet.provider("driver", session: try await fleet.logIn("driver-0"), log: log, template: "vehicle-0")
+        let vehicle0Driver = try await fleet.app("driver-0", template: "vehicle-0")
         do {
-            _ = try await fleet.client(tokens: vehicle0Tokens).vehicle("vehicle-1")
+            _ = try await vehicle0Driver.client.vehicle("vehicle-1")
             Issue.record("driver 0 read vehicle 1")
         } catch let error as FleetEngineError {
             guard case .refused(403, "PERMISSION_DENIED", let message) = error else { throw error }
@@ -54,16 +51,13 @@ struct ClientTests {
     @Test func aRefusedTokenIsInvalidatedAndTheCallTriedOnceMore() async throws {
         let fleet = try await TestFleet.start()
         try await fleet.enroll(0..<1)
-        let log = EventLog()
-        let deviceClock = ManualTokenClock(now: fleet.clock.now)
-        let (tokens, fetcher) = try await fleet.provider("driver", session: try await fleet.logIn("driver-0"), log: log, clock: deviceClock)
-        let client = await fleet.client(tokens: tokens)
+        let driver = try await fleet.app("driver-0", clock: ManualTokenClock(now: fleet.clock.now))
         let location = VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4))
-        _ = try await client.updateLocation(location, ofVehicle: "vehicle-0")
+        _ = try await driver.client.updateLocation(location, ofVehicle: "vehicle-0")
         fleet.clock.advance(by: .seconds(60))
-        _ = try await client.updateLocation(location, ofVehicle: "vehicle-0")
-        #expect(log.current.invalidated == 1)
-        #expect(fetcher.current.started == 2)
+        _ = try await driver.client.updateLocation(location, ofVehicle: "vehicle-0")
+        #expect(driver.log.current.invalidated == 1)
+        #expect(driver.fetcher.current.started == 2)
         await fleet.stop()
     }
 

@@ -36,7 +36,7 @@ struct FaultTests {
         await fleet.stop()
     }
 
-    /// Step 10 is reported and the Fleet Engine stopped at once, with requests in flight; step
+    /// Step 10 is reported and the Fleet Engine shut down at once, with requests in flight; step
     /// 11 is reported while it is down. What it saved is each vehicle's last acknowledged
     /// location (or the one in flight, whose answer was lost); after the restart nothing is
     /// lost and every vehicle ends at its last report.

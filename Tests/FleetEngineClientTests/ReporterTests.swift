@@ -13,12 +13,11 @@ struct ReporterTests {
         retryPolicy: RetryPolicy = quickRetries
     ) async throws -> (VehicleReporter, GatedTransport, EventLog) {
         try await fleet.enroll(0..<1)
-        let log = EventLog()
-        let (tokens, _) = try await fleet.provider("driver", session: try await fleet.logIn("driver-0"), log: log)
         let transport = GatedTransport()
-        let reporter = VehicleReporter(vehicleID: "vehicle-0", client: await fleet.client(tokens: tokens, transport: transport), retryPolicy: retryPolicy)
-        log.follow(reporter)
-        return (reporter, transport, log)
+        let driver = try await fleet.app("driver-0", transport: transport)
+        let reporter = VehicleReporter(vehicleID: "vehicle-0", client: driver.client, retryPolicy: retryPolicy)
+        driver.log.follow(reporter)
+        return (reporter, transport, driver.log)
     }
 
     private static func location(_ step: Int) -> VehicleLocation {
@@ -94,10 +93,10 @@ struct ReporterTests {
     @Test func aPermissionDeniedStopsTheReporter() async throws {
         let fleet = try await TestFleet.start()
         try await fleet.enroll(0..<2)
-        let log = EventLog()
-        let (tokens, fetcher) = try await fleet.provider("driver", session: try await fleet.logIn("driver-1"), log: log, template: "vehicle-1")
         let transport = GatedTransport()
-        let reporter = VehicleReporter(vehicleID: "vehicle-0", client: await fleet.client(tokens: tokens, transport: transport), retryPolicy: quickRetries)
+        let driver1 = try await fleet.app("driver-1", template: "vehicle-1", transport: transport)
+        let reporter = VehicleReporter(vehicleID: "vehicle-0", client: driver1.client, retryPolicy: quickRetries)
+        let log = driver1.log
         log.follow(reporter)
         await reporter.report(Self.location(1))
         try await waitUntil("the reporter stops") { !log.current.stopped.isEmpty }
@@ -107,7 +106,7 @@ struct ReporterTests {
         let reason = try #require(await reporter.stopReason)
         #expect(reason.httpStatus == 403)
         #expect(log.current.stopped.count == 1 && log.current.accepted.isEmpty && log.current.retries.isEmpty)
-        #expect(transport.current.bodies.count == 1 && fetcher.current.started == 1, "nothing was sent after the stop")
+        #expect(transport.current.bodies.count == 1 && driver1.fetcher.current.started == 1, "nothing was sent after the stop")
         #expect(try await fleet.operatorClient.vehicle("vehicle-0").lastLocation == nil)
         await fleet.stop()
     }

@@ -43,7 +43,8 @@ struct DemoRun {
         let interval = Duration.seconds(command.reportInterval)
         let start = ContinuousClock.now
         let background = [
-            Task { await intruder.run(every: .milliseconds(500)) },
+            // At least 40 attempts, so that every trick is tried several times even in a short demo.
+            Task { await intruder.run(every: min(.milliseconds(500), drive / 40)) },
             Task { await progress(stats, since: start) },
             Task { await restartTokenServer(during: drive) },
         ]

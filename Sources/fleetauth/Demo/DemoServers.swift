@@ -36,14 +36,7 @@ actor DemoServers {
         logger.logLevel = .error
         let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: project, options: options)
         let metrics = PrometheusMetrics()
-        let tokenServer = try await TokenServer.open(configuration, metrics: metrics, logger: logger)
-        let database: FleetDatabase
-        do {
-            database = try await FleetEngineCommand.openDatabase(dataDirectory: dataDirectory, databaseURL: nil, logger: logger)
-        } catch {
-            await tokenServer.shutdown()
-            throw error
-        }
+        let (tokenServer, database) = try await LocalServers.open(configuration, metrics: metrics, logger: logger)
         let servers = DemoServers(
             dataDirectory: dataDirectory, options: options, metrics: metrics, logger: logger, database: database, tokenServer: tokenServer)
         do {

@@ -12,9 +12,30 @@ import Foundation
 /// started with `Process` from async code. This spawns with an empty signal mask and default
 /// signal handlers instead.
 enum ChildProcess {
+    /// What a finished program printed and the CPU time (user and system) it used.
+    struct Finished: Sendable {
+        let output: String
+        let cpuSeconds: Double
+    }
+
     /// Runs `arguments` (looked up on `PATH`), waits, and returns standard output; throws if it
     /// cannot start or exits non-zero. Standard error is discarded.
     static func output(of arguments: [String]) throws -> String {
+        try run(arguments).output
+    }
+
+    /// ``run(_:)`` on a thread of its own, so that a long run blocks none of Swift
+    /// concurrency's few worker threads (a server in this process may need them all).
+    static func runOnOwnThread(_ arguments: [String]) async throws -> Finished {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(arguments) })
+            }
+        }
+    }
+
+    /// Runs `arguments` like ``output(of:)``, also measuring the program's CPU time.
+    static func run(_ arguments: [String]) throws -> Finished {
         var ends: [Int32] = [0, 0]
         guard ends.withUnsafeMutableBufferPointer({ pipe($0.baseAddress!) }) == 0 else {
             throw CommandFailure("cannot create a pipe for \(arguments[0])")
@@ -48,8 +69,10 @@ enum ChildProcess {
         }
         let output = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true).readDataToEndOfFile()
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        guard status == 0 else { throw CommandFailure("\(arguments.joined(separator: " ")) failed (status \(status))") }
-        return String(decoding: output, as: UTF8.self)
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        guard status == 0 else { throw CommandFailure("\(arguments[0]) failed (status \(status))") }
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Finished(output: String(decoding: output, as: UTF8.self), cpuSeconds: cpu)
     }
 }

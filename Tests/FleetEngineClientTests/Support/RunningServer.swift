@@ -1,14 +1,23 @@
 import Foundation
+import Logging
+import ServiceLifecycle
 
-/// A server running in a task of its own on a fixed loopback port (a free one picked at the
-/// first start), which a test stops and starts again to play an outage.
+/// A server running in a service group of its own on a fixed loopback port (a free one picked
+/// at the first start), which a test stops and starts again to play an outage.
 actor RunningServer {
-    /// Runs a server on `port` until cancelled, calling `onStarted` with its port once it listens.
-    typealias Launch = @Sendable (_ port: Int, _ onStarted: @escaping @Sendable (Int) async -> Void) async throws -> Void
+    /// Opens what the server needs, hands its service (listening on `port`, calling
+    /// `onStarted` with the port once it does) to `serve`, and closes what it opened when
+    /// `serve` returns.
+    typealias Launch = @Sendable (
+        _ port: Int,
+        _ onStarted: @escaping @Sendable (Int) async -> Void,
+        _ serve: @Sendable (any Service) async throws -> Void
+    ) async throws -> Void
 
     private let name: String
     private let launch: Launch
     private var task: Task<Void, Never>?
+    private var group: ServiceGroup?
     /// The port; 0 until the first start.
     private(set) var port = 0
 
@@ -24,7 +33,11 @@ actor RunningServer {
         let launch = launch, port = port, name = name
         task = Task {
             do {
-                try await launch(port) { sink.yield($0) }
+                try await launch(port, { sink.yield($0) }) { service in
+                    let group = ServiceGroup(services: [service], logger: Logger(label: name) { _ in SwiftLogNoOpLogHandler() })
+                    await self.running(group)
+                    try await group.run()
+                }
             } catch {
                 print("\(name) ended: \(error)")
             }
@@ -43,11 +56,17 @@ actor RunningServer {
         self.port = started
     }
 
-    /// Stops the server (its listening socket and connections close) and waits until it has.
+    /// Shuts the server down gracefully (it stops listening, finishes the requests in
+    /// flight and closes its connections) and waits until it has.
     func stop() async {
-        task?.cancel()
+        await group?.triggerGracefulShutdown()
         await task?.value
         task = nil
+        group = nil
+    }
+
+    private func running(_ group: ServiceGroup) {
+        self.group = group
     }
 }
 

@@ -33,11 +33,10 @@ extension TestFleet {
         try await enroll(0..<count)
         var drivers: [TestDriver] = []
         for index in 0..<count {
-            let log = EventLog()
-            let (provider, fetcher) = try await provider("driver", session: try await logIn("driver-\(index)"), log: log)
-            let reporter = VehicleReporter(vehicleID: "vehicle-\(index)", client: await client(tokens: provider), retryPolicy: quickRetries)
-            log.follow(reporter)
-            drivers.append(TestDriver(index: index, reporter: reporter, fetcher: fetcher, log: log))
+            let app = try await app("driver-\(index)")
+            let reporter = VehicleReporter(vehicleID: "vehicle-\(index)", client: app.client, retryPolicy: quickRetries)
+            app.log.follow(reporter)
+            drivers.append(TestDriver(index: index, reporter: reporter, fetcher: app.fetcher, log: app.log))
         }
         return drivers
     }

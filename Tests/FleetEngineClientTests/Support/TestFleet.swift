@@ -35,21 +35,20 @@ final class TestFleet: Sendable {
         keys = try SharedTestKeys.install(in: configuration.keysDirectory)
         let configuration = configuration, keys = keys
         let logger = Logger(label: "client-tests") { _ in SwiftLogNoOpLogHandler() }
-        tokenServer = RunningServer("token server") { port, onStarted in
+        tokenServer = RunningServer("token server") { port, onStarted, serve in
             let server = try await TokenServer.open(configuration, logger: logger)
-            try? await server.application(port: port, onRunning: onStarted).run()
-            // Closed outside the cancelled task: SQLite connections cannot close in one.
-            await Task { await server.shutdown() }.value
+            try? await serve(server.application(port: port, onRunning: onStarted))
+            await server.shutdown()
         }
-        fleetEngine = RunningServer("local Fleet Engine") { port, onStarted in
+        fleetEngine = RunningServer("local Fleet Engine") { port, onStarted, serve in
             let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
             let store = SQLFleetStore(database: database)
             try await store.prepare()
             let engine = LocalFleetEngine(
                 configuration: .init(projectID: Self.project, trustedAccounts: keys.trustedAccounts, port: port, now: { clock.now }, onStarted: onStarted),
                 store: store, logger: logger)
-            try? await engine.run()
-            await Task { await database.shutdown() }.value
+            try? await serve(engine)
+            await database.shutdown()
         }
     }
 
@@ -125,24 +124,34 @@ final class TestFleet: Sendable {
         return try JSONDecoder().decode(Session.self, from: body).sessionToken
     }
 
-    /// A caching provider over the real token endpoint for `kind` (`driver`, `consumer`),
-    /// carrying `session`, with its fetches counted and its events in `log`.
-    func provider(
-        _ kind: String,
-        session: String,
-        log: EventLog,
+    /// Logs `user` (`driver-i` or `consumer-i`) in and gives it what its app has: a client
+    /// whose caching provider fetches from the real token endpoint (for the call's vehicle or
+    /// trip, or for the fixed id `template` when given), with its fetches counted and its
+    /// events logged.
+    func app(
+        _ user: String,
         clock: (any TokenClock)? = nil,
-        template: String? = nil
-    ) async throws -> (CachingTokenProvider, CountingFetcher) {
-        let placeholder = kind == "driver" ? "{vehicleId}" : "{tripId}"
-        let url = "http://127.0.0.1:\(await tokenServer.port)/v1/tokens/\(kind)/\(template ?? placeholder)"
+        template: String? = nil,
+        transport: any FleetEngineTransport = URLSessionTransport()
+    ) async throws -> TestApp {
+        let session = try await logIn(user)
+        let kind = user.hasPrefix("driver") ? "driver" : "consumer"
+        let url = "http://127.0.0.1:\(await tokenServer.port)/v1/tokens/\(kind)/\(template ?? (kind == "driver" ? "{vehicleId}" : "{tripId}"))"
         let fetcher = CountingFetcher(HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(url),
             retryPolicy: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50)),
             authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") }))
+        let log = EventLog()
         let provider = CachingTokenProvider(fetcher: fetcher, clock: clock ?? self.clock, onEvent: { log.record($0) })
-        return (provider, fetcher)
+        return TestApp(client: await client(tokens: provider, transport: transport), fetcher: fetcher, log: log)
     }
+}
+
+/// One app: its Fleet Engine client, and what its token provider did.
+struct TestApp: Sendable {
+    let client: FleetEngineClient
+    let fetcher: CountingFetcher
+    let log: EventLog
 }
 
 /// Server tokens minted on the spot, as the fleet operator's backend has them.
