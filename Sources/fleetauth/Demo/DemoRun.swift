@@ -52,16 +52,24 @@ struct DemoRun {
             DemoConsumer(index: index, client: try network.client(kind: "consumer", session: consumerSessions[index], stats: stats), stats: stats)
         }
         let followInterval = Duration.seconds(command.followInterval)
+        // Apps start spread over at least one report interval, and over a second per hundred
+        // apps: a thousand first token fetches at once time out on Linux's URLSession.
+        let rampUp = max(interval, .seconds(Double(count) / 100))
         let consumers = Task {
             await withTaskGroup(of: Void.self) { group in
-                for consumer in followers { group.addTask { await consumer.follow(every: followInterval) } }
+                for (index, consumer) in followers.enumerated() {
+                    group.addTask {
+                        try? await Task.sleep(for: rampUp * (Double(index) / Double(count)))
+                        await consumer.follow(every: followInterval)
+                    }
+                }
             }
         }
         let acknowledged = try await withThrowingTaskGroup(of: (Int, VehicleLocation?).self) { group in
             for index in 0..<count {
                 let driver = DemoDriver(index: index, client: try network.client(kind: "driver", session: driverSessions[index], stats: stats), stats: stats)
                 group.addTask {
-                    try await Task.sleep(for: interval * (Double(index) / Double(count)))
+                    try await Task.sleep(for: rampUp * (Double(index) / Double(count)))
                     return (index, try await driver.drive(for: drive, every: interval))
                 }
             }
