@@ -11,10 +11,15 @@ enum JSONResponse {
 
     /// `value` as JSON with `status` and `Cache-Control: no-store`.
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        make(json: try encoder.encode(value), status: status)
+    }
+
+    /// `json`, already encoded, with `status` and `Cache-Control: no-store`.
+    static func make(json: some Sequence<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value)))
+            body: .init(byteBuffer: ByteBuffer(bytes: json))
         )
     }
 
@@ -28,6 +33,7 @@ extension Parameters {
     /// The path parameter `name`, percent-decoded once.
     func decoded(_ name: String) throws -> String {
         let raw = try require(name)
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
         return raw.removingPercentEncoding ?? raw
     }
 }

@@ -2,11 +2,22 @@ import FleetServerSupport
 import Hummingbird
 
 /// A token answer: epoch seconds and relative seconds both, for clients of either convention.
-struct TokenResponse: Encodable {
+struct TokenResponse {
     let token: String
     let issuedAt: Int64
     let expiresAt: Int64
     let expiresInSeconds: Int64
+
+    /// The answer as JSON, keys sorted, written by hand (`JSONEncoder` took about 4% of the
+    /// CPU of a token request).
+    var json: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(token.utf8.count + 96)
+        bytes.append(contentsOf: #"{"expiresAt":\#(expiresAt),"expiresInSeconds":\#(expiresInSeconds),"issuedAt":\#(issuedAt),"token":"#.utf8)
+        JSONString.append(token, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
 }
 
 extension TokenServer {
@@ -32,11 +43,11 @@ extension TokenServer {
 
     private func tokenResponse(_ tokenRequest: TokenRequest, for request: Request) async throws -> Response {
         let minted = try await issuer.issue(tokenRequest, sessionToken: BearerToken.from(request))
-        return try JSONResponse.make(TokenResponse(
+        return JSONResponse.make(json: TokenResponse(
             token: minted.token,
             issuedAt: minted.claims.issuedAt,
             expiresAt: minted.claims.expiresAt,
             expiresInSeconds: minted.claims.expiresAt - minted.claims.issuedAt
-        ))
+        ).json)
     }
 }

@@ -9,16 +9,17 @@ import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
-/// `fleetauth bench fleet-engine`: location updates per second over loopback HTTP, one cached
-/// driver token per vehicle, every update acknowledged only once committed to SQLite (WAL);
-/// the same with every token verified afresh; and what verification costs per request.
+/// `fleetauth bench fleet-engine`: location updates per second over loopback HTTP (load from
+/// `wrk`), one cached driver token per vehicle, every update acknowledged only once committed
+/// to SQLite (WAL); the same with every token verified afresh; and what verification costs
+/// per request.
 struct FleetEngineBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet-engine",
         abstract: "Local Fleet Engine: durable location updates/s over loopback HTTP; token verification cached vs uncached."
     )
 
-    @Option(help: "Vehicles, each with its own driver token (a multiple of --connections).")
+    @Option(help: "Vehicles, each with its own driver token (at least --connections).")
     var vehicles = 1000
 
     @Option(help: "Concurrent keep-alive connections.")
@@ -30,7 +31,7 @@ struct FleetEngineBench: AsyncParsableCommand {
     @Option(help: "Rounds of (cached, uncached) runs; medians are reported.")
     var rounds = 3
 
-    @Option(help: "Event-loop threads of the load generator (it shares the machine with the engine).")
+    @Option(help: "Threads of the load generators, wrk and the one that creates the vehicles (they share the machine with the engine).")
     var clientThreads = 1
 
     @Option(help: "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file.")
@@ -47,7 +48,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let updatesPerSecond: Double
         let p50Milliseconds: Double
         let p99Milliseconds: Double
-        /// CPU time of the whole process (engine and load generator) per acknowledged update.
+        /// CPU time of this process (the engine) and of wrk (the load generator) per acknowledged update.
         let cpuMicrosecondsPerUpdate: Double
         let failed: Int
         let vehiclesChecked: Int
@@ -68,11 +69,11 @@ struct FleetEngineBench: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard connections >= 1, vehicles >= connections, vehicles % connections == 0 else {
-            throw ValidationError("--vehicles must be a multiple of --connections")
+        guard connections >= clientThreads, vehicles >= connections else {
+            throw ValidationError("--vehicles must be at least --connections, and --connections at least --client-threads")
         }
-        guard seconds >= 1, (1...40).contains(rounds), clientThreads >= 1 else {
-            throw ValidationError("--seconds and --client-threads must be at least 1, --rounds 1 to 40")
+        guard seconds >= 1, (1...39).contains(rounds), clientThreads >= 1 else {
+            throw ValidationError("--seconds and --client-threads must be at least 1, --rounds 1 to 39")
         }
     }
 
@@ -93,6 +94,8 @@ struct FleetEngineBench: AsyncParsableCommand {
         let database = try await FleetDatabase.open(location, logger: logger)
         let store = SQLFleetStore(database: database)
         try await store.prepare()
+        let tokensFile = folder + "/driver-tokens"
+        FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600])
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 
         var cached: [Run] = [], uncached: [Run] = []
@@ -104,17 +107,17 @@ struct FleetEngineBench: AsyncParsableCommand {
             for round in 1...rounds {
                 for capacity in [100_000, 1] {
                     run += 1
-                    let (tally, cpuSeconds) = try await withEngine(store: store, accounts: accounts, cacheCapacity: capacity, logger: logger) { port in
-                        try await measure(port: port, tokens: tokens, run: run, on: clients)
+                    let (load, cpuSeconds) = try await withEngine(store: store, accounts: accounts, cacheCapacity: capacity, logger: logger) { port in
+                        try await measure(port: port, tokensFile: tokensFile, run: run, folder: folder)
                     }
-                    let checked = try await durability(of: tally, run: run, store: store)
+                    let checked = try await durability(of: Self.acknowledged(load), run: run, store: store)
                     let result = Run(
-                        updatesPerSecond: Double(tally.succeeded) / Double(seconds),
-                        p50Milliseconds: Self.percentile(0.5, tally.latencies), p99Milliseconds: Self.percentile(0.99, tally.latencies),
-                        cpuMicrosecondsPerUpdate: cpuSeconds / Double(max(1, tally.succeeded)) * 1e6,
-                        failed: tally.failed, vehiclesChecked: checked.checked, vehiclesDurable: checked.durable)
+                        updatesPerSecond: Double(load.succeeded) / load.seconds,
+                        p50Milliseconds: load.latency.p50Milliseconds, p99Milliseconds: load.latency.p99Milliseconds,
+                        cpuMicrosecondsPerUpdate: cpuSeconds / Double(max(1, load.succeeded)) * 1e6,
+                        failed: load.failed, vehiclesChecked: checked.checked, vehiclesDurable: checked.durable)
                     if capacity == 1 { uncached.append(result) } else { cached.append(result) }
-                    if let failure = tally.firstFailure { logger.warning("requests failed", metadata: ["first": "\(failure)", "count": "\(tally.failed)"]) }
+                    if load.failed > 0 { logger.warning("requests failed", metadata: ["count": "\(load.failed)"]) }
                 }
                 if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
             }
@@ -142,13 +145,6 @@ struct FleetEngineBench: AsyncParsableCommand {
         } else {
             print(Self.table(report))
         }
-    }
-
-    /// CPU time (user and system) of the whole process so far, in seconds.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     static func vehicleID(_ index: Int) -> String { "bench-\(index)" }
@@ -194,56 +190,125 @@ struct FleetEngineBench: AsyncParsableCommand {
         guard created == vehicles else { throw CommandFailure("created \(created) of \(vehicles) vehicles (\(tally.firstFailure ?? "?"))") }
     }
 
-    /// Each connection drives `vehicles / connections` vehicles in turn. A vehicle's nth update
-    /// of run r puts it at latitude 10 + r + n / 10^7 (written with fixed width, so every request
-    /// is the same size and its head is made once): the stored latitude tells which update it is.
-    private func measure(port: Int, tokens: [String], run: Int, on group: any EventLoopGroup) async throws -> (tally: HTTPLoad.Tally, cpuSeconds: Double) {
-        let perConnection = vehicles / connections
-        let connections = connections
-        let bodyLength = Self.locationUpdate(run: run, step: 0).readableBytes
-        let heads = (0..<vehicles).map { index in
-            Self.head(.PUT, "/v1/providers/\(Self.project)/vehicles/\(Self.vehicleID(index))?updateMask=lastLocation", token: tokens[index], length: bodyLength)
+    /// One run of wrk after a 1 s warm-up: each request moves a vehicle whose previous update
+    /// has been answered (so no vehicle has two in flight) one step; the vehicle's nth update
+    /// of run r puts it at latitude 10 + r + n / 10^7, so the stored latitude tells which
+    /// update it is. Returns the run and the CPU time of this process and wrk together.
+    private func measure(port: Int, tokensFile: String, run: Int, folder: String) async throws -> (load: Wrk.Result, cpuSeconds: Double) {
+        func load(seconds: Int) async throws -> Wrk.Result {
+            try await Wrk.run(
+                url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: Self.wrkScript,
+                arguments: [Self.project, String(run), tokensFile, String(clientThreads)], folder: folder)
         }
-        let request: @Sendable (Int, Int) -> HTTPLoad.Request = { connection, n in
-            let index = connection + (n % perConnection) * connections
-            let step = n / perConnection + 1
-            return HTTPLoad.Request(head: heads[index], body: Self.locationUpdate(run: run, step: step), subject: index, step: step)
-        }
-        _ = try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(1), on: group, request: request)
-        let cpuBefore = Self.processCPUSeconds()
-        let tally = try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), on: group, request: request)
-        return (tally, Self.processCPUSeconds() - cpuBefore)
+        _ = try await load(seconds: 1)
+        let cpuBefore = Throughput.processCPUSeconds()
+        let result = try await load(seconds: seconds)
+        return (result, Throughput.processCPUSeconds() - cpuBefore + result.cpuSeconds)
     }
 
-    /// The body of update `step` (below 10^7) of run `run` (1 to 79): latitude 10 + run + step / 10^7,
-    /// always two digits before the point (JSON allows no leading zero) and seven after.
-    private static func locationUpdate(run: Int, step: Int) -> ByteBuffer {
-        let latitude = String(format: "%d.%07d", 10 + run, step)
-        return ByteBuffer(string: #"{"lastLocation":{"location":{"latitude":\#(latitude),"longitude":13.405},"heading":90,"speed":8.5,"updateTime":"2026-11-21T16:30:00Z"}}"#)
+    /// By vehicle, the highest step answered with 200 and the last step sent, as the script
+    /// reported them.
+    private static func acknowledged(_ load: Wrk.Result) -> [Int: ClosedRange<Int>] {
+        var steps: [Int: ClosedRange<Int>] = [:]
+        for line in load.reportLines {
+            let numbers = line.split(separator: " ").compactMap { Int($0) }
+            if numbers.count == 3, numbers[1] <= numbers[2] { steps[numbers[0]] = numbers[1]...numbers[2] }
+        }
+        return steps
     }
+
+    /// wrk's script (arguments: project, run, the file of driver tokens, one per line in
+    /// vehicle order, and wrk's thread count; thread t drives the vehicles whose index is t
+    /// modulo that count). A vehicle goes back in the queue when its answer names it.
+    private static let wrkScript = #"""
+        threads = {}
+        function setup(thread)
+          thread:set("id", #threads)
+          table.insert(threads, thread)
+        end
+
+        acked, sent = {}, {}
+        local queue, head, tail = {}, 1, 0
+        local targets = {}
+        local base
+        local body = '{"lastLocation":{"location":{"latitude":%d.%07d,"longitude":13.405},"heading":90,"speed":8.5,"updateTime":"2026-11-21T16:30:00Z"}}'
+
+        function init(args)
+          base = 10 + tonumber(args[2])
+          local index = 0
+          for token in io.lines(args[3]) do
+            if index % tonumber(args[4]) == id then
+              targets[index] = {
+                path = "/v1/providers/" .. args[1] .. "/vehicles/bench-" .. index .. "?updateMask=lastLocation",
+                headers = { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" },
+              }
+              tail = tail + 1
+              queue[tail] = index
+            end
+            index = index + 1
+          end
+        end
+
+        -- wrk calls request() once on thread 0 to check what it returns, and never sends that one.
+        local checked = false
+
+        function request()
+          if id == 0 and not checked then
+            checked = true
+            local target = targets[queue[head]]
+            return wrk.format("PUT", target.path, target.headers, string.format(body, base, 0))
+          end
+          local index = id -- only when every vehicle is in flight or was lost to an error
+          if head <= tail then
+            index = queue[head]
+            queue[head] = nil
+            head = head + 1
+          end
+          local step = (sent[index] or 0) + 1
+          sent[index] = step
+          local target = targets[index]
+          return wrk.format("PUT", target.path, target.headers, string.format(body, base, step))
+        end
+
+        function response(status, headers, answer)
+          if status ~= 200 then return end
+          local index = tonumber(string.match(answer, '"name":"providers/[^"/]*/vehicles/bench%-(%d+)"'))
+          local latitude = tonumber(string.match(answer, '"latitude":([-%d.eE+]+)'))
+          if not index or not latitude then return end
+          local step = math.floor((latitude - base) * 1e7 + 0.5)
+          if step > (acked[index] or 0) then acked[index] = step end
+          tail = tail + 1
+          queue[tail] = index
+        end
+
+        function report()
+          for _, thread in ipairs(threads) do
+            local sent = thread:get("sent")
+            for index, step in pairs(thread:get("acked")) do
+              io.write(string.format("report %d %d %d\n", index, step, sent[index]))
+            end
+          end
+        end
+        """#
 
     /// How many vehicles the run acknowledged updates for, and for how many of them the store
-    /// holds exactly the last acknowledged one.
-    private func durability(of tally: HTTPLoad.Tally, run: Int, store: SQLFleetStore) async throws -> (checked: Int, durable: Int) {
+    /// holds the last acknowledged update or a later one sent (`acknowledged`: from the highest
+    /// step answered with 200 to the last step sent, by vehicle; wrk stops with one update per
+    /// vehicle in flight at most, which the engine may still have saved).
+    private func durability(of acknowledged: [Int: ClosedRange<Int>], run: Int, store: SQLFleetStore) async throws -> (checked: Int, durable: Int) {
         let snapshot = try await store.load(provider: Self.project)
         var durable = 0
-        for (index, step) in tally.acknowledged {
+        for (index, steps) in acknowledged {
             let latitude = snapshot.vehicles[Self.vehicleID(index)]?.lastLocation?.location?.latitude ?? -1
-            if Int(((latitude - Double(10 + run)) * 1e7).rounded()) == step { durable += 1 }
+            if steps.contains(Int(((latitude - Double(10 + run)) * 1e7).rounded())) { durable += 1 }
         }
-        return (tally.acknowledged.count, durable)
+        return (acknowledged.count, durable)
     }
 
     private static func head(_ method: HTTPMethod, _ uri: String, token: String, length: Int) -> HTTPRequestHead {
         HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: [
             "Host": "127.0.0.1", "Authorization": "Bearer \(token)", "Content-Type": "application/json", "Content-Length": String(length),
         ])
-    }
-
-    private static func percentile(_ fraction: Double, _ latencies: [Int64]) -> Double {
-        guard !latencies.isEmpty else { return 0 }
-        let sorted = latencies.sorted()
-        return Double(sorted[Int(Double(sorted.count - 1) * fraction)]) / 1e6
     }
 
     private static func table(_ report: Report) -> String {
@@ -263,7 +328,7 @@ struct FleetEngineBench: AsyncParsableCommand {
             row("every token verified", report.uncached, report.uncachedMedianUpdatesPerSecond, target: nil),
             String(format: "verification per request: cached %.0f ns, uncached %.1f µs (one thread)",
                    report.verifyCachedNanoseconds, report.verifyUncachedNanoseconds / 1000),
-            "CPU µs/update counts the engine and the load generator together (the whole process).",
+            "CPU µs/update counts the engine and the load generator (wrk) together.",
         ].joined(separator: "\n")
     }
 }

@@ -2,10 +2,12 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A closed-loop HTTP/1.1 load generator on SwiftNIO: each keep-alive connection sends its
-/// next request the moment the previous answer has ended, until a deadline or a request count.
-/// Everything happens on the connections' event loops, so the generator costs a few
-/// microseconds per request and leaves the rest of the machine to the server.
+/// HTTP/1.1 load on SwiftNIO keep-alive connections, one request in flight on each.
+///
+/// Without a rate, a closed loop: a connection sends its next request the moment the previous
+/// answer has ended, until a deadline or a request count. With a rate, an open loop: each
+/// connection sends on a timetable, and latency is measured from when a request was due, not
+/// when it went out, so a stalled server's queue counts against it (no coordinated omission).
 enum HTTPLoad {
     /// One request, with what it stands for: `step` of `subject` (e.g. a vehicle's nth update).
     struct Request {
@@ -37,24 +39,29 @@ enum HTTPLoad {
         }
     }
 
-    /// Runs `connections` connections to `host`:`port` until `duration` has passed or each has
-    /// sent `requestsPerConnection`; `request(connection, n)` makes a connection's nth request.
+    /// Runs `connections` connections to `host`:`port` for `duration` (or until each has sent
+    /// `requestsPerConnection`), at `rate` requests per second in all when given;
+    /// `request(connection, n)` makes a connection's nth request.
     static func run(
-        host: String, port: Int, connections: Int, duration: Duration, requestsPerConnection: Int? = nil,
+        host: String, port: Int, connections: Int, duration: Duration, rate: Double? = nil, requestsPerConnection: Int? = nil,
         on group: any EventLoopGroup, request: @escaping @Sendable (_ connection: Int, _ n: Int) -> Request
     ) async throws -> Tally {
-        let deadline = NIODeadline.now() + .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        let interval = rate.map { TimeAmount.nanoseconds(Int64(Double(connections) / max($0, 1) * 1e9)) }
+        let start = NIODeadline.now() + .milliseconds(50)
+        let end = start + .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
         var finished: [EventLoopFuture<Tally>] = []
-        for connection in 0..<connections {
+        for index in 0..<connections {
             let loop = group.next()
             let done = loop.makePromise(of: Tally.self)
+            let schedule = Schedule(
+                first: start + .nanoseconds((interval?.nanoseconds ?? 0) * Int64(index) / Int64(connections)),
+                interval: interval, end: end, limit: requestsPerConnection ?? .max)
             _ = try await ClientBootstrap(group: loop)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(Connection(
-                            index: connection, deadline: deadline, limit: requestsPerConnection, done: done, request: request))
+                        try channel.pipeline.syncOperations.addHandler(Connection(index: index, schedule: schedule, done: done, request: request))
                     }
                 }
                 .connect(host: host, port: port).get()
@@ -65,33 +72,73 @@ enum HTTPLoad {
         return total
     }
 
-    /// One connection's loop: send, wait for the end of the answer, tally, send again.
+    /// When a connection's requests are due.
+    private struct Schedule {
+        /// When the first is due.
+        let first: NIODeadline
+        /// Time between two requests (open loop), or `nil` (closed loop).
+        let interval: TimeAmount?
+        /// No request is due from then on.
+        let end: NIODeadline
+        /// The most requests the connection sends.
+        let limit: Int
+    }
+
+    /// One connection's timetable: a tick every `interval` queues a request (or, in a closed
+    /// loop, each answer queues the next); one is in flight at a time; the queue drains as
+    /// answers arrive.
     private final class Connection: ChannelInboundHandler {
         typealias InboundIn = HTTPClientResponsePart
         typealias OutboundOut = HTTPClientRequestPart
 
         private let index: Int
-        private let deadline: NIODeadline
-        private let limit: Int?
+        private let schedule: Schedule
         private let done: EventLoopPromise<Tally>
         private let request: @Sendable (Int, Int) -> Request
-        private var tally = Tally()
+        private var next: NIODeadline
+        private var due: [NIODeadline] = []
+        private var inFlight: (due: NIODeadline, request: Request)?
         private var sent = 0
-        private var current: Request?
-        private var sentAt = NIODeadline.now()
         private var status = HTTPResponseStatus.ok
+        private var tally = Tally()
 
-        init(index: Int, deadline: NIODeadline, limit: Int?, done: EventLoopPromise<Tally>, request: @escaping @Sendable (Int, Int) -> Request) {
+        init(index: Int, schedule: Schedule, done: EventLoopPromise<Tally>, request: @escaping @Sendable (Int, Int) -> Request) {
             self.index = index
-            self.deadline = deadline
-            self.limit = limit
+            self.schedule = schedule
+            self.next = schedule.first
             self.done = done
             self.request = request
         }
 
         func channelActive(context: ChannelHandlerContext) {
-            send(context)
+            scheduleTick(context)
             context.fireChannelActive()
+        }
+
+        private func scheduleTick(_ context: ChannelHandlerContext) {
+            guard next < schedule.end else {
+                if inFlight == nil { context.close(promise: nil) }
+                return
+            }
+            let deadline = next
+            context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+                self.due.append(deadline)
+                if let interval = self.schedule.interval {
+                    self.next = deadline + interval
+                    self.scheduleTick(context)
+                }
+                if self.inFlight == nil { self.send(context) }
+            }
+        }
+
+        private func send(_ context: ChannelHandlerContext) {
+            guard !due.isEmpty, sent < schedule.limit else { return }
+            let next = request(index, sent)
+            sent += 1
+            inFlight = (due.removeFirst(), next)
+            context.write(wrapOutboundOut(.head(next.head)), promise: nil)
+            if let body = next.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -102,17 +149,21 @@ enum HTTPLoad {
                 break
             case .end:
                 let now = NIODeadline.now()
-                tally.latencies.append((now - sentAt).nanoseconds)
-                if status == .ok, let current {
-                    tally.succeeded += 1
-                    tally.acknowledged[current.subject] = max(tally.acknowledged[current.subject] ?? 0, current.step)
-                } else {
-                    tally.failed += 1
-                    tally.firstFailure = tally.firstFailure ?? "HTTP \(status.code)"
+                if let (due, answered) = inFlight {
+                    tally.latencies.append((now - due).nanoseconds)
+                    if status == .ok {
+                        tally.succeeded += 1
+                        tally.acknowledged[answered.subject] = max(tally.acknowledged[answered.subject] ?? 0, answered.step)
+                    } else {
+                        tally.failed += 1
+                        tally.firstFailure = tally.firstFailure ?? "HTTP \(status.code)"
+                    }
                 }
-                if now < deadline, sent < (limit ?? .max) {
+                inFlight = nil
+                if schedule.interval == nil, now < schedule.end { due.append(now) }
+                if !due.isEmpty, sent < schedule.limit {
                     send(context)
-                } else {
+                } else if schedule.interval == nil || next >= schedule.end || sent >= schedule.limit {
                     context.close(promise: nil)
                 }
             }
@@ -127,16 +178,6 @@ enum HTTPLoad {
         func channelInactive(context: ChannelHandlerContext) {
             done.succeed(tally)
             context.fireChannelInactive()
-        }
-
-        private func send(_ context: ChannelHandlerContext) {
-            let next = request(index, sent)
-            sent += 1
-            current = next
-            sentAt = .now()
-            context.write(wrapOutboundOut(.head(next.head)), promise: nil)
-            if let body = next.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
     }
 }

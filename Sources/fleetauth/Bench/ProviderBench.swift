@@ -43,8 +43,8 @@ struct ProviderBench: AsyncParsableCommand {
         let shift = try await Self.shiftFetches(hours: shiftHours, lifetime: tokenLifetime)
         let report = Report(
             hits: hits,
-            hitMedianNanoseconds: Self.percentile(0.5, of: latencies),
-            hitP99Nanoseconds: Self.percentile(0.99, of: latencies),
+            hitMedianNanoseconds: LatencySummary.percentile(0.5, of: latencies),
+            hitP99Nanoseconds: LatencySummary.percentile(0.99, of: latencies),
             concurrentCallers: callers,
             concurrentFetches: try await Self.fetchesForConcurrentCallers(callers),
             shiftHours: shiftHours,
@@ -106,11 +106,6 @@ struct ProviderBench: AsyncParsableCommand {
         let margin = min(configuration.refreshMargin / .seconds(1), Double(lifetime) / 4)
         let usable = Double(lifetime) - margin
         return (await fetcher.fetches, Int((Double(shift) / usable).rounded(.up)))
-    }
-
-    private static func percentile(_ fraction: Double, of sorted: [Int64]) -> Int64 {
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[Int((Double(sorted.count - 1) * fraction).rounded())]
     }
 
     private static func table(_ report: Report) -> String {

@@ -14,7 +14,8 @@ import TokenServer
 
 /// `fleetauth bench token-server`: driver tokens per second over loopback HTTP (every request
 /// checks the session and assignment in the database and signs a fresh token), next to
-/// `openssl speed -multi 2 rsa2048` measured in the same run; then latency at half that rate.
+/// `openssl speed -multi 2 rsa2048` measured in the same run (load from `wrk`); then latency at
+/// half that rate (from a paced generator that counts queueing against the server).
 struct TokenServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token-server",
@@ -33,7 +34,7 @@ struct TokenServerBench: AsyncParsableCommand {
     @Option(help: "Processes for 'openssl speed -multi' (the cores the server may use).")
     var cores = 2
 
-    @Option(help: "Event-loop threads of the load generator (it shares the machine with the server).")
+    @Option(help: "Threads of the load generators, wrk and the paced one (they share the machine with the server).")
     var clientThreads = 1
 
     @Option(help: "A PostgreSQL URL to keep sessions in instead of a temporary SQLite file.")
@@ -51,7 +52,7 @@ struct TokenServerBench: AsyncParsableCommand {
         let secondsPerRun: Int
         let opensslSignPerSecond: [Double]
         let tokensPerSecond: [Double]
-        /// Tokens per CPU-second of this process (server and load generator together), times
+        /// Tokens per CPU-second of this process and wrk (server and load generator together), times
         /// the cores: what the server would do with the cores to itself. Robust to other load
         /// on the machine, as `openssl speed` (which counts CPU time too) is.
         let tokensPerSecondOnCores: [Double]
@@ -86,30 +87,35 @@ struct TokenServerBench: AsyncParsableCommand {
         guard let port = await portStream.first(where: { _ in true }) else { throw CommandFailure("the token server did not start") }
 
         let session = try await Self.logIn(port: port, username: username, password: String(password.prefix(40)))
-        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/tokens/driver/\(vehicle)", headers: [
-            "Host": "127.0.0.1", "Authorization": "Bearer \(session)",
-        ])
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
-        func load(rate: Double?, seconds: Int) async throws -> PacedLoad.Result {
-            try await PacedLoad.run(host: "127.0.0.1", port: port, connections: connections, rate: rate, duration: .seconds(seconds), on: group, head: head)
+        let path = "/v1/tokens/driver/\(vehicle)"
+        let sessionFile = folder + "/session"
+        FileManager.default.createFile(atPath: sessionFile, contents: Data(session.utf8), attributes: [.posixPermissions: 0o600])
+        func fullLoad(seconds: Int) async throws -> Wrk.Result {
+            try await Wrk.run(url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds,
+                              script: Self.wrkScript, arguments: [sessionFile, path], folder: folder)
         }
-        _ = try await load(rate: nil, seconds: 1)
+        _ = try await fullLoad(seconds: 1)
         var openssl: [Double] = [], tokens: [Double] = [], onCores: [Double] = []
         var failed = 0
         for round in 1...rounds {
             openssl.append(try OpenSSLSpeed.measure(seconds: seconds, processes: cores).signsPerSecond)
-            let start = ContinuousClock.now, cpuStart = Self.processCPUSeconds()
-            let tally = try await load(rate: nil, seconds: seconds)
-            let elapsed = ContinuousClock.now - start, cpu = Self.processCPUSeconds() - cpuStart
-            tokens.append(Double(tally.succeeded) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
-            onCores.append(Double(tally.succeeded) / max(cpu, 1e-9) * Double(cores))
-            failed += tally.failed
+            let cpuStart = Throughput.processCPUSeconds()
+            let run = try await fullLoad(seconds: seconds)
+            let cpu = Throughput.processCPUSeconds() - cpuStart + run.cpuSeconds
+            tokens.append(Double(run.succeeded) / run.seconds)
+            onCores.append(Double(run.succeeded) / max(cpu, 1e-9) * Double(cores))
+            failed += run.failed
             if !json {
                 FileHandle.standardError.write(Data("round \(round)/\(rounds): openssl \(Int(openssl.last!)) sign/s, token server \(Int(tokens.last!)) tokens/s (\(Int(onCores.last!)) per \(cores) CPU-seconds)\n".utf8))
             }
         }
         let halfRate = Throughput.median(tokens) / 2
-        let paced = try await load(rate: halfRate, seconds: seconds)
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: ["Host": "127.0.0.1", "Authorization": "Bearer \(session)"])
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
+        let paced = try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), rate: halfRate, on: group) { _, _ in
+            HTTPLoad.Request(head: head, body: nil, subject: 0, step: 0)
+        }
+        try? await group.shutdownGracefully()
         failed += paced.failed
 
         let report = Report(
@@ -125,7 +131,6 @@ struct TokenServerBench: AsyncParsableCommand {
             halfLoadRate: halfRate,
             halfLoad: LatencySummary(paced.latencies)
         )
-        try? await group.shutdownGracefully()
         await services.triggerGracefulShutdown()
         _ = await serving.result
         await server.shutdown()
@@ -133,18 +138,18 @@ struct TokenServerBench: AsyncParsableCommand {
         print(Self.table(report, cores: cores))
     }
 
-    /// User plus system CPU time of this process so far, in seconds.
-    private static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return user + system
-    }
+    /// wrk's script: every request the same `GET` (arguments: the file holding the session
+    /// token, so that it is not on a command line, and the path).
+    private static let wrkScript = #"""
+        local request_text
+        function init(args)
+          local file = assert(io.open(args[1]))
+          local session = file:read("*l")
+          file:close()
+          request_text = wrk.format("GET", args[2], { ["Authorization"] = "Bearer " .. session })
+        end
+        function request() return request_text end
+        """#
 
     /// Logs in over HTTP like an app does, returning the session token.
     private static func logIn(port: Int, username: String, password: String) async throws -> String {
@@ -173,154 +178,5 @@ struct TokenServerBench: AsyncParsableCommand {
                    p99TargetMilliseconds, p99OK ? "ok" : "MISSED"),
             "failed requests: \(report.failed)",
         ].joined(separator: "\n")
-    }
-}
-
-/// Latency percentiles of a run, in milliseconds.
-struct LatencySummary: Encodable {
-    let count: Int
-    let p50Milliseconds: Double
-    let p99Milliseconds: Double
-    let maxMilliseconds: Double
-
-    init(_ nanoseconds: [Int64]) {
-        let sorted = nanoseconds.sorted()
-        func at(_ fraction: Double) -> Double {
-            sorted.isEmpty ? 0 : Double(sorted[Int((Double(sorted.count - 1) * fraction).rounded())]) / 1e6
-        }
-        count = sorted.count
-        p50Milliseconds = at(0.5)
-        p99Milliseconds = at(0.99)
-        maxMilliseconds = at(1)
-    }
-}
-
-/// HTTP/1.1 load on keep-alive connections, one request in flight on each. With a `rate`, an
-/// open loop: each connection sends on a timetable and latency is measured from when a request
-/// was due, not when it went out, so a stalled server's queue counts against it (no
-/// coordinated omission). Without one, a closed loop: the next request is due the moment the
-/// previous answer has ended.
-enum PacedLoad {
-    struct Result: Sendable {
-        var succeeded = 0
-        var latencies: [Int64] = []
-        var failed = 0
-    }
-
-    static func run(
-        host: String, port: Int, connections: Int, rate: Double?, duration: Duration,
-        on group: any EventLoopGroup, head: HTTPRequestHead
-    ) async throws -> Result {
-        let interval = rate.map { TimeAmount.nanoseconds(Int64(Double(connections) / max($0, 1) * 1e9)) }
-        let start = NIODeadline.now() + .milliseconds(50)
-        let end = start + .nanoseconds(duration.components.seconds * 1_000_000_000)
-        var finished: [EventLoopFuture<Result>] = []
-        for index in 0..<connections {
-            let loop = group.next()
-            let done = loop.makePromise(of: Result.self)
-            let first = start + .nanoseconds((interval?.nanoseconds ?? 0) * Int64(index) / Int64(connections))
-            _ = try await ClientBootstrap(group: loop)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(Connection(head: head, first: first, interval: interval, end: end, done: done))
-                    }
-                }
-                .connect(host: host, port: port).get()
-            finished.append(done.futureResult)
-        }
-        var total = Result()
-        for future in finished {
-            let result = try await future.get()
-            total.succeeded += result.succeeded
-            total.latencies += result.latencies
-            total.failed += result.failed
-        }
-        return total
-    }
-
-    /// One connection's timetable: a tick every `interval` queues a request (or, with no
-    /// interval, each answer queues the next); one is in flight at a time; the queue drains as
-    /// answers arrive.
-    private final class Connection: ChannelInboundHandler {
-        typealias InboundIn = HTTPClientResponsePart
-        typealias OutboundOut = HTTPClientRequestPart
-
-        private let head: HTTPRequestHead
-        private let interval: TimeAmount?
-        private let end: NIODeadline
-        private let done: EventLoopPromise<Result>
-        private var next: NIODeadline
-        private var due: [NIODeadline] = []
-        private var inFlight: NIODeadline?
-        private var status = HTTPResponseStatus.ok
-        private var result = Result()
-
-        init(head: HTTPRequestHead, first: NIODeadline, interval: TimeAmount?, end: NIODeadline, done: EventLoopPromise<Result>) {
-            self.head = head
-            self.next = first
-            self.interval = interval
-            self.end = end
-            self.done = done
-        }
-
-        func channelActive(context: ChannelHandlerContext) {
-            scheduleTick(context)
-            context.fireChannelActive()
-        }
-
-        private func scheduleTick(_ context: ChannelHandlerContext) {
-            guard next < end else {
-                if inFlight == nil { context.close(promise: nil) }
-                return
-            }
-            let deadline = next
-            context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
-                self.due.append(deadline)
-                if let interval = self.interval {
-                    self.next = deadline + interval
-                    self.scheduleTick(context)
-                }
-                if self.inFlight == nil { self.send(context) }
-            }
-        }
-
-        private func send(_ context: ChannelHandlerContext) {
-            guard !due.isEmpty else { return }
-            inFlight = due.removeFirst()
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            switch unwrapInboundIn(data) {
-            case .head(let head):
-                status = head.status
-            case .body:
-                break
-            case .end:
-                let now = NIODeadline.now()
-                if let scheduled = inFlight { result.latencies.append((now - scheduled).nanoseconds) }
-                if status == .ok { result.succeeded += 1 } else { result.failed += 1 }
-                inFlight = nil
-                if interval == nil, now < end { due.append(now) }
-                if !due.isEmpty {
-                    send(context)
-                } else if interval == nil || next >= end {
-                    context.close(promise: nil)
-                }
-            }
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            result.failed += 1
-            context.close(promise: nil)
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            done.succeed(result)
-            context.fireChannelInactive()
-        }
     }
 }
