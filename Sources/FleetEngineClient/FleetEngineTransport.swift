@@ -1,3 +1,4 @@
+import FleetTokenProvider
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -23,14 +24,14 @@ public struct URLSessionTransport: FleetEngineTransport {
         self.session = session
     }
 
-    /// Sends `request`, turning URL loading errors into ``FleetEngineError/transport(_:)``.
+    /// Sends `request`, giving up after its `timeoutInterval`, and turns URL loading errors
+    /// into ``FleetEngineError/transport(_:)``. A cancelled caller gets `CancellationError`
+    /// once the request settles (see `URLSession.boundedData(for:timeout:)`).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         do {
-            let (body, response) = try await session.data(for: request)
+            let (body, response) = try await session.boundedData(for: request, timeout: .seconds(request.timeoutInterval))
             guard let response = response as? HTTPURLResponse else { throw FleetEngineError.malformedResponse }
             return (body, response)
-        } catch let error as URLError where error.code == .cancelled {
-            throw CancellationError()
         } catch let error as URLError {
             throw FleetEngineError.transport(error.code)
         }

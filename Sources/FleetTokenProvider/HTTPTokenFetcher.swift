@@ -100,25 +100,11 @@ public struct HTTPTokenFetcher: TokenFetcher {
         }
     }
 
-    /// Sends `request`, giving up after ``requestTimeout`` (enforced here, as not every
-    /// platform's `URLSession` honours `timeoutInterval`), and turns URL loading errors into
+    /// Sends `request`, giving up after ``requestTimeout``, and turns URL loading errors into
     /// ``TokenProviderError``s.
     private func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        let session = session
-        let timeout = requestTimeout
         do {
-            return try await withThrowingTaskGroup(of: (Data, URLResponse).self) { group in
-                group.addTask { try await session.data(for: request) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    throw URLError(.timedOut)
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next() else { throw CancellationError() }
-                return first
-            }
-        } catch let error as URLError where error.code == .cancelled {
-            throw CancellationError()
+            return try await session.boundedData(for: request, timeout: requestTimeout)
         } catch let error as URLError where error.code == .timedOut {
             throw RetryableFailure(.timedOut)
         } catch let error as URLError {

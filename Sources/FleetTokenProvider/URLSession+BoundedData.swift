@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSession {
+    /// Loads `request` like `data(for:)`, giving up after `timeout`, but without tying the
+    /// request to the calling task's cancellation.
+    ///
+    /// On Linux, cancelling a task that waits in `data(for:)` can deadlock swift-corelibs-foundation
+    /// when the cancel races the request's own completion (the cancellation handler holds the
+    /// task's lock while waiting for the session's queue, which waits for that lock). So here the
+    /// request is never cancelled from a cancellation handler: the timeout cancels it from a
+    /// dispatch queue instead, and a caller that was cancelled meanwhile gets `CancellationError`
+    /// once the request has settled (within `timeout`).
+    ///
+    /// - Throws: `URLError` (`.timedOut` when `timeout` passed first), or `CancellationError`.
+    public func boundedData(for request: URLRequest, timeout: Duration) async throws -> (Data, URLResponse) {
+        try Task.checkCancellation()
+        let outcome: Result<(Data, URLResponse), URLError> = await withCheckedContinuation { continuation in
+            let timer = TimeoutFlag()
+            let task = dataTask(with: request) { data, response, error in
+                if let data, let response, error == nil {
+                    continuation.resume(returning: .success((data, response)))
+                } else {
+                    let code = (error as? URLError)?.code ?? .badServerResponse
+                    continuation.resume(returning: .failure(URLError(code == .cancelled && timer.hasFired ? .timedOut : code)))
+                }
+            }
+            task.resume()
+            let cancel = CancelOnTimeout(task: task)
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
+                timer.fire()
+                cancel.run()
+            }
+        }
+        try Task.checkCancellation()
+        return try outcome.get()
+    }
+}
+
+/// Whether a request's timeout fired; set on one queue, read on another.
+private final class TimeoutFlag: @unchecked Sendable {
+    // @unchecked: `fired` is only touched under `lock`.
+    private let lock = NSLock()
+    private var fired = false
+
+    var hasFired: Bool { lock.withLock { fired } }
+
+    func fire() { lock.withLock { fired = true } }
+}
+
+/// Cancels a data task when its timeout fires (a no-op if it has finished), holding it weakly
+/// so that a finished task is not kept alive until then.
+private struct CancelOnTimeout: @unchecked Sendable {
+    // @unchecked: `URLSessionTask` is thread-safe but not marked `Sendable` on every platform.
+    weak var task: URLSessionDataTask?
+
+    func run() { task?.cancel() }
+}
