@@ -4,13 +4,24 @@ public enum JSONString {
     /// Appends `text` to `bytes` as a JSON string: quoted, with quotes, backslashes and
     /// control characters escaped (`/` and non-ASCII characters are left as they are).
     public static func append(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
-            return
+            if utf8.contains(where: needsEscape) {
+                appendEscaped(utf8, to: &bytes)
+            } else {
+                bytes.append(contentsOf: utf8)
+            }
+            bytes.append(UInt8(ascii: "\""))
         }
-        for byte in text.utf8 {
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -22,7 +33,6 @@ public enum JSONString {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -48,19 +48,32 @@ enum RFC3339 {
         let days = floorDivide(timestamp.seconds, 86_400)
         let secondOfDay = timestamp.seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-            + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        append(year, width: 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        append(month, width: 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        append(day, width: 2, to: &text)
+        text.append(UInt8(ascii: "T"))
+        append(secondOfDay / 3600, width: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay % 3600 / 60, width: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, width: 2, to: &text)
         let nanos = Int64(timestamp.nanos)
         if nanos != 0 {
+            text.append(UInt8(ascii: "."))
             if nanos % 1_000_000 == 0 {
-                text += "." + pad(nanos / 1_000_000, 3)
+                append(nanos / 1_000_000, width: 3, to: &text)
             } else if nanos % 1000 == 0 {
-                text += "." + pad(nanos / 1000, 6)
+                append(nanos / 1000, width: 6, to: &text)
             } else {
-                text += "." + pad(nanos, 9)
+                append(nanos, width: 9, to: &text)
             }
         }
-        return text + "Z"
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {
@@ -96,9 +109,28 @@ enum RFC3339 {
         value >= 0 ? value / divisor : (value - divisor + 1) / divisor
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// Appends `value` in decimal, padded with zeros to `width` digits (written into bytes
+    /// directly: this runs for every timestamp of every location update).
+    private static func append(_ value: Int64, width: Int, to text: inout [UInt8]) {
+        guard value >= 0, value < 1_000_000_000_000_000 else {
+            let digits = Array(String(value).utf8)
+            if digits.count < width { text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+            text.append(contentsOf: digits)
+            return
+        }
+        var divisor: Int64 = 1
+        var count = 1
+        while divisor * 10 <= value {
+            divisor *= 10
+            count += 1
+        }
+        if count < width { text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count)) }
+        var rest = value
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// Reads ASCII text byte by byte.
