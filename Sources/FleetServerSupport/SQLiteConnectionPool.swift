@@ -1,21 +1,31 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLKit
 import SQLiteKit
 
 /// A fixed set of SQLite connections to one file, each set up for durable, concurrent use:
 /// WAL journal, `synchronous=NORMAL` (a committed row survives `kill -9`), a busy timeout
 /// so that writers from other processes wait instead of failing, and foreign keys on.
+///
+/// The pool runs its connections on a thread pool of its own, one thread per connection: on
+/// the shared `NIOThreadPool.singleton` (two threads on a two-core machine, also busy with
+/// bcrypt) two statements sleeping in SQLite's busy handler could take every thread while the
+/// transaction they wait for had none left to finish on, and fail with "database is locked".
 actor SQLiteConnectionPool: SQLConnectionLender {
     /// How long a statement waits for another writer's lock before failing.
     static let busyTimeoutMilliseconds = 5000
 
     private var idle: [SQLiteConnection]
+    private var openConnections: Int
     private var waiting: [CheckedContinuation<SQLiteConnection, any Error>] = []
     private var isClosed = false
+    private let threadPool: NIOThreadPool
 
-    private init(connections: [SQLiteConnection]) {
+    private init(connections: [SQLiteConnection], threadPool: NIOThreadPool) {
         self.idle = connections
+        self.openConnections = connections.count
+        self.threadPool = threadPool
     }
 
     /// Opens `size` connections to the file at `path`, creating it when missing.
@@ -30,18 +40,26 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         if !FileManager.default.fileExists(atPath: path) {
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
+        let threadPool = NIOThreadPool(numberOfThreads: max(1, size))
+        threadPool.start()
         var opened: [SQLiteConnection] = []
         do {
             for _ in 0..<max(1, size) {
-                let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                let connection = try await SQLiteConnection.open(
+                    storage: .file(path: path),
+                    threadPool: threadPool,
+                    logger: logger,
+                    on: MultiThreadedEventLoopGroup.singleton.any()
+                )
                 opened.append(connection)
                 try await configure(connection)
             }
         } catch {
-            for connection in opened { try? await connection.close() }
+            for connection in opened { try? await connection.close().get() }
+            try? await threadPool.shutdownGracefully()
             throw DatabaseError("cannot open SQLite database \(path): \(error)")
         }
-        return SQLiteConnectionPool(connections: opened)
+        return SQLiteConnectionPool(connections: opened, threadPool: threadPool)
     }
 
     private static func configure(_ connection: SQLiteConnection) async throws {
@@ -74,7 +92,7 @@ actor SQLiteConnectionPool: SQLConnectionLender {
 
     private func release(_ connection: SQLiteConnection) async {
         if isClosed {
-            try? await connection.close()
+            await closeConnection(connection)
         } else if waiting.isEmpty {
             idle.append(connection)
         } else {
@@ -90,6 +108,15 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         waiting.removeAll()
         let closing = idle
         idle.removeAll()
-        for connection in closing { try? await connection.close() }
+        for connection in closing { await closeConnection(connection) }
+    }
+
+    /// Closes `connection` (even from a cancelled task: the future-based close does not give
+    /// up on cancellation, and SQLiteNIO asserts that connections are closed); the last one
+    /// to close stops the thread pool.
+    private func closeConnection(_ connection: SQLiteConnection) async {
+        try? await connection.close().get()
+        openConnections -= 1
+        if openConnections == 0 { try? await threadPool.shutdownGracefully() }
     }
 }

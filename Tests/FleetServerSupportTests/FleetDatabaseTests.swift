@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLKit
 import Testing
 @testable import FleetServerSupport
@@ -45,6 +46,50 @@ struct FleetDatabaseTests {
             #expect(synchronous == "1")
             #expect(FileManager.default.fileExists(atPath: folder + "/test.sqlite"))
         }
+    }
+
+    @Test("concurrent writes, plain and in transactions, all land while the shared NIO thread pool is busy")
+    func concurrentWritesWhileTheSharedThreadPoolIsBusy() async throws {
+        try await withDatabase { database, _ in
+            try await database.sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)").run()
+            // Work that holds NIOThreadPool.singleton's threads, as bcrypt does on a login.
+            let busy = (0..<8).map { _ in
+                Task { try await NIOThreadPool.singleton.runIfActive { usleep(300_000) } }
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in 0..<40 {
+                    group.addTask {
+                        if id.isMultiple(of: 2) {
+                            try await database.sql.raw("INSERT INTO t (id, name) VALUES (\(bind: id), 'plain')").run()
+                        } else {
+                            try await database.transaction { db in
+                                try await db.raw("INSERT INTO t (id, name) VALUES (\(bind: id), 'first')").run()
+                                try await db.raw("UPDATE t SET name = 'both' WHERE id = \(bind: id)").run()
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for task in busy { try await task.value }
+            let count = try await database.sql.raw("SELECT COUNT(*) AS n FROM t").first()?.decode(column: "n", as: Int.self)
+            #expect(count == 40)
+        }
+    }
+
+    @Test("shutting down from a cancelled task closes every connection")
+    func shutdownFromACancelledTask() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetdb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
+        let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
+        let shutdown = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await database.shutdown()
+        }
+        await shutdown.value
+        await #expect(throws: DatabaseError.self) { try await database.sql.raw("SELECT 1").run() }
     }
 
     @Test("a failed transaction leaves nothing behind")
