@@ -9,25 +9,14 @@ struct OpenSSLSpeed {
     }
 
     /// Measures for `seconds` seconds, on `processes` processes (`-multi`) when more than one.
+    ///
+    /// One process reports operations per CPU-second of its own (two of them sharing one core
+    /// each report the whole core's rate), so its rate holds however busy the machine is; the
+    /// `-multi` total divides by elapsed time and drops when other work takes the cores.
     static func measure(seconds: Int, processes: Int = 1) throws -> Result {
-        try parse(ChildProcess.output(of: arguments(seconds: seconds, processes: processes)))
-    }
-
-    /// Measures like ``measure(seconds:processes:)`` and also returns the sign rate per
-    /// CPU-second, times `processes`: what the processes would do with the cores to themselves
-    /// however busy the machine is (`openssl speed` divides by elapsed time). The sign phase's
-    /// CPU time is taken as half of the run's: it signs for `seconds`, then verifies for as long.
-    static func measureWithCPU(seconds: Int, processes: Int) throws -> (result: Result, signsPerSecondOnCores: Double) {
-        let run = try ChildProcess.run(arguments(seconds: seconds, processes: processes))
-        let result = try parse(run.output)
-        let signingCPUSeconds = max(run.cpuSeconds / 2, 1e-9)
-        return (result, result.signsPerSecond * Double(seconds) / signingCPUSeconds * Double(processes))
-    }
-
-    private static func arguments(seconds: Int, processes: Int) -> [String] {
         var arguments = ["openssl", "speed", "-seconds", String(seconds)]
         if processes > 1 { arguments += ["-multi", String(processes)] }
-        return arguments + ["rsa2048"]
+        return try parse(ChildProcess.output(of: arguments + ["rsa2048"]))
     }
 
     /// Reads the summary line: `rsa 2048 bits 0.000675s 0.000023s 1481.5 43125.3` (with

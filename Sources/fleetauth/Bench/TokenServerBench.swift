@@ -56,7 +56,7 @@ struct TokenServerBench: AsyncParsableCommand {
         /// the cores: what the server would do with the cores to itself. Robust to other load
         /// on the machine, as `openssl speed` (which counts CPU time too) is.
         let tokensPerSecondOnCores: [Double]
-        /// `openssl speed` sign/s per CPU-second of its processes, times the cores.
+        /// One process's `openssl speed` sign/s (per CPU-second of its own), times the cores.
         let opensslSignPerSecondOnCores: [Double]
         let failed: Int
         let ratio: Double
@@ -100,9 +100,8 @@ struct TokenServerBench: AsyncParsableCommand {
         var openssl: [Double] = [], opensslOnCores: [Double] = [], tokens: [Double] = [], onCores: [Double] = []
         var failed = 0
         for round in 1...rounds {
-            let speed = try OpenSSLSpeed.measureWithCPU(seconds: seconds, processes: cores)
-            openssl.append(speed.result.signsPerSecond)
-            opensslOnCores.append(speed.signsPerSecondOnCores)
+            openssl.append(try OpenSSLSpeed.measure(seconds: seconds, processes: cores).signsPerSecond)
+            opensslOnCores.append(try OpenSSLSpeed.measure(seconds: seconds).signsPerSecond * Double(cores))
             let cpuStart = Throughput.processCPUSeconds()
             let run = try await fullLoad(seconds: seconds)
             let cpu = Throughput.processCPUSeconds() - cpuStart + run.cpuSeconds
