@@ -6,22 +6,31 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// How the demo's simulated apps reach the servers: one URL session with room for every
-/// app's connection, and the two servers' addresses.
+/// How the demo's simulated apps reach the servers: a URL session of each app's own, as on
+/// its own phone, one more for setting up and for the intruder, and the two servers' addresses.
+///
+/// One session for a thousand apps does not work on Linux: swift-corelibs-foundation drives
+/// every socket of a session from one libcurl handle and one dispatch queue, which spun at
+/// full CPU without progress at 500 drivers (acknowledgements stopped after a few minutes).
 struct DemoNetwork: Sendable {
     let session: URLSession
     let tokenServer: URL
     let fleetEngine: URL
     let project: String
 
-    init(apps: Int, tokenServerPort: Int, fleetEnginePort: Int, project: String) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = apps + 16
-        configuration.timeoutIntervalForRequest = 15
-        session = URLSession(configuration: configuration)
+    init(tokenServerPort: Int, fleetEnginePort: Int, project: String) {
+        session = Self.newSession(connections: 16)
         tokenServer = URL(string: "http://127.0.0.1:\(tokenServerPort)")!
         fleetEngine = URL(string: "http://127.0.0.1:\(fleetEnginePort)")!
         self.project = project
+    }
+
+    /// A session with room for `connections` at once, and 15 s for an answer.
+    private static func newSession(connections: Int) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = connections
+        configuration.timeoutIntervalForRequest = 15
+        return URLSession(configuration: configuration)
     }
 
     /// Logs `username` in and returns the session token.
@@ -38,9 +47,10 @@ struct DemoNetwork: Sendable {
         return session.sessionToken
     }
 
-    /// An app's Fleet Engine client: tokens of `kind` (`driver`, `consumer`) fetched from the
-    /// token server with `session` and cached; provider events go to `stats`.
+    /// An app's Fleet Engine client, on a URL session of its own: tokens of `kind` (`driver`,
+    /// `consumer`) fetched from the token server with `session` and cached; provider events go to `stats`.
     func client(kind: String, session sessionToken: String, stats: DemoStats) throws -> FleetEngineClient {
+        let session = Self.newSession(connections: 2)
         let placeholder = kind == "driver" ? "{vehicleId}" : "{tripId}"
         let fetcher = HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(tokenServer.absoluteString + "/v1/tokens/\(kind)/\(placeholder)"),

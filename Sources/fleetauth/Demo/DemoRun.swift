@@ -17,7 +17,7 @@ struct DemoRun {
     func play() async throws -> DemoReport {
         let count = command.drivers
         let network = DemoNetwork(
-            apps: 2 * count + 4, tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort, project: Self.project)
+            tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort, project: Self.project)
         let tokenServer = await servers.tokenServer
         let stats = DemoStats()
         announce("""
