@@ -176,7 +176,7 @@ struct TokenServerBench: AsyncParsableCommand {
             String(format: "openssl speed -multi %d rsa2048   %8.0f sign/s", cores, openssl),
             String(format: "GET /v1/tokens/driver/{id}        %8.0f tokens/s   %.2fx   target >= %.2fx  %@", tokens, report.ratio, ratioTarget, ratioOK ? "ok" : "MISSED"),
             String(format: "per %d CPU-seconds: openssl        %8.0f signs", cores, Throughput.median(report.opensslSignPerSecondOnCores)),
-            String(format: "  token server and wrk together   %8.0f tokens     %.2fx   (robust to other load on the machine)",
+            String(format: "  token server and wrk together   %8.0f tokens     %.2fx   (steadier than wall-clock on a shared machine, still inflated by contention)",
                    Throughput.median(report.tokensPerSecondOnCores), report.cpuRatio),
             String(format: "at half load (%.0f/s)             p50 %.2f ms   p99 %.2f ms   max %.2f ms   target p99 < %.0f ms  %@",
                    report.halfLoadRate, report.halfLoad.p50Milliseconds, report.halfLoad.p99Milliseconds, report.halfLoad.maxMilliseconds,
