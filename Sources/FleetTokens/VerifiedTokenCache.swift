@@ -5,10 +5,17 @@ import Foundation
 /// token seen before costs a hash and a lookup instead of RSA work. Entries are forgotten at
 /// the token's `exp`; the number of entries is bounded.
 final class VerifiedTokenCache: Sendable {
-    private struct Key: Hashable {
+    /// A token's place in the cache: the SHA-256 of the whole token.
+    struct Key: Hashable {
         let words: (UInt64, UInt64, UInt64, UInt64)
 
-        init(_ digest: SHA256.Digest) {
+        /// The key of `token`.
+        init(of token: String) {
+            var token = token
+            self = token.withUTF8 { Key(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
+        }
+
+        private init(_ digest: SHA256.Digest) {
             words = digest.withUnsafeBytes { bytes in
                 (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
                  bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
@@ -36,10 +43,9 @@ final class VerifiedTokenCache: Sendable {
         self.entries = Locked([:])
     }
 
-    /// The verified token for `token` if it was stored and has not reached its `exp` at `now`.
-    func lookup(_ token: String, now: Int64) -> VerifiedToken? {
-        let key = Self.key(for: token)
-        return entries.withLock { entries in
+    /// The verified token stored under `key` if it has not reached its `exp` at `now`.
+    func lookup(_ key: Key, now: Int64) -> VerifiedToken? {
+        entries.withLock { entries in
             guard let found = entries[key] else { return nil }
             guard now < found.claims.expiresAt else {
                 entries[key] = nil
@@ -49,9 +55,8 @@ final class VerifiedTokenCache: Sendable {
         }
     }
 
-    /// Stores a verified token until its `exp`, making room when the cache is full.
-    func insert(_ token: String, verified: VerifiedToken, now: Int64) {
-        let key = Self.key(for: token)
+    /// Stores a verified token under `key` until its `exp`, making room when the cache is full.
+    func insert(_ key: Key, verified: VerifiedToken, now: Int64) {
         entries.withLock { entries in
             if entries.count >= capacity {
                 entries = entries.filter { now < $0.value.claims.expiresAt }
@@ -71,9 +76,4 @@ final class VerifiedTokenCache: Sendable {
 
     /// How many tokens are stored.
     var count: Int { entries.withLock { $0.count } }
-
-    private static func key(for token: String) -> Key {
-        var token = token
-        return token.withUTF8 { Key(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
-    }
 }

@@ -78,6 +78,17 @@ struct ClaimsReaderTests {
         #expect(throws: TokenRefusal.self) { try payload(json) }
     }
 
+    @Test("many keys are read, and a key repeated among them is refused without echoing it")
+    func manyKeys() throws {
+        let members = (0..<2_000).map { #""k\#($0)": 1"# }
+        let many = try payload("{" + (members + [#""iss": "a@b""#]).joined(separator: ",") + "}")
+        #expect(many.iss == "a@b")
+        let repeated = (members + [#""k1500": 2"#]).joined(separator: ",")
+        let error = #expect(throws: TokenRefusal.self) { try payload("{" + repeated + "}") }
+        #expect(error == .malformed("payload is not valid JSON: an object has a key twice"))
+        #expect(error.map { !"\($0)".contains("k1500") } ?? false)
+    }
+
     @Test("invalid UTF-8 inside a string is refused")
     func invalidUTF8() {
         var bytes = Array(#"{"iss":"ab"}"#.utf8)
