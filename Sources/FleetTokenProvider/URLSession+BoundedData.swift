@@ -5,18 +5,19 @@ import FoundationNetworking
 #endif
 
 extension URLSession {
-    /// Loads `request` like `data(for:)`, giving up after `timeout`, but without tying the
-    /// request to the calling task's cancellation.
+    /// Loads `request` like `data(for:)`, giving up after `timeout`.
     ///
     /// On Linux, cancelling a task that waits in `data(for:)` can deadlock swift-corelibs-foundation
     /// when the cancel races the request's own completion (the cancellation handler holds the
-    /// task's lock while waiting for the session's queue, which waits for that lock). So here the
-    /// request is never cancelled from a cancellation handler: the timeout cancels it from a
+    /// task's lock while waiting for the session's queue, which waits for that lock). So there
+    /// the request is never cancelled from a cancellation handler: the timeout cancels it from a
     /// dispatch queue instead, and a caller that was cancelled meanwhile gets `CancellationError`
-    /// once the request has settled (within `timeout`).
+    /// once the request has settled (within `timeout`). Apple's `URLSession` has no such
+    /// problem: there the request honours the timeout and the caller's cancellation directly.
     ///
     /// - Throws: `URLError` (`.timedOut` when `timeout` passed first), or `CancellationError`.
-    public func boundedData(for request: URLRequest, timeout: Duration) async throws -> (Data, URLResponse) {
+    package func boundedData(for request: URLRequest, timeout: Duration) async throws -> (Data, URLResponse) {
+        #if canImport(FoundationNetworking)
         try Task.checkCancellation()
         let outcome: Result<(Data, URLResponse), URLError> = await withCheckedContinuation { continuation in
             let timer = TimeoutFlag()
@@ -37,9 +38,19 @@ extension URLSession {
         }
         try Task.checkCancellation()
         return try outcome.get()
+        #else
+        var request = request
+        request.timeoutInterval = timeout.timeInterval
+        do {
+            return try await data(for: request)
+        } catch let error as URLError where error.code == .cancelled {
+            throw CancellationError()
+        }
+        #endif
     }
 }
 
+#if canImport(FoundationNetworking)
 /// Whether a request's timeout fired; set on one queue, read on another.
 private final class TimeoutFlag: @unchecked Sendable {
     // @unchecked: `fired` is only touched under `lock`.
@@ -59,3 +70,4 @@ private struct CancelOnTimeout: @unchecked Sendable {
 
     func run() { task?.cancel() }
 }
+#endif
