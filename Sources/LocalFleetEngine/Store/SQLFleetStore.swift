@@ -50,15 +50,20 @@ public struct SQLFleetStore: FleetStore {
 
     /// Upserts `records` in one transaction (the later record of a resource wins).
     public func save(_ records: [FleetRecord], provider: String) async throws {
-        var vehicles: [String: String] = [:]
-        var trips: [String: String] = [:]
+        // Keep the latest of each resource first, so a record replaced in the same batch is
+        // never encoded.
+        var vehicles: [String: Vehicle] = [:]
+        var trips: [String: Trip] = [:]
         for record in records {
             switch record {
-            case .vehicle(let id, let vehicle): vehicles[id] = String(decoding: vehicle.protoJSON, as: UTF8.self)
-            case .trip(let id, let trip): trips[id] = String(decoding: trip.protoJSON, as: UTF8.self)
+            case .vehicle(let id, let vehicle): vehicles[id] = vehicle
+            case .trip(let id, let trip): trips[id] = trip
             }
         }
-        let batches = [(Self.vehiclesTable, "vehicle_id", vehicles), (Self.tripsTable, "trip_id", trips)]
+        let batches = [
+            (Self.vehiclesTable, "vehicle_id", vehicles.mapValues { String(decoding: $0.protoJSON, as: UTF8.self) }),
+            (Self.tripsTable, "trip_id", trips.mapValues { String(decoding: $0.protoJSON, as: UTF8.self) }),
+        ]
         try await database.transaction { connection in
             for (table, idColumn, documents) in batches where !documents.isEmpty {
                 let rows = Array(documents)
