@@ -90,12 +90,10 @@ struct FleetEngineBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var logger = Logger(label: "bench.fleet-engine")
         logger.logLevel = .warning
-        let location = DatabaseLocation(dataDirectory: folder, fileName: "bench.sqlite", databaseURL: databaseURL)
-        let database = try await FleetDatabase.open(location, logger: logger)
-        let store = SQLFleetStore(database: database)
-        try await store.prepare()
         let tokensFile = folder + "/driver-tokens"
         FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600])
+        let database = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
+        let store = SQLFleetStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 
         var cached: [Run] = [], uncached: [Run] = []
@@ -134,7 +132,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let cachedRate = Throughput.median((1...3).map { _ in Throughput.measure(seconds: 1) { _ = try? verifier.verify(tokens[0]) } })
         let uncachedRate = Throughput.median((1...3).map { _ in Throughput.measure(seconds: 1) { _ = try? verifier.verifyWithoutCache(tokens[0]) } })
         let report = Report(
-            vehicles: vehicles, connections: connections, secondsPerRun: seconds, database: location.kind.rawValue,
+            vehicles: vehicles, connections: connections, secondsPerRun: seconds, database: database.location.kind.rawValue,
             cached: cached, uncached: uncached,
             cachedMedianUpdatesPerSecond: Throughput.median(cached.map(\.updatesPerSecond)),
             uncachedMedianUpdatesPerSecond: Throughput.median(uncached.map(\.updatesPerSecond)),
@@ -155,39 +153,36 @@ struct FleetEngineBench: AsyncParsableCommand {
         store: SQLFleetStore, accounts: [TrustedServiceAccount], cacheCapacity: Int, logger: Logger,
         _ body: (Int) async throws -> Result
     ) async throws -> Result {
-        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let engine = LocalFleetEngine(
-            configuration: .init(projectID: Self.project, trustedAccounts: accounts, port: 0, verifiedTokenCacheCapacity: cacheCapacity,
-                                 onStarted: { portSink.yield($0) }),
-            store: store, logger: logger)
-        let group = ServiceGroup(services: [engine], gracefulShutdownSignals: [], logger: logger)
-        let running = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CommandFailure("the engine did not start") }
+        let engine = try await RunningService.start(logger: logger) { onStarted in
+            LocalFleetEngine(
+                configuration: .init(projectID: Self.project, trustedAccounts: accounts, port: 0, verifiedTokenCacheCapacity: cacheCapacity,
+                                     onStarted: onStarted),
+                store: store, logger: logger)
+        }
         let result: Swift.Result<Result, any Error>
         do {
-            result = .success(try await body(port))
+            result = .success(try await body(engine.port))
         } catch {
             result = .failure(error)
         }
-        await group.triggerGracefulShutdown()
-        try await running.value
+        await engine.stop()
         return try result.get()
     }
 
     private func createVehicles(port: Int, token: String, on group: any EventLoopGroup) async throws {
         let body = ByteBuffer(string: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"}}"#)
-        let creators = 8
+        // Creators that divide the vehicles evenly, so that each vehicle is created exactly once.
+        let creators = (1...8).last { vehicles.isMultiple(of: $0) } ?? 1
         let tally = try await HTTPLoad.run(
             host: "127.0.0.1", port: port, connections: creators, duration: .seconds(600),
-            requestsPerConnection: (vehicles + creators - 1) / creators, on: group
+            requestsPerConnection: vehicles / creators, on: group
         ) { connection, n in
-            let index = min(connection + n * creators, vehicles - 1)
-            let uri = "/v1/providers/\(Self.project)/vehicles?vehicleId=\(Self.vehicleID(index))"
-            return HTTPLoad.Request(head: Self.head(.POST, uri, token: token, length: body.readableBytes), body: body, subject: index, step: 1)
+            let uri = "/v1/providers/\(Self.project)/vehicles?vehicleId=\(Self.vehicleID(connection + n * creators))"
+            return HTTPLoad.Request(head: Self.head(.POST, uri, token: token, length: body.readableBytes), body: body)
         }
-        let created = tally.acknowledged.count
-        guard created == vehicles else { throw CommandFailure("created \(created) of \(vehicles) vehicles (\(tally.firstFailure ?? "?"))") }
+        guard tally.succeeded == vehicles, tally.failed == 0 else {
+            throw CommandFailure("created \(tally.succeeded) of \(vehicles) vehicles (\(tally.firstFailure ?? "?"))")
+        }
     }
 
     /// One run of wrk after a 1 s warm-up: each request moves a vehicle whose previous update

@@ -9,12 +9,10 @@ import NIOPosix
 /// connection sends on a timetable, and latency is measured from when a request was due, not
 /// when it went out, so a stalled server's queue counts against it (no coordinated omission).
 enum HTTPLoad {
-    /// One request, with what it stands for: `step` of `subject` (e.g. a vehicle's nth update).
+    /// One request.
     struct Request {
         let head: HTTPRequestHead
         let body: ByteBuffer?
-        let subject: Int
-        let step: Int
     }
 
     /// What a load run saw.
@@ -27,15 +25,12 @@ enum HTTPLoad {
         var firstFailure: String?
         /// Latency of each answer, in nanoseconds.
         var latencies: [Int64] = []
-        /// The highest step of each subject answered with 200.
-        var acknowledged: [Int: Int] = [:]
 
         mutating func merge(_ other: Tally) {
             succeeded += other.succeeded
             failed += other.failed
             firstFailure = firstFailure ?? other.firstFailure
             latencies += other.latencies
-            acknowledged.merge(other.acknowledged) { max($0, $1) }
         }
     }
 
@@ -97,7 +92,8 @@ enum HTTPLoad {
         private let request: @Sendable (Int, Int) -> Request
         private var next: NIODeadline
         private var due: [NIODeadline] = []
-        private var inFlight: (due: NIODeadline, request: Request)?
+        /// When the request in flight was due.
+        private var inFlight: NIODeadline?
         private var sent = 0
         private var status = HTTPResponseStatus.ok
         private var tally = Tally()
@@ -135,7 +131,7 @@ enum HTTPLoad {
             guard !due.isEmpty, sent < schedule.limit else { return }
             let next = request(index, sent)
             sent += 1
-            inFlight = (due.removeFirst(), next)
+            inFlight = due.removeFirst()
             context.write(wrapOutboundOut(.head(next.head)), promise: nil)
             if let body = next.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -149,11 +145,10 @@ enum HTTPLoad {
                 break
             case .end:
                 let now = NIODeadline.now()
-                if let (due, answered) = inFlight {
+                if let due = inFlight {
                     tally.latencies.append((now - due).nanoseconds)
                     if status == .ok {
                         tally.succeeded += 1
-                        tally.acknowledged[answered.subject] = max(tally.acknowledged[answered.subject] ?? 0, answered.step)
                     } else {
                         tally.failed += 1
                         tally.firstFailure = tally.firstFailure ?? "HTTP \(status.code)"

@@ -76,19 +76,34 @@ struct TokenServerBench: AsyncParsableCommand {
         let server = try await TokenServer.open(configuration, logger: logger)
         let vehicle = "bench-vehicle-\(UUID().uuidString.prefix(8))"
         let username = "bench-driver-\(UUID().uuidString.prefix(8))"
-        let password = SecretToken.generate(prefix: "pw-")
-        let administration = AccountAdministration(store: server.store, hasher: PasswordHasher(cost: 4))
-        _ = try await administration.createAccount(username: username, password: String(password.prefix(40)), roleName: "driver")
-        _ = try await administration.assign(Resource(.vehicle, id: vehicle), to: username)
+        let password = String(SecretToken.generate(prefix: "pw-").prefix(40))
+        let serving: RunningService
+        do {
+            let administration = AccountAdministration(store: server.store, hasher: PasswordHasher(cost: 4))
+            _ = try await administration.createAccount(username: username, password: password, roleName: "driver")
+            _ = try await administration.assign(Resource(.vehicle, id: vehicle), to: username)
+            serving = try await RunningService.start(logger: logger) { onStarted in
+                server.application(host: "127.0.0.1", port: 0, onRunning: onStarted)
+            }
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        do {
+            try await measure(port: serving.port, username: username, password: password, vehicle: vehicle, folder: folder, database: configuration.databaseLocation)
+        } catch {
+            await serving.stop()
+            await server.shutdown()
+            throw error
+        }
+        await serving.stop()
+        await server.shutdown()
+    }
 
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let application = server.application(host: "127.0.0.1", port: 0) { port in portContinuation.yield(port) }
-        let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        let serving = Task { try await services.run() }
-        defer { serving.cancel() }
-        guard let port = await portStream.first(where: { _ in true }) else { throw CommandFailure("the token server did not start") }
-
-        let session = try await Self.logIn(port: port, username: username, password: String(password.prefix(40)))
+    /// Logs the driver in, measures full load against OpenSSL and latency at half load, and
+    /// prints the report.
+    private func measure(port: Int, username: String, password: String, vehicle: String, folder: String, database: DatabaseLocation) async throws {
+        let session = try await Self.logIn(port: port, username: username, password: password)
         let path = "/v1/tokens/driver/\(vehicle)"
         let sessionFile = folder + "/session"
         FileManager.default.createFile(atPath: sessionFile, contents: Data(session.utf8), attributes: [.posixPermissions: 0o600])
@@ -116,13 +131,13 @@ struct TokenServerBench: AsyncParsableCommand {
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: ["Host": "127.0.0.1", "Authorization": "Bearer \(session)"])
         let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
         let paced = try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), rate: halfRate, on: group) { _, _ in
-            HTTPLoad.Request(head: head, body: nil, subject: 0, step: 0)
+            HTTPLoad.Request(head: head, body: nil)
         }
         try? await group.shutdownGracefully()
         failed += paced.failed
 
         let report = Report(
-            database: configuration.databaseLocation.description,
+            database: database.description,
             connections: connections,
             secondsPerRun: seconds,
             opensslSignPerSecond: openssl,
@@ -135,9 +150,6 @@ struct TokenServerBench: AsyncParsableCommand {
             halfLoadRate: halfRate,
             halfLoad: LatencySummary(paced.latencies)
         )
-        await services.triggerGracefulShutdown()
-        _ = await serving.result
-        await server.shutdown()
         if json { return try JSONOutput.print(report) }
         print(Self.table(report, cores: cores))
     }

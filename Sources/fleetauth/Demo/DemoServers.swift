@@ -16,8 +16,8 @@ actor DemoServers {
     private let logger: Logger
     private let database: FleetDatabase
     private(set) var tokenServer: TokenServer
-    private var tokenServerRun: (group: ServiceGroup, task: Task<Void, Never>)?
-    private var fleetEngineRun: (group: ServiceGroup, task: Task<Void, Never>)?
+    private var tokenServerRun: RunningService?
+    private var fleetEngineRun: RunningService?
     private(set) var tokenServerPort = 0
     private(set) var fleetEnginePort = 0
 
@@ -51,7 +51,7 @@ actor DemoServers {
 
     /// Stops the token server gracefully and closes its database: apps see connections refused.
     func stopTokenServer() async {
-        await Self.stop(tokenServerRun)
+        await tokenServerRun?.stop()
         tokenServerRun = nil
         await tokenServer.shutdown()
     }
@@ -64,7 +64,7 @@ actor DemoServers {
     /// Stops both servers and closes their databases.
     func stop() async {
         if tokenServerRun != nil { await stopTokenServer() }
-        await Self.stop(fleetEngineRun)
+        await fleetEngineRun?.stop()
         await database.shutdown()
     }
 
@@ -73,41 +73,20 @@ actor DemoServers {
             let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: tokenServer.keys.projectID, options: options)
             tokenServer = try await TokenServer.open(configuration, metrics: metrics, logger: logger)
         }
-        let (port, run) = try await serve { onStarted in
-            tokenServer.application(host: "127.0.0.1", port: tokenServerPort, onRunning: onStarted)
+        let (tokenServer, port) = (tokenServer, tokenServerPort)
+        let run = try await RunningService.start(logger: logger) { onStarted in
+            tokenServer.application(host: "127.0.0.1", port: port, onRunning: onStarted)
         }
-        tokenServerPort = port
+        tokenServerPort = run.port
         tokenServerRun = run
     }
 
     private func startFleetEngine() async throws {
-        let (port, run) = try await serve { onStarted in
+        let (tokenServer, database, logger) = (tokenServer, database, logger)
+        let run = try await RunningService.start(logger: logger) { onStarted in
             LocalFleetEngine(trusting: tokenServer, database: database, host: "127.0.0.1", port: 0, logger: logger, onStarted: onStarted)
         }
-        fleetEnginePort = port
+        fleetEnginePort = run.port
         fleetEngineRun = run
-    }
-
-    /// Runs the service `make` builds (given the callback it calls with its port once it
-    /// listens) in a service group of its own, and waits for the port.
-    private func serve(
-        _ make: (@escaping @Sendable (Int) async -> Void) -> any Service
-    ) async throws -> (port: Int, run: (group: ServiceGroup, task: Task<Void, Never>)) {
-        let (ports, sink) = AsyncStream.makeStream(of: Int.self)
-        let group = ServiceGroup(services: [make { sink.yield($0) }], logger: logger)
-        let task = Task {
-            try? await group.run()
-            sink.finish()
-        }
-        guard let port = await ports.first(where: { _ in true }) else {
-            throw CommandFailure("a demo server did not start")
-        }
-        return (port, (group, task))
-    }
-
-    private static func stop(_ run: (group: ServiceGroup, task: Task<Void, Never>)?) async {
-        guard let run else { return }
-        await run.group.triggerGracefulShutdown()
-        await run.task.value
     }
 }
