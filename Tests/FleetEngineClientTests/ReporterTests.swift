@@ -35,6 +35,7 @@ struct ReporterTests {
         #expect(transport.current.inFlight == 1)
         transport.release()
         await reporter.finish()
+        await log.caughtUp()
 
         #expect(log.current.accepted.map { TestDriver.step(of: $0) } == [1, 4])
         #expect(log.current.superseded.map { TestDriver.step(of: $0) } == [2, 3])
@@ -65,6 +66,7 @@ struct ReporterTests {
         await reporter.report(Self.location(3))
         try await fleet.fleetEngine.start()
         await reporter.finish()
+        await log.caughtUp()
         #expect(log.current.accepted.map { TestDriver.step(of: $0) } == [1, 3])
         #expect(log.current.superseded.map { TestDriver.step(of: $0) } == [2])
         #expect(log.current.retries.allSatisfy { $0 <= .milliseconds(40) })
@@ -83,6 +85,7 @@ struct ReporterTests {
         try await waitUntil("the unwritable location is dropped") { log.current.dropped.count == 2 }
         await reporter.report(Self.location(3))
         await reporter.finish()
+        await log.caughtUp()
         #expect(log.current.accepted.map { TestDriver.step(of: $0) } == [3])
         #expect(log.current.retries.isEmpty && log.current.stopped.isEmpty)
         await fleet.stop()
@@ -102,6 +105,7 @@ struct ReporterTests {
         try await waitUntil("the reporter stops") { !log.current.stopped.isEmpty }
         await reporter.report(Self.location(2))
         await reporter.finish()
+        await log.caughtUp()
 
         let reason = try #require(await reporter.stopReason)
         #expect(reason.httpStatus == 403)

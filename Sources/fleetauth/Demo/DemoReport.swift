@@ -5,6 +5,7 @@ import Foundation
 struct DemoReport {
     let command: DemoCommand
     let counts: DemoStats.Counts
+    let latency: LatencySummary
     /// Tokens the token server issued, by kind.
     let minted: [String: Int]
     /// Vehicles whose stored location is not their driver's last acknowledged one.
@@ -40,7 +41,7 @@ struct DemoReport {
         lines += [
             "  location updates: \(counts.reported) reported, \(counts.accepted) acknowledged, \(counts.superseded) superseded by a newer one before sending, "
                 + "\(counts.retries) retries, \(counts.dropped) dropped",
-            String(format: "  update latency (report to acknowledgement): p50 %.1f ms, p99 %.1f ms", counts.latencyMilliseconds(quantile: 0.5), counts.latencyMilliseconds(quantile: 0.99)),
+            String(format: "  update latency (report to acknowledgement): p50 %.1f ms, p99 %.1f ms", latency.p50Milliseconds, latency.p99Milliseconds),
             "  trips: \(counts.tripsCompleted)/\(command.drivers) followed to COMPLETE by their consumers, \(counts.tripReadings) readings",
             "  auth failures of honest apps: \(authFailures) (Fleet Engine 401s: \(counts.invalidated), reporters stopped: \(counts.stopped), followers ended by an error: \(counts.followErrors.count))",
             "  intruder: \(intruderAttempts) attempts, \(intruderAttempts - counts.intrusionsAccepted) refused",

@@ -93,7 +93,7 @@ struct DemoRun {
             if stored?.location != acknowledged[index]?.location || acknowledged[index] == nil { lost.append("vehicle-\(index)") }
         }
         return DemoReport(
-            command: command, counts: stats.current, minted: Self.tokensIssued(in: servers.metrics.exposition()),
+            command: command, counts: stats.current, latency: stats.latency, minted: Self.tokensIssued(in: servers.metrics.exposition()),
             lostVehicles: lost, elapsed: ContinuousClock.now - start)
     }
 

@@ -14,7 +14,6 @@ final class DemoStats: Sendable {
         var retries = 0
         var dropped = 0
         var stopped = 0
-        var latencies: [Duration] = []
         /// Provider events by app kind (`driver`, `consumer`).
         var reused: [String: Int] = [:]
         var fetched: [String: Int] = [:]
@@ -37,20 +36,28 @@ final class DemoStats: Sendable {
     }
 
     private let counts = Mutex(Counts())
+    /// Report-to-acknowledgement latencies, in nanoseconds: apart from the counts, so that the
+    /// progress line reads the counts without copying every latency.
+    private let latencies = Mutex<[Int64]>([])
 
     /// The counts now.
     var current: Counts { counts.withLock { $0 } }
+
+    /// Percentiles of the update latencies so far.
+    var latency: LatencySummary { LatencySummary(latencies.withLock { $0 }) }
 
     func locationReported() {
         counts.withLock { $0.reported += 1 }
     }
 
     func record(_ event: ReporterEvent) {
+        if case .accepted(_, let latency) = event {
+            latencies.withLock { $0.append(latency.components.seconds * 1_000_000_000 + latency.components.attoseconds / 1_000_000_000) }
+        }
         counts.withLock { counts in
             switch event {
-            case .accepted(_, let latency):
+            case .accepted:
                 counts.accepted += 1
-                counts.latencies.append(latency)
             case .superseded: counts.superseded += 1
             case .retrying: counts.retries += 1
             case .dropped: counts.dropped += 1
@@ -92,14 +99,6 @@ final class DemoStats: Sendable {
 }
 
 extension DemoStats.Counts {
-    /// The `fraction` quantile of the update latencies, in milliseconds.
-    func latencyMilliseconds(quantile fraction: Double) -> Double {
-        guard !latencies.isEmpty else { return 0 }
-        let sorted = latencies.sorted()
-        let duration = sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
-        return Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
     /// Intruder attempts that got through.
     var intrusionsAccepted: Int { intrusions.values.reduce(0) { $0 + $1.attempts - $1.refused } }
 }

@@ -17,15 +17,22 @@ final class EventLog: Sendable {
     }
 
     private let entries = Mutex(Entries())
+    private let readers = Mutex<[Task<Void, Never>]>([])
 
     /// What was recorded so far.
     var current: Entries { entries.withLock { $0 } }
 
     /// Reads `reporter`'s events until its stream finishes.
     func follow(_ reporter: VehicleReporter) {
-        Task {
+        let reader = Task {
             for await event in reporter.events { record(event) }
         }
+        readers.withLock { $0.append(reader) }
+    }
+
+    /// Waits until every followed reporter's events are recorded (call after `finish()`).
+    func caughtUp() async {
+        for reader in readers.withLock({ $0 }) { await reader.value }
     }
 
     func record(_ event: ReporterEvent) {
