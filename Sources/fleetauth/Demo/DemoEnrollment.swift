@@ -13,10 +13,15 @@ struct DemoEnrollment: Sendable {
     let fleet: FleetEngineClient
     let administration: AccountAdministration
 
-    /// Enrolls `0..<count`, one after the other: the token server's SQLite store refuses
-    /// concurrent account changes with "database is locked" rather than waiting.
+    /// Enrolls `0..<count`, eight at a time.
     func enroll(_ count: Int) async throws {
-        for index in 0..<count { try await enroll(index: index) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                if index >= 8 { try await group.next() }
+                group.addTask { try await enroll(index: index) }
+            }
+            try await group.waitForAll()
+        }
     }
 
     private func enroll(index: Int) async throws {
