@@ -144,7 +144,7 @@ public struct FleetEngineClient: Sendable {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         components?.path = "/v1/providers/\(providerID)/\(path)"
         components?.queryItems = query.isEmpty ? nil : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        guard let url = components?.url else { throw FleetEngineError.transport(.badURL) }
+        guard let url = components?.url else { throw FleetEngineError.invalidRequest("no valid URL for provider '\(providerID)' and path '\(path)' under \(baseURL)") }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.seconds(requestTimeout))
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
