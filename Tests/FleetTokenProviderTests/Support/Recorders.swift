@@ -86,7 +86,7 @@ struct TimedOut: Error {}
 
 /// Polls `condition` until it holds, failing after `limit` so that a broken test stops.
 func eventually(
-    within limit: Duration = .seconds(5),
+    within limit: Duration = .seconds(30),
     _ condition: @Sendable () async -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + limit
@@ -100,7 +100,7 @@ func eventually(
 /// when the task never ends.
 func outcome<Success: Sendable>(
     of task: Task<Success, any Error>,
-    within limit: Duration = .seconds(5)
+    within limit: Duration = .seconds(30)
 ) async throws -> Result<Success, any Error> {
     let ended = Locked<Result<Success, any Error>?>(nil)
     Task {
