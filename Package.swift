@@ -32,7 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // The local Fleet Engine fetches the token server's JWKS.
+        // The local Fleet Engine fetches the token server's JWKS; the demo's simulated apps share one client.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `fleetauth bench fleet-engine` drives HTTP load with a lean NIO client.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -104,6 +104,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -21,7 +21,7 @@ public struct FleetEngineClient: Sendable {
     public let tokens: any AuthorizationTokenProvider
     /// How long one request may wait for an answer.
     public let requestTimeout: Duration
-    private let transport: any FleetEngineTransport
+    private let transport: any HTTPTransport
 
     /// Creates a client.
     ///
@@ -36,7 +36,7 @@ public struct FleetEngineClient: Sendable {
         providerID: String,
         tokens: any AuthorizationTokenProvider,
         requestTimeout: Duration = .seconds(10),
-        transport: any FleetEngineTransport = URLSessionTransport()
+        transport: any HTTPTransport = URLSessionTransport()
     ) {
         self.baseURL = baseURL
         self.providerID = providerID
@@ -121,7 +121,7 @@ public struct FleetEngineClient: Sendable {
                 throw FleetEngineError.tokenUnavailable(error)
             }
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-            let (data, response) = try await transport.send(request)
+            let (data, response) = try await send(request)
             switch response.statusCode {
             case 200..<300:
                 guard let decoded = try? ProtoJSON.decode(Response.self, from: data) else { throw FleetEngineError.malformedResponse }
@@ -140,19 +140,24 @@ public struct FleetEngineClient: Sendable {
         }
     }
 
+    /// Sends `request`, turning URL loading errors into ``FleetEngineError/transport(_:)``.
+    private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        do {
+            return try await transport.send(request, timeout: requestTimeout)
+        } catch let error as URLError {
+            throw FleetEngineError.transport(error.code)
+        }
+    }
+
     private func request(_ method: Method, _ path: String, query: [String: String]) throws -> URLRequest {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         components?.path = "/v1/providers/\(providerID)/\(path)"
         components?.queryItems = query.isEmpty ? nil : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         guard let url = components?.url else { throw FleetEngineError.invalidRequest("no valid URL for provider '\(providerID)' and path '\(path)' under \(baseURL)") }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.seconds(requestTimeout))
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout.timeInterval)
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if method != .get { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         return request
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
     }
 }

@@ -24,7 +24,7 @@ public struct HTTPTokenFetcher: TokenFetcher {
     public let requestTimeout: Duration
     /// When and how often to try again.
     public let retryPolicy: RetryPolicy
-    private let session: URLSession
+    private let transport: any HTTPTransport
     private let authorizeRequest: RequestAuthorizer
 
     /// Creates a fetcher for a token server.
@@ -34,21 +34,21 @@ public struct HTTPTokenFetcher: TokenFetcher {
     ///   - responseFormat: Where the answer keeps the token and its expiry.
     ///   - requestTimeout: How long one attempt may wait for the server. Default 10 s.
     ///   - retryPolicy: When and how often to try again.
-    ///   - session: The URL session requests go through.
+    ///   - transport: Sends the requests; `URLSession.shared` by default.
     ///   - authorizeRequest: Attaches the app's own credentials to each request.
     public init(
         urlTemplate: TokenURLTemplate,
         responseFormat: TokenResponseFormat = .standard,
         requestTimeout: Duration = .seconds(10),
         retryPolicy: RetryPolicy = RetryPolicy(),
-        session: URLSession = .shared,
+        transport: any HTTPTransport = URLSessionTransport(),
         authorizeRequest: @escaping RequestAuthorizer = { _ in }
     ) {
         self.urlTemplate = urlTemplate
         self.responseFormat = responseFormat
         self.requestTimeout = requestTimeout
         self.retryPolicy = retryPolicy
-        self.session = session
+        self.transport = transport
         self.authorizeRequest = authorizeRequest
     }
 
@@ -83,7 +83,6 @@ public struct HTTPTokenFetcher: TokenFetcher {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         try await authorizeRequest(&request)
         let (body, response) = try await send(request)
-        guard let response = response as? HTTPURLResponse else { throw TokenProviderError.malformedResponse }
         switch response.statusCode {
         case 200..<300:
             return try responseFormat.decode(body)
@@ -102,9 +101,9 @@ public struct HTTPTokenFetcher: TokenFetcher {
 
     /// Sends `request`, giving up after ``requestTimeout``, and turns URL loading errors into
     /// ``TokenProviderError``s.
-    private func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+    private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         do {
-            return try await session.boundedData(for: request, timeout: requestTimeout)
+            return try await transport.send(request, timeout: requestTimeout)
         } catch let error as URLError where error.code == .timedOut {
             throw RetryableFailure(.timedOut)
         } catch let error as URLError {

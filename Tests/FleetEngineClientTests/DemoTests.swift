@@ -3,12 +3,14 @@ import Testing
 
 @testable import fleetauth
 
-/// `fleetauth demo`, played short: quick tokens, quick reports, one token-server outage.
+/// `fleetauth demo`, played short on each HTTP client: quick tokens, quick reports, one
+/// token-server outage.
 @Suite("fleetauth demo")
 struct DemoTests {
-    @Test func aShortDemoThroughATokenServerRestartLosesNothingAndRefusesTheIntruder() async throws {
+    @Test(arguments: DemoHTTPClient.allCases)
+    func aShortDemoThroughATokenServerRestartLosesNothingAndRefusesTheIntruder(httpClient: DemoHTTPClient) async throws {
         let command = try DemoCommand.parse([
-            "--drivers", "4", "--duration", "8", "--token-lifetime", "4", "--report-interval", "0.25", "--follow-interval", "0.5",
+            "--http-client", httpClient.rawValue, "--drivers", "4", "--duration", "8", "--token-lifetime", "4", "--report-interval", "0.25", "--follow-interval", "0.5",
             "--token-server-restarts", "1", "--token-server-downtime", "2",
         ])
         let report = try await command.play()

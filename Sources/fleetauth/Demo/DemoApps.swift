@@ -1,3 +1,4 @@
+import ArgumentParser
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
@@ -6,30 +7,56 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// How the demo's simulated apps reach the servers: a URL session of each app's own, as on
-/// its own phone, one more for setting up and for the intruder, and the two servers' addresses.
-///
-/// One session for a thousand apps does not work on Linux: swift-corelibs-foundation drives
-/// every socket of a session from one libcurl handle and one dispatch queue, which spun at
-/// full CPU without progress at 500 drivers (acknowledgements stopped after a few minutes).
+/// Which HTTP client the demo's simulated apps use.
+enum DemoHTTPClient: String, CaseIterable, ExpressibleByArgument {
+    /// One AsyncHTTPClient shared by every app: carries a thousand apps in one process.
+    case asyncHTTPClient = "async-http-client"
+    /// A `URLSession` of each app's own, as on its own phone. On Linux,
+    /// swift-corelibs-foundation carries about 200 drivers and their consumers in one process.
+    case urlSession = "urlsession"
+}
+
+/// How the demo's simulated apps reach the servers: the HTTP client they use, one transport
+/// for setting up and for the intruder, and the two servers' addresses.
 struct DemoNetwork: Sendable {
-    let session: URLSession
+    let httpClient: DemoHTTPClient
+    /// The transport for enrolment, logins and the intruder.
+    let transport: any HTTPTransport
     let tokenServer: URL
     let fleetEngine: URL
     let project: String
+    private let sharedClient: AsyncHTTPClientTransport?
 
-    init(tokenServerPort: Int, fleetEnginePort: Int, project: String) {
-        session = Self.newSession(connections: 16)
+    init(httpClient: DemoHTTPClient, tokenServerPort: Int, fleetEnginePort: Int, project: String) {
+        self.httpClient = httpClient
+        switch httpClient {
+        case .asyncHTTPClient:
+            let shared = AsyncHTTPClientTransport(connectionsPerServer: 64)
+            sharedClient = shared
+            transport = shared
+        case .urlSession:
+            sharedClient = nil
+            transport = URLSessionTransport(session: Self.newSession(connections: 16))
+        }
         tokenServer = URL(string: "http://127.0.0.1:\(tokenServerPort)")!
         fleetEngine = URL(string: "http://127.0.0.1:\(fleetEnginePort)")!
         self.project = project
     }
 
-    /// A session with room for `connections` at once, and 15 s for an answer.
+    /// Closes the shared client's connections.
+    func shutdown() async {
+        await sharedClient?.shutdown()
+    }
+
+    /// The transport of one more app: the shared client, or a URL session of its own.
+    private func appTransport() -> any HTTPTransport {
+        sharedClient ?? URLSessionTransport(session: Self.newSession(connections: 2))
+    }
+
+    /// A session with room for `connections` at once.
     private static func newSession(connections: Int) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = connections
-        configuration.timeoutIntervalForRequest = 15
         return URLSession(configuration: configuration)
     }
 
@@ -39,25 +66,29 @@ struct DemoNetwork: Sendable {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(["username": username, "password": DemoEnrollment.password])
-        let (body, response) = try await session.data(for: request)
+        let (body, response) = try await transport.send(request, timeout: Self.timeout)
         struct Session: Decodable { let sessionToken: String }
-        guard (response as? HTTPURLResponse)?.statusCode == 201, let session = try? JSONDecoder().decode(Session.self, from: body) else {
+        guard response.statusCode == 201, let session = try? JSONDecoder().decode(Session.self, from: body) else {
             throw CommandFailure("\(username) could not log in")
         }
         return session.sessionToken
     }
 
-    /// An app's Fleet Engine client, on a URL session of its own: tokens of `kind` (`driver`,
-    /// `consumer`) fetched from the token server with `session` and cached; provider events go to `stats`.
+    /// How long the apps wait for an answer.
+    static let timeout = Duration.seconds(15)
+
+    /// An app's Fleet Engine client: tokens of `kind` (`driver`, `consumer`) fetched from the
+    /// token server with `session` and cached; provider events go to `stats`.
     func client(kind: String, session sessionToken: String, stats: DemoStats) throws -> FleetEngineClient {
-        let session = Self.newSession(connections: 2)
+        let transport = appTransport()
         let placeholder = kind == "driver" ? "{vehicleId}" : "{tripId}"
         let fetcher = HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(tokenServer.absoluteString + "/v1/tokens/\(kind)/\(placeholder)"),
-            session: session,
+            requestTimeout: Self.timeout,
+            transport: transport,
             authorizeRequest: { $0.setValue("Bearer \(sessionToken)", forHTTPHeaderField: "Authorization") })
         let tokens = CachingTokenProvider(fetcher: fetcher, onEvent: { stats.record($0, app: kind) })
-        return FleetEngineClient(baseURL: fleetEngine, providerID: project, tokens: tokens, transport: URLSessionTransport(session: session))
+        return FleetEngineClient(baseURL: fleetEngine, providerID: project, tokens: tokens, requestTimeout: Self.timeout, transport: transport)
     }
 }
 

@@ -41,6 +41,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Seconds the token server stays down at each restart.")
     var tokenServerDowntime = 5
 
+    @Option(help: "The apps' HTTP client: one AsyncHTTPClient for all, or a URLSession of each app's own (\(DemoHTTPClient.allCases.map(\.rawValue).joined(separator: ", "))).")
+    var httpClient = DemoHTTPClient.asyncHTTPClient
+
     func validate() throws {
         guard drivers >= 2 else { throw ValidationError("--drivers must be at least 2 (the intruder uses driver 1's session)") }
         guard duration >= 5 else { throw ValidationError("--duration must be at least 5 seconds") }

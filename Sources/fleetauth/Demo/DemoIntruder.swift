@@ -60,7 +60,7 @@ struct DemoIntruder: Sendable {
     }
 
     private func attempt(_ name: String, _ request: URLRequest) async {
-        guard let (body, response) = try? await network.session.data(for: request), let response = response as? HTTPURLResponse else { return }
+        guard let (body, response) = try? await network.transport.send(request, timeout: DemoNetwork.timeout) else { return }
         struct Refusal: Decodable {
             struct Detail: Decodable { let status: String?, message: String? }
             let error: Detail
@@ -87,8 +87,8 @@ struct DemoIntruder: Sendable {
     }
 
     private static func fetchToken(_ network: DemoNetwork, path: String, session: String) async -> String? {
-        guard let (body, response) = try? await network.session.data(for: tokenRequest(network, path: path, session: session)),
-            (response as? HTTPURLResponse)?.statusCode == 200
+        guard let (body, response) = try? await network.transport.send(tokenRequest(network, path: path, session: session), timeout: DemoNetwork.timeout),
+            response.statusCode == 200
         else { return nil }
         struct Answer: Decodable { let token: String }
         return try? JSONDecoder().decode(Answer.self, from: body).token

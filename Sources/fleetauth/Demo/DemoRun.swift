@@ -15,13 +15,25 @@ struct DemoRun {
     let servers: DemoServers
 
     func play() async throws -> DemoReport {
-        let count = command.drivers
         let network = DemoNetwork(
-            tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort, project: Self.project)
+            httpClient: command.httpClient, tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort,
+            project: Self.project)
+        do {
+            let report = try await play(on: network)
+            await network.shutdown()
+            return report
+        } catch {
+            await network.shutdown()
+            throw error
+        }
+    }
+
+    private func play(on network: DemoNetwork) async throws -> DemoReport {
+        let count = command.drivers
         let tokenServer = await servers.tokenServer
         let stats = DemoStats()
         announce("""
-        FleetAuth demo: \(count) drivers and \(count) consumers for \(command.duration) s, \(command.tokenLifetime)-second tokens
+        FleetAuth demo: \(count) drivers and \(count) consumers for \(command.duration) s, \(command.tokenLifetime)-second tokens, apps on \(command.httpClient.rawValue)
           token server  \(network.tokenServer.absoluteString)   local Fleet Engine  \(network.fleetEngine.absoluteString)/v1/providers/\(Self.project)
         """)
 
@@ -29,7 +41,7 @@ struct DemoRun {
         let serverKey = try Self.key(tokenServer, .serviceSuperUser)
         let operatorClient = FleetEngineClient(
             baseURL: network.fleetEngine, providerID: Self.project, tokens: ServerTokenProvider(minter: try TokenMinter(key: serverKey)),
-            transport: URLSessionTransport(session: network.session))
+            transport: network.transport)
         let administration = AccountAdministration(store: tokenServer.store, hasher: PasswordHasher(cost: Self.bcryptCost))
         try await DemoEnrollment(fleet: operatorClient, administration: administration).enroll(count)
         let driverSessions = try await logIn("driver", count, network)

@@ -1,4 +1,5 @@
 import FleetEngineClient
+import FleetTokenProvider
 import Foundation
 import Synchronization
 
@@ -9,7 +10,7 @@ import FoundationNetworking
 /// The real URL-session transport with a gate in front: a test can hold requests, make the
 /// next ones fail with 503 as an overloaded Fleet Engine would, and see how many were in
 /// flight at once and what they carried.
-final class GatedTransport: FleetEngineTransport {
+final class GatedTransport: HTTPTransport {
     struct State: Sendable {
         var isHolding = false
         var failuresToInject = 0
@@ -32,7 +33,7 @@ final class GatedTransport: FleetEngineTransport {
     /// Answers the next `count` requests with 503 without sending them.
     func failNext(_ count: Int) { state.withLock { $0.failuresToInject = count } }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: URLRequest, timeout: Duration) async throws -> (Data, HTTPURLResponse) {
         state.withLock { state in
             state.inFlight += 1
             state.mostInFlight = max(state.mostInFlight, state.inFlight)
@@ -47,6 +48,6 @@ final class GatedTransport: FleetEngineTransport {
         if injectFailure, let url = request.url, let response = HTTPURLResponse(url: url, statusCode: 503, httpVersion: "HTTP/1.1", headerFields: nil) {
             return (Data(#"{"error":{"code":503,"status":"UNAVAILABLE","message":"injected"}}"#.utf8), response)
         }
-        return try await base.send(request)
+        return try await base.send(request, timeout: timeout)
     }
 }

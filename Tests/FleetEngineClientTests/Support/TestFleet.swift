@@ -86,7 +86,7 @@ final class TestFleet: Sendable {
     }
 
     /// A client of the local Fleet Engine with `tokens`.
-    func client(tokens: any AuthorizationTokenProvider, transport: any FleetEngineTransport = URLSessionTransport()) async -> FleetEngineClient {
+    func client(tokens: any AuthorizationTokenProvider, transport: any HTTPTransport = URLSessionTransport()) async -> FleetEngineClient {
         FleetEngineClient(baseURL: URL(string: "http://127.0.0.1:\(await fleetEngine.port)")!, providerID: Self.project, tokens: tokens, transport: transport)
     }
 
@@ -127,12 +127,13 @@ final class TestFleet: Sendable {
     /// Logs `user` (`driver-i` or `consumer-i`) in and gives it what its app has: a client
     /// whose caching provider fetches from the real token endpoint (for the call's vehicle or
     /// trip, or for the fixed id `template` when given), with its fetches counted and its
-    /// events logged.
+    /// events logged. `transport` carries its Fleet Engine calls, `tokenTransport` its fetches.
     func app(
         _ user: String,
         clock: (any TokenClock)? = nil,
         template: String? = nil,
-        transport: any FleetEngineTransport = URLSessionTransport()
+        transport: any HTTPTransport = URLSessionTransport(),
+        tokenTransport: any HTTPTransport = URLSessionTransport()
     ) async throws -> TestApp {
         let session = try await logIn(user)
         let kind = user.hasPrefix("driver") ? "driver" : "consumer"
@@ -140,6 +141,7 @@ final class TestFleet: Sendable {
         let fetcher = CountingFetcher(HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(url),
             retryPolicy: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50)),
+            transport: tokenTransport,
             authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") }))
         let log = EventLog()
         let provider = CachingTokenProvider(fetcher: fetcher, clock: clock ?? self.clock, onEvent: { log.record($0) })
