@@ -134,7 +134,8 @@ public struct FleetEngineClient: Sendable {
                 throw FleetEngineError.refused(
                     httpStatus: response.statusCode,
                     status: detail?.status ?? "UNKNOWN",
-                    message: detail?.message ?? HTTPURLResponse.localizedString(forStatusCode: response.statusCode)
+                    message: detail?.message ?? HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+                    retryAfter: response.retryAfter
                 )
             }
         }

@@ -11,8 +11,9 @@ import FleetTokenProvider
 ///
 /// Tokens are refreshed by the client's provider as they age; a 401 makes the client
 /// invalidate the token and read once more with a fresh one. Network failures, 5xx and
-/// token-server outages are retried with the ``RetryPolicy``'s backoff; any other failure
-/// (403, 404, attempts run out) ends the sequence with a ``FleetEngineError``.
+/// token-server outages are retried with the ``RetryPolicy``'s backoff, or after the wait a
+/// `Retry-After` asks for; any other failure (403, 404, attempts run out) ends the sequence
+/// with a ``FleetEngineError``.
 public struct TripFollower: AsyncSequence, Sendable {
     /// Each reading of the trip.
     public typealias Element = Trip
@@ -73,7 +74,7 @@ public struct TripFollower: AsyncSequence, Sendable {
                     return trip
                 } catch let error as FleetEngineError where error.isTransient && failures + 1 < follower.retryPolicy.maxAttempts {
                     failures += 1
-                    try await follower.retryPolicy.sleep(follower.retryPolicy.delay(afterAttempt: failures, retryAfter: nil))
+                    try await follower.retryPolicy.sleep(follower.retryPolicy.delay(afterAttempt: failures, retryAfter: error.retryAfter))
                 }
             }
         }

@@ -6,7 +6,8 @@ import FleetTokenProvider
 /// - At most one request is in flight. A location reported while one is in flight waits; a
 ///   newer one supersedes it, so only the latest unsent location is ever sent.
 /// - Network failures, 5xx, 429 and token-server outages are retried with capped, jittered
-///   exponential backoff (the ``RetryPolicy``); each retry sends the newest location.
+///   exponential backoff (the ``RetryPolicy``), or after the wait Fleet Engine's
+///   `Retry-After` asks for (capped too); each retry sends the newest location.
 /// - A 401 makes the client invalidate the token and try once more with a fresh one (see
 ///   ``FleetEngineClient``); a 403, a second 401 or an unknown vehicle stops the reporter
 ///   and surfaces the error as ``ReporterEvent/stopped(_:)`` and ``stopReason``.
@@ -112,7 +113,7 @@ public actor VehicleReporter {
         } else {
             continuation.yield(.superseded(failed.location))
         }
-        let delay = retryPolicy.delay(afterAttempt: failures, retryAfter: nil)
+        let delay = retryPolicy.delay(afterAttempt: failures, retryAfter: error.retryAfter)
         continuation.yield(.retrying(attempt: failures, delay: delay, error: error))
         try? await retryPolicy.sleep(delay)
     }

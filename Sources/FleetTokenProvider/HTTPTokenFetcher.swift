@@ -119,9 +119,6 @@ private struct RetryableFailure: Error {
 
     init(_ error: TokenProviderError, retryAfter response: HTTPURLResponse? = nil) {
         self.error = error
-        self.retryAfter = response?
-            .value(forHTTPHeaderField: "Retry-After")
-            .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            .flatMap { $0 >= 0 ? .seconds($0) : nil }
+        self.retryAfter = response?.retryAfter
     }
 }

@@ -28,7 +28,7 @@ public final class TokenVerifier: Sendable {
     ///   - accounts: the service accounts whose tokens are accepted.
     ///   - audience: the required `aud`; Fleet Engine's by default.
     ///   - allowedClockSkew: tolerance after `exp`; 10 s by default.
-    ///   - cacheCapacity: how many verified tokens to remember.
+    ///   - cacheCapacity: how many verified tokens to remember (each keeps its token, about 1 KiB).
     ///   - now: the clock; the system clock by default.
     public init(
         trusting accounts: [TrustedServiceAccount],

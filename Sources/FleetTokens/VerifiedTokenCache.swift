@@ -1,36 +1,21 @@
-import Crypto
 import Foundation
 
-/// Remembers tokens that passed verification, keyed by the SHA-256 of the whole token, so a
-/// token seen before costs a hash and a lookup instead of RSA work. Entries are forgotten at
-/// the token's `exp`; the number of entries is bounded.
+/// Remembers tokens that passed verification, keyed by the whole token, so a token seen
+/// before costs a hash and a lookup instead of RSA work. Entries are forgotten at the token's
+/// `exp`; the number of entries is bounded.
+///
+/// A lookup finds the token by a hash of all its bytes (the standard library's SipHash,
+/// seeded per process) and then compares every byte, so no hash collision can stand in for a
+/// verification. That costs memory (each entry keeps its token, about 1 KiB) and saves time:
+/// a SHA-256 digest of the token as the key took about 70% of a cached verify.
 final class VerifiedTokenCache: Sendable {
-    /// A token's place in the cache: the SHA-256 of the whole token.
+    /// A token's place in the cache: the token itself.
     struct Key: Hashable {
-        let words: (UInt64, UInt64, UInt64, UInt64)
+        let token: String
 
         /// The key of `token`.
         init(of token: String) {
-            var token = token
-            self = token.withUTF8 { Key(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
-        }
-
-        private init(_ digest: SHA256.Digest) {
-            words = digest.withUnsafeBytes { bytes in
-                (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
-                 bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                 bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
-                 bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
-            }
-        }
-
-        static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.words == rhs.words
-        }
-
-        func hash(into hasher: inout Hasher) {
-            // The words are already uniformly distributed; one is enough to spread buckets.
-            hasher.combine(words.0)
+            self.token = token
         }
     }
 

@@ -37,7 +37,7 @@ struct AsyncHTTPClientTransportTests {
         do {
             _ = try await pinned.client.vehicle("vehicle-1")
             Issue.record("driver 0 read vehicle 1")
-        } catch FleetEngineError.refused(let status, let code, _) {
+        } catch FleetEngineError.refused(let status, let code, _, _) {
             #expect(status == 403 && code == "PERMISSION_DENIED")
         }
         await transport.shutdown()

@@ -38,7 +38,7 @@ struct ClientTests {
             _ = try await vehicle0Driver.client.vehicle("vehicle-1")
             Issue.record("driver 0 read vehicle 1")
         } catch let error as FleetEngineError {
-            guard case .refused(403, "PERMISSION_DENIED", let message) = error else { throw error }
+            guard case .refused(403, "PERMISSION_DENIED", let message, _) = error else { throw error }
             #expect(message.contains("vehicle"))
             #expect(!error.description.contains("eyJ"), "no token in the error")
         }

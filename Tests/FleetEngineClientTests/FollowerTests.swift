@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetTokenProvider
+import Synchronization
 import Testing
 
 /// ``TripFollower`` on the real servers.
@@ -43,6 +44,36 @@ struct FollowerTests {
         fleet.clock.advance(by: .seconds(60))
         #expect(try await readings.next()?.tripStatus == .new)
         #expect(consumer.log.current.invalidated == 1 && consumer.fetcher.current.started == 2)
+        await fleet.stop()
+    }
+
+    /// Two 503s, the second asking `Retry-After: 1`: the reading is retried (waiting what was
+    /// asked) and succeeds; past the attempts allowed, the sequence ends with the 503.
+    @Test func serverErrorsAreRetriedUntilTheAttemptsRunOut() async throws {
+        let fleet = try await TestFleet.start()
+        try await fleet.enroll(0..<1)
+        let transport = GatedTransport()
+        let consumer = try await fleet.app("consumer-0", transport: transport)
+        let waits = Mutex<[Duration]>([])
+        let policy = RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(10), random: { 1 }) { delay in
+            waits.withLock { $0.append(delay) }
+        }
+        var readings = TripFollower(tripID: "trip-0", client: consumer.client, interval: .milliseconds(1), retryPolicy: policy).makeAsyncIterator()
+        transport.failNext(1)
+        #expect(try await readings.next()?.tripStatus == .new)
+        transport.failNext(1, retryAfter: 1)
+        #expect(try await readings.next()?.tripStatus == .new)
+        #expect(waits.withLock { $0 } == [.milliseconds(10), .seconds(1)])
+        #expect(transport.current.bodies.count == 4)
+
+        transport.failNext(3)
+        do {
+            _ = try await readings.next()
+            Issue.record("the third 503 in a row did not end the sequence")
+        } catch let error as FleetEngineError {
+            #expect(error.httpStatus == 503)
+        }
+        #expect(transport.current.bodies.count == 7)
         await fleet.stop()
     }
 

@@ -74,6 +74,57 @@ struct ReporterTests {
         await fleet.stop()
     }
 
+    /// A 503 with `Retry-After: 2`: the reporter waits the 2 s asked for instead of its 10 ms
+    /// backoff (the policy's sleep is recorded, not slept).
+    @Test func aRetryAfterFromFleetEngineSetsTheWait() async throws {
+        let fleet = try await TestFleet.start()
+        let waits = Mutex<[Duration]>([])
+        let policy = RetryPolicy(maxAttempts: 5, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(80), random: { 0.5 }) { delay in
+            waits.withLock { $0.append(delay) }
+        }
+        let (reporter, transport, log) = try await Self.gatedDriver(in: fleet, retryPolicy: policy)
+        transport.failNext(1, status: 503, retryAfter: 2)
+        await reporter.report(Self.location(1))
+        await reporter.finish()
+        await log.caughtUp()
+        #expect(waits.withLock { $0 }.first == .seconds(2))
+        #expect(log.current.retries.first == .seconds(2), "the event tells the wait")
+        #expect(log.current.accepted.map { TestDriver.step(of: $0) } == [1])
+        await fleet.stop()
+    }
+
+    /// Fleet Engine refuses the token, and the fresh one too: one invalidation, one more
+    /// fetch, then the reporter stops with the 401 instead of fetching in a loop.
+    @Test func aSecondUnauthorizedStopsTheReporter() async throws {
+        let fleet = try await TestFleet.start()
+        let (reporter, transport, log) = try await Self.gatedDriver(in: fleet)
+        transport.failNext(2, status: 401)
+        await reporter.report(Self.location(1))
+        try await waitUntil("the reporter stops") { !log.current.stopped.isEmpty }
+        await reporter.finish()
+        await log.caughtUp()
+        #expect(await reporter.stopReason?.httpStatus == 401)
+        #expect(log.current.invalidated == 1 && log.current.fetched == 2)
+        #expect(transport.current.bodies.count == 2 && log.current.accepted.isEmpty && log.current.retries.isEmpty)
+        await fleet.stop()
+    }
+
+    /// Three 503s with three attempts allowed: that location is dropped; the next one goes.
+    @Test func aLocationIsDroppedWhenItsAttemptsRunOut() async throws {
+        let fleet = try await TestFleet.start()
+        let policy = RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(5), maxBackoff: .milliseconds(10))
+        let (reporter, transport, log) = try await Self.gatedDriver(in: fleet, retryPolicy: policy)
+        transport.failNext(3)
+        await reporter.report(Self.location(1))
+        try await waitUntil("1 is dropped") { log.current.dropped.count == 1 }
+        await reporter.report(Self.location(2))
+        await reporter.finish()
+        await log.caughtUp()
+        #expect(log.current.dropped.map { TestDriver.step(of: $0) } == [1] && log.current.retries.count == 2)
+        #expect(log.current.accepted.map { TestDriver.step(of: $0) } == [2] && log.current.stopped.isEmpty)
+        await fleet.stop()
+    }
+
     @Test func aLocationFleetEngineRefusesIsDroppedAndReportingGoesOn() async throws {
         let fleet = try await TestFleet.start()
         let (reporter, _, log) = try await Self.gatedDriver(in: fleet)

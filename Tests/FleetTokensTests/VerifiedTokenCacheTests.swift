@@ -37,6 +37,18 @@ struct VerifiedTokenCacheTests {
         #expect(refusal { () throws(TokenRefusal) in try verifier.verify(minted.token) } == nil)
     }
 
+    @Test("a copy of a cached token with one byte changed is verified afresh and refused")
+    func tamperedCopyIsNotAnsweredFromTheCache() throws {
+        let verifier = TokenVerifier.forTests(clock: clock)
+        let token = try TokenMinter(key: TestKeys.driver, now: clock.function).mint(.driver(vehicleID: "v1")).token
+        _ = try verifier.verify(token)
+        var bytes = Array(token.utf8)
+        bytes[bytes.count - 2] = bytes[bytes.count - 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let tampered = String(decoding: bytes, as: UTF8.self)
+        #expect(refusal { () throws(TokenRefusal) in try verifier.verify(tampered) } == .badSignature)
+        #expect(try verifier.verify(token).claims.authorization.vehicleID == "v1", "the genuine token is still remembered")
+    }
+
     @Test("the cache stays within its capacity")
     func bounded() throws {
         let cache = VerifiedTokenCache(capacity: 8)
