@@ -110,6 +110,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // What several test targets share: running the built `fleetauth` as a child process.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "FleetTokensTests",
             dependencies: [
@@ -121,6 +123,7 @@ let package = Package(
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
+                "TestSupport",
                 "TokenServer",
                 "FleetTokens",
                 "FleetServerSupport",
@@ -137,6 +140,7 @@ let package = Package(
         .testTarget(
             name: "LocalFleetEngineTests",
             dependencies: [
+                "TestSupport",
                 "LocalFleetEngine",
                 "FleetTokens",
                 "FleetServerSupport",
@@ -149,6 +153,7 @@ let package = Package(
         .testTarget(
             name: "FleetEngineClientTests",
             dependencies: [
+                "TestSupport",
                 "FleetEngineClient",
                 "fleetauth",
                 "FleetTokenProvider",

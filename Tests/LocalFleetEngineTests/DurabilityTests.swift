@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Every update the engine acknowledged is still there after `kill -9` and a restart.
@@ -37,6 +38,7 @@ struct DurabilityTests {
         }
         try await eventually { progress.state.withLock { state in vehicles.allSatisfy { (state[$0]?.acknowledged ?? 0) >= 0.002 } } }
         engine.kill()
+        _ = try await engine.exit(within: .seconds(10))
         await drivers.value
         let final = progress.state.withLock { $0 }
 
@@ -52,6 +54,7 @@ struct DurabilityTests {
         }
         #expect(acknowledgedTotal >= vehicles.count * 20)
         restarted.kill()
+        _ = try await restarted.exit(within: .seconds(10))
     }
 }
 

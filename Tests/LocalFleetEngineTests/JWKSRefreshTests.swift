@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LocalFleetEngine
 import Synchronization
+import TestSupport
 import Testing
 
 /// An engine that trusts a JWKS URL: keys are fetched at start, again when a token names an

@@ -1,6 +1,7 @@
 import FleetTokens
 import Foundation
 import NIOHTTP1
+import TestSupport
 import Testing
 
 /// The "done when", against the built `fleetauth serve`: a driver's token from the
@@ -13,15 +14,17 @@ struct ServeEndToEndTests {
 
     @Test func driverAndConsumerTokensReachOnlyTheirOwnResources() async throws {
         let folder = try TestEngine.makeFolder()
-        let serve = try await ChildFleetauth(
+        let serve = try ChildProgram(
+            try ChildProgram.fleetauth,
             ["serve", "--data-dir", folder, "--project", Self.project, "--token-server-port", "0", "--fleet-engine-port", "0"],
-            waitingFor: "3. Send")
+            keepingErrors: false)
         defer { serve.kill() }
+        let announcement = try await serve.output(containing: "3. Send")
         var ports: [Int] = []
-        for port in serve.ports where !ports.contains(port) { ports.append(port) }
-        try #require(ports.count == 2, "\(serve.announcement)")
+        for port in ChildEngine.loopbackPorts(in: announcement) where !ports.contains(port) { ports.append(port) }
+        try #require(ports.count == 2, "\(announcement)")
         let tokenServer = TestClient(port: ports[0]), fleet = TestClient(port: ports[1])
-        #expect(!serve.announcement.contains(try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(!announcement.contains(try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
 
         // The operator: accounts and assignments with the admin key, resources with a server token.
         let admin = "Bearer " + (try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Waits until `condition` holds, checking every 5 ms, for at most `timeout`.
 func waitUntil(

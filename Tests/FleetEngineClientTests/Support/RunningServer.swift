@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TestSupport
 
 /// A server running in a service group of its own on a fixed loopback port (a free one picked
 /// at the first start), which a test stops and starts again to play an outage.
@@ -68,10 +69,4 @@ actor RunningServer {
     private func running(_ group: ServiceGroup) {
         self.group = group
     }
-}
-
-/// A failure of the test set-up, in words.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Request bodies and the resources of the shared engine: vehicles v1 and v2, each with a
 /// trip (t1 on v1, t2 on v2), and v-validation and v-stamp for the validation tests.

@@ -3,6 +3,7 @@ import Foundation
 import LocalFleetEngine
 import Logging
 import Synchronization
+import TestSupport
 
 /// Databases for store tests: a fresh SQLite file, or the PostgreSQL server CI provides.
 enum TestDatabases {

@@ -3,6 +3,7 @@ import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
+import TestSupport
 
 /// Local Fleet Engines for tests: real servers on free loopback ports, with SQLite stores in
 /// temporary folders.
@@ -64,10 +65,4 @@ enum TestEngine {
         guard let client = await iterator.next() else { throw TestFailure("the shared engine did not start") }
         return client
     }
-}
-
-/// A failure of the test set-up, in words.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
