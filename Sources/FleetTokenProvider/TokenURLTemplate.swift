@@ -56,10 +56,10 @@ public struct TokenURLTemplate: Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``TokenProviderError/missingAuthorizationContext(placeholder:)`` when the
     ///   template names an id the context does not have (or has empty).
-    public func url(for context: AuthorizationContext) throws -> URL {
-        let text = try expand { name in
+    public func url(for context: AuthorizationContext) throws(TokenProviderError) -> URL {
+        let text = try expand { name throws(TokenProviderError) in
             guard let value = context.value(forPlaceholder: name), !value.isEmpty else {
-                throw TokenProviderError.missingAuthorizationContext(placeholder: name)
+                throw .missingAuthorizationContext(placeholder: name)
             }
             return value.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
         }
@@ -69,7 +69,7 @@ public struct TokenURLTemplate: Sendable, CustomStringConvertible {
     }
 
     /// The template with each placeholder replaced by `value(name)`.
-    private func expand(_ value: (String) throws -> String) rethrows -> String {
+    private func expand<Failure: Error>(_ value: (String) throws(Failure) -> String) throws(Failure) -> String {
         var text = ""
         for part in parts {
             switch part {

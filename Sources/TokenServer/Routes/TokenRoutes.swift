@@ -6,7 +6,9 @@ struct TokenResponse {
     let token: String
     let issuedAt: Int64
     let expiresAt: Int64
-    let expiresInSeconds: Int64
+
+    /// The lifetime, for clients that count from when they asked.
+    var expiresInSeconds: Int64 { expiresAt - issuedAt }
 
     /// The answer as JSON, keys sorted, written by hand (`JSONEncoder` took about 4% of the
     /// CPU of a token request).
@@ -46,8 +48,7 @@ extension TokenServer {
         return JSONResponse.make(json: TokenResponse(
             token: minted.token,
             issuedAt: minted.claims.issuedAt,
-            expiresAt: minted.claims.expiresAt,
-            expiresInSeconds: minted.claims.expiresAt - minted.claims.issuedAt
+            expiresAt: minted.claims.expiresAt
         ).json)
     }
 }
