@@ -9,6 +9,8 @@ public enum FleetEngineIdentifier {
 
     /// Characters Fleet Engine forbids in ids (`/ : ? , #`), plus the wildcard `*`.
     static let forbiddenCharacters: Set<Character> = ["/", ":", "?", ",", "#", "*"]
+    /// The same characters as bytes, for ids in printable ASCII.
+    private static let forbiddenBytes = Set(forbiddenCharacters.compactMap(\.asciiValue))
 
     /// Why `id` is not a plain Fleet Engine id, or `nil` when it is one.
     ///
@@ -16,6 +18,15 @@ public enum FleetEngineIdentifier {
     /// characters and none of `/ : ? , # *`. The wildcard `*` is not a plain id.
     public static func problem(with id: String) -> String? {
         if id.isEmpty { return "is empty" }
+        // Nearly every id is printable ASCII: one byte per character, and the only white space
+        // is the space. Anything else is judged by its characters' Unicode properties.
+        if id.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            if id.utf8.count > maximumLength { return "is longer than \(maximumLength) characters" }
+            for byte in id.utf8 where byte == 0x20 || forbiddenBytes.contains(byte) {
+                return byte == 0x20 ? "contains white space or a control character" : "contains '\(Character(Unicode.Scalar(byte)))'"
+            }
+            return nil
+        }
         if id.count > maximumLength { return "is longer than \(maximumLength) characters" }
         for character in id {
             if forbiddenCharacters.contains(character) { return "contains '\(character)'" }
