@@ -56,28 +56,46 @@ enum Base64URL {
     }
 
     /// Decodes unpadded base64url bytes in place; `nil` when they are not strictly base64url.
+    ///
+    /// Four characters make three bytes at a time (the signature segment of every token passes
+    /// through here); a last two or three characters make one or two.
     static func decode(_ text: UnsafeBufferPointer<UInt8>) -> Data? {
         let count = text.count
-        guard count % 4 != 1 else { return nil }
+        let rest = count % 4
+        guard rest != 1 else { return nil }
         var output = Data(count: count * 3 / 4)
         let valid = output.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) -> Bool in
             sextets.withUnsafeBufferPointer { table in
-                var accumulator: UInt32 = 0
-                var bits: UInt32 = 0
-                var written = 0
-                for byte in text {
-                    let value = table[Int(byte)]
-                    if value == 0xFF { return false }
-                    accumulator = (accumulator << 6) | UInt32(value)
-                    bits += 6
-                    if bits >= 8 {
-                        bits -= 8
-                        raw[written] = UInt8(truncatingIfNeeded: accumulator >> bits)
-                        written += 1
+                /// The sextets of `text[start..<start + length]` as one number; `nil` if one is
+                /// outside the alphabet (its table entry, 0xFF, has the top bits set).
+                func chunk(at start: Int, length: Int) -> UInt32? {
+                    var chunk: UInt32 = 0
+                    var invalid: UInt8 = 0
+                    for offset in 0..<length {
+                        let value = table[Int(text[start + offset])]
+                        invalid |= value
+                        chunk = chunk << 6 | UInt32(value)
                     }
+                    return invalid & 0xC0 == 0 ? chunk : nil
                 }
-                // Leftover bits must be zero, or two encodings would decode to the same bytes.
-                return accumulator & ((1 << bits) - 1) == 0
+                var written = 0
+                for start in stride(from: 0, to: count - rest, by: 4) {
+                    guard let chunk = chunk(at: start, length: 4) else { return false }
+                    raw[written] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    raw[written + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    raw[written + 2] = UInt8(truncatingIfNeeded: chunk)
+                    written += 3
+                }
+                guard rest > 0 else { return true }
+                guard let chunk = chunk(at: count - rest, length: rest) else { return false }
+                // 2 characters carry 1 byte and 4 spare bits, 3 carry 2 bytes and 2 spare bits.
+                // Spare bits must be zero, or two encodings would decode to the same bytes.
+                let spare = UInt32(6 * rest - 8 * (rest - 1))
+                guard chunk & ((1 << spare) - 1) == 0 else { return false }
+                for index in 0..<(rest - 1) {
+                    raw[written + index] = UInt8(truncatingIfNeeded: chunk >> (spare + UInt32(8 * (rest - 2 - index))))
+                }
+                return true
             }
         }
         return valid ? output : nil
