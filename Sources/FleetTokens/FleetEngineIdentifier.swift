@@ -18,21 +18,22 @@ public enum FleetEngineIdentifier {
     /// characters and none of `/ : ? , # *`. The wildcard `*` is not a plain id.
     public static func problem(with id: String) -> String? {
         if id.isEmpty { return "is empty" }
-        // Nearly every id is printable ASCII: one byte per character, and the only white space
-        // is the space. Anything else is judged by its characters' Unicode properties.
-        if id.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
-            if id.utf8.count > maximumLength { return "is longer than \(maximumLength) characters" }
-            for byte in id.utf8 where byte == 0x20 || forbiddenBytes.contains(byte) {
-                return byte == 0x20 ? "contains white space or a control character" : "contains '\(Character(Unicode.Scalar(byte)))'"
-            }
-            return nil
+        // Nearly every id is printable ASCII, one byte per character: there only a space or a
+        // forbidden byte can be at fault, and only that character needs the Unicode check.
+        let isPrintableASCII = id.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+        if (isPrintableASCII ? id.utf8.count : id.count) > maximumLength { return "is longer than \(maximumLength) characters" }
+        if isPrintableASCII {
+            return id.utf8.first { $0 == UInt8(ascii: " ") || forbiddenBytes.contains($0) }
+                .flatMap { problem(with: Character(Unicode.Scalar($0))) }
         }
-        if id.count > maximumLength { return "is longer than \(maximumLength) characters" }
-        for character in id {
-            if forbiddenCharacters.contains(character) { return "contains '\(character)'" }
-            if character.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
-                return "contains white space or a control character"
-            }
+        return id.lazy.compactMap(problem(with:)).first
+    }
+
+    /// Why `character` may not be in an id, or `nil` when it may.
+    private static func problem(with character: Character) -> String? {
+        if forbiddenCharacters.contains(character) { return "contains '\(character)'" }
+        if character.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+            return "contains white space or a control character"
         }
         return nil
     }

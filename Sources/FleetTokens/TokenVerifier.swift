@@ -68,10 +68,9 @@ public final class TokenVerifier: Sendable {
         let size = token.utf8.count
         guard size <= Self.maximumTokenSize else { throw .oversized(bytes: size) }
         let currentTime = Int64(now().timeIntervalSince1970.rounded(.down))
-        let key = VerifiedTokenCache.Key(of: token)
-        if let remembered = cache.lookup(key, now: currentTime) { return remembered }
+        if let remembered = cache.lookup(token, now: currentTime) { return remembered }
         let verified = try verifyWithoutCache(token, at: currentTime)
-        cache.insert(key, verified: verified, now: currentTime)
+        cache.insert(token, verified: verified, now: currentTime)
         return verified
     }
 

@@ -9,18 +9,8 @@ import Foundation
 /// verification. That costs memory (each entry keeps its token, about 1 KiB) and saves time:
 /// a SHA-256 digest of the token as the key took about 70% of a cached verify.
 final class VerifiedTokenCache: Sendable {
-    /// A token's place in the cache: the token itself.
-    struct Key: Hashable {
-        let token: String
-
-        /// The key of `token`.
-        init(of token: String) {
-            self.token = token
-        }
-    }
-
     private let capacity: Int
-    private let entries: Locked<[Key: VerifiedToken]>
+    private let entries: Locked<[String: VerifiedToken]>
 
     /// Creates a cache holding at most `capacity` tokens.
     init(capacity: Int) {
@@ -28,20 +18,20 @@ final class VerifiedTokenCache: Sendable {
         self.entries = Locked([:])
     }
 
-    /// The verified token stored under `key` if it has not reached its `exp` at `now`.
-    func lookup(_ key: Key, now: Int64) -> VerifiedToken? {
+    /// The verified `token` if it is stored and has not reached its `exp` at `now`.
+    func lookup(_ token: String, now: Int64) -> VerifiedToken? {
         entries.withLock { entries in
-            guard let found = entries[key] else { return nil }
+            guard let found = entries[token] else { return nil }
             guard now < found.claims.expiresAt else {
-                entries[key] = nil
+                entries[token] = nil
                 return nil
             }
             return found
         }
     }
 
-    /// Stores a verified token under `key` until its `exp`, making room when the cache is full.
-    func insert(_ key: Key, verified: VerifiedToken, now: Int64) {
+    /// Stores `token`, verified, until its `exp`, making room when the cache is full.
+    func insert(_ token: String, verified: VerifiedToken, now: Int64) {
         entries.withLock { entries in
             if entries.count >= capacity {
                 entries = entries.filter { now < $0.value.claims.expiresAt }
@@ -50,7 +40,7 @@ final class VerifiedTokenCache: Sendable {
                 // Still full of live tokens: keep half; the dropped ones just cost one more verify.
                 entries = Dictionary(uniqueKeysWithValues: entries.prefix(capacity / 2).map { ($0.key, $0.value) })
             }
-            entries[key] = verified
+            entries[token] = verified
         }
     }
 

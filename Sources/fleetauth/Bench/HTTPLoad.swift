@@ -43,7 +43,7 @@ enum HTTPLoad {
     ) async throws -> Tally {
         let interval = rate.map { TimeAmount.nanoseconds(Int64(Double(connections) / max($0, 1) * 1e9)) }
         let start = NIODeadline.now() + .milliseconds(50)
-        let end = start + .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        let end = start + TimeAmount(duration)
         var finished: [EventLoopFuture<Tally>] = []
         for index in 0..<connections {
             let loop = group.next()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FleetTokenProvider
 import Foundation
+import NIOCore
 
 /// `fleetauth bench provider`: the client token provider's cache-hit latency, how many fetches
 /// a crowd of concurrent callers causes, and how many fetches a long shift takes, all with an
@@ -71,8 +72,7 @@ struct ProviderBench: AsyncParsableCommand {
         for _ in 0..<count {
             let start = clock.now
             _ = try await provider.token(for: context)
-            let elapsed = (clock.now - start).components
-            latencies.append(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+            latencies.append(TimeAmount(clock.now - start).nanoseconds)
         }
         return latencies.sorted()
     }

@@ -54,15 +54,15 @@ struct DemoRun {
         let drive = Duration.seconds(command.duration)
         let interval = Duration.seconds(command.reportInterval)
         let start = ContinuousClock.now
+        let followers = try (0..<count).map { index in
+            DemoConsumer(index: index, client: try network.client(kind: "consumer", session: consumerSessions[index], stats: stats), stats: stats)
+        }
         let background = [
             // At least 40 attempts, so that every trick is tried several times even in a short demo.
             Task { await intruder.run(every: min(.milliseconds(500), drive / 40)) },
             Task { await progress(stats, since: start) },
             Task { await restartTokenServer(during: drive) },
         ]
-        let followers = try (0..<count).map { index in
-            DemoConsumer(index: index, client: try network.client(kind: "consumer", session: consumerSessions[index], stats: stats), stats: stats)
-        }
         let followInterval = Duration.seconds(command.followInterval)
         // Apps start spread over at least one report interval, and over a second per hundred
         // apps: a thousand first token fetches at once time out on Linux's URLSession.
@@ -77,27 +77,38 @@ struct DemoRun {
                 }
             }
         }
-        let acknowledged = try await withThrowingTaskGroup(of: (Int, VehicleLocation?).self) { group in
-            for index in 0..<count {
-                let driver = DemoDriver(index: index, client: try network.client(kind: "driver", session: driverSessions[index], stats: stats), stats: stats)
-                group.addTask {
-                    try await Task.sleep(for: rampUp * (Double(index) / Double(count)))
-                    return (index, try await driver.drive(for: drive, every: interval))
-                }
+        // Stops the consumers (at once, or after a grace period for their last readings) and
+        // the intruder, the progress line and the restarts.
+        func stopApps(after grace: Duration) async {
+            let deadline = Task {
+                try await Task.sleep(for: grace)
+                consumers.cancel()
             }
-            var acknowledged = [VehicleLocation?](repeating: nil, count: count)
-            for try await (index, location) in group { acknowledged[index] = location }
-            return acknowledged
+            await consumers.value
+            deadline.cancel()
+            background.forEach { $0.cancel() }
+            for task in background { await task.value }
+            clearProgress()
         }
-        let consumersDone = Task {
-            try await Task.sleep(for: followInterval * 3 + .seconds(10))
-            consumers.cancel()
+        let acknowledged: [VehicleLocation?]
+        do {
+            acknowledged = try await withThrowingTaskGroup(of: (Int, VehicleLocation?).self) { group in
+                for index in 0..<count {
+                    let driver = DemoDriver(index: index, client: try network.client(kind: "driver", session: driverSessions[index], stats: stats), stats: stats)
+                    group.addTask {
+                        try await Task.sleep(for: rampUp * (Double(index) / Double(count)))
+                        return (index, try await driver.drive(for: drive, every: interval))
+                    }
+                }
+                var acknowledged = [VehicleLocation?](repeating: nil, count: count)
+                for try await (index, location) in group { acknowledged[index] = location }
+                return acknowledged
+            }
+        } catch {
+            await stopApps(after: .zero)
+            throw error
         }
-        await consumers.value
-        consumersDone.cancel()
-        background.forEach { $0.cancel() }
-        for task in background { await task.value }
-        clearProgress()
+        await stopApps(after: followInterval * 3 + .seconds(10))
 
         var lost: [String] = []
         for index in 0..<count {

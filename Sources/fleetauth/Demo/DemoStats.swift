@@ -1,6 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
+import NIOCore
 import Synchronization
 
 /// What the demo's apps did, counted as it happens from every reporter, follower, provider
@@ -52,12 +53,11 @@ final class DemoStats: Sendable {
 
     func record(_ event: ReporterEvent) {
         if case .accepted(_, let latency) = event {
-            latencies.withLock { $0.append(latency.components.seconds * 1_000_000_000 + latency.components.attoseconds / 1_000_000_000) }
+            latencies.withLock { $0.append(TimeAmount(latency).nanoseconds) }
         }
         counts.withLock { counts in
             switch event {
-            case .accepted:
-                counts.accepted += 1
+            case .accepted: counts.accepted += 1
             case .superseded: counts.superseded += 1
             case .retrying: counts.retries += 1
             case .dropped: counts.dropped += 1

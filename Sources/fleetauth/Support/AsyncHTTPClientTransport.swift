@@ -49,7 +49,7 @@ final class AsyncHTTPClientTransport: HTTPTransport {
         if let body = request.httpBody {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        let deadline = NIODeadline.now() + TimeAmount(timeout)
         do {
             let response = try await client.execute(outgoing, deadline: deadline)
             let body = try await response.body.collect(upTo: Self.maximumBodySize)
