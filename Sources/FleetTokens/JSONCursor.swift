@@ -1,7 +1,7 @@
 import Foundation
 
-/// Why the token JSON reader stopped: bad syntax, or a value of the wrong type.
-enum JSONReadError: Error, Equatable {
+/// Why the JSON reader stopped: bad syntax, or a value of the wrong type.
+package enum JSONReadError: Error, Equatable {
     /// The bytes are not JSON (what is wrong, in words).
     case syntax(String)
     /// A value is not of the type the field needs (`a string`, `an array of strings`, …);
@@ -15,13 +15,14 @@ enum JSONReadError: Error, Equatable {
     }
 }
 
-/// A strict, forward-only reader over the small JSON objects of a token's header and payload.
+/// A strict, forward-only reader over small JSON objects: a token's header and payload, and
+/// the bodies of the servers' hottest requests.
 ///
 /// The verifier reads only the members Fleet Engine uses, straight into their types, and skips
 /// (while still checking the syntax of) everything else: no intermediate tree and no `Codable`
 /// machinery on the hot path. It follows RFC 8259 strictly: no trailing commas, no comments,
 /// no leading zeros, control characters only escaped, and strings must be valid UTF-8.
-struct JSONCursor: ~Copyable {
+package struct JSONCursor: ~Copyable {
     /// How deeply unknown members may nest before the reader gives up.
     static let maximumDepth = 32
 
@@ -36,28 +37,28 @@ struct JSONCursor: ~Copyable {
     /// Runs `body` with a cursor over `data`.
     static func read(_ data: Data, _ body: (inout JSONCursor) throws(JSONReadError) -> Void) throws(JSONReadError) {
         let result: Result<Void, JSONReadError> = data.withUnsafeBytes { raw in
-            var cursor = JSONCursor(raw)
-            do throws(JSONReadError) {
-                try body(&cursor)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
+            Result { () throws(JSONReadError) in try read(raw, body) }
         }
         try result.get()
+    }
+
+    /// Runs `body` with a cursor over `bytes`.
+    package static func read(_ bytes: UnsafeRawBufferPointer, _ body: (inout JSONCursor) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        var cursor = JSONCursor(bytes)
+        try body(&cursor)
     }
 
     /// Reads a whole document that is one object, calling `member` with each key; `member`
     /// must read or skip the value. Duplicate keys are refused (a second `alg` or `vehicleid`
     /// must never override the first in one reader and not in another).
-    mutating func readDocumentObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void) throws(JSONReadError) {
+    package mutating func readDocumentObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void) throws(JSONReadError) {
         try readObject(member)
         skipWhitespace()
         guard index == bytes.count else { throw .syntax("unexpected bytes after the object") }
     }
 
     /// Reads an object, calling `member` with each key; refuses duplicate keys.
-    mutating func readObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void) throws(JSONReadError) {
+    package mutating func readObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void) throws(JSONReadError) {
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else { throw .wrongType(expected: "an object") }
         index += 1
@@ -98,7 +99,7 @@ struct JSONCursor: ~Copyable {
     }
 
     /// Consumes `null` if it comes next; returns whether it did.
-    mutating func readNull() -> Bool {
+    package mutating func readNull() -> Bool {
         skipWhitespace()
         guard bytes.count - index >= 4, peek() == UInt8(ascii: "n") else { return false }
         guard bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l") else { return false }
@@ -107,14 +108,14 @@ struct JSONCursor: ~Copyable {
     }
 
     /// Reads a string value.
-    mutating func readString() throws(JSONReadError) -> String {
+    package mutating func readString() throws(JSONReadError) -> String {
         skipWhitespace()
         guard peek() == UInt8(ascii: "\"") else { throw .wrongType(expected: "a string") }
         return try readStringLiteral()
     }
 
     /// Reads an array of strings.
-    mutating func readStringArray() throws(JSONReadError) -> [String] {
+    package mutating func readStringArray() throws(JSONReadError) -> [String] {
         skipWhitespace()
         guard peek() == UInt8(ascii: "[") else { throw .wrongType(expected: "an array of strings") }
         index += 1
@@ -138,25 +139,56 @@ struct JSONCursor: ~Copyable {
     }
 
     /// Reads a number value.
-    mutating func readNumber() throws(JSONReadError) -> Double {
+    package mutating func readNumber() throws(JSONReadError) -> Double {
         skipWhitespace()
         guard let first = peek(), first == UInt8(ascii: "-") || isDigit(first) else { throw .wrongType(expected: "a number") }
         return try readNumberLiteral()
     }
 
+    /// Reads a number written as a whole number (no fraction, no exponent) that fits in `Int`.
+    package mutating func readInteger() throws(JSONReadError) -> Int {
+        skipWhitespace()
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), isDigit(first) else { throw .wrongType(expected: "a whole number") }
+        index += 1
+        if first != UInt8(ascii: "0") { skipDigits() }
+        if let byte = peek(), byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            throw .wrongType(expected: "a whole number")
+        }
+        let literal = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+        guard let value = Int(String(decoding: literal, as: UTF8.self)) else { throw .wrongType(expected: "a whole number") }
+        return value
+    }
+
+    /// Reads `true` or `false`.
+    package mutating func readBool() throws(JSONReadError) -> Bool {
+        skipWhitespace()
+        switch peek() {
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return true
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return false
+        default:
+            throw .wrongType(expected: "true or false")
+        }
+    }
+
     /// Whether the next value is a string (without consuming it).
-    mutating func nextIsString() -> Bool {
+    package mutating func nextIsString() -> Bool {
         skipWhitespace()
         return peek() == UInt8(ascii: "\"")
     }
 
     /// Reads a string, or `nil` for `null`.
-    mutating func readOptionalString() throws(JSONReadError) -> String? {
+    package mutating func readOptionalString() throws(JSONReadError) -> String? {
         readNull() ? nil : try readString()
     }
 
     /// Skips one value of any type, checking its syntax.
-    mutating func skipValue(depth: Int = 0) throws(JSONReadError) {
+    package mutating func skipValue(depth: Int = 0) throws(JSONReadError) {
         guard depth < Self.maximumDepth else { throw .syntax("nested more than \(Self.maximumDepth) levels deep") }
         skipWhitespace()
         switch peek() {

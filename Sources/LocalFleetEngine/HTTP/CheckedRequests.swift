@@ -31,7 +31,7 @@ extension RouteAccess {
         let id = request.uri.queryParameters.get(Resource.idQueryParameter) ?? ""
         _ = try authorize(Resource.creation(id: id), context)
         try Self.requireValidID(id, "the \(Resource.idQueryParameter) query parameter")
-        let resource = try await ProtoJSONBody.decode(Resource.self, from: request)
+        let resource = try await ProtoJSONBody.decode(Resource.self, from: request, quickReader: Resource.quicklyRead)
         let name = Resource.resourceName(provider: try Self.pathParameter("provider", context), id: id)
         try Self.validate { () throws(InvalidArgument) in
             try ResourceName.check(resource.name, matches: name)
@@ -55,7 +55,7 @@ extension RouteAccess {
             fields = try FieldMask.parse(request.uri.queryParameters.get("updateMask"))
             try (decision.grant ?? .full).checkWritable(fields)
         }
-        let resource = try await ProtoJSONBody.decode(Resource.self, from: request)
+        let resource = try await ProtoJSONBody.decode(Resource.self, from: request, quickReader: Resource.quicklyRead)
         let name = Resource.resourceName(provider: try Self.pathParameter("provider", context), id: id)
         try Self.validate { () throws(InvalidArgument) in
             try ResourceName.check(resource.name, matches: name)

@@ -7,18 +7,29 @@ import Hummingbird
 /// numbers (so that they reach validation and are refused by name), unknown fields refused; at
 /// most ``StrictJSON/maximumBodySize`` bytes.
 enum ProtoJSONBody {
-    /// The body of `request` as a `Body`, or a 400 that names the field at fault.
-    static func decode<Body: Decodable>(_ type: Body.Type, from request: Request) async throws(APIError) -> Body {
+    /// The body of `request` as a `Body`, or a 400 that names the field at fault; a body that
+    /// `quickReader` takes skips the general decoder.
+    static func decode<Body: Decodable>(
+        _ type: Body.Type, from request: Request, quickReader: (UnsafeRawBufferPointer) -> Body? = { _ in nil }
+    ) async throws(APIError) -> Body {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: StrictJSON.maximumBodySize)
         } catch {
             throw .invalidArgument("the request body is larger than \(StrictJSON.maximumBodySize) bytes")
         }
+        return try decode(type, from: buffer, quickReader: quickReader)
+    }
+
+    /// The body in `buffer` as a `Body`, or a 400 that names the field at fault.
+    static func decode<Body: Decodable>(
+        _ type: Body.Type, from buffer: ByteBuffer, quickReader: (UnsafeRawBufferPointer) -> Body? = { _ in nil }
+    ) throws(APIError) -> Body {
         guard let first = buffer.readableBytesView.first(where: { !Self.whiteSpace.contains($0) }) else {
             throw .invalidArgument("the request body is empty; a JSON object is expected")
         }
         guard first == UInt8(ascii: "{") else { throw .invalidArgument("the request body must be a JSON object") }
+        if let body = buffer.withUnsafeReadableBytes(quickReader) { return body }
         let data = Data(buffer.readableBytesView)
         do {
             return try camelCase.decode(type, from: data)
