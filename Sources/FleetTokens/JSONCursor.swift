@@ -18,8 +18,8 @@ package enum JSONReadError: Error, Equatable {
 /// A strict, forward-only reader over small JSON objects: a token's header and payload, and
 /// the bodies of the servers' hottest requests.
 ///
-/// The verifier reads only the members Fleet Engine uses, straight into their types, and skips
-/// (while still checking the syntax of) everything else: no intermediate tree and no `Codable`
+/// Its users read only the members they need, straight into their types, and skip (while
+/// still checking the syntax of) everything else: no intermediate tree and no `Codable`
 /// machinery on the hot path. It follows RFC 8259 strictly: no trailing commas, no comments,
 /// no leading zeros, control characters only escaped, and strings must be valid UTF-8.
 package struct JSONCursor: ~Copyable {
@@ -99,7 +99,7 @@ package struct JSONCursor: ~Copyable {
     }
 
     /// Consumes `null` if it comes next; returns whether it did.
-    package mutating func readNull() -> Bool {
+    mutating func readNull() -> Bool {
         skipWhitespace()
         guard bytes.count - index >= 4, peek() == UInt8(ascii: "n") else { return false }
         guard bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l") else { return false }
@@ -115,7 +115,7 @@ package struct JSONCursor: ~Copyable {
     }
 
     /// Reads an array of strings.
-    package mutating func readStringArray() throws(JSONReadError) -> [String] {
+    mutating func readStringArray() throws(JSONReadError) -> [String] {
         skipWhitespace()
         guard peek() == UInt8(ascii: "[") else { throw .wrongType(expected: "an array of strings") }
         index += 1
@@ -143,6 +143,18 @@ package struct JSONCursor: ~Copyable {
         skipWhitespace()
         guard let first = peek(), first == UInt8(ascii: "-") || isDigit(first) else { throw .wrongType(expected: "a number") }
         return try readNumberLiteral()
+    }
+
+    /// Reads a number that a `Double` holds as written, refusing one so large that it becomes
+    /// infinite or so small that it becomes zero (as Foundation's `JSONDecoder` does).
+    package mutating func readRepresentableNumber() throws(JSONReadError) -> Double {
+        skipWhitespace()
+        let start = index
+        let value = try readNumber()
+        let mantissa = UnsafeRawBufferPointer(rebasing: bytes[start..<index]).prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+        let writtenAsZero = !mantissa.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
+        guard value.isFinite, value != 0 || writtenAsZero else { throw .wrongType(expected: "a number a Double can hold") }
+        return value
     }
 
     /// Reads a number written as a whole number (no fraction, no exponent) that fits in `Int`.
@@ -177,18 +189,18 @@ package struct JSONCursor: ~Copyable {
     }
 
     /// Whether the next value is a string (without consuming it).
-    package mutating func nextIsString() -> Bool {
+    mutating func nextIsString() -> Bool {
         skipWhitespace()
         return peek() == UInt8(ascii: "\"")
     }
 
     /// Reads a string, or `nil` for `null`.
-    package mutating func readOptionalString() throws(JSONReadError) -> String? {
+    mutating func readOptionalString() throws(JSONReadError) -> String? {
         readNull() ? nil : try readString()
     }
 
     /// Skips one value of any type, checking its syntax.
-    package mutating func skipValue(depth: Int = 0) throws(JSONReadError) {
+    mutating func skipValue(depth: Int = 0) throws(JSONReadError) {
         guard depth < Self.maximumDepth else { throw .syntax("nested more than \(Self.maximumDepth) levels deep") }
         skipWhitespace()
         switch peek() {

@@ -20,7 +20,7 @@ struct VehicleBodyReaderTests {
         #"  {  "lastLocation" : { "location" : { "latitude" : 10.0000001 } , "heading" : 359 } }  "#,
         #"{"lastLocation":{"location":{},"locationSensor":"CORE_LOCATION","updateTime":"2026-11-21T18:30:00+02:00"}}"#,
         #"{"vehicleState":"OFFLINE"}"#,
-        #"{"lastLocation":{"heading":-0,"speed":-0.0,"altitude":-1e-3}}"#,
+        #"{"lastLocation":{"heading":-0,"speed":-0.0,"altitude":-1e-3,"latlngAccuracy":0e-400}}"#,
         #"{"lastLocation":{}}"#,
         "{}",
         #"{"name":"caf\u00e9 \"x\""}"#,
@@ -35,6 +35,9 @@ struct VehicleBodyReaderTests {
         #"{"lastLocation":{"location":{"latitude":null,"longitude":13.405}}}"#,
         #"{"lastLocation":{"location":{"latitude":"NaN","longitude":13.405}}}"#,
         #"{"lastLocation":{"location":{"latitude":1e400,"longitude":13.405}}}"#,
+        #"{"lastLocation":{"location":{"latitude":1e-400,"longitude":13.405}}}"#,
+        #"{"lastLocation":{"speed":-2.4703282292062327e-325}}"#,
+        #"{"lastLocation":{"speed":0.\#(String(repeating: "0", count: 400))1}}"#,
         #"{"lastLocation":{"heading":90.0}}"#,
         #"{"lastLocation":{"heading":1e2}}"#,
         #"\#u{FEFF}{"lastLocation":{"heading":90}}"#,
@@ -69,15 +72,15 @@ struct VehicleBodyReaderTests {
         #expect(String(describing: Self.decode(body)) == String(describing: Self.decodeGenerally(body)))
     }
 
-    /// Coordinates with every number of digits read to the same `Double` both ways.
+    /// Coordinates with every number of digits read to the same `Double` both ways (a fixed
+    /// spread of values, so that a failure can be repeated).
     @Test func readsNumbersAsTheGeneralDecoderDoes() throws {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<500 {
-            let latitude = Double.random(in: -90...90, using: &generator)
-            let digits = Int.random(in: 0...17, using: &generator)
-            let written = String(format: "%.\(digits)f", latitude)
-            let body = #"{"lastLocation":{"location":{"latitude":\#(written),"longitude":\#(latitude)},"speed":\#(latitude.magnitude)e-3}}"#
-            let quick = try #require(Self.quicklyRead(body))
+        for step in 0..<500 {
+            let latitude = (Double(step) * 0.618_033_988_749_894_9 * 180).truncatingRemainder(dividingBy: 180) - 90
+            let written = String(format: "%.\(step % 18)f", latitude)
+            let speed = String(format: "%.17g", latitude.magnitude * 1e-3)
+            let body = #"{"lastLocation":{"location":{"latitude":\#(written),"longitude":\#(latitude)},"speed":\#(speed)}}"#
+            let quick = try #require(Self.quicklyRead(body), "\(body)")
             #expect(quick == (try Self.decodeGenerally(body).get()), "\(body)")
         }
     }

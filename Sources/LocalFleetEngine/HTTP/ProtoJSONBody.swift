@@ -21,7 +21,8 @@ enum ProtoJSONBody {
         return try decode(type, from: buffer, quickReader: quickReader)
     }
 
-    /// The body in `buffer` as a `Body`, or a 400 that names the field at fault.
+    /// The body in `buffer` as a `Body`, or a 400 that names the field at fault; a body that
+    /// `quickReader` takes skips the general decoder.
     static func decode<Body: Decodable>(
         _ type: Body.Type, from buffer: ByteBuffer, quickReader: (UnsafeRawBufferPointer) -> Body? = { _ in nil }
     ) throws(APIError) -> Body {

@@ -4,7 +4,8 @@ public enum FieldMask {
     /// The fields `text` names, refusing a missing or empty mask and any path that is not an
     /// updatable top-level field of `Field`'s resource.
     public static func parse<Field: UpdatableField>(_ text: String?, as _: Field.Type = Field.self) throws(InvalidArgument) -> Set<Field> {
-        // The mask of nearly every request: one field, in camelCase.
+        // The mask of nearly every request: one field, in camelCase. (No field's name has an
+        // underscore, comma or space, which the general path below would treat differently.)
         if let text, let field = Field(rawValue: text) { return [field] }
         var known: String { Field.allCases.map(\.rawValue).joined(separator: ", ") }
         let paths = (text ?? "").split(separator: ",").map(trimmingSpaces).filter { !$0.isEmpty }

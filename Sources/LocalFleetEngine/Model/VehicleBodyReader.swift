@@ -6,9 +6,10 @@ import FleetTokens
 /// CPU of a whole location update.
 ///
 /// It accepts only what it reads exactly as the general decoder would. Anything else (another
-/// field, `null`, a string where a number belongs, `"NaN"`, a number out of range, a duplicate
-/// key, a bad timestamp or enum name, snake_case names, bad syntax) makes it give up, and the
-/// general decoder reads the body instead and explains what is wrong.
+/// field, `null`, a string where a number belongs, `"NaN"`, a number a `Double` cannot hold, a
+/// whole number written with a fraction or exponent, a duplicate key, a bad timestamp or enum
+/// name, snake_case names, bad syntax) makes it give up, and the general decoder reads the
+/// body instead and explains what is wrong.
 enum VehicleBodyReader {
     /// The vehicle `body` holds, or `nil` when the body is not in a shape this reader takes.
     static func vehicle(from body: UnsafeRawBufferPointer) -> Vehicle? {
@@ -35,13 +36,13 @@ enum VehicleBodyReader {
         try cursor.readObject { (cursor, key) throws(JSONReadError) in
             switch key {
             case "location": location.location = try readLatLng(&cursor)
-            case "latlngAccuracy": location.latlngAccuracy = try readFiniteNumber(&cursor)
+            case "latlngAccuracy": location.latlngAccuracy = try cursor.readRepresentableNumber()
             case "heading": location.heading = try cursor.readInteger()
-            case "headingAccuracy": location.headingAccuracy = try readFiniteNumber(&cursor)
-            case "speed": location.speed = try readFiniteNumber(&cursor)
-            case "speedAccuracy": location.speedAccuracy = try readFiniteNumber(&cursor)
-            case "altitude": location.altitude = try readFiniteNumber(&cursor)
-            case "altitudeAccuracy": location.altitudeAccuracy = try readFiniteNumber(&cursor)
+            case "headingAccuracy": location.headingAccuracy = try cursor.readRepresentableNumber()
+            case "speed": location.speed = try cursor.readRepresentableNumber()
+            case "speedAccuracy": location.speedAccuracy = try cursor.readRepresentableNumber()
+            case "altitude": location.altitude = try cursor.readRepresentableNumber()
+            case "altitudeAccuracy": location.altitudeAccuracy = try cursor.readRepresentableNumber()
             case "updateTime": location.updateTime = try readTimestamp(&cursor)
             case "serverTime": location.serverTime = try readTimestamp(&cursor)
             case "locationSensor": location.locationSensor = try readEnum(&cursor)
@@ -57,19 +58,12 @@ enum VehicleBodyReader {
         var point = LatLng(latitude: 0, longitude: 0)
         try cursor.readObject { (cursor, key) throws(JSONReadError) in
             switch key {
-            case "latitude": point.latitude = try readFiniteNumber(&cursor)
-            case "longitude": point.longitude = try readFiniteNumber(&cursor)
+            case "latitude": point.latitude = try cursor.readRepresentableNumber()
+            case "longitude": point.longitude = try cursor.readRepresentableNumber()
             default: throw giveUp
             }
         }
         return point
-    }
-
-    /// A number; one too large for a `Double` is left to the general decoder.
-    private static func readFiniteNumber(_ cursor: inout JSONCursor) throws(JSONReadError) -> Double {
-        let value = try cursor.readNumber()
-        guard value.isFinite else { throw giveUp }
-        return value
     }
 
     private static func readTimestamp(_ cursor: inout JSONCursor) throws(JSONReadError) -> ProtoTimestamp {

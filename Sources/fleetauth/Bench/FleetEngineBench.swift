@@ -233,16 +233,20 @@ struct FleetEngineBench: AsyncParsableCommand {
           local index = 0
           for token in io.lines(args[3]) do
             if index % tonumber(args[4]) == id then
-              -- The request up to its body, built once: every body has the same length (steps stay below 10^7).
+              -- The request up to its Content-Length, built once.
               targets[index] = string.format(
                 "PUT /v1/providers/%s/vehicles/bench-%d?updateMask=lastLocation HTTP/1.1\r\nHost: %s\r\n"
-                  .. "Authorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
-                args[1], index, wrk.host .. ":" .. wrk.port, token, #string.format(body, base, 0))
+                  .. "Authorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: ",
+                args[1], index, wrk.headers["Host"], token)
               tail = tail + 1
               queue[tail] = index
             end
             index = index + 1
           end
+        end
+
+        local function with_body(head, text)
+          return head .. #text .. "\r\n\r\n" .. text
         end
 
         -- wrk calls request() once on thread 0 to check what it returns, and never sends that one.
@@ -251,7 +255,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         function request()
           if id == 0 and not checked then
             checked = true
-            return targets[queue[head]] .. string.format(body, base, 0)
+            return with_body(targets[queue[head]], string.format(body, base, 0))
           end
           local index = id -- only when every vehicle is in flight or was lost to an error
           if head <= tail then
@@ -261,7 +265,7 @@ struct FleetEngineBench: AsyncParsableCommand {
           end
           local step = (sent[index] or 0) + 1
           sent[index] = step
-          return targets[index] .. string.format(body, base, step)
+          return with_body(targets[index], string.format(body, base, step))
         end
 
         function response(status, headers, answer)

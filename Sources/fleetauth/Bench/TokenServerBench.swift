@@ -95,7 +95,7 @@ struct TokenServerBench: AsyncParsableCommand {
                 router.get(RouterPath(Self.signOnlyPath), use: signOnly)
                 return Application(
                     router: router,
-                    configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "fleetauth-token-server"),
                     onServerRunning: { channel in await onStarted(channel.localAddress?.port ?? 0) },
                     logger: serverLogger
                 )
@@ -189,8 +189,9 @@ struct TokenServerBench: AsyncParsableCommand {
     /// The path of the route that only signs (mounted by the bench, not by the token server).
     private static let signOnlyPath = "bench/sign-only"
 
-    /// A handler that signs a driver token for `vehicle` as the token route does, and checks
-    /// nothing: no session, no assignment, no database.
+    /// A handler that signs a driver token for `vehicle` with the token route's key and claims,
+    /// and does nothing else: no session, no assignment, no database, the bare token as the
+    /// answer instead of the JSON around it.
     private static func signOnlyRoute(keys: SigningKeys, vehicle: String) throws -> @Sendable (Request, TokenServerContext) async throws -> Response {
         guard let key = keys.key(for: .driverSDKUser) else { throw CommandFailure("the token server has no driver signing key") }
         let minter = try TokenMinter(key: key, defaultLifetime: .seconds(3600))
