@@ -46,7 +46,7 @@ struct ClaimsPayload {
         if cursor.readNull() { return nil }
         let value = try cursor.readNumber()
         // Beyond ±10^15 s (30 million years) a date is nonsense, and Int64(_:) would trap.
-        guard value.isFinite, abs(value) < 1e15 else { throw .wrongType(expected: "a date in epoch seconds") }
+        guard abs(value) < 1e15 else { throw .wrongType(expected: "a date in epoch seconds") }
         return Int64(value.rounded(.down))
     }
 

@@ -138,19 +138,14 @@ package struct JSONCursor: ~Copyable {
         }
     }
 
-    /// Reads a number value.
+    /// Reads a number value, refusing one that a `Double` cannot hold as written: so large that
+    /// it would be infinite, or so small that it would be zero (as Foundation's `JSONDecoder`
+    /// does).
     package mutating func readNumber() throws(JSONReadError) -> Double {
         skipWhitespace()
         guard let first = peek(), first == UInt8(ascii: "-") || isDigit(first) else { throw .wrongType(expected: "a number") }
-        return try readNumberLiteral()
-    }
-
-    /// Reads a number that a `Double` holds as written, refusing one so large that it becomes
-    /// infinite or so small that it becomes zero (as Foundation's `JSONDecoder` does).
-    package mutating func readRepresentableNumber() throws(JSONReadError) -> Double {
-        skipWhitespace()
         let start = index
-        let value = try readNumber()
+        let value = try readNumberLiteral()
         let mantissa = UnsafeRawBufferPointer(rebasing: bytes[start..<index]).prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
         let writtenAsZero = !mantissa.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
         guard value.isFinite, value != 0 || writtenAsZero else { throw .wrongType(expected: "a number a Double can hold") }

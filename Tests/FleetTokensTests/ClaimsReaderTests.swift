@@ -51,6 +51,8 @@ struct ClaimsReaderTests {
         (#"{"aud": ["x", 2]}"#, "'aud' must be a string or an array of strings"),
         (#"{"iat": "soon"}"#, "'iat' must be a number"),
         (#"{"exp": 1e300}"#, "'exp' must be a date in epoch seconds"),
+        (#"{"exp": 1e400}"#, "'exp' must be a number a Double can hold"),
+        (#"{"iat": 1e-400}"#, "'iat' must be a number a Double can hold"),
         (#"{"authorization": []}"#, "'authorization' must be an object"),
         (#"{"authorization": {"vehicleid": ["v1"]}}"#, "'authorization.vehicleid' must be a string"),
         (#"{"authorization": {"taskids": "t1"}}"#, "'authorization.taskids' must be an array of strings"),

@@ -21,7 +21,7 @@ struct ServeEndToEndTests {
         defer { serve.kill() }
         let announcement = try await serve.output(containing: "3. Send")
         var ports: [Int] = []
-        for port in ChildEngine.loopbackPorts(in: announcement) where !ports.contains(port) { ports.append(port) }
+        for port in ChildProgram.loopbackPorts(in: announcement) where !ports.contains(port) { ports.append(port) }
         try #require(ports.count == 2, "\(announcement)")
         let tokenServer = TestClient(port: ports[0]), fleet = TestClient(port: ports[1])
         #expect(!announcement.contains(try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))

@@ -62,6 +62,14 @@ public final class ChildProgram: Sendable {
         }
     }
 
+    /// The ports of the `http://127.0.0.1:PORT` addresses in `text` (what a server announced),
+    /// in order.
+    public static func loopbackPorts(in text: String) -> [Int] {
+        text.ranges(of: /127\.0\.0\.1:(\d+)/).compactMap { range in
+            Int(text[range].dropFirst("127.0.0.1:".count))
+        }
+    }
+
     /// Runs `fleetauth` with `arguments` to its end (at most `timeout`).
     public static func runFleetauth(_ arguments: [String], input: String = "", timeout: Duration = .seconds(60)) async throws -> Exit {
         try await ChildProgram(try fleetauth, arguments, input: input).exit(within: timeout)

@@ -30,7 +30,7 @@ struct CommandLineTests {
         #expect(announced.contains("created the admin API key in \(folder)/admin-key"))
         let adminKey = try String(contentsOfFile: folder + "/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!announced.contains(adminKey))
-        let port = try #require(announced.split(separator: ":").compactMap { Int($0.prefix { $0.isNumber }) }.first)
+        let port = try #require(ChildProgram.loopbackPorts(in: announced).first)
 
         #expect(try await fleetauth(["accounts", "create", "ann", "--role", "driver", "--bcrypt-cost", "4"] + data, input: "correct horse\n").status == 0)
         #expect(try await fleetauth(["assign", "vehicle", "v-1", "ann"] + data).status == 0)

@@ -36,13 +36,13 @@ enum VehicleBodyReader {
         try cursor.readObject { (cursor, key) throws(JSONReadError) in
             switch key {
             case "location": location.location = try readLatLng(&cursor)
-            case "latlngAccuracy": location.latlngAccuracy = try cursor.readRepresentableNumber()
+            case "latlngAccuracy": location.latlngAccuracy = try cursor.readNumber()
             case "heading": location.heading = try cursor.readInteger()
-            case "headingAccuracy": location.headingAccuracy = try cursor.readRepresentableNumber()
-            case "speed": location.speed = try cursor.readRepresentableNumber()
-            case "speedAccuracy": location.speedAccuracy = try cursor.readRepresentableNumber()
-            case "altitude": location.altitude = try cursor.readRepresentableNumber()
-            case "altitudeAccuracy": location.altitudeAccuracy = try cursor.readRepresentableNumber()
+            case "headingAccuracy": location.headingAccuracy = try cursor.readNumber()
+            case "speed": location.speed = try cursor.readNumber()
+            case "speedAccuracy": location.speedAccuracy = try cursor.readNumber()
+            case "altitude": location.altitude = try cursor.readNumber()
+            case "altitudeAccuracy": location.altitudeAccuracy = try cursor.readNumber()
             case "updateTime": location.updateTime = try readTimestamp(&cursor)
             case "serverTime": location.serverTime = try readTimestamp(&cursor)
             case "locationSensor": location.locationSensor = try readEnum(&cursor)
@@ -58,8 +58,8 @@ enum VehicleBodyReader {
         var point = LatLng(latitude: 0, longitude: 0)
         try cursor.readObject { (cursor, key) throws(JSONReadError) in
             switch key {
-            case "latitude": point.latitude = try cursor.readRepresentableNumber()
-            case "longitude": point.longitude = try cursor.readRepresentableNumber()
+            case "latitude": point.latitude = try cursor.readNumber()
+            case "longitude": point.longitude = try cursor.readNumber()
             default: throw giveUp
             }
         }

@@ -16,10 +16,10 @@ enum DemoHTTPClient: String, CaseIterable, ExpressibleByArgument {
     case urlSession = "urlsession"
 }
 
-/// How the demo's simulated apps reach the servers: the HTTP client they use, one transport
-/// for setting up and for the intruder, and the two servers' addresses.
+/// How the demo's simulated apps reach the servers: one transport for setting up and for the
+/// intruder, a transport for each app (the shared client's, or a session of its own), and the
+/// two servers' addresses.
 struct DemoNetwork: Sendable {
-    let httpClient: DemoHTTPClient
     /// The transport for enrolment, logins and the intruder.
     let transport: any HTTPTransport
     let tokenServer: URL
@@ -28,7 +28,6 @@ struct DemoNetwork: Sendable {
     private let sharedClient: AsyncHTTPClientTransport?
 
     init(httpClient: DemoHTTPClient, tokenServerPort: Int, fleetEnginePort: Int, project: String) {
-        self.httpClient = httpClient
         switch httpClient {
         case .asyncHTTPClient:
             let shared = AsyncHTTPClientTransport(connectionsPerServer: 64)

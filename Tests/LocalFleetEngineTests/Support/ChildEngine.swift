@@ -21,14 +21,7 @@ enum ChildEngine {
         let arguments = ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0"] + (try trustArguments(in: folder))
         let engine = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
         let announcement = try await engine.output(containing: "\n")
-        guard let port = loopbackPorts(in: announcement).first else { throw TestFailure("fleetauth fleet-engine said: \(announcement)") }
+        guard let port = ChildProgram.loopbackPorts(in: announcement).first else { throw TestFailure("fleetauth fleet-engine said: \(announcement)") }
         return (engine, TestClient(port: port))
-    }
-
-    /// The ports of the `http://127.0.0.1:PORT` addresses in `text`, in order.
-    static func loopbackPorts(in text: String) -> [Int] {
-        text.ranges(of: /127\.0\.0\.1:(\d+)/).compactMap { range in
-            Int(text[range].dropFirst("127.0.0.1:".count))
-        }
     }
 }
