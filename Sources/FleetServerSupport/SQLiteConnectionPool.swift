@@ -70,6 +70,7 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         _ = try await connection.query("PRAGMA synchronous = NORMAL")
         _ = try await connection.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
         _ = try await connection.query("PRAGMA foreign_keys = ON")
+        _ = try await connection.query("PRAGMA temp_store = MEMORY")
     }
 
     nonisolated func withConnection<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {

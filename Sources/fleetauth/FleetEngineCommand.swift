@@ -60,7 +60,7 @@ struct FleetEngineCommand: AsyncParsableCommand {
                 throw CommandFailure(error.description)
             }
         }
-        let logger = Logger(label: "fleetauth.fleet-engine")
+        let logger = Logger(label: "fleetauth.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
         let database = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
         let configuration = LocalFleetEngineConfiguration(
             projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS, host: host, port: port,

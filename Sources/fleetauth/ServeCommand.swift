@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
     var databaseURL: String?
 
     func run() async throws {
-        let logger = Logger(label: "fleetauth.serve")
+        let logger = Logger(label: "fleetauth.serve", factory: DeferredMetadataLogHandler.standardError)
         let (tokenServer, database) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project), logger: logger)
         let banner = ServeBanner(

@@ -33,7 +33,7 @@ struct TokenServerDataOptions: ParsableArguments {
 
     /// Runs `body` with the store open, turning refusals into one clear line.
     func withStore<Result>(_ body: (TokenServerStore) async throws -> Result) async throws -> Result {
-        var logger = Logger(label: "fleetauth")
+        var logger = Logger(label: "fleetauth", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
         let store = try await TokenServerStore.open(try existingLocation(), logger: logger)
         do {
@@ -103,7 +103,7 @@ struct TokenServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "fleetauth.token-server")
+        var logger = Logger(label: "fleetauth.token-server", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let configuration = TokenServerConfiguration(
             dataDirectory: data.dataDir ?? ".",

@@ -65,7 +65,11 @@ public struct ProtoJSONObjectWriter {
 
     /// Writes `key: "2026-11-21T16:30:00Z"` for a timestamp.
     public mutating func field(_ key: some CodingKey, _ value: ProtoTimestamp?) {
-        field(key, value?.description)
+        guard let value else { return }
+        write(key)
+        bytes.append(UInt8(ascii: "\""))
+        RFC3339.append(value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Writes `key: {…}` for a nested object.
@@ -109,10 +113,13 @@ public struct ProtoJSONObjectWriter {
         needsComma = true
     }
 
+    /// Writes `"key":` (keys are proto field names in camelCase: nothing to escape).
     private mutating func write(_ key: some CodingKey) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true
-        string(key.stringValue)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: key.stringValue.utf8)
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
 

@@ -45,11 +45,17 @@ enum RFC3339 {
 
     /// Writes `timestamp` in UTC with 0, 3, 6 or 9 fractional digits.
     static func format(_ timestamp: ProtoTimestamp) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        append(timestamp, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends `timestamp` to `text` as ``format(_:)`` writes it.
+    static func append(_ timestamp: ProtoTimestamp, to text: inout [UInt8]) {
         let days = floorDivide(timestamp.seconds, 86_400)
         let secondOfDay = timestamp.seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        var text: [UInt8] = []
-        text.reserveCapacity(32)
         append(year, width: 4, to: &text)
         text.append(UInt8(ascii: "-"))
         append(month, width: 2, to: &text)
@@ -73,7 +79,6 @@ enum RFC3339 {
             }
         }
         text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

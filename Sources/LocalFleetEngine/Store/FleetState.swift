@@ -65,41 +65,54 @@ actor FleetState {
 
     // MARK: Writes (acknowledged once durable)
 
-    /// Creates a vehicle; 409 when the id is taken.
-    func createVehicle(_ id: String, _ vehicle: Vehicle) async throws -> Vehicle {
-        guard latestVehicle(id) == nil else { throw APIError.alreadyExists("vehicle '\(id)' already exists") }
-        var created = vehicle
-        created.name = ResourceName.vehicle(provider: provider, id: id)
-        created.currentTrips = nil
-        try await write(.vehicle(id: id, created))
-        return presented(created, id: id)
+    /// Creates a vehicle; 409 when the id is taken. Returns once saved.
+    nonisolated func createVehicle(_ id: String, _ vehicle: Vehicle) async throws -> Vehicle {
+        try await acceptVehicleCreation(id, vehicle).saved()
     }
 
-    /// Sets `fields` of a vehicle from `update`; 404 when there is no such vehicle.
-    func updateVehicle(_ id: String, with update: Vehicle, fields: Set<VehicleField>) async throws -> Vehicle {
-        guard let current = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
-        let updated = current.applying(update, fields: fields)
-        try await write(.vehicle(id: id, updated))
-        return presented(updated, id: id)
+    /// Sets `fields` of a vehicle from `update`; 404 when there is no such vehicle. Returns once saved.
+    nonisolated func updateVehicle(_ id: String, with update: Vehicle, fields: Set<VehicleField>) async throws -> Vehicle {
+        try await acceptVehicleUpdate(id, with: update, fields: fields).saved()
     }
 
     /// Creates a trip in status `NEW` unless given one; 409 when the id is taken, 400 when its
-    /// vehicle does not exist.
-    func createTrip(_ id: String, _ trip: Trip) async throws -> Trip {
-        guard latestTrip(id) == nil else { throw APIError.alreadyExists("trip '\(id)' already exists") }
-        try requireVehicle(trip.vehicleId)
-        var created = trip
-        created.name = ResourceName.trip(provider: provider, id: id)
-        created.tripStatus = trip.tripStatus ?? .new
-        try await write(.trip(id: id, created))
-        return created
+    /// vehicle does not exist. Returns once saved.
+    nonisolated func createTrip(_ id: String, _ trip: Trip) async throws -> Trip {
+        try await acceptTripCreation(id, trip).saved()
     }
 
     /// Sets `fields` of a trip from `update`. A driver's `decision` is checked against the
     /// trip as it is now (403 for a trip not assigned to its vehicle, existing or not); then
     /// 404 when there is no such trip, and 400 when the update would change a finished trip or
-    /// assign a vehicle that does not exist.
-    func updateTrip(_ id: String, with update: Trip, fields: Set<TripField>, decision: AccessDecision) async throws -> Trip {
+    /// assign a vehicle that does not exist. Returns once saved.
+    nonisolated func updateTrip(_ id: String, with update: Trip, fields: Set<TripField>, decision: AccessDecision) async throws -> Trip {
+        try await acceptTripUpdate(id, with: update, fields: fields, decision: decision).saved()
+    }
+
+    private func acceptVehicleCreation(_ id: String, _ vehicle: Vehicle) throws -> Accepted<Vehicle> {
+        guard latestVehicle(id) == nil else { throw APIError.alreadyExists("vehicle '\(id)' already exists") }
+        var created = vehicle
+        created.name = ResourceName.vehicle(provider: provider, id: id)
+        created.currentTrips = nil
+        return Accepted(value: presented(created, id: id), acknowledgement: write(.vehicle(id: id, created)))
+    }
+
+    private func acceptVehicleUpdate(_ id: String, with update: Vehicle, fields: Set<VehicleField>) throws -> Accepted<Vehicle> {
+        guard let current = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
+        let updated = current.applying(update, fields: fields)
+        return Accepted(value: presented(updated, id: id), acknowledgement: write(.vehicle(id: id, updated)))
+    }
+
+    private func acceptTripCreation(_ id: String, _ trip: Trip) throws -> Accepted<Trip> {
+        guard latestTrip(id) == nil else { throw APIError.alreadyExists("trip '\(id)' already exists") }
+        try requireVehicle(trip.vehicleId)
+        var created = trip
+        created.name = ResourceName.trip(provider: provider, id: id)
+        created.tripStatus = trip.tripStatus ?? .new
+        return Accepted(value: created, acknowledgement: write(.trip(id: id, created)))
+    }
+
+    private func acceptTripUpdate(_ id: String, with update: Trip, fields: Set<TripField>, decision: AccessDecision) throws -> Accepted<Trip> {
         let current = latestTrip(id)
         if case .denied(let rule) = decision.resolved(tripVehicleID: current?.vehicleId) { throw APIError.permissionDenied(rule) }
         guard let current else { throw APIError.notFound("trip '\(id)' does not exist") }
@@ -110,8 +123,7 @@ actor FleetState {
         }
         if fields.contains(.vehicleId) { try requireVehicle(update.vehicleId) }
         let updated = current.applying(update, fields: fields)
-        try await write(.trip(id: id, updated))
-        return updated
+        return Accepted(value: updated, acknowledgement: write(.trip(id: id, updated)))
     }
 
     /// Waits until every accepted write is saved or failed.
@@ -121,21 +133,21 @@ actor FleetState {
 
     // MARK: Group commit
 
-    private func write(_ record: FleetRecord) async throws {
+    /// Queues `record` for the next batch (starting a save when none is under way).
+    private func write(_ record: FleetRecord) -> WriteAcknowledgement {
         nextSequence += 1
-        let sequence = nextSequence
         switch record {
-        case .vehicle(let id, let vehicle): pendingVehicles[id] = (sequence, vehicle)
-        case .trip(let id, let trip): pendingTrips[id] = (sequence, trip)
+        case .vehicle(let id, let vehicle): pendingVehicles[id] = (nextSequence, vehicle)
+        case .trip(let id, let trip): pendingTrips[id] = (nextSequence, trip)
         }
-        try await withCheckedThrowingContinuation { (acknowledgement: CheckedContinuation<Void, any Error>) in
-            queue.append(PendingWrite(sequence: sequence, record: record, acknowledgement: acknowledgement))
-            if flushing == nil {
-                // High priority: a commit releases every request waiting on it, so it should not
-                // queue behind them.
-                flushing = Task(priority: .high) { await self.flush() }
-            }
+        let acknowledgement = WriteAcknowledgement()
+        queue.append(PendingWrite(sequence: nextSequence, record: record, acknowledgement: acknowledgement))
+        if flushing == nil {
+            // High priority: a commit releases every request waiting on it, so it should not
+            // queue behind them.
+            flushing = Task(priority: .high) { await self.flush() }
         }
+        return acknowledgement
     }
 
     private func flush() async {
@@ -145,7 +157,7 @@ actor FleetState {
             do {
                 try await store.save(batch.map(\.record), provider: provider)
                 for write in batch { publish(write) }
-                for write in batch { write.acknowledgement.resume() }
+                for write in batch { write.acknowledgement.complete(.success(())) }
             } catch {
                 fail(batch + queue, because: error)
                 queue.removeAll()
@@ -173,7 +185,7 @@ actor FleetState {
         pendingVehicles.removeAll()
         pendingTrips.removeAll()
         let refusal = APIError(.unavailable, "the change could not be saved and was not made; try again")
-        for write in writes { write.acknowledgement.resume(throwing: refusal) }
+        for write in writes { write.acknowledgement.complete(.failure(refusal)) }
     }
 
     // MARK: Helpers

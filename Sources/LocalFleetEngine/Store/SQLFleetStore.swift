@@ -77,11 +77,7 @@ public struct SQLFleetStore: FleetStore {
     private static func upsert(
         _ rows: ArraySlice<(key: String, value: String)>, into table: String, idColumn: String, provider: String, on connection: any SQLDatabase
     ) async throws {
-        let insert = connection.insert(into: table).columns("provider", idColumn, "document")
-        for (id, document) in rows {
-            insert.values(SQLBind(provider), SQLBind(id), SQLBind(document))
-        }
-        try await insert.onConflict(with: ["provider", idColumn]) { $0.set(excludedValueOf: "document") }.run()
+        try await connection.execute(sql: DocumentUpsert(table: table, idColumn: idColumn, provider: provider, rows: rows)) { _ in }
     }
 
     private func rows(of table: String, idColumn: String, provider: String) async throws -> [(id: String, document: String)] {
@@ -91,5 +87,31 @@ public struct SQLFleetStore: FleetStore {
             .where("provider", .equal, provider)
             .all()
             .map { (try $0.decode(column: idColumn, as: String.self), try $0.decode(column: "document", as: String.self)) }
+    }
+}
+
+/// `INSERT INTO table (provider, id, document) VALUES (…), (…) ON CONFLICT (provider, id) DO
+/// UPDATE SET document = excluded.document`, written straight into the serializer: SQLKit's
+/// insert builder spent more time composing a batch of a hundred rows than SQLite took to
+/// parse it. Table and column names are the store's own constants, plain lowercase words.
+private struct DocumentUpsert: SQLExpression {
+    let table: String
+    let idColumn: String
+    let provider: String
+    let rows: ArraySlice<(key: String, value: String)>
+
+    func serialize(to serializer: inout SQLSerializer) {
+        serializer.sql.reserveCapacity(160 + rows.count * 16)
+        serializer.write("INSERT INTO \(table) (provider, \(idColumn), document) VALUES ")
+        for (index, row) in rows.enumerated() {
+            serializer.write(index == 0 ? "(" : ", (")
+            serializer.write(bind: provider)
+            serializer.write(", ")
+            serializer.write(bind: row.key)
+            serializer.write(", ")
+            serializer.write(bind: row.value)
+            serializer.write(")")
+        }
+        serializer.write(" ON CONFLICT (provider, \(idColumn)) DO UPDATE SET document = excluded.document")
     }
 }

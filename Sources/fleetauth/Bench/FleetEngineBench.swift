@@ -88,7 +88,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var logger = Logger(label: "bench.fleet-engine")
+        var logger = Logger(label: "bench.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
         let tokensFile = folder + "/driver-tokens"
         FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600])

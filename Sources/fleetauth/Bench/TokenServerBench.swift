@@ -74,7 +74,7 @@ struct TokenServerBench: AsyncParsableCommand {
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-bench-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var logger = Logger(label: "bench")
+        var logger = Logger(label: "bench", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
         let configuration = TokenServerConfiguration(
             dataDirectory: folder, databaseURL: databaseURL, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4)

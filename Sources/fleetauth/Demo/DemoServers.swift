@@ -32,7 +32,7 @@ actor DemoServers {
 
     /// Opens both servers in `dataDirectory` and starts them.
     static func start(dataDirectory: String, project: String, options: TokenServerOptions) async throws -> DemoServers {
-        var logger = Logger(label: "fleetauth.demo")
+        var logger = Logger(label: "fleetauth.demo", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .error
         let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: project, options: options)
         let metrics = PrometheusMetrics()

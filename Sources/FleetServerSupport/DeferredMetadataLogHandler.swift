@@ -1,0 +1,51 @@
+import Logging
+
+/// A log handler that keeps its metadata as it is set and hands it to `destination` only with a
+/// message that is logged.
+///
+/// swift-log's `StreamLogHandler` formats its metadata into text whenever it changes, and
+/// Hummingbird sets a request id on every request's logger, so a server would format metadata
+/// for every request although it logs for few of them. The output is the same.
+public struct DeferredMetadataLogHandler: LogHandler {
+    private var destination: any LogHandler
+
+    /// The metadata, merged under each logged message's own.
+    public var metadata: Logger.Metadata = [:]
+
+    /// A handler that logs through `destination` (whose own metadata stays as it is).
+    public init(_ destination: any LogHandler) {
+        self.destination = destination
+    }
+
+    /// A handler that writes to standard error, as swift-log's default handler does.
+    public static func standardError(label: String) -> DeferredMetadataLogHandler {
+        DeferredMetadataLogHandler(StreamLogHandler.standardError(label: label))
+    }
+
+    /// The destination's level.
+    public var logLevel: Logger.Level {
+        get { destination.logLevel }
+        set { destination.logLevel = newValue }
+    }
+
+    /// The destination's metadata provider.
+    public var metadataProvider: Logger.MetadataProvider? {
+        get { destination.metadataProvider }
+        set { destination.metadataProvider = newValue }
+    }
+
+    /// One item of ``metadata``.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// Logs `event` through the destination, with ``metadata`` under the event's own.
+    public func log(event: LogEvent) {
+        var event = event
+        if !metadata.isEmpty {
+            event.metadata = metadata.merging(event.metadata ?? [:]) { _, explicit in explicit }
+        }
+        destination.log(event: event)
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import FleetServerSupport
+import Foundation
+import LocalFleetEngine
+import Logging
+
+/// `fleetauth bench fleet-store`: what saving location updates costs the local Fleet Engine's
+/// store alone (no HTTP), in batches of the sizes its group commit makes: CPU time of the
+/// whole process per saved update, and saves per second of wall-clock time.
+struct FleetStoreBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet-store",
+        abstract: "Local Fleet Engine store: CPU time per saved location update, by batch size (SQLite unless --database-url)."
+    )
+
+    @Option(help: "Vehicles in the store; each batch updates distinct ones picked at random.")
+    var vehicles = 1000
+
+    @Option(parsing: .upToNextOption, help: "Updates per transaction (one run each).")
+    var batchSizes = [1, 100]
+
+    @Option(help: "Seconds per run.")
+    var seconds = 3.0
+
+    @Option(help: "Rounds of runs over every batch size; medians are reported.")
+    var rounds = 3
+
+    @Option(help: "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file.")
+    var databaseURL: String?
+
+    func validate() throws {
+        guard !batchSizes.isEmpty, batchSizes.allSatisfy({ (1...vehicles).contains($0) }) else {
+            throw ValidationError("every --batch-sizes value must be from 1 to --vehicles")
+        }
+        guard seconds > 0, (1...39).contains(rounds) else { throw ValidationError("--seconds must be positive, --rounds 1 to 39") }
+    }
+
+    func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-bench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var logger = Logger(label: "bench.fleet-store", factory: DeferredMetadataLogHandler.standardError)
+        logger.logLevel = .warning
+        let database = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
+        let store = SQLFleetStore(database: database)
+        let project = "bench-store-\(UUID().uuidString.prefix(8))"
+        var results: [Int: (cpu: [Double], rate: [Double])] = [:]
+        do {
+            try await store.save((0..<vehicles).map { .vehicle(id: Self.vehicleID($0), Self.vehicle(project: project, index: $0, step: 0)) }, provider: project)
+            var step = 0
+            var random = SplitMix64(seed: 42)
+            for _ in 1...rounds {
+                for size in batchSizes {
+                    var saved = 0
+                    let (cpuStart, wallStart) = (Throughput.processCPUSeconds(), ContinuousClock.now)
+                    repeat {
+                        step += 1
+                        let batch = (0..<vehicles).shuffled(using: &random).prefix(size).map { FleetRecord.vehicle(id: Self.vehicleID($0), Self.vehicle(project: project, index: $0, step: step)) }
+                        try await store.save(batch, provider: project)
+                        saved += size
+                    } while ContinuousClock.now - wallStart < .seconds(seconds)
+                    let wall = ContinuousClock.now - wallStart
+                    let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+                    results[size, default: ([], [])].cpu.append((Throughput.processCPUSeconds() - cpuStart) / Double(saved) * 1e6)
+                    results[size, default: ([], [])].rate.append(Double(saved) / wallSeconds)
+                }
+            }
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+        print("local Fleet Engine store: \(vehicles) vehicles, \(database.location.kind.rawValue), \(rounds) rounds of \(seconds) s (medians)")
+        print("batch size   CPU µs/update   updates/s")
+        for size in batchSizes {
+            let result = results[size] ?? ([], [])
+            print(String(format: "%10d %15.1f %11.0f", size, Throughput.median(result.cpu), Throughput.median(result.rate)))
+        }
+    }
+
+    /// A fast generator (the system one costs a `getrandom` call per number), seeded so that
+    /// runs repeat.
+    private struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+
+        init(seed: UInt64) { state = seed }
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private static func vehicleID(_ index: Int) -> String { "bench-\(index)" }
+
+    /// A vehicle as the engine stores it after a location update.
+    private static func vehicle(project: String, index: Int, step: Int) -> Vehicle {
+        var vehicle = Vehicle(
+            name: "providers/\(project)/vehicles/\(vehicleID(index))", vehicleState: .online, supportedTripTypes: [.exclusive],
+            lastLocation: VehicleLocation(location: LatLng(latitude: 10 + Double(step) / 1e7, longitude: 13.405), heading: 90, speed: 8.5,
+                                          updateTime: ProtoTimestamp(Date(timeIntervalSince1970: 1_795_000_000))),
+            maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
+        vehicle.lastLocation?.serverTime = ProtoTimestamp(Date())
+        return vehicle
+    }
+}

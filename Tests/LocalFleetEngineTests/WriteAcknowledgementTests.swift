@@ -1,0 +1,40 @@
+@testable import LocalFleetEngine
+import FleetServerSupport
+import NIOConcurrencyHelpers
+import Testing
+
+@Suite("Waiting for a write to be saved, apart from the state actor")
+struct WriteAcknowledgementTests {
+    @Test func aWriteSavedBeforeItsCallerWaitsReturnsAtOnce() async throws {
+        let acknowledgement = WriteAcknowledgement()
+        acknowledgement.complete(.success(()))
+        try await acknowledgement.wait()
+    }
+
+    @Test func aWaitingCallerResumesOnlyWhenTheWriteIsSaved() async throws {
+        let acknowledgement = WriteAcknowledgement()
+        let resumed = NIOLockedValueBox(false)
+        let waiter = Task {
+            try await acknowledgement.wait()
+            resumed.withLockedValue { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        // Cancelling does not end the wait: only the save does.
+        waiter.cancel()
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(!resumed.withLockedValue { $0 })
+        acknowledgement.complete(.success(()))
+        try await waiter.value
+        #expect(resumed.withLockedValue { $0 })
+    }
+
+    @Test func aFailedSaveFailsTheWaitingCaller() async {
+        let refusal = APIError(.unavailable, "not saved")
+        let acknowledgement = WriteAcknowledgement()
+        let waiter = Task { try await acknowledgement.wait() }
+        try? await Task.sleep(for: .milliseconds(20))
+        acknowledgement.complete(.failure(refusal))
+        await #expect(throws: refusal) { try await waiter.value }
+        await #expect(throws: refusal) { try await Accepted(value: 1, acknowledgement: acknowledgement).saved() }
+    }
+}
