@@ -11,8 +11,9 @@ import ServiceLifecycle
 
 /// `fleetauth bench fleet-engine`: location updates per second over loopback HTTP (load from
 /// `wrk`), one cached driver token per vehicle, every update acknowledged only once committed
-/// to SQLite (WAL); the same with every token verified afresh; and what verification costs
-/// per request.
+/// to SQLite (WAL); the same with every token verified afresh; what verification costs per
+/// request; and, as the reference for this host at this moment, how many authenticated reads
+/// of a vehicle the same engine serves (the floor of HTTP, routing and token checks).
 struct FleetEngineBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet-engine",
@@ -62,8 +63,13 @@ struct FleetEngineBench: AsyncParsableCommand {
         let database: String
         let cached: [Run]
         let uncached: [Run]
+        /// Authenticated `GET`s of a vehicle per second, one run per round.
+        let readsPerSecond: [Double]
         let cachedMedianUpdatesPerSecond: Double
         let uncachedMedianUpdatesPerSecond: Double
+        let readsMedianPerSecond: Double
+        /// The median, over rounds, of cached updates/s divided by reads/s in the same round.
+        let updatesToReadsRatio: Double
         let verifyCachedNanoseconds: Double
         let verifyUncachedNanoseconds: Double
     }
@@ -96,7 +102,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let store = SQLFleetStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 
-        var cached: [Run] = [], uncached: [Run] = []
+        var cached: [Run] = [], uncached: [Run] = [], reads: [Double] = []
         do {
             try await withEngine(store: store, accounts: accounts, cacheCapacity: 10, logger: logger) { port in
                 try await createVehicles(port: port, token: serverToken, on: clients)
@@ -117,6 +123,11 @@ struct FleetEngineBench: AsyncParsableCommand {
                     if capacity == 1 { uncached.append(result) } else { cached.append(result) }
                     if load.failed > 0 { logger.warning("requests failed", metadata: ["count": "\(load.failed)"]) }
                 }
+                let read = try await withEngine(store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger) { port in
+                    try await measureReads(port: port, tokensFile: tokensFile, folder: folder)
+                }
+                reads.append(Double(read.succeeded) / read.seconds)
+                if read.failed > 0 { logger.warning("reads failed", metadata: ["count": "\(read.failed)"]) }
                 if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
             }
         } catch {
@@ -134,8 +145,11 @@ struct FleetEngineBench: AsyncParsableCommand {
         let report = Report(
             vehicles: vehicles, connections: connections, secondsPerRun: seconds, database: database.location.kind.rawValue,
             cached: cached, uncached: uncached,
+            readsPerSecond: reads,
             cachedMedianUpdatesPerSecond: Throughput.median(cached.map(\.updatesPerSecond)),
             uncachedMedianUpdatesPerSecond: Throughput.median(uncached.map(\.updatesPerSecond)),
+            readsMedianPerSecond: Throughput.median(reads),
+            updatesToReadsRatio: Throughput.median(zip(cached, reads).map { $0.updatesPerSecond / $1 }),
             verifyCachedNanoseconds: 1e9 / cachedRate, verifyUncachedNanoseconds: 1e9 / uncachedRate
         )
         if json {
@@ -199,6 +213,18 @@ struct FleetEngineBench: AsyncParsableCommand {
         let cpuBefore = Throughput.processCPUSeconds()
         let result = try await load(seconds: seconds)
         return (result, Throughput.processCPUSeconds() - cpuBefore + result.cpuSeconds)
+    }
+
+    /// One run of authenticated reads (after a 1 s warm-up): each vehicle's driver reads its
+    /// own vehicle, round robin.
+    private func measureReads(port: Int, tokensFile: String, folder: String) async throws -> Wrk.Result {
+        func load(seconds: Int) async throws -> Wrk.Result {
+            try await Wrk.run(
+                url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: Self.readScript,
+                arguments: [Self.project, tokensFile, String(clientThreads)], folder: folder)
+        }
+        _ = try await load(seconds: 1)
+        return try await load(seconds: seconds)
     }
 
     /// By vehicle, the highest step answered with 200 and the last step sent, as the script
@@ -289,6 +315,36 @@ struct FleetEngineBench: AsyncParsableCommand {
         end
         """#
 
+    /// wrk's script for reads (arguments: project, the file of driver tokens, wrk's thread
+    /// count): thread t reads the vehicles whose index is t modulo that count, in turn.
+    private static let readScript = #"""
+        local threads = 0
+        function setup(thread)
+          thread:set("id", threads)
+          threads = threads + 1
+        end
+
+        local requests, count, next = {}, 0, 0
+
+        function init(args)
+          local index = 0
+          for token in io.lines(args[2]) do
+            if index % tonumber(args[3]) == id then
+              requests[count] = string.format(
+                "GET /v1/providers/%s/vehicles/bench-%d HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n\r\n",
+                args[1], index, wrk.headers["Host"], token)
+              count = count + 1
+            end
+            index = index + 1
+          end
+        end
+
+        function request()
+          next = (next + 1) % count
+          return requests[next]
+        end
+        """#
+
     /// How many vehicles the run acknowledged updates for, and for how many of them the store
     /// holds the last acknowledged update or a later one sent (`acknowledged`: from the highest
     /// step answered with 200 to the last step sent, by vehicle; wrk stops with one update per
@@ -324,6 +380,8 @@ struct FleetEngineBench: AsyncParsableCommand {
             "run                   updates/s   p50 ms   p99 ms  CPU µs/update   stored == last acknowledged",
             row("cached driver tokens", report.cached, report.cachedMedianUpdatesPerSecond, target: target),
             row("every token verified", report.uncached, report.uncachedMedianUpdatesPerSecond, target: nil),
+            String(format: "reference: authenticated GET of a vehicle %9.0f/s (the engine's floor on this host now); cached updates are %.2f× of it",
+                   report.readsMedianPerSecond, report.updatesToReadsRatio),
             String(format: "verification per request: cached %.0f ns, uncached %.1f µs (one thread)",
                    report.verifyCachedNanoseconds, report.verifyUncachedNanoseconds / 1000),
             "CPU µs/update counts the engine and the load generator (wrk) together.",
