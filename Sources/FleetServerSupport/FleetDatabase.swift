@@ -102,6 +102,15 @@ public final class FleetDatabase: Sendable {
         }
     }
 
+    /// Runs one statement on the connection that transactions use. A single statement takes
+    /// effect whole or not at all by itself, so it needs no transaction around it: no `BEGIN`
+    /// and `COMMIT` round trips, and no journal SQLite keeps to undo one statement of many.
+    public func executeAtomically(_ statement: any SQLExpression) async throws {
+        try await transactions.withConnection { connection in
+            try await connection.execute(sql: statement) { _ in }
+        }
+    }
+
     /// Closes every connection. Call once, after the last query.
     public func shutdown() async {
         await close()

@@ -114,6 +114,19 @@ struct FleetDatabaseTests {
         }
     }
 
+
+    @Test("one statement run atomically lands whole, or not at all when a later row fails")
+    func singleStatementIsAtomic() async throws {
+        try await withDatabase { database, _ in
+            try await database.sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)").run()
+            try await database.executeAtomically(SQLRaw("INSERT INTO t (id, name) VALUES (1, 'one'), (2, 'two')"))
+            await #expect(throws: (any Error).self) {
+                try await database.executeAtomically(SQLRaw("INSERT INTO t (id, name) VALUES (3, 'three'), (4, NULL)"))
+            }
+            let ids = try await database.sql.raw("SELECT id FROM t ORDER BY id").all(decoding: [String: Int].self).compactMap { $0["id"] }
+            #expect(ids == [1, 2])
+        }
+    }
     @Test("concurrent transactions all commit")
     func concurrentTransactions() async throws {
         try await withDatabase { database, _ in

@@ -5,8 +5,9 @@ import SQLKit
 /// A ``FleetStore`` in an SQL database (SQLite or PostgreSQL) through SQLKit: one row per
 /// vehicle and per trip, each holding the resource's proto3 JSON.
 ///
-/// A save is one transaction with one multi-row upsert per table, so a batch of thousands of
-/// location updates costs one commit.
+/// A save is one multi-row upsert per table (up to ``rowsPerStatement`` rows each), in one
+/// transaction when there is more than one statement, so a batch of thousands of location
+/// updates costs one commit.
 public struct SQLFleetStore: FleetStore {
     /// The vehicles table.
     static let vehiclesTable = "fleet_engine_vehicles"
@@ -48,7 +49,7 @@ public struct SQLFleetStore: FleetStore {
         return snapshot
     }
 
-    /// Upserts `records` in one transaction (the later record of a resource wins).
+    /// Upserts `records`, all or none (the later record of a resource wins).
     public func save(_ records: [FleetRecord], provider: String) async throws {
         // Keep the latest of each resource first, so a record replaced in the same batch is
         // never encoded.
@@ -64,20 +65,21 @@ public struct SQLFleetStore: FleetStore {
             (Self.vehiclesTable, "vehicle_id", vehicles.mapValues { String(decoding: $0.protoJSON, as: UTF8.self) }),
             (Self.tripsTable, "trip_id", trips.mapValues { String(decoding: $0.protoJSON, as: UTF8.self) }),
         ]
-        try await database.transaction { connection in
-            for (table, idColumn, documents) in batches where !documents.isEmpty {
-                let rows = Array(documents)
-                for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
-                    try await Self.upsert(rows[start..<min(start + Self.rowsPerStatement, rows.count)], into: table, idColumn: idColumn, provider: provider, on: connection)
-                }
+        var statements: [DocumentUpsert] = []
+        for (table, idColumn, documents) in batches where !documents.isEmpty {
+            let rows = Array(documents)
+            for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
+                let slice = rows[start..<min(start + Self.rowsPerStatement, rows.count)]
+                statements.append(DocumentUpsert(table: table, idColumn: idColumn, provider: provider, rows: slice))
             }
         }
-    }
-
-    private static func upsert(
-        _ rows: ArraySlice<(key: String, value: String)>, into table: String, idColumn: String, provider: String, on connection: any SQLDatabase
-    ) async throws {
-        try await connection.execute(sql: DocumentUpsert(table: table, idColumn: idColumn, provider: provider, rows: rows)) { _ in }
+        if statements.count == 1 {
+            try await database.executeAtomically(statements[0])
+        } else if !statements.isEmpty {
+            try await database.transaction { [statements] connection in
+                for statement in statements { try await connection.execute(sql: statement) { _ in } }
+            }
+        }
     }
 
     private func rows(of table: String, idColumn: String, provider: String) async throws -> [(id: String, document: String)] {
