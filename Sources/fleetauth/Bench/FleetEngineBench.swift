@@ -91,13 +91,14 @@ struct FleetEngineBench: AsyncParsableCommand {
         let tokens = try (0..<vehicles).map { try driverMinter.mint(.driver(vehicleID: Self.vehicleID($0))).token }
         let serverToken = try TokenMinter(key: server).mint(.server).token
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-bench-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try BenchFolder.create()
+        defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
         let tokensFile = folder + "/driver-tokens"
-        FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw CommandFailure("cannot write \(tokensFile)")
+        }
         let database = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
         let store = SQLFleetStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)

@@ -36,9 +36,8 @@ struct FleetStoreBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-bench-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try BenchFolder.create()
+        defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench.fleet-store", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
         let database = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)

@@ -72,8 +72,8 @@ struct TokenServerBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-bench-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try BenchFolder.create()
+        defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
         let configuration = TokenServerConfiguration(
@@ -121,7 +121,9 @@ struct TokenServerBench: AsyncParsableCommand {
         let session = try await Self.logIn(port: port, username: username, password: password)
         let path = "/v1/tokens/driver/\(vehicle)"
         let sessionFile = folder + "/session"
-        FileManager.default.createFile(atPath: sessionFile, contents: Data(session.utf8), attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: sessionFile, contents: Data(session.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw CommandFailure("cannot write \(sessionFile)")
+        }
         func fullLoad(seconds: Int, path: String = path) async throws -> Wrk.Result {
             try await Wrk.run(url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds,
                               script: Self.wrkScript, arguments: [sessionFile, path], folder: folder)
