@@ -12,9 +12,14 @@ public struct DeferredMetadataLogHandler: LogHandler {
     /// The metadata, merged under each logged message's own.
     public var metadata: Logger.Metadata = [:]
 
+    /// The metadata provider (taken over from the destination), merged over ``metadata``.
+    public var metadataProvider: Logger.MetadataProvider?
+
     /// A handler that logs through `destination` (whose own metadata stays as it is).
     public init(_ destination: any LogHandler) {
         self.destination = destination
+        self.metadataProvider = destination.metadataProvider
+        self.destination.metadataProvider = nil
     }
 
     /// A handler that writes to standard error, as swift-log's default handler does.
@@ -28,23 +33,22 @@ public struct DeferredMetadataLogHandler: LogHandler {
         set { destination.logLevel = newValue }
     }
 
-    /// The destination's metadata provider.
-    public var metadataProvider: Logger.MetadataProvider? {
-        get { destination.metadataProvider }
-        set { destination.metadataProvider = newValue }
-    }
-
     /// One item of ``metadata``.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    /// Logs `event` through the destination, with ``metadata`` under the event's own.
+    /// Logs `event` through the destination with ``metadata``, then the provider's, then the
+    /// event's own (a later one wins a key), as `StreamLogHandler` merges them.
     public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty {
+            merged.merge(provided) { _, provided in provided }
+        }
         var event = event
-        if !metadata.isEmpty {
-            event.metadata = metadata.merging(event.metadata ?? [:]) { _, explicit in explicit }
+        if !merged.isEmpty {
+            event.metadata = merged.merging(event.metadata ?? [:]) { _, explicit in explicit }
         }
         destination.log(event: event)
     }

@@ -95,16 +95,21 @@ public final class FleetDatabase: Sendable {
                 let result = try await body(connection)
                 try await connection.raw("COMMIT").run()
                 return result
-            } catch {
-                try? await connection.raw("ROLLBACK").run()
-                throw error
+            } catch let failure {
+                do {
+                    try await connection.raw("ROLLBACK").run()
+                } catch {
+                    throw ConnectionLeftUnusable(cause: failure)
+                }
+                throw failure
             }
         }
     }
 
-    /// Runs one statement on the connection that transactions use. A single statement takes
-    /// effect whole or not at all by itself, so it needs no transaction around it: no `BEGIN`
-    /// and `COMMIT` round trips, and no journal SQLite keeps to undo one statement of many.
+    /// Runs one statement where transactions run (SQLite: the one writer connection;
+    /// PostgreSQL: a pooled connection). A single statement takes effect whole or not at all
+    /// by itself, so it needs no transaction around it: no `BEGIN` and `COMMIT` round trips,
+    /// and no journal SQLite keeps to undo one statement of many.
     public func executeAtomically(_ statement: any SQLExpression) async throws {
         try await transactions.withConnection { connection in
             try await connection.execute(sql: statement) { _ in }

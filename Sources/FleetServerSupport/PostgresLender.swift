@@ -10,7 +10,13 @@ struct PostgresLender: SQLConnectionLender {
 
     func withConnection<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await client.withConnection { connection in
-            try await body(connection.sql(queryLogLevel: nil))
+            do {
+                return try await body(connection.sql(queryLogLevel: nil))
+            } catch let unusable as ConnectionLeftUnusable {
+                // The client drops a closed connection from its pool.
+                try? await connection.close()
+                throw unusable.cause
+            }
         }
     }
 

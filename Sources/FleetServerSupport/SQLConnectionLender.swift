@@ -4,8 +4,18 @@ import SQLKit
 
 /// Lends out one connection at a time: every query of `body` runs on the same session.
 protocol SQLConnectionLender: Sendable {
-    /// Runs `body` with a connection that no one else uses until `body` returns.
+    /// Runs `body` with a connection that no one else uses until `body` returns. When `body`
+    /// throws ``ConnectionLeftUnusable``, the connection is closed rather than lent again and
+    /// the error's `cause` is thrown.
     func withConnection<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result
+}
+
+/// Thrown from a lent connection's body when the connection may be left inside a transaction
+/// (its `ROLLBACK` failed): lent again, it would run later statements in that transaction,
+/// which nothing would ever commit.
+struct ConnectionLeftUnusable: Error {
+    /// Why the transaction failed in the first place.
+    let cause: any Error
 }
 
 /// An `SQLDatabase` over a pool: each query borrows a connection for its own duration, so

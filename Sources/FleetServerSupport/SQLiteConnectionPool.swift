@@ -6,7 +6,8 @@ import SQLiteKit
 
 /// A fixed set of SQLite connections to one file, each set up for durable, concurrent use:
 /// WAL journal, `synchronous=NORMAL` (a committed row survives `kill -9`), a busy timeout
-/// so that writers from other processes wait instead of failing, and foreign keys on.
+/// so that writers from other processes wait instead of failing, foreign keys on, and
+/// temporary data (such as the journal that undoes one statement of a transaction) in memory.
 ///
 /// The pool runs its connections on a thread pool of its own, one thread per connection: on
 /// the shared `NIOThreadPool.singleton` (two threads on a two-core machine, also busy with
@@ -21,11 +22,15 @@ actor SQLiteConnectionPool: SQLConnectionLender {
     private var waiting: [CheckedContinuation<SQLiteConnection, any Error>] = []
     private var isClosed = false
     private let threadPool: NIOThreadPool
+    private let path: String
+    private let logger: Logger
 
-    private init(connections: [SQLiteConnection], threadPool: NIOThreadPool) {
+    private init(connections: [SQLiteConnection], threadPool: NIOThreadPool, path: String, logger: Logger) {
         self.idle = connections
         self.openConnections = connections.count
         self.threadPool = threadPool
+        self.path = path
+        self.logger = logger
     }
 
     /// Opens `size` connections to the file at `path`, creating it when missing.
@@ -45,21 +50,31 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         var opened: [SQLiteConnection] = []
         do {
             for _ in 0..<max(1, size) {
-                let connection = try await SQLiteConnection.open(
-                    storage: .file(path: path),
-                    threadPool: threadPool,
-                    logger: logger,
-                    on: MultiThreadedEventLoopGroup.singleton.any()
-                )
-                opened.append(connection)
-                try await configure(connection)
+                opened.append(try await openConnection(path: path, threadPool: threadPool, logger: logger))
             }
         } catch {
             for connection in opened { try? await connection.close().get() }
             try? await threadPool.shutdownGracefully()
             throw DatabaseError("cannot open SQLite database \(path): \(error)")
         }
-        return SQLiteConnectionPool(connections: opened, threadPool: threadPool)
+        return SQLiteConnectionPool(connections: opened, threadPool: threadPool, path: path, logger: logger)
+    }
+
+    /// Opens one connection to `path` and sets it up.
+    private static func openConnection(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: path),
+            threadPool: threadPool,
+            logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton.any()
+        )
+        do {
+            try await configure(connection)
+        } catch {
+            try? await connection.close().get()
+            throw error
+        }
+        return connection
     }
 
     private static func configure(_ connection: SQLiteConnection) async throws {
@@ -79,9 +94,31 @@ actor SQLiteConnectionPool: SQLConnectionLender {
             let result = try await body(connection.sql(queryLogLevel: nil))
             await release(connection)
             return result
+        } catch let unusable as ConnectionLeftUnusable {
+            await replace(connection)
+            throw unusable.cause
         } catch {
             await release(connection)
             throw error
+        }
+    }
+
+    /// Closes `connection` and lends a fresh one in its place (or, when none can be opened,
+    /// goes on with one connection fewer).
+    private func replace(_ connection: SQLiteConnection) async {
+        try? await connection.close().get()
+        do {
+            let fresh = try await Self.openConnection(path: path, threadPool: threadPool, logger: logger)
+            await release(fresh)
+        } catch {
+            logger.error("cannot reopen an SQLite connection", metadata: ["error": "\(error)"])
+            openConnections -= 1
+            if openConnections == 0 {
+                for waiter in waiting { waiter.resume(throwing: DatabaseError("no SQLite connection could be reopened")) }
+                waiting.removeAll()
+                isClosed = true
+                try? await threadPool.shutdownGracefully()
+            }
         }
     }
 

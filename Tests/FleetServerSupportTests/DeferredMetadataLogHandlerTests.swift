@@ -42,6 +42,17 @@ struct DeferredMetadataLogHandlerTests {
         #expect(logger[metadataKey: "hb.request.id"] == "7")
     }
 
+    @Test func providedMetadataGoesOverTheLoggersAndUnderTheMessagesOwn() {
+        var capture = Capture()
+        capture.metadataProvider = Logger.MetadataProvider { ["trace": "provided", "route": "provided"] }
+        var logger = Logger(label: "test") { _ in DeferredMetadataLogHandler(capture) }
+        logger[metadataKey: "route"] = "vehicles"
+        logger[metadataKey: "hb.request.id"] = "7"
+        logger.info("saved", metadata: ["trace": "explicit"])
+        let events = capture.events.withLockedValue { $0 }
+        #expect(events.first?.metadata == ["trace": "explicit", "route": "provided", "hb.request.id": "7"])
+    }
+
     @Test func theLevelIsTheDestinationsAndMessagesBelowItAreDropped() {
         let capture = Capture()
         var logger = Logger(label: "test") { _ in DeferredMetadataLogHandler(capture) }

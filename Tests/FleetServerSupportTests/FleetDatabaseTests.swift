@@ -41,6 +41,7 @@ struct FleetDatabaseTests {
             #expect(try await pragma("synchronous", on: database.sql) == "1")
             #expect(try await pragma("foreign_keys", on: database.sql) == "1")
             #expect(try await pragma("busy_timeout", on: database.sql) == "5000")
+            #expect(try await pragma("temp_store", on: database.sql) == "2")
             // The transaction connection is set up the same way.
             let synchronous = try await database.transaction { try await self.pragma("synchronous", on: $0) }
             #expect(synchronous == "1")
@@ -114,7 +115,6 @@ struct FleetDatabaseTests {
         }
     }
 
-
     @Test("one statement run atomically lands whole, or not at all when a later row fails")
     func singleStatementIsAtomic() async throws {
         try await withDatabase { database, _ in
@@ -127,6 +127,47 @@ struct FleetDatabaseTests {
             #expect(ids == [1, 2])
         }
     }
+
+    @Test("a connection left inside a transaction is closed and replaced, not lent again")
+    func connectionLeftInATransactionIsReplaced() async throws {
+        struct Boom: Error {}
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetdb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pool = try await SQLiteConnectionPool.open(path: folder + "/pool.sqlite", size: 1, logger: Logger(label: "test"))
+        await #expect(throws: Boom.self) {
+            try await pool.withConnection { db in
+                try await db.raw("BEGIN").run()
+                throw ConnectionLeftUnusable(cause: Boom())
+            }
+        }
+        // The one connection lent next is not inside that transaction.
+        try await pool.withConnection { db in
+            try await db.raw("BEGIN").run()
+            try await db.raw("COMMIT").run()
+        }
+        await pool.close()
+    }
+
+    @Test("a transaction whose ROLLBACK fails throws the body's error and leaves the database usable")
+    func failedRollback() async throws {
+        struct Boom: Error {}
+        try await withDatabase { database, _ in
+            try await database.sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run()
+            await #expect(throws: Boom.self) {
+                try await database.transaction { db in
+                    // Ends the transaction, so that the ROLLBACK after the error fails.
+                    try await db.raw("ROLLBACK").run()
+                    throw Boom()
+                }
+            }
+            try await database.transaction { db in try await db.raw("INSERT INTO t (id) VALUES (1)").run() }
+            try await database.executeAtomically(SQLRaw("INSERT INTO t (id) VALUES (2)"))
+            let count = try await database.sql.raw("SELECT COUNT(*) AS n FROM t").first(decoding: [String: Int].self)
+            #expect(count?["n"] == 2)
+        }
+    }
+
     @Test("concurrent transactions all commit")
     func concurrentTransactions() async throws {
         try await withDatabase { database, _ in

@@ -118,6 +118,38 @@ struct StoreTests {
         }
     }
 
+    @Test func aWritesResultShowsTheTripsAcceptedBeforeIt() async throws {
+        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
+            let store = FaultyStore(sql)
+            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            _ = try await state.createVehicle("v1", Self.vehicle)
+            let move = Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 1, longitude: 1)))
+
+            // A trip accepted but not yet saved, then a location update of its vehicle.
+            store.hold()
+            let creatingTrip = Task { try await state.createTrip("t1", Self.trip) }
+            try await eventually { store.waiting == 1 }
+            let moving = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]) }
+            try await Task.sleep(for: .milliseconds(100))
+            store.release()
+            _ = try await creatingTrip.value
+            #expect(try await moving.value.currentTrips == ["t1"])
+
+            // The trip's completion, not yet saved, then another update.
+            store.hold()
+            let completing = Task {
+                try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full))
+            }
+            try await eventually { store.waiting == 1 }
+            let movingAgain = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]) }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(await state.vehicle("v1")?.currentTrips == ["t1"], "reads show saved state only")
+            store.release()
+            _ = try await completing.value
+            #expect(try await movingAgain.value.currentTrips == nil)
+        }
+    }
+
     @Test func currentTripsFollowTripStatus() async throws {
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let state = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))

@@ -28,6 +28,15 @@ struct WriteAcknowledgementTests {
         #expect(resumed.withLockedValue { $0 })
     }
 
+    @Test func aSaveRacingItsCallerIntoTheWaitNeverLosesTheWakeUp() async throws {
+        for _ in 0..<1000 {
+            let acknowledgement = WriteAcknowledgement()
+            async let waited: Void = acknowledgement.wait()
+            acknowledgement.complete(.success(()))
+            try await waited
+        }
+    }
+
     @Test func aFailedSaveFailsTheWaitingCaller() async {
         let refusal = APIError(.unavailable, "not saved")
         let acknowledgement = WriteAcknowledgement()

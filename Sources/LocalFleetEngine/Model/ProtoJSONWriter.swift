@@ -117,6 +117,7 @@ public struct ProtoJSONObjectWriter {
     private mutating func write(_ key: some CodingKey) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true
+        assert(!key.stringValue.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "a key that needs escaping")
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: key.stringValue.utf8)
         bytes.append(UInt8(ascii: "\""))

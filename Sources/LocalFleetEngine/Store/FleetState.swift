@@ -20,7 +20,12 @@ actor FleetState {
 
     private var vehicles: [String: Vehicle]
     private var trips: [String: Trip]
+    /// The unfinished trips of saved state: what reads show.
     private var activeTrips = ActiveTripIndex()
+    /// The unfinished trips of every accepted write, saved or not: what a write's result shows,
+    /// so that it reflects every write accepted before it (which are all saved by the time its
+    /// caller is released).
+    private var acceptedActiveTrips = ActiveTripIndex()
     private var pendingVehicles: [String: (sequence: UInt64, vehicle: Vehicle)] = [:]
     private var pendingTrips: [String: (sequence: UInt64, trip: Trip)] = [:]
     private var queue: [PendingWrite] = []
@@ -36,13 +41,14 @@ actor FleetState {
         self.vehicles = snapshot.vehicles
         self.trips = snapshot.trips
         for (id, trip) in snapshot.trips { activeTrips.record(tripID: id, old: nil, new: trip) }
+        acceptedActiveTrips = activeTrips
     }
 
     // MARK: Reads (durable state only)
 
     /// The vehicle, with its name and current trips, or `nil`.
     func vehicle(_ id: String) -> Vehicle? {
-        vehicles[id].map { presented($0, id: id) }
+        vehicles[id].map { presented($0, id: id, trips: activeTrips) }
     }
 
     /// The trip, or `nil`.
@@ -55,7 +61,7 @@ actor FleetState {
         VehicleSearch.candidates(for: request, among: vehicles, activeTrips: activeTrips).compactMap { candidate in
             vehicles[candidate.id].map { vehicle in
                 VehicleMatch(
-                    vehicle: presented(vehicle, id: candidate.id),
+                    vehicle: presented(vehicle, id: candidate.id, trips: activeTrips),
                     vehiclePickupStraightLineDistanceMeters: Int(candidate.distanceMeters.rounded()),
                     matchType: candidate.matchType
                 )
@@ -70,7 +76,8 @@ actor FleetState {
         try await acceptVehicleCreation(id, vehicle).saved()
     }
 
-    /// Sets `fields` of a vehicle from `update`; 404 when there is no such vehicle. Returns once saved.
+    /// Sets `fields` of a vehicle from `update`; 404 when there is no such vehicle. Returns once
+    /// saved, with the current trips of every write accepted before it.
     nonisolated func updateVehicle(_ id: String, with update: Vehicle, fields: Set<VehicleField>) async throws -> Vehicle {
         try await acceptVehicleUpdate(id, with: update, fields: fields).saved()
     }
@@ -94,13 +101,13 @@ actor FleetState {
         var created = vehicle
         created.name = ResourceName.vehicle(provider: provider, id: id)
         created.currentTrips = nil
-        return Accepted(value: presented(created, id: id), acknowledgement: write(.vehicle(id: id, created)))
+        return Accepted(value: presented(created, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, created)))
     }
 
     private func acceptVehicleUpdate(_ id: String, with update: Vehicle, fields: Set<VehicleField>) throws -> Accepted<Vehicle> {
         guard let current = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
         let updated = current.applying(update, fields: fields)
-        return Accepted(value: presented(updated, id: id), acknowledgement: write(.vehicle(id: id, updated)))
+        return Accepted(value: presented(updated, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, updated)))
     }
 
     private func acceptTripCreation(_ id: String, _ trip: Trip) throws -> Accepted<Trip> {
@@ -138,7 +145,9 @@ actor FleetState {
         nextSequence += 1
         switch record {
         case .vehicle(let id, let vehicle): pendingVehicles[id] = (nextSequence, vehicle)
-        case .trip(let id, let trip): pendingTrips[id] = (nextSequence, trip)
+        case .trip(let id, let trip):
+            acceptedActiveTrips.record(tripID: id, old: latestTrip(id), new: trip)
+            pendingTrips[id] = (nextSequence, trip)
         }
         let acknowledgement = WriteAcknowledgement()
         queue.append(PendingWrite(sequence: nextSequence, record: record, acknowledgement: acknowledgement))
@@ -184,6 +193,7 @@ actor FleetState {
         logger.error("saving vehicles and trips failed", metadata: ["writes": "\(writes.count)", "error": "\(error)"])
         pendingVehicles.removeAll()
         pendingTrips.removeAll()
+        acceptedActiveTrips = activeTrips
         let refusal = APIError(.unavailable, "the change could not be saved and was not made; try again")
         for write in writes { write.acknowledgement.complete(.failure(refusal)) }
     }
@@ -205,10 +215,11 @@ actor FleetState {
         }
     }
 
-    private func presented(_ vehicle: Vehicle, id: String) -> Vehicle {
+    /// The vehicle as the API shows it: its name, and its current trips from `trips`.
+    private func presented(_ vehicle: Vehicle, id: String, trips: ActiveTripIndex) -> Vehicle {
         var shown = vehicle
         shown.name = ResourceName.vehicle(provider: provider, id: id)
-        let current = activeTrips.trips(of: id)
+        let current = trips.trips(of: id)
         shown.currentTrips = current.isEmpty ? nil : current
         return shown
     }

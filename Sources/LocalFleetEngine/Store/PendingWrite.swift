@@ -59,8 +59,11 @@ final class WriteAcknowledgement: Sendable {
     func complete(_ result: Result<Void, any Error>) {
         let waiter: CheckedContinuation<Void, any Error>? = state.withLockedValue { state in
             defer { state = .done(result) }
-            if case .waiting(let continuation) = state { return continuation }
-            return nil
+            switch state {
+            case .waiting(let continuation): return continuation
+            case .pending: return nil
+            case .done: preconditionFailure("a write is acknowledged once")
+            }
         }
         waiter?.resume(with: result)
     }

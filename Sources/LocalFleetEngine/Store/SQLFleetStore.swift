@@ -103,7 +103,8 @@ private struct DocumentUpsert: SQLExpression {
     let rows: ArraySlice<(key: String, value: String)>
 
     func serialize(to serializer: inout SQLSerializer) {
-        serializer.sql.reserveCapacity(160 + rows.count * 16)
+        serializer.sql.reserveCapacity(160 + rows.count * 24)
+        serializer.binds.reserveCapacity(serializer.binds.count + rows.count * 3)
         serializer.write("INSERT INTO \(table) (provider, \(idColumn), document) VALUES ")
         for (index, row) in rows.enumerated() {
             serializer.write(index == 0 ? "(" : ", (")

@@ -25,10 +25,11 @@ struct FleetStoreBench: AsyncParsableCommand {
     @Option(help: "Rounds of runs over every batch size; medians are reported.")
     var rounds = 3
 
-    @Option(help: "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file.")
+    @Option(help: "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file (the rows stay, under a provider named bench-store-…).")
     var databaseURL: String?
 
     func validate() throws {
+        guard vehicles >= 1 else { throw ValidationError("--vehicles must be at least 1") }
         guard !batchSizes.isEmpty, batchSizes.allSatisfy({ (1...vehicles).contains($0) }) else {
             throw ValidationError("every --batch-sizes value must be from 1 to --vehicles")
         }
@@ -46,16 +47,24 @@ struct FleetStoreBench: AsyncParsableCommand {
         var results: [Int: (cpu: [Double], rate: [Double])] = [:]
         do {
             try await store.save((0..<vehicles).map { .vehicle(id: Self.vehicleID($0), Self.vehicle(project: project, index: $0, step: 0)) }, provider: project)
-            var step = 0
             var random = SplitMix64(seed: 42)
+            // Made before timing: the vehicles of each batch are distinct ones picked at random,
+            // each moved one step; the batches are saved in turn, over and over.
+            var batches: [Int: [[FleetRecord]]] = [:]
+            for size in batchSizes {
+                batches[size] = (1...Self.batchesPerSize).map { step in
+                    (0..<vehicles).shuffled(using: &random).prefix(size).map {
+                        FleetRecord.vehicle(id: Self.vehicleID($0), Self.vehicle(project: project, index: $0, step: step))
+                    }
+                }
+            }
             for _ in 1...rounds {
                 for size in batchSizes {
+                    let runBatches = batches[size, default: []]
                     var saved = 0
                     let (cpuStart, wallStart) = (Throughput.processCPUSeconds(), ContinuousClock.now)
                     repeat {
-                        step += 1
-                        let batch = (0..<vehicles).shuffled(using: &random).prefix(size).map { FleetRecord.vehicle(id: Self.vehicleID($0), Self.vehicle(project: project, index: $0, step: step)) }
-                        try await store.save(batch, provider: project)
+                        try await store.save(runBatches[saved / size % runBatches.count], provider: project)
                         saved += size
                     } while ContinuousClock.now - wallStart < .seconds(seconds)
                     let wall = ContinuousClock.now - wallStart
@@ -92,6 +101,9 @@ struct FleetStoreBench: AsyncParsableCommand {
             return z ^ (z >> 31)
         }
     }
+
+    /// Batches made for each size.
+    private static let batchesPerSize = 64
 
     private static func vehicleID(_ index: Int) -> String { "bench-\(index)" }
 
