@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetServerSupport
+import FleetTokenProvider
 import Foundation
 import LocalFleetEngine
 import Logging
@@ -46,7 +47,7 @@ struct FleetStoreBench: AsyncParsableCommand {
         let project = "bench-store-\(UUID().uuidString.prefix(8))"
         var results: [Int: (cpu: [Double], rate: [Double])] = [:]
         do {
-            try await store.save((0..<vehicles).map { .vehicle(id: Self.vehicleID($0), Self.vehicle(project: project, index: $0, step: 0)) }, provider: project)
+            try await store.save((0..<vehicles).map { .vehicle(id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: 0)) }, provider: project)
             var random = SplitMix64(seed: 42)
             // Made before timing: the vehicles of each batch are distinct ones picked at random,
             // each moved one step; the batches are saved in turn, over and over.
@@ -54,7 +55,7 @@ struct FleetStoreBench: AsyncParsableCommand {
             for size in batchSizes {
                 batches[size] = (1...Self.batchesPerSize).map { step in
                     (0..<vehicles).shuffled(using: &random).prefix(size).map {
-                        FleetRecord.vehicle(id: Self.vehicleID($0), Self.vehicle(project: project, index: $0, step: step))
+                        FleetRecord.vehicle(id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: step))
                     }
                 }
             }
@@ -67,8 +68,7 @@ struct FleetStoreBench: AsyncParsableCommand {
                         try await store.save(runBatches[saved / size % runBatches.count], provider: project)
                         saved += size
                     } while ContinuousClock.now - wallStart < .seconds(seconds)
-                    let wall = ContinuousClock.now - wallStart
-                    let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+                    let wallSeconds = (ContinuousClock.now - wallStart).timeInterval
                     results[size, default: ([], [])].cpu.append((Throughput.processCPUSeconds() - cpuStart) / Double(saved) * 1e6)
                     results[size, default: ([], [])].rate.append(Double(saved) / wallSeconds)
                 }
@@ -105,12 +105,10 @@ struct FleetStoreBench: AsyncParsableCommand {
     /// Batches made for each size.
     private static let batchesPerSize = 64
 
-    private static func vehicleID(_ index: Int) -> String { "bench-\(index)" }
-
     /// A vehicle as the engine stores it after a location update.
     private static func vehicle(project: String, index: Int, step: Int) -> Vehicle {
         var vehicle = Vehicle(
-            name: "providers/\(project)/vehicles/\(vehicleID(index))", vehicleState: .online, supportedTripTypes: [.exclusive],
+            name: ResourceName.vehicle(provider: project, id: FleetEngineBench.vehicleID(index)), vehicleState: .online, supportedTripTypes: [.exclusive],
             lastLocation: VehicleLocation(location: LatLng(latitude: 10 + Double(step) / 1e7, longitude: 13.405), heading: 90, speed: 8.5,
                                           updateTime: ProtoTimestamp(Date(timeIntervalSince1970: 1_795_000_000))),
             maximumCapacity: 4, vehicleType: VehicleType(category: .auto))

@@ -1,3 +1,4 @@
+import FleetTokenProvider
 import Foundation
 
 /// The demo's closing report: tokens minted and used, updates, latency, trips, intruder
@@ -28,7 +29,7 @@ struct DemoReport {
         let intruderAttempts = counts.intrusions.values.reduce(0) { $0 + $1.attempts }
         var lines = [
             "",
-            "Report (\(String(format: "%.1f", DemoRun.seconds(elapsed))) s of driving and following)",
+            "Report (\(String(format: "%.1f", elapsed.timeInterval)) s of driving and following)",
             "  tokens minted by the token server: " + Self.list(minted) + " (\(minted.values.reduce(0, +)) in all, the intruder's included)",
         ]
         for kind in ["driver", "consumer"] {

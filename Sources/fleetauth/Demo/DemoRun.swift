@@ -1,4 +1,5 @@
 import FleetEngineClient
+import FleetTokenProvider
 import FleetTokens
 import Foundation
 import TokenServer
@@ -46,7 +47,7 @@ struct DemoRun {
         try await DemoEnrollment(fleet: operatorClient, administration: administration).enroll(count)
         let driverSessions = try await logIn("driver", count, network)
         let consumerSessions = try await logIn("consumer", count, network)
-        announce("  enrolled \(count) vehicles, \(count) trips and \(2 * count) accounts, and logged every app in, in \(String(format: "%.1f", Self.seconds(ContinuousClock.now - setupStart))) s")
+        announce("  enrolled \(count) vehicles, \(count) trips and \(2 * count) accounts, and logged every app in, in \(String(format: "%.1f", (ContinuousClock.now - setupStart).timeInterval)) s")
 
         let intruder = try DemoIntruder(
             network: network, stats: stats, driverKey: try Self.key(tokenServer, .driverSDKUser),
@@ -165,7 +166,7 @@ struct DemoRun {
             guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
             guard terminal || tick % 10 == 0 else { continue }
             let counts = stats.current
-            let line = "  [\(Int(Self.seconds(ContinuousClock.now - start)))s/\(command.duration)s] updates \(counts.reported) reported, "
+            let line = "  [\(Int((ContinuousClock.now - start).timeInterval))s/\(command.duration)s] updates \(counts.reported) reported, "
                 + "\(counts.accepted) acknowledged, \(counts.retries) retried | tokens \(counts.fetched.values.reduce(0, +)) fetched, "
                 + "\(counts.refreshedEarly.values.reduce(0, +)) refreshed early | intruder \(counts.intrusions.values.reduce(0) { $0 + $1.refused }) refused"
             FileHandle.standardOutput.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
@@ -195,9 +196,5 @@ struct DemoRun {
             issued[String(line[kindStart.upperBound..<kindEnd]), default: 0] += Int(count)
         }
         return issued
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
