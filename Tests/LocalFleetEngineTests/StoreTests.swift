@@ -71,13 +71,13 @@ struct StoreTests {
                     }
                 }
                 try await eventually { store.waiting == 1 }
-                try await Task.sleep(for: .milliseconds(200))
+                try await eventually { await state.acceptedWriteCount == UInt64(updates + 1) }
                 #expect(store.savedRecords == 1, "an update was acknowledged before it was saved")
                 store.release()
                 try await group.waitForAll()
             }
             #expect(store.savedRecords == updates + 1)
-            #expect(store.saves <= 1 + 3, "\(store.saves) saves for \(updates) concurrent updates")
+            #expect(store.saves == 3, "\(store.saves) saves for the creation and \(updates) concurrent updates: one held, one for the rest")
             let saved = try await sql.load(provider: "p").vehicles["v1"]
             #expect(saved != nil)
             #expect(saved == (await state.vehicle("v1")))
@@ -130,7 +130,7 @@ struct StoreTests {
             let creatingTrip = Task { try await state.createTrip("t1", Self.trip) }
             try await eventually { store.waiting == 1 }
             let moving = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]) }
-            try await Task.sleep(for: .milliseconds(100))
+            try await eventually { await state.acceptedWriteCount == 3 }
             store.release()
             _ = try await creatingTrip.value
             #expect(try await moving.value.currentTrips == ["t1"])
@@ -142,7 +142,7 @@ struct StoreTests {
             }
             try await eventually { store.waiting == 1 }
             let movingAgain = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]) }
-            try await Task.sleep(for: .milliseconds(100))
+            try await eventually { await state.acceptedWriteCount == 5 }
             #expect(await state.vehicle("v1")?.currentTrips == ["t1"], "reads show saved state only")
             store.release()
             _ = try await completing.value

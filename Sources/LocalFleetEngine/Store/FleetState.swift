@@ -133,6 +133,9 @@ actor FleetState {
         return Accepted(value: updated, acknowledgement: write(.trip(id: id, updated)))
     }
 
+    /// How many writes were accepted since start: saved, failed or waiting for their save.
+    var acceptedWriteCount: UInt64 { nextSequence }
+
     /// Waits until every accepted write is saved or failed.
     func drain() async {
         while let flushing { await flushing.value }
