@@ -17,6 +17,9 @@ actor SQLiteConnectionPool: SQLConnectionLender {
     /// How long a statement waits for another writer's lock before failing.
     static let busyTimeoutMilliseconds = 5000
 
+    /// Opens a connection to the file at a path, on a thread pool, set up for the pool.
+    typealias ConnectionOpener = @Sendable (_ path: String, _ threadPool: NIOThreadPool, _ logger: Logger) async throws -> SQLiteConnection
+
     private var idle: [SQLiteConnection]
     private var openConnections: Int
     private var waiting: [CheckedContinuation<SQLiteConnection, any Error>] = []
@@ -24,17 +27,22 @@ actor SQLiteConnectionPool: SQLConnectionLender {
     private let threadPool: NIOThreadPool
     private let path: String
     private let logger: Logger
+    private let opener: ConnectionOpener
 
-    private init(connections: [SQLiteConnection], threadPool: NIOThreadPool, path: String, logger: Logger) {
+    private init(connections: [SQLiteConnection], threadPool: NIOThreadPool, path: String, logger: Logger, opener: @escaping ConnectionOpener) {
         self.idle = connections
         self.openConnections = connections.count
         self.threadPool = threadPool
         self.path = path
         self.logger = logger
+        self.opener = opener
     }
 
-    /// Opens `size` connections to the file at `path`, creating it when missing.
-    static func open(path: String, size: Int, logger: Logger) async throws(DatabaseError) -> SQLiteConnectionPool {
+    /// Opens `size` connections to the file at `path`, creating it when missing, with `opener`
+    /// (also when one is replaced).
+    static func open(
+        path: String, size: Int, logger: Logger, opener: @escaping ConnectionOpener = openConnection
+    ) async throws(DatabaseError) -> SQLiteConnectionPool {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -50,18 +58,18 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         var opened: [SQLiteConnection] = []
         do {
             for _ in 0..<max(1, size) {
-                opened.append(try await openConnection(path: path, threadPool: threadPool, logger: logger))
+                opened.append(try await opener(path, threadPool, logger))
             }
         } catch {
             for connection in opened { try? await connection.close().get() }
             try? await threadPool.shutdownGracefully()
             throw DatabaseError("cannot open SQLite database \(path): \(error)")
         }
-        return SQLiteConnectionPool(connections: opened, threadPool: threadPool, path: path, logger: logger)
+        return SQLiteConnectionPool(connections: opened, threadPool: threadPool, path: path, logger: logger, opener: opener)
     }
 
     /// Opens one connection to `path` and sets it up.
-    private static func openConnection(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
+    @Sendable static func openConnection(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
         let connection = try await SQLiteConnection.open(
             storage: .file(path: path),
             threadPool: threadPool,
@@ -108,7 +116,7 @@ actor SQLiteConnectionPool: SQLConnectionLender {
     private func replace(_ connection: SQLiteConnection) async {
         try? await connection.close().get()
         do {
-            let fresh = try await Self.openConnection(path: path, threadPool: threadPool, logger: logger)
+            let fresh = try await opener(path, threadPool, logger)
             await release(fresh)
         } catch {
             logger.error("cannot reopen an SQLite connection", metadata: ["error": "\(error)"])

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOPosix
 import SQLKit
 import Testing
@@ -147,6 +148,43 @@ struct FleetDatabaseTests {
             try await db.raw("COMMIT").run()
         }
         await pool.close()
+    }
+
+    @Test("when no connection can be reopened, the pool goes on with the others, then refuses clearly")
+    func connectionThatCannotBeReopened() async throws {
+        struct Boom: Error {}
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetdb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The two connections the pool starts with open; every later one fails to.
+        let opened = NIOLockedValueBox(0)
+        let pool = try await SQLiteConnectionPool.open(path: folder + "/pool.sqlite", size: 2, logger: Logger(label: "test")) { path, threadPool, logger in
+            guard opened.withLockedValue({ $0 += 1; return $0 }) <= 2 else { throw Boom() }
+            return try await SQLiteConnectionPool.openConnection(path: path, threadPool: threadPool, logger: logger)
+        }
+        func leaveAConnectionUnusable() async {
+            await #expect(throws: Boom.self) {
+                try await pool.withConnection { _ in throw ConnectionLeftUnusable(cause: Boom()) }
+            }
+        }
+        try await pool.withConnection { db in try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run() }
+
+        await leaveAConnectionUnusable()
+        // Its replacement could not be opened: the other connection serves every caller.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in 1...10 {
+                group.addTask { try await pool.withConnection { db in try await db.raw("INSERT INTO t (id) VALUES (\(bind: id))").run() } }
+            }
+            try await group.waitForAll()
+        }
+        let count = try await pool.withConnection { db in try await db.raw("SELECT COUNT(*) AS n FROM t").first(decoding: [String: Int].self) }
+        #expect(count?["n"] == 10)
+
+        await leaveAConnectionUnusable()
+        await #expect(throws: DatabaseError("the database is closed")) {
+            try await pool.withConnection { db in try await db.raw("SELECT 1").run() }
+        }
+        #expect(opened.withLockedValue { $0 } == 4, "one attempt to reopen for each unusable connection")
     }
 
     @Test("a transaction whose ROLLBACK fails throws the body's error and leaves the database usable")
