@@ -9,18 +9,43 @@ import Testing
 @Suite("FleetDatabase on SQLite")
 struct FleetDatabaseTests {
     private func withDatabase(_ body: (FleetDatabase, String) async throws -> Void) async throws {
+        try await withTemporaryFolder { folder in
+            let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
+            let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
+            do {
+                try await body(database, folder)
+            } catch {
+                await database.shutdown()
+                throw error
+            }
+            await database.shutdown()
+        }
+    }
+
+    /// Runs `body` with a pool of `size` connections to a new file, opened by `opener`, and
+    /// closes the pool after it (also when it throws: SQLiteNIO traps on a connection dropped
+    /// unclosed, which would turn a failing test into a crash).
+    private func withPool(
+        size: Int, opener: @escaping SQLiteConnectionPool.ConnectionOpener = SQLiteConnectionPool.openConnection,
+        _ body: (SQLiteConnectionPool) async throws -> Void
+    ) async throws {
+        try await withTemporaryFolder { folder in
+            let pool = try await SQLiteConnectionPool.open(path: folder + "/pool.sqlite", size: size, logger: Logger(label: "test"), opener: opener)
+            do {
+                try await body(pool)
+            } catch {
+                await pool.close()
+                throw error
+            }
+            await pool.close()
+        }
+    }
+
+    private func withTemporaryFolder(_ body: (String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetdb-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
-        let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
-        do {
-            try await body(database, folder)
-        } catch {
-            await database.shutdown()
-            throw error
-        }
-        await database.shutdown()
+        try await body(folder)
     }
 
     private struct Pragma: Decodable { let value: String }
@@ -132,57 +157,53 @@ struct FleetDatabaseTests {
     @Test("a connection left inside a transaction is closed and replaced, not lent again")
     func connectionLeftInATransactionIsReplaced() async throws {
         struct Boom: Error {}
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetdb-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let pool = try await SQLiteConnectionPool.open(path: folder + "/pool.sqlite", size: 1, logger: Logger(label: "test"))
-        await #expect(throws: Boom.self) {
+        try await withPool(size: 1) { pool in
+            await #expect(throws: Boom.self) {
+                try await pool.withConnection { db in
+                    try await db.raw("BEGIN").run()
+                    throw ConnectionLeftUnusable(cause: Boom())
+                }
+            }
+            // The one connection lent next is not inside that transaction.
             try await pool.withConnection { db in
                 try await db.raw("BEGIN").run()
-                throw ConnectionLeftUnusable(cause: Boom())
+                try await db.raw("COMMIT").run()
             }
         }
-        // The one connection lent next is not inside that transaction.
-        try await pool.withConnection { db in
-            try await db.raw("BEGIN").run()
-            try await db.raw("COMMIT").run()
-        }
-        await pool.close()
     }
 
     @Test("when no connection can be reopened, the pool goes on with the others, then refuses clearly")
     func connectionThatCannotBeReopened() async throws {
         struct Boom: Error {}
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetdb-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         // The two connections the pool starts with open; every later one fails to.
         let opened = NIOLockedValueBox(0)
-        let pool = try await SQLiteConnectionPool.open(path: folder + "/pool.sqlite", size: 2, logger: Logger(label: "test")) { path, threadPool, logger in
+        let opener: SQLiteConnectionPool.ConnectionOpener = { path, threadPool, logger in
             guard opened.withLockedValue({ $0 += 1; return $0 }) <= 2 else { throw Boom() }
             return try await SQLiteConnectionPool.openConnection(path: path, threadPool: threadPool, logger: logger)
         }
-        func leaveAConnectionUnusable() async {
-            await #expect(throws: Boom.self) {
-                try await pool.withConnection { _ in throw ConnectionLeftUnusable(cause: Boom()) }
+        try await withPool(size: 2, opener: opener) { pool in
+            func leaveAConnectionUnusable() async {
+                await #expect(throws: Boom.self) {
+                    try await pool.withConnection { _ in throw ConnectionLeftUnusable(cause: Boom()) }
+                }
             }
-        }
-        try await pool.withConnection { db in try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run() }
+            try await pool.withConnection { db in try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run() }
 
-        await leaveAConnectionUnusable()
-        // Its replacement could not be opened: the other connection serves every caller.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for id in 1...10 {
-                group.addTask { try await pool.withConnection { db in try await db.raw("INSERT INTO t (id) VALUES (\(bind: id))").run() } }
+            await leaveAConnectionUnusable()
+            // Its replacement could not be opened: the other connection serves every caller.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in 1...10 {
+                    group.addTask { try await pool.withConnection { db in try await db.raw("INSERT INTO t (id) VALUES (\(bind: id))").run() } }
+                }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
-        }
-        let count = try await pool.withConnection { db in try await db.raw("SELECT COUNT(*) AS n FROM t").first(decoding: [String: Int].self) }
-        #expect(count?["n"] == 10)
+            let count = try await pool.withConnection { db in try await db.raw("SELECT COUNT(*) AS n FROM t").first(decoding: [String: Int].self) }
+            #expect(count?["n"] == 10)
 
-        await leaveAConnectionUnusable()
-        await #expect(throws: DatabaseError("the database is closed")) {
-            try await pool.withConnection { db in try await db.raw("SELECT 1").run() }
+            await leaveAConnectionUnusable()
+            await #expect(throws: DatabaseError("the database is closed")) {
+                try await pool.withConnection { db in try await db.raw("SELECT 1").run() }
+            }
         }
         #expect(opened.withLockedValue { $0 } == 4, "one attempt to reopen for each unusable connection")
     }
