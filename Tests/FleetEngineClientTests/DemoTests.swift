@@ -18,7 +18,10 @@ struct DemoTests {
 
         #expect(report.succeeded)
         #expect(report.lostVehicles.isEmpty && counts.dropped == 0 && report.authFailures == 0)
-        #expect(counts.accepted > 4 * 20 && counts.accepted + counts.superseded == counts.reported)
+        // Every location is accepted or superseded by a newer one. How many are superseded
+        // depends on how busy the machine is; at least one a second per driver gets through.
+        #expect(counts.accepted + counts.superseded == counts.reported, "\(counts)")
+        #expect(counts.accepted >= 4 * 8, "\(counts)")
         #expect(counts.tripsCompleted == 4)
         #expect((report.minted["driver"] ?? 0) >= 4 * 2 && (report.minted["consumer"] ?? 0) >= 4)
         #expect((counts.refreshedEarly["driver"] ?? 0) >= 4, "4-second tokens were refreshed during the drive")

@@ -198,15 +198,15 @@ struct HTTPTokenFetcherTests {
     @Test("a slow server hits the request timeout, which is retried")
     func timesOutSlowRequests() async throws {
         try await FakeTokenServer.run { server in
-            await server.state.setFallback(.delayed(.seconds(5), .token(lifetime: 3600)))
+            await server.state.setFallback(.delayed(.seconds(10), .token(lifetime: 3600)))
             let sleeps = SleepRecorder()
             let fetcher = try server.fetcher(
-                requestTimeout: .milliseconds(300),
+                requestTimeout: .seconds(1),
                 retryPolicy: sleeps.policy(maxAttempts: 2)
             )
             let started = ContinuousClock.now
             await #expect(throws: TokenProviderError.timedOut) { try await fetcher.fetchToken(for: v1) }
-            #expect(ContinuousClock.now - started < .seconds(4))  // the server would take 10 s
+            #expect(ContinuousClock.now - started < .seconds(6))  // two timeouts of 1 s; the server would take 20 s
             #expect(await server.requestCount == 2)
             #expect(sleeps.recorded.count == 1)
         }
