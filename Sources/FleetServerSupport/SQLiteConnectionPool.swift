@@ -111,23 +111,19 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         }
     }
 
-    /// Closes `connection` and lends a fresh one in its place (or, when none can be opened,
-    /// goes on with one connection fewer).
+    /// Closes `connection` and lends a fresh one in its place; when none can be opened (or the
+    /// pool is closing), goes on with one connection fewer.
     private func replace(_ connection: SQLiteConnection) async {
         try? await connection.close().get()
-        do {
-            let fresh = try await opener(path, threadPool, logger)
-            await release(fresh)
-        } catch {
-            logger.error("cannot reopen an SQLite connection", metadata: ["error": "\(error)"])
-            openConnections -= 1
-            if openConnections == 0 {
-                for waiter in waiting { waiter.resume(throwing: DatabaseError("no SQLite connection could be reopened")) }
-                waiting.removeAll()
-                isClosed = true
-                try? await threadPool.shutdownGracefully()
+        if !isClosed {
+            do {
+                await release(try await opener(path, threadPool, logger))
+                return
+            } catch {
+                logger.error("cannot reopen an SQLite connection", metadata: ["error": "\(error)"])
             }
         }
+        await countClosedConnection()
     }
 
     private func lease() async throws -> SQLiteConnection {
@@ -158,11 +154,18 @@ actor SQLiteConnectionPool: SQLConnectionLender {
     }
 
     /// Closes `connection` (even from a cancelled task: the future-based close does not give
-    /// up on cancellation, and SQLiteNIO asserts that connections are closed); the last one
-    /// to close stops the thread pool.
+    /// up on cancellation, and SQLiteNIO asserts that connections are closed).
     private func closeConnection(_ connection: SQLiteConnection) async {
         try? await connection.close().get()
+        await countClosedConnection()
+    }
+
+    /// Counts one open connection fewer. With none left the pool is closed (later and waiting
+    /// leases fail) and its thread pool stopped.
+    private func countClosedConnection() async {
         openConnections -= 1
-        if openConnections == 0 { try? await threadPool.shutdownGracefully() }
+        guard openConnections == 0 else { return }
+        if !isClosed { await close() }
+        try? await threadPool.shutdownGracefully()
     }
 }

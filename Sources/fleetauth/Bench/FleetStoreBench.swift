@@ -48,13 +48,12 @@ struct FleetStoreBench: AsyncParsableCommand {
         var results: [Int: (cpu: [Double], rate: [Double])] = [:]
         do {
             try await store.save((0..<vehicles).map { .vehicle(id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: 0)) }, provider: project)
-            var random = SplitMix64(seed: 42)
             // Made before timing: the vehicles of each batch are distinct ones picked at random,
             // each moved one step; the batches are saved in turn, over and over.
             var batches: [Int: [[FleetRecord]]] = [:]
             for size in batchSizes {
                 batches[size] = (1...Self.batchesPerSize).map { step in
-                    (0..<vehicles).shuffled(using: &random).prefix(size).map {
+                    (0..<vehicles).shuffled().prefix(size).map {
                         FleetRecord.vehicle(id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: step))
                     }
                 }
@@ -83,22 +82,6 @@ struct FleetStoreBench: AsyncParsableCommand {
         for size in batchSizes {
             let result = results[size] ?? ([], [])
             print(String(format: "%10d %15.1f %11.0f", size, Throughput.median(result.cpu), Throughput.median(result.rate)))
-        }
-    }
-
-    /// A fast generator (the system one costs a `getrandom` call per number), seeded so that
-    /// runs repeat.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 
