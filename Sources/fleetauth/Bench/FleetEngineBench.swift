@@ -51,6 +51,9 @@ struct FleetEngineBench: AsyncParsableCommand {
         let p99Milliseconds: Double
         /// CPU time of this process (the engine) and of wrk (the load generator) per acknowledged update.
         let cpuMicrosecondsPerUpdate: Double
+        /// The share of the machine's time the hypervisor gave to other guests during the run
+        /// (`nil` off Linux): a run with much stolen is slow for reasons outside the engine.
+        let stolenPercent: Double?
         let failed: Int
         let vehiclesChecked: Int
         let vehiclesDurable: Int
@@ -65,6 +68,8 @@ struct FleetEngineBench: AsyncParsableCommand {
         let uncached: [Run]
         /// Authenticated `GET`s of a vehicle per second, one run per round.
         let readsPerSecond: [Double]
+        /// The machine's time stolen during each read run, in percent.
+        let readsStolenPercent: [Double?]
         let cachedMedianUpdatesPerSecond: Double
         let uncachedMedianUpdatesPerSecond: Double
         let readsMedianPerSecond: Double
@@ -103,7 +108,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let store = SQLFleetStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 
-        var cached: [Run] = [], uncached: [Run] = [], reads: [Double] = []
+        var cached: [Run] = [], uncached: [Run] = [], reads: [Double] = [], readsStolen: [Double?] = []
         do {
             try await withEngine(store: store, accounts: accounts, cacheCapacity: 10, logger: logger) { port in
                 try await createVehicles(port: port, token: serverToken, on: clients)
@@ -112,22 +117,23 @@ struct FleetEngineBench: AsyncParsableCommand {
             for round in 1...rounds {
                 for capacity in [100_000, 1] {
                     run += 1
-                    let (load, cpuSeconds) = try await withEngine(store: store, accounts: accounts, cacheCapacity: capacity, logger: logger) { port in
+                    let (load, cpuSeconds, stolenPercent) = try await withEngine(store: store, accounts: accounts, cacheCapacity: capacity, logger: logger) { port in
                         try await measure(port: port, tokensFile: tokensFile, run: run, folder: folder)
                     }
                     let checked = try await durability(of: Self.acknowledged(load), run: run, store: store)
                     let result = Run(
                         updatesPerSecond: Double(load.succeeded) / load.seconds,
                         p50Milliseconds: load.latency.p50Milliseconds, p99Milliseconds: load.latency.p99Milliseconds,
-                        cpuMicrosecondsPerUpdate: cpuSeconds / Double(max(1, load.succeeded)) * 1e6,
+                        cpuMicrosecondsPerUpdate: cpuSeconds / Double(max(1, load.succeeded)) * 1e6, stolenPercent: stolenPercent,
                         failed: load.failed, vehiclesChecked: checked.checked, vehiclesDurable: checked.durable)
                     if capacity == 1 { uncached.append(result) } else { cached.append(result) }
                     if load.failed > 0 { logger.warning("requests failed", metadata: ["count": "\(load.failed)"]) }
                 }
-                let read = try await withEngine(store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger) { port in
+                let (read, readStolenPercent) = try await withEngine(store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger) { port in
                     try await measureReads(port: port, tokensFile: tokensFile, folder: folder)
                 }
                 reads.append(Double(read.succeeded) / read.seconds)
+                readsStolen.append(readStolenPercent)
                 if read.failed > 0 { logger.warning("reads failed", metadata: ["count": "\(read.failed)"]) }
                 if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
             }
@@ -146,7 +152,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let report = Report(
             vehicles: vehicles, connections: connections, secondsPerRun: seconds, database: database.location.kind.rawValue,
             cached: cached, uncached: uncached,
-            readsPerSecond: reads,
+            readsPerSecond: reads, readsStolenPercent: readsStolen,
             cachedMedianUpdatesPerSecond: Throughput.median(cached.map(\.updatesPerSecond)),
             uncachedMedianUpdatesPerSecond: Throughput.median(uncached.map(\.updatesPerSecond)),
             readsMedianPerSecond: Throughput.median(reads),
@@ -203,29 +209,32 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// One run of wrk after a 1 s warm-up: each request moves a vehicle whose previous update
     /// has been answered (so no vehicle has two in flight) one step; the vehicle's nth update
     /// of run r puts it at latitude 10 + r + n / 10^7, so the stored latitude tells which
-    /// update it is. Returns the run and the CPU time of this process and wrk together.
-    private func measure(port: Int, tokensFile: String, run: Int, folder: String) async throws -> (load: Wrk.Result, cpuSeconds: Double) {
+    /// update it is. Returns the run, the CPU time of this process and wrk together, and the
+    /// share of the machine's time stolen meanwhile.
+    private func measure(port: Int, tokensFile: String, run: Int, folder: String) async throws -> (load: Wrk.Result, cpuSeconds: Double, stolenPercent: Double?) {
         func load(seconds: Int) async throws -> Wrk.Result {
             try await Wrk.run(
                 url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: Self.wrkScript,
                 arguments: [Self.project, String(run), tokensFile, String(clientThreads)], folder: folder)
         }
         _ = try await load(seconds: 1)
-        let cpuBefore = Throughput.processCPUSeconds()
+        let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
         let result = try await load(seconds: seconds)
-        return (result, Throughput.processCPUSeconds() - cpuBefore + result.cpuSeconds)
+        return (result, Throughput.processCPUSeconds() - cpuBefore + result.cpuSeconds, HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
     }
 
     /// One run of authenticated reads (after a 1 s warm-up): each vehicle's driver reads its
-    /// own vehicle, round robin.
-    private func measureReads(port: Int, tokensFile: String, folder: String) async throws -> Wrk.Result {
+    /// own vehicle, round robin. Returns the run and the share of the machine's time stolen meanwhile.
+    private func measureReads(port: Int, tokensFile: String, folder: String) async throws -> (load: Wrk.Result, stolenPercent: Double?) {
         func load(seconds: Int) async throws -> Wrk.Result {
             try await Wrk.run(
                 url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: Self.readScript,
                 arguments: [Self.project, tokensFile, String(clientThreads)], folder: folder)
         }
         _ = try await load(seconds: 1)
-        return try await load(seconds: seconds)
+        let hostBefore = HostCPU.now()
+        let result = try await load(seconds: seconds)
+        return (result, HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
     }
 
     /// By vehicle, the highest step answered with 200 and the last step sent, as the script
@@ -373,19 +382,25 @@ struct FleetEngineBench: AsyncParsableCommand {
             let durable = runs.allSatisfy { $0.vehiclesDurable == $0.vehiclesChecked } ? "all" : "NOT ALL"
             let verdict = target.map { median >= $0 ? "  >= \(Int($0))/s ok" : "  >= \(Int($0))/s MISSED" } ?? ""
             return name.padding(toLength: 22, withPad: " ", startingAt: 0)
-                + String(format: "%9.0f %8.2f %8.2f %9.0f   ", median, p50, p99, cpu) + durable + verdict
+                + String(format: "%9.0f %8.2f %8.2f %9.0f ", median, p50, p99, cpu) + stolen(runs.map(\.stolenPercent)) + "   " + durable + verdict
         }
         return [
             "local Fleet Engine: \(report.vehicles) vehicles, \(report.connections) connections, \(report.secondsPerRun) s runs, "
                 + "\(report.cached.count) rounds (medians), \(report.database), each answer after its commit",
-            "run                   updates/s   p50 ms   p99 ms  CPU µs/update   stored == last acknowledged",
+            "run                   updates/s   p50 ms   p99 ms  CPU µs/update  stolen   stored == last acknowledged",
             row("cached driver tokens", report.cached, report.cachedMedianUpdatesPerSecond, target: target),
             row("every token verified", report.uncached, report.uncachedMedianUpdatesPerSecond, target: nil),
-            String(format: "reference: authenticated GET of a vehicle %9.0f/s (the engine's floor on this host now); cached updates are %.2f× of it",
-                   report.readsMedianPerSecond, report.updatesToReadsRatio),
+            String(format: "reference: authenticated GET of a vehicle %9.0f/s (the engine's floor on this host now; stolen %@); cached updates are %.2f× of it",
+                   report.readsMedianPerSecond, stolen(report.readsStolenPercent).trimmingCharacters(in: .whitespaces), report.updatesToReadsRatio),
             String(format: "verification per request: cached %.0f ns, uncached %.1f µs (one thread)",
                    report.verifyCachedNanoseconds, report.verifyUncachedNanoseconds / 1000),
-            "CPU µs/update counts the engine and the load generator (wrk) together.",
+            "CPU µs/update counts the engine and the load generator (wrk) together; stolen is the machine's time the hypervisor gave to other guests.",
         ].joined(separator: "\n")
+    }
+
+    /// The median stolen share of `runs`, as a column ("–" where unknown).
+    private static func stolen(_ runs: [Double?]) -> String {
+        let known = runs.compactMap { $0 }
+        return known.count == runs.count && !known.isEmpty ? String(format: "%6.1f %%", Throughput.median(known)) : "     –  "
     }
 }
