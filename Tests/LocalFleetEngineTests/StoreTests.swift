@@ -32,17 +32,23 @@ struct StoreTests {
         }
     }
 
-    /// Saves and loads; the later of two records for one resource wins; providers stay apart.
+    /// Saves and loads; the later of two records for one resource wins; providers stay apart,
+    /// also when one provider's resources are all removed.
     static func roundTrip(at location: DatabaseLocation) async throws {
         let provider = "store-\(UUID().uuidString.prefix(8))"
         var moved = vehicle
         moved.lastLocation?.location = LatLng(latitude: -33.86, longitude: 151.21)
         try await TestDatabases.withStore(at: location) { store in
             try await store.save([.vehicle(id: "v1", vehicle), .trip(id: "t1", trip), .vehicle(id: "v1", moved)], provider: provider)
-            try await store.save([.vehicle(id: "v1", vehicle)], provider: "\(provider)-other")
+            try await store.save([.vehicle(id: "v1", vehicle), .trip(id: "t1", trip)], provider: "\(provider)-other")
         }
-        let snapshot = try await TestDatabases.withStore(at: location) { try await $0.load(provider: provider) }
-        #expect(snapshot == FleetSnapshot(vehicles: ["v1": moved], trips: ["t1": trip]))
+        try await TestDatabases.withStore(at: location) { store in
+            #expect(try await store.load(provider: provider) == FleetSnapshot(vehicles: ["v1": moved], trips: ["t1": trip]))
+            try await store.removeAll(provider: provider)
+            #expect(try await store.load(provider: provider) == FleetSnapshot())
+            #expect(try await store.load(provider: "\(provider)-other") == FleetSnapshot(vehicles: ["v1": vehicle], trips: ["t1": trip]))
+            try await store.removeAll(provider: "\(provider)-other")
+        }
     }
 
     /// A batch larger than one statement is saved whole.

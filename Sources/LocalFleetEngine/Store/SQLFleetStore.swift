@@ -82,6 +82,16 @@ public struct SQLFleetStore: FleetStore {
         }
     }
 
+    /// Deletes every vehicle and trip of `provider`, all or none: for throwaway providers, such
+    /// as a benchmark's in a database that outlives it. Stop any engine serving `provider` first.
+    public func removeAll(provider: String) async throws {
+        try await database.transaction { connection in
+            for table in [Self.tripsTable, Self.vehiclesTable] {
+                try await connection.delete(from: table).where("provider", .equal, provider).run()
+            }
+        }
+    }
+
     private func rows(of table: String, idColumn: String, provider: String) async throws -> [(id: String, document: String)] {
         try await database.sql.select()
             .column(SQLIdentifier(idColumn)).column("document")

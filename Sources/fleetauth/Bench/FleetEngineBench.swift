@@ -41,7 +41,6 @@ struct FleetEngineBench: AsyncParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
-    static let project = "bench-fleet"
     static let target = 10_000.0
 
     /// One measured run.
@@ -89,8 +88,10 @@ struct FleetEngineBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let server = try ServiceAccountKey.generate(projectID: Self.project, role: .serviceSuperUser)
-        let driver = try ServiceAccountKey.generate(projectID: Self.project, role: .driverSDKUser)
+        // A provider of its own, removed at the end: a PostgreSQL database outlives the run.
+        let project = "bench-fleet-\(UUID().uuidString.prefix(8).lowercased())"
+        let server = try ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser)
+        let driver = try ServiceAccountKey.generate(projectID: project, role: .driverSDKUser)
         let accounts = [TrustedServiceAccount(key: server, role: .serviceSuperUser), TrustedServiceAccount(key: driver, role: .driverSDKUser)]
         let driverMinter = try TokenMinter(key: driver)
         let tokens = try (0..<vehicles).map { try driverMinter.mint(.driver(vehicleID: Self.vehicleID($0))).token }
@@ -110,17 +111,17 @@ struct FleetEngineBench: AsyncParsableCommand {
 
         var cached: [Run] = [], uncached: [Run] = [], reads: [Double] = [], readsStolen: [Double?] = []
         do {
-            try await withEngine(store: store, accounts: accounts, cacheCapacity: 10, logger: logger) { port in
-                try await createVehicles(port: port, token: serverToken, on: clients)
+            try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 10, logger: logger) { port in
+                try await createVehicles(project: project, port: port, token: serverToken, on: clients)
             }
             var run = 0
             for round in 1...rounds {
                 for capacity in [100_000, 1] {
                     run += 1
-                    let (load, cpuSeconds, stolenPercent) = try await withEngine(store: store, accounts: accounts, cacheCapacity: capacity, logger: logger) { port in
-                        try await measure(port: port, tokensFile: tokensFile, run: run, folder: folder)
+                    let (load, cpuSeconds, stolenPercent) = try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: capacity, logger: logger) { port in
+                        try await measure(project: project, port: port, tokensFile: tokensFile, run: run, folder: folder)
                     }
-                    let checked = try await durability(of: Self.acknowledged(load), run: run, store: store)
+                    let checked = try await durability(of: Self.acknowledged(load), run: run, project: project, store: store)
                     let result = Run(
                         updatesPerSecond: Double(load.succeeded) / load.seconds,
                         p50Milliseconds: load.latency.p50Milliseconds, p99Milliseconds: load.latency.p99Milliseconds,
@@ -129,8 +130,8 @@ struct FleetEngineBench: AsyncParsableCommand {
                     if capacity == 1 { uncached.append(result) } else { cached.append(result) }
                     if load.failed > 0 { logger.warning("requests failed", metadata: ["count": "\(load.failed)"]) }
                 }
-                let (read, readStolenPercent) = try await withEngine(store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger) { port in
-                    try await measureReads(port: port, tokensFile: tokensFile, folder: folder)
+                let (read, readStolenPercent) = try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger) { port in
+                    try await measureReads(project: project, port: port, tokensFile: tokensFile, folder: folder)
                 }
                 reads.append(Double(read.succeeded) / read.seconds)
                 readsStolen.append(readStolenPercent)
@@ -139,11 +140,11 @@ struct FleetEngineBench: AsyncParsableCommand {
             }
         } catch {
             try? await clients.shutdownGracefully()
-            await database.shutdown()
+            await Self.remove(project, from: store, database: database, logger: logger)
             throw error
         }
         try? await clients.shutdownGracefully()
-        await database.shutdown()
+        await Self.remove(project, from: store, database: database, logger: logger)
 
         let verifier = TokenVerifier(trusting: accounts)
         _ = try verifier.verify(tokens[0])
@@ -168,15 +169,26 @@ struct FleetEngineBench: AsyncParsableCommand {
 
     static func vehicleID(_ index: Int) -> String { "bench-\(index)" }
 
+    /// Deletes the run's vehicles (a PostgreSQL database keeps them otherwise), then closes
+    /// the database; a failure to delete is only logged, as the measurements stand.
+    static func remove(_ provider: String, from store: SQLFleetStore, database: FleetDatabase, logger: Logger) async {
+        do {
+            try await store.removeAll(provider: provider)
+        } catch {
+            logger.warning("could not delete the benchmark's vehicles", metadata: ["provider": "\(provider)", "error": "\(error)"])
+        }
+        await database.shutdown()
+    }
+
     /// Runs an engine on a free port over `store` while `body` runs, then shuts it down
     /// gracefully (every accepted write saved).
     private func withEngine<Result: Sendable>(
-        store: SQLFleetStore, accounts: [TrustedServiceAccount], cacheCapacity: Int, logger: Logger,
+        project: String, store: SQLFleetStore, accounts: [TrustedServiceAccount], cacheCapacity: Int, logger: Logger,
         _ body: (Int) async throws -> Result
     ) async throws -> Result {
         let engine = try await RunningService.start(logger: logger) { onStarted in
             LocalFleetEngine(
-                configuration: .init(projectID: Self.project, trustedAccounts: accounts, port: 0, verifiedTokenCacheCapacity: cacheCapacity,
+                configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, verifiedTokenCacheCapacity: cacheCapacity,
                                      onStarted: onStarted),
                 store: store, logger: logger)
         }
@@ -190,7 +202,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         return try result.get()
     }
 
-    private func createVehicles(port: Int, token: String, on group: any EventLoopGroup) async throws {
+    private func createVehicles(project: String, port: Int, token: String, on group: any EventLoopGroup) async throws {
         let body = ByteBuffer(string: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"}}"#)
         // Creators that divide the vehicles evenly, so that each vehicle is created exactly once.
         let creators = (1...8).last { vehicles.isMultiple(of: $0) } ?? 1
@@ -198,7 +210,7 @@ struct FleetEngineBench: AsyncParsableCommand {
             host: "127.0.0.1", port: port, connections: creators, duration: .seconds(600),
             requestsPerConnection: vehicles / creators, on: group
         ) { connection, n in
-            let uri = "/v1/providers/\(Self.project)/vehicles?vehicleId=\(Self.vehicleID(connection + n * creators))"
+            let uri = "/v1/providers/\(project)/vehicles?vehicleId=\(Self.vehicleID(connection + n * creators))"
             return HTTPLoad.Request(head: Self.head(.POST, uri, token: token, length: body.readableBytes), body: body)
         }
         guard tally.succeeded == vehicles, tally.failed == 0 else {
@@ -211,11 +223,11 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// of run r puts it at latitude 10 + r + n / 10^7, so the stored latitude tells which
     /// update it is. Returns the run, the CPU time of this process and wrk together, and the
     /// share of the machine's time stolen meanwhile.
-    private func measure(port: Int, tokensFile: String, run: Int, folder: String) async throws -> (load: Wrk.Result, cpuSeconds: Double, stolenPercent: Double?) {
+    private func measure(project: String, port: Int, tokensFile: String, run: Int, folder: String) async throws -> (load: Wrk.Result, cpuSeconds: Double, stolenPercent: Double?) {
         func load(seconds: Int) async throws -> Wrk.Result {
             try await Wrk.run(
                 url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: Self.wrkScript,
-                arguments: [Self.project, String(run), tokensFile, String(clientThreads)], folder: folder)
+                arguments: [project, String(run), tokensFile, String(clientThreads)], folder: folder)
         }
         _ = try await load(seconds: 1)
         let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
@@ -225,11 +237,11 @@ struct FleetEngineBench: AsyncParsableCommand {
 
     /// One run of authenticated reads (after a 1 s warm-up): each vehicle's driver reads its
     /// own vehicle, round robin. Returns the run and the share of the machine's time stolen meanwhile.
-    private func measureReads(port: Int, tokensFile: String, folder: String) async throws -> (load: Wrk.Result, stolenPercent: Double?) {
+    private func measureReads(project: String, port: Int, tokensFile: String, folder: String) async throws -> (load: Wrk.Result, stolenPercent: Double?) {
         func load(seconds: Int) async throws -> Wrk.Result {
             try await Wrk.run(
                 url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: Self.readScript,
-                arguments: [Self.project, tokensFile, String(clientThreads)], folder: folder)
+                arguments: [project, tokensFile, String(clientThreads)], folder: folder)
         }
         _ = try await load(seconds: 1)
         let hostBefore = HostCPU.now()
@@ -359,8 +371,8 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// holds the last acknowledged update or a later one sent (`acknowledged`: from the highest
     /// step answered with 200 to the last step sent, by vehicle; wrk stops with one update per
     /// vehicle in flight at most, which the engine may still have saved).
-    private func durability(of acknowledged: [Int: ClosedRange<Int>], run: Int, store: SQLFleetStore) async throws -> (checked: Int, durable: Int) {
-        let snapshot = try await store.load(provider: Self.project)
+    private func durability(of acknowledged: [Int: ClosedRange<Int>], run: Int, project: String, store: SQLFleetStore) async throws -> (checked: Int, durable: Int) {
+        let snapshot = try await store.load(provider: project)
         var durable = 0
         for (index, steps) in acknowledged {
             let latitude = snapshot.vehicles[Self.vehicleID(index)]?.lastLocation?.location?.latitude ?? -1

@@ -26,7 +26,7 @@ struct FleetStoreBench: AsyncParsableCommand {
     @Option(help: "Rounds of runs over every batch size; medians are reported.")
     var rounds = 3
 
-    @Option(help: "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file (the rows stay, under a provider named bench-store-…).")
+    @Option(help: "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file (the run deletes its rows at the end).")
     var databaseURL: String?
 
     func validate() throws {
@@ -73,10 +73,10 @@ struct FleetStoreBench: AsyncParsableCommand {
                 }
             }
         } catch {
-            await database.shutdown()
+            await FleetEngineBench.remove(project, from: store, database: database, logger: logger)
             throw error
         }
-        await database.shutdown()
+        await FleetEngineBench.remove(project, from: store, database: database, logger: logger)
         print("local Fleet Engine store: \(vehicles) vehicles, \(database.location.kind.rawValue), \(rounds) rounds of \(seconds) s (medians)")
         print("batch size   CPU µs/update   updates/s")
         for size in batchSizes {
