@@ -116,6 +116,7 @@ let package = Package(
         .testTarget(
             name: "FleetTokensTests",
             dependencies: [
+                "TestSupport",
                 "FleetTokens",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

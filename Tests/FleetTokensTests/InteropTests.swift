@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import FleetTokens
 
@@ -10,27 +11,20 @@ enum PyJWT {
 
     /// Whether python3 with PyJWT and cryptography is here. CI installs them, so there a
     /// missing module fails the run instead of skipping.
-    static let isAvailable: Bool = {
+    static func isAvailable() async -> Bool {
         if ProcessInfo.processInfo.environment["CI"] != nil { return true }
-        return (try? run(["-c", "import jwt, cryptography"])) != nil
-    }()
+        return (try? await run(["-c", "import jwt, cryptography"])) != nil
+    }
 
-    /// Runs python3 with `arguments`; returns standard output, or throws with standard error.
-    static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw InteropFailure(message: "python3 \(arguments.first ?? "") failed: \(errorText)")
+    /// Runs python3 with `arguments` (as a ``ChildProgram``, so that no test thread blocks on
+    /// it); returns the last line it printed (the result: anything before it is what Python
+    /// warned about), or throws with everything it printed.
+    static func run(_ arguments: [String]) async throws -> String {
+        let exit = try await ChildProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments).exit(within: .seconds(60))
+        guard exit.exited, exit.status == 0 else {
+            throw InteropFailure(message: "python3 \(arguments.first ?? "") failed: \(exit.output)")
         }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return exit.output.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
     }
 
     struct InteropFailure: Error, CustomStringConvertible {
@@ -41,7 +35,7 @@ enum PyJWT {
 
 @Suite(
     "Interoperability with PyJWT (an independent JWT implementation)",
-    .enabled(if: PyJWT.isAvailable, "python3 with PyJWT and cryptography is not installed (pip install PyJWT cryptography); CI installs them")
+    .enabled("python3 with PyJWT and cryptography is not installed (pip install PyJWT cryptography); CI installs them") { await PyJWT.isAvailable() }
 )
 struct InteropTests {
     let keyFile: String = {
@@ -51,9 +45,9 @@ struct InteropTests {
     }()
 
     @Test("a token minted here verifies in PyJWT with the same header and claims")
-    func mintedHereVerifiesThere() throws {
+    func mintedHereVerifiesThere() async throws {
         let minted = try TokenMinter(key: TestKeys.driver).mint(.driver(vehicleID: "vehicle-interop"), lifetime: .seconds(900))
-        let output = try PyJWT.run([PyJWT.script, "verify", keyFile, minted.token])
+        let output = try await PyJWT.run([PyJWT.script, "verify", keyFile, minted.token])
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [String: Any]])
         #expect(decoded["header"]?["kid"] as? String == TestKeys.driver.privateKeyID)
         #expect(decoded["header"]?["alg"] as? String == "RS256")
@@ -68,16 +62,16 @@ struct InteropTests {
     }
 
     @Test("PyJWT refuses a token minted here once it is tampered with")
-    func tamperedRefusedThere() throws {
+    func tamperedRefusedThere() async throws {
         let minted = try TokenMinter(key: TestKeys.driver).mint(.driver(vehicleID: "v"))
         var parts = minted.token.split(separator: ".").map(String.init)
         parts[1] = Base64URL.encode(Data("{\"iss\":\"x\"}".utf8))
-        #expect(throws: PyJWT.InteropFailure.self) { try PyJWT.run([PyJWT.script, "verify", keyFile, parts.joined(separator: ".")]) }
+        await #expect(throws: PyJWT.InteropFailure.self) { try await PyJWT.run([PyJWT.script, "verify", keyFile, parts.joined(separator: ".")]) }
     }
 
     @Test("a token PyJWT mints with a keygen key file verifies here")
-    func mintedThereVerifiesHere() throws {
-        let token = try PyJWT.run([PyJWT.script, "mint", keyFile, "vehicle-py", "1200"])
+    func mintedThereVerifiesHere() async throws {
+        let token = try await PyJWT.run([PyJWT.script, "mint", keyFile, "vehicle-py", "1200"])
         let verifier = TokenVerifier(trusting: [TrustedServiceAccount(key: try ServiceAccountKey(contentsOf: keyFile), role: .driverSDKUser)])
         let verified = try verifier.verify(token)
         #expect(verified.authorization == AuthorizationClaims(vehicleID: "vehicle-py"))
