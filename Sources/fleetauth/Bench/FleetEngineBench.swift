@@ -88,8 +88,7 @@ struct FleetEngineBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // A provider of its own, removed at the end: a PostgreSQL database outlives the run.
-        let project = "bench-fleet-\(UUID().uuidString.prefix(8).lowercased())"
+        let project = BenchProvider.named("bench-fleet")
         let server = try ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser)
         let driver = try ServiceAccountKey.generate(projectID: project, role: .driverSDKUser)
         let accounts = [TrustedServiceAccount(key: server, role: .serviceSuperUser), TrustedServiceAccount(key: driver, role: .driverSDKUser)]
@@ -140,11 +139,11 @@ struct FleetEngineBench: AsyncParsableCommand {
             }
         } catch {
             try? await clients.shutdownGracefully()
-            await Self.remove(project, from: store, database: database, logger: logger)
+            await BenchProvider.remove(project, from: store, thenClose: database, logger: logger)
             throw error
         }
         try? await clients.shutdownGracefully()
-        await Self.remove(project, from: store, database: database, logger: logger)
+        await BenchProvider.remove(project, from: store, thenClose: database, logger: logger)
 
         let verifier = TokenVerifier(trusting: accounts)
         _ = try verifier.verify(tokens[0])
@@ -168,17 +167,6 @@ struct FleetEngineBench: AsyncParsableCommand {
     }
 
     static func vehicleID(_ index: Int) -> String { "bench-\(index)" }
-
-    /// Deletes the run's vehicles (a PostgreSQL database keeps them otherwise), then closes
-    /// the database; a failure to delete is only logged, as the measurements stand.
-    static func remove(_ provider: String, from store: SQLFleetStore, database: FleetDatabase, logger: Logger) async {
-        do {
-            try await store.removeAll(provider: provider)
-        } catch {
-            logger.warning("could not delete the benchmark's vehicles", metadata: ["provider": "\(provider)", "error": "\(error)"])
-        }
-        await database.shutdown()
-    }
 
     /// Runs an engine on a free port over `store` while `body` runs, then shuts it down
     /// gracefully (every accepted write saved).

@@ -44,7 +44,7 @@ struct FleetStoreBench: AsyncParsableCommand {
         logger.logLevel = .warning
         let database = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
         let store = SQLFleetStore(database: database)
-        let project = "bench-store-\(UUID().uuidString.prefix(8))"
+        let project = BenchProvider.named("bench-store")
         var results: [Int: (cpu: [Double], rate: [Double])] = [:]
         do {
             try await store.save((0..<vehicles).map { .vehicle(id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: 0)) }, provider: project)
@@ -73,10 +73,10 @@ struct FleetStoreBench: AsyncParsableCommand {
                 }
             }
         } catch {
-            await FleetEngineBench.remove(project, from: store, database: database, logger: logger)
+            await BenchProvider.remove(project, from: store, thenClose: database, logger: logger)
             throw error
         }
-        await FleetEngineBench.remove(project, from: store, database: database, logger: logger)
+        await BenchProvider.remove(project, from: store, thenClose: database, logger: logger)
         print("local Fleet Engine store: \(vehicles) vehicles, \(database.location.kind.rawValue), \(rounds) rounds of \(seconds) s (medians)")
         print("batch size   CPU µs/update   updates/s")
         for size in batchSizes {
