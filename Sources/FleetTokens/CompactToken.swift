@@ -50,7 +50,7 @@ struct CompactToken {
     }
 
     /// Whether the RS256 signature verifies with `publicKey`.
-    func signatureMatches(_ publicKey: _RSA.Signing.PublicKey) -> Bool {
-        publicKey.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInputDigest, padding: .insecurePKCS1v1_5)
+    func signatureMatches(_ publicKey: RSAPublicKey) -> Bool {
+        publicKey.backing.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInputDigest, padding: .insecurePKCS1v1_5)
     }
 }

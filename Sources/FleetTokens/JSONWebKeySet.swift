@@ -19,7 +19,7 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
     public init(publishing accounts: [(key: ServiceAccountKey, role: FleetEngineRole)]) throws(JSONWebKeySetError) {
         var keys: [JSONWebKey] = []
         for (key, role) in accounts {
-            guard let primitives = try? key.publicKey.getKeyPrimitives() else {
+            guard let primitives = try? key.publicKey.backing.getKeyPrimitives() else {
                 throw .unusableKey(keyID: key.privateKeyID, problem: "its public key cannot be exported")
             }
             keys.append(JSONWebKey(
@@ -76,7 +76,7 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
             else {
                 throw .unusableKey(keyID: keyID, problem: "n and e are not a base64url RSA public key of 2048 bits or more")
             }
-            let account = TrustedServiceAccount(email: owner, role: ownerRole, publicKeys: [keyID: publicKey])
+            let account = TrustedServiceAccount(email: owner, role: ownerRole, publicKeys: [keyID: RSAPublicKey(publicKey)])
             if let existing = accounts[owner] {
                 guard existing.role == ownerRole else { throw .unusableKey(keyID: keyID, problem: "\(owner) is listed with two roles") }
                 accounts[owner] = existing.merging(account)

@@ -1,4 +1,3 @@
-import CryptoExtras
 import Foundation
 
 extension ServiceAccountKey {
@@ -15,9 +14,9 @@ extension ServiceAccountKey {
         guard account.range(of: "^[a-z][a-z0-9-]{4,28}[a-z0-9]$", options: .regularExpression) != nil else {
             throw KeyFileError(file: "<new key>", problem: "account id \"\(account)\" must be 6-30 lowercase letters, digits or dashes, starting with a letter")
         }
-        let privateKey: _RSA.Signing.PrivateKey
+        let privateKey: RSAPrivateKey
         do {
-            privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+            privateKey = try RSAPrivateKey.generate()
         } catch {
             throw KeyFileError(file: "<new key>", problem: "RSA key generation failed")
         }

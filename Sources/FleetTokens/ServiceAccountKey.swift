@@ -1,4 +1,3 @@
-import CryptoExtras
 import Foundation
 
 /// A Google service-account JSON key, the file Fleet Engine operators download from Cloud IAM
@@ -14,13 +13,13 @@ public struct ServiceAccountKey: Sendable {
     /// The account's numeric id (`client_id`), when the file has one.
     public let clientID: String?
     /// The RSA private key (`private_key`, PEM PKCS#8).
-    public let privateKey: _RSA.Signing.PrivateKey
+    public let privateKey: RSAPrivateKey
 
     /// The public half of ``privateKey``.
-    public var publicKey: _RSA.Signing.PublicKey { privateKey.publicKey }
+    public var publicKey: RSAPublicKey { privateKey.publicKey }
 
     /// Creates a key from its parts.
-    public init(projectID: String, privateKeyID: String, clientEmail: String, clientID: String? = nil, privateKey: _RSA.Signing.PrivateKey) {
+    public init(projectID: String, privateKeyID: String, clientEmail: String, clientID: String? = nil, privateKey: RSAPrivateKey) {
         self.projectID = projectID
         self.privateKeyID = privateKeyID
         self.clientEmail = clientEmail
@@ -62,9 +61,9 @@ public struct ServiceAccountKey: Sendable {
         let clientEmail = try field("client_email")
         guard clientEmail.contains("@") else { throw fail("field \"client_email\" is not an email address") }
         let pem = try field("private_key")
-        let privateKey: _RSA.Signing.PrivateKey
+        let privateKey: RSAPrivateKey
         do {
-            privateKey = try _RSA.Signing.PrivateKey(pemRepresentation: pem)
+            privateKey = try RSAPrivateKey(pemRepresentation: pem)
         } catch {
             throw fail("field \"private_key\" is not a PEM RSA private key of 2048 bits or more")
         }

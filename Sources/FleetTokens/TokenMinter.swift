@@ -34,7 +34,7 @@ public struct TokenMinter: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(TokenMintError) {
         _ = try Self.wholeSeconds(of: defaultLifetime)
-        guard let signer = RS256Signer(key.privateKey) else { throw .signingFailed }
+        guard let signer = RS256Signer(key.privateKey.backing) else { throw .signingFailed }
         self.signer = signer
         self.key = key
         self.audience = audience

@@ -1,5 +1,3 @@
-import CryptoExtras
-
 /// A service account whose tokens a verifier accepts: its email, its Fleet Engine role and
 /// its public keys by `kid`.
 public struct TrustedServiceAccount: Sendable {
@@ -8,10 +6,10 @@ public struct TrustedServiceAccount: Sendable {
     /// The account's role, which decides what its tokens may do.
     public let role: FleetEngineRole
     /// The account's public keys by key id.
-    public let publicKeys: [String: _RSA.Signing.PublicKey]
+    public let publicKeys: [String: RSAPublicKey]
 
     /// Trusts `email` with `role` and the given keys.
-    public init(email: String, role: FleetEngineRole, publicKeys: [String: _RSA.Signing.PublicKey]) {
+    public init(email: String, role: FleetEngineRole, publicKeys: [String: RSAPublicKey]) {
         self.email = email
         self.role = role
         self.publicKeys = publicKeys

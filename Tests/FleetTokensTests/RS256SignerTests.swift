@@ -9,13 +9,13 @@ struct RS256SignerTests {
     @Test("PKCS #1 v1.5 is deterministic: the same bytes as swift-crypto for several digests and keys")
     func sameSignatureAsSwiftCrypto() throws {
         for key in [TestKeys.driver, TestKeys.consumer] {
-            let signer = try #require(RS256Signer(key.privateKey))
+            let signer = try #require(RS256Signer(key.privateKey.backing))
             for message in ["", "header.payload", String(repeating: "x", count: 5_000)] {
                 let digest = SHA256.hash(data: Data(message.utf8))
                 let signature = try #require(signer.signature(for: digest))
-                let reference = try key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5)
+                let reference = try key.privateKey.backing.signature(for: digest, padding: .insecurePKCS1v1_5)
                 #expect(signature == reference.rawRepresentation)
-                #expect(key.publicKey.isValidSignature(.init(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5))
+                #expect(key.publicKey.backing.isValidSignature(.init(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5))
             }
         }
     }
@@ -23,13 +23,13 @@ struct RS256SignerTests {
     @Test("Signing from many threads at once gives valid signatures")
     func concurrentSigning() async throws {
         let key = TestKeys.server
-        let signer = try #require(RS256Signer(key.privateKey))
+        let signer = try #require(RS256Signer(key.privateKey.backing))
         let allValid = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<16 {
                 group.addTask {
                     let digest = SHA256.hash(data: Data("message \(index)".utf8))
                     guard let signature = signer.signature(for: digest) else { return false }
-                    return key.publicKey.isValidSignature(.init(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5)
+                    return key.publicKey.backing.isValidSignature(.init(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5)
                 }
             }
             return await group.allSatisfy { $0 }

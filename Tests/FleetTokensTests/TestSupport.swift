@@ -41,7 +41,7 @@ enum Forge {
     }
 
     static func rs256(_ signingInput: String, with key: ServiceAccountKey) -> String {
-        let signature = try! key.privateKey.signature(for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
+        let signature = try! key.privateKey.backing.signature(for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
         return Base64URL.encode(signature.rawRepresentation)
     }
 

@@ -44,11 +44,11 @@ struct TokenBench: ParsableCommand {
         var mints: [Double] = [], verifies: [Double] = [], cached: [Double] = []
         var rawSigns: [Double] = [], rawVerifies: [Double] = []
         let digest = SHA256.hash(data: Data(token.utf8))
-        let signature = try key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5)
+        let signature = try key.privateKey.backing.signature(for: digest, padding: .insecurePKCS1v1_5)
         for round in 1...rounds {
             openssl.append(try OpenSSLSpeed.measure(seconds: seconds))
-            rawSigns.append(try Throughput.measure(seconds: Double(seconds)) { _ = try key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5) })
-            rawVerifies.append(Throughput.measure(seconds: Double(seconds)) { _ = key.publicKey.isValidSignature(signature, for: digest, padding: .insecurePKCS1v1_5) })
+            rawSigns.append(try Throughput.measure(seconds: Double(seconds)) { _ = try key.privateKey.backing.signature(for: digest, padding: .insecurePKCS1v1_5) })
+            rawVerifies.append(Throughput.measure(seconds: Double(seconds)) { _ = key.publicKey.backing.isValidSignature(signature, for: digest, padding: .insecurePKCS1v1_5) })
             mints.append(try Throughput.measure(seconds: Double(seconds)) { _ = try minter.mint(.driver(vehicleID: "vehicle-42")) })
             verifies.append(try Throughput.measure(seconds: Double(seconds)) { _ = try verifier.verifyWithoutCache(token) })
             cached.append(try Throughput.measure(seconds: Double(seconds)) { _ = try verifier.verify(token) })
