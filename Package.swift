@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// FleetAuth: Fleet Engine–style authorization tokens, from the server that signs them,
@@ -9,6 +9,16 @@ import PackageDescription
 ///   FleetEngineClient → FleetTokenProvider
 ///   TokenServer, LocalFleetEngine → FleetTokens
 ///   fleetauth → everything
+///
+/// Everything that needs another package sits behind the `Server` trait, on by default. An app
+/// that only wants FleetTokenProvider or FleetEngineClient adds the package with `traits: []`
+/// and resolves no other package at all (see README, "Tokens in the app").
+
+/// Server-side modules depend on other packages only while the `Server` trait is on.
+func server(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}
+
 let package = Package(
     name: "fleetauth",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -17,6 +27,13 @@ let package = Package(
         .library(name: "FleetTokenProvider", targets: ["FleetTokenProvider"]),
         .library(name: "FleetEngineClient", targets: ["FleetEngineClient"]),
         .executable(name: "fleetauth", targets: ["fleetauth"]),
+    ],
+    traits: [
+        .trait(
+            name: "Server",
+            description: "FleetTokens, the token server, the local Fleet Engine and the fleetauth tool, with the packages they need"
+        ),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -44,9 +61,9 @@ let package = Package(
         .target(
             name: "FleetTokens",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                server("Crypto", "swift-crypto"),
+                server("CryptoExtras", "swift-crypto"),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: ["Server"])),
             ]
         ),
         .target(name: "FleetTokenProvider"),
@@ -54,14 +71,14 @@ let package = Package(
         .target(
             name: "FleetServerSupport",
             dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
-                .product(name: "PostgresKit", package: "postgres-kit"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                server("Hummingbird", "hummingbird"),
+                server("SQLKit", "sql-kit"),
+                server("SQLiteKit", "sqlite-kit"),
+                server("PostgresKit", "postgres-kit"),
+                server("PostgresNIO", "postgres-nio"),
+                server("Logging", "swift-log"),
+                server("Metrics", "swift-metrics"),
+                server("Prometheus", "swift-prometheus"),
             ]
         ),
         .target(
@@ -69,13 +86,13 @@ let package = Package(
             dependencies: [
                 "FleetTokens",
                 "FleetServerSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
+                server("SQLKit", "sql-kit"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("Logging", "swift-log"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -83,11 +100,11 @@ let package = Package(
             dependencies: [
                 "FleetTokens",
                 "FleetServerSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdBcrypt", "hummingbird-auth"),
+                server("Crypto", "swift-crypto"),
+                server("Logging", "swift-log"),
+                server("Metrics", "swift-metrics"),
             ],
             resources: [.embedInCode("Resources/token-server.openapi.yaml")]
         ),
@@ -100,26 +117,27 @@ let package = Package(
                 "FleetServerSupport",
                 "LocalFleetEngine",
                 "TokenServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                server("ArgumentParser", "swift-argument-parser"),
+                server("Crypto", "swift-crypto"),
+                server("CryptoExtras", "swift-crypto"),
+                server("Logging", "swift-log"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
             ]
         ),
-        // What several test targets share: running the built `fleetauth` as a child process.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What several test targets share: running the built `fleetauth` as a child process, and a
+        // transport that dates answers by a test clock.
+        .target(name: "TestSupport", dependencies: ["FleetTokenProvider"], path: "Tests/TestSupport"),
         .testTarget(
             name: "FleetTokensTests",
             dependencies: [
                 "TestSupport",
                 "FleetTokens",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
+                server("Crypto", "swift-crypto"),
+                server("CryptoExtras", "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -129,16 +147,16 @@ let package = Package(
                 "TokenServer",
                 "FleetTokens",
                 "FleetServerSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                server("HummingbirdTesting", "hummingbird"),
             ]
         ),
         .testTarget(
             name: "FleetServerSupportTests",
             dependencies: [
                 "FleetServerSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                server("HummingbirdTesting", "hummingbird"),
+                server("Logging", "swift-log"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
             ]
         ),
         .testTarget(
@@ -148,11 +166,11 @@ let package = Package(
                 "LocalFleetEngine",
                 "FleetTokens",
                 "FleetServerSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                server("Crypto", "swift-crypto"),
+                server("CryptoExtras", "swift-crypto"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("HummingbirdTesting", "hummingbird"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
             ]
         ),
         .testTarget(
@@ -166,14 +184,15 @@ let package = Package(
                 "TokenServer",
                 "LocalFleetEngine",
                 "FleetServerSupport",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
             name: "FleetTokenProviderTests",
             dependencies: [
+                "TestSupport",
                 "FleetTokenProvider",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                server("Hummingbird", "hummingbird"),
             ]
         ),
     ]

@@ -5,6 +5,12 @@ import Foundation
 ///
 /// - Expiry comes from the token's own `exp` claim, else the response's stated expiry; when
 ///   both are there the earlier wins.
+/// - A token's life is judged on the token server's clock, not the device's: each answer's
+///   `Date` header and the token's `iat` tell how far apart the two are, and the token's
+///   expiry is moved onto the device's clock by that much. A phone hours ahead does not fetch
+///   on every call, and one behind does not hand out tokens that have really expired. An
+///   offset of ``Configuration/clockSkewReportThreshold`` or more is reported as
+///   ``ProviderEvent/clockSkew(_:serverAhead:)``.
 /// - A token is handed out while more than ``Configuration/refreshMargin`` of it is left.
 ///   Inside ``Configuration/refreshWindow`` it is still handed out and one background refresh
 ///   starts. For short-lived tokens both scale down (at most a quarter and half of the lifetime).
@@ -24,18 +30,23 @@ public actor CachingTokenProvider: AuthorizationTokenProvider {
         public var fetchTimeout: Duration
         /// How many contexts are held at most. Default 64.
         public var capacity: Int
+        /// A measured offset between the device's clock and the token server's of at least
+        /// this much is reported as ``ProviderEvent/clockSkew(_:serverAhead:)``. Default 30 s.
+        public var clockSkewReportThreshold: Duration
 
         /// Creates a configuration; the defaults suit Fleet Engine's one-hour tokens.
         public init(
             refreshMargin: Duration = .seconds(60),
             refreshWindow: Duration = .seconds(300),
             fetchTimeout: Duration = .seconds(30),
-            capacity: Int = 64
+            capacity: Int = 64,
+            clockSkewReportThreshold: Duration = .seconds(30)
         ) {
             self.refreshMargin = refreshMargin
             self.refreshWindow = refreshWindow
             self.fetchTimeout = fetchTimeout
             self.capacity = capacity
+            self.clockSkewReportThreshold = clockSkewReportThreshold
         }
     }
 
@@ -166,18 +177,22 @@ public actor CachingTokenProvider: AuthorizationTokenProvider {
         pending.finish(with: outcome.map(\.token))
     }
 
-    /// Holds a fetched token for `context` unless it is already stale by this device's clock;
-    /// a stale one is still handed to the callers waiting for it, as the token server's clock
-    /// (which Fleet Engine shares) may well disagree with the device's.
+    /// Holds a fetched token for `context` unless it is already stale, its expiry moved onto
+    /// the device's clock; a stale one is still handed to the callers waiting for it, as
+    /// nothing fresher can be had.
     private func store(
         _ fetched: FetchedToken,
         for context: AuthorizationContext,
         requestedAt: Date
     ) throws -> CachedToken {
-        guard let expiresAt = fetched.expiry(requestedAt: requestedAt) else {
+        let now = clock.now
+        let (expiry, offset) = fetched.expiry(requestedAt: requestedAt, receivedAt: now)
+        if abs(offset.seconds) >= configuration.clockSkewReportThreshold.timeInterval {
+            onEvent?(.clockSkew(context, serverAhead: offset.duration))
+        }
+        guard let expiresAt = expiry else {
             throw TokenProviderError.missingExpiry
         }
-        let now = clock.now
         let cached = CachedToken(
             token: fetched.token,
             expiresAt: expiresAt,

@@ -8,7 +8,8 @@ import FoundationNetworking
 ///
 /// Each fetch sends `GET` to the URL template filled in with the context's ids, after
 /// ``authorizeRequest`` has attached the app's own credentials, and reads the answer with a
-/// ``TokenResponseFormat``. Transport errors, timeouts, 5xx and 429 are retried as the
+/// ``TokenResponseFormat``, with the response's `Date` header as the server's clock.
+/// Transport errors, timeouts, 5xx and 429 are retried as the
 /// ``RetryPolicy`` says; 401, 403 and unusable answers fail at once with a
 /// ``TokenProviderError``.
 public struct HTTPTokenFetcher: TokenFetcher {
@@ -85,7 +86,9 @@ public struct HTTPTokenFetcher: TokenFetcher {
         let (body, response) = try await send(request)
         switch response.statusCode {
         case 200..<300:
-            return try responseFormat.decode(body)
+            var fetched = try responseFormat.decode(body)
+            fetched.serverDate = response.serverDate
+            return fetched
         case 401:
             throw TokenProviderError.unauthorized
         case 403:

@@ -1,21 +1,45 @@
 import Foundation
 
-/// Reads a JWT's `exp` claim without verifying its signature: enough for a client to know when
-/// to refresh a token it was handed by a server it trusts, never enough to trust the token.
+/// Reads a JWT's `iat` and `exp` claims without verifying its signature: enough for a client to
+/// know when to refresh a token it was handed by a server it trusts, never enough to trust the
+/// token.
 enum UnverifiedJWT {
-    private struct Claims: Decodable {
-        let exp: Double?
+    /// The times a token states, on the clock of the server that minted it.
+    struct Times: Decodable, Equatable {
+        /// When it was minted (`iat`).
+        var issuedAt: Date?
+        /// When it stops being accepted (`exp`).
+        var expiresAt: Date?
+
+        private enum CodingKeys: String, CodingKey {
+            case iat, exp
+        }
+
+        init(issuedAt: Date? = nil, expiresAt: Date? = nil) {
+            self.issuedAt = issuedAt
+            self.expiresAt = expiresAt
+        }
+
+        init(from decoder: any Decoder) throws {
+            let claims = try decoder.container(keyedBy: CodingKeys.self)
+            issuedAt = Self.date(try? claims.decodeIfPresent(Double.self, forKey: .iat))
+            expiresAt = Self.date(try? claims.decodeIfPresent(Double.self, forKey: .exp))
+        }
+
+        private static func date(_ seconds: Double??) -> Date? {
+            guard let seconds = seconds ?? nil, seconds.isFinite else { return nil }
+            return Date(timeIntervalSince1970: seconds)
+        }
     }
 
-    /// The token's `exp` claim, or `nil` when the token is not a JWT or has no numeric `exp`.
-    static func expiration(of token: String) -> Date? {
+    /// The token's numeric `iat` and `exp` claims; both `nil` when the token is not a JWT.
+    static func times(of token: String) -> Times {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
             let payload = decodeBase64URL(segments[1]),
-            let exp = try? JSONDecoder().decode(Claims.self, from: payload).exp,
-            exp.isFinite
-        else { return nil }
-        return Date(timeIntervalSince1970: exp)
+            let times = try? JSONDecoder().decode(Times.self, from: payload)
+        else { return Times() }
+        return times
     }
 
     /// Decodes unpadded base64url text.

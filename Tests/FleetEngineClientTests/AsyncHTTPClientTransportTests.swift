@@ -1,6 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -17,8 +18,8 @@ struct AsyncHTTPClientTransportTests {
         let fleet = try await TestFleet.start()
         try await fleet.enroll(0..<2)
         let transport = AsyncHTTPClientTransport(connectionsPerServer: 2)
-        let driver = try await fleet.app("driver-0", transport: transport, tokenTransport: transport)
-        let consumer = try await fleet.app("consumer-0", transport: transport, tokenTransport: transport)
+        let driver = try await fleet.app("driver-0", transport: transport, tokenTransport: ServerClockTransport(transport, clock: fleet.clock))
+        let consumer = try await fleet.app("consumer-0", transport: transport, tokenTransport: ServerClockTransport(transport, clock: fleet.clock))
 
         let sent = VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4), heading: 90, updateTime: fleet.clock.now)
         let stored = try await driver.client.updateLocation(sent, ofVehicle: "vehicle-0")
@@ -33,7 +34,7 @@ struct AsyncHTTPClientTransportTests {
         } catch FleetEngineError.tokenUnavailable(let error) {
             #expect(error as? TokenProviderError == .forbidden)
         }
-        let pinned = try await fleet.app("driver-0", template: "vehicle-0", transport: transport, tokenTransport: transport)
+        let pinned = try await fleet.app("driver-0", template: "vehicle-0", transport: transport, tokenTransport: ServerClockTransport(transport, clock: fleet.clock))
         do {
             _ = try await pinned.client.vehicle("vehicle-1")
             Issue.record("driver 0 read vehicle 1")

@@ -55,7 +55,7 @@ final class EventLog: Sendable {
             case .refreshedEarly: entries.refreshedEarly += 1
             case .failed: entries.fetchFailures += 1
             case .invalidated: entries.invalidated += 1
-            case .reused: break
+            case .reused, .clockSkew: break
             }
         }
     }

@@ -5,6 +5,7 @@ import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
+import TestSupport
 import Testing
 import TokenServer
 
@@ -127,13 +128,14 @@ final class TestFleet: Sendable {
     /// Logs `user` (`driver-i` or `consumer-i`) in and gives it what its app has: a client
     /// whose caching provider fetches from the real token endpoint (for the call's vehicle or
     /// trip, or for the fixed id `template` when given), with its fetches counted and its
-    /// events logged. `transport` carries its Fleet Engine calls, `tokenTransport` its fetches.
+    /// events logged. `transport` carries its Fleet Engine calls, `tokenTransport` its fetches
+    /// (by default with answers dated by the servers' manual clock, as their own clock would).
     func app(
         _ user: String,
         clock: (any TokenClock)? = nil,
         template: String? = nil,
         transport: any HTTPTransport = URLSessionTransport(),
-        tokenTransport: any HTTPTransport = URLSessionTransport()
+        tokenTransport: (any HTTPTransport)? = nil
     ) async throws -> TestApp {
         let session = try await logIn(user)
         let kind = user.hasPrefix("driver") ? "driver" : "consumer"
@@ -141,7 +143,7 @@ final class TestFleet: Sendable {
         let fetcher = CountingFetcher(HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(url),
             retryPolicy: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50)),
-            transport: tokenTransport,
+            transport: tokenTransport ?? ServerClockTransport(clock: self.clock),
             authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") }))
         let log = EventLog()
         let provider = CachingTokenProvider(fetcher: fetcher, clock: clock ?? self.clock, onEvent: { log.record($0) })

@@ -2,6 +2,7 @@ import FleetTokenProvider
 import Foundation
 import Hummingbird
 import Logging
+import TestSupport
 
 /// How the fake token server states a token's expiry in its JSON answer.
 enum StatedExpiry: Sendable {
@@ -20,9 +21,10 @@ enum StatedExpiry: Sendable {
 
 /// One answer of the fake token server.
 indirect enum Reply: Sendable {
-    /// 200 with a token minted now: `exp` claim `claimLifetime` seconds after `iat` (no `exp`
-    /// when `nil`), and `stated` expiries in the body next to `token`.
-    case token(claimLifetime: Int?, stated: [String: StatedExpiry])
+    /// 200 with a token minted `age` seconds ago (as a server that reuses tokens hands them
+    /// out): `exp` claim `claimLifetime` seconds after `iat` (no `exp` when `nil`), and
+    /// `stated` expiries in the body next to `token`.
+    case token(claimLifetime: Int?, stated: [String: StatedExpiry], age: Int = 0)
     /// `status` with `body`, and a `Retry-After` header when given.
     case status(Int, body: String = "{}", retryAfter: String? = nil)
     /// `reply`, once the gate is open.
@@ -52,9 +54,9 @@ actor TokenServerState {
     private(set) var issued: [(path: String, token: String)] = []
     private var script: [Reply] = []
     private var fallback: Reply = .token(lifetime: 3600)
-    let clock: ManualTokenClock
+    let clock: any TokenClock
 
-    init(clock: ManualTokenClock) {
+    init(clock: any TokenClock) {
         self.clock = clock
     }
 
@@ -84,8 +86,8 @@ actor TokenServerState {
             return try await response(for: reply, to: request, serial: serial)
         case .status(let status, let body, let retryAfter):
             return Self.response(status: status, body: body, retryAfter: retryAfter)
-        case .token(let claimLifetime, let stated):
-            let token = mint(for: request.path, claimLifetime: claimLifetime, serial: serial)
+        case .token(let claimLifetime, let stated, let age):
+            let token = mint(for: request.path, claimLifetime: claimLifetime, age: age, serial: serial)
             issued.append((request.path, token))
             var body: [String: Any] = ["token": token]
             for (key, expiry) in stated { body[key] = expiry.value(now: clock.now) }
@@ -94,12 +96,12 @@ actor TokenServerState {
         }
     }
 
-    private func mint(for path: String, claimLifetime: Int?, serial: Int) -> String {
-        let now = clock.now
+    private func mint(for path: String, claimLifetime: Int?, age: Int, serial: Int) -> String {
+        let issuedAt = clock.now - TimeInterval(age)
         let id = path.split(separator: "/").last.map(String.init) ?? ""
         return TestJWT.make(
-            issuedAt: now,
-            expiresAt: claimLifetime.map { now + TimeInterval($0) },
+            issuedAt: issuedAt,
+            expiresAt: claimLifetime.map { issuedAt + TimeInterval($0) },
             authorization: ["vehicleid": id],
             serial: serial
         )
@@ -122,14 +124,17 @@ actor TokenServerState {
 struct FakeTokenServer: Sendable {
     let port: Int
     let state: TokenServerState
-    var clock: ManualTokenClock { state.clock }
+    /// The clock tests move; the server mints by it unless it was given a clock of its own.
+    let clock: ManualTokenClock
 
-    /// Runs `body` against a server that stops when `body` returns.
+    /// Runs `body` against a server that stops when `body` returns; the server mints tokens by
+    /// `serverClock`, or by `clock` when none is given.
     static func run<Result: Sendable>(
         clock: ManualTokenClock = ManualTokenClock(),
+        serverClock: (any TokenClock)? = nil,
         _ body: @Sendable (FakeTokenServer) async throws -> Result
     ) async throws -> Result {
-        let state = TokenServerState(clock: clock)
+        let state = TokenServerState(clock: serverClock ?? clock)
         let router = Router()
         router.get("**") { request, _ in
             try await state.respond(
@@ -153,7 +158,7 @@ struct FakeTokenServer: Sendable {
             defer { group.cancelAll() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else { throw TimedOut() }
-            return try await body(FakeTokenServer(port: port, state: state))
+            return try await body(FakeTokenServer(port: port, state: state, clock: clock))
         }
     }
 
@@ -174,7 +179,8 @@ struct FakeTokenServer: Sendable {
         get async { await state.requests.count }
     }
 
-    /// A fetcher for `path` on this server (the driver endpoint by default).
+    /// A fetcher for `path` on this server (the driver endpoint by default), whose answers are
+    /// dated by the server's manual clock.
     func fetcher(
         path: String = "/v1/tokens/driver/{vehicleId}",
         responseFormat: TokenResponseFormat = .standard,
@@ -187,6 +193,7 @@ struct FakeTokenServer: Sendable {
             responseFormat: responseFormat,
             requestTimeout: requestTimeout,
             retryPolicy: retryPolicy,
+            transport: ServerClockTransport(clock: clock),
             authorizeRequest: authorizeRequest
         )
     }

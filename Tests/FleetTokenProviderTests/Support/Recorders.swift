@@ -31,6 +31,26 @@ final class EventRecorder: Sendable {
         events.withLock { $0.map { "\(Self.word(for: $0)) \($0.context)" } }
     }
 
+    /// The expiries that fetches brought, in order, on the device's clock.
+    var fetchedExpiries: [Date] {
+        events.withLock { events in
+            events.compactMap { event -> Date? in
+                guard case .fetched(_, let expiresAt) = event else { return nil }
+                return expiresAt
+            }
+        }
+    }
+
+    /// The clock offsets reported, in order, positive when the server was ahead.
+    var skews: [Duration] {
+        events.withLock { events in
+            events.compactMap { event -> Duration? in
+                guard case .clockSkew(_, let serverAhead) = event else { return nil }
+                return serverAhead
+            }
+        }
+    }
+
     /// Waits (up to five seconds) until an event described by `word` has been seen `count` times.
     func waitFor(_ word: String, count: Int = 1) async throws {
         try await eventually { self.summary.count { $0.hasPrefix(word + " ") } >= count }
@@ -43,6 +63,7 @@ final class EventRecorder: Sendable {
         case .refreshedEarly: "refreshedEarly"
         case .failed: "failed"
         case .invalidated: "invalidated"
+        case .clockSkew: "clockSkew"
         }
     }
 }

@@ -36,6 +36,18 @@ enum TestJWT {
         return [encode(Header()), encode(claims), base64URL(signature)].joined(separator: ".")
     }
 
+    /// The `exp` claim of a token made by ``make(issuedAt:expiresAt:authorization:serial:)``.
+    static func expiry(of token: String) -> Date? {
+        let payload = token.split(separator: ".")[1]
+        var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        struct Claims: Decodable { let exp: Int? }
+        guard let data = Data(base64Encoded: base64),
+            let exp = try? JSONDecoder().decode(Claims.self, from: data).exp
+        else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(exp))
+    }
+
     private static func encode(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
