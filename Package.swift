@@ -53,6 +53,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `fleetauth bench fleet-engine` drives HTTP load with a lean NIO client.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        // The local Fleet Engine's gRPC door: Google's Fleet Engine v1 messages and services.
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
     ],
     targets: [
         // On Linux, tokens are signed with the system's OpenSSL 3 libcrypto (faster than BoringSSL's
@@ -81,11 +86,26 @@ let package = Package(
                 server("Prometheus", "swift-prometheus"),
             ]
         ),
+        // Swift generated from Protos/ by scripts/generate-protos.sh: Fleet Engine v1's messages,
+        // its services' gRPC stubs and gRPC health checking.
+        .target(
+            name: "FleetEngineProtos",
+            dependencies: [
+                server("SwiftProtobuf", "swift-protobuf"),
+                server("GRPCCore", "grpc-swift-2"),
+                server("GRPCProtobuf", "grpc-swift-protobuf"),
+            ]
+        ),
         .target(
             name: "LocalFleetEngine",
             dependencies: [
                 "FleetTokens",
                 "FleetServerSupport",
+                "FleetEngineProtos",
+                server("SwiftProtobuf", "swift-protobuf"),
+                server("GRPCCore", "grpc-swift-2"),
+                server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
+                server("GRPCProtobuf", "grpc-swift-protobuf"),
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("SQLKit", "sql-kit"),

@@ -6,7 +6,8 @@ import Logging
 import ServiceLifecycle
 
 /// An offline stand-in for Fleet Engine's on-demand vehicles and trips API (v1 REST paths,
-/// proto3 JSON) that checks every token as Fleet Engine does. Embeddable: build it from a
+/// proto3 JSON, and gRPC's `maps.fleetengine.v1` services when given a gRPC port) that checks
+/// every token as Fleet Engine does. Embeddable: build it from a
 /// configuration and a store, then ``run()`` it, alone or in a `ServiceGroup`.
 ///
 /// ```swift
@@ -29,8 +30,9 @@ public struct LocalFleetEngine: Service {
         self.logger = logger
     }
 
-    /// Loads the vehicles and trips and the trusted keys, and builds the HTTP application
-    /// (not yet listening): for running under a `ServiceGroup` or HummingbirdTesting.
+    /// Loads the vehicles and trips and the trusted keys, and builds the HTTP application, with
+    /// the gRPC door among its services (not yet listening): for running under a `ServiceGroup`
+    /// or HummingbirdTesting.
     public func makeApplication() async throws -> some ApplicationProtocol {
         let state = try await FleetState(store: store, provider: configuration.projectID, logger: logger)
         let configuration = configuration
@@ -43,23 +45,34 @@ public struct LocalFleetEngine: Service {
             TokenVerifier(trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: configuration.now)
         }
         await authenticator.loadKeys()
+        let core = FleetEngineCore(
+            state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator, now: configuration.now)
 
         let router = Router(context: FleetEngineRequestContext.self)
         router.add(middleware: APIErrorMiddleware())
-        let providers = router.group("v1/providers/:provider").add(middleware: AuthenticationMiddleware(authenticator: authenticator))
-        let access = RouteAccess(policy: AccessPolicy(providerID: configuration.projectID))
-        VehicleRoutes(state: state, access: access, now: configuration.now).register(on: providers)
-        TripRoutes(state: state, access: access).register(on: providers)
+        let providers = router.group("v1/providers/:provider").add(middleware: AuthenticationMiddleware(core: core))
+        VehicleRoutes(core: core).register(on: providers)
+        TripRoutes(core: core).register(on: providers)
 
         let application = Application(
             router: router,
             server: .http1(configuration: .init(httpDecoderConfiguration: Self.headerLimits)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "local-fleet-engine"),
-            services: [WriteDrain(state: state)],
+            services: [WriteDrain(state: state)] + grpcDoor(core),
             onServerRunning: { channel in await configuration.onStarted(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
         return application
+    }
+
+    /// The gRPC door when the configuration has a gRPC port (and the platform has grpc-swift 2).
+    private func grpcDoor(_ core: FleetEngineCore) -> [any Service] {
+        guard let grpcPort = configuration.grpcPort else { return [] }
+        guard #available(macOS 15.0, iOS 18.0, *) else {
+            logger.error("the gRPC door needs macOS 15 or later; serving REST only")
+            return []
+        }
+        return [GRPCDoor(core: core, host: configuration.host, port: grpcPort, logger: logger, onStarted: configuration.onGRPCStarted)]
     }
 
     /// Header limits high enough that an oversized token (up to 128 KiB) reaches the verifier

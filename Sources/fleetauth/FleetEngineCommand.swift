@@ -41,6 +41,9 @@ struct FleetEngineCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8081
 
+    @Option(help: "The gRPC port, plaintext HTTP/2: VehicleService, TripService and gRPC health (0 picks a free one).")
+    var grpcPort = 8082
+
     @Option(help: "A PostgreSQL URL to keep vehicles and trips in instead of SQLite.")
     var databaseURL: String?
 
@@ -63,11 +66,14 @@ struct FleetEngineCommand: AsyncParsableCommand {
         let logger = Logger(label: "fleetauth.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
         let database = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
         let configuration = LocalFleetEngineConfiguration(
-            projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS, host: host, port: port,
+            projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS, host: host, port: port, grpcPort: grpcPort,
             onStarted: { [host, project, accounts] port in
-            Self.announce("local Fleet Engine on http://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
-            for account in accounts { Self.announce("  trusts \(account.email) as \(account.role.rawValue)") }
-        })
+                Self.announce("local Fleet Engine on http://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
+                for account in accounts { Self.announce("  trusts \(account.email) as \(account.role.rawValue)") }
+            },
+            onGRPCStarted: { [host] port in
+                Self.announce("local Fleet Engine gRPC on \(host):\(port) (maps.fleetengine.v1 VehicleService and TripService, plaintext)")
+            })
         do {
             let engine = LocalFleetEngine(configuration: configuration, store: SQLFleetStore(database: database), logger: logger)
             try await ServiceGroup(services: [engine], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()

@@ -33,6 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The local Fleet Engine's port (0 picks a free one).")
     var fleetEnginePort = 8081
 
+    @Option(help: "The local Fleet Engine's gRPC port, plaintext HTTP/2 (0 picks a free one).")
+    var grpcPort = 8082
+
     @Option(help: "A PostgreSQL URL for both servers' rows instead of SQLite files in the data directory.")
     var databaseURL: String?
 
@@ -44,8 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
             dataDirectory: dataDir, project: project, host: host, adminKey: tokenServer.adminKeySetup,
             accounts: tokenServer.keys.trustedAccounts.count, database: database.location)
         let engine = LocalFleetEngine(
-            trusting: tokenServer, database: database, host: host, port: fleetEnginePort, logger: logger,
-            onStarted: { await banner.fleetEngineStarted(on: $0) })
+            trusting: tokenServer, database: database, host: host, port: fleetEnginePort, grpcPort: grpcPort, logger: logger,
+            onStarted: { await banner.fleetEngineStarted(on: $0) }, onGRPCStarted: { await banner.grpcStarted(on: $0) })
         let services: [any Service] = [
             tokenServer.application(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
             engine,
@@ -62,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// Prints, once both servers listen, where everything is and three `curl` lines to try:
+/// Prints, once both servers (and the Fleet Engine's gRPC door) listen, where everything is and three `curl` lines to try:
 /// create a vehicle, get a driver token, send a location. Never prints a secret: the admin key
 /// is read from its file by the shell.
 actor ServeBanner {
@@ -74,6 +77,7 @@ actor ServeBanner {
     private let database: DatabaseLocation
     private var tokenServerPort: Int?
     private var fleetEnginePort: Int?
+    private var grpcPort: Int?
 
     init(dataDirectory: String, project: String, host: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation) {
         self.dataDirectory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
@@ -94,8 +98,13 @@ actor ServeBanner {
         printIfReady()
     }
 
+    func grpcStarted(on port: Int) {
+        grpcPort = port
+        printIfReady()
+    }
+
     private func printIfReady() {
-        guard let tokenServerPort, let fleetEnginePort else { return }
+        guard let tokenServerPort, let fleetEnginePort, let grpcPort else { return }
         let tokens = "http://\(host):\(tokenServerPort)"
         let fleet = "http://\(host):\(fleetEnginePort)/v1/providers/\(project)"
         let fleetauth = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
@@ -105,6 +114,7 @@ actor ServeBanner {
             "FleetAuth is running (project \(project), data in \(dataDirectory); Fleet Engine rows in \(database))",
             "  token server:  \(tokens)   (JWKS \(tokens)/.well-known/jwks.json)",
             "  Fleet Engine:  \(fleet)/   (trusts the token server's \(accounts) signing keys, each with its role)",
+            "  Fleet Engine gRPC: \(host):\(grpcPort)   (maps.fleetengine.v1 VehicleService and TripService, plaintext)",
             "  admin API key: \(dataDirectory)/admin-key\(adminKeyNote)",
             "  signing keys:  \(dataDirectory)/keys/<role>.json (mode 0600)",
             "",

@@ -8,7 +8,7 @@ import Testing
 struct DurabilityTests {
     @Test func acknowledgedUpdatesSurviveAHardKill() async throws {
         let folder = try TestEngine.makeFolder()
-        let (engine, client) = try await ChildEngine.start(folder: folder)
+        let (engine, client, _) = try await ChildEngine.start(folder: folder)
         let vehicles = (0..<20).map { "durable-\($0)" }
         for vehicle in vehicles {
             let created = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(vehicle)", token: Tokens.server,
@@ -42,7 +42,7 @@ struct DurabilityTests {
         await drivers.value
         let final = progress.state.withLock { $0 }
 
-        let (restarted, restartedClient) = try await ChildEngine.start(folder: folder)
+        let (restarted, restartedClient, _) = try await ChildEngine.start(folder: folder)
         var acknowledgedTotal = 0
         for vehicle in vehicles {
             let response = try await restartedClient.send(.GET, "\(Fixtures.provider)/vehicles/\(vehicle)", token: Tokens.server)

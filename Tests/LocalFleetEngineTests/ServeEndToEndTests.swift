@@ -16,13 +16,13 @@ struct ServeEndToEndTests {
         let folder = try TestEngine.makeFolder()
         let serve = try ChildProgram(
             try ChildProgram.fleetauth,
-            ["serve", "--data-dir", folder, "--project", Self.project, "--token-server-port", "0", "--fleet-engine-port", "0"],
+            ["serve", "--data-dir", folder, "--project", Self.project, "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0"],
             keepingErrors: false)
         defer { serve.kill() }
         let announcement = try await serve.output(containing: "3. Send")
         var ports: [Int] = []
         for port in ChildProgram.loopbackPorts(in: announcement) where !ports.contains(port) { ports.append(port) }
-        try #require(ports.count == 2, "\(announcement)")
+        try #require(ports.count == 3, "\(announcement)")
         let tokenServer = TestClient(port: ports[0]), fleet = TestClient(port: ports[1])
         #expect(!announcement.contains(try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
 

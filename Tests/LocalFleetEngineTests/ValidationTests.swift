@@ -49,7 +49,7 @@ struct ValidationTests {
         invalid(name: "empty body", method: .PUT, path: update, body: nil, phrase: "empty"),
         invalid(name: "body over 64 KiB", method: .PUT, path: update,
              body: #"{"attributes":[\#(Array(repeating: #"{"key":"k","stringValue":"v"}"#, count: 3000).joined(separator: ","))]}"#, phrase: "larger than"),
-        invalid(name: "create without vehicleId", method: .POST, path: "\(p)/vehicles", body: Fixtures.vehicleBody(), phrase: "vehicleId query parameter is required"),
+        invalid(name: "create without vehicleId", method: .POST, path: "\(p)/vehicles", body: Fixtures.vehicleBody(), phrase: "vehicleId is required"),
         invalid(name: "create with a bad vehicleId", method: .POST, path: "\(p)/vehicles?vehicleId=a%3Ab", body: Fixtures.vehicleBody(), phrase: "contains ':'"),
         invalid(name: "create without maximumCapacity", method: .POST, path: "\(p)/vehicles?vehicleId=no-capacity",
              body: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"vehicleType":{"category":"AUTO"}}"#, phrase: "maximumCapacity is required"),

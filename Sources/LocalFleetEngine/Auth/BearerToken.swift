@@ -1,12 +1,10 @@
 import FleetTokens
-import HTTPTypes
 
-/// Reads the token of `Authorization: Bearer <JWT>`.
+/// Reads the token of `Authorization: Bearer <JWT>` (an HTTP header, or gRPC metadata).
 enum BearerToken {
-    /// The JWT the request carries; refused when there is no `Authorization` header, more than
-    /// one, a scheme other than `Bearer`, or nothing after it.
-    static func extract(from headers: HTTPFields) throws(TokenRefusal) -> String {
-        let values = headers[values: .authorization]
+    /// The JWT of a request whose `Authorization` values are `values`; refused when there is no
+    /// value, more than one, a scheme other than `Bearer`, or nothing after it.
+    static func extract(from values: [String]) throws(TokenRefusal) -> String {
         guard let header = values.first else { throw .missing }
         guard values.count == 1 else { throw .malformed("the request has \(values.count) Authorization headers; send one") }
         let trimmed = header.drop { $0 == " " || $0 == "\t" }

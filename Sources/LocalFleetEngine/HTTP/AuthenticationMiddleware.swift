@@ -1,5 +1,4 @@
 import FleetServerSupport
-import FleetTokens
 import Hummingbird
 
 /// Refuses every request without a valid `Authorization: Bearer <JWT>` with 401
@@ -8,17 +7,12 @@ import Hummingbird
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = FleetEngineRequestContext
 
-    let authenticator: TokenAuthenticator
+    let core: FleetEngineCore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        do {
-            let token = try BearerToken.extract(from: request.headers)
-            context.token = try await authenticator.authenticate(token)
-        } catch {
-            context.logger.info("token refused", metadata: ["reason": "\(error.reason)", "path": "\(request.uri.path)"])
-            throw APIError.unauthenticated(error.description)
-        }
+        context.token = try await core.authenticate(
+            authorization: request.headers[values: .authorization], path: request.uri.path, logger: context.logger)
         return try await next(request, context)
     }
 }

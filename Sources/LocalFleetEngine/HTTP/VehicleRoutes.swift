@@ -1,16 +1,13 @@
 import FleetServerSupport
-import Foundation
 import Hummingbird
 
 /// `POST /vehicles?vehicleId=`, `GET|PUT /vehicles/{v}` and `POST /vehicles:search` under
-/// `/v1/providers/{p}`. Each checks, in order: the token (401, by the middleware), the
-/// permission (403), the request (400), the resource (404).
+/// `/v1/providers/{p}`: each reads the path, query and proto3 JSON body and calls the core's
+/// operation (the token was checked by the middleware).
 struct VehicleRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
 
-    let state: FleetState
-    let access: RouteAccess
-    let now: @Sendable () -> Date
+    let core: FleetEngineCore
 
     func register(on group: RouterGroup<Context>) {
         group.post("vehicles") { request, context in try await create(request, context) }
@@ -20,31 +17,24 @@ struct VehicleRoutes: Sendable {
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> Vehicle {
-        var creation = try await access.checkedCreation(of: Vehicle.self, request, context)
-        creation.resource.lastLocation?.serverTime = ProtoTimestamp(now())
-        return try await state.createVehicle(creation.id, creation.resource)
+        try await core.createVehicle(context.fleetCall(), vehicleID: request.uri.queryParameters.get("vehicleId") ?? "") {
+            try await ProtoJSONBody.decode(Vehicle.self, from: request, quickReader: Vehicle.quicklyRead)
+        }
     }
 
     private func get(_ request: Request, _ context: Context) async throws -> Vehicle {
-        let id = try RouteAccess.pathParameter("vehicle", context)
-        _ = try access.authorize(.getVehicle(vehicleID: id), context)
-        try RouteAccess.requireValidID(id, "the vehicle id")
-        guard let vehicle = await state.vehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
-        return vehicle
+        try await core.getVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle"))
     }
 
     private func update(_ request: Request, _ context: Context) async throws -> Vehicle {
-        var update = try await access.checkedUpdate(of: Vehicle.self, request, context)
-        update.resource.lastLocation?.serverTime = ProtoTimestamp(now())
-        return try await state.updateVehicle(update.id, with: update.resource, fields: update.fields)
+        try await core.updateVehicle(
+            context.fleetCall(), vehicleID: context.pathParameter("vehicle"), updateMask: request.uri.queryParameters.get("updateMask")
+        ) {
+            try await ProtoJSONBody.decode(Vehicle.self, from: request, quickReader: Vehicle.quicklyRead)
+        }
     }
 
     private func search(_ request: Request, _ context: Context) async throws -> SearchVehiclesResponse {
-        let grant = try access.authorize(.searchVehicles, context).grant ?? .full
-        let search = try await ProtoJSONBody.decode(SearchVehiclesRequest.self, from: request)
-        try RouteAccess.validate { () throws(InvalidArgument) in try search.validate() }
-        let matches = await state.search(search)
-        guard grant == .approximate, let pickup = search.pickupPoint?.point else { return SearchVehiclesResponse(matches: matches) }
-        return SearchVehiclesResponse(matches: matches.map { ApproximateView.of($0, pickup: pickup) })
+        try await core.searchVehicles(context.fleetCall()) { try await ProtoJSONBody.decode(SearchVehiclesRequest.self, from: request) }
     }
 }

@@ -36,6 +36,20 @@ public struct SearchVehiclesRequest: Sendable, Hashable, Decodable {
     }
 
     /// Decodes a request, refusing unknown fields.
+    /// A request with the given fields, not yet checked (``validate()`` checks them).
+    init(
+        unchecked pickupPoint: TerminalLocation?, pickupRadiusMeters: Int?, count: Int?, minimumCapacity: Int?,
+        tripTypes: [TripType]?, vehicleTypes: [VehicleType]?, matchOrderBy: VehicleMatchOrder?
+    ) {
+        self.pickupPoint = pickupPoint
+        self.pickupRadiusMeters = pickupRadiusMeters
+        self.count = count
+        self.minimumCapacity = minimumCapacity
+        self.tripTypes = tripTypes
+        self.vehicleTypes = vehicleTypes
+        self.matchOrderBy = matchOrderBy
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
         pickupPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .pickupPoint)

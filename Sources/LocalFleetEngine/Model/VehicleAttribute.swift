@@ -16,6 +16,12 @@ public struct VehicleAttribute: Sendable, Hashable, Decodable, ProtoJSONEncodabl
         case key, value, stringValue, boolValue, numberValue
     }
 
+    /// An attribute with the older text `value`, or with none yet.
+    init(key: String, value: String?) {
+        self.key = key
+        self.value = value
+    }
+
     /// Creates a string attribute.
     public init(key: String, stringValue: String) {
         self.key = key

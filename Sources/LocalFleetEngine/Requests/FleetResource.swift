@@ -1,15 +1,15 @@
-/// What the routes need to know to create and update a kind of resource (vehicles, trips) the
-/// same way: where its id comes from, its name, its operations and its rules.
+/// What the core needs to know to create and update a kind of resource (vehicles, trips) the
+/// same way: what its id is called, its name, its operations and its rules.
 protocol FleetResource: Decodable, Sendable {
     /// The fields an `updateMask` may name.
     associatedtype Field: UpdatableField
 
     /// The body's `name`, which must agree with the request path when set.
     var name: String? { get }
-    /// The query parameter with a new resource's id, e.g. `vehicleId`.
-    static var idQueryParameter: String { get }
-    /// The path parameter with the resource's id, e.g. `vehicle`.
-    static var idPathParameter: String { get }
+    /// The request field with a new resource's id, e.g. `vehicleId` (REST's query parameter).
+    static var idField: String { get }
+    /// The kind of resource in messages, e.g. `vehicle`.
+    static var kind: String { get }
     /// The resource's name, e.g. `providers/{provider}/vehicles/{id}`.
     static func resourceName(provider: String, id: String) -> String
     /// The operation that creates resource `id`.
@@ -40,8 +40,8 @@ extension FleetResource {
 }
 
 extension Vehicle: FleetResource {
-    static let idQueryParameter = "vehicleId"
-    static let idPathParameter = "vehicle"
+    static let idField = "vehicleId"
+    static let kind = "vehicle"
     static func resourceName(provider: String, id: String) -> String { ResourceName.vehicle(provider: provider, id: id) }
     static func creation(id: String) -> FleetOperation { .createVehicle(vehicleID: id) }
     static func update(id: String) -> FleetOperation { .updateVehicle(vehicleID: id) }
@@ -49,8 +49,8 @@ extension Vehicle: FleetResource {
 }
 
 extension Trip: FleetResource {
-    static let idQueryParameter = "tripId"
-    static let idPathParameter = "trip"
+    static let idField = "tripId"
+    static let kind = "trip"
     static func resourceName(provider: String, id: String) -> String { ResourceName.trip(provider: provider, id: id) }
     static func creation(id: String) -> FleetOperation { .createTrip(tripID: id) }
     static func update(id: String) -> FleetOperation { .updateTrip(tripID: id) }

@@ -28,19 +28,22 @@ enum LocalServers {
 
 extension LocalFleetEngine {
     /// The local Fleet Engine as `serve` and `demo` run it: serving the token server's project
-    /// from `database`, trusting each of the token server's signing keys with its role.
+    /// from `database`, trusting each of the token server's signing keys with its role; with a
+    /// gRPC door when `grpcPort` is given.
     init(
         trusting tokenServer: TokenServer,
         database: FleetDatabase,
         host: String,
         port: Int,
+        grpcPort: Int? = nil,
         logger: Logger,
-        onStarted: @escaping @Sendable (_ port: Int) async -> Void
+        onStarted: @escaping @Sendable (_ port: Int) async -> Void,
+        onGRPCStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) {
         self.init(
             configuration: .init(
                 projectID: tokenServer.keys.projectID, trustedAccounts: tokenServer.keys.trustedAccounts,
-                host: host, port: port, onStarted: onStarted),
+                host: host, port: port, grpcPort: grpcPort, onStarted: onStarted, onGRPCStarted: onGRPCStarted),
             store: SQLFleetStore(database: database), logger: logger)
     }
 }

@@ -2,8 +2,9 @@ import FleetTokens
 import Foundation
 import TestSupport
 
-/// `fleetauth fleet-engine` trusting the test keys, on a free port with its data in a folder,
-/// as a child process that a test can kill with SIGKILL and start again on the same data.
+/// `fleetauth fleet-engine` trusting the test keys, on free ports (REST and gRPC) with its data
+/// in a folder, as a child process that a test can kill with SIGKILL and start again on the
+/// same data.
 enum ChildEngine {
     /// Writes the test keys as key files into `folder` and returns the `--trust` arguments.
     static func trustArguments(in folder: String) throws -> [String] {
@@ -16,12 +17,18 @@ enum ChildEngine {
         return arguments
     }
 
-    /// Starts the engine and returns it with a client for it.
-    static func start(folder: String) async throws -> (process: ChildProgram, client: TestClient) {
-        let arguments = ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0"] + (try trustArguments(in: folder))
+    /// Starts the engine and returns it with a client for its REST door and its gRPC port.
+    static func start(folder: String) async throws -> (process: ChildProgram, client: TestClient, grpcPort: Int) {
+        let arguments = ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0", "--grpc-port", "0"]
+            + (try trustArguments(in: folder))
         let engine = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
-        let announcement = try await engine.output(containing: "\n")
-        guard let port = ChildProgram.loopbackPorts(in: announcement).first else { throw TestFailure("fleetauth fleet-engine said: \(announcement)") }
-        return (engine, TestClient(port: port))
+        _ = try await engine.output(containing: "gRPC on ")
+        let announcement = try await engine.output(containing: "on http://")
+        func port(onLineWith marker: String) throws -> Int {
+            let line = announcement.split(separator: "\n").first { $0.contains(marker) }.map(String.init) ?? ""
+            guard let port = ChildProgram.loopbackPorts(in: line).first else { throw TestFailure("fleetauth fleet-engine said: \(announcement)") }
+            return port
+        }
+        return (engine, TestClient(port: try port(onLineWith: "on http://")), try port(onLineWith: "gRPC on "))
     }
 }

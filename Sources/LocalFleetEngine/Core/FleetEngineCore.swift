@@ -1,0 +1,55 @@
+import FleetServerSupport
+import FleetTokens
+import Foundation
+import Logging
+
+/// The local Fleet Engine's methods, each one operation — token, permission rule, validation,
+/// store — that the REST routes and the gRPC services both call: the doors only translate
+/// requests in and results and refusals out. Refusals are ``APIError``s, in the order the API
+/// promises: 401, 403, 400, 404, 409.
+struct FleetEngineCore: Sendable {
+    /// The vehicles and trips.
+    let state: FleetState
+    /// Fleet Engine's permission table.
+    let policy: AccessPolicy
+    /// Verifies tokens against the trusted accounts.
+    let authenticator: TokenAuthenticator
+    /// The clock for `serverTime`.
+    let now: @Sendable () -> Date
+
+    /// The verified token among a request's `authorization` values (one `Bearer <JWT>` is
+    /// expected), or 401 naming the rule the token broke; `path` names the request in the log.
+    func authenticate(authorization values: [String], path: String, logger: Logger) async throws(APIError) -> VerifiedToken {
+        do {
+            return try await authenticator.authenticate(BearerToken.extract(from: values))
+        } catch {
+            logger.info("token refused", metadata: ["reason": "\(error.reason)", "path": "\(path)"])
+            throw .unauthenticated(error.description)
+        }
+    }
+
+    /// The decision for `operation` by the caller of `call`; throws 403 naming the rule when denied.
+    func authorize(_ operation: FleetOperation, _ call: FleetCall) throws(APIError) -> AccessDecision {
+        let decision = policy.decide(call.token, operation, provider: call.provider)
+        if case .denied(let rule) = decision {
+            call.logger.info("permission denied", metadata: ["operation": "\(operation)", "role": "\(call.token.role.shortName)"])
+            throw .permissionDenied(rule)
+        }
+        return decision
+    }
+
+    /// Refuses an id that is missing or not a plain Fleet Engine id; `what` names it.
+    static func requireValidID(_ id: String, _ what: String) throws(APIError) {
+        guard !id.isEmpty else { throw .invalidArgument("\(what) is required") }
+        if let problem = FleetEngineIdentifier.problem(with: id) { throw .invalidArgument("\(what) \(problem)") }
+    }
+
+    /// Runs a validation, turning its ``InvalidArgument`` into a 400.
+    static func validate(_ check: () throws(InvalidArgument) -> Void) throws(APIError) {
+        do {
+            try check()
+        } catch {
+            throw .invalidArgument(error.description)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import FleetServerSupport
+
+/// VehicleService's methods. Each checks, in order: the permission (403), the request (400),
+/// the vehicle (404); the token (401) was checked by the door through ``authenticate``.
+extension FleetEngineCore {
+    /// CreateVehicle: vehicle `vehicleID` from the body `readBody` gives, once saved.
+    func createVehicle(_ call: FleetCall, vehicleID: String, readBody: () async throws -> Vehicle) async throws -> Vehicle {
+        var vehicle = try await checkedCreation(of: Vehicle.self, call, id: vehicleID, readBody: readBody)
+        vehicle.lastLocation?.serverTime = ProtoTimestamp(now())
+        return try await state.createVehicle(vehicleID, vehicle)
+    }
+
+    /// GetVehicle.
+    func getVehicle(_ call: FleetCall, vehicleID: String) async throws -> Vehicle {
+        _ = try authorize(.getVehicle(vehicleID: vehicleID), call)
+        try Self.requireValidID(vehicleID, "the vehicle id")
+        guard let vehicle = await state.vehicle(vehicleID) else { throw APIError.notFound("vehicle '\(vehicleID)' does not exist") }
+        return vehicle
+    }
+
+    /// UpdateVehicle: the fields `updateMask` names, from the body `readBody` gives, once saved.
+    func updateVehicle(_ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () async throws -> Vehicle) async throws -> Vehicle {
+        var update = try await checkedUpdate(of: Vehicle.self, call, id: vehicleID, updateMask: updateMask, readBody: readBody)
+        update.resource.lastLocation?.serverTime = ProtoTimestamp(now())
+        return try await state.updateVehicle(vehicleID, with: update.resource, fields: update.fields)
+    }
+
+    /// SearchVehicles: a consumer sees approximate positions only.
+    func searchVehicles(_ call: FleetCall, readBody: () async throws -> SearchVehiclesRequest) async throws -> SearchVehiclesResponse {
+        let grant = try authorize(.searchVehicles, call).grant ?? .full
+        let search = try await readBody()
+        try Self.validate { () throws(InvalidArgument) in try search.validate() }
+        let matches = await state.search(search)
+        guard grant == .approximate, let pickup = search.pickupPoint?.point else { return SearchVehiclesResponse(matches: matches) }
+        return SearchVehiclesResponse(matches: matches.map { ApproximateView.of($0, pickup: pickup) })
+    }
+}

@@ -1,0 +1,22 @@
+import FleetServerSupport
+import GRPCCore
+
+/// A refusal thrown by a gRPC method becomes the gRPC status of the same name, with the same
+/// message as REST's.
+@available(macOS 15.0, iOS 18.0, *)
+extension APIError: RPCErrorConvertible {
+    public var rpcErrorCode: RPCError.Code {
+        switch code {
+        case .invalidArgument: .invalidArgument
+        case .unauthenticated: .unauthenticated
+        case .permissionDenied: .permissionDenied
+        case .notFound: .notFound
+        case .alreadyExists: .alreadyExists
+        case .resourceExhausted: .resourceExhausted
+        case .internal: .internalError
+        case .unavailable: .unavailable
+        }
+    }
+
+    public var rpcErrorMessage: String { message }
+}

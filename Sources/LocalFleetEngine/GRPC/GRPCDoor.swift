@@ -1,0 +1,49 @@
+import FleetServerSupport
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import Logging
+import ServiceLifecycle
+
+/// The local Fleet Engine's gRPC door: `maps.fleetengine.v1.VehicleService`,
+/// `maps.fleetengine.v1.TripService` and gRPC health checking, on plaintext HTTP/2. A service
+/// of the engine's service group: it serves until the group shuts down, then lets the RPCs
+/// under way finish.
+@available(macOS 15.0, iOS 18.0, *)
+struct GRPCDoor: Service {
+    /// The largest request message accepted, as for REST bodies; a larger one is refused with
+    /// `RESOURCE_EXHAUSTED` before it is read.
+    static let maximumMessageSize = StrictJSON.maximumBodySize
+
+    private let transport: HTTP2ServerTransport.Posix
+    private let server: GRPCServer<HTTP2ServerTransport.Posix>
+    private let onStarted: @Sendable (_ port: Int) async -> Void
+
+    /// A door serving `core` on `host` (an IPv4 or IPv6 address) and `port` (0 picks a free
+    /// one), calling `onStarted` with the port once it listens.
+    init(core: FleetEngineCore, host: String, port: Int, logger: Logger, onStarted: @escaping @Sendable (_ port: Int) async -> Void) {
+        let address: GRPCNIOTransportCore.SocketAddress = host.contains(":") ? .ipv6(host: host, port: port) : .ipv4(host: host, port: port)
+        let transport = HTTP2ServerTransport.Posix(
+            address: address, transportSecurity: .plaintext,
+            config: .defaults { $0.rpc.maxRequestPayloadSize = Self.maximumMessageSize })
+        let requests = GRPCRequests(core: core, logger: logger)
+        self.transport = transport
+        self.server = GRPCServer(
+            transport: transport,
+            services: [VehicleServiceDoor(requests: requests), TripServiceDoor(requests: requests), HealthDoor()])
+        self.onStarted = onStarted
+    }
+
+    /// Serves until the service group shuts down (or the task is cancelled).
+    func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await server.serve() }
+                let address = try await transport.listeningAddress
+                if let port = address.ipv4?.port ?? address.ipv6?.port { await onStarted(port) }
+                try await group.waitForAll()
+            }
+        } onGracefulShutdown: {
+            server.beginGracefulShutdown()
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import FleetEngineProtos
+import FleetServerSupport
+import GRPCCore
+import SwiftProtobuf
+
+/// `maps.fleetengine.v1.TripService` over gRPC: each method translates its request for the
+/// core's operation, the same one the REST route calls, and the result back.
+@available(macOS 15.0, iOS 18.0, *)
+struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
+    /// Authentication and answering.
+    let requests: GRPCRequests
+
+    func createTrip(
+        request: ServerRequest<Maps_Fleetengine_V1_CreateTripRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_Trip> {
+        try await requests.answer(request, method: "CreateTrip", target: { message throws(APIError) in
+            (try ResourceNames.provider(ofParent: message.parent), message.tripID)
+        }) { call, id, message in
+            try await requests.core.createTrip(call, tripID: id) { try Trip(proto: message.trip) }.proto
+        }
+    }
+
+    func getTrip(
+        request: ServerRequest<Maps_Fleetengine_V1_GetTripRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_Trip> {
+        try await requests.answer(request, method: "GetTrip", target: { message throws(APIError) in
+            try ResourceNames.parse(message.name, collection: "trips")
+        }) { call, id, _ in
+            try await requests.core.getTrip(call, tripID: id).proto
+        }
+    }
+
+    func updateTrip(
+        request: ServerRequest<Maps_Fleetengine_V1_UpdateTripRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_Trip> {
+        try await requests.answer(request, method: "UpdateTrip", target: { message throws(APIError) in
+            try ResourceNames.parse(message.name, collection: "trips")
+        }) { call, id, message in
+            try await requests.core.updateTrip(call, tripID: id, updateMask: message.updateMask.joinedPaths) {
+                try Trip(proto: message.trip)
+            }.proto
+        }
+    }
+
+    func deleteTrip(
+        request: ServerRequest<Maps_Fleetengine_V1_DeleteTripRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Google_Protobuf_Empty> {
+        throw NotServedYet(method: "DeleteTrip")
+    }
+
+    func reportBillableTrip(
+        request: ServerRequest<Maps_Fleetengine_V1_ReportBillableTripRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Google_Protobuf_Empty> {
+        throw NotServedYet(method: "ReportBillableTrip")
+    }
+
+    func searchTrips(
+        request: ServerRequest<Maps_Fleetengine_V1_SearchTripsRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_SearchTripsResponse> {
+        throw NotServedYet(method: "SearchTrips")
+    }
+}

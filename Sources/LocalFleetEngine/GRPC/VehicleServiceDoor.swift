@@ -1,0 +1,72 @@
+import FleetEngineProtos
+import FleetServerSupport
+import GRPCCore
+import SwiftProtobuf
+
+/// `maps.fleetengine.v1.VehicleService` over gRPC: each method translates its request for the
+/// core's operation, the same one the REST route calls, and the result back.
+@available(macOS 15.0, iOS 18.0, *)
+struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
+    /// Authentication and answering.
+    let requests: GRPCRequests
+
+    func createVehicle(
+        request: ServerRequest<Maps_Fleetengine_V1_CreateVehicleRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_Vehicle> {
+        try await requests.answer(request, method: "CreateVehicle", target: { message throws(APIError) in
+            (try ResourceNames.provider(ofParent: message.parent), message.vehicleID)
+        }) { call, id, message in
+            try await requests.core.createVehicle(call, vehicleID: id) { try Vehicle(proto: message.vehicle) }.proto
+        }
+    }
+
+    func getVehicle(
+        request: ServerRequest<Maps_Fleetengine_V1_GetVehicleRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_Vehicle> {
+        try await requests.answer(request, method: "GetVehicle", target: { message throws(APIError) in
+            try ResourceNames.parse(message.name, collection: "vehicles")
+        }) { call, id, _ in
+            try await requests.core.getVehicle(call, vehicleID: id).proto
+        }
+    }
+
+    func updateVehicle(
+        request: ServerRequest<Maps_Fleetengine_V1_UpdateVehicleRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_Vehicle> {
+        try await requests.answer(request, method: "UpdateVehicle", target: { message throws(APIError) in
+            try ResourceNames.parse(message.name, collection: "vehicles")
+        }) { call, id, message in
+            try await requests.core.updateVehicle(call, vehicleID: id, updateMask: message.updateMask.joinedPaths) {
+                try Vehicle(proto: message.vehicle)
+            }.proto
+        }
+    }
+
+    func searchVehicles(
+        request: ServerRequest<Maps_Fleetengine_V1_SearchVehiclesRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_SearchVehiclesResponse> {
+        try await requests.answer(request, method: "SearchVehicles", target: { message throws(APIError) in
+            (try ResourceNames.provider(ofParent: message.parent), "")
+        }) { call, _, message in
+            try await requests.core.searchVehicles(call) { try SearchVehiclesRequest(proto: message) }.proto
+        }
+    }
+
+    func deleteVehicle(
+        request: ServerRequest<Maps_Fleetengine_V1_DeleteVehicleRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Google_Protobuf_Empty> {
+        throw NotServedYet(method: "DeleteVehicle")
+    }
+
+    func updateVehicleAttributes(
+        request: ServerRequest<Maps_Fleetengine_V1_UpdateVehicleAttributesRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_UpdateVehicleAttributesResponse> {
+        throw NotServedYet(method: "UpdateVehicleAttributes")
+    }
+
+    func listVehicles(
+        request: ServerRequest<Maps_Fleetengine_V1_ListVehiclesRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Maps_Fleetengine_V1_ListVehiclesResponse> {
+        throw NotServedYet(method: "ListVehicles")
+    }
+}
