@@ -184,6 +184,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "LocalFleetEngine",
+                "FleetEngineProtos",
                 "FleetTokens",
                 "FleetServerSupport",
                 server("Crypto", "swift-crypto"),
@@ -191,6 +192,10 @@ let package = Package(
                 server("AsyncHTTPClient", "async-http-client"),
                 server("HummingbirdTesting", "hummingbird"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
+                server("SwiftProtobuf", "swift-protobuf"),
+                server("GRPCCore", "grpc-swift-2"),
+                server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
+                server("GRPCProtobuf", "grpc-swift-protobuf"),
             ]
         ),
         .testTarget(

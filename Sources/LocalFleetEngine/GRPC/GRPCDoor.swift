@@ -1,4 +1,3 @@
-import FleetServerSupport
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import Logging
@@ -10,9 +9,11 @@ import ServiceLifecycle
 /// under way finish.
 @available(macOS 15.0, iOS 18.0, *)
 struct GRPCDoor: Service {
-    /// The largest request message accepted, as for REST bodies; a larger one is refused with
-    /// `RESOURCE_EXHAUSTED` before it is read.
-    static let maximumMessageSize = StrictJSON.maximumBodySize
+    /// The largest request message read: gRPC's usual 4 MiB. A larger one is not read at all:
+    /// grpc-swift's transport resets its stream (clients report `UNAVAILABLE` or `CANCELLED`)
+    /// and the server goes on. Smaller messages are bounded by validation (e.g. at most 100
+    /// attributes of at most 256 characters) and refused with `INVALID_ARGUMENT`.
+    static let maximumMessageSize = 4 * 1024 * 1024
 
     private let transport: HTTP2ServerTransport.Posix
     private let server: GRPCServer<HTTP2ServerTransport.Posix>

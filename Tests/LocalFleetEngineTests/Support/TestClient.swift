@@ -6,6 +6,8 @@ import NIOHTTP1
 /// Sends requests to a test engine on loopback.
 struct TestClient: Sendable {
     let port: Int
+    /// The engine's gRPC port, when it has a gRPC door (see ``GRPCTestClient``).
+    var grpcPort: Int?
 
     /// One client for all tests, without an idle-read timeout: AsyncHTTPClient 1.37's idle-read
     /// state machine traps when a server answers (401, 403) before it has read the whole

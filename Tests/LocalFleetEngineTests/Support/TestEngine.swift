@@ -5,8 +5,8 @@ import LocalFleetEngine
 import Logging
 import TestSupport
 
-/// Local Fleet Engines for tests: real servers on free loopback ports, with SQLite stores in
-/// temporary folders.
+/// Local Fleet Engines for tests: real servers (REST and gRPC) on free loopback ports, with
+/// SQLite stores in temporary folders.
 enum TestEngine {
     /// A temporary folder of its own.
     static func makeFolder() throws -> String {
@@ -28,17 +28,22 @@ enum TestEngine {
         let store = SQLFleetStore(database: database)
         try await store.prepare()
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)
         var configuration = LocalFleetEngineConfiguration(
-            projectID: TestKeys.project, trustedAccounts: TestKeys.trustedAccounts, port: 0, onStarted: { portSink.yield($0) })
+            projectID: TestKeys.project, trustedAccounts: TestKeys.trustedAccounts, port: 0, grpcPort: 0,
+            onStarted: { portSink.yield($0) }, onGRPCStarted: { grpcPortSink.yield($0) })
         configure(&configuration)
         let engine = LocalFleetEngine(configuration: configuration, store: store, logger: logger)
         let result = await withTaskGroup(of: Void.self) { group -> Swift.Result<Result, any Error> in
             group.addTask { try? await engine.run() }
             defer { group.cancelAll() }
             var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { return .failure(TestFailure("the engine did not start")) }
+            var grpcIterator = grpcPorts.makeAsyncIterator()
+            guard let port = await iterator.next(), let grpcPort = await grpcIterator.next() else {
+                return .failure(TestFailure("the engine did not start"))
+            }
             do {
-                return .success(try await body(TestClient(port: port)))
+                return .success(try await body(TestClient(port: port, grpcPort: grpcPort)))
             } catch {
                 return .failure(error)
             }
