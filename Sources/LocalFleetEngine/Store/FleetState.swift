@@ -82,8 +82,8 @@ actor FleetState {
         try await acceptVehicleUpdate(id, with: update, fields: fields).saved()
     }
 
-    /// Creates a trip in status `NEW` unless given one; 409 when the id is taken, 400 when its
-    /// vehicle does not exist. Returns once saved.
+    /// Creates a trip in status `NEW` (whatever status the request gave, as Fleet Engine does);
+    /// 409 when the id is taken, 400 when its vehicle does not exist. Returns once saved.
     nonisolated func createTrip(_ id: String, _ trip: Trip) async throws -> Trip {
         try await acceptTripCreation(id, trip).saved()
     }
@@ -115,7 +115,7 @@ actor FleetState {
         try requireVehicle(trip.vehicleId)
         var created = trip
         created.name = ResourceName.trip(provider: provider, id: id)
-        created.tripStatus = trip.tripStatus ?? .new
+        created.tripStatus = .new
         return Accepted(value: created, acknowledgement: write(.trip(id: id, created)))
     }
 
