@@ -78,6 +78,28 @@ def main():
     )
     seen["search"] = [match.vehicle.name for match in found.matches]
 
+    for index in range(3):
+        vehicles.create_vehicle(
+            request=fe.CreateVehicleRequest(
+                parent=parent,
+                vehicle_id="py-listed-%d" % index,
+                vehicle=fe.Vehicle(
+                    vehicle_state=fe.VehicleState.OFFLINE,
+                    supported_trip_types=[fe.TripType.SHARED],
+                    maximum_capacity=2,
+                    vehicle_type=fe.Vehicle.VehicleType(category=fe.Vehicle.VehicleType.Category.TWO_WHEELER),
+                ),
+            ),
+            metadata=auth("server"),
+        )
+    # The client's pager follows next_page_token across pages of one.
+    listed = vehicles.list_vehicles(
+        request=fe.ListVehiclesRequest(
+            parent=parent, page_size=1, vehicle_type_categories=[fe.Vehicle.VehicleType.Category.TWO_WHEELER]),
+        metadata=auth("server"),
+    )
+    seen["listed"] = [listed_vehicle.name for listed_vehicle in listed]
+
     trip = trips.create_trip(
         request=fe.CreateTripRequest(
             parent=parent,
@@ -115,6 +137,11 @@ def main():
             request=fe.GetVehicleRequest(name=parent + "/vehicles/py-missing"), metadata=auth("server"))),
         "vehicle_exists": refusal(lambda: vehicles.create_vehicle(
             request=fe.CreateVehicleRequest(parent=parent, vehicle_id="py-vehicle", vehicle=vehicle), metadata=auth("server"))),
+        "list_without_categories": refusal(lambda: list(vehicles.list_vehicles(
+            request=fe.ListVehiclesRequest(parent=parent), metadata=auth("server")))),
+        "driver_lists_vehicles": refusal(lambda: list(vehicles.list_vehicles(
+            request=fe.ListVehiclesRequest(parent=parent, vehicle_type_categories=[fe.Vehicle.VehicleType.Category.AUTO]),
+            metadata=auth("driver")))),
         "no_update_mask": refusal(lambda: vehicles.update_vehicle(
             request=fe.UpdateVehicleRequest(name=parent + "/vehicles/py-vehicle", vehicle=vehicle), metadata=auth("server"))),
     }

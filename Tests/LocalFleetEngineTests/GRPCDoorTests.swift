@@ -13,8 +13,9 @@ struct GRPCDoorTests {
     static func vehicleName(_ id: String) -> String { "\(parent)/vehicles/\(id)" }
     static func tripName(_ id: String) -> String { "\(parent)/trips/\(id)" }
 
-    /// A vehicle as the REST fixtures make it, read from the same proto3 JSON.
-    static func vehicle(latitude: Double = 52.52, longitude: Double = 13.405) throws -> Maps_Fleetengine_V1_Vehicle {
+    /// A vehicle as the REST fixtures make it, read from the same proto3 JSON; by default far
+    /// from the vehicles other suites search for (Berlin, Madrid).
+    static func vehicle(latitude: Double = 10.5, longitude: Double = 20.5) throws -> Maps_Fleetengine_V1_Vehicle {
         try Maps_Fleetengine_V1_Vehicle(jsonString: Fixtures.vehicleBody(latitude: latitude, longitude: longitude))
     }
 
@@ -83,6 +84,54 @@ struct GRPCDoorTests {
                 },
                 metadata: GRPCTestClient.bearer(Tokens.driver("v1")))
             #expect(started.tripStatus == .enrouteToPickup)
+        }
+    }
+
+    @Test func listsVehiclesPageByPage() async throws {
+        try await GRPCTestClient.with(try await TestEngine.shared) { grpc in
+            let metadata = GRPCTestClient.bearer(Tokens.server)
+            for id in ["g-list-a", "g-list-b", "g-list-c"] {
+                var vehicle = try Self.vehicle(latitude: 10)
+                vehicle.attributes = [.with { $0.key = "list"; $0.stringValue = "paging" }]
+                _ = try await grpc.vehicles.createVehicle(.with { $0.parent = Self.parent; $0.vehicleID = id; $0.vehicle = vehicle }, metadata: metadata)
+            }
+            var request = Maps_Fleetengine_V1_ListVehiclesRequest.with {
+                $0.parent = Self.parent
+                $0.vehicleTypeCategories = [.auto]
+                $0.requiredAttributes = ["list:paging"]
+                $0.pageSize = 2
+            }
+            let first = try await grpc.vehicles.listVehicles(request, metadata: metadata)
+            #expect(first.vehicles.map(\.name) == [Self.vehicleName("g-list-a"), Self.vehicleName("g-list-b")])
+            #expect(first.totalSize == 3)
+            #expect(!first.nextPageToken.isEmpty)
+            request.pageToken = first.nextPageToken
+            let second = try await grpc.vehicles.listVehicles(request, metadata: metadata)
+            #expect(second.vehicles.map(\.name) == [Self.vehicleName("g-list-c")])
+            #expect(second.nextPageToken.isEmpty)
+
+            request.pageToken = ""
+            request.vehicleState = .offline
+            #expect(try await grpc.vehicles.listVehicles(request, metadata: metadata).totalSize == 0)
+        }
+    }
+
+    @Test func mergesAttributesByKey() async throws {
+        try await GRPCTestClient.with(try await TestEngine.shared) { grpc in
+            let metadata = GRPCTestClient.bearer(Tokens.server)
+            var vehicle = try Self.vehicle()
+            vehicle.attributes = [.with { $0.key = "colour"; $0.stringValue = "red" }, .with { $0.key = "seats"; $0.numberValue = 4 }]
+            _ = try await grpc.vehicles.createVehicle(.with { $0.parent = Self.parent; $0.vehicleID = "g-attributes"; $0.vehicle = vehicle }, metadata: metadata)
+            let merged = try await grpc.vehicles.updateVehicleAttributes(
+                .with {
+                    $0.name = Self.vehicleName("g-attributes")
+                    $0.attributes = [.with { $0.key = "colour"; $0.stringValue = "blue" }, .with { $0.key = "pets"; $0.boolValue = true }]
+                },
+                metadata: metadata)
+            #expect(merged.attributes.map(\.key) == ["colour", "seats", "pets"])
+            #expect(merged.attributes.first?.stringValue == "blue")
+            let read = try await grpc.vehicles.getVehicle(.with { $0.name = Self.vehicleName("g-attributes") }, metadata: metadata)
+            #expect(read.attributes == merged.attributes)
         }
     }
 
@@ -182,8 +231,8 @@ struct GRPCDoorTests {
             _ = try await grpc.vehicles.createVehicle(
                 .with { $0.parent = parent; $0.vehicleID = "g-plate"; $0.vehicle = body }, metadata: GRPCTestClient.bearer(Tokens.server))
         },
-        Refusal(name: "a method not served yet", code: .unimplemented, phrase: "ListVehicles") { grpc in
-            _ = try await grpc.vehicles.listVehicles(.with { $0.parent = parent }, metadata: GRPCTestClient.bearer(Tokens.server))
+        Refusal(name: "a method not served yet", code: .unimplemented, phrase: "SearchTrips") { grpc in
+            _ = try await grpc.trips.searchTrips(.with { $0.parent = parent }, metadata: GRPCTestClient.bearer(Tokens.server))
         },
     ]
 

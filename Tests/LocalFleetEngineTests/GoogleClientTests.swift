@@ -47,12 +47,14 @@ struct GoogleClientTests {
         #expect(seen["read_vehicle"] as? NSDictionary == ["capacity": 4, "category": "AUTO"])
         #expect(seen["moved_vehicle"] as? [String: Double] == ["latitude": 35.69])
         #expect(seen["search"] as? [String] == ["\(name)/vehicles/py-vehicle"])
+        #expect(seen["listed"] as? [String] == (0..<3).map { "\(name)/vehicles/py-listed-\($0)" })
         #expect(seen["created_trip"] as? [String: String] == ["name": "\(name)/trips/py-trip", "status": "NEW"])
         #expect(seen["read_trip"] as? [String: String] == ["vehicle": "py-vehicle"])
         #expect(seen["started_trip"] as? [String: String] == ["status": "ENROUTE_TO_PICKUP"])
         #expect(seen["refusals"] as? [String: String] == [
             "no_token": "UNAUTHENTICATED", "driver_creates_vehicle": "PERMISSION_DENIED", "other_driver_reads_vehicle": "PERMISSION_DENIED",
             "missing_vehicle": "NOT_FOUND", "vehicle_exists": "ALREADY_EXISTS", "no_update_mask": "INVALID_ARGUMENT",
+            "list_without_categories": "INVALID_ARGUMENT", "driver_lists_vehicles": "PERMISSION_DENIED",
         ])
     }
 }

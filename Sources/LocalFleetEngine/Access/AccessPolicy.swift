@@ -9,9 +9,12 @@ import FleetTokens
 /// | create vehicle, create trip | claim covers id | no | no | no |
 /// | get vehicle | `vehicleid` covers | `vehicleid` covers | own `vehicleid` | no |
 /// | update vehicle | `vehicleid` covers, any field | no | own `vehicleid`, `lastLocation` and `vehicleState` | no |
+/// | update vehicle attributes, delete vehicle | `vehicleid` covers | no | no | no |
+/// | list vehicles, search vehicles | `vehicleid` is `*` | `vehicleid` is `*` | no | search only: any `tripid`, approximate |
 /// | get trip | `tripid` covers | `tripid` covers | trip assigned to own `vehicleid` | own `tripid` |
 /// | update trip | `tripid` covers | no | trip assigned to own `vehicleid`, `tripStatus` | no |
-/// | search vehicles | `vehicleid` is `*` | `vehicleid` is `*` | no | any `tripid`, approximate |
+/// | delete trip, report billable trip | `tripid` covers | no | no | no |
+/// | search trips | `tripid` is `*` | `tripid` is `*` | own `vehicleid`'s trips | no |
 ///
 /// Delivery (scheduled tasks) roles have no access to on-demand vehicles and trips.
 public struct AccessPolicy: Sendable, Hashable {
@@ -53,13 +56,18 @@ public struct AccessPolicy: Sendable, Hashable {
             return .denied("role \(role.rawValue) is read-only; it may not \(operation)")
         }
         switch operation {
-        case .createVehicle(let id), .getVehicle(let id), .updateVehicle(let id):
+        case .createVehicle(let id), .getVehicle(let id), .updateVehicle(let id), .updateVehicleAttributes(let id), .deleteVehicle(let id):
             return Self.claim("vehicleid", claims.vehicleID, covers: id, for: operation) ?? .allowed(.full)
-        case .createTrip(let id), .getTrip(let id), .updateTrip(let id):
+        case .createTrip(let id), .getTrip(let id), .updateTrip(let id), .deleteTrip(let id), .reportBillableTrip(let id):
             return Self.claim("tripid", claims.tripID, covers: id, for: operation) ?? .allowed(.full)
-        case .searchVehicles:
+        case .searchVehicles, .listVehicles:
             guard claims.vehicleID == FleetEngineIdentifier.wildcard else {
-                return .denied("searching vehicles reads every vehicle: the token's vehicleid claim must be \"*\"")
+                return .denied("to \(operation), which reads every vehicle, the token's vehicleid claim must be \"*\"")
+            }
+            return .allowed(.full)
+        case .searchTrips:
+            guard claims.tripID == FleetEngineIdentifier.wildcard else {
+                return .denied("to \(operation), which reads every trip, the token's tripid claim must be \"*\"")
             }
             return .allowed(.full)
         }
@@ -76,7 +84,12 @@ public struct AccessPolicy: Sendable, Hashable {
                 return .denied("a driver token needs a vehicleid claim to \(operation)")
             }
             return .allowedIfTripAssigned(vehicleClaim: vehicleClaim, grant: operation.isWrite ? .driverFields : .full)
-        case .createVehicle, .createTrip, .searchVehicles:
+        case .searchTrips(let vehicleID):
+            guard let vehicleClaim = claims.vehicleID, let vehicleID, AuthorizationClaims.value(vehicleClaim, covers: vehicleID) else {
+                return .denied("a driver token may search only the trips of the vehicle in its vehicleid claim; name it in vehicleId")
+            }
+            return .allowed(.full)
+        case .createVehicle, .createTrip, .searchVehicles, .listVehicles, .updateVehicleAttributes, .deleteVehicle, .deleteTrip, .reportBillableTrip:
             return .denied("a driver token may not \(operation); that needs a server token (serviceSuperUser or ondemandAdmin)")
         }
     }
@@ -88,7 +101,8 @@ public struct AccessPolicy: Sendable, Hashable {
         case .searchVehicles:
             guard claims.tripID != nil else { return .denied("a consumer token needs a tripid claim to search vehicles") }
             return .allowed(.approximate)
-        case .createVehicle, .getVehicle, .updateVehicle, .createTrip, .updateTrip:
+        case .createVehicle, .getVehicle, .updateVehicle, .updateVehicleAttributes, .deleteVehicle, .listVehicles, .createTrip, .updateTrip,
+            .deleteTrip, .searchTrips, .reportBillableTrip:
             return .denied("a consumer token may not \(operation); it may only read its own trip and search vehicles")
         }
     }

@@ -1,19 +1,32 @@
 /// What a request asks to do, and to which resource: the input of ``AccessPolicy``.
 public enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
-    /// `POST /v1/providers/{p}/vehicles?vehicleId=`.
+    /// CreateVehicle: `POST /v1/providers/{p}/vehicles?vehicleId=`.
     case createVehicle(vehicleID: String)
-    /// `GET /v1/providers/{p}/vehicles/{v}`.
+    /// GetVehicle: `GET /v1/providers/{p}/vehicles/{v}`.
     case getVehicle(vehicleID: String)
-    /// `PUT /v1/providers/{p}/vehicles/{v}`.
+    /// UpdateVehicle: `PUT /v1/providers/{p}/vehicles/{v}`.
     case updateVehicle(vehicleID: String)
-    /// `POST /v1/providers/{p}/vehicles:search`.
+    /// UpdateVehicleAttributes: `POST /v1/providers/{p}/vehicles/{v}:updateAttributes`.
+    case updateVehicleAttributes(vehicleID: String)
+    /// DeleteVehicle: `DELETE /v1/providers/{p}/vehicles/{v}`.
+    case deleteVehicle(vehicleID: String)
+    /// ListVehicles: `GET /v1/providers/{p}/vehicles`.
+    case listVehicles
+    /// SearchVehicles: `POST /v1/providers/{p}/vehicles:search`.
     case searchVehicles
-    /// `POST /v1/providers/{p}/trips?tripId=`.
+    /// CreateTrip: `POST /v1/providers/{p}/trips?tripId=`.
     case createTrip(tripID: String)
-    /// `GET /v1/providers/{p}/trips/{t}`.
+    /// GetTrip: `GET /v1/providers/{p}/trips/{t}`.
     case getTrip(tripID: String)
-    /// `PUT /v1/providers/{p}/trips/{t}`.
+    /// UpdateTrip: `PUT /v1/providers/{p}/trips/{t}`.
     case updateTrip(tripID: String)
+    /// DeleteTrip: `DELETE /v1/providers/{p}/trips/{t}`.
+    case deleteTrip(tripID: String)
+    /// SearchTrips: `POST /v1/providers/{p}/trips:search`, for the trips of `vehicleID` or of
+    /// every vehicle.
+    case searchTrips(vehicleID: String?)
+    /// ReportBillableTrip: `POST /v1/providers/{p}/billableTrips/{t}:report`.
+    case reportBillableTrip(tripID: String)
 
     /// The operation in words, e.g. `update vehicle 'v1'`.
     public var description: String {
@@ -21,18 +34,26 @@ public enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
         case .createVehicle(let id): "create vehicle '\(id)'"
         case .getVehicle(let id): "get vehicle '\(id)'"
         case .updateVehicle(let id): "update vehicle '\(id)'"
+        case .updateVehicleAttributes(let id): "update the attributes of vehicle '\(id)'"
+        case .deleteVehicle(let id): "delete vehicle '\(id)'"
+        case .listVehicles: "list vehicles"
         case .searchVehicles: "search vehicles"
         case .createTrip(let id): "create trip '\(id)'"
         case .getTrip(let id): "get trip '\(id)'"
         case .updateTrip(let id): "update trip '\(id)'"
+        case .deleteTrip(let id): "delete trip '\(id)'"
+        case .searchTrips(let vehicleID): vehicleID.map { "search the trips of vehicle '\($0)'" } ?? "search trips"
+        case .reportBillableTrip(let id): "report billable trip '\(id)'"
         }
     }
 
     /// Whether the operation changes something.
     public var isWrite: Bool {
         switch self {
-        case .createVehicle, .updateVehicle, .createTrip, .updateTrip: true
-        case .getVehicle, .searchVehicles, .getTrip: false
+        case .createVehicle, .updateVehicle, .updateVehicleAttributes, .deleteVehicle, .createTrip, .updateTrip, .deleteTrip, .reportBillableTrip:
+            true
+        case .getVehicle, .listVehicles, .searchVehicles, .getTrip, .searchTrips:
+            false
         }
     }
 }

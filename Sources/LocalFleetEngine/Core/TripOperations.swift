@@ -34,3 +34,15 @@ extension FleetEngineCore {
         return try await state.updateTrip(tripID, with: update.resource, fields: update.fields, decision: update.decision)
     }
 }
+
+extension FleetEngineCore {
+    /// ReportBillableTrip: checks the report `readBody` gives and takes note of it in the log
+    /// (the local Fleet Engine bills nobody).
+    func reportBillableTrip(_ call: FleetCall, billableTripID: String, readBody: () async throws -> BillableTripReport) async throws {
+        _ = try authorize(.reportBillableTrip(tripID: billableTripID), call)
+        try Self.requireValidID(billableTripID, "the billable trip id")
+        let report = try await readBody()
+        try Self.validate { () throws(InvalidArgument) in try report.validate() }
+        call.logger.info("billable trip reported", metadata: ["trip": "\(billableTripID)", "countryCode": "\(report.countryCode ?? "")"])
+    }
+}

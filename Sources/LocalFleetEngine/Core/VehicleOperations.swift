@@ -35,3 +35,34 @@ extension FleetEngineCore {
         return SearchVehiclesResponse(matches: matches.map { ApproximateView.of($0, pickup: pickup) })
     }
 }
+
+extension FleetEngineCore {
+    /// UpdateVehicleAttributes: merges the attributes `readBody` gives into the vehicle's, by
+    /// key; returns all of the vehicle's attributes once saved.
+    func updateVehicleAttributes(
+        _ call: FleetCall, vehicleID: String, readBody: () async throws -> [VehicleAttribute]
+    ) async throws -> [VehicleAttribute] {
+        _ = try authorize(.updateVehicleAttributes(vehicleID: vehicleID), call)
+        try Self.requireValidID(vehicleID, "the vehicle id")
+        let attributes = try await readBody()
+        try Self.validate { () throws(InvalidArgument) in
+            guard !attributes.isEmpty else { throw InvalidArgument("attributes is required: give at least one") }
+            try Vehicle(attributes: attributes).validateUpdate(of: [.attributes])
+        }
+        return try await state.mergeAttributes(vehicleID, attributes)
+    }
+
+    /// ListVehicles: the page of vehicles, by id, that pass the query `readQuery` gives.
+    func listVehicles(_ call: FleetCall, readQuery: () async throws -> ListVehiclesQuery) async throws -> ListVehiclesResponse {
+        _ = try authorize(.listVehicles, call)
+        let query = try await readQuery()
+        try Self.validate { () throws(InvalidArgument) in try query.validate() }
+        let now = now()
+        let found = await state.vehicles { VehicleListing.matches($0, query, now: now) }
+        do {
+            return try VehicleListing.page(of: found, query)
+        } catch {
+            throw APIError.invalidArgument(error.description)
+        }
+    }
+}

@@ -67,3 +67,13 @@ extension VehicleMatchOrder: NumberedProtoEnum {
 extension VehicleMatch.MatchType: NumberedProtoEnum {
     static let protoNumbers: [VehicleMatch.MatchType: Int] = [.unknown: 0, .exclusive: 1, .carpool: 3]
 }
+
+extension BillableTripReport.BillingPlatform: NumberedProtoEnum {
+    static let protoNumbers: [BillableTripReport.BillingPlatform: Int] = [
+        .unspecified: 0, .server: 1, .web: 2, .android: 3, .ios: 4, .others: 5,
+    ]
+}
+
+extension BillableTripReport.SolutionType: NumberedProtoEnum {
+    static let protoNumbers: [BillableTripReport.SolutionType: Int] = [.unspecified: 0, .onDemandRidesharingAndDeliveries: 1]
+}

@@ -51,7 +51,12 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
     func reportBillableTrip(
         request: ServerRequest<Maps_Fleetengine_V1_ReportBillableTripRequest>, context: ServerContext
     ) async throws -> ServerResponse<Google_Protobuf_Empty> {
-        throw NotServedYet(method: "ReportBillableTrip")
+        try await requests.answer(request, method: "ReportBillableTrip", target: { message throws(APIError) in
+            try ResourceNames.parse(message.name, collection: "billableTrips")
+        }) { call, id, message in
+            try await requests.core.reportBillableTrip(call, billableTripID: id) { try BillableTripReport(proto: message) }
+            return Google_Protobuf_Empty()
+        }
     }
 
     func searchTrips(

@@ -61,12 +61,26 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
     func updateVehicleAttributes(
         request: ServerRequest<Maps_Fleetengine_V1_UpdateVehicleAttributesRequest>, context: ServerContext
     ) async throws -> ServerResponse<Maps_Fleetengine_V1_UpdateVehicleAttributesResponse> {
-        throw NotServedYet(method: "UpdateVehicleAttributes")
+        try await requests.answer(request, method: "UpdateVehicleAttributes", target: { message throws(APIError) in
+            try ResourceNames.parse(message.name, collection: "vehicles")
+        }) { call, id, message in
+            let merged = try await requests.core.updateVehicleAttributes(call, vehicleID: id) {
+                try message.requireKnownFields("the request")
+                return try message.attributes.enumerated().map { index, attribute throws(APIError) in
+                    try VehicleAttribute(proto: attribute, field: "attributes[\(index)]")
+                }
+            }
+            return .with { $0.attributes = merged.map(\.proto) }
+        }
     }
 
     func listVehicles(
         request: ServerRequest<Maps_Fleetengine_V1_ListVehiclesRequest>, context: ServerContext
     ) async throws -> ServerResponse<Maps_Fleetengine_V1_ListVehiclesResponse> {
-        throw NotServedYet(method: "ListVehicles")
+        try await requests.answer(request, method: "ListVehicles", target: { message throws(APIError) in
+            (try ResourceNames.provider(ofParent: message.parent), "")
+        }) { call, _, message in
+            try await requests.core.listVehicles(call) { try ListVehiclesQuery(proto: message) }.proto
+        }
     }
 }

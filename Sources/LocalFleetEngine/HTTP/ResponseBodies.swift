@@ -10,6 +10,13 @@ extension ProtoJSONResponse {
     }
 }
 
+/// The answer of methods that return `google.protobuf.Empty`: `{}`.
+struct EmptyResponse: ProtoJSONResponse {
+    func writeFields(to object: inout ProtoJSONObjectWriter) {}
+}
+
 extension Vehicle: ProtoJSONResponse {}
 extension Trip: ProtoJSONResponse {}
 extension SearchVehiclesResponse: ProtoJSONResponse {}
+extension ListVehiclesResponse: ProtoJSONResponse {}
+extension VehicleAttributeList: ProtoJSONResponse {}

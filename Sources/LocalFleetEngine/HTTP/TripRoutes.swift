@@ -1,7 +1,8 @@
 import FleetServerSupport
 import Hummingbird
 
-/// `POST /trips?tripId=` and `GET|PUT /trips/{t}` under `/v1/providers/{p}`: each reads the
+/// `POST /trips?tripId=`, `GET|PUT /trips/{t}` and `POST /billableTrips/{t}:report` under
+/// `/v1/providers/{p}`: each reads the
 /// path, query and proto3 JSON body and calls the core's operation.
 struct TripRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
@@ -12,6 +13,7 @@ struct TripRoutes: Sendable {
         group.post("trips") { request, context in try await create(request, context) }
         group.get("trips/:trip") { request, context in try await get(request, context) }
         group.put("trips/:trip") { request, context in try await update(request, context) }
+        group.post("billableTrips/{trip}:report") { request, context in try await reportBillable(request, context) }
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> Trip {
@@ -30,5 +32,12 @@ struct TripRoutes: Sendable {
         ) {
             try await ProtoJSONBody.decode(Trip.self, from: request)
         }
+    }
+
+    private func reportBillable(_ request: Request, _ context: Context) async throws -> EmptyResponse {
+        try await core.reportBillableTrip(context.fleetCall(), billableTripID: context.pathParameter("trip")) {
+            try await ProtoJSONBody.decode(BillableTripReport.self, from: request)
+        }
+        return EmptyResponse()
     }
 }

@@ -1,8 +1,8 @@
 import FleetServerSupport
 import Hummingbird
 
-/// `POST /vehicles?vehicleId=`, `GET|PUT /vehicles/{v}` and `POST /vehicles:search` under
-/// `/v1/providers/{p}`: each reads the path, query and proto3 JSON body and calls the core's
+/// `POST|GET /vehicles`, `GET|PUT /vehicles/{v}`, `POST /vehicles/{v}:updateAttributes` and
+/// `POST /vehicles:search` under `/v1/providers/{p}`: each reads the path, query and proto3 JSON body and calls the core's
 /// operation (the token was checked by the middleware).
 struct VehicleRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
@@ -11,6 +11,8 @@ struct VehicleRoutes: Sendable {
 
     func register(on group: RouterGroup<Context>) {
         group.post("vehicles") { request, context in try await create(request, context) }
+        group.get("vehicles") { request, context in try await list(request, context) }
+        group.post("vehicles/{vehicle}:updateAttributes") { request, context in try await updateAttributes(request, context) }
         group.get("vehicles/:vehicle") { request, context in try await get(request, context) }
         group.put("vehicles/:vehicle") { request, context in try await update(request, context) }
         group.post("vehicles:search") { request, context in try await search(request, context) }
@@ -32,6 +34,16 @@ struct VehicleRoutes: Sendable {
         ) {
             try await ProtoJSONBody.decode(Vehicle.self, from: request, quickReader: Vehicle.quicklyRead)
         }
+    }
+
+    private func updateAttributes(_ request: Request, _ context: Context) async throws -> VehicleAttributeList {
+        VehicleAttributeList(attributes: try await core.updateVehicleAttributes(context.fleetCall(), vehicleID: context.pathParameter("vehicle")) {
+            try await ProtoJSONBody.decode(VehicleAttributeList.self, from: request).attributes ?? []
+        })
+    }
+
+    private func list(_ request: Request, _ context: Context) async throws -> ListVehiclesResponse {
+        try await core.listVehicles(context.fleetCall()) { try ListVehiclesQuery(query: request.uri.queryParameters) }
     }
 
     private func search(_ request: Request, _ context: Context) async throws -> SearchVehiclesResponse {

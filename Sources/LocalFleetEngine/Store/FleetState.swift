@@ -56,6 +56,15 @@ actor FleetState {
         trips[id]
     }
 
+    /// The vehicles, as the API shows them, that `isIncluded` accepts, sorted by id.
+    func vehicles(where isIncluded: @Sendable (Vehicle) -> Bool) -> [(id: String, vehicle: Vehicle)] {
+        vehicles.keys.sorted().compactMap { id in
+            guard let vehicle = vehicles[id] else { return nil }
+            let shown = presented(vehicle, id: id, trips: activeTrips)
+            return isIncluded(shown) ? (id, shown) : nil
+        }
+    }
+
     /// The `ONLINE` vehicles that match `request`, nearest first.
     func search(_ request: SearchVehiclesRequest) -> [VehicleMatch] {
         VehicleSearch.candidates(for: request, among: vehicles, activeTrips: activeTrips).compactMap { candidate in
@@ -80,6 +89,13 @@ actor FleetState {
     /// saved, with the current trips of every write accepted before it.
     nonisolated func updateVehicle(_ id: String, with update: Vehicle, fields: Set<VehicleField>) async throws -> Vehicle {
         try await acceptVehicleUpdate(id, with: update, fields: fields).saved()
+    }
+
+    /// Merges `attributes` into the vehicle's by key (replacing those with the same key and
+    /// adding the others); 404 when there is no such vehicle, 400 when it would then carry more
+    /// than ``Vehicle/maximumAttributes``. Returns all of the vehicle's attributes once saved.
+    nonisolated func mergeAttributes(_ id: String, _ attributes: [VehicleAttribute]) async throws -> [VehicleAttribute] {
+        try await acceptAttributeMerge(id, attributes).saved()
     }
 
     /// Creates a trip in status `NEW` (whatever status the request gave, as Fleet Engine does);
@@ -108,6 +124,23 @@ actor FleetState {
         guard let current = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
         let updated = current.applying(update, fields: fields)
         return Accepted(value: presented(updated, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, updated)))
+    }
+
+    private func acceptAttributeMerge(_ id: String, _ attributes: [VehicleAttribute]) throws -> Accepted<[VehicleAttribute]> {
+        guard var vehicle = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
+        var merged = vehicle.attributes ?? []
+        for attribute in attributes {
+            if let index = merged.firstIndex(where: { $0.key == attribute.key }) {
+                merged[index] = attribute
+            } else {
+                merged.append(attribute)
+            }
+        }
+        guard merged.count <= Vehicle.maximumAttributes else {
+            throw APIError.invalidArgument("the vehicle would have \(merged.count) attributes; at most \(Vehicle.maximumAttributes) are allowed")
+        }
+        vehicle.attributes = merged
+        return Accepted(value: merged, acknowledgement: write(.vehicle(id: id, vehicle)))
     }
 
     private func acceptTripCreation(_ id: String, _ trip: Trip) throws -> Accepted<Trip> {

@@ -1,0 +1,53 @@
+import FleetServerSupport
+import Hummingbird
+
+extension ListVehiclesQuery {
+    /// The query of `GET …/vehicles?…`, as Google's REST mapping gives it: one parameter per
+    /// field, in camelCase or snake_case, repeated fields repeated, enums by name, durations as
+    /// `30s`. Unknown parameters are refused, as unknown JSON fields are.
+    init(query parameters: Parameters) throws(APIError) {
+        self.init()
+        for (rawName, rawValue) in parameters {
+            let name = FieldMask.camelCase(String(rawName)), value = String(rawValue)
+            switch name {
+            case "pageSize": pageSize = try Self.integer(value, name)
+            case "pageToken": pageToken = value
+            case "minimumCapacity": minimumCapacity = try Self.integer(value, name)
+            case "tripTypes": tripTypes.append(try Self.enumValue(value, name))
+            case "maximumStaleness": maximumStaleness = try Self.duration(value, name)
+            case "vehicleTypeCategories": vehicleTypeCategories.append(try Self.enumValue(value, name))
+            case "requiredAttributes": requiredAttributes.append(value)
+            case "requiredOneOfAttributes": requiredOneOfAttributes.append(value)
+            case "requiredOneOfAttributeSets": requiredOneOfAttributeSets.append(value)
+            case "vehicleState": vehicleState = try Self.enumValue(value, name) as VehicleState
+            case "onTripOnly":
+                guard let flag = Bool(value) else { throw .invalidArgument("onTripOnly is '\(value)'; it must be true or false") }
+                onTripOnly = flag
+            case "filter", "viewport.low.latitude", "viewport.low.longitude", "viewport.high.latitude", "viewport.high.longitude":
+                throw .invalidArgument("\(name) is not supported by the local Fleet Engine's vehicle listing yet")
+            default:
+                throw .invalidArgument("query parameter '\(rawName)' is not a ListVehicles field")
+            }
+        }
+    }
+
+    private static func integer(_ text: String, _ name: String) throws(APIError) -> Int {
+        guard let value = Int(text) else { throw .invalidArgument("\(name) is '\(text)'; it must be a whole number") }
+        return value
+    }
+
+    private static func enumValue<Value: ProtoEnum>(_ text: String, _ name: String) throws(APIError) -> Value {
+        guard let value = Value(rawValue: text) else {
+            throw .invalidArgument("\(name) is '\(text)', which is not one of \(Value.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+
+    /// A proto3 JSON duration, seconds with an `s`: `30s`, `1.5s`.
+    private static func duration(_ text: String, _ name: String) throws(APIError) -> Duration {
+        guard text.hasSuffix("s"), let seconds = Double(text.dropLast()), seconds.isFinite else {
+            throw .invalidArgument("\(name) is '\(text)'; it must be seconds such as 30s or 1.5s")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+}

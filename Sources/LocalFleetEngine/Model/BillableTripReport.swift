@@ -1,0 +1,53 @@
+/// ReportBillableTrip's request less its `name`: where and how a billable trip was booked.
+public struct BillableTripReport: Sendable, Hashable, Decodable {
+    /// The two-letter country code of the trip; required.
+    public var countryCode: String?
+    /// Where the trip was booked.
+    public var platform: BillingPlatform?
+    /// Ids of related trips (e.g. ones the billable trip replaced).
+    public var relatedIds: [String]?
+    /// The product the trip is billed under.
+    public var solutionType: SolutionType?
+
+    enum CodingKeys: String, CodingKey {
+        case countryCode, platform, relatedIds, solutionType
+    }
+
+    /// A report.
+    public init(countryCode: String?, platform: BillingPlatform? = nil, relatedIds: [String]? = nil, solutionType: SolutionType? = nil) {
+        self.countryCode = countryCode
+        self.platform = platform
+        self.relatedIds = relatedIds
+        self.solutionType = solutionType
+    }
+
+    /// Reads proto3 JSON, refusing unknown fields.
+    public init(from decoder: any Decoder) throws {
+        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
+        countryCode = try container.decodeIfPresent(String.self, forKey: .countryCode)
+        platform = try container.decodeIfPresent(BillingPlatform.self, forKey: .platform)
+        relatedIds = try container.decodeIfPresent([String].self, forKey: .relatedIds)
+        solutionType = try container.decodeIfPresent(SolutionType.self, forKey: .solutionType)
+    }
+
+    /// Refuses a report without a country code.
+    public func validate() throws(InvalidArgument) {
+        guard let countryCode, !countryCode.isEmpty else { throw InvalidArgument("countryCode is required") }
+    }
+
+    /// Where a billable trip was booked (Google's `BillingPlatformIdentifier`).
+    public enum BillingPlatform: String, ProtoEnum {
+        case unspecified = "BILLING_PLATFORM_IDENTIFIER_UNSPECIFIED"
+        case server = "SERVER"
+        case web = "WEB"
+        case android = "ANDROID"
+        case ios = "IOS"
+        case others = "OTHERS"
+    }
+
+    /// The product a trip is billed under.
+    public enum SolutionType: String, ProtoEnum {
+        case unspecified = "SOLUTION_TYPE_UNSPECIFIED"
+        case onDemandRidesharingAndDeliveries = "ON_DEMAND_RIDESHARING_AND_DELIVERIES"
+    }
+}
