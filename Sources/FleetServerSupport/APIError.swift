@@ -20,6 +20,9 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
         case notFound = "NOT_FOUND"
         /// 409: the resource already exists.
         case alreadyExists = "ALREADY_EXISTS"
+        /// 400: the resource is not in a state that allows the request (e.g. a vehicle with
+        /// unfinished trips cannot be deleted).
+        case failedPrecondition = "FAILED_PRECONDITION"
         /// 429: too many requests; retry after `Retry-After` seconds.
         case resourceExhausted = "RESOURCE_EXHAUSTED"
         /// 500: a failure on the server's side; the message is generic.
@@ -35,6 +38,7 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
             case .permissionDenied: .forbidden
             case .notFound: .notFound
             case .alreadyExists: .conflict
+            case .failedPrecondition: .badRequest
             case .resourceExhausted: .tooManyRequests
             case .internal: .internalServerError
             case .unavailable: .serviceUnavailable
@@ -73,6 +77,8 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
     public static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
     /// 409 `ALREADY_EXISTS`.
     public static func alreadyExists(_ message: String) -> APIError { APIError(.alreadyExists, message) }
+    /// 400 `FAILED_PRECONDITION`.
+    public static func failedPrecondition(_ message: String) -> APIError { APIError(.failedPrecondition, message) }
     /// 429 `RESOURCE_EXHAUSTED` with `Retry-After`.
     public static func resourceExhausted(_ message: String, retryAfter: Duration) -> APIError {
         APIError(.resourceExhausted, message, retryAfter: retryAfter)

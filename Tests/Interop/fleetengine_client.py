@@ -127,6 +127,27 @@ def main():
     )
     seen["started_trip"] = {"status": started.trip_status.name}
 
+    found_trips = trips.search_trips(
+        request=fe.SearchTripsRequest(parent=parent, vehicle_id="py-vehicle", active_trips_only=True), metadata=auth("driver"))
+    seen["searched_trips"] = [found_trip.name for found_trip in found_trips]
+
+    vehicle_name = parent + "/vehicles/py-vehicle"
+    seen["delete_busy_vehicle"] = refusal(lambda: vehicles.delete_vehicle(name=vehicle_name, metadata=auth("server")))
+    trips.update_trip(
+        request=fe.UpdateTripRequest(
+            name=parent + "/trips/py-trip",
+            trip=fe.Trip(trip_status=fe.TripStatus.COMPLETE),
+            update_mask=field_mask_pb2.FieldMask(paths=["trip_status"]),
+        ),
+        metadata=auth("server"),
+    )
+    trips.delete_trip(name=parent + "/trips/py-trip", metadata=auth("server"))
+    vehicles.delete_vehicle(name=vehicle_name, metadata=auth("server"))
+    seen["deleted"] = {
+        "vehicle": refusal(lambda: vehicles.get_vehicle(request=fe.GetVehicleRequest(name=vehicle_name), metadata=auth("server"))),
+        "trip": refusal(lambda: trips.get_trip(request=fe.GetTripRequest(name=parent + "/trips/py-trip"), metadata=auth("server"))),
+    }
+
     seen["refusals"] = {
         "no_token": refusal(lambda: vehicles.get_vehicle(request=fe.GetVehicleRequest(name=parent + "/vehicles/py-vehicle"))),
         "driver_creates_vehicle": refusal(lambda: vehicles.create_vehicle(
@@ -136,7 +157,7 @@ def main():
         "missing_vehicle": refusal(lambda: vehicles.get_vehicle(
             request=fe.GetVehicleRequest(name=parent + "/vehicles/py-missing"), metadata=auth("server"))),
         "vehicle_exists": refusal(lambda: vehicles.create_vehicle(
-            request=fe.CreateVehicleRequest(parent=parent, vehicle_id="py-vehicle", vehicle=vehicle), metadata=auth("server"))),
+            request=fe.CreateVehicleRequest(parent=parent, vehicle_id="py-listed-0", vehicle=vehicle), metadata=auth("server"))),
         "list_without_categories": refusal(lambda: list(vehicles.list_vehicles(
             request=fe.ListVehiclesRequest(parent=parent), metadata=auth("server")))),
         "driver_lists_vehicles": refusal(lambda: list(vehicles.list_vehicles(

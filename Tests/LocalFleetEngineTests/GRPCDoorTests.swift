@@ -135,6 +135,46 @@ struct GRPCDoorTests {
         }
     }
 
+    @Test func deletesVehiclesWithoutUnfinishedTripsAndSearchesTrips() async throws {
+        try await GRPCTestClient.with(try await TestEngine.shared) { grpc in
+            let metadata = GRPCTestClient.bearer(Tokens.server)
+            _ = try await grpc.vehicles.createVehicle(
+                .with { $0.parent = Self.parent; $0.vehicleID = "g-doomed"; $0.vehicle = try! Self.vehicle() }, metadata: metadata)
+            for id in ["g-doomed-1", "g-doomed-2", "g-doomed-3"] {
+                _ = try await grpc.trips.createTrip(
+                    .with { $0.parent = Self.parent; $0.tripID = id; $0.trip = try! Maps_Fleetengine_V1_Trip(jsonString: Fixtures.tripBody(vehicleID: "g-doomed")) },
+                    metadata: metadata)
+            }
+            var search = Maps_Fleetengine_V1_SearchTripsRequest.with { $0.parent = Self.parent; $0.vehicleID = "g-doomed"; $0.pageSize = 2 }
+            let first = try await grpc.trips.searchTrips(search, metadata: GRPCTestClient.bearer(Tokens.driver("g-doomed")))
+            #expect(first.trips.map(\.name) == [Self.tripName("g-doomed-1"), Self.tripName("g-doomed-2")])
+            search.pageToken = first.nextPageToken
+            let second = try await grpc.trips.searchTrips(search, metadata: GRPCTestClient.bearer(Tokens.driver("g-doomed")))
+            #expect(second.trips.map(\.name) == [Self.tripName("g-doomed-3")] && second.nextPageToken.isEmpty)
+
+            let refused = await GRPCOutcome.of { try await grpc.vehicles.deleteVehicle(.with { $0.name = Self.vehicleName("g-doomed") }, metadata: metadata) }
+            #expect(refused.code == .failedPrecondition && refused.message.contains("g-doomed-1"), "\(refused)")
+            let unfinished = await GRPCOutcome.of { try await grpc.trips.deleteTrip(.with { $0.name = Self.tripName("g-doomed-1") }, metadata: metadata) }
+            #expect(unfinished.code == .failedPrecondition, "\(unfinished)")
+
+            for id in ["g-doomed-1", "g-doomed-2", "g-doomed-3"] {
+                _ = try await grpc.trips.updateTrip(
+                    .with { $0.name = Self.tripName(id); $0.trip = .with { $0.tripStatus = .canceled }; $0.updateMask = .with { $0.paths = ["trip_status"] } },
+                    metadata: metadata)
+            }
+            search.activeTripsOnly = true
+            search.pageToken = ""
+            #expect(try await grpc.trips.searchTrips(search, metadata: metadata).trips.isEmpty)
+
+            _ = try await grpc.vehicles.deleteVehicle(.with { $0.name = Self.vehicleName("g-doomed") }, metadata: metadata)
+            _ = try await grpc.trips.deleteTrip(.with { $0.name = Self.tripName("g-doomed-1") }, metadata: metadata)
+            let gone = await GRPCOutcome.of { try await grpc.vehicles.getVehicle(.with { $0.name = Self.vehicleName("g-doomed") }, metadata: metadata) }
+            #expect(gone.code == .notFound, "\(gone)")
+            let goneTrip = await GRPCOutcome.of { try await grpc.trips.getTrip(.with { $0.name = Self.tripName("g-doomed-1") }, metadata: metadata) }
+            #expect(goneTrip.code == .notFound, "\(goneTrip)")
+        }
+    }
+
     @Test func answersHealthChecks() async throws {
         try await GRPCTestClient.with(try await TestEngine.shared) { grpc in
             for service in ["", "maps.fleetengine.v1.VehicleService", "maps.fleetengine.v1.TripService"] {
@@ -230,9 +270,6 @@ struct GRPCDoorTests {
             try! body.merge(serializedBytes: [0x52, 0x02, 0x0A, 0x00] as [UInt8])
             _ = try await grpc.vehicles.createVehicle(
                 .with { $0.parent = parent; $0.vehicleID = "g-plate"; $0.vehicle = body }, metadata: GRPCTestClient.bearer(Tokens.server))
-        },
-        Refusal(name: "a method not served yet", code: .unimplemented, phrase: "SearchTrips") { grpc in
-            _ = try await grpc.trips.searchTrips(.with { $0.parent = parent }, metadata: GRPCTestClient.bearer(Tokens.server))
         },
     ]
 

@@ -51,6 +51,9 @@ struct GoogleClientTests {
         #expect(seen["created_trip"] as? [String: String] == ["name": "\(name)/trips/py-trip", "status": "NEW"])
         #expect(seen["read_trip"] as? [String: String] == ["vehicle": "py-vehicle"])
         #expect(seen["started_trip"] as? [String: String] == ["status": "ENROUTE_TO_PICKUP"])
+        #expect(seen["searched_trips"] as? [String] == ["\(name)/trips/py-trip"])
+        #expect(seen["delete_busy_vehicle"] as? String == "FAILED_PRECONDITION")
+        #expect(seen["deleted"] as? [String: String] == ["vehicle": "NOT_FOUND", "trip": "NOT_FOUND"])
         #expect(seen["refusals"] as? [String: String] == [
             "no_token": "UNAUTHENTICATED", "driver_creates_vehicle": "PERMISSION_DENIED", "other_driver_reads_vehicle": "PERMISSION_DENIED",
             "missing_vehicle": "NOT_FOUND", "vehicle_exists": "ALREADY_EXISTS", "no_update_mask": "INVALID_ARGUMENT",

@@ -18,12 +18,14 @@ struct StoreTests {
     @Test func sqliteSavesAndLoads() async throws {
         try await Self.roundTrip(at: TestDatabases.sqlite())
         try await Self.largeBatch(at: TestDatabases.sqlite())
+        try await Self.deletions(at: TestDatabases.sqlite())
     }
 
     @Test(.enabled(if: postgres != nil, "FLEETAUTH_TEST_POSTGRES_URL is not set (eval \"$(.ci/test-postgres.sh start)\" sets it)"))
     func postgresSavesAndLoads() async throws {
         try await Self.roundTrip(at: #require(Self.postgres))
         try await Self.largeBatch(at: #require(Self.postgres))
+        try await Self.deletions(at: #require(Self.postgres))
     }
 
     @Test func ciProvidesPostgres() {
@@ -48,6 +50,18 @@ struct StoreTests {
             #expect(try await store.load(provider: provider) == FleetSnapshot())
             #expect(try await store.load(provider: "\(provider)-other") == FleetSnapshot(vehicles: ["v1": vehicle], trips: ["t1": trip]))
             try await store.removeAll(provider: "\(provider)-other")
+        }
+    }
+
+    /// A deletion removes the resource; within a batch the later record of a resource wins.
+    static func deletions(at location: DatabaseLocation) async throws {
+        let provider = "delete-\(UUID().uuidString.prefix(8))"
+        try await TestDatabases.withStore(at: location) { store in
+            try await store.save([.vehicle(id: "v1", vehicle), .vehicle(id: "v2", vehicle), .trip(id: "t1", trip), .trip(id: "t2", trip)], provider: provider)
+            try await store.save([.deletedVehicle(id: "v1"), .vehicle(id: "v2", vehicle), .deletedVehicle(id: "v2"), .deletedTrip(id: "t1"),
+                                  .deletedTrip(id: "t2"), .trip(id: "t2", trip), .vehicle(id: "v3", vehicle)], provider: provider)
+            #expect(try await store.load(provider: provider) == FleetSnapshot(vehicles: ["v3": vehicle], trips: ["t2": trip]))
+            try await store.removeAll(provider: provider)
         }
     }
 

@@ -46,3 +46,32 @@ extension FleetEngineCore {
         call.logger.info("billable trip reported", metadata: ["trip": "\(billableTripID)", "countryCode": "\(report.countryCode ?? "")"])
     }
 }
+
+extension FleetEngineCore {
+    /// DeleteTrip: removes a trip that is finished or assigned to no vehicle, once saved.
+    func deleteTrip(_ call: FleetCall, tripID: String) async throws {
+        _ = try authorize(.deleteTrip(tripID: tripID), call)
+        try Self.requireValidID(tripID, "the trip id")
+        try await state.deleteTrip(tripID)
+    }
+
+    /// SearchTrips: a page of trips, by id, of one vehicle or of all. The query is read before
+    /// the permission check, since a driver's permission depends on the vehicle it names.
+    func searchTrips(_ call: FleetCall, readQuery: () async throws -> SearchTripsQuery) async throws -> SearchTripsResponse {
+        let query = try await readQuery()
+        let vehicleID = query.vehicleId.flatMap { $0.isEmpty ? nil : $0 }
+        _ = try authorize(.searchTrips(vehicleID: vehicleID), call)
+        if let vehicleID { try Self.requireValidID(vehicleID, "vehicleId") }
+        try Self.validate { () throws(InvalidArgument) in try query.validate() }
+        let activeOnly = query.activeTripsOnly ?? false
+        let found = await state.trips { trip in
+            (vehicleID == nil || trip.vehicleId == vehicleID) && (!activeOnly || trip.isActive)
+        }
+        do {
+            let page = try Pages.page(of: found.map { ($0.id, $0.trip) }, size: query.pageSize ?? 0, token: query.pageToken ?? "")
+            return SearchTripsResponse(trips: page.items, nextPageToken: page.nextPageToken)
+        } catch {
+            throw APIError.invalidArgument(error.description)
+        }
+    }
+}

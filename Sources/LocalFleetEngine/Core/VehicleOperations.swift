@@ -66,3 +66,12 @@ extension FleetEngineCore {
         }
     }
 }
+
+extension FleetEngineCore {
+    /// DeleteVehicle: removes a vehicle that has no unfinished trips, once saved.
+    func deleteVehicle(_ call: FleetCall, vehicleID: String) async throws {
+        _ = try authorize(.deleteVehicle(vehicleID: vehicleID), call)
+        try Self.requireValidID(vehicleID, "the vehicle id")
+        try await state.deleteVehicle(vehicleID)
+    }
+}

@@ -12,6 +12,7 @@ extension APIError: RPCErrorConvertible {
         case .permissionDenied: .permissionDenied
         case .notFound: .notFound
         case .alreadyExists: .alreadyExists
+        case .failedPrecondition: .failedPrecondition
         case .resourceExhausted: .resourceExhausted
         case .internal: .internalError
         case .unavailable: .unavailable

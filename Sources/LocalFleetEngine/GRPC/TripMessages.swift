@@ -46,3 +46,15 @@ extension TerminalLocation {
         }
     }
 }
+
+extension BillableTripReport {
+    /// The report of a gRPC ReportBillableTrip request.
+    init(proto: Maps_Fleetengine_V1_ReportBillableTripRequest) throws(APIError) {
+        try proto.requireKnownFields("the request")
+        self.init(
+            countryCode: proto.countryCode.nonEmpty,
+            platform: try .unlessUnset(proto.platform, field: "platform"),
+            relatedIds: proto.relatedIds.nonEmpty,
+            solutionType: try .unlessUnset(proto.solutionType, field: "solutionType"))
+    }
+}

@@ -45,7 +45,12 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
     func deleteTrip(
         request: ServerRequest<Maps_Fleetengine_V1_DeleteTripRequest>, context: ServerContext
     ) async throws -> ServerResponse<Google_Protobuf_Empty> {
-        throw NotServedYet(method: "DeleteTrip")
+        try await requests.answer(request, method: "DeleteTrip", target: { message throws(APIError) in
+            try ResourceNames.parse(message.name, collection: "trips")
+        }) { call, id, _ in
+            try await requests.core.deleteTrip(call, tripID: id)
+            return Google_Protobuf_Empty()
+        }
     }
 
     func reportBillableTrip(
@@ -62,6 +67,10 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
     func searchTrips(
         request: ServerRequest<Maps_Fleetengine_V1_SearchTripsRequest>, context: ServerContext
     ) async throws -> ServerResponse<Maps_Fleetengine_V1_SearchTripsResponse> {
-        throw NotServedYet(method: "SearchTrips")
+        try await requests.answer(request, method: "SearchTrips", target: { message throws(APIError) in
+            (try ResourceNames.provider(ofParent: message.parent), "")
+        }) { call, _, message in
+            try await requests.core.searchTrips(call) { try SearchTripsQuery(proto: message) }.proto
+        }
     }
 }

@@ -55,7 +55,12 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
     func deleteVehicle(
         request: ServerRequest<Maps_Fleetengine_V1_DeleteVehicleRequest>, context: ServerContext
     ) async throws -> ServerResponse<Google_Protobuf_Empty> {
-        throw NotServedYet(method: "DeleteVehicle")
+        try await requests.answer(request, method: "DeleteVehicle", target: { message throws(APIError) in
+            try ResourceNames.parse(message.name, collection: "vehicles")
+        }) { call, id, _ in
+            try await requests.core.deleteVehicle(call, vehicleID: id)
+            return Google_Protobuf_Empty()
+        }
     }
 
     func updateVehicleAttributes(

@@ -20,3 +20,4 @@ extension Trip: ProtoJSONResponse {}
 extension SearchVehiclesResponse: ProtoJSONResponse {}
 extension ListVehiclesResponse: ProtoJSONResponse {}
 extension VehicleAttributeList: ProtoJSONResponse {}
+extension SearchTripsResponse: ProtoJSONResponse {}

@@ -1,7 +1,8 @@
 import FleetServerSupport
 import Hummingbird
 
-/// `POST /trips?tripId=`, `GET|PUT /trips/{t}` and `POST /billableTrips/{t}:report` under
+/// `POST /trips?tripId=`, `GET|PUT|DELETE /trips/{t}`, `POST /trips:search` and
+/// `POST /billableTrips/{t}:report` under
 /// `/v1/providers/{p}`: each reads the
 /// path, query and proto3 JSON body and calls the core's operation.
 struct TripRoutes: Sendable {
@@ -13,6 +14,8 @@ struct TripRoutes: Sendable {
         group.post("trips") { request, context in try await create(request, context) }
         group.get("trips/:trip") { request, context in try await get(request, context) }
         group.put("trips/:trip") { request, context in try await update(request, context) }
+        group.delete("trips/:trip") { request, context in try await delete(request, context) }
+        group.post("trips:search") { request, context in try await search(request, context) }
         group.post("billableTrips/{trip}:report") { request, context in try await reportBillable(request, context) }
     }
 
@@ -32,6 +35,15 @@ struct TripRoutes: Sendable {
         ) {
             try await ProtoJSONBody.decode(Trip.self, from: request)
         }
+    }
+
+    private func delete(_ request: Request, _ context: Context) async throws -> EmptyResponse {
+        try await core.deleteTrip(context.fleetCall(), tripID: context.pathParameter("trip"))
+        return EmptyResponse()
+    }
+
+    private func search(_ request: Request, _ context: Context) async throws -> SearchTripsResponse {
+        try await core.searchTrips(context.fleetCall()) { try await ProtoJSONBody.decode(SearchTripsQuery.self, from: request) }
     }
 
     private func reportBillable(_ request: Request, _ context: Context) async throws -> EmptyResponse {

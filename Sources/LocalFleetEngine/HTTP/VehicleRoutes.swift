@@ -1,7 +1,7 @@
 import FleetServerSupport
 import Hummingbird
 
-/// `POST|GET /vehicles`, `GET|PUT /vehicles/{v}`, `POST /vehicles/{v}:updateAttributes` and
+/// `POST|GET /vehicles`, `GET|PUT|DELETE /vehicles/{v}`, `POST /vehicles/{v}:updateAttributes` and
 /// `POST /vehicles:search` under `/v1/providers/{p}`: each reads the path, query and proto3 JSON body and calls the core's
 /// operation (the token was checked by the middleware).
 struct VehicleRoutes: Sendable {
@@ -15,6 +15,7 @@ struct VehicleRoutes: Sendable {
         group.post("vehicles/{vehicle}:updateAttributes") { request, context in try await updateAttributes(request, context) }
         group.get("vehicles/:vehicle") { request, context in try await get(request, context) }
         group.put("vehicles/:vehicle") { request, context in try await update(request, context) }
+        group.delete("vehicles/:vehicle") { request, context in try await delete(request, context) }
         group.post("vehicles:search") { request, context in try await search(request, context) }
     }
 
@@ -34,6 +35,11 @@ struct VehicleRoutes: Sendable {
         ) {
             try await ProtoJSONBody.decode(Vehicle.self, from: request, quickReader: Vehicle.quicklyRead)
         }
+    }
+
+    private func delete(_ request: Request, _ context: Context) async throws -> EmptyResponse {
+        try await core.deleteVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle"))
+        return EmptyResponse()
     }
 
     private func updateAttributes(_ request: Request, _ context: Context) async throws -> VehicleAttributeList {

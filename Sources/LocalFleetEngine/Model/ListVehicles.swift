@@ -1,7 +1,7 @@
 /// ListVehicles' filters and paging, as both doors read them (Google's `ListVehiclesRequest`
 /// less `parent`; `filter` and `viewport` are not supported yet and are refused by the doors).
 public struct ListVehiclesQuery: Sendable, Hashable {
-    /// The most vehicles on a page; 0 means the default, ``defaultPageSize``.
+    /// The most vehicles on a page; 0 means the default, 100.
     public var pageSize = 0
     /// A previous page's ``ListVehiclesResponse/nextPageToken``, or empty for the first page.
     public var pageToken = ""
@@ -23,9 +23,6 @@ public struct ListVehiclesQuery: Sendable, Hashable {
     public var vehicleState: VehicleState?
     /// Only vehicles with current trips.
     public var onTripOnly = false
-
-    /// The page size when the request gives none, as at Google.
-    public static let defaultPageSize = 100
 
     /// A query with no filters (``vehicleTypeCategories`` must still be set).
     public init() {}

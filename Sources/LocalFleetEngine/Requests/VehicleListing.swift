@@ -1,8 +1,6 @@
-import FleetTokens
 import Foundation
 
-/// Which vehicles a ListVehicles query finds, and its pages: vehicles by id; a page token is
-/// the last id of the page before, base64url-encoded (opaque to callers, as at Google).
+/// Which vehicles a ListVehicles query finds, and its pages (``Pages``).
 enum VehicleListing {
     /// Whether `vehicle` (as the API shows it, with its current trips) passes the filters of a
     /// validated `query` at time `now`.
@@ -29,16 +27,7 @@ enum VehicleListing {
 
     /// The page of `found` (vehicles with their ids, sorted by id) that `query` asks for.
     static func page(of found: [(id: String, vehicle: Vehicle)], _ query: ListVehiclesQuery) throws(InvalidArgument) -> ListVehiclesResponse {
-        var start = found.startIndex
-        if !query.pageToken.isEmpty {
-            guard let last = Base64URL.decode(Substring(query.pageToken)).flatMap({ String(data: $0, encoding: .utf8) }) else {
-                throw InvalidArgument("pageToken is not one this engine gave; pass nextPageToken unchanged")
-            }
-            start = found.firstIndex { $0.id > last } ?? found.endIndex
-        }
-        let size = query.pageSize == 0 ? ListVehiclesQuery.defaultPageSize : query.pageSize
-        let page = found[start...].prefix(size)
-        let next = page.endIndex < found.endIndex ? page.last.map { Base64URL.encode(Data($0.id.utf8)) } ?? "" : ""
-        return ListVehiclesResponse(vehicles: page.map(\.vehicle), nextPageToken: next, totalSize: found.count)
+        let page = try Pages.page(of: found.map { ($0.id, $0.vehicle) }, size: query.pageSize, token: query.pageToken)
+        return ListVehiclesResponse(vehicles: page.items, nextPageToken: page.nextPageToken, totalSize: found.count)
     }
 }

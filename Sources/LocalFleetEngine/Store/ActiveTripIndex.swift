@@ -3,13 +3,13 @@
 struct ActiveTripIndex {
     private var tripsByVehicle: [String: Set<String>] = [:]
 
-    /// Takes note that trip `tripID` changed from `old` to `new`.
-    mutating func record(tripID: String, old: Trip?, new: Trip) {
+    /// Takes note that trip `tripID` changed from `old` to `new` (`nil`: it was deleted).
+    mutating func record(tripID: String, old: Trip?, new: Trip?) {
         if let vehicle = old?.vehicleId, old?.isActive == true {
             tripsByVehicle[vehicle]?.remove(tripID)
             if tripsByVehicle[vehicle]?.isEmpty == true { tripsByVehicle[vehicle] = nil }
         }
-        if let vehicle = new.vehicleId, !vehicle.isEmpty, new.isActive {
+        if let new, let vehicle = new.vehicleId, !vehicle.isEmpty, new.isActive {
             tripsByVehicle[vehicle, default: []].insert(tripID)
         }
     }

@@ -26,8 +26,9 @@ actor FleetState {
     /// so that it reflects every write accepted before it (which are all saved by the time its
     /// caller is released).
     private var acceptedActiveTrips = ActiveTripIndex()
-    private var pendingVehicles: [String: (sequence: UInt64, vehicle: Vehicle)] = [:]
-    private var pendingTrips: [String: (sequence: UInt64, trip: Trip)] = [:]
+    /// Accepted writes not yet saved, by id (`nil`: a deletion).
+    private var pendingVehicles: [String: (sequence: UInt64, vehicle: Vehicle?)] = [:]
+    private var pendingTrips: [String: (sequence: UInt64, trip: Trip?)] = [:]
     private var queue: [PendingWrite] = []
     private var nextSequence: UInt64 = 0
     private var flushing: Task<Void, Never>?
@@ -65,6 +66,11 @@ actor FleetState {
         }
     }
 
+    /// The trips that `isIncluded` accepts, sorted by id.
+    func trips(where isIncluded: @Sendable (Trip) -> Bool) -> [(id: String, trip: Trip)] {
+        trips.keys.sorted().compactMap { id in trips[id].flatMap { isIncluded($0) ? (id, $0) : nil } }
+    }
+
     /// The `ONLINE` vehicles that match `request`, nearest first.
     func search(_ request: SearchVehiclesRequest) -> [VehicleMatch] {
         VehicleSearch.candidates(for: request, among: vehicles, activeTrips: activeTrips).compactMap { candidate in
@@ -96,6 +102,18 @@ actor FleetState {
     /// than ``Vehicle/maximumAttributes``. Returns all of the vehicle's attributes once saved.
     nonisolated func mergeAttributes(_ id: String, _ attributes: [VehicleAttribute]) async throws -> [VehicleAttribute] {
         try await acceptAttributeMerge(id, attributes).saved()
+    }
+
+    /// Deletes a vehicle; 404 when there is none, 400 `FAILED_PRECONDITION` while it has
+    /// unfinished trips. Returns once saved.
+    nonisolated func deleteVehicle(_ id: String) async throws {
+        try await acceptVehicleDeletion(id).saved()
+    }
+
+    /// Deletes a trip; 404 when there is none, 400 `FAILED_PRECONDITION` while it is unfinished
+    /// and assigned to a vehicle. Returns once saved.
+    nonisolated func deleteTrip(_ id: String) async throws {
+        try await acceptTripDeletion(id).saved()
     }
 
     /// Creates a trip in status `NEW` (whatever status the request gave, as Fleet Engine does);
@@ -143,6 +161,25 @@ actor FleetState {
         return Accepted(value: merged, acknowledgement: write(.vehicle(id: id, vehicle)))
     }
 
+    private func acceptVehicleDeletion(_ id: String) throws -> Accepted<Void> {
+        guard latestVehicle(id) != nil else { throw APIError.notFound("vehicle '\(id)' does not exist") }
+        let unfinished = acceptedActiveTrips.trips(of: id)
+        guard unfinished.isEmpty else {
+            throw APIError.failedPrecondition(
+                "vehicle '\(id)' has unfinished trips (\(unfinished.joined(separator: ", "))); complete, cancel or reassign them first")
+        }
+        return Accepted(value: (), acknowledgement: write(.deletedVehicle(id: id)))
+    }
+
+    private func acceptTripDeletion(_ id: String) throws -> Accepted<Void> {
+        guard let trip = latestTrip(id) else { throw APIError.notFound("trip '\(id)' does not exist") }
+        if trip.isActive, let vehicle = trip.vehicleId, !vehicle.isEmpty {
+            throw APIError.failedPrecondition(
+                "trip '\(id)' is unfinished and assigned to vehicle '\(vehicle)'; complete or cancel it, or clear its vehicleId, first")
+        }
+        return Accepted(value: (), acknowledgement: write(.deletedTrip(id: id)))
+    }
+
     private func acceptTripCreation(_ id: String, _ trip: Trip) throws -> Accepted<Trip> {
         guard latestTrip(id) == nil else { throw APIError.alreadyExists("trip '\(id)' already exists") }
         try requireVehicle(trip.vehicleId)
@@ -181,9 +218,13 @@ actor FleetState {
         nextSequence += 1
         switch record {
         case .vehicle(let id, let vehicle): pendingVehicles[id] = (nextSequence, vehicle)
+        case .deletedVehicle(let id): pendingVehicles[id] = (nextSequence, nil)
         case .trip(let id, let trip):
             acceptedActiveTrips.record(tripID: id, old: latestTrip(id), new: trip)
             pendingTrips[id] = (nextSequence, trip)
+        case .deletedTrip(let id):
+            acceptedActiveTrips.record(tripID: id, old: latestTrip(id), new: nil)
+            pendingTrips[id] = (nextSequence, nil)
         }
         let acknowledgement = WriteAcknowledgement()
         queue.append(PendingWrite(sequence: nextSequence, record: record, acknowledgement: acknowledgement))
@@ -214,14 +255,24 @@ actor FleetState {
     /// Makes a saved write visible, and forgets it as pending unless a later write superseded it.
     private func publish(_ write: PendingWrite) {
         switch write.record {
-        case .vehicle(let id, let vehicle):
-            vehicles[id] = vehicle
-            if pendingVehicles[id]?.sequence == write.sequence { pendingVehicles[id] = nil }
-        case .trip(let id, let trip):
-            activeTrips.record(tripID: id, old: trips[id], new: trip)
-            trips[id] = trip
-            if pendingTrips[id]?.sequence == write.sequence { pendingTrips[id] = nil }
+        case .vehicle(let id, let vehicle): publish(vehicle: vehicle, id: id, sequence: write.sequence)
+        case .deletedVehicle(let id): publish(vehicle: nil, id: id, sequence: write.sequence)
+        case .trip(let id, let trip): publish(trip: trip, id: id, sequence: write.sequence)
+        case .deletedTrip(let id): publish(trip: nil, id: id, sequence: write.sequence)
         }
+    }
+
+    /// Makes a saved vehicle (or its deletion, `nil`) visible.
+    private func publish(vehicle: Vehicle?, id: String, sequence: UInt64) {
+        vehicles[id] = vehicle
+        if pendingVehicles[id]?.sequence == sequence { pendingVehicles[id] = nil }
+    }
+
+    /// Makes a saved trip (or its deletion, `nil`) visible.
+    private func publish(trip: Trip?, id: String, sequence: UInt64) {
+        activeTrips.record(tripID: id, old: trips[id], new: trip)
+        trips[id] = trip
+        if pendingTrips[id]?.sequence == sequence { pendingTrips[id] = nil }
     }
 
     /// Fails `writes` (every write not yet saved; later ones may build on the failed ones).
@@ -237,11 +288,13 @@ actor FleetState {
     // MARK: Helpers
 
     private func latestVehicle(_ id: String) -> Vehicle? {
-        pendingVehicles[id]?.vehicle ?? vehicles[id]
+        if let pending = pendingVehicles[id] { return pending.vehicle }
+        return vehicles[id]
     }
 
     private func latestTrip(_ id: String) -> Trip? {
-        pendingTrips[id]?.trip ?? trips[id]
+        if let pending = pendingTrips[id] { return pending.trip }
+        return trips[id]
     }
 
     private func requireVehicle(_ vehicleID: String?) throws {

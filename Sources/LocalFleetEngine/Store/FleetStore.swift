@@ -8,7 +8,7 @@ public protocol FleetStore: Sendable {
     func load(provider: String) async throws -> FleetSnapshot
 
     /// Saves `records` of `provider` in one transaction: all of them, or none (then it throws).
-    /// When a resource appears twice, the later record wins.
+    /// When a resource appears twice, the later record (a new version or its removal) wins.
     func save(_ records: [FleetRecord], provider: String) async throws
 }
 
@@ -26,10 +26,14 @@ public struct FleetSnapshot: Sendable, Hashable {
     }
 }
 
-/// One resource to save, whole.
+/// One change to save: a resource, whole, or its removal.
 public enum FleetRecord: Sendable, Hashable {
     /// A vehicle and its id.
     case vehicle(id: String, Vehicle)
     /// A trip and its id.
     case trip(id: String, Trip)
+    /// The removal of a vehicle.
+    case deletedVehicle(id: String)
+    /// The removal of a trip.
+    case deletedTrip(id: String)
 }

@@ -49,30 +49,23 @@ public struct SQLFleetStore: FleetStore {
         return snapshot
     }
 
-    /// Upserts `records`, all or none (the later record of a resource wins).
+    /// Upserts and deletes `records`, all or none (the later record of a resource wins).
     public func save(_ records: [FleetRecord], provider: String) async throws {
-        // Keep the latest of each resource first, so a record replaced in the same batch is
-        // never encoded.
-        var vehicles: [String: Vehicle] = [:]
-        var trips: [String: Trip] = [:]
+        // Keep the latest of each resource first (nil: removed), so a record replaced in the
+        // same batch is never encoded.
+        var vehicles: [String: Vehicle?] = [:]
+        var trips: [String: Trip?] = [:]
         for record in records {
             switch record {
-            case .vehicle(let id, let vehicle): vehicles[id] = vehicle
-            case .trip(let id, let trip): trips[id] = trip
+            case .vehicle(let id, let vehicle): vehicles[id] = .some(vehicle)
+            case .trip(let id, let trip): trips[id] = .some(trip)
+            case .deletedVehicle(let id): vehicles[id] = .some(nil)
+            case .deletedTrip(let id): trips[id] = .some(nil)
             }
         }
-        let batches = [
-            (Self.vehiclesTable, "vehicle_id", vehicles.mapValues { String(decoding: $0.protoJSON, as: UTF8.self) }),
-            (Self.tripsTable, "trip_id", trips.mapValues { String(decoding: $0.protoJSON, as: UTF8.self) }),
-        ]
-        var statements: [DocumentUpsert] = []
-        for (table, idColumn, documents) in batches where !documents.isEmpty {
-            let rows = Array(documents)
-            for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
-                let slice = rows[start..<min(start + Self.rowsPerStatement, rows.count)]
-                statements.append(DocumentUpsert(table: table, idColumn: idColumn, provider: provider, rows: slice))
-            }
-        }
+        var statements: [any SQLExpression] = []
+        statements += Self.statements(Self.vehiclesTable, "vehicle_id", provider, vehicles.mapValues { $0.map { String(decoding: $0.protoJSON, as: UTF8.self) } })
+        statements += Self.statements(Self.tripsTable, "trip_id", provider, trips.mapValues { $0.map { String(decoding: $0.protoJSON, as: UTF8.self) } })
         if statements.count == 1 {
             try await database.executeAtomically(statements[0])
         } else if !statements.isEmpty {
@@ -80,6 +73,24 @@ public struct SQLFleetStore: FleetStore {
                 for statement in statements { try await connection.execute(sql: statement) { _ in } }
             }
         }
+    }
+
+    /// The upserts of the `documents` of `table` and the deletes of its ids whose document is
+    /// `nil`, at most ``rowsPerStatement`` rows a statement.
+    private static func statements(_ table: String, _ idColumn: String, _ provider: String, _ documents: [String: String?]) -> [any SQLExpression] {
+        let upserts = documents.compactMap { id, document in document.map { (key: id, value: $0) } }
+        let deletions = documents.filter { $0.value == nil }.map(\.key)
+        var statements: [any SQLExpression] = []
+        for start in stride(from: 0, to: upserts.count, by: rowsPerStatement) {
+            let slice = upserts[start..<min(start + rowsPerStatement, upserts.count)]
+            statements.append(DocumentUpsert(table: table, idColumn: idColumn, provider: provider, rows: slice))
+        }
+        for start in stride(from: 0, to: deletions.count, by: rowsPerStatement) {
+            let ids = deletions[start..<min(start + rowsPerStatement, deletions.count)]
+            statements.append(SQLQueryString(
+                "DELETE FROM \(unsafeRaw: table) WHERE provider = \(bind: provider) AND \(unsafeRaw: idColumn) IN (\(binds: Array(ids)))"))
+        }
+        return statements
     }
 
     /// Deletes every vehicle and trip of `provider`, all or none: for throwaway providers, such

@@ -37,14 +37,23 @@ extension ListVehiclesResponse {
     }
 }
 
-extension BillableTripReport {
-    /// The report of a gRPC ReportBillableTrip request.
-    init(proto: Maps_Fleetengine_V1_ReportBillableTripRequest) throws(APIError) {
+extension SearchTripsQuery {
+    /// The query of a gRPC SearchTrips request.
+    init(proto: Maps_Fleetengine_V1_SearchTripsRequest) throws(APIError) {
         try proto.requireKnownFields("the request")
         self.init(
-            countryCode: proto.countryCode.nonEmpty,
-            platform: try .unlessUnset(proto.platform, field: "platform"),
-            relatedIds: proto.relatedIds.nonEmpty,
-            solutionType: try .unlessUnset(proto.solutionType, field: "solutionType"))
+            vehicleId: proto.vehicleID.nonEmpty, activeTripsOnly: proto.activeTripsOnly, pageSize: Int(proto.pageSize),
+            pageToken: proto.pageToken)
+        if proto.hasMinimumStaleness { minimumStaleness = "\(proto.minimumStaleness.seconds)s" }
+    }
+}
+
+extension SearchTripsResponse {
+    /// The page as a generated message.
+    var proto: Maps_Fleetengine_V1_SearchTripsResponse {
+        .with { message in
+            message.trips = trips.map(\.proto)
+            message.nextPageToken = nextPageToken
+        }
     }
 }

@@ -1,0 +1,66 @@
+/// SearchTrips' query (Google's `SearchTripsRequest` less `parent` and `header`).
+public struct SearchTripsQuery: Sendable, Hashable, Decodable {
+    /// The trips of this vehicle only; every vehicle's when `nil` (server and viewer tokens only).
+    public var vehicleId: String?
+    /// Only unfinished trips.
+    public var activeTripsOnly: Bool?
+    /// The most trips on a page; 0 or `nil` means the default, 100.
+    public var pageSize: Int?
+    /// A previous page's ``SearchTripsResponse/nextPageToken``.
+    public var pageToken: String?
+    /// Google's filter on trips not updated lately; the engine does not keep trips' update times
+    /// and refuses it.
+    public var minimumStaleness: String?
+
+    enum CodingKeys: String, CodingKey {
+        case vehicleId, activeTripsOnly, pageSize, pageToken, minimumStaleness
+    }
+
+    /// A query.
+    public init(vehicleId: String? = nil, activeTripsOnly: Bool? = nil, pageSize: Int? = nil, pageToken: String? = nil) {
+        self.vehicleId = vehicleId
+        self.activeTripsOnly = activeTripsOnly
+        self.pageSize = pageSize
+        self.pageToken = pageToken
+    }
+
+    /// Reads proto3 JSON, refusing unknown fields.
+    public init(from decoder: any Decoder) throws {
+        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
+        vehicleId = try container.decodeIfPresent(String.self, forKey: .vehicleId)
+        activeTripsOnly = try container.decodeIfPresent(Bool.self, forKey: .activeTripsOnly)
+        pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize)
+        pageToken = try container.decodeIfPresent(String.self, forKey: .pageToken)
+        minimumStaleness = try container.decodeIfPresent(String.self, forKey: .minimumStaleness)
+    }
+
+    /// Refuses a negative page size and the filter the engine cannot apply.
+    public func validate() throws(InvalidArgument) {
+        if let pageSize, pageSize < 0 { throw InvalidArgument("pageSize is \(pageSize); it must not be negative") }
+        if minimumStaleness != nil { throw InvalidArgument("minimumStaleness is not supported by the local Fleet Engine's trip search yet") }
+    }
+}
+
+/// One page of SearchTrips' answer.
+public struct SearchTripsResponse: Sendable, Hashable, ProtoJSONEncodable {
+    /// The trips of the page, by id.
+    public var trips: [Trip]
+    /// The token of the next page, or empty on the last one.
+    public var nextPageToken: String
+
+    enum CodingKeys: String, CodingKey {
+        case trips, nextPageToken
+    }
+
+    /// A page.
+    public init(trips: [Trip], nextPageToken: String) {
+        self.trips = trips
+        self.nextPageToken = nextPageToken
+    }
+
+    /// Writes the fields.
+    public func writeFields(to object: inout ProtoJSONObjectWriter) {
+        object.field(CodingKeys.trips, trips.isEmpty ? nil : trips)
+        object.field(CodingKeys.nextPageToken, nextPageToken.isEmpty ? nil : nextPageToken)
+    }
+}

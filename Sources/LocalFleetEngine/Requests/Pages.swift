@@ -1,0 +1,26 @@
+import FleetTokens
+import Foundation
+
+/// Pages of resources sorted by id, as ListVehicles and SearchTrips give them: a page token is
+/// the last id of the page before, base64url-encoded (opaque to callers, as at Google).
+enum Pages {
+    /// The page size when a request gives none, as at Google.
+    static let defaultSize = 100
+
+    /// The page of `found` (sorted by id) of at most `size` items (0: ``defaultSize``) after
+    /// the one `token` ended, and the token of the next page (empty on the last one).
+    static func page<Item>(
+        of found: [(id: String, item: Item)], size: Int, token: String
+    ) throws(InvalidArgument) -> (items: [Item], nextPageToken: String) {
+        var start = found.startIndex
+        if !token.isEmpty {
+            guard let last = Base64URL.decode(Substring(token)).flatMap({ String(data: $0, encoding: .utf8) }) else {
+                throw InvalidArgument("pageToken is not one this engine gave; pass nextPageToken unchanged")
+            }
+            start = found.firstIndex { $0.id > last } ?? found.endIndex
+        }
+        let page = found[start...].prefix(size == 0 ? defaultSize : size)
+        let next = page.endIndex < found.endIndex ? page.last.map { Base64URL.encode(Data($0.id.utf8)) } ?? "" : ""
+        return (page.map(\.item), next)
+    }
+}
