@@ -10,7 +10,7 @@ struct PermissionTableTests {
     static let move = Fixtures.locationUpdate(latitude: 52.521, longitude: 13.406)
     static let newTrip = Fixtures.tripBody(vehicleID: nil)
     static let status = #"{"tripStatus":"ENROUTE_TO_PICKUP"}"#
-    static let search = #"{"pickupPoint":{"point":{"latitude":52.52,"longitude":13.405}},"pickupRadiusMeters":5000,"count":10,"minimumCapacity":1,"tripTypes":["EXCLUSIVE","SHARED"],"vehicleTypes":[{"category":"AUTO"}],"matchOrderBy":"PICKUP_POINT_STRAIGHT_DISTANCE"}"#
+    static let search = #"{"pickupPoint":{"point":{"latitude":52.52,"longitude":13.405}},"pickupRadiusMeters":5000,"count":10,"minimumCapacity":1,"tripTypes":["EXCLUSIVE","SHARED"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_STRAIGHT_DISTANCE","currentTripsPresent":"ANY"}"#
 
     static func row(_ who: String, _ method: HTTPMethod, _ path: String, _ token: @escaping @Sendable () -> String, _ body: String? = nil, _ expected: Int) -> RequestCase {
         RequestCase(name: "\(who): \(method) \(path) → \(expected)", method: method, path: path, authorization: { "Bearer \(token())" },

@@ -65,11 +65,17 @@ struct ValidationTests {
              body: #"{"tripType":"SHARED","pickupPoint":{"point":{"latitude":1,"longitude":1}},"dropoffPoint":{"point":{"latitude":1,"longitude":-181}}}"#,
              phrase: "dropoffPoint.point.longitude"),
         invalid(name: "search radius too small", method: .POST, path: "\(p)/vehicles:search",
-             body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":10,"count":1,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"matchOrderBy":"PICKUP_POINT_STRAIGHT_DISTANCE"}"#,
+             body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":10,"count":1,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_STRAIGHT_DISTANCE"}"#,
              phrase: "pickupRadiusMeters"),
-        invalid(name: "search by road distance", method: .POST, path: "\(p)/vehicles:search",
+        invalid(name: "search by dropoff ETA without a dropoff", method: .POST, path: "\(p)/vehicles:search",
+             body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":1000,"count":1,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"DROPOFF_POINT_ETA"}"#,
+             phrase: "needs a dropoffPoint"),
+        invalid(name: "shared search without currentTripsPresent", method: .POST, path: "\(p)/vehicles:search",
+             body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":1000,"count":1,"minimumCapacity":1,"tripTypes":["SHARED"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_ETA"}"#,
+             phrase: "currentTripsPresent must be NONE or ANY"),
+        invalid(name: "search with the engine's former name for orderBy", method: .POST, path: "\(p)/vehicles:search",
              body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":1000,"count":1,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"matchOrderBy":"PICKUP_POINT_ETA"}"#,
-             phrase: "road network"),
+             phrase: "matchOrderBy"),
     ]
 
     @Test(arguments: cases)

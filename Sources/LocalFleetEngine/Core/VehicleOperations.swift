@@ -30,7 +30,7 @@ extension FleetEngineCore {
         let grant = try authorize(.searchVehicles, call).grant ?? .full
         let search = try await readBody()
         try Self.validate { () throws(InvalidArgument) in try search.validate() }
-        let matches = await state.search(search)
+        let matches = await state.search(search, now: now())
         guard grant == .approximate, let pickup = search.pickupPoint?.point else { return SearchVehiclesResponse(matches: matches) }
         return SearchVehiclesResponse(matches: matches.map { ApproximateView.of($0, pickup: pickup) })
     }

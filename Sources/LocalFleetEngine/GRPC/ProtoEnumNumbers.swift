@@ -65,7 +65,7 @@ extension VehicleMatchOrder: NumberedProtoEnum {
 }
 
 extension VehicleMatch.MatchType: NumberedProtoEnum {
-    static let protoNumbers: [VehicleMatch.MatchType: Int] = [.unknown: 0, .exclusive: 1, .carpool: 3]
+    static let protoNumbers: [VehicleMatch.MatchType: Int] = [.unknown: 0, .exclusive: 1, .backToBack: 2, .carpool: 3]
 }
 
 extension BillableTripReport.BillingPlatform: NumberedProtoEnum {
@@ -76,4 +76,8 @@ extension BillableTripReport.BillingPlatform: NumberedProtoEnum {
 
 extension BillableTripReport.SolutionType: NumberedProtoEnum {
     static let protoNumbers: [BillableTripReport.SolutionType: Int] = [.unspecified: 0, .onDemandRidesharingAndDeliveries: 1]
+}
+
+extension SearchVehiclesRequest.CurrentTripsPresent: NumberedProtoEnum {
+    static let protoNumbers: [SearchVehiclesRequest.CurrentTripsPresent: Int] = [.unspecified: 0, .none: 1, .any: 2]
 }

@@ -2,28 +2,35 @@ import FleetEngineProtos
 import FleetServerSupport
 
 extension SearchVehiclesRequest {
-    /// The search of a gRPC request. Filters of Google's API that the engine does not apply yet
-    /// are refused by name (400), as REST refuses them as unknown fields, rather than ignored.
+    /// The search of a gRPC request (zero values are "not set").
     init(proto: Maps_Fleetengine_V1_SearchVehiclesRequest) throws(APIError) {
         try proto.requireKnownFields("the request")
-        let unsupported: [(String, Bool)] = [
-            ("dropoffPoint", proto.hasDropoffPoint), ("maximumStaleness", proto.hasMaximumStaleness),
-            ("requiredAttributes", !proto.requiredAttributes.isEmpty), ("requiredOneOfAttributes", !proto.requiredOneOfAttributes.isEmpty),
-            ("requiredOneOfAttributeSets", !proto.requiredOneOfAttributeSets.isEmpty), ("includeBackToBack", proto.includeBackToBack),
-            ("tripId", !proto.tripID.isEmpty), ("currentTripsPresent", proto.currentTripsPresent != .unspecified), ("filter", !proto.filter.isEmpty),
-        ]
-        if let (field, _) = unsupported.first(where: \.1) {
-            throw .invalidArgument("\(field) is not supported by the local Fleet Engine's vehicle search yet")
+        self.init()
+        pickupPoint = proto.hasPickupPoint ? try TerminalLocation(proto: proto.pickupPoint, field: "pickupPoint") : nil
+        dropoffPoint = proto.hasDropoffPoint ? try TerminalLocation(proto: proto.dropoffPoint, field: "dropoffPoint") : nil
+        pickupRadiusMeters = Int(proto.pickupRadiusMeters)
+        count = Int(proto.count)
+        minimumCapacity = Int(proto.minimumCapacity)
+        tripTypes = try proto.tripTypes.map { value throws(APIError) in try TripType(proto: value, field: "tripTypes") }
+        maximumStaleness = proto.hasMaximumStaleness
+            ? .seconds(proto.maximumStaleness.seconds) + .nanoseconds(Int64(proto.maximumStaleness.nanos)) : nil
+        vehicleTypes = try proto.vehicleTypes.map { value throws(APIError) in try VehicleType(proto: value) }
+        requiredAttributes = try Self.attributes(proto.requiredAttributes, field: "requiredAttributes")
+        requiredOneOfAttributes = try proto.requiredOneOfAttributes.enumerated().map { index, list throws(APIError) in
+            VehicleAttributeList(attributes: try Self.attributes(list.attributes, field: "requiredOneOfAttributes[\(index)].attributes"))
         }
-        self.init(
-            unchecked: proto.hasPickupPoint ? try TerminalLocation(proto: proto.pickupPoint, field: "pickupPoint") : nil,
-            pickupRadiusMeters: Int(proto.pickupRadiusMeters),
-            count: Int(proto.count),
-            minimumCapacity: Int(proto.minimumCapacity),
-            tripTypes: try proto.tripTypes.map { value throws(APIError) in try TripType(proto: value, field: "tripTypes") },
-            vehicleTypes: try proto.vehicleTypes.map { value throws(APIError) in try VehicleType(proto: value) },
-            matchOrderBy: try .unlessUnset(proto.orderBy, field: "orderBy")
-        )
+        requiredOneOfAttributeSets = try proto.requiredOneOfAttributeSets.enumerated().map { index, list throws(APIError) in
+            VehicleAttributeList(attributes: try Self.attributes(list.attributes, field: "requiredOneOfAttributeSets[\(index)].attributes"))
+        }
+        orderBy = try .unlessUnset(proto.orderBy, field: "orderBy")
+        includeBackToBack = proto.includeBackToBack
+        tripId = proto.tripID.nonEmpty
+        currentTripsPresent = try .unlessUnset(proto.currentTripsPresent, field: "currentTripsPresent")
+        filter = proto.filter.nonEmpty
+    }
+
+    private static func attributes(_ attributes: [Maps_Fleetengine_V1_VehicleAttribute], field: String) throws(APIError) -> [VehicleAttribute] {
+        try attributes.enumerated().map { index, attribute throws(APIError) in try VehicleAttribute(proto: attribute, field: "\(field)[\(index)]") }
     }
 }
 
@@ -40,7 +47,10 @@ extension VehicleMatch {
         .with { message in
             message.vehicle = vehicle.proto
             message.vehiclePickupStraightLineDistanceMeters = .init(Int32(clamping: vehiclePickupStraightLineDistanceMeters))
-            message.vehicleMatchType = matchType.proto()
+            message.tripType = tripType.proto()
+            message.vehicleMatchType = vehicleMatchType.proto()
+            message.requestedOrderedBy = requestedOrderedBy.proto()
+            message.orderedBy = orderedBy.proto()
         }
     }
 }

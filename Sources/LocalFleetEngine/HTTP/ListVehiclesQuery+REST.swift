@@ -43,11 +43,8 @@ extension ListVehiclesQuery {
         return value
     }
 
-    /// A proto3 JSON duration, seconds with an `s`: `30s`, `1.5s`.
     private static func duration(_ text: String, _ name: String) throws(APIError) -> Duration {
-        guard text.hasSuffix("s"), let seconds = Double(text.dropLast()), seconds.isFinite else {
-            throw .invalidArgument("\(name) is '\(text)'; it must be seconds such as 30s or 1.5s")
-        }
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        guard let parsed = ProtoDuration(text: text) else { throw .invalidArgument("\(name) is '\(text)'; it must be seconds such as 30s or 1.5s") }
+        return parsed.duration
     }
 }

@@ -1,8 +1,10 @@
-/// The body of `POST /v1/providers/{p}/vehicles:search` (`SearchVehiclesRequest`): find
-/// `ONLINE` vehicles within a radius of a pickup point.
+/// The body of `POST /v1/providers/{p}/vehicles:search` (Google's `SearchVehiclesRequest` less
+/// `parent` and `header`): find `ONLINE` vehicles within a radius of a pickup point.
 public struct SearchVehiclesRequest: Sendable, Hashable, Decodable {
-    /// Where the rider is.
+    /// Where the rider is; required.
     public var pickupPoint: TerminalLocation?
+    /// Where the rider goes; required when ordering by `DROPOFF_POINT_ETA`.
+    public var dropoffPoint: TerminalLocation?
     /// How far from the pickup point to look, 400 to 10,000 meters.
     public var pickupRadiusMeters: Int?
     /// How many matches to return at most, 1 to 50.
@@ -11,20 +13,53 @@ public struct SearchVehiclesRequest: Sendable, Hashable, Decodable {
     public var minimumCapacity: Int?
     /// The trip types wanted; a vehicle must support one of them.
     public var tripTypes: [TripType]?
+    /// Only vehicles whose location the engine received at most this long ago; 5 minutes when
+    /// not given, as at Google.
+    public var maximumStaleness: Duration?
     /// The vehicle types wanted; a vehicle must be one of them.
     public var vehicleTypes: [VehicleType]?
-    /// The order of the matches.
-    public var matchOrderBy: VehicleMatchOrder?
+    /// Attributes a vehicle must all have.
+    public var requiredAttributes: [VehicleAttribute]?
+    /// Lists of attributes, of each of which a vehicle must have at least one.
+    public var requiredOneOfAttributes: [VehicleAttributeList]?
+    /// Lists of attributes, all of one of which a vehicle must have.
+    public var requiredOneOfAttributeSets: [VehicleAttributeList]?
+    /// The order of the matches asked for (they are ordered by straight-line distance).
+    public var orderBy: VehicleMatchOrder?
+    /// With ``currentTripsPresent`` unset: whether a vehicle with one trip, en route to its
+    /// dropoff, may be offered back to back.
+    public var includeBackToBack: Bool?
+    /// The trip the search is for (accepted as context).
+    public var tripId: String?
+    /// Whether vehicles with current trips may be offered.
+    public var currentTripsPresent: CurrentTripsPresent?
+    /// Google's filter expression, not supported yet (refused).
+    public var filter: String?
 
-    enum CodingKeys: String, CodingKey {
-        case pickupPoint, pickupRadiusMeters, count, minimumCapacity, tripTypes, vehicleTypes, matchOrderBy
+    /// Which vehicles with current trips a search may offer (Google's `CurrentTripsPresent`).
+    public enum CurrentTripsPresent: String, ProtoEnum {
+        /// Decided by ``SearchVehiclesRequest/includeBackToBack``.
+        case unspecified = "CURRENT_TRIPS_PRESENT_UNSPECIFIED"
+        /// Only vehicles without trips.
+        case none = "NONE"
+        /// Vehicles with up to five current trips too.
+        case any = "ANY"
     }
 
-    /// Creates a request.
+    enum CodingKeys: String, CodingKey {
+        case pickupPoint, dropoffPoint, pickupRadiusMeters, count, minimumCapacity, tripTypes, maximumStaleness, vehicleTypes
+        case requiredAttributes, requiredOneOfAttributes, requiredOneOfAttributeSets, orderBy, includeBackToBack, tripId
+        case currentTripsPresent, filter
+    }
+
+    /// An empty request (``validate()`` refuses it until its required fields are set).
+    public init() {}
+
+    /// A request for vehicles near `pickupPoint`.
     public init(
         pickupPoint: LatLng, pickupRadiusMeters: Int, count: Int, minimumCapacity: Int = 1,
         tripTypes: [TripType] = [.exclusive], vehicleTypes: [VehicleType] = [VehicleType(category: .auto)],
-        matchOrderBy: VehicleMatchOrder = .pickupPointStraightDistance
+        orderBy: VehicleMatchOrder = .pickupPointStraightDistance
     ) {
         self.pickupPoint = TerminalLocation(point: pickupPoint)
         self.pickupRadiusMeters = pickupRadiusMeters
@@ -32,39 +67,36 @@ public struct SearchVehiclesRequest: Sendable, Hashable, Decodable {
         self.minimumCapacity = minimumCapacity
         self.tripTypes = tripTypes
         self.vehicleTypes = vehicleTypes
-        self.matchOrderBy = matchOrderBy
+        self.orderBy = orderBy
     }
 
     /// Decodes a request, refusing unknown fields.
-    /// A request with the given fields, not yet checked (``validate()`` checks them).
-    init(
-        unchecked pickupPoint: TerminalLocation?, pickupRadiusMeters: Int?, count: Int?, minimumCapacity: Int?,
-        tripTypes: [TripType]?, vehicleTypes: [VehicleType]?, matchOrderBy: VehicleMatchOrder?
-    ) {
-        self.pickupPoint = pickupPoint
-        self.pickupRadiusMeters = pickupRadiusMeters
-        self.count = count
-        self.minimumCapacity = minimumCapacity
-        self.tripTypes = tripTypes
-        self.vehicleTypes = vehicleTypes
-        self.matchOrderBy = matchOrderBy
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
         pickupPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .pickupPoint)
+        dropoffPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .dropoffPoint)
         pickupRadiusMeters = try container.decodeIfPresent(Int.self, forKey: .pickupRadiusMeters)
         count = try container.decodeIfPresent(Int.self, forKey: .count)
         minimumCapacity = try container.decodeIfPresent(Int.self, forKey: .minimumCapacity)
         tripTypes = try container.decodeIfPresent([TripType].self, forKey: .tripTypes)
+        maximumStaleness = try container.decodeIfPresent(ProtoDuration.self, forKey: .maximumStaleness)?.duration
         vehicleTypes = try container.decodeIfPresent([VehicleType].self, forKey: .vehicleTypes)
-        matchOrderBy = try container.decodeIfPresent(VehicleMatchOrder.self, forKey: .matchOrderBy)
+        requiredAttributes = try container.decodeIfPresent([VehicleAttribute].self, forKey: .requiredAttributes)
+        requiredOneOfAttributes = try container.decodeIfPresent([VehicleAttributeList].self, forKey: .requiredOneOfAttributes)
+        requiredOneOfAttributeSets = try container.decodeIfPresent([VehicleAttributeList].self, forKey: .requiredOneOfAttributeSets)
+        orderBy = try container.decodeIfPresent(VehicleMatchOrder.self, forKey: .orderBy)
+        includeBackToBack = try container.decodeIfPresent(Bool.self, forKey: .includeBackToBack)
+        tripId = try container.decodeIfPresent(String.self, forKey: .tripId)
+        currentTripsPresent = try container.decodeIfPresent(CurrentTripsPresent.self, forKey: .currentTripsPresent)
+        filter = try container.decodeIfPresent(String.self, forKey: .filter)
     }
 }
 
-/// How search matches are ordered (`VehicleMatchOrder`).
+/// How search matches may be ordered (`SearchVehiclesRequest.VehicleMatchOrder`). The local
+/// Fleet Engine has no road network: it orders every search by straight-line distance and
+/// says so in each match's `orderedBy`.
 public enum VehicleMatchOrder: String, ProtoEnum {
-    /// Not specified.
+    /// Not specified; refused.
     case unknown = "UNKNOWN_VEHICLE_MATCH_ORDER"
     /// By driving time to the pickup point.
     case pickupPointETA = "PICKUP_POINT_ETA"
@@ -104,33 +136,50 @@ public struct VehicleMatch: Sendable, Hashable, ProtoJSONEncodable {
     public var vehicle: Vehicle
     /// Straight-line distance from the vehicle to the pickup point, in meters.
     public var vehiclePickupStraightLineDistanceMeters: Int
-    /// Whether the vehicle would serve the trip alone or alongside its current trips.
-    public var matchType: MatchType
+    /// The requested trip type the match is for.
+    public var tripType: TripType
+    /// How the vehicle would take the trip.
+    public var vehicleMatchType: MatchType
+    /// The order the search asked for.
+    public var requestedOrderedBy: VehicleMatchOrder
+    /// The order used: always by straight-line distance here.
+    public var orderedBy: VehicleMatchOrder
 
     enum CodingKeys: String, CodingKey {
-        case vehicle, vehiclePickupStraightLineDistanceMeters, matchType
+        case vehicle, vehiclePickupStraightLineDistanceMeters, tripType, vehicleMatchType, requestedOrderedBy, orderedBy
     }
 
-    /// Creates a match.
-    public init(vehicle: Vehicle, vehiclePickupStraightLineDistanceMeters: Int, matchType: MatchType) {
+    /// Creates a match ordered by straight-line distance.
+    public init(
+        vehicle: Vehicle, vehiclePickupStraightLineDistanceMeters: Int, tripType: TripType, vehicleMatchType: MatchType,
+        requestedOrderedBy: VehicleMatchOrder
+    ) {
         self.vehicle = vehicle
         self.vehiclePickupStraightLineDistanceMeters = vehiclePickupStraightLineDistanceMeters
-        self.matchType = matchType
+        self.tripType = tripType
+        self.vehicleMatchType = vehicleMatchType
+        self.requestedOrderedBy = requestedOrderedBy
+        self.orderedBy = .pickupPointStraightDistance
     }
 
     /// Writes the match's fields as proto3 JSON.
     public func writeFields(to object: inout ProtoJSONObjectWriter) {
         object.field(CodingKeys.vehicle, vehicle)
         object.field(CodingKeys.vehiclePickupStraightLineDistanceMeters, vehiclePickupStraightLineDistanceMeters)
-        object.field(CodingKeys.matchType, matchType)
+        object.field(CodingKeys.tripType, tripType)
+        object.field(CodingKeys.vehicleMatchType, vehicleMatchType)
+        object.field(CodingKeys.requestedOrderedBy, requestedOrderedBy)
+        object.field(CodingKeys.orderedBy, orderedBy)
     }
 
     /// How a vehicle would take the trip (`VehicleMatch.VehicleMatchType`).
     public enum MatchType: String, ProtoEnum {
         /// Not specified.
         case unknown = "UNKNOWN"
-        /// The vehicle has no trip and takes this one alone.
+        /// The vehicle has no trip and goes to the pickup point at once.
         case exclusive = "EXCLUSIVE"
+        /// The vehicle takes the trip after the one it is finishing.
+        case backToBack = "BACK_TO_BACK"
         /// The vehicle shares this trip with trips it already has.
         case carpool = "CARPOOL"
     }

@@ -21,6 +21,9 @@ enum ApproximateView {
             vehicleType: vehicle.vehicleType
         )
         let distance = rounded.map { ($0.distance(to: pickup) / distanceStepMeters).rounded() * distanceStepMeters } ?? 0
-        return VehicleMatch(vehicle: shown, vehiclePickupStraightLineDistanceMeters: Int(distance), matchType: match.matchType)
+        var approximate = match
+        approximate.vehicle = shown
+        approximate.vehiclePickupStraightLineDistanceMeters = Int(distance)
+        return approximate
     }
 }

@@ -1,41 +1,92 @@
-/// Finds the vehicles a search asks for, as Fleet Engine does without a road network:
-/// `ONLINE` vehicles with a reported position within the radius, enough capacity, a wanted
-/// trip type and vehicle type, nearest first by straight-line distance. A vehicle with
-/// unfinished trips is offered only for a shared trip it supports (`CARPOOL`).
+import Foundation
+
+/// Finds the vehicles a search asks for, as Fleet Engine does but without a road network:
+/// `ONLINE` vehicles with a position received within the staleness limit, inside the radius,
+/// with enough capacity, a wanted vehicle type and the required attributes, offered by their
+/// current trips as Google's API says, nearest first by straight-line distance.
 enum VehicleSearch {
     /// A vehicle found, before it is presented to the caller.
     struct Candidate: Equatable {
         let id: String
         let distanceMeters: Double
+        let tripType: TripType
         let matchType: VehicleMatch.MatchType
     }
 
-    /// The vehicles among `vehicles` (by id) that match a validated `request`, nearest first
-    /// (ties by id), at most `request.count`.
-    static func candidates(for request: SearchVehiclesRequest, among vehicles: [String: Vehicle], activeTrips: ActiveTripIndex) -> [Candidate] {
+    /// The most current trips a vehicle offered with `currentTripsPresent: ANY` may have.
+    static let maximumCurrentTrips = 5
+
+    /// The vehicles among `vehicles` (by id) that match a validated `request` at `now`, nearest
+    /// first (ties by id), at most `request.count`; `activeTrips` has their unfinished trips and
+    /// `status` each trip's status.
+    static func candidates(
+        for request: SearchVehiclesRequest, among vehicles: [String: Vehicle], activeTrips: ActiveTripIndex, now: Date,
+        status: (String) -> TripStatus?
+    ) -> [Candidate] {
         guard let pickup = request.pickupPoint?.point, let radius = request.pickupRadiusMeters else { return [] }
-        let wantedTripTypes = Set(request.tripTypes ?? [])
         let wantedCategories = Set((request.vehicleTypes ?? []).map(\.category))
+        let staleness = request.maximumStaleness ?? SearchVehiclesRequest.defaultMaximumStaleness
+        let oldest = now.addingTimeInterval(-Double(staleness.components.seconds) - Double(staleness.components.attoseconds) / 1e18)
         var found: [Candidate] = []
         for (id, vehicle) in vehicles where vehicle.vehicleState == .online {
             guard let position = vehicle.lastLocation?.location,
+                  let received = vehicle.lastLocation?.serverTime?.date, received >= oldest,
                   (vehicle.maximumCapacity ?? 0) >= (request.minimumCapacity ?? 1),
-                  let category = vehicle.vehicleType?.category, wantedCategories.contains(category)
+                  let category = vehicle.vehicleType?.category, wantedCategories.contains(category),
+                  hasRequiredAttributes(vehicle.attributes ?? [], request),
+                  let offer = offer(vehicle, trips: activeTrips.trips(of: id), request, status: status)
             else { continue }
-            let supported = Set(vehicle.supportedTripTypes ?? []).intersection(wantedTripTypes)
-            let matchType: VehicleMatch.MatchType
-            if activeTrips.trips(of: id).isEmpty {
-                guard !supported.isEmpty else { continue }
-                matchType = .exclusive
-            } else {
-                guard supported.contains(.shared) else { continue }
-                matchType = .carpool
-            }
             let distance = position.distance(to: pickup)
             guard distance <= Double(radius) else { continue }
-            found.append(Candidate(id: id, distanceMeters: distance, matchType: matchType))
+            found.append(Candidate(id: id, distanceMeters: distance, tripType: offer.tripType, matchType: offer.matchType))
         }
         found.sort { ($0.distanceMeters, $0.id) < ($1.distanceMeters, $1.id) }
         return Array(found.prefix(request.count ?? SearchVehiclesRequest.countRange.upperBound))
+    }
+
+    /// How `vehicle`, with unfinished `trips`, could take the trip, if at all: alone when it
+    /// has none; beside them (`CARPOOL`, a shared trip) or after them (`BACK_TO_BACK`) when
+    /// `currentTripsPresent` is `ANY`; after its one trip en route to its dropoff when
+    /// `currentTripsPresent` is unset and `includeBackToBack` is true.
+    private static func offer(
+        _ vehicle: Vehicle, trips: [String], _ request: SearchVehiclesRequest, status: (String) -> TripStatus?
+    ) -> (tripType: TripType, matchType: VehicleMatch.MatchType)? {
+        let supported = Set(vehicle.supportedTripTypes ?? []).intersection(request.tripTypes ?? [])
+        let exclusive = supported.contains(.exclusive)
+        if trips.isEmpty {
+            guard let type = exclusive ? TripType.exclusive : supported.first else { return nil }
+            return (type, .exclusive)
+        }
+        switch request.currentTripsPresent ?? .unspecified {
+        case .none:
+            return nil
+        case .any:
+            guard trips.count <= maximumCurrentTrips else { return nil }
+            if supported.contains(.shared) { return (.shared, .carpool) }
+            return exclusive ? (.exclusive, .backToBack) : nil
+        case .unspecified:
+            guard request.includeBackToBack == true, exclusive, trips.count == 1, status(trips[0]) == .enrouteToDropoff else { return nil }
+            return (.exclusive, .backToBack)
+        }
+    }
+
+    /// Whether `attributes` meet the request's attribute filters.
+    private static func hasRequiredAttributes(_ attributes: [VehicleAttribute], _ request: SearchVehiclesRequest) -> Bool {
+        let has = { (wanted: VehicleAttribute) in attributes.contains { $0.hasSameValue(as: wanted) } }
+        guard (request.requiredAttributes ?? []).allSatisfy(has) else { return false }
+        guard (request.requiredOneOfAttributes ?? []).allSatisfy({ ($0.attributes ?? []).contains(where: has) }) else { return false }
+        let sets = request.requiredOneOfAttributeSets ?? []
+        return sets.isEmpty || sets.contains { ($0.attributes ?? []).allSatisfy(has) }
+    }
+}
+
+extension VehicleAttribute {
+    /// Whether this attribute has `other`'s key and value (compared as text, truth or number).
+    func hasSameValue(as other: VehicleAttribute) -> Bool {
+        guard key == other.key else { return false }
+        if let text = other.stringValue ?? other.value { return (stringValue ?? value) == text }
+        if let flag = other.boolValue { return boolValue == flag }
+        if let number = other.numberValue { return numberValue == number }
+        return false
     }
 }

@@ -1,4 +1,5 @@
 import FleetServerSupport
+import Foundation
 import Logging
 
 /// The live vehicles and trips of one provider, and the single writer that saves them.
@@ -71,15 +72,17 @@ actor FleetState {
         trips.keys.sorted().compactMap { id in trips[id].flatMap { isIncluded($0) ? (id, $0) : nil } }
     }
 
-    /// The `ONLINE` vehicles that match `request`, nearest first.
-    func search(_ request: SearchVehiclesRequest) -> [VehicleMatch] {
-        VehicleSearch.candidates(for: request, among: vehicles, activeTrips: activeTrips).compactMap { candidate in
+    /// The vehicles that match `request` at `now`, nearest first.
+    func search(_ request: SearchVehiclesRequest, now: Date) -> [VehicleMatch] {
+        let orderBy = request.orderBy ?? .pickupPointStraightDistance
+        let candidates = VehicleSearch.candidates(
+            for: request, among: vehicles, activeTrips: activeTrips, now: now, status: { self.trips[$0]?.tripStatus })
+        return candidates.compactMap { candidate in
             vehicles[candidate.id].map { vehicle in
                 VehicleMatch(
                     vehicle: presented(vehicle, id: candidate.id, trips: activeTrips),
                     vehiclePickupStraightLineDistanceMeters: Int(candidate.distanceMeters.rounded()),
-                    matchType: candidate.matchType
-                )
+                    tripType: candidate.tripType, vehicleMatchType: candidate.matchType, requestedOrderedBy: orderBy)
             }
         }
     }
