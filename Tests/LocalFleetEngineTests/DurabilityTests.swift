@@ -1,14 +1,22 @@
+import FleetEngineProtos
 import Foundation
 import Synchronization
 import TestSupport
 import Testing
 
-/// Every update the engine acknowledged is still there after `kill -9` and a restart.
+/// Every update the engine acknowledged, through either door, is still there after `kill -9`
+/// and a restart.
 @Suite("Durability across kill -9")
 struct DurabilityTests {
-    @Test func acknowledgedUpdatesSurviveAHardKill() async throws {
+    /// The door the drivers' updates go through.
+    enum Door: String, CaseIterable {
+        case rest, grpc
+    }
+
+    @Test(arguments: Door.allCases)
+    func acknowledgedUpdatesSurviveAHardKill(through door: Door) async throws {
         let folder = try TestEngine.makeFolder()
-        let (engine, client, _) = try await ChildEngine.start(folder: folder)
+        let (engine, client, grpcPort) = try await ChildEngine.start(folder: folder)
         let vehicles = (0..<20).map { "durable-\($0)" }
         for vehicle in vehicles {
             let created = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(vehicle)", token: Tokens.server,
@@ -19,18 +27,17 @@ struct DurabilityTests {
         // engine dies; the last acknowledged and the last sent latitude are remembered.
         let progress = DriveProgress()
         let drivers = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for vehicle in vehicles {
-                    group.addTask {
-                        let token = Tokens.driver(vehicle)
-                        for step in 1... {
-                            let latitude = Double(step) / 10_000
-                            progress.state.withLock { $0[vehicle, default: (0, 0)].sent = latitude }
-                            guard let response = try? await client.send(.PUT, "\(Fixtures.provider)/vehicles/\(vehicle)?updateMask=lastLocation",
-                                                                         token: token, body: Fixtures.locationUpdate(latitude: latitude, longitude: 1)),
-                                  response.status == 200
-                            else { return }
-                            progress.state.withLock { $0[vehicle]!.acknowledged = latitude }
+            try await GRPCTestClient.with(TestClient(port: client.port, grpcPort: grpcPort)) { grpc in
+                await withTaskGroup(of: Void.self) { group in
+                    for vehicle in vehicles {
+                        group.addTask {
+                            let token = Tokens.driver(vehicle)
+                            for step in 1... {
+                                let latitude = Double(step) / 10_000
+                                progress.state.withLock { $0[vehicle, default: (0, 0)].sent = latitude }
+                                guard await Self.move(vehicle, to: latitude, token: token, through: door, client, grpc) else { return }
+                                progress.state.withLock { $0[vehicle]!.acknowledged = latitude }
+                            }
                         }
                     }
                 }
@@ -39,7 +46,7 @@ struct DurabilityTests {
         try await eventually { progress.state.withLock { state in vehicles.allSatisfy { (state[$0]?.acknowledged ?? 0) >= 0.002 } } }
         engine.kill()
         _ = try await engine.exit(within: .seconds(10))
-        await drivers.value
+        try await drivers.value
         let final = progress.state.withLock { $0 }
 
         let (restarted, restartedClient, _) = try await ChildEngine.start(folder: folder)
@@ -55,6 +62,28 @@ struct DurabilityTests {
         #expect(acknowledgedTotal >= vehicles.count * 20)
         restarted.kill()
         _ = try await restarted.exit(within: .seconds(10))
+    }
+
+    /// Sends `vehicle`'s driver's location update through `door`; whether it was acknowledged.
+    static func move(_ vehicle: String, to latitude: Double, token: String, through door: Door, _ client: TestClient, _ grpc: GRPCTestClient) async -> Bool {
+        switch door {
+        case .rest:
+            let response = try? await client.send(
+                .PUT, "\(Fixtures.provider)/vehicles/\(vehicle)?updateMask=lastLocation", token: token,
+                body: Fixtures.locationUpdate(latitude: latitude, longitude: 1))
+            return response?.status == 200
+        case .grpc:
+            let outcome = await GRPCOutcome.of {
+                try await grpc.vehicles.updateVehicle(
+                    .with {
+                        $0.name = "providers/\(TestKeys.project)/vehicles/\(vehicle)"
+                        $0.vehicle = .with { $0.lastLocation = .with { $0.location = .with { $0.latitude = latitude; $0.longitude = 1 } } }
+                        $0.updateMask = .with { $0.paths = ["last_location"] }
+                    },
+                    metadata: GRPCTestClient.bearer(token))
+            }
+            return outcome.code == nil
+        }
     }
 }
 
