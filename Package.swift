@@ -112,6 +112,7 @@ let package = Package(
                 server("AsyncHTTPClient", "async-http-client"),
                 server("Logging", "swift-log"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOCore", "swift-nio"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),

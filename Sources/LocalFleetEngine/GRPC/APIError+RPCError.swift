@@ -5,6 +5,7 @@ import GRPCCore
 /// message as REST's.
 @available(macOS 15.0, iOS 18.0, *)
 extension APIError: RPCErrorConvertible {
+    /// The gRPC status code of the same name.
     public var rpcErrorCode: RPCError.Code {
         switch code {
         case .invalidArgument: .invalidArgument
@@ -19,5 +20,6 @@ extension APIError: RPCErrorConvertible {
         }
     }
 
+    /// The message, as REST sends it.
     public var rpcErrorMessage: String { message }
 }

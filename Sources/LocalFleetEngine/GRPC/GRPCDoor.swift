@@ -1,6 +1,7 @@
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The local Fleet Engine's gRPC door: `maps.fleetengine.v1.VehicleService`,
@@ -19,12 +20,11 @@ struct GRPCDoor: Service {
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
     private let onStarted: @Sendable (_ port: Int) async -> Void
 
-    /// A door serving `core` on `host` (an IPv4 or IPv6 address) and `port` (0 picks a free
-    /// one), calling `onStarted` with the port once it listens.
+    /// A door serving `core` on `host` (an address or a name such as `localhost`) and `port` (0
+    /// picks a free one), calling `onStarted` with the port once it listens.
     init(core: FleetEngineCore, host: String, port: Int, logger: Logger, onStarted: @escaping @Sendable (_ port: Int) async -> Void) {
-        let address: GRPCNIOTransportCore.SocketAddress = host.contains(":") ? .ipv6(host: host, port: port) : .ipv4(host: host, port: port)
         let transport = HTTP2ServerTransport.Posix(
-            address: address, transportSecurity: .plaintext,
+            address: Self.address(host: host, port: port), transportSecurity: .plaintext,
             config: .defaults { $0.rpc.maxRequestPayloadSize = Self.maximumMessageSize })
         let requests = GRPCRequests(core: core, logger: logger)
         self.transport = transport
@@ -32,6 +32,15 @@ struct GRPCDoor: Service {
             transport: transport,
             services: [VehicleServiceDoor(requests: requests), TripServiceDoor(requests: requests), HealthDoor()])
         self.onStarted = onStarted
+    }
+
+    /// The address to listen on: `host` resolved (the REST door takes names too), or as given
+    /// when it does not resolve, so that binding fails with the transport's own error.
+    private static func address(host: String, port: Int) -> GRPCNIOTransportCore.SocketAddress {
+        guard let resolved = try? NIOCore.SocketAddress.makeAddressResolvingHost(host, port: port), let ip = resolved.ipAddress else {
+            return host.contains(":") ? .ipv6(host: host, port: port) : .ipv4(host: host, port: port)
+        }
+        return resolved.protocol == .inet6 ? .ipv6(host: ip, port: port) : .ipv4(host: ip, port: port)
     }
 
     /// Serves until the service group shuts down (or the task is cancelled).

@@ -10,6 +10,7 @@ struct HealthDoor: Grpc_Health_V1_Health.SimpleServiceProtocol {
         "", "maps.fleetengine.v1.VehicleService", "maps.fleetengine.v1.TripService", "grpc.health.v1.Health",
     ]
 
+    /// `SERVING` for the server and its services; `NOT_FOUND` for any other service.
     func check(request: Grpc_Health_V1_HealthCheckRequest, context: ServerContext) async throws -> Grpc_Health_V1_HealthCheckResponse {
         guard Self.services.contains(request.service) else {
             throw RPCError(code: .notFound, message: "this server has no service '\(request.service)'")

@@ -12,6 +12,7 @@ extension ProtoJSONResponse {
 
 /// The answer of methods that return `google.protobuf.Empty`: `{}`.
 struct EmptyResponse: ProtoJSONResponse {
+    /// Writes no field.
     func writeFields(to object: inout ProtoJSONObjectWriter) {}
 }
 

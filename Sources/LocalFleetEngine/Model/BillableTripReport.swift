@@ -37,17 +37,25 @@ public struct BillableTripReport: Sendable, Hashable, Decodable {
 
     /// Where a billable trip was booked (Google's `BillingPlatformIdentifier`).
     public enum BillingPlatform: String, ProtoEnum {
+        /// Not specified.
         case unspecified = "BILLING_PLATFORM_IDENTIFIER_UNSPECIFIED"
+        /// A server.
         case server = "SERVER"
+        /// A web app.
         case web = "WEB"
+        /// An Android app.
         case android = "ANDROID"
+        /// An iOS app.
         case ios = "IOS"
+        /// Anywhere else.
         case others = "OTHERS"
     }
 
     /// The product a trip is billed under.
     public enum SolutionType: String, ProtoEnum {
+        /// Not specified.
         case unspecified = "SOLUTION_TYPE_UNSPECIFIED"
+        /// On-demand rides and deliveries.
         case onDemandRidesharingAndDeliveries = "ON_DEMAND_RIDESHARING_AND_DELIVERIES"
     }
 }
