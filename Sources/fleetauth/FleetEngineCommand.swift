@@ -64,6 +64,8 @@ struct FleetEngineCommand: AsyncParsableCommand {
             }
         }
         let logger = Logger(label: "fleetauth.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
+        let lock = try Self.lockDataDirectory(dataDir, databaseURL: databaseURL)
+        defer { withExtendedLifetime(lock) {} }
         let database = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
         let configuration = LocalFleetEngineConfiguration(
             projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS, host: host, port: port, grpcPort: grpcPort,
@@ -82,6 +84,14 @@ struct FleetEngineCommand: AsyncParsableCommand {
             throw error
         }
         await database.shutdown()
+    }
+
+    /// Claims the data directory for this process (creating it when missing) when the rows are
+    /// kept in its SQLite file; `nil` with a PostgreSQL URL, whose rows are not in it.
+    static func lockDataDirectory(_ dataDirectory: String, databaseURL: String?) throws -> DataDirectoryLock? {
+        guard databaseURL == nil else { return nil }
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return try DataDirectoryLock(dataDirectory: dataDirectory)
     }
 
     /// Opens the Fleet Engine's database, `DIR/fleet-engine.sqlite` or `databaseURL`, with its

@@ -41,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "fleetauth.serve", factory: DeferredMetadataLogHandler.standardError)
+        let lock = try FleetEngineCommand.lockDataDirectory(dataDir, databaseURL: databaseURL)
+        defer { withExtendedLifetime(lock) {} }
         let (tokenServer, database) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project), logger: logger)
         let banner = ServeBanner(
