@@ -10,13 +10,21 @@ import PackageDescription
 ///   TokenServer, LocalFleetEngine → FleetTokens
 ///   fleetauth → everything
 ///
-/// Everything that needs another package sits behind the `Server` trait, on by default. An app
-/// that only wants FleetTokenProvider or FleetEngineClient adds the package with `traits: []`
-/// and resolves no other package at all (see README, "Tokens in the app").
+/// Everything that needs another package sits behind a trait, both on by default:
+/// - `Tokens`: FleetTokens and swift-crypto, for a backend that mints or verifies tokens
+///   (`traits: ["Tokens"]` resolves swift-crypto and swift-asn1 only);
+/// - `Server`: the token server, the local Fleet Engine and the fleetauth tool (and `Tokens`).
+/// An app that only wants FleetTokenProvider or FleetEngineClient adds the package with
+/// `traits: []` and resolves no other package at all (see README, "Tokens in the app").
 
-/// Server-side modules depend on other packages only while the `Server` trait is on.
+/// A dependency of the server side, there only while the `Server` trait is on.
 func server(_ product: String, _ package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}
+
+/// A dependency of FleetTokens, there only while the `Tokens` trait is on.
+func tokens(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Tokens"]))
 }
 
 let package = Package(
@@ -29,11 +37,13 @@ let package = Package(
         .executable(name: "fleetauth", targets: ["fleetauth"]),
     ],
     traits: [
+        .trait(name: "Tokens", description: "FleetTokens: minting and verifying Fleet Engine tokens, on swift-crypto"),
         .trait(
             name: "Server",
-            description: "FleetTokens, the token server, the local Fleet Engine and the fleetauth tool, with the packages they need"
+            description: "The token server, the local Fleet Engine and the fleetauth tool, with the packages they need",
+            enabledTraits: ["Tokens"]
         ),
-        .default(enabledTraits: ["Server"]),
+        .default(enabledTraits: ["Server", "Tokens"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -61,9 +71,9 @@ let package = Package(
         .target(
             name: "FleetTokens",
             dependencies: [
-                server("Crypto", "swift-crypto"),
-                server("CryptoExtras", "swift-crypto"),
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: ["Server"])),
+                tokens("Crypto", "swift-crypto"),
+                tokens("CryptoExtras", "swift-crypto"),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: ["Tokens"])),
             ]
         ),
         .target(name: "FleetTokenProvider"),

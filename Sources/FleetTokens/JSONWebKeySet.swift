@@ -126,6 +126,9 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
 }
 
 /// Why a JWKS document could not be used.
+#if hasAttribute(nonexhaustive)
+@nonexhaustive  // more cases may come: switch with `@unknown default`
+#endif
 public enum JSONWebKeySetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The document is not a JWKS.
     case malformed(String)

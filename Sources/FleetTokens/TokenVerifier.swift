@@ -56,11 +56,6 @@ public final class TokenVerifier: Sendable {
         cache.removeAll()
     }
 
-    /// Whether some trusted account has a key with this id.
-    public func knowsKey(_ keyID: String) -> Bool {
-        accounts.withLock { $0.values.contains { $0.publicKeys[keyID] != nil } }
-    }
-
     /// Verifies `token` (the compact JWT, without `Bearer `), using the remembered result when
     /// the same token passed before and has not expired.
     public func verify(_ token: String) throws(TokenRefusal) -> VerifiedToken {
