@@ -71,6 +71,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         self.problem = problem
     }
 
+    /// `URL problem`, e.g. `https://idp.example/jwks answered HTTP 500`.
     public var description: String { "\(url) \(problem)" }
 
     /// `url` without any user name or password in it.
