@@ -107,7 +107,7 @@ struct TokenIssuer: Sendable {
                 metrics.idTokenRefused(rule: error.rule)
                 metrics.login(.oidc, succeeded: false)
                 if case .issuerUnavailable(let issuer, let problem) = error {
-                    logger.error("ID token refused: its issuer's keys cannot be fetched", metadata: ["issuer": "\(issuer)", "problem": "\(problem)"])
+                    logger.warning("ID token refused: its issuer's keys cannot be fetched", metadata: ["issuer": "\(issuer)", "problem": "\(problem)"])
                     throw refusal(.issuerUnavailable, error.apiError(retryAfter: options.oidc.keyRefetchInterval))
                 }
                 throw refusal(.invalidIDToken, error.apiError(retryAfter: options.oidc.keyRefetchInterval), rule: error.rule)
