@@ -59,7 +59,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // The local Fleet Engine fetches the token server's JWKS; the demo's simulated apps share one client.
+        // The local Fleet Engine fetches the token server's JWKS and the token server the keys of
+        // OpenID Connect issuers (both through FleetServerSupport); the demo's apps share one client.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `fleetauth bench fleet-engine` drives HTTP load with a lean NIO client.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -89,6 +90,8 @@ let package = Package(
                 server("Logging", "swift-log"),
                 server("Metrics", "swift-metrics"),
                 server("Prometheus", "swift-prometheus"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
             ]
         ),
         .target(
@@ -99,7 +102,6 @@ let package = Package(
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("SQLKit", "sql-kit"),
-                server("AsyncHTTPClient", "async-http-client"),
                 server("Logging", "swift-log"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
@@ -158,6 +160,8 @@ let package = Package(
                 "FleetTokens",
                 "FleetServerSupport",
                 server("HummingbirdTesting", "hummingbird"),
+                server("Crypto", "swift-crypto"),
+                server("CryptoExtras", "swift-crypto"),
             ]
         ),
         .testTarget(

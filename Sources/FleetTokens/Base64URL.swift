@@ -1,7 +1,7 @@
 import Foundation
 
 /// Base64url without padding (RFC 7515 §2), the encoding of every JWT segment.
-enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Decoding table: the 6-bit value of each byte, or 0xFF for bytes outside the alphabet.
@@ -12,7 +12,7 @@ enum Base64URL {
     }()
 
     /// Encodes bytes as unpadded base64url text.
-    static func encode<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
+    package static func encode<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
         let input = Array(bytes)
         let outputCount = (input.count * 4 + 2) / 3
         return String(unsafeUninitializedCapacity: outputCount) { output in
@@ -42,13 +42,13 @@ enum Base64URL {
     }
 
     /// Decodes unpadded base64url text; `nil` when it is not strictly base64url.
-    static func decode(_ text: Substring) -> Data? {
+    package static func decode(_ text: Substring) -> Data? {
         decode(text.utf8)
     }
 
     /// Decodes unpadded base64url bytes; `nil` when they are not strictly base64url
     /// (padding, `+`, `/`, white space and impossible lengths are all refused).
-    static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> Data? {
+    package static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> Data? {
         if let decoded = text.withContiguousStorageIfAvailable({ decode($0) }) {
             return decoded
         }

@@ -49,6 +49,7 @@ public final class TokenServer: Sendable {
         logger: Logger,
         adminKeySetup: AdminKeyFile.Setup?
     ) throws {
+        try options.oidc.check()
         self.store = store
         self.keys = keys
         self.options = options

@@ -90,8 +90,24 @@ struct TokenServerCommand: AsyncParsableCommand {
     @Option(help: "bcrypt cost for new passwords (4 to 31).")
     var bcryptCost = 12
 
+    @Option(help: ArgumentHelp(
+        "Trust ID tokens of this OpenID Connect issuer, exactly as their iss spells it (repeatable).",
+        discussion: "E.g. https://securetoken.google.com/PROJECT for Firebase Authentication. Needs --oidc-audience.",
+        valueName: "url"
+    ))
+    var oidcIssuer: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Accept ID tokens whose aud holds this value (repeatable): the app's client id; for Firebase, the project id.",
+        valueName: "aud"
+    ))
+    var oidcAudience: [String] = []
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
+
+    /// The OpenID Connect issuers and audiences given.
+    private var oidc: OIDCSettings { OIDCSettings(issuers: oidcIssuer, audiences: oidcAudience) }
 
     func validate() throws {
         guard data.dataDir != nil else { throw ValidationError("give --data-dir DIR (keys and the admin key live there)") }
@@ -100,6 +116,7 @@ struct TokenServerCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        if let problem = oidc.problem { throw ValidationError("--oidc-issuer/--oidc-audience: \(problem)") }
     }
 
     func run() async throws {
@@ -112,7 +129,8 @@ struct TokenServerCommand: AsyncParsableCommand {
             options: TokenServerOptions(
                 tokenLifetime: .seconds(tokenLifetime),
                 sessionLifetime: .seconds(sessionLifetime),
-                bcryptCost: UInt8(bcryptCost)
+                bcryptCost: UInt8(bcryptCost),
+                oidc: oidc
             )
         )
         let server = try await TokenServer.open(configuration, logger: logger)
@@ -120,6 +138,7 @@ struct TokenServerCommand: AsyncParsableCommand {
         let host = self.host
         try await server.run(host: host, port: port) { port in
             Self.say("token server listening on http://\(host):\(port) (\(configuration.databaseLocation))")
+            if !oidcIssuer.isEmpty { Self.say("accepting ID tokens of \(oidcIssuer.joined(separator: ", "))") }
         }
     }
 

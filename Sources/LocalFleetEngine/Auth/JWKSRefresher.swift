@@ -1,21 +1,16 @@
-import AsyncHTTPClient
+import FleetServerSupport
 import FleetTokens
 import Foundation
 import Logging
-import NIOCore
 
 /// Fetches the trusted accounts from a JWKS URL (the token server's
 /// `/.well-known/jwks.json`), again when asked — at most once per `minimumInterval`, one fetch
 /// at a time, so that a flood of tokens with made-up key ids costs one request per interval.
 actor JWKSRefresher {
-    /// The largest JWKS document read, in bytes.
-    static let maximumDocumentSize = 1 << 20
     /// How long one fetch may take.
-    static let timeout = TimeAmount.seconds(5)
+    static let timeout = Duration.seconds(5)
 
     private let url: String
-    /// The URL for logs, without any user name or password in it.
-    private let loggedURL: String
     private let minimumInterval: Duration
     private let logger: Logger
     private let apply: @Sendable ([TrustedServiceAccount]) -> Void
@@ -27,10 +22,6 @@ actor JWKSRefresher {
     /// A refresher of `url` that hands every changed set of accounts to `apply`.
     init(url: String, minimumInterval: Duration, logger: Logger, apply: @escaping @Sendable ([TrustedServiceAccount]) -> Void) {
         self.url = url
-        var components = URLComponents(string: url)
-        components?.user = nil
-        components?.password = nil
-        self.loggedURL = components?.string ?? "(unparsable URL)"
         self.minimumInterval = minimumInterval
         self.logger = logger
         self.apply = apply
@@ -54,20 +45,14 @@ actor JWKSRefresher {
 
     private func fetch() async {
         do {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
-            guard response.status == .ok else {
-                logger.warning("JWKS fetch refused", metadata: ["url": "\(loggedURL)", "status": "\(response.status.code)"])
-                return
-            }
-            let body = try await response.body.collect(upTo: Self.maximumDocumentSize)
-            let document = try JSONWebKeySet(json: Data(body.readableBytesView))
+            let document = try JSONWebKeySet(json: try await FetchedDocument.fetch(url, timeout: Self.timeout).body)
             guard document != lastDocument else { return }
             let accounts = try document.trustedAccounts()
             lastDocument = document
             apply(accounts)
-            logger.info("JWKS loaded", metadata: ["url": "\(loggedURL)", "accounts": "\(accounts.count)", "keys": "\(document.keys.count)"])
+            logger.info("JWKS loaded", metadata: ["url": "\(FetchError.redacted(url))", "accounts": "\(accounts.count)", "keys": "\(document.keys.count)"])
         } catch {
-            logger.warning("JWKS fetch failed", metadata: ["url": "\(loggedURL)", "error": "\(error)"])
+            logger.warning("JWKS fetch failed", metadata: ["url": "\(FetchError.redacted(url))", "error": "\(error)"])
         }
     }
 }

@@ -15,6 +15,8 @@ let package = Package(
         // The Driver and Consumer SDKs' authorization protocols, with Google's Swift signatures,
         // built as an SDK module is: Swift 5, no default isolation, nothing marked Sendable.
         .target(name: "DriverSDKStubs", swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The part of Firebase Authentication the README's "Bring your own login" uses.
+        .target(name: "FirebaseAuth", swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(
             name: "SnippetsMainActor",
             dependencies: appDependencies,
@@ -32,6 +34,7 @@ let package = Package(
 var appDependencies: [Target.Dependency] {
     [
         "DriverSDKStubs",
+        "FirebaseAuth",
         .product(name: "FleetTokenProvider", package: "fleetauth"),
         .product(name: "FleetEngineClient", package: "fleetauth"),
     ]

@@ -20,3 +20,6 @@ nonisolated struct AppLogger: Sendable {
 nonisolated func log(_ event: ReporterEvent) {}
 
 func show(_ status: Trip.Status?) {}
+
+/// The app's error for a request made while nobody is signed in.
+nonisolated struct SignedOut: Error {}

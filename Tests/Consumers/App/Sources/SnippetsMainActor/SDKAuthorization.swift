@@ -2,6 +2,7 @@
 // check-consumers.sh checks that every README block is found here. DriverSDKStubs stands in
 // for `import GoogleRidesharingDriver` / `import GoogleRidesharingConsumer`.
 import DriverSDKStubs
+import FirebaseAuth
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
@@ -108,4 +109,18 @@ await reporter.report(VehicleLocation(location: LatLng(latitude: 52.52, longitud
 
 // Consumer app: a reading of the trip every 5 s until it is complete or cancelled.
 for try await trip in TripFollower(tripID: "trip-1", client: fleet) { show(trip.tripStatus) }
+}
+
+func firebaseProvider() throws -> CachingTokenProvider {
+let tokens = CachingTokenProvider(
+    fetcher: HTTPTokenFetcher(
+        urlTemplate: try TokenURLTemplate("https://tokens.example.com/v1/tokens/driver/{vehicleId}"),
+        authorizeRequest: { request in
+            // Firebase hands out its cached ID token and refreshes it when it is about to expire.
+            guard let idToken = try await Auth.auth().currentUser?.getIDToken() else { throw SignedOut() }  // the app's own error
+            request.setValue("Bearer \(idToken)", forHTTPHeaderField: "Authorization")
+        }
+    )
+)
+    return tokens
 }
