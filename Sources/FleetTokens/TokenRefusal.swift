@@ -17,8 +17,8 @@ public enum TokenRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownIssuer(String)
     /// `iss` and `sub` differ.
     case issuerSubjectMismatch
-    /// The header's `kid` is missing or is not a key of the issuing account.
-    case unknownKeyID(String?)
+    /// The header's `kid` is not a key of the issuing account.
+    case unknownKeyID(String)
     /// The RSA signature does not match the key named by `kid`.
     case badSignature
     /// The `aud` claim is not the expected audience.
@@ -66,7 +66,7 @@ public enum TokenRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case .issuerSubjectMismatch:
             "token 'iss' and 'sub' differ; both must be the signing service account's email"
         case .unknownKeyID(let keyID):
-            keyID.map { "token key id '\($0)' is not a key of the issuing service account" } ?? "token header has no 'kid'"
+            "token key id '\(keyID)' is not a key of the issuing service account"
         case .badSignature:
             "token signature does not verify with the issuing service account's key"
         case .wrongAudience(let audiences):

@@ -50,7 +50,7 @@ final class TokenAuthenticator: Sendable {
     private static func mayBeNewKey(_ refusal: TokenRefusal) -> Bool {
         switch refusal {
         case .unknownIssuer: true
-        case .unknownKeyID(let keyID): keyID != nil
+        case .unknownKeyID: true
         default: false
         }
     }
