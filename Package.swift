@@ -72,6 +72,8 @@ let package = Package(
         .target(
             name: "FleetTokens",
             dependencies: [
+                // HTTPTransport and RetryPolicy, for the keyless (IAM) signer's calls to Google.
+                "FleetTokenProvider",
                 tokens("Crypto", "swift-crypto"),
                 tokens("CryptoExtras", "swift-crypto"),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: ["Tokens"])),
@@ -105,6 +107,17 @@ let package = Package(
                 server("Logging", "swift-log"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
+            ]
+        ),
+        // Google's side of keyless signing, offline: metadata server, IAM signJwt, public keys.
+        .target(
+            name: "GoogleStandIn",
+            dependencies: [
+                "FleetTokens",
+                "FleetServerSupport",
+                server("Crypto", "swift-crypto"),
+                server("Hummingbird", "hummingbird"),
+                server("Logging", "swift-log"),
             ]
         ),
         .target(
@@ -148,6 +161,10 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "FleetTokens",
+                "FleetTokenProvider",
+                "GoogleStandIn",
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdTesting", "hummingbird"),
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
             ]

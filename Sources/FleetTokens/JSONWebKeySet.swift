@@ -20,16 +20,7 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
     public init(publishing accounts: [(key: ServiceAccountKey, role: FleetEngineRole)]) throws(JSONWebKeySetError) {
         var keys: [JSONWebKey] = []
         for (key, role) in accounts {
-            guard let primitives = try? key.publicKey.backing.getKeyPrimitives() else {
-                throw .unusableKey(keyID: key.privateKeyID, problem: "its public key cannot be exported")
-            }
-            keys.append(JSONWebKey(
-                keyID: key.privateKeyID,
-                modulus: Base64URL.encode(primitives.modulus),
-                exponent: Base64URL.encode(primitives.publicExponent),
-                email: key.clientEmail,
-                role: role.rawValue
-            ))
+            keys.append(try JSONWebKey(publishing: key.publicKey, keyID: key.privateKeyID, email: key.clientEmail, role: role.rawValue))
         }
         self.init(keys: keys)
     }
@@ -125,6 +116,23 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
         self.exponent = exponent
         self.email = email
         self.role = role
+    }
+
+    /// The RS256 signature key that publishes `publicKey` under `keyID`.
+    ///
+    /// - Throws: ``JSONWebKeySetError/unusableKey(keyID:problem:)`` when the key's modulus and
+    ///   exponent cannot be read.
+    public init(publishing publicKey: RSAPublicKey, keyID: String, email: String? = nil, role: String? = nil) throws(JSONWebKeySetError) {
+        guard let primitives = try? publicKey.backing.getKeyPrimitives() else {
+            throw .unusableKey(keyID: keyID, problem: "its public key cannot be exported")
+        }
+        self.init(
+            keyID: keyID,
+            modulus: Base64URL.encode(primitives.modulus),
+            exponent: Base64URL.encode(primitives.publicExponent),
+            email: email,
+            role: role
+        )
     }
 
     /// Creates an ES256 signature key from its P-256 coordinates, base64url.
