@@ -174,6 +174,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "TokenServer",
+                "GoogleStandIn",
                 "FleetTokens",
                 "FleetServerSupport",
                 server("HummingbirdTesting", "hummingbird"),

@@ -33,7 +33,7 @@ struct TokenIssuer: Sendable {
     let options: TokenServerOptions
     let metrics: TokenServerMetrics
     let logger: Logger
-    private let minters: [AccountRole: TokenMinter]
+    private let signers: RoleSigners
     /// Checks ID tokens; `nil` when no OpenID Connect issuer is trusted.
     private let idTokens: IDTokenVerifier?
 
@@ -42,14 +42,7 @@ struct TokenIssuer: Sendable {
         self.options = options
         self.metrics = metrics
         self.logger = logger
-        var minters: [AccountRole: TokenMinter] = [:]
-        for role in AccountRole.allCases {
-            guard let key = keys.key(for: role.signingRole) else {
-                throw KeyFileError(file: "<signing keys>", problem: "no key for \(role.signingRole.rawValue)")
-            }
-            minters[role] = try TokenMinter(key: key, defaultLifetime: options.tokenLifetime, now: options.now)
-        }
-        self.minters = minters
+        self.signers = try RoleSigners(keys: keys, keyless: options.keyless, options: options)
         self.idTokens = options.oidc.isEnabled ? IDTokenVerifier(settings: options.oidc, now: options.now, logger: logger) : nil
     }
 
@@ -77,8 +70,13 @@ struct TokenIssuer: Sendable {
         if let resource, !grant.isAssigned {
             throw refusal(.notAssigned, .permissionDenied("account \"\(grant.username)\" is not assigned to \(resource)"), grant)
         }
-        guard let minter = minters[grant.role] else { throw APIError.internal }
-        let minted = try minter.mint(request.tokenKind)
+        let minted: MintedToken
+        do {
+            minted = try await signers.token(request.tokenKind, for: grant.role, resourceID: resource?.id ?? FleetEngineIdentifier.wildcard)
+        } catch let error as APIError {
+            logger.warning("token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
+            throw refusal(.signingFailed, error, grant)
+        }
         metrics.tokenIssued(kind: request.tokenKind.name, elapsed: ContinuousClock.now - start)
         logger.debug("token issued", metadata: ["username": "\(grant.username)", "kind": "\(request.tokenKind.name)", "resource": "\(resource.map(\.description) ?? "*")"])
         return minted

@@ -76,7 +76,11 @@ public final class TokenServer: Sendable {
         } catch {
             throw KeyFileError(file: configuration.dataDirectory, problem: "cannot be created as a folder")
         }
-        let keys = try SigningKeys.loadOrCreate(directory: configuration.keysDirectory, projectID: configuration.projectID)
+        let keys = try SigningKeys.loadOrCreate(
+            directory: configuration.keysDirectory,
+            projectID: configuration.projectID,
+            except: Set(configuration.options.keyless.signers.keys)
+        )
         let store = try await TokenServerStore.open(configuration.databaseLocation, logger: logger)
         do {
             let setup = try await AdminKeyFile.ensure(path: configuration.adminKeyPath, store: store, now: configuration.options.epochSeconds)

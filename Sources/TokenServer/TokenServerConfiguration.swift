@@ -13,6 +13,8 @@ public struct TokenServerOptions: Sendable {
     public var loginThrottle: LoginThrottle.Policy
     /// The OpenID Connect issuers whose ID tokens are accepted (none by default).
     public var oidc: OIDCSettings
+    /// The roles that sign through IAM instead of key files (none by default), and reuse.
+    public var keyless: KeylessSigning
     /// The clock (tests move it).
     public var now: @Sendable () -> Date
 
@@ -23,6 +25,7 @@ public struct TokenServerOptions: Sendable {
         bcryptCost: UInt8 = 12,
         loginThrottle: LoginThrottle.Policy = .init(),
         oidc: OIDCSettings = .init(),
+        keyless: KeylessSigning = .init(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.tokenLifetime = tokenLifetime
@@ -30,6 +33,7 @@ public struct TokenServerOptions: Sendable {
         self.bcryptCost = bcryptCost
         self.loginThrottle = loginThrottle
         self.oidc = oidc
+        self.keyless = keyless
         self.now = now
     }
 

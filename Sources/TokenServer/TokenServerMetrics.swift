@@ -20,6 +20,8 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case unlinkedIdentity = "unlinked_identity"
     /// An ID token whose issuer's keys could not be fetched.
     case issuerUnavailable = "issuer_unavailable"
+    /// IAM refused to sign or could not be reached (503).
+    case signingFailed = "signing_failed"
 }
 
 /// How a caller logged in.

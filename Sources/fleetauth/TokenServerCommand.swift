@@ -65,12 +65,15 @@ struct TokenServerCommand: AsyncParsableCommand {
         abstract: "Run the token server: logins, assignments, scoped Fleet Engine tokens.",
         discussion: """
             The first start with an empty data directory creates one service-account key per role \
-            in DIR/keys/, the SQLite database, and the admin API key in DIR/admin-key (mode 0600). \
-            Replicas share one keys directory and one PostgreSQL database (--database-url).
+            in DIR/keys/ (none for roles that sign through IAM with --signer), the SQLite database, \
+            and the admin API key in DIR/admin-key (mode 0600). Replicas share one keys directory and \
+            one PostgreSQL database (--database-url).
             """
     )
 
     @OptionGroup var data: TokenServerDataOptions
+
+    @OptionGroup var keyless: KeylessOptions
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -117,6 +120,7 @@ struct TokenServerCommand: AsyncParsableCommand {
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let problem = oidc.problem { throw ValidationError("--oidc-issuer/--oidc-audience: \(problem)") }
+        _ = try keyless.keylessSigning()
     }
 
     func run() async throws {
@@ -130,7 +134,8 @@ struct TokenServerCommand: AsyncParsableCommand {
                 tokenLifetime: .seconds(tokenLifetime),
                 sessionLifetime: .seconds(sessionLifetime),
                 bcryptCost: UInt8(bcryptCost),
-                oidc: oidc
+                oidc: oidc,
+                keyless: try keyless.keylessSigning()
             )
         )
         let server = try await TokenServer.open(configuration, logger: logger)
@@ -139,6 +144,9 @@ struct TokenServerCommand: AsyncParsableCommand {
         try await server.run(host: host, port: port) { port in
             Self.say("token server listening on http://\(host):\(port) (\(configuration.databaseLocation))")
             if !oidcIssuer.isEmpty { Self.say("accepting ID tokens of \(oidcIssuer.joined(separator: ", "))") }
+            for (role, email) in configuration.options.keyless.signers.sorted(by: { $0.key.shortName < $1.key.shortName }) {
+                Self.say("\(role.shortName) tokens signed through IAM as \(email)")
+            }
         }
     }
 
