@@ -136,6 +136,7 @@ let package = Package(
         .executableTarget(
             name: "fleetauth",
             dependencies: [
+                "GoogleStandIn",
                 "FleetTokens",
                 "FleetTokenProvider",
                 "FleetEngineClient",
@@ -196,6 +197,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "LocalFleetEngine",
+                "GoogleStandIn",
                 "FleetTokens",
                 "FleetServerSupport",
                 server("Crypto", "swift-crypto"),

@@ -142,7 +142,7 @@ package struct GoogleStandIn: Sendable {
 
     private func publicKeys(of email: String) async throws -> Response {
         var keys: [JSONWebKey] = []
-        for key in await accounts.publishedKeys(of: email) {
+        for key in try await accounts.publishedKeys(of: email) {
             keys.append(try JSONWebKey(publishing: key.privateKey.publicKey, keyID: key.id))
         }
         var response = Response(status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],

@@ -68,14 +68,16 @@ package actor StandInAccounts {
     }
 
     /// The current key of `email`, made on first use.
-    func currentKey(of email: String) throws -> Key {
+    package func currentKey(of email: String) throws -> Key {
         if let key = keys[email]?.first { return key }
         return try rotateKey(of: email)
     }
 
-    /// Every published key of `email` (none for an account never used).
-    package func publishedKeys(of email: String) -> [Key] {
+    /// Every published key of `email`, the current one first; an account gets its first key
+    /// when first asked about, as every Google service account has keys.
+    package func publishedKeys(of email: String) throws -> [Key] {
         calls.publicKeys += 1
+        _ = try currentKey(of: email)
         return keys[email] ?? []
     }
 

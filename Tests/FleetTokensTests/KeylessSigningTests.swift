@@ -44,7 +44,7 @@ struct KeylessSigningTests {
             let minted = try await signer.mint(.driver(vehicleID: "vehicle-7"), lifetime: .seconds(600), at: Date())
             let segments = minted.token.split(separator: ".")
             let header = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(segments[0]))) as? [String: String]
-            let currentKey = try #require(await standIn.accounts.publishedKeys(of: Self.driver).first)
+            let currentKey = try #require(try await standIn.accounts.publishedKeys(of: Self.driver).first)
             #expect(header == ["alg": "RS256", "kid": currentKey.id, "typ": "JWT"])
             let keys = JSONWebKeySet(keys: [try JSONWebKey(publishing: currentKey.privateKey.publicKey, keyID: currentKey.id)])
             let verifier = TokenVerifier(trusting: try keys.trustedAccounts(email: Self.driver, role: .driverSDKUser))

@@ -40,7 +40,7 @@ struct KeylessTokenServerTests {
     /// A verifier of the driver account's tokens, with the keys the stand-in publishes for it.
     func driverVerifier(_ standIn: GoogleStandIn, clock: TestClock) async throws -> TokenVerifier {
         var keys: [JSONWebKey] = []
-        for key in await standIn.accounts.publishedKeys(of: Self.driverAccount) {
+        for key in try await standIn.accounts.publishedKeys(of: Self.driverAccount) {
             keys.append(try JSONWebKey(publishing: key.privateKey.publicKey, keyID: key.id))
         }
         let accounts = try JSONWebKeySet(keys: keys).trustedAccounts(email: Self.driverAccount, role: .driverSDKUser)
@@ -55,7 +55,7 @@ struct KeylessTokenServerTests {
             let verified = try response.verifiedToken(try await driverVerifier(standIn, clock: clock))
             #expect(verified.claims.issuer == Self.driverAccount)
             #expect(verified.claims.authorization == AuthorizationClaims(vehicleID: "v-1"))
-            #expect(verified.keyID == (await standIn.accounts.publishedKeys(of: Self.driverAccount).first?.id))
+            #expect(verified.keyID == (try await standIn.accounts.publishedKeys(of: Self.driverAccount).first?.id))
             #expect(try response.json()["expiresAt"] as? Int == 1_800_001_800)
             _ = try await client.token("driver/v-2", session: session).verifiedToken(try await driverVerifier(standIn, clock: clock))
             let calls = await standIn.accounts.calls

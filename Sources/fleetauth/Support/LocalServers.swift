@@ -28,18 +28,22 @@ enum LocalServers {
 
 extension LocalFleetEngine {
     /// The local Fleet Engine as `serve` and `demo` run it: serving the token server's project
-    /// from `database`, trusting each of the token server's signing keys with its role.
+    /// from `database`, trusting each of the token server's signing keys with its role, and the
+    /// accounts it signs as through IAM by email, with the keys `googleCertsURL` publishes.
     init(
         trusting tokenServer: TokenServer,
+        googleCertsURL: String = LocalFleetEngineConfiguration.defaultGoogleCertsURL,
         database: FleetDatabase,
         host: String,
         port: Int,
         logger: Logger,
         onStarted: @escaping @Sendable (_ port: Int) async -> Void
     ) {
+        let keyless = tokenServer.options.keyless.signers.map { GoogleManagedAccount(email: $0.value, role: $0.key) }
         self.init(
             configuration: .init(
                 projectID: tokenServer.keys.projectID, trustedAccounts: tokenServer.keys.trustedAccounts,
+                googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
                 host: host, port: port, onStarted: onStarted),
             store: SQLFleetStore(database: database), logger: logger)
     }
