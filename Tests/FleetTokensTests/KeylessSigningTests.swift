@@ -19,9 +19,10 @@ struct KeylessSigningTests {
         maxConcurrentCalls: Int = 16,
         timeout: Duration = .seconds(5),
         maxAttempts: Int = 3,
+        silence: Duration = .seconds(2),
         _ body: @Sendable @escaping (GoogleStandIn, IAMSigner) async throws -> Result
     ) async throws -> Result {
-        let standIn = GoogleStandIn(signJwtDelay: signJwtDelay, silence: .seconds(2))
+        let standIn = GoogleStandIn(signJwtDelay: signJwtDelay, silence: silence)
         return try await standIn.application(port: 0).test(.live) { client in
             let port = try #require(client.port)
             let retries = RetryPolicy(maxAttempts: maxAttempts, initialBackoff: .milliseconds(1), maxBackoff: .milliseconds(2), sleep: { _ in })
@@ -129,13 +130,13 @@ struct KeylessSigningTests {
 
     @Test("IAM answering nothing: the wait is bounded by the timeout, and the next call works")
     func silenceIsBounded() async throws {
-        try await withStandIn(timeout: .milliseconds(500), maxAttempts: 1) { standIn, signer in
+        try await withStandIn(timeout: .seconds(1), maxAttempts: 1, silence: .seconds(4)) { standIn, signer in
             await standIn.accounts.injectSignJwtFaults([0])
             let start = ContinuousClock.now
             let error = await #expect(throws: GoogleAPIError.self) {
                 try await signer.mint(.driver(vehicleID: "vehicle-1"), lifetime: .seconds(600), at: Date())
             }
-            #expect(ContinuousClock.now - start < .seconds(2))
+            #expect(ContinuousClock.now - start < .seconds(3), "bounded by the 1 s timeout, not the 4 s silence")
             #expect(error?.message.contains("no answer") == true)
             _ = try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date())
         }

@@ -6,7 +6,9 @@ import NIOConcurrencyHelpers
 /// files) and those of the fetched key sources (the token server's JWKS URL, Google-managed
 /// accounts), fetched again when a token comes from an unknown key or account, or fails its
 /// signature (a new key a token without `kid` was signed with), and when their `max-age` ran
-/// out — each source at most once per interval (see ``JWKSRefresher``).
+/// out — each source at most once per interval (see ``JWKSRefresher``). A token naming an
+/// unknown `kid` of a trusted account waits for that fetch rather than being refused, so
+/// that a key rotation refuses no honest app.
 ///
 /// Verified tokens are remembered by the verifier, so a device's repeated requests cost a
 /// hash and a lookup. Changed keys replace the verifier whole, so removed keys stop being
@@ -54,7 +56,7 @@ final class TokenAuthenticator: Sendable {
         do {
             return try verifier.withLockedValue { $0 }.verify(token)
         } catch {
-            guard Self.mayBeNewKey(error), await refreshAll() else { throw error }
+            guard Self.mayBeNewKey(error), await refreshAll(waitingForNextSlot: Self.namesNewKey(error)) else { throw error }
             return try verifier.withLockedValue { $0 }.verify(token)
         }
     }
@@ -78,13 +80,20 @@ final class TokenAuthenticator: Sendable {
         }
     }
 
-    /// Refreshes every source, waiting for the next fetch each one's interval allows; whether
-    /// any fetched.
-    private func refreshAll() async -> Bool {
+    /// Refreshes every source (rate-limited; waiting for the next fetch each one's interval
+    /// allows when `waitingForNextSlot`); whether any fetched.
+    private func refreshAll(waitingForNextSlot: Bool) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
-            for refresher in refreshers { group.addTask { await refresher.refresh(waitingForNextSlot: true) } }
+            for refresher in refreshers { group.addTask { await refresher.refresh(waitingForNextSlot: waitingForNextSlot) } }
             return await group.contains(true)
         }
+    }
+
+    /// Whether `refusal` names a key id a trusted account does not have (yet): the sign of a
+    /// key rotation, worth waiting for the next fetch. Other refusals that a fetch might cure
+    /// (an unknown account, a signature no key at hand matches) only fetch when it is allowed now.
+    private static func namesNewKey(_ refusal: TokenRefusal) -> Bool {
+        if case .unknownKeyID = refusal { true } else { false }
     }
 
     /// Whether `refusal` could be cured by fetching the keys again.
