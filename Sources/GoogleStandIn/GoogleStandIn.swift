@@ -141,6 +141,7 @@ package struct GoogleStandIn: Sendable {
     }
 
     private func publicKeys(of email: String) async throws -> Response {
+        guard await !accounts.publicKeysDown else { throw APIError(.unavailable, "The service is currently unavailable.") }
         var keys: [JSONWebKey] = []
         for key in try await accounts.publishedKeys(of: email) {
             keys.append(try JSONWebKey(publishing: key.privateKey.publicKey, keyID: key.id))

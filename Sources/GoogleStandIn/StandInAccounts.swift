@@ -27,6 +27,8 @@ package actor StandInAccounts {
     private var accessTokens: [String: Date] = [:]
     private var denied: Set<String> = []
     private var signJwtFaults: [Int] = []
+    /// Whether the public-key endpoint answers 503, as an outage would.
+    package private(set) var publicKeysDown = false
     private var signJwtRunning = 0
     package private(set) var calls = Calls()
     /// How long a signJwt answer is held back, as the network round trip to IAM would.
@@ -100,6 +102,11 @@ package actor StandInAccounts {
     /// ``GoogleStandIn/silence``) instead of a signature, one each, in order.
     package func injectSignJwtFaults(_ statuses: [Int]) {
         signJwtFaults += statuses
+    }
+
+    /// Takes the public-key endpoint down (503) or brings it back.
+    package func setPublicKeysDown(_ isDown: Bool) {
+        publicKeysDown = isDown
     }
 
     /// Changes how long signJwt answers are held back.

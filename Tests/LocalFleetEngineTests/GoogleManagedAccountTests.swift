@@ -67,6 +67,23 @@ struct GoogleManagedAccountTests {
         }
     }
 
+    @Test("while Google's key endpoint is down the keys at hand keep working, a new key is refused without a hang, and it is accepted once the endpoint is back")
+    func keyEndpointDown() async throws {
+        try await withEngine(interval: .milliseconds(300)) { client, standIn in
+            let before = try await driverToken(standIn)
+            #expect(try await getVehicle(client, token: before).status == 404)
+            await standIn.accounts.setPublicKeysDown(true)
+            try await standIn.accounts.rotateKey(of: Self.driverAccount)
+            let after = try await driverToken(standIn)
+            let start = ContinuousClock.now
+            #expect(try await getVehicle(client, token: after).status == 401)
+            #expect(ContinuousClock.now - start < .seconds(6), "bounded by the interval and the fetch timeout")
+            #expect(try await getVehicle(client, token: before).status == 404, "the cached key still works")
+            await standIn.accounts.setPublicKeysDown(false)
+            #expect(try await getVehicle(client, token: after).status == 404, "fetched once the endpoint is back")
+        }
+    }
+
     @Test("a stranger's key under the account's name is refused, with or without kid")
     func strangersKeyIsRefused() async throws {
         try await withEngine { client, _ in
