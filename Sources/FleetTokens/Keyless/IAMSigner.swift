@@ -33,16 +33,17 @@ public struct IAMSigner: FleetTokenSigner {
     ///   - credentials: Where the access token for IAM comes from.
     ///   - timeout: How long one request may take. Default 10 s.
     ///   - retryPolicy: When to try again after no answer, 429 or 5xx.
-    ///   - maxConcurrentCalls: How many signJwt calls may run at once. Default 16.
-    ///   - transport: Sends the requests; `URLSession.shared` by default.
+    ///   - maxConcurrentCalls: How many signJwt calls may run at once. Default 64.
+    ///   - transport: Sends the requests; by default a `URLSession` of its own that opens as
+    ///     many connections to IAM as calls may run at once (`URLSession.shared` allows six).
     public init(
         accountEmail: String,
         credentials: any AccessTokenSource,
         iamCredentialsURL: URL = IAMSigner.defaultIAMCredentialsURL,
         timeout: Duration = .seconds(10),
         retryPolicy: RetryPolicy = RetryPolicy(),
-        maxConcurrentCalls: Int = 16,
-        transport: any HTTPTransport = URLSessionTransport()
+        maxConcurrentCalls: Int = 64,
+        transport: (any HTTPTransport)? = nil
     ) throws(GoogleAPIError) {
         let name = "IAM signJwt as \(accountEmail)"
         guard accountEmail.contains("@"),
@@ -53,8 +54,9 @@ public struct IAMSigner: FleetTokenSigner {
         self.accountEmail = accountEmail
         self.signJwtURL = iamCredentialsURL.appendingPathComponent("v1/projects/-/serviceAccounts/\(escaped):signJwt")
         self.credentials = credentials
-        self.call = GoogleAPICall(name: name, transport: transport, timeout: timeout, retryPolicy: retryPolicy)
-        self.calls = SharedCalls(limit: max(1, maxConcurrentCalls))
+        let limit = max(1, maxConcurrentCalls)
+        self.call = GoogleAPICall(name: name, transport: transport ?? Self.transport(connections: limit), timeout: timeout, retryPolicy: retryPolicy)
+        self.calls = SharedCalls(limit: limit)
     }
 
     /// Signs `claims` through IAM and returns the token IAM made.
@@ -92,6 +94,13 @@ public struct IAMSigner: FleetTokenSigner {
             throw GoogleAPIError(call: call.name, httpStatus: 200, message: "the answer has no keyId and signedJwt")
         }
         return answer.signedJwt
+    }
+
+    /// A transport on a `URLSession` that keeps up to `connections` connections to one host.
+    private static func transport(connections: Int) -> URLSessionTransport {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpMaximumConnectionsPerHost = connections
+        return URLSessionTransport(session: URLSession(configuration: configuration))
     }
 
     /// What to do about a refusal of signJwt.

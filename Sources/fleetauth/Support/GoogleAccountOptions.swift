@@ -19,11 +19,8 @@ struct GoogleAccountOptions: ParsableArguments {
     /// The accounts given.
     func accounts() throws -> [GoogleManagedAccount] {
         try trustAccount.map { argument in
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let role = FleetEngineRole(name: parts[0]), parts[1].contains("@") else {
-                throw ValidationError("--trust-account takes ROLE=EMAIL, e.g. driver=fe-driver@my-fleet.iam.gserviceaccount.com (got \(argument))")
-            }
-            return GoogleManagedAccount(email: parts[1], role: role)
+            let given = try RoleAndAccount(argument, option: "--trust-account")
+            return GoogleManagedAccount(email: given.email, role: given.role)
         }
     }
 

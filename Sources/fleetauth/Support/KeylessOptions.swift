@@ -26,12 +26,9 @@ struct KeylessOptions: ParsableArguments {
         }
         var signers: [FleetEngineRole: String] = [:]
         for argument in signer {
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let role = FleetEngineRole(name: parts[0]), parts[1].contains("@") else {
-                throw ValidationError("--signer takes ROLE=EMAIL, e.g. driver=fe-driver@my-fleet.iam.gserviceaccount.com (got \(argument))")
-            }
-            guard signers[role] == nil else { throw ValidationError("--signer names \(role.shortName) twice") }
-            signers[role] = parts[1]
+            let given = try RoleAndAccount(argument, option: "--signer")
+            guard signers[given.role] == nil else { throw ValidationError("--signer names \(given.role.shortName) twice") }
+            signers[given.role] = given.email
         }
         return KeylessSigning(signers: signers, iamCredentialsURL: url, reuseTokens: reuseTokens)
     }
