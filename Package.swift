@@ -10,13 +10,21 @@ import PackageDescription
 ///   TokenServer, LocalFleetEngine → FleetTokens
 ///   fleetauth → everything
 ///
-/// Everything that needs another package sits behind the `Server` trait, on by default. An app
-/// that only wants FleetTokenProvider or FleetEngineClient adds the package with `traits: []`
-/// and resolves no other package at all (see README, "Tokens in the app").
+/// Everything that needs another package sits behind a trait, both on by default:
+/// - `Tokens`: FleetTokens and swift-crypto, for a backend that mints or verifies tokens
+///   (`traits: ["Tokens"]` resolves swift-crypto and swift-asn1 only);
+/// - `Server`: the token server, the local Fleet Engine and the fleetauth tool (and `Tokens`).
+/// An app that only wants FleetTokenProvider or FleetEngineClient adds the package with
+/// `traits: []` and resolves no other package at all (see README, "Tokens in the app").
 
-/// Server-side modules depend on other packages only while the `Server` trait is on.
+/// A dependency of the server side, there only while the `Server` trait is on.
 func server(_ product: String, _ package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}
+
+/// A dependency of FleetTokens, there only while the `Tokens` trait is on.
+func tokens(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Tokens"]))
 }
 
 let package = Package(
@@ -29,11 +37,13 @@ let package = Package(
         .executable(name: "fleetauth", targets: ["fleetauth"]),
     ],
     traits: [
+        .trait(name: "Tokens", description: "FleetTokens: minting and verifying Fleet Engine tokens, on swift-crypto"),
         .trait(
             name: "Server",
-            description: "FleetTokens, the token server, the local Fleet Engine and the fleetauth tool, with the packages they need"
+            description: "The token server, the local Fleet Engine and the fleetauth tool, with the packages they need",
+            enabledTraits: ["Tokens"]
         ),
-        .default(enabledTraits: ["Server"]),
+        .default(enabledTraits: ["Server", "Tokens"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -49,7 +59,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // The local Fleet Engine fetches the token server's JWKS; the demo's simulated apps share one client.
+        // The local Fleet Engine fetches the token server's JWKS and the token server the keys of
+        // OpenID Connect issuers (both through FleetServerSupport); the demo's apps share one client.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `fleetauth bench fleet-engine` drives HTTP load with a lean NIO client.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -66,9 +77,11 @@ let package = Package(
         .target(
             name: "FleetTokens",
             dependencies: [
-                server("Crypto", "swift-crypto"),
-                server("CryptoExtras", "swift-crypto"),
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: ["Server"])),
+                // HTTPTransport and RetryPolicy, for the keyless (IAM) signer's calls to Google.
+                "FleetTokenProvider",
+                tokens("Crypto", "swift-crypto"),
+                tokens("CryptoExtras", "swift-crypto"),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: ["Tokens"])),
             ]
         ),
         .target(name: "FleetTokenProvider"),
@@ -84,6 +97,8 @@ let package = Package(
                 server("Logging", "swift-log"),
                 server("Metrics", "swift-metrics"),
                 server("Prometheus", "swift-prometheus"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
             ]
         ),
         // Swift generated from Protos/ by scripts/generate-protos.sh: Fleet Engine v1's messages,
@@ -109,11 +124,21 @@ let package = Package(
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("SQLKit", "sql-kit"),
-                server("AsyncHTTPClient", "async-http-client"),
                 server("Logging", "swift-log"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOCore", "swift-nio"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
+            ]
+        ),
+        // Google's side of keyless signing, offline: metadata server, IAM signJwt, public keys.
+        .target(
+            name: "GoogleStandIn",
+            dependencies: [
+                "FleetTokens",
+                "FleetServerSupport",
+                server("Crypto", "swift-crypto"),
+                server("Hummingbird", "hummingbird"),
+                server("Logging", "swift-log"),
             ]
         ),
         .target(
@@ -132,6 +157,7 @@ let package = Package(
         .executableTarget(
             name: "fleetauth",
             dependencies: [
+                "GoogleStandIn",
                 "FleetTokens",
                 "FleetTokenProvider",
                 "FleetEngineClient",
@@ -157,6 +183,10 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "FleetTokens",
+                "FleetTokenProvider",
+                "GoogleStandIn",
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdTesting", "hummingbird"),
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
             ]
@@ -166,9 +196,12 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "TokenServer",
+                "GoogleStandIn",
                 "FleetTokens",
                 "FleetServerSupport",
                 server("HummingbirdTesting", "hummingbird"),
+                server("Crypto", "swift-crypto"),
+                server("CryptoExtras", "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -186,6 +219,7 @@ let package = Package(
                 "TestSupport",
                 "LocalFleetEngine",
                 "FleetEngineProtos",
+                "GoogleStandIn",
                 "FleetTokens",
                 "FleetServerSupport",
                 server("Crypto", "swift-crypto"),

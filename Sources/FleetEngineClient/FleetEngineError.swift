@@ -6,6 +6,9 @@ import FoundationNetworking
 #endif
 
 /// Why a Fleet Engine call failed. Descriptions never contain a token.
+#if hasAttribute(nonexhaustive)
+@nonexhaustive  // more cases may come: switch with `@unknown default`
+#endif
 public enum FleetEngineError: Error, Sendable {
     /// Fleet Engine answered with an error: the HTTP status, Google's status name (e.g.
     /// `PERMISSION_DENIED`), the message saying which rule refused the call, and the wait its

@@ -2,6 +2,9 @@ import Foundation
 
 /// Something the caching provider did, for logging and metrics. Events carry the context (ids
 /// are not secrets) and never the token.
+#if hasAttribute(nonexhaustive)
+@nonexhaustive  // more cases may come: switch with `@unknown default`
+#endif
 public enum ProviderEvent: Sendable {
     /// A caller was handed the cached token.
     case reused(AuthorizationContext)

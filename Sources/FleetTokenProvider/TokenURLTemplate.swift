@@ -7,6 +7,9 @@ import Foundation
 /// Values are percent-encoded, so an id cannot change the shape of the URL.
 public struct TokenURLTemplate: Sendable, CustomStringConvertible {
     /// Why a template string was refused.
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
+    #endif
     public enum ParseError: Error, Equatable, Sendable {
         /// A name between braces that is not one of the known placeholders.
         case unknownPlaceholder(String)

@@ -49,7 +49,7 @@ package enum Base64URL {
 
     /// Decodes unpadded base64url bytes; `nil` when they are not strictly base64url
     /// (padding, `+`, `/`, white space and impossible lengths are all refused).
-    static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> Data? {
+    package static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> Data? {
         if let decoded = text.withContiguousStorageIfAvailable({ decode($0) }) {
             return decoded
         }

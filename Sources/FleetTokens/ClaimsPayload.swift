@@ -2,18 +2,21 @@ import Foundation
 
 /// The token payload as the verifier reads it: every claim optional so that a missing one gets
 /// its own clear refusal, `aud` as a string or an array (RFC 7519 allows both), NumericDates
-/// kept as whole seconds. Read with ``JSONCursor``, taking only the claims Fleet Engine uses.
-struct ClaimsPayload {
-    var iss: String?
-    var sub: String?
-    var audiences: [String]?
-    var iat: Int64?
-    var exp: Int64?
-    var authorization: AuthorizationClaims?
+/// kept as whole seconds. Read with ``JSONCursor``, taking only the claims Fleet Engine and
+/// OpenID Connect ID tokens use.
+package struct ClaimsPayload {
+    package var iss: String?
+    package var sub: String?
+    package var audiences: [String]?
+    package var iat: Int64?
+    package var exp: Int64?
+    /// `nbf`, which Fleet Engine ignores and ID token verifiers honour when present.
+    package var nbf: Int64?
+    package var authorization: AuthorizationClaims?
 
     /// Reads the payload JSON. Not JSON, or not an object: `.malformed`; a claim of the wrong
     /// type: `.malformedClaims` naming the claim (never its value).
-    init(json: Data) throws(TokenRefusal) {
+    package init(json: Data) throws(TokenRefusal) {
         var payload = ClaimsPayload()
         try readTokenPart(json, named: "payload") { (cursor, key) throws(JSONReadError) in
             switch key {
@@ -22,6 +25,7 @@ struct ClaimsPayload {
             case "aud": payload.audiences = try Self.readAudiences(&cursor)
             case "iat": payload.iat = try Self.readNumericDate(&cursor)
             case "exp": payload.exp = try Self.readNumericDate(&cursor)
+            case "nbf": payload.nbf = try Self.readNumericDate(&cursor)
             case "authorization": payload.authorization = cursor.readNull() ? nil : try Self.readAuthorization(&cursor)
             default: try cursor.skipValue()
             }
@@ -70,7 +74,7 @@ struct ClaimsPayload {
 extension JOSEHeader {
     /// Reads a token header: `alg`, `typ` and `kid` as strings (or absent); other members are
     /// skipped. Anything else is `.malformed`.
-    init(json: Data) throws(TokenRefusal) {
+    package init(json: Data) throws(TokenRefusal) {
         var header = JOSEHeader(algorithm: nil, type: nil, keyID: nil)
         try readTokenPart(json, named: "header") { (cursor, key) throws(JSONReadError) in
             switch key {

@@ -3,18 +3,18 @@ import CryptoExtras
 import Foundation
 
 /// A compact JWT split into its three segments, with header and payload decoded from base64url.
-struct CompactToken {
+package struct CompactToken {
     /// The decoded header JSON.
-    let header: Data
+    package let header: Data
     /// The decoded payload JSON.
-    let payload: Data
+    package let payload: Data
     /// The decoded signature bytes.
-    let signature: Data
+    package let signature: Data
     /// SHA-256 of `header.payload`, the bytes the signature covers.
-    let signingInputDigest: SHA256.Digest
+    package let signingInputDigest: SHA256.Digest
 
     /// Splits and decodes `token`, refusing anything that is not three base64url segments.
-    init(_ token: String) throws(TokenRefusal) {
+    package init(_ token: String) throws(TokenRefusal) {
         var text = token
         let split: Result<CompactToken, TokenRefusal> = text.withUTF8 { bytes in
             do throws(TokenRefusal) {
@@ -52,5 +52,18 @@ struct CompactToken {
     /// Whether the RS256 signature verifies with `publicKey`.
     func signatureMatches(_ publicKey: RSAPublicKey) -> Bool {
         publicKey.backing.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInputDigest, padding: .insecurePKCS1v1_5)
+    }
+
+    /// Whether the signature verifies with `key` by the key's own algorithm (the caller has
+    /// checked that the header's `alg` names it). An ES256 signature is the raw 64 bytes
+    /// `r || s` (RFC 7518 §3.4), not DER.
+    package func signatureMatches(_ key: JWSPublicKey) -> Bool {
+        switch key {
+        case .rs256(let publicKey):
+            return signatureMatches(publicKey)
+        case .es256(let publicKey):
+            guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return publicKey.isValidSignature(ecdsa, for: signingInputDigest)
+        }
     }
 }

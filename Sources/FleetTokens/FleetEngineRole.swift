@@ -1,5 +1,8 @@
 /// A Fleet Engine IAM role. The role of the service account that signs a token decides what
 /// the token may do; the token's claims decide on which resources.
+#if hasAttribute(nonexhaustive)
+@nonexhaustive  // more cases may come: switch with `@unknown default`
+#endif
 public enum FleetEngineRole: String, Sendable, Hashable, Codable, CaseIterable {
     // On-demand rides and deliveries.
     /// Driver SDK: updates its own vehicle and reads and updates trips assigned to it.

@@ -2,6 +2,8 @@
 public struct JOSEHeader: Sendable, Hashable, Codable {
     /// The only algorithm Fleet Engine accepts.
     public static let rs256 = "RS256"
+    /// ECDSA P-256 with SHA-256, which OpenID Connect issuers may use for ID tokens.
+    public static let es256 = "ES256"
 
     /// The signature algorithm (`alg`).
     public var algorithm: String?

@@ -1,7 +1,8 @@
 import CryptoExtras
 import Foundation
 
-/// A JSON Web Key Set (RFC 7517) of RSA signing keys: public parts only.
+/// A JSON Web Key Set (RFC 7517) of signing keys: public parts only. FleetAuth publishes RSA
+/// keys; sets read from OpenID Connect issuers may also hold P-256 (`EC`) keys.
 ///
 /// Each key may carry two FleetAuth members beside the standard ones, `email` (the service
 /// account that owns it) and `role` (its Fleet Engine role), so that one document can tell a
@@ -19,16 +20,7 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
     public init(publishing accounts: [(key: ServiceAccountKey, role: FleetEngineRole)]) throws(JSONWebKeySetError) {
         var keys: [JSONWebKey] = []
         for (key, role) in accounts {
-            guard let primitives = try? key.publicKey.backing.getKeyPrimitives() else {
-                throw .unusableKey(keyID: key.privateKeyID, problem: "its public key cannot be exported")
-            }
-            keys.append(JSONWebKey(
-                keyID: key.privateKeyID,
-                modulus: Base64URL.encode(primitives.modulus),
-                exponent: Base64URL.encode(primitives.publicExponent),
-                email: key.clientEmail,
-                role: role.rawValue
-            ))
+            keys.append(try JSONWebKey(publishing: key.publicKey, keyID: key.privateKeyID, email: key.clientEmail, role: role.rawValue))
         }
         self.init(keys: keys)
     }
@@ -57,7 +49,8 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
     /// signature keys are skipped.
     public func trustedAccounts(email: String? = nil, role: FleetEngineRole? = nil) throws(JSONWebKeySetError) -> [TrustedServiceAccount] {
         var accounts: [String: TrustedServiceAccount] = [:]
-        for key in keys where key.keyType == "RSA" && (key.use ?? "sig") == "sig" && (key.algorithm ?? JOSEHeader.rs256) == JOSEHeader.rs256 {
+        for key in keys {
+            guard case .rs256(let publicKey) = try key.publicKey() else { continue }
             guard let keyID = key.keyID else { throw .unusableKey(keyID: nil, problem: "it has no kid") }
             guard let owner = key.email ?? email else {
                 throw .unusableKey(keyID: keyID, problem: "its account is unknown: the key has no email member and none was given")
@@ -71,12 +64,7 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
             } else {
                 throw .unusableKey(keyID: keyID, problem: "the role of \(owner) is unknown: give one")
             }
-            guard let modulus = Base64URL.decode(key.modulus[...]), let exponent = Base64URL.decode(key.exponent[...]),
-                  let publicKey = try? _RSA.Signing.PublicKey(n: modulus, e: exponent)
-            else {
-                throw .unusableKey(keyID: keyID, problem: "n and e are not a base64url RSA public key of 2048 bits or more")
-            }
-            let account = TrustedServiceAccount(email: owner, role: ownerRole, publicKeys: [keyID: RSAPublicKey(publicKey)])
+            let account = TrustedServiceAccount(email: owner, role: ownerRole, publicKeys: [keyID: publicKey])
             if let existing = accounts[owner] {
                 guard existing.role == ownerRole else { throw .unusableKey(keyID: keyID, problem: "\(owner) is listed with two roles") }
                 accounts[owner] = existing.merging(account)
@@ -89,27 +77,33 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
     }
 }
 
-/// One RSA public key of a ``JSONWebKeySet``.
+/// One public key of a ``JSONWebKeySet``: RSA (`n`, `e`) or elliptic-curve (`crv`, `x`, `y`).
 public struct JSONWebKey: Sendable, Hashable, Codable {
-    /// `kty`, `RSA`.
+    /// `kty`, `RSA` or `EC`.
     public var keyType: String
-    /// `alg`, `RS256`.
+    /// `alg`, `RS256` or `ES256`.
     public var algorithm: String?
     /// `use`, `sig`.
     public var use: String?
     /// `kid`, the key file's `private_key_id`.
     public var keyID: String?
-    /// `n`, the modulus, base64url.
-    public var modulus: String
-    /// `e`, the public exponent, base64url.
-    public var exponent: String
+    /// `n`, the modulus of an RSA key, base64url.
+    public var modulus: String?
+    /// `e`, the public exponent of an RSA key, base64url.
+    public var exponent: String?
+    /// `crv`, the curve of an EC key, `P-256`.
+    public var curve: String?
+    /// `x`, the x coordinate of an EC key, base64url.
+    public var x: String?
+    /// `y`, the y coordinate of an EC key, base64url.
+    public var y: String?
     /// The owning service account's email (a FleetAuth member).
     public var email: String?
     /// The owning account's Fleet Engine role, e.g. `roles/fleetengine.driverSdkUser` (a FleetAuth member).
     public var role: String?
 
     enum CodingKeys: String, CodingKey {
-        case keyType = "kty", algorithm = "alg", use, keyID = "kid", modulus = "n", exponent = "e", email, role
+        case keyType = "kty", algorithm = "alg", use, keyID = "kid", modulus = "n", exponent = "e", curve = "crv", x, y, email, role
     }
 
     /// Creates an RS256 signature key.
@@ -123,9 +117,40 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
         self.email = email
         self.role = role
     }
+
+    /// The RS256 signature key that publishes `publicKey` under `keyID`.
+    ///
+    /// - Throws: ``JSONWebKeySetError/unusableKey(keyID:problem:)`` when the key's modulus and
+    ///   exponent cannot be read.
+    public init(publishing publicKey: RSAPublicKey, keyID: String, email: String? = nil, role: String? = nil) throws(JSONWebKeySetError) {
+        guard let primitives = try? publicKey.backing.getKeyPrimitives() else {
+            throw .unusableKey(keyID: keyID, problem: "its public key cannot be exported")
+        }
+        self.init(
+            keyID: keyID,
+            modulus: Base64URL.encode(primitives.modulus),
+            exponent: Base64URL.encode(primitives.publicExponent),
+            email: email,
+            role: role
+        )
+    }
+
+    /// Creates an ES256 signature key from its P-256 coordinates, base64url.
+    public init(keyID: String, p256X x: String, y: String) {
+        self.keyType = "EC"
+        self.algorithm = JOSEHeader.es256
+        self.use = "sig"
+        self.keyID = keyID
+        self.curve = "P-256"
+        self.x = x
+        self.y = y
+    }
 }
 
 /// Why a JWKS document could not be used.
+#if hasAttribute(nonexhaustive)
+@nonexhaustive  // more cases may come: switch with `@unknown default`
+#endif
 public enum JSONWebKeySetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The document is not a JWKS.
     case malformed(String)

@@ -7,7 +7,7 @@ import Foundation
 /// On Linux the signature comes from the system's OpenSSL 3 libcrypto, which signs faster than
 /// swift-crypto's BoringSSL on current x86 CPUs; elsewhere from swift-crypto. PKCS #1 v1.5
 /// signatures are deterministic, so both give the same bytes for the same key and digest.
-struct RS256Signer: Sendable {
+package struct RS256Signer: Sendable {
     #if canImport(COpenSSL)
     private let key: OpenSSLKey
     #else
@@ -15,7 +15,7 @@ struct RS256Signer: Sendable {
     #endif
 
     /// Prepares `privateKey` for signing; `nil` if the signing library refuses it.
-    init?(_ privateKey: _RSA.Signing.PrivateKey) {
+    package init?(_ privateKey: _RSA.Signing.PrivateKey) {
         #if canImport(COpenSSL)
         guard let key = OpenSSLKey(privateKeyDER: privateKey.derRepresentation) else { return nil }
         self.key = key
@@ -25,7 +25,7 @@ struct RS256Signer: Sendable {
     }
 
     /// The signature of `digest`, or `nil` if the signing library fails.
-    func signature(for digest: SHA256Digest) -> Data? {
+    package func signature(for digest: SHA256Digest) -> Data? {
         #if canImport(COpenSSL)
         key.signature(for: digest)
         #else

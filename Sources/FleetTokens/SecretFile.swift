@@ -9,9 +9,9 @@ import Foundation
 
 /// Writes files that hold secrets: mode 0600 from the first byte, written to a temporary
 /// file in the same folder and renamed into place, so a reader never sees half a file.
-public enum SecretFile {
+package enum SecretFile {
     /// Writes `contents` to `path` (mode 0600). Refuses an existing file unless `overwrite`.
-    public static func write(_ contents: Data, to path: String, overwrite: Bool) throws(KeyFileError) {
+    package static func write(_ contents: Data, to path: String, overwrite: Bool) throws(KeyFileError) {
         if !overwrite, FileManager.default.fileExists(atPath: path) {
             throw KeyFileError(file: path, problem: "already exists (pass --force to replace it)")
         }

@@ -32,7 +32,6 @@ public struct TokenInspection: Sendable {
         let size = trimmed.utf8.count
         if size > TokenVerifier.maximumTokenSize { problems.append(TokenRefusal.oversized(bytes: size).description) }
         if header.algorithm != JOSEHeader.rs256 { problems.append(TokenRefusal.unsupportedAlgorithm(header.algorithm).description) }
-        if header.keyID == nil { problems.append(TokenRefusal.unknownKeyID(nil).description) }
         if header.type != "JWT" { problems.append("header 'typ' should be 'JWT'") }
         do throws(TokenRefusal) {
             let payload = try ClaimsPayload(json: segments.payload)

@@ -1,5 +1,8 @@
 /// The kinds of Fleet Engine token, as java-fleetengine-auth names them, each with the
 /// authorization claims it carries.
+#if hasAttribute(nonexhaustive)
+@nonexhaustive  // more cases may come: switch with `@unknown default`
+#endif
 public enum TokenKind: Sendable, Hashable {
     /// Driver SDK token for one vehicle: `{vehicleid: V}`.
     case driver(vehicleID: String)

@@ -6,9 +6,11 @@ import Foundation
 ///
 /// Header `kid` is the key's `private_key_id`; `iss` and `sub` are its `client_email`;
 /// `aud` is Fleet Engine's audience unless overridden; `exp` is at most an hour after `iat`.
-public struct TokenMinter: Sendable {
+public struct TokenMinter: FleetTokenSigner {
     /// The signing key.
     public let key: ServiceAccountKey
+    /// The key file's account (`client_email`), which signs.
+    public var accountEmail: String { key.clientEmail }
     /// The `aud` claim of every token.
     public let audience: String
     /// The lifetime of a token when ``mint(_:lifetime:)`` is not given one.
@@ -33,7 +35,7 @@ public struct TokenMinter: Sendable {
         defaultLifetime: Duration = .seconds(FleetEngineClaims.maximumLifetime),
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(TokenMintError) {
-        _ = try Self.wholeSeconds(of: defaultLifetime)
+        _ = try FleetEngineClaims.wholeSeconds(of: defaultLifetime)
         guard let signer = RS256Signer(key.privateKey.backing) else { throw .signingFailed }
         self.signer = signer
         self.key = key
@@ -50,16 +52,12 @@ public struct TokenMinter: Sendable {
 
     /// Mints a token of `kind`, valid from now for `lifetime` (the default lifetime if `nil`).
     public func mint(_ kind: TokenKind, lifetime: Duration? = nil) throws(TokenMintError) -> MintedToken {
-        if let problem = kind.problem { throw .invalidClaims(problem) }
-        let seconds = try Self.wholeSeconds(of: lifetime ?? defaultLifetime)
-        let issuedAt = Int64(now().timeIntervalSince1970.rounded(.down))
-        let claims = FleetEngineClaims(
-            issuer: key.clientEmail,
-            subject: key.clientEmail,
-            audience: audience,
-            issuedAt: issuedAt,
-            expiresAt: issuedAt + seconds,
-            authorization: kind.authorizationClaims
+        let claims = try FleetEngineClaims(
+            kind: kind,
+            account: key.clientEmail,
+            issuedAt: Int64(now().timeIntervalSince1970.rounded(.down)),
+            lifetime: lifetime ?? defaultLifetime,
+            audience: audience
         )
         return MintedToken(token: try sign(claims), claims: claims)
     }
@@ -72,13 +70,5 @@ public struct TokenMinter: Sendable {
         let digest = SHA256.hash(data: Data(signingInput.utf8))
         guard let signature = signer.signature(for: digest) else { throw .signingFailed }
         return signingInput + "." + Base64URL.encode(signature)
-    }
-
-    private static func wholeSeconds(of lifetime: Duration) throws(TokenMintError) -> Int64 {
-        let seconds = lifetime.components.seconds
-        guard seconds >= 1, seconds <= FleetEngineClaims.maximumLifetime, lifetime <= .seconds(FleetEngineClaims.maximumLifetime) else {
-            throw .invalidLifetime(seconds: seconds)
-        }
-        return seconds
     }
 }

@@ -1,6 +1,9 @@
 /// Why a token was refused. Every case maps to Fleet Engine's 401 `UNAUTHENTICATED`; the
 /// ``reason`` code is stable for metrics and the ``description`` says which rule refused it.
 /// Neither ever contains the token itself.
+#if hasAttribute(nonexhaustive)
+@nonexhaustive  // more cases may come: switch with `@unknown default`
+#endif
 public enum TokenRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// No token was presented.
     case missing
@@ -14,8 +17,8 @@ public enum TokenRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownIssuer(String)
     /// `iss` and `sub` differ.
     case issuerSubjectMismatch
-    /// The header's `kid` is missing or is not a key of the issuing account.
-    case unknownKeyID(String?)
+    /// The header's `kid` is not a key of the issuing account.
+    case unknownKeyID(String)
     /// The RSA signature does not match the key named by `kid`.
     case badSignature
     /// The `aud` claim is not the expected audience.
@@ -63,7 +66,7 @@ public enum TokenRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case .issuerSubjectMismatch:
             "token 'iss' and 'sub' differ; both must be the signing service account's email"
         case .unknownKeyID(let keyID):
-            keyID.map { "token key id '\($0)' is not a key of the issuing service account" } ?? "token header has no 'kid'"
+            "token key id '\(keyID)' is not a key of the issuing service account"
         case .badSignature:
             "token signature does not verify with the issuing service account's key"
         case .wrongAudience(let audiences):

@@ -13,6 +13,8 @@ public final class TokenVerifier: Sendable {
     public static let maximumTokenSize = 8192
     /// How far in the future `iat` may be, in seconds.
     public static let maximumFutureIssue: Int64 = 600
+    /// How many of an account's keys a token without `kid` is tried against, at most.
+    public static let maximumKeysTriedWithoutKeyID = 8
 
     /// The `aud` every token must carry.
     public let audience: String
@@ -56,11 +58,6 @@ public final class TokenVerifier: Sendable {
         cache.removeAll()
     }
 
-    /// Whether some trusted account has a key with this id.
-    public func knowsKey(_ keyID: String) -> Bool {
-        accounts.withLock { $0.values.contains { $0.publicKeys[keyID] != nil } }
-    }
-
     /// Verifies `token` (the compact JWT, without `Bearer `), using the remembered result when
     /// the same token passed before and has not expired.
     public func verify(_ token: String) throws(TokenRefusal) -> VerifiedToken {
@@ -91,8 +88,7 @@ public final class TokenVerifier: Sendable {
         guard let issuer = payload.iss else { throw .malformedClaims("'iss' is missing") }
         guard let account = accounts.withLock({ $0[issuer] }) else { throw .unknownIssuer(issuer) }
         guard payload.sub == issuer else { throw .issuerSubjectMismatch }
-        guard let keyID = header.keyID, let publicKey = account.publicKeys[keyID] else { throw .unknownKeyID(header.keyID) }
-        guard segments.signatureMatches(publicKey) else { throw .badSignature }
+        let keyID = try Self.signingKeyID(of: segments, named: header.keyID, in: account)
 
         if let refusal = FleetEngineTokenRules.audienceRefusal(payload.audiences ?? [], expected: audience) { throw refusal }
         guard let issuedAt = payload.iat else { throw .malformedClaims("'iat' is missing") }
@@ -112,6 +108,20 @@ public final class TokenVerifier: Sendable {
             authorization: payload.authorization ?? AuthorizationClaims()
         )
         return VerifiedToken(claims: claims, role: account.role, keyID: keyID)
+    }
+
+    /// The id of the account's key that made the token's signature: the key the header's
+    /// `kid` names, or, for a token without one (as Google's own IAM `signBlob` signers make),
+    /// the first of at most ``maximumKeysTriedWithoutKeyID`` of the account's keys it verifies with.
+    private static func signingKeyID(of token: CompactToken, named keyID: String?, in account: TrustedServiceAccount) throws(TokenRefusal) -> String {
+        if let keyID {
+            guard let publicKey = account.publicKeys[keyID] else { throw .unknownKeyID(keyID) }
+            guard token.signatureMatches(publicKey) else { throw .badSignature }
+            return keyID
+        }
+        let candidates = account.publicKeys.sorted { $0.key < $1.key }.prefix(maximumKeysTriedWithoutKeyID)
+        guard let match = candidates.first(where: { token.signatureMatches($0.value) }) else { throw .badSignature }
+        return match.key
     }
 
     private static func index(_ accounts: [TrustedServiceAccount], into existing: [String: TrustedServiceAccount]) -> [String: TrustedServiceAccount] {

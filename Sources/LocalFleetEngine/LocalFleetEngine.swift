@@ -38,7 +38,7 @@ public struct LocalFleetEngine: Service {
         let configuration = configuration
         let authenticator = TokenAuthenticator(
             accounts: configuration.trustedAccounts,
-            jwksURL: configuration.jwksURL,
+            sources: configuration.trustedKeySources,
             minimumRefreshInterval: configuration.jwksMinimumRefreshInterval,
             logger: logger
         ) { accounts in

@@ -11,7 +11,13 @@ public struct LocalFleetEngineConfiguration: Sendable {
     /// A JWKS URL (the token server's `/.well-known/jwks.json`) whose accounts are trusted too,
     /// fetched at start and again when a token names an unknown key or account.
     public var jwksURL: String?
-    /// The shortest time between two fetches of ``jwksURL``.
+    /// Accounts whose keys Google manages, trusted by email: their keys are fetched from
+    /// ``googleCertsURL`` at start, again for a token naming an unknown key, and when their
+    /// `max-age` runs out.
+    public var googleManagedAccounts: [GoogleManagedAccount]
+    /// Where Google publishes service accounts' public keys (`--google-certs-url`).
+    public var googleCertsURL: String
+    /// The shortest time between two fetches of ``jwksURL`` or of one account's keys.
     public var jwksMinimumRefreshInterval: Duration
     /// The address to listen on.
     public var host: String
@@ -35,7 +41,9 @@ public struct LocalFleetEngineConfiguration: Sendable {
         projectID: String,
         trustedAccounts: [TrustedServiceAccount] = [],
         jwksURL: String? = nil,
-        jwksMinimumRefreshInterval: Duration = .seconds(30),
+        googleManagedAccounts: [GoogleManagedAccount] = [],
+        googleCertsURL: String = LocalFleetEngineConfiguration.defaultGoogleCertsURL,
+        jwksMinimumRefreshInterval: Duration = .seconds(10),
         host: String = "127.0.0.1",
         port: Int = 8081,
         grpcPort: Int? = nil,
@@ -47,6 +55,8 @@ public struct LocalFleetEngineConfiguration: Sendable {
         self.projectID = projectID
         self.trustedAccounts = trustedAccounts
         self.jwksURL = jwksURL
+        self.googleManagedAccounts = googleManagedAccounts
+        self.googleCertsURL = googleCertsURL
         self.jwksMinimumRefreshInterval = jwksMinimumRefreshInterval
         self.host = host
         self.port = port
@@ -55,5 +65,14 @@ public struct LocalFleetEngineConfiguration: Sendable {
         self.now = now
         self.onStarted = onStarted
         self.onGRPCStarted = onGRPCStarted
+    }
+
+    /// Google's public-key host for service accounts.
+    public static let defaultGoogleCertsURL = "https://www.googleapis.com"
+
+    /// Every JWKS the engine fetches keys from.
+    var trustedKeySources: [TrustedKeySource] {
+        jwksURL.map { [.jwks(url: $0)] } ?? []
+            + googleManagedAccounts.map { .googleAccount($0, certsURL: googleCertsURL) }
     }
 }

@@ -19,17 +19,25 @@ public struct AccountAdministration: Sendable {
 
     private var epochSeconds: Int64 { Int64(now().timeIntervalSince1970.rounded(.down)) }
 
-    /// Creates an account; 400 for a bad username, password or role, 409 if it exists.
-    public func createAccount(username: String, password: String, roleName: String) async throws -> Account {
+    /// Creates an account with a password, a linked OpenID Connect identity, or both (an
+    /// account without a password cannot log in by password); 400 for a bad username,
+    /// password, role or identity, or for neither a password nor an identity; 409 if the
+    /// account exists or another account has the identity.
+    public func createAccount(username: String, password: String?, roleName: String, identity: LinkedIdentity? = nil) async throws -> Account {
         try AccountRules.checkUsername(username)
-        try AccountRules.checkPassword(password)
+        guard password != nil || identity != nil else {
+            throw APIError.invalidArgument("give a password, an identity (issuer and subject), or both")
+        }
+        if let password { try AccountRules.checkPassword(password) }
         let role = try AccountRules.role(named: roleName)
-        let account = Account(username: username, role: role, createdAt: epochSeconds)
-        try await store.createAccount(account, passwordHash: try await hasher.hash(password))
+        if let identity { try AccountRules.checkIdentity(identity) }
+        let account = Account(username: username, role: role, createdAt: epochSeconds, identity: identity)
+        let passwordHash: String? = if let password { try await hasher.hash(password) } else { nil }
+        try await store.createAccount(account, passwordHash: passwordHash)
         return account
     }
 
-    /// Deletes an account with its sessions and assignments; 404 if there is none.
+    /// Deletes an account with its sessions, assignments and identity link; 404 if there is none.
     public func deleteAccount(username: String) async throws {
         try AccountRules.checkUsername(username)
         guard try await store.deleteAccount(username: username) else { throw StoreError.noSuchAccount(username: username) }

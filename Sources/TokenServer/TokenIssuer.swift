@@ -26,44 +26,36 @@ enum TokenRequest: Sendable {
     }
 }
 
-/// Decides whether a session may have a token and signs it.
+/// Decides whether a caller — by session, or by an ID token of a linked identity — may have
+/// a token, and signs it.
 struct TokenIssuer: Sendable {
     let store: TokenServerStore
     let options: TokenServerOptions
     let metrics: TokenServerMetrics
     let logger: Logger
-    private let minters: [AccountRole: TokenMinter]
+    private let signers: RoleSigners
+    /// Checks ID tokens; `nil` when no OpenID Connect issuer is trusted.
+    private let idTokens: IDTokenVerifier?
 
     init(store: TokenServerStore, keys: SigningKeys, options: TokenServerOptions, metrics: TokenServerMetrics, logger: Logger) throws {
         self.store = store
         self.options = options
         self.metrics = metrics
         self.logger = logger
-        var minters: [AccountRole: TokenMinter] = [:]
-        for role in AccountRole.allCases {
-            guard let key = keys.key(for: role.signingRole) else {
-                throw KeyFileError(file: "<signing keys>", problem: "no key for \(role.signingRole.rawValue)")
-            }
-            minters[role] = try TokenMinter(key: key, defaultLifetime: options.tokenLifetime, now: options.now)
-        }
-        self.minters = minters
+        self.signers = try RoleSigners(keys: keys, keyless: options.keyless, options: options)
+        self.idTokens = options.oidc.isEnabled ? IDTokenVerifier(settings: options.oidc, now: options.now, logger: logger) : nil
     }
 
-    /// Checks `sessionToken` (401), then the request's id (403 for `*` or any id that is not
-    /// plain), role and assignment (403), then signs.
-    func issue(_ request: TokenRequest, sessionToken: String?) async throws -> MintedToken {
+    /// Checks the credential (401; 403 for an ID token no account is linked to; 503 when the
+    /// ID token's issuer's keys cannot be had), then the request's id (403 for `*` or any id
+    /// that is not plain), role and assignment (403), then signs.
+    func issue(_ request: TokenRequest, credential: BearerCredential?) async throws -> MintedToken {
         let start = ContinuousClock.now
-        guard let sessionToken else {
-            throw refusal(.unauthenticated, .unauthenticated("missing credentials: send Authorization: Bearer <session token> from POST /v1/sessions"))
-        }
         var resource: Resource?
         if case .resource(let asked) = request {
             resource = asked
         }
-        let grant = try await store.sessionGrant(tokenHash: SecretToken.hash(sessionToken), now: options.epochSeconds, resource: resource)
-        guard let grant else {
-            throw refusal(.unauthenticated, .unauthenticated("the session is not valid: it is unknown, ended or expired; log in again"))
-        }
+        let grant = try await grant(for: credential, resource: resource)
         if let resource {
             if resource.id == FleetEngineIdentifier.wildcard {
                 throw refusal(.badID, .permissionDenied("a token for every \(resource.kind) (\"*\") is never issued to an app; ask for one \(resource.kind) id"), grant)
@@ -78,16 +70,61 @@ struct TokenIssuer: Sendable {
         if let resource, !grant.isAssigned {
             throw refusal(.notAssigned, .permissionDenied("account \"\(grant.username)\" is not assigned to \(resource)"), grant)
         }
-        guard let minter = minters[grant.role] else { throw APIError.internal }
-        let minted = try minter.mint(request.tokenKind)
+        let minted: MintedToken
+        do {
+            minted = try await signers.token(request.tokenKind, for: grant.role, resourceID: resource?.id ?? FleetEngineIdentifier.wildcard)
+        } catch let error as APIError {
+            logger.warning("token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
+            throw refusal(.signingFailed, error, grant)
+        }
         metrics.tokenIssued(kind: request.tokenKind.name, elapsed: ContinuousClock.now - start)
         logger.debug("token issued", metadata: ["username": "\(grant.username)", "kind": "\(request.tokenKind.name)", "resource": "\(resource.map(\.description) ?? "*")"])
         return minted
     }
 
-    private func refusal(_ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil) -> APIError {
+    /// The grant of the session or linked identity the credential stands for.
+    private func grant(for credential: BearerCredential?, resource: Resource?) async throws -> SessionGrant {
+        switch credential {
+        case nil:
+            let idToken = idTokens == nil ? "" : ", or an ID token of your sign-in"
+            throw refusal(.unauthenticated, .unauthenticated("missing credentials: send Authorization: Bearer <session token> from POST /v1/sessions\(idToken)"))
+        case .session(let token):
+            let grant = try await store.sessionGrant(tokenHash: SecretToken.hash(token), now: options.epochSeconds, resource: resource)
+            guard let grant else {
+                throw refusal(.unauthenticated, .unauthenticated("the session is not valid: it is unknown, ended or expired; log in again"))
+            }
+            return grant
+        case .idToken(let token):
+            guard let idTokens else {
+                throw refusal(.unauthenticated, .unauthenticated("ID tokens are not accepted: this server trusts no OpenID Connect issuer; send a session token"))
+            }
+            let identity: LinkedIdentity
+            do {
+                identity = try await idTokens.verify(token)
+            } catch {
+                metrics.idTokenRefused(rule: error.rule)
+                metrics.login(.oidc, succeeded: false)
+                if case .issuerUnavailable(let issuer, let problem) = error {
+                    logger.warning("ID token refused: its issuer's keys cannot be fetched", metadata: ["issuer": "\(issuer)", "problem": "\(problem)"])
+                    throw refusal(.issuerUnavailable, error.apiError(retryAfter: options.oidc.keyRefetchInterval))
+                }
+                throw refusal(.invalidIDToken, error.apiError(retryAfter: options.oidc.keyRefetchInterval), rule: error.rule)
+            }
+            guard let grant = try await store.identityGrant(identity, resource: resource) else {
+                metrics.login(.oidc, succeeded: false)
+                logger.info("ID token of an unlinked identity", metadata: ["issuer": "\(identity.issuer)", "subject": "\(identity.subject)"])
+                throw refusal(.unlinkedIdentity, .permissionDenied("no account is linked to this identity (its issuer and subject); ask the operator to link one"))
+            }
+            metrics.login(.oidc, succeeded: true)
+            return grant
+        }
+    }
+
+    private func refusal(_ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil, rule: String? = nil) -> APIError {
         metrics.refused(reason)
-        logger.info("token refused", metadata: ["reason": "\(reason.rawValue)", "username": "\(grant?.username ?? "-")"])
+        var metadata: Logger.Metadata = ["reason": "\(reason.rawValue)", "username": "\(grant?.username ?? "-")"]
+        if let rule { metadata["rule"] = "\(rule)" }
+        logger.info("token refused", metadata: metadata)
         return error
     }
 }

@@ -49,6 +49,7 @@ public final class TokenServer: Sendable {
         logger: Logger,
         adminKeySetup: AdminKeyFile.Setup?
     ) throws {
+        try options.oidc.check()
         self.store = store
         self.keys = keys
         self.options = options
@@ -75,7 +76,11 @@ public final class TokenServer: Sendable {
         } catch {
             throw KeyFileError(file: configuration.dataDirectory, problem: "cannot be created as a folder")
         }
-        let keys = try SigningKeys.loadOrCreate(directory: configuration.keysDirectory, projectID: configuration.projectID)
+        let keys = try SigningKeys.loadOrCreate(
+            directory: configuration.keysDirectory,
+            projectID: configuration.projectID,
+            except: Set(configuration.options.keyless.signers.keys)
+        )
         let store = try await TokenServerStore.open(configuration.databaseLocation, logger: logger)
         do {
             let setup = try await AdminKeyFile.ensure(path: configuration.adminKeyPath, store: store, now: configuration.options.epochSeconds)

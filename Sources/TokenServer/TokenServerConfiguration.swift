@@ -11,6 +11,10 @@ public struct TokenServerOptions: Sendable {
     public var bcryptCost: UInt8
     /// When failed logins are throttled.
     public var loginThrottle: LoginThrottle.Policy
+    /// The OpenID Connect issuers whose ID tokens are accepted (none by default).
+    public var oidc: OIDCSettings
+    /// The roles that sign through IAM instead of key files (none by default), and reuse.
+    public var keyless: KeylessSigning
     /// The clock (tests move it).
     public var now: @Sendable () -> Date
 
@@ -20,12 +24,16 @@ public struct TokenServerOptions: Sendable {
         sessionLifetime: Duration = .seconds(12 * 3600),
         bcryptCost: UInt8 = 12,
         loginThrottle: LoginThrottle.Policy = .init(),
+        oidc: OIDCSettings = .init(),
+        keyless: KeylessSigning = .init(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.tokenLifetime = tokenLifetime
         self.sessionLifetime = sessionLifetime
         self.bcryptCost = bcryptCost
         self.loginThrottle = loginThrottle
+        self.oidc = oidc
+        self.keyless = keyless
         self.now = now
     }
 

@@ -14,14 +14,36 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case badID = "bad_id"
     /// Too many failed logins.
     case throttled
+    /// An ID token that failed verification (which rule: `fleetauth_id_token_refusals_total`).
+    case invalidIDToken = "invalid_id_token"
+    /// A valid ID token of an identity no account is linked to.
+    case unlinkedIdentity = "unlinked_identity"
+    /// An ID token whose issuer's keys could not be fetched.
+    case issuerUnavailable = "issuer_unavailable"
+    /// IAM refused to sign or could not be reached (503).
+    case signingFailed = "signing_failed"
+}
+
+/// How a caller logged in.
+enum LoginMethod: String, Sendable, CaseIterable {
+    /// Username and password, `POST /v1/sessions`.
+    case password
+    /// An OpenID Connect ID token sent as the bearer of a token request.
+    case oidc
 }
 
 /// The token server's Prometheus metrics: tokens issued by kind, issue latency, refusals by
-/// reason, logins by result.
+/// reason (and ID token refusals by rule), logins by method and result.
 struct TokenServerMetrics: Sendable {
+    private struct LoginKey: Hashable {
+        let method: LoginMethod
+        let succeeded: Bool
+    }
+
     private let issued: [String: Counter]
     private let refusals: [RefusalReason: Counter]
-    private let logins: [Bool: Counter]
+    private let idTokenRefusals: [String: Counter]
+    private let logins: [LoginKey: Counter]
     private let issueLatency: CoreMetrics.Timer
 
     init(metrics: PrometheusMetrics) {
@@ -34,10 +56,20 @@ struct TokenServerMetrics: Sendable {
         self.refusals = Dictionary(uniqueKeysWithValues: RefusalReason.allCases.map { reason in
             (reason, Counter(label: "fleetauth_token_refusals_total", dimensions: [("reason", reason.rawValue)], factory: factory))
         })
-        self.logins = [
-            true: Counter(label: "fleetauth_logins_total", dimensions: [("result", "success")], factory: factory),
-            false: Counter(label: "fleetauth_logins_total", dimensions: [("result", "failure")], factory: factory),
-        ]
+        self.idTokenRefusals = Dictionary(uniqueKeysWithValues: IDTokenRefusal.rules.map { rule in
+            (rule, Counter(label: "fleetauth_id_token_refusals_total", dimensions: [("rule", rule)], factory: factory))
+        })
+        var logins: [LoginKey: Counter] = [:]
+        for method in LoginMethod.allCases {
+            for succeeded in [true, false] {
+                logins[LoginKey(method: method, succeeded: succeeded)] = Counter(
+                    label: "fleetauth_logins_total",
+                    dimensions: [("method", method.rawValue), ("result", succeeded ? "success" : "failure")],
+                    factory: factory
+                )
+            }
+        }
+        self.logins = logins
         self.issueLatency = CoreMetrics.Timer(label: "fleetauth_token_issue_duration_seconds", factory: factory)
     }
 
@@ -52,8 +84,14 @@ struct TokenServerMetrics: Sendable {
         refusals[reason]?.increment()
     }
 
-    /// Counts a login attempt that was checked (throttled ones are counted as refusals).
-    func login(succeeded: Bool) {
-        logins[succeeded]?.increment()
+    /// Counts an ID token that broke `rule` (an ``IDTokenRefusal/rule``).
+    func idTokenRefused(rule: String) {
+        idTokenRefusals[rule]?.increment()
+    }
+
+    /// Counts a login attempt that was checked (throttled ones are counted as refusals): a
+    /// password login, or a token request with an ID token.
+    func login(_ method: LoginMethod, succeeded: Bool) {
+        logins[LoginKey(method: method, succeeded: succeeded)]?.increment()
     }
 }

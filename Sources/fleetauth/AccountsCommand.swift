@@ -10,10 +10,15 @@ struct AccountsCommand: AsyncParsableCommand {
         subcommands: [Create.self, Delete.self, List.self]
     )
 
-    /// `fleetauth accounts create USERNAME --role ROLE`.
+    /// `fleetauth accounts create USERNAME --role ROLE [--identity-issuer URL --identity-subject SUB]`.
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an account; the password is read from standard input (one line) or asked for."
+            abstract: "Create an account; the password is read from standard input (one line) or asked for.",
+            discussion: """
+                With --identity-issuer and --identity-subject the account is linked to a user of the app's \
+                OpenID Connect sign-in (the ID token's iss and sub) and has no password, unless \
+                --with-password asks for one too.
+                """
         )
 
         @OptionGroup var data: TokenServerDataOptions
@@ -24,16 +29,33 @@ struct AccountsCommand: AsyncParsableCommand {
         @Option(help: "driver, consumer, delivery-driver, delivery-consumer or fleet-reader.")
         var role: String
 
+        @Option(help: "The OpenID Connect issuer of the linked user, exactly as its ID tokens' iss spells it.")
+        var identityIssuer: String?
+
+        @Option(help: "The linked user's id at that issuer, its ID tokens' sub (for Firebase, the uid).")
+        var identitySubject: String?
+
+        @Flag(help: "With an identity: also read a password, so that the account can log in both ways.")
+        var withPassword = false
+
         @Option(help: "bcrypt cost (4 to 31).")
         var bcryptCost = 12
 
+        func validate() throws {
+            guard (identityIssuer == nil) == (identitySubject == nil) else {
+                throw ValidationError("give both --identity-issuer and --identity-subject, or neither")
+            }
+            guard !withPassword || identityIssuer != nil else { throw ValidationError("--with-password goes with --identity-issuer and --identity-subject") }
+        }
+
         func run() async throws {
-            let password = try PasswordInput.read(prompt: "password for \(username): ")
+            let identity = identityIssuer.flatMap { issuer in identitySubject.map { LinkedIdentity(issuer: issuer, subject: $0) } }
+            let password = identity == nil || withPassword ? try PasswordInput.read(prompt: "password for \(username): ") : nil
             let account = try await data.withStore { store in
                 try await AccountAdministration(store: store, hasher: PasswordHasher(cost: UInt8(min(max(bcryptCost, 4), 31))))
-                    .createAccount(username: username, password: password, roleName: role)
+                    .createAccount(username: username, password: password, roleName: role, identity: identity)
             }
-            print("created \(account.role) account \(account.username)")
+            print("created \(account.role) account \(account.username)" + (account.identity.map { " linked to \($0)" } ?? ""))
         }
     }
 
@@ -66,6 +88,7 @@ struct AccountsCommand: AsyncParsableCommand {
         struct Entry: Encodable {
             let username: String
             let role: String
+            let identity: LinkedIdentity?
             let assignments: [String]
         }
 
@@ -73,13 +96,14 @@ struct AccountsCommand: AsyncParsableCommand {
             let entries = try await data.withStore { store in
                 let assignments = Dictionary(grouping: try await store.assignments(), by: \.username)
                 return try await store.accounts().map { account in
-                    Entry(username: account.username, role: account.role.rawValue, assignments: (assignments[account.username] ?? []).map { "\($0.kind.rawValue)/\($0.resourceID)" })
+                    Entry(username: account.username, role: account.role.rawValue, identity: account.identity, assignments: (assignments[account.username] ?? []).map { "\($0.kind.rawValue)/\($0.resourceID)" })
                 }
             }
             if json { return try JSONOutput.print(entries) }
             if entries.isEmpty { print("no accounts") }
             for entry in entries {
-                let assigned = entry.assignments.isEmpty ? "" : "  " + entry.assignments.joined(separator: ", ")
+                let linked = entry.identity.map { "  (\($0))" } ?? ""
+                let assigned = (entry.assignments.isEmpty ? "" : "  " + entry.assignments.joined(separator: ", ")) + linked
                 print(entry.username.padding(toLength: max(16, entry.username.count), withPad: " ", startingAt: 0) + " " + entry.role.padding(toLength: 18, withPad: " ", startingAt: 0) + assigned)
             }
         }

@@ -14,6 +14,7 @@ struct FleetAuth: AsyncParsableCommand {
             DemoCommand.self,
             ServeCommand.self,
             FleetEngineCommand.self,
+            GoogleStandInCommand.self,
             TokenServerCommand.self,
             AccountsCommand.self,
             AssignCommand.self,

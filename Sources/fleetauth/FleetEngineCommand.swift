@@ -15,8 +15,8 @@ struct FleetEngineCommand: AsyncParsableCommand {
         discussion: """
         Vehicles and trips are kept in DIR/\(Self.sqliteFileName) (or PostgreSQL with --database-url); an acknowledged \
         update survives a crash. Trust accounts with --trust [ROLE=]FILE (a service-account key file or a JWKS file; \
-        the role may be left out for keys made by 'fleetauth keygen') and/or --trust-jwks URL (fetched again when a \
-        token names an unknown key).
+        the role may be left out for keys made by 'fleetauth keygen'), --trust-jwks URL (fetched again when a \
+        token names an unknown key) and/or --trust-account ROLE=EMAIL (an account whose keys Google manages).
         """
     )
 
@@ -35,6 +35,8 @@ struct FleetEngineCommand: AsyncParsableCommand {
     @Option(name: .customLong("trust-jwks"), help: "A trusted JWKS URL, e.g. http://127.0.0.1:8080/.well-known/jwks.json.")
     var trustJWKS: String?
 
+    @OptionGroup var google: GoogleAccountOptions
+
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
@@ -48,7 +50,10 @@ struct FleetEngineCommand: AsyncParsableCommand {
     var databaseURL: String?
 
     func validate() throws {
-        guard !trustFiles.isEmpty || trustJWKS != nil else { throw ValidationError("trust someone: give --trust [ROLE=]FILE or --trust-jwks URL") }
+        guard !trustFiles.isEmpty || trustJWKS != nil || !google.trustAccount.isEmpty else {
+            throw ValidationError("trust someone: give --trust [ROLE=]FILE, --trust-jwks URL or --trust-account ROLE=EMAIL")
+        }
+        _ = try google.accounts()
         if let trustJWKS, !(trustJWKS.hasPrefix("http://") || trustJWKS.hasPrefix("https://")) {
             throw ValidationError("--trust-jwks takes an http(s) URL; give a JWKS file with --trust")
         }
@@ -68,10 +73,14 @@ struct FleetEngineCommand: AsyncParsableCommand {
         defer { withExtendedLifetime(lock) {} }
         let database = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
         let configuration = LocalFleetEngineConfiguration(
-            projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS, host: host, port: port, grpcPort: grpcPort,
-            onStarted: { [host, project, accounts] port in
+            projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS,
+            googleManagedAccounts: try google.accounts(), googleCertsURL: google.googleCertsURL, host: host, port: port, grpcPort: grpcPort,
+            onStarted: { [host, project, accounts, google] port in
                 Self.announce("local Fleet Engine on http://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
                 for account in accounts { Self.announce("  trusts \(account.email) as \(account.role.rawValue)") }
+                for account in (try? google.accounts()) ?? [] {
+                    Self.announce("  trusts \(account.email) as \(account.role.rawValue) (keys from \(google.googleCertsURL))")
+                }
             },
             onGRPCStarted: { [host] port in
                 Self.announce("local Fleet Engine gRPC on \(host):\(port) (maps.fleetengine.v1 VehicleService and TripService, plaintext)")

@@ -2,16 +2,20 @@ import ArgumentParser
 import Foundation
 import FleetTokens
 
-/// `fleetauth mint`: signs a Fleet Engine token with a service-account key file.
-struct MintCommand: ParsableCommand {
+/// `fleetauth mint`: signs a Fleet Engine token with a service-account key file, or through
+/// IAM as a service account.
+struct MintCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mint",
-        abstract: "Mint a Fleet Engine token (RS256) with a service-account key file.",
+        abstract: "Mint a Fleet Engine token (RS256) with a service-account key file, or keylessly through IAM.",
         discussion: """
             Examples:
               fleetauth mint --key driver.json --kind driver --vehicle vehicle-1
               fleetauth mint --key consumer.json --kind consumer --trip trip-7 --lifetime 600
               fleetauth mint --key server.json --kind server --json
+              fleetauth mint --signer fe-driver@my-fleet.iam.gserviceaccount.com --kind driver --vehicle vehicle-1
+            With --signer the token is signed by IAM (signJwt) as that account, with the access token of \
+            the account this runs as, from the metadata server ($GCE_METADATA_HOST).
             """
     )
 
@@ -26,7 +30,13 @@ struct MintCommand: ParsableCommand {
     }
 
     @Option(help: "The service-account key file that signs.")
-    var key: String
+    var key: String?
+
+    @Option(help: "Sign through IAM as this service account instead of with a key file.")
+    var signer: String?
+
+    @Option(help: "The IAM Service Account Credentials API (with --signer).")
+    var iamCredentialsURL = IAMSigner.defaultIAMCredentialsURL.absoluteString
 
     @Option(help: "The kind of token.")
     var kind: Kind
@@ -55,12 +65,23 @@ struct MintCommand: ParsableCommand {
     @Flag(help: "Print JSON: token, times and claims.")
     var json = false
 
-    func run() throws {
-        let signingKey = try ServiceAccountKey(contentsOf: key)
+    func validate() throws {
+        guard (key == nil) != (signer == nil) else { throw ValidationError("give --key FILE or --signer EMAIL (one of them)") }
+        if signer != nil, audience != FleetEngineClaims.fleetEngineAudience {
+            throw ValidationError("--audience is for key files; tokens signed through IAM carry Fleet Engine's audience")
+        }
+    }
+
+    func run() async throws {
         let tokenKind = try resolvedKind()
-        let minter = try TokenMinter(key: signingKey, audience: audience)
-        let minted = try minter.mint(tokenKind, lifetime: .seconds(lifetime))
-        if let warning = RoleFit.warning(kind: tokenKind, signerEmail: signingKey.clientEmail) {
+        let signer = try makeSigner()
+        let minted: MintedToken
+        do {
+            minted = try await signer.mint(tokenKind, lifetime: .seconds(lifetime), at: Date())
+        } catch let error as GoogleAPIError {
+            throw CommandFailure(error.description)
+        }
+        if let warning = RoleFit.warning(kind: tokenKind, signerEmail: signer.accountEmail) {
             FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
         }
         if json {
@@ -68,6 +89,15 @@ struct MintCommand: ParsableCommand {
         } else {
             print(minted.token)
         }
+    }
+
+    /// The key file's minter, or the IAM signer for `--signer`.
+    private func makeSigner() throws -> any FleetTokenSigner {
+        if let signer {
+            guard let url = URL(string: iamCredentialsURL) else { throw ValidationError("--iam-credentials-url must be a URL") }
+            return try IAMSigner(accountEmail: signer, credentials: try MetadataServerCredentials(), iamCredentialsURL: url)
+        }
+        return try TokenMinter(key: try ServiceAccountKey(contentsOf: key ?? ""), audience: audience)
     }
 
     private func resolvedKind() throws -> TokenKind {

@@ -39,17 +39,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL for both servers' rows instead of SQLite files in the data directory.")
     var databaseURL: String?
 
+    @Flag(help: "Sign the app roles' tokens keylessly, through IAM as Google would (a Google stand-in started here), and trust those accounts by email.")
+    var keyless = false
+
     func run() async throws {
         let logger = Logger(label: "fleetauth.serve", factory: DeferredMetadataLogHandler.standardError)
         let lock = try FleetEngineCommand.lockDataDirectory(dataDir, databaseURL: databaseURL)
         defer { withExtendedLifetime(lock) {} }
+        let local = keyless ? try await LocalKeyless.start(logger: logger) : nil
+        let options = TokenServerOptions(keyless: local?.signing(project: project) ?? KeylessSigning())
         let (tokenServer, database) = try await LocalServers.open(
-            TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project), logger: logger)
+            TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)
         let banner = ServeBanner(
             dataDirectory: dataDir, project: project, host: host, adminKey: tokenServer.adminKeySetup,
-            accounts: tokenServer.keys.trustedAccounts.count, database: database.location)
+            accounts: tokenServer.keys.trustedAccounts.count + options.keyless.signers.count, database: database.location,
+            googleStandIn: local?.baseURL)
         let engine = LocalFleetEngine(
-            trusting: tokenServer, database: database, host: host, port: fleetEnginePort, grpcPort: grpcPort, logger: logger,
+            trusting: tokenServer, googleCertsURL: local?.baseURL ?? LocalFleetEngineConfiguration.defaultGoogleCertsURL,
+            database: database, host: host, port: fleetEnginePort, grpcPort: grpcPort, logger: logger,
             onStarted: { await banner.fleetEngineStarted(on: $0) }, onGRPCStarted: { await banner.grpcStarted(on: $0) })
         let services: [any Service] = [
             tokenServer.application(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
@@ -60,10 +67,12 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             await tokenServer.shutdown()
             await database.shutdown()
+            await local?.stop()
             throw error
         }
         await tokenServer.shutdown()
         await database.shutdown()
+        await local?.stop()
     }
 }
 
@@ -77,17 +86,19 @@ actor ServeBanner {
     private let adminKey: AdminKeyFile.Setup?
     private let accounts: Int
     private let database: DatabaseLocation
+    private let googleStandIn: String?
     private var tokenServerPort: Int?
     private var fleetEnginePort: Int?
     private var grpcPort: Int?
 
-    init(dataDirectory: String, project: String, host: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation) {
+    init(dataDirectory: String, project: String, host: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation, googleStandIn: String?) {
         self.dataDirectory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
         self.project = project
         self.host = host
         self.adminKey = adminKey
         self.accounts = accounts
         self.database = database
+        self.googleStandIn = googleStandIn
     }
 
     func tokenServerStarted(on port: Int) {
@@ -115,10 +126,11 @@ actor ServeBanner {
         let lines = [
             "FleetAuth is running (project \(project), data in \(dataDirectory); Fleet Engine rows in \(database))",
             "  token server:  \(tokens)   (JWKS \(tokens)/.well-known/jwks.json)",
-            "  Fleet Engine:  \(fleet)/   (trusts the token server's \(accounts) signing keys, each with its role)",
+            "  Fleet Engine:  \(fleet)/   (trusts the token server's \(accounts) signing accounts, each with its role)",
             "  Fleet Engine gRPC: \(host):\(grpcPort)   (maps.fleetengine.v1 VehicleService and TripService, plaintext)",
             "  admin API key: \(dataDirectory)/admin-key\(adminKeyNote)",
-            "  signing keys:  \(dataDirectory)/keys/<role>.json (mode 0600)",
+            googleStandIn.map { "  keyless:       app tokens signed through IAM (Google stand-in \($0)); no key files for those roles" }
+                ?? "  signing keys:  \(dataDirectory)/keys/<role>.json (mode 0600)",
             "",
             "Try it (bash). First a driver account 'alice', assigned to vehicle-1:",
             "  curl -s -X POST \(tokens)/v1/admin/accounts -H \"\(admin)\" -d '{\"username\":\"alice\",\"password\":\"try-it-alice\",\"role\":\"driver\"}'",

@@ -65,12 +65,15 @@ struct TokenServerCommand: AsyncParsableCommand {
         abstract: "Run the token server: logins, assignments, scoped Fleet Engine tokens.",
         discussion: """
             The first start with an empty data directory creates one service-account key per role \
-            in DIR/keys/, the SQLite database, and the admin API key in DIR/admin-key (mode 0600). \
-            Replicas share one keys directory and one PostgreSQL database (--database-url).
+            in DIR/keys/ (none for roles that sign through IAM with --signer), the SQLite database, \
+            and the admin API key in DIR/admin-key (mode 0600). Replicas share one keys directory and \
+            one PostgreSQL database (--database-url).
             """
     )
 
     @OptionGroup var data: TokenServerDataOptions
+
+    @OptionGroup var keyless: KeylessOptions
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -90,8 +93,24 @@ struct TokenServerCommand: AsyncParsableCommand {
     @Option(help: "bcrypt cost for new passwords (4 to 31).")
     var bcryptCost = 12
 
+    @Option(help: ArgumentHelp(
+        "Trust ID tokens of this OpenID Connect issuer, exactly as their iss spells it (repeatable).",
+        discussion: "E.g. https://securetoken.google.com/PROJECT for Firebase Authentication. Needs --oidc-audience.",
+        valueName: "url"
+    ))
+    var oidcIssuer: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Accept ID tokens whose aud holds this value (repeatable): the app's client id; for Firebase, the project id.",
+        valueName: "aud"
+    ))
+    var oidcAudience: [String] = []
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
+
+    /// The OpenID Connect issuers and audiences given.
+    private var oidc: OIDCSettings { OIDCSettings(issuers: oidcIssuer, audiences: oidcAudience) }
 
     func validate() throws {
         guard data.dataDir != nil else { throw ValidationError("give --data-dir DIR (keys and the admin key live there)") }
@@ -100,6 +119,8 @@ struct TokenServerCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        if let problem = oidc.problem { throw ValidationError("--oidc-issuer/--oidc-audience: \(problem)") }
+        _ = try keyless.keylessSigning()
     }
 
     func run() async throws {
@@ -112,7 +133,9 @@ struct TokenServerCommand: AsyncParsableCommand {
             options: TokenServerOptions(
                 tokenLifetime: .seconds(tokenLifetime),
                 sessionLifetime: .seconds(sessionLifetime),
-                bcryptCost: UInt8(bcryptCost)
+                bcryptCost: UInt8(bcryptCost),
+                oidc: oidc,
+                keyless: try keyless.keylessSigning()
             )
         )
         let server = try await TokenServer.open(configuration, logger: logger)
@@ -120,6 +143,10 @@ struct TokenServerCommand: AsyncParsableCommand {
         let host = self.host
         try await server.run(host: host, port: port) { port in
             Self.say("token server listening on http://\(host):\(port) (\(configuration.databaseLocation))")
+            if !oidcIssuer.isEmpty { Self.say("accepting ID tokens of \(oidcIssuer.joined(separator: ", "))") }
+            for (role, email) in configuration.options.keyless.signers.sorted(by: { $0.key.shortName < $1.key.shortName }) {
+                Self.say("\(role.shortName) tokens signed through IAM as \(email)")
+            }
         }
     }
 

@@ -3,10 +3,10 @@ import Foundation
 import FleetTokens
 
 /// `fleetauth verify`: checks a token as Fleet Engine would, against key files or a JWKS.
-struct VerifyCommand: ParsableCommand {
+struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Verify a token against trusted key files or a JWKS; print its claims, or the reason it is refused.",
+        abstract: "Verify a token against trusted key files, a JWKS or Google-managed accounts; print its claims, or why it is refused.",
         discussion: "Exits 0 when the token is accepted, 1 when it is refused."
     )
 
@@ -19,6 +19,8 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "A trusted JWKS document (a file).")
     var jwks: String?
 
+    @OptionGroup var google: GoogleAccountOptions
+
     @Option(help: "The role of the trusted accounts, when their email does not tell it.")
     var role: FleetEngineRole?
 
@@ -29,11 +31,14 @@ struct VerifyCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard !keys.isEmpty || jwks != nil else { throw ValidationError("give at least one --key FILE or --jwks FILE") }
+        guard !keys.isEmpty || jwks != nil || !google.trustAccount.isEmpty else {
+            throw ValidationError("give at least one --key FILE, --jwks FILE or --trust-account ROLE=EMAIL")
+        }
+        _ = try google.accounts()
     }
 
-    func run() throws {
-        let verifier = TokenVerifier(trusting: try trustedAccounts(), audience: audience)
+    func run() async throws {
+        let verifier = TokenVerifier(trusting: try trustedAccounts() + (try await google.fetchTrustedAccounts()), audience: audience)
         let verified: VerifiedToken
         do {
             verified = try verifier.verify(try TokenArgument.read(token))

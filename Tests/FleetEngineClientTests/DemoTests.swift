@@ -32,3 +32,22 @@ struct DemoTests {
         }
     }
 }
+
+/// `fleetauth demo --keyless`: the apps' tokens signed through IAM (the Google stand-in), the
+/// keys rotated halfway, and nothing refused or lost.
+@Suite("fleetauth demo --keyless")
+struct KeylessDemoTests {
+    @Test func aShortKeylessDemoThroughAKeyRotationRefusesNoHonestApp() async throws {
+        let command = try DemoCommand.parse([
+            "--keyless", "--drivers", "4", "--duration", "8", "--token-lifetime", "4", "--report-interval", "0.25", "--follow-interval", "0.5",
+        ])
+        let report = try await command.play()
+        let keyless = try #require(report.keyless)
+        #expect(report.succeeded)
+        #expect(report.authFailures == 0 && report.lostVehicles.isEmpty, "\(report.counts)")
+        #expect(keyless.signJwt >= 8, "every app's first tokens were signed by IAM")
+        #expect(keyless.metadataToken == 1, "one access token for the whole drive")
+        #expect(keyless.publicKeys >= 2 * LocalKeyless.roles.count, "the keys were fetched at start and again after the rotation")
+        #expect(report.counts.intrusionsAccepted == 0)
+    }
+}

@@ -57,4 +57,48 @@ struct CommandLineTests {
         let exit = try await server.exit(within: .seconds(30))
         #expect(exit.exited && exit.status == 0, "SIGTERM ends the server gracefully")
     }
+
+    @Test("an operator points the server at their OpenID Connect issuer and links an account to a user of it")
+    func bringYourOwnLogin() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-cli-oidc-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let data = ["--data-dir", folder]
+
+        let refused = try await fleetauth(["token-server", "--oidc-issuer", "http://idp.example.com", "--oidc-audience", "app"] + data)
+        #expect(refused.status != 0 && refused.output.contains("must be an https URL"))
+        let noAudience = try await fleetauth(["token-server", "--oidc-issuer", "https://idp.example.com"] + data)
+        #expect(noAudience.status != 0 && noAudience.output.contains("at least one audience"))
+
+        try await OIDCIssuerStandIn.with(keys: [OIDCKeys.ec]) { issuer in
+            let server = try ChildProgram(
+                try ChildProgram.fleetauth,
+                ["token-server", "--port", "0", "--log-level", "warning", "--oidc-issuer", issuer.issuer, "--oidc-audience", "fleet-app"] + data,
+                keepingErrors: false
+            )
+            defer { server.kill() }
+            let announced = try await server.output(containing: "accepting ID tokens of")
+            let port = try #require(ChildProgram.loopbackPorts(in: announced).first)
+
+            let link = ["accounts", "create", "ann", "--role", "driver", "--identity-issuer", issuer.issuer, "--identity-subject", "uid-ann"]
+            let created = try await fleetauth(link + data)
+            #expect(created.status == 0 && created.output.contains("linked to subject \"uid-ann\""), "\(created.output)")
+            #expect(try await fleetauth(["assign", "vehicle", "v-1", "ann"] + data).status == 0)
+            #expect(try await fleetauth(["accounts", "list"] + data).output.contains("uid-ann"))
+            let half = try await fleetauth(["accounts", "create", "bob", "--role", "driver", "--identity-issuer", issuer.issuer] + data)
+            #expect(half.status != 0 && half.output.contains("give both --identity-issuer and --identity-subject"))
+
+            let now = Int(Date().timeIntervalSince1970)
+            let idToken = issuer.idToken(["sub": "uid-ann", "aud": "fleet-app", "iat": now, "exp": now + 600], signedBy: OIDCKeys.ec)
+            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+            client.connect()
+            let bearer: HTTPFields = [.authorization: "Bearer \(idToken)"]
+            #expect(try await client.get("/v1/tokens/driver/v-1", headers: bearer).status == .ok)
+            #expect(try await client.get("/v1/tokens/driver/v-2", headers: bearer).status == .forbidden)
+            #expect(try await fleetauth(["accounts", "delete", "ann"] + data).status == 0)
+            #expect(try await client.get("/v1/tokens/driver/v-1", headers: bearer).status == .forbidden)
+            try await client.shutdown()
+            server.terminate()
+            _ = try await server.exit(within: .seconds(30))
+        }
+    }
 }

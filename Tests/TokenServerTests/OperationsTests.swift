@@ -69,8 +69,8 @@ struct OperationsTests {
             #expect(text.contains(#"fleetauth_token_refusals_total{reason="not_assigned"} 1"#))
             #expect(text.contains(#"fleetauth_token_refusals_total{reason="bad_id"} 1"#))
             #expect(text.contains(#"fleetauth_token_refusals_total{reason="unauthenticated"} 1"#))
-            #expect(text.contains(#"fleetauth_logins_total{result="success"} 1"#))
-            #expect(text.contains(#"fleetauth_logins_total{result="failure"} 1"#))
+            #expect(text.contains(#"fleetauth_logins_total{method="password",result="success"} 1"#))
+            #expect(text.contains(#"fleetauth_logins_total{method="password",result="failure"} 1"#))
             #expect(text.contains("fleetauth_token_issue_duration_seconds_count 3"))
         }
     }

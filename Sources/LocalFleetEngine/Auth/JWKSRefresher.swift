@@ -1,51 +1,61 @@
-import AsyncHTTPClient
+import FleetServerSupport
 import FleetTokens
 import Foundation
 import Logging
-import NIOCore
 
-/// Fetches the trusted accounts from a JWKS URL (the token server's
-/// `/.well-known/jwks.json`), again when asked — at most once per `minimumInterval`, one fetch
-/// at a time, so that a flood of tokens with made-up key ids costs one request per interval.
+/// Fetches the accounts of one ``TrustedKeySource`` at start, again when asked (a token named
+/// an unknown key) and when the keys are older than the `Cache-Control: max-age` the source
+/// sent — at most once per `minimumInterval` and one fetch at a time, so that a flood of
+/// tokens with made-up key ids costs one request per interval (and each of them a wait). While the source is down or
+/// answers garbage, the keys it gave last stay in use.
 actor JWKSRefresher {
-    /// The largest JWKS document read, in bytes.
-    static let maximumDocumentSize = 1 << 20
     /// How long one fetch may take.
-    static let timeout = TimeAmount.seconds(5)
+    static let timeout = Duration.seconds(5)
 
-    private let url: String
-    /// The URL for logs, without any user name or password in it.
-    private let loggedURL: String
+    /// Where the keys come from.
+    let source: TrustedKeySource
     private let minimumInterval: Duration
     private let logger: Logger
     private let apply: @Sendable ([TrustedServiceAccount]) -> Void
     private let clock = ContinuousClock()
     private var lastAttempt: ContinuousClock.Instant?
+    private var freshUntil: ContinuousClock.Instant?
     private var lastDocument: JSONWebKeySet?
     private var inFlight: Task<Void, Never>?
 
-    /// A refresher of `url` that hands every changed set of accounts to `apply`.
-    init(url: String, minimumInterval: Duration, logger: Logger, apply: @escaping @Sendable ([TrustedServiceAccount]) -> Void) {
-        self.url = url
-        var components = URLComponents(string: url)
-        components?.user = nil
-        components?.password = nil
-        self.loggedURL = components?.string ?? "(unparsable URL)"
+    /// A refresher of `source` that hands every changed set of its accounts to `apply`.
+    init(source: TrustedKeySource, minimumInterval: Duration, logger: Logger, apply: @escaping @Sendable ([TrustedServiceAccount]) -> Void) {
+        self.source = source
         self.minimumInterval = minimumInterval
         self.logger = logger
         self.apply = apply
     }
 
-    /// Fetches the document unless one was fetched less than `minimumInterval` ago (joining a
-    /// fetch under way). Returns whether a fetch was made, i.e. whether the keys may have changed.
-    func refresh() async -> Bool {
+    /// Whether the keys at hand are past the freshness the source gave them.
+    var isStale: Bool {
+        freshUntil.map { clock.now >= $0 } ?? false
+    }
+
+    /// Fetches the document now, or joins the fetch under way. Within `minimumInterval` of
+    /// the last fetch, it returns `false` at once, unless `waitingForNextSlot`: then it waits
+    /// for the fetch the interval next allows, which every caller in between shares (a key
+    /// that appeared just after a fetch costs its first tokens a wait, not a refusal). Returns
+    /// whether a fetch was made, i.e. whether the keys may have changed.
+    func refresh(waitingForNextSlot: Bool = false) async -> Bool {
         if let inFlight {
             await inFlight.value
             return true
         }
-        if let lastAttempt, clock.now - lastAttempt < minimumInterval { return false }
-        lastAttempt = clock.now
-        let fetch = Task { await self.fetch() }
+        var wait = Duration.zero
+        if let lastAttempt, clock.now - lastAttempt < minimumInterval {
+            guard waitingForNextSlot else { return false }
+            wait = minimumInterval - (clock.now - lastAttempt)
+        }
+        lastAttempt = clock.now + wait
+        let fetch = Task { [wait] in
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            await self.fetch()
+        }
         inFlight = fetch
         await fetch.value
         inFlight = nil
@@ -53,21 +63,20 @@ actor JWKSRefresher {
     }
 
     private func fetch() async {
+        let shown = FetchError.redacted(source.url)
         do {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
-            guard response.status == .ok else {
-                logger.warning("JWKS fetch refused", metadata: ["url": "\(loggedURL)", "status": "\(response.status.code)"])
-                return
-            }
-            let body = try await response.body.collect(upTo: Self.maximumDocumentSize)
-            let document = try JSONWebKeySet(json: Data(body.readableBytesView))
+            let fetched = try await FetchedDocument.fetch(source.url, timeout: Self.timeout)
+            let document = try JSONWebKeySet(json: fetched.body)
+            freshUntil = fetched.maxAge.map { clock.now + max($0, minimumInterval) }
             guard document != lastDocument else { return }
-            let accounts = try document.trustedAccounts()
+            let accounts = try source.accounts(in: document)
             lastDocument = document
             apply(accounts)
-            logger.info("JWKS loaded", metadata: ["url": "\(loggedURL)", "accounts": "\(accounts.count)", "keys": "\(document.keys.count)"])
+            logger.info("trusted keys loaded", metadata: ["source": "\(source)", "url": "\(shown)", "keys": "\(document.keys.count)"])
         } catch {
-            logger.warning("JWKS fetch failed", metadata: ["url": "\(loggedURL)", "error": "\(error)"])
+            logger.warning("trusted keys could not be fetched; the keys at hand stay in use", metadata: [
+                "source": "\(source)", "url": "\(shown)", "error": "\(error)",
+            ])
         }
     }
 }

@@ -3,54 +3,103 @@ import Logging
 import NIOConcurrencyHelpers
 
 /// Verifies bearer tokens against the trusted accounts: the fixed ones (key files, JWKS
-/// files) and, when a JWKS URL is configured, the ones it publishes, fetched again when a
-/// token comes from an unknown key or account (rate-limited by ``JWKSRefresher``).
+/// files) and those of the fetched key sources (the token server's JWKS URL, Google-managed
+/// accounts), fetched again when a token comes from an unknown key or account, or fails its
+/// signature (a new key a token without `kid` was signed with), and when their `max-age` ran
+/// out — each source at most once per interval (see ``JWKSRefresher``). A token naming an
+/// unknown `kid` of a trusted account waits for that fetch rather than being refused, so
+/// that a key rotation refuses no honest app.
 ///
 /// Verified tokens are remembered by the verifier, so a device's repeated requests cost a
-/// hash and a lookup. A changed JWKS replaces the verifier whole, so removed keys stop being
+/// hash and a lookup. Changed keys replace the verifier whole, so removed keys stop being
 /// trusted.
 final class TokenAuthenticator: Sendable {
     private let verifier: NIOLockedValueBox<TokenVerifier>
-    private let refresher: JWKSRefresher?
+    private let refreshers: [JWKSRefresher]
+    private let staleCheckInterval: Duration
+    /// When the sources are next looked at for keys past their `max-age`.
+    private let nextStaleCheck: NIOLockedValueBox<ContinuousClock.Instant>
 
-    /// An authenticator trusting `accounts`, plus those of `jwksURL` when given;
-    /// `makeVerifier` builds a verifier for a set of accounts.
+    /// An authenticator trusting `accounts` plus those of `sources`; `makeVerifier` builds a
+    /// verifier for a set of accounts.
     init(
         accounts: [TrustedServiceAccount],
-        jwksURL: String?,
+        sources: [TrustedKeySource],
         minimumRefreshInterval: Duration,
         logger: Logger,
         makeVerifier: @escaping @Sendable ([TrustedServiceAccount]) -> TokenVerifier
     ) {
         let verifier = NIOLockedValueBox(makeVerifier(accounts))
+        let fetched = NIOLockedValueBox<[TrustedKeySource: [TrustedServiceAccount]]>([:])
         self.verifier = verifier
-        self.refresher = jwksURL.map { url in
-            JWKSRefresher(url: url, minimumInterval: minimumRefreshInterval, logger: logger) { fetched in
-                verifier.withLockedValue { $0 = makeVerifier(accounts + fetched) }
+        self.staleCheckInterval = minimumRefreshInterval
+        self.nextStaleCheck = NIOLockedValueBox(.now + minimumRefreshInterval)
+        self.refreshers = sources.map { source in
+            JWKSRefresher(source: source, minimumInterval: minimumRefreshInterval, logger: logger) { accountsOfSource in
+                let all = fetched.withLockedValue { fetched in
+                    fetched[source] = accountsOfSource
+                    return fetched.values.flatMap { $0 }
+                }
+                verifier.withLockedValue { $0 = makeVerifier(accounts + all) }
             }
         }
     }
 
-    /// Fetches the JWKS, if there is one; called once at start.
+    /// Fetches every source's keys; called once at start.
     func loadKeys() async {
-        _ = await refresher?.refresh()
+        for refresher in refreshers { _ = await refresher.refresh() }
     }
 
     /// The verified token, or why it is refused.
     func authenticate(_ token: String) async throws(TokenRefusal) -> VerifiedToken {
+        refreshStaleSourcesInBackground()
         do {
             return try verifier.withLockedValue { $0 }.verify(token)
         } catch {
-            guard Self.mayBeNewKey(error), let refresher, await refresher.refresh() else { throw error }
+            guard Self.mayBeNewKey(error), await refreshAll(waitingForNextSlot: Self.namesNewKey(error)) else { throw error }
             return try verifier.withLockedValue { $0 }.verify(token)
         }
     }
 
-    /// Whether `refusal` could be cured by fetching the JWKS again.
+    /// Once per interval, refreshes the sources whose keys are past their `max-age`, without
+    /// holding up the request (the keys at hand serve it).
+    private func refreshStaleSourcesInBackground() {
+        guard !refreshers.isEmpty else { return }
+        let now = ContinuousClock.now
+        let due = nextStaleCheck.withLockedValue { next in
+            guard now >= next else { return false }
+            next = now + staleCheckInterval
+            return true
+        }
+        guard due else { return }
+        let refreshers = refreshers
+        Task {
+            for refresher in refreshers where await refresher.isStale {
+                _ = await refresher.refresh()
+            }
+        }
+    }
+
+    /// Refreshes every source (rate-limited; waiting for the next fetch each one's interval
+    /// allows when `waitingForNextSlot`); whether any fetched.
+    private func refreshAll(waitingForNextSlot: Bool) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            for refresher in refreshers { group.addTask { await refresher.refresh(waitingForNextSlot: waitingForNextSlot) } }
+            return await group.contains(true)
+        }
+    }
+
+    /// Whether `refusal` names a key id a trusted account does not have (yet): the sign of a
+    /// key rotation, worth waiting for the next fetch. Other refusals that a fetch might cure
+    /// (an unknown account, a signature no key at hand matches) only fetch when it is allowed now.
+    private static func namesNewKey(_ refusal: TokenRefusal) -> Bool {
+        if case .unknownKeyID = refusal { true } else { false }
+    }
+
+    /// Whether `refusal` could be cured by fetching the keys again.
     private static func mayBeNewKey(_ refusal: TokenRefusal) -> Bool {
         switch refusal {
-        case .unknownIssuer: true
-        case .unknownKeyID(let keyID): keyID != nil
+        case .unknownIssuer, .unknownKeyID, .badSignature: true
         default: false
         }
     }

@@ -49,6 +49,29 @@ public enum AccountRules {
         if let problem = problem(withPassword: password) { throw .invalidArgument(problem) }
     }
 
+    /// The longest identity issuer URL, in characters.
+    public static let maximumIssuerLength = 1024
+    /// The longest identity subject, in characters (OpenID Connect's limit for `sub`).
+    public static let maximumSubjectLength = 255
+
+    /// Why `identity` cannot be linked to an account, or `nil`: the issuer must be an https
+    /// URL (http only on loopback, for development), the subject 1 to 255 visible characters.
+    public static func problem(withIdentity identity: LinkedIdentity) -> String? {
+        if let problem = OIDCSettings.problem(withIssuer: identity.issuer) { return "identity \(problem)" }
+        if identity.issuer.count > maximumIssuerLength { return "identity issuer is longer than \(maximumIssuerLength) characters" }
+        if identity.subject.isEmpty { return "identity subject is empty" }
+        if identity.subject.count > maximumSubjectLength { return "identity subject is longer than \(maximumSubjectLength) characters" }
+        if identity.subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "identity subject must not contain control characters"
+        }
+        return nil
+    }
+
+    /// Checks an identity, throwing a 400 that says what is wrong.
+    public static func checkIdentity(_ identity: LinkedIdentity) throws(APIError) {
+        if let problem = problem(withIdentity: identity) { throw .invalidArgument(problem) }
+    }
+
     /// Checks a resource id of an admin request, throwing a 400 that says what is wrong.
     public static func checkResourceID(_ resource: Resource) throws(APIError) {
         if let problem = FleetEngineIdentifier.problem(with: resource.id) {

@@ -1,12 +1,43 @@
 import FleetServerSupport
 import Hummingbird
+import Logging
 
-/// `POST /v1/admin/accounts` body.
+/// `POST /v1/admin/accounts` body: a password, an identity, or both.
 struct CreateAccountRequest: StrictJSONBody {
-    enum CodingKeys: String, CodingKey, CaseIterable { case username, password, role }
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, password, role, identity }
     let username: String
-    let password: String
+    let password: String?
     let role: String
+    let identity: IdentityBody?
+}
+
+/// The `identity` of a `POST /v1/admin/accounts` body, `{"issuer", "subject"}`; any other
+/// member is refused, as at the top level.
+struct IdentityBody: Decodable, Sendable {
+    let issuer: String
+    let subject: String
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case issuer, subject }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: AnyKey.self)
+        if let unknown = members.allKeys.map(\.stringValue).sorted().first(where: { CodingKeys(rawValue: $0) == nil }) {
+            throw DecodingError.dataCorruptedError(forKey: AnyKey(stringValue: unknown), in: members, debugDescription: "unknown member")
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.issuer = try container.decode(String.self, forKey: .issuer)
+        self.subject = try container.decode(String.self, forKey: .subject)
+    }
+
+    /// The identity to link.
+    var identity: LinkedIdentity { LinkedIdentity(issuer: issuer, subject: subject) }
 }
 
 /// `PUT /v1/admin/…/driver|consumer` body.
@@ -45,8 +76,12 @@ extension TokenServer {
         let admin = group.add(middleware: AdminKeyMiddleware(store: store))
         admin.post("accounts") { request, context in
             let body = try await StrictJSON.decode(CreateAccountRequest.self, from: request, context: context)
-            let account = try await self.administer { try await $0.createAccount(username: body.username, password: body.password, roleName: body.role) }
-            self.logger.info("account created", metadata: ["username": "\(account.username)", "role": "\(account.role)"])
+            let account = try await self.administer {
+                try await $0.createAccount(username: body.username, password: body.password, roleName: body.role, identity: body.identity?.identity)
+            }
+            var metadata: Logger.Metadata = ["username": "\(account.username)", "role": "\(account.role)"]
+            if let identity = account.identity { metadata["identity"] = "\(identity)" }
+            self.logger.info("account created", metadata: metadata)
             return try JSONResponse.make(account, status: .created)
         }
         admin.delete("accounts/:username") { _, context in

@@ -43,7 +43,7 @@ extension TokenServer {
         let hash = known ? try await store.passwordHash(username: login.username) : nil
         guard try await accounts.hasher.verify(login.password, hash: hash) else {
             await throttle.recordFailure(username: login.username, address: address)
-            issuer.metrics.login(succeeded: false)
+            issuer.metrics.login(.password, succeeded: false)
             logger.info("login failed", metadata: ["username": "\(login.username)", "address": "\(address ?? "-")"])
             throw APIError.unauthenticated("wrong username or password")
         }
@@ -53,7 +53,7 @@ extension TokenServer {
         let expiresAt = now + options.sessionLifetime.components.seconds
         try await store.purgeExpiredSessions(now: now)
         try await store.createSession(tokenHash: SecretToken.hash(token), username: login.username, createdAt: now, expiresAt: expiresAt)
-        issuer.metrics.login(succeeded: true)
+        issuer.metrics.login(.password, succeeded: true)
         logger.info("login", metadata: ["username": "\(login.username)"])
         return SessionResponse(sessionToken: token, expiresAt: expiresAt)
     }

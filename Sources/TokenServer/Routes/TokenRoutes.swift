@@ -44,7 +44,7 @@ extension TokenServer {
     }
 
     private func tokenResponse(_ tokenRequest: TokenRequest, for request: Request) async throws -> Response {
-        let minted = try await issuer.issue(tokenRequest, sessionToken: BearerToken.from(request))
+        let minted = try await issuer.issue(tokenRequest, credential: BearerToken.credential(from: request))
         return JSONResponse.make(json: TokenResponse(
             token: minted.token,
             issuedAt: minted.claims.issuedAt,

@@ -1,7 +1,23 @@
 import Hummingbird
 
+/// What a token request authenticates with.
+enum BearerCredential: Sendable {
+    /// A session token from `POST /v1/sessions` (`fas_…`, no dots).
+    case session(String)
+    /// A compact JWT (three dot-separated segments): an OpenID Connect ID token.
+    case idToken(String)
+}
+
 /// Reads `Authorization: Bearer <token>`.
 enum BearerToken {
+    /// The request's bearer as a session token or, when it has the three segments of a JWT,
+    /// an ID token; `nil` when there is none.
+    static func credential(from request: Request) -> BearerCredential? {
+        guard let token = from(request) else { return nil }
+        let dots = token.utf8.reduce(0) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
+        return dots == 2 ? .idToken(token) : .session(token)
+    }
+
     /// The token of the request's bearer credentials, or `nil` when there are none.
     static func from(_ request: Request) -> String? {
         guard let header = request.headers[.authorization] else { return nil }

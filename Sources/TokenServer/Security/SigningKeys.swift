@@ -15,16 +15,17 @@ public struct SigningKeys: Sendable {
         self.keys = keys
     }
 
-    /// Loads `directory/<role>.json` for every role, making (and writing) the missing ones.
-    /// A key of another project is refused, so that replicas never mix projects.
-    public static func loadOrCreate(directory: String, projectID: String) throws(KeyFileError) -> SigningKeys {
+    /// Loads `directory/<role>.json` for every role but `keyless` ones (which sign through
+    /// IAM), making (and writing) the missing ones. A key of another project is refused, so
+    /// that replicas never mix projects.
+    public static func loadOrCreate(directory: String, projectID: String, except keyless: Set<FleetEngineRole> = []) throws(KeyFileError) -> SigningKeys {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw KeyFileError(file: directory, problem: "cannot be created as a folder")
         }
         var keys: [FleetEngineRole: ServiceAccountKey] = [:]
-        for role in FleetEngineRole.allCases {
+        for role in FleetEngineRole.allCases where !keyless.contains(role) {
             let path = URL(fileURLWithPath: directory).appendingPathComponent("\(role.shortName).json").path
             let key = try loadOrCreate(path: path, role: role, projectID: projectID)
             guard key.projectID == projectID else {

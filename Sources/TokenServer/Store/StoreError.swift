@@ -10,6 +10,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongRole(username: String, role: AccountRole, resource: Resource)
     /// Nobody is assigned to this resource.
     case notAssigned(Resource)
+    /// Another account is linked to this identity already.
+    case identityTaken(LinkedIdentity)
 
     /// What went wrong, in words.
     public var description: String {
@@ -22,13 +24,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "account \"\(username)\" is a \(role) account; only \(resource.kind.accountRole) accounts can be assigned to a \(resource.kind)"
         case .notAssigned(let resource):
             "nobody is assigned to \(resource)"
+        case .identityTaken(let identity):
+            "another account is linked to \(identity) already"
         }
     }
 
     /// The API error for this refusal.
     public var apiError: APIError {
         switch self {
-        case .accountExists: .alreadyExists(description)
+        case .accountExists, .identityTaken: .alreadyExists(description)
         case .noSuchAccount, .notAssigned: .notFound(description)
         case .wrongRole: .invalidArgument(description)
         }

@@ -8,7 +8,11 @@ enum TokenServerSchema {
     /// create the same tables.
     static let migrationLock: Int64 = 0x666c_6565_7461_7331
 
+    /// The statements, in order; each is safe to run again. A database made by an earlier
+    /// version gets the tables it lacks, so upgrading is starting the new version.
     static let statements: [String] = [
+        // An account without a password (it logs in only through a linked identity) has
+        // TokenServerStore.noPasswordHash here, as shadow(5) has "!": it matches no password.
         """
         CREATE TABLE IF NOT EXISTS token_server_accounts (
             username TEXT PRIMARY KEY,
@@ -27,6 +31,17 @@ enum TokenServerSchema {
         )
         """,
         "CREATE INDEX IF NOT EXISTS token_server_assignments_by_username ON token_server_assignments (username)",
+        // The OpenID Connect user (issuer and subject) whose ID tokens act as an account: at
+        // most one per account, and one account per user.
+        """
+        CREATE TABLE IF NOT EXISTS token_server_identities (
+            issuer TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            username TEXT NOT NULL UNIQUE REFERENCES token_server_accounts (username) ON DELETE CASCADE,
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (issuer, subject)
+        )
+        """,
         """
         CREATE TABLE IF NOT EXISTS token_server_sessions (
             token_hash TEXT PRIMARY KEY,

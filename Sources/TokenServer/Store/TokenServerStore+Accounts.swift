@@ -1,23 +1,41 @@
 import SQLKit
 
 extension TokenServerStore {
-    /// Adds an account with a bcrypt `passwordHash`.
-    public func createAccount(_ account: Account, passwordHash: String) async throws {
-        let inserted = try await sql.raw("""
-            INSERT INTO token_server_accounts (username, role, password_hash, created_at)
-            VALUES (\(bind: account.username), \(bind: account.role.rawValue), \(bind: passwordHash), \(bind: account.createdAt))
-            ON CONFLICT (username) DO NOTHING
-            RETURNING username
-            """).first()
-        guard inserted != nil else { throw StoreError.accountExists(username: account.username) }
+    /// What `password_hash` holds for an account without a password: no bcrypt hash looks
+    /// like it, so no password matches it (shadow(5)'s convention).
+    static let noPasswordHash = "!"
+
+    /// Adds an account with a bcrypt `passwordHash` (`nil`: no password; it logs in only
+    /// through its identity) and, with the account's ``Account/identity``, the link to that
+    /// identity — both or neither. An identity linked to another account is refused.
+    public func createAccount(_ account: Account, passwordHash: String?) async throws {
+        let passwordHash = passwordHash ?? Self.noPasswordHash
+        try await database.transaction { db in
+            let inserted = try await db.raw("""
+                INSERT INTO token_server_accounts (username, role, password_hash, created_at)
+                VALUES (\(bind: account.username), \(bind: account.role.rawValue), \(bind: passwordHash), \(bind: account.createdAt))
+                ON CONFLICT (username) DO NOTHING
+                RETURNING username
+                """).first()
+            guard inserted != nil else { throw StoreError.accountExists(username: account.username) }
+            guard let identity = account.identity else { return }
+            let linked = try await db.raw("""
+                INSERT INTO token_server_identities (issuer, subject, username, created_at)
+                VALUES (\(bind: identity.issuer), \(bind: identity.subject), \(bind: account.username), \(bind: account.createdAt))
+                ON CONFLICT (issuer, subject) DO NOTHING
+                RETURNING username
+                """).first()
+            guard linked != nil else { throw StoreError.identityTaken(identity) }
+        }
     }
 
-    /// Deletes an account with its sessions and assignments, all at once; `false` if there
-    /// was no such account.
+    /// Deletes an account with its sessions, assignments and identity link, all at once;
+    /// `false` if there was no such account.
     @discardableResult
     public func deleteAccount(username: String) async throws -> Bool {
         try await database.transaction { db in
             try await db.raw("DELETE FROM token_server_sessions WHERE username = \(bind: username)").run()
+            try await db.raw("DELETE FROM token_server_identities WHERE username = \(bind: username)").run()
             try await db.raw("DELETE FROM token_server_assignments WHERE username = \(bind: username)").run()
             let deleted = try await db.raw("DELETE FROM token_server_accounts WHERE username = \(bind: username) RETURNING username").first()
             return deleted != nil
@@ -26,30 +44,40 @@ extension TokenServerStore {
 
     /// The account named `username`, if any.
     public func account(username: String) async throws -> Account? {
-        try await sql.raw("SELECT username, role, created_at FROM token_server_accounts WHERE username = \(bind: username)")
+        try await sql.raw("\(Self.selectAccounts) WHERE a.username = \(bind: username)")
             .first()
             .map(Self.account(from:))
     }
 
     /// Every account, by username.
     public func accounts() async throws -> [Account] {
-        try await sql.raw("SELECT username, role, created_at FROM token_server_accounts ORDER BY username")
+        try await sql.raw("\(Self.selectAccounts) ORDER BY a.username")
             .all()
             .map(Self.account(from:))
     }
 
-    /// The bcrypt hash of the account's password, if the account exists.
+    /// The bcrypt hash of the account's password, if the account exists and has a password.
     func passwordHash(username: String) async throws -> String? {
-        try await sql.raw("SELECT password_hash FROM token_server_accounts WHERE username = \(bind: username)")
+        let hash = try await sql.raw("SELECT password_hash FROM token_server_accounts WHERE username = \(bind: username)")
             .first()?
             .decode(column: "password_hash", as: String.self)
+        return hash == Self.noPasswordHash ? nil : hash
     }
 
+    /// Accounts with their identities, the columns ``account(from:)`` reads.
+    private static let selectAccounts: SQLQueryString = """
+        SELECT a.username AS username, a.role AS role, a.created_at AS created_at, i.issuer AS issuer, i.subject AS subject
+        FROM token_server_accounts a LEFT JOIN token_server_identities i ON i.username = a.username
+        """
+
     static func account(from row: any SQLRow) throws -> Account {
-        Account(
+        let issuer = try row.decode(column: "issuer", as: String?.self)
+        let subject = try row.decode(column: "subject", as: String?.self)
+        return Account(
             username: try row.decode(column: "username", as: String.self),
             role: try role(from: row),
-            createdAt: try row.decode(column: "created_at", as: Int64.self)
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
+            identity: issuer.flatMap { issuer in subject.map { LinkedIdentity(issuer: issuer, subject: $0) } }
         )
     }
 

@@ -204,7 +204,7 @@ struct TokenServerBench: AsyncParsableCommand {
     }
 
     /// Logs in over HTTP like an app does, returning the session token.
-    private static func logIn(port: Int, username: String, password: String) async throws -> String {
+    static func logIn(port: Int, username: String, password: String) async throws -> String {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/sessions")!)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

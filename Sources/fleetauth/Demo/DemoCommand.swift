@@ -41,6 +41,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Seconds the token server stays down at each restart.")
     var tokenServerDowntime = 5
 
+    @Flag(help: "Sign the apps' tokens keylessly through IAM (a Google stand-in started here) and rotate the keys mid-drive.")
+    var keyless = false
+
     @Option(help: "The apps' HTTP client: one AsyncHTTPClient for all, or a URLSession of each app's own (\(DemoHTTPClient.allCases.map(\.rawValue).joined(separator: ", "))).")
     var httpClient = DemoHTTPClient.asyncHTTPClient
 
@@ -64,7 +67,7 @@ struct DemoCommand: AsyncParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let options = TokenServerOptions(tokenLifetime: .seconds(tokenLifetime), bcryptCost: DemoRun.bcryptCost)
-        let servers = try await DemoServers.start(dataDirectory: folder, project: DemoRun.project, options: options)
+        let servers = try await DemoServers.start(dataDirectory: folder, project: DemoRun.project, options: options, keyless: keyless)
         do {
             let report = try await DemoRun(command: self, servers: servers).play()
             await servers.stop()

@@ -1,5 +1,6 @@
 import FleetTokenProvider
 import Foundation
+import GoogleStandIn
 
 /// The demo's closing report: tokens minted and used, updates, latency, trips, intruder
 /// attempts by trick, and whether anything was lost or refused.
@@ -9,6 +10,8 @@ struct DemoReport {
     let latency: LatencySummary
     /// Tokens the token server issued, by kind.
     let minted: [String: Int]
+    /// What the Google stand-in was asked, with `--keyless`.
+    let keyless: StandInAccounts.Calls?
     /// Vehicles whose stored location is not their driver's last acknowledged one.
     let lostVehicles: [String]
     let elapsed: Duration
@@ -35,6 +38,10 @@ struct DemoReport {
         for kind in ["driver", "consumer"] {
             lines.append("  \(kind) apps' tokens: \(counts.reused[kind] ?? 0) reused from cache, \(counts.fetched[kind] ?? 0) fetched while none was usable, "
                 + "\(counts.refreshedEarly[kind] ?? 0) refreshed early in the background, \(counts.fetchFailures[kind] ?? 0) fetches failed")
+        }
+        if let keyless {
+            lines.append("  keyless: \(keyless.signJwt) IAM signatures (the rest reused), \(keyless.metadataToken) metadata access tokens, "
+                + "\(keyless.publicKeys) public-key fetches by the Fleet Engine; keys rotated halfway")
         }
         if command.tokenServerRestarts > 0 {
             lines.append("  token server: stopped and restarted \(command.tokenServerRestarts) times, down \(command.tokenServerDowntime) s each")

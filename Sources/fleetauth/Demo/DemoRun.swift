@@ -49,8 +49,10 @@ struct DemoRun {
         let consumerSessions = try await logIn("consumer", count, network)
         announce("  enrolled \(count) vehicles, \(count) trips and \(2 * count) accounts, and logged every app in, in \(String(format: "%.1f", (ContinuousClock.now - setupStart).timeInterval)) s")
 
+        let keyless = servers.keyless
+        let driverKey = try await keyless?.currentKey(of: .driverSDKUser, project: Self.project) ?? Self.key(tokenServer, .driverSDKUser)
         let intruder = try DemoIntruder(
-            network: network, stats: stats, driverKey: try Self.key(tokenServer, .driverSDKUser),
+            network: network, stats: stats, driverKey: driverKey,
             driverSession: driverSessions[1], consumerSession: consumerSessions[0])
         let drive = Duration.seconds(command.duration)
         let interval = Duration.seconds(command.reportInterval)
@@ -63,6 +65,7 @@ struct DemoRun {
             Task { await intruder.run(every: min(.milliseconds(500), drive / 40)) },
             Task { await progress(stats, since: start) },
             Task { await restartTokenServer(during: drive) },
+            Task { await rotateKeys(of: keyless, during: drive) },
         ]
         let followInterval = Duration.seconds(command.followInterval)
         // Apps start spread over at least one report interval, and over a second per hundred
@@ -118,7 +121,7 @@ struct DemoRun {
         }
         return DemoReport(
             command: command, counts: stats.current, latency: stats.latency, minted: Self.tokensIssued(in: servers.metrics.exposition()),
-            lostVehicles: lost, elapsed: ContinuousClock.now - start)
+            keyless: await keyless?.standIn.accounts.calls, lostVehicles: lost, elapsed: ContinuousClock.now - start)
     }
 
     /// Logs in `role-0` … `role-(count-1)`, eight at a time, and returns their sessions.
@@ -131,6 +134,22 @@ struct DemoRun {
             }
             for try await (done, session) in group { sessions[done] = session }
             return sessions
+        }
+    }
+
+    /// With `--keyless`, gives every app role's account a new key halfway through the drive:
+    /// tokens signed before and after must all keep working.
+    private func rotateKeys(of keyless: LocalKeyless?, during drive: Duration) async {
+        guard let keyless else { return }
+        do {
+            try await Task.sleep(for: drive / 2)
+            try await keyless.rotateKeys(project: Self.project)
+            clearProgress()
+            announce("  keys rotated: every app role's account signs with a new key from now on")
+        } catch is CancellationError {
+            return
+        } catch {
+            announce("  keys could not be rotated: \(error)")
         }
     }
 

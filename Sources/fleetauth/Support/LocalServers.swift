@@ -28,10 +28,12 @@ enum LocalServers {
 
 extension LocalFleetEngine {
     /// The local Fleet Engine as `serve` and `demo` run it: serving the token server's project
-    /// from `database`, trusting each of the token server's signing keys with its role; with a
-    /// gRPC door when `grpcPort` is given.
+    /// from `database`, trusting each of the token server's signing keys with its role, and the
+    /// accounts it signs as through IAM by email, with the keys `googleCertsURL` publishes; with
+    /// a gRPC door when `grpcPort` is given.
     init(
         trusting tokenServer: TokenServer,
+        googleCertsURL: String = LocalFleetEngineConfiguration.defaultGoogleCertsURL,
         database: FleetDatabase,
         host: String,
         port: Int,
@@ -40,9 +42,11 @@ extension LocalFleetEngine {
         onStarted: @escaping @Sendable (_ port: Int) async -> Void,
         onGRPCStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) {
+        let keyless = tokenServer.options.keyless.signers.map { GoogleManagedAccount(email: $0.value, role: $0.key) }
         self.init(
             configuration: .init(
                 projectID: tokenServer.keys.projectID, trustedAccounts: tokenServer.keys.trustedAccounts,
+                googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
                 host: host, port: port, grpcPort: grpcPort, onStarted: onStarted, onGRPCStarted: onGRPCStarted),
             store: SQLFleetStore(database: database), logger: logger)
     }

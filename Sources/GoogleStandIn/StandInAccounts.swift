@@ -1,0 +1,127 @@
+import FleetTokens
+import Foundation
+
+/// The stand-in's memory: the service accounts it signs for, each with its keys (the current
+/// one first; older ones stay published, as Google keeps a key valid for hours after it last
+/// signed), the access tokens it handed out, what it was asked, and the faults tests inject.
+package actor StandInAccounts {
+    /// One key of an account.
+    package struct Key: Sendable {
+        /// Its id: IAM's `keyId`, the token's `kid`.
+        package let id: String
+        /// The key itself.
+        package let privateKey: RSAPrivateKey
+        let signer: RS256Signer
+    }
+
+    /// How many times each endpoint was called.
+    package struct Calls: Sendable, Equatable {
+        package var metadataToken = 0
+        package var signJwt = 0
+        package var publicKeys = 0
+        /// The most signJwt calls that were answered at once.
+        package var mostConcurrentSignJwt = 0
+    }
+
+    private var keys: [String: [Key]] = [:]
+    private var accessTokens: [String: Date] = [:]
+    private var denied: Set<String> = []
+    private var signJwtFaults: [Int] = []
+    /// Whether the public-key endpoint answers 503, as an outage would.
+    package private(set) var publicKeysDown = false
+    private var signJwtRunning = 0
+    package private(set) var calls = Calls()
+    /// How long a signJwt answer is held back, as the network round trip to IAM would.
+    private(set) var signJwtDelay: Duration
+
+    init(signJwtDelay: Duration) {
+        self.signJwtDelay = signJwtDelay
+    }
+
+    /// A new access token of the runtime account, valid for `lifetime` from `now`.
+    func issueAccessToken(lifetime: TimeInterval, now: Date) -> String {
+        calls.metadataToken += 1
+        let token = "ya29.stand-in-" + Self.randomHex(bytes: 24)
+        accessTokens[token] = now + lifetime
+        return token
+    }
+
+    /// Whether `token` is an access token handed out here and still valid at `now`.
+    func isValidAccessToken(_ token: String, now: Date) -> Bool {
+        accessTokens[token].map { now < $0 } ?? false
+    }
+
+    /// Counts a signJwt call and says which injected fault, if any, answers it.
+    func beginSignJwt() -> Int? {
+        calls.signJwt += 1
+        signJwtRunning += 1
+        calls.mostConcurrentSignJwt = max(calls.mostConcurrentSignJwt, signJwtRunning)
+        return signJwtFaults.isEmpty ? nil : signJwtFaults.removeFirst()
+    }
+
+    /// Counts a signJwt call as answered.
+    func endSignJwt() {
+        signJwtRunning -= 1
+    }
+
+    /// Whether the runtime account may sign as `email`.
+    func maySign(as email: String) -> Bool {
+        !denied.contains(email)
+    }
+
+    /// The current key of `email`, made on first use.
+    package func currentKey(of email: String) throws -> Key {
+        if let key = keys[email]?.first { return key }
+        return try rotateKey(of: email)
+    }
+
+    /// Every published key of `email`, the current one first; an account gets its first key
+    /// when first asked about, as every Google service account has keys.
+    package func publishedKeys(of email: String) throws -> [Key] {
+        calls.publicKeys += 1
+        _ = try currentKey(of: email)
+        return keys[email] ?? []
+    }
+
+    /// Makes a new current key for `email`; the old ones stay published.
+    @discardableResult
+    package func rotateKey(of email: String) throws -> Key {
+        let privateKey = try RSAPrivateKey.generate()
+        guard let signer = RS256Signer(privateKey.backing) else { throw StandInError.signingUnavailable }
+        let key = Key(id: Self.randomHex(bytes: 20), privateKey: privateKey, signer: signer)
+        keys[email, default: []].insert(key, at: 0)
+        return key
+    }
+
+    /// Refuses (403) every signJwt as `email` from now on, or allows it again.
+    package func setDenied(_ isDenied: Bool, for email: String) {
+        if isDenied { denied.insert(email) } else { denied.remove(email) }
+    }
+
+    /// Answers the next signJwt calls with these HTTP statuses (0: no answer for
+    /// ``GoogleStandIn/silence``) instead of a signature, one each, in order.
+    package func injectSignJwtFaults(_ statuses: [Int]) {
+        signJwtFaults += statuses
+    }
+
+    /// Takes the public-key endpoint down (503) or brings it back.
+    package func setPublicKeysDown(_ isDown: Bool) {
+        publicKeysDown = isDown
+    }
+
+    /// Changes how long signJwt answers are held back.
+    package func setSignJwtDelay(_ delay: Duration) {
+        signJwtDelay = delay
+    }
+
+    private static func randomHex(bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}
+
+/// Why the stand-in could not do what was asked.
+enum StandInError: Error {
+    /// The signing library refused a newly made key.
+    case signingUnavailable
+}

@@ -1,0 +1,77 @@
+import FleetServerSupport
+import FleetTokens
+import Foundation
+import Logging
+
+/// Signs the token server's tokens: for each account role, with its key file or through IAM as
+/// its configured account, reusing a token while more than half its life is left when that is
+/// on.
+struct RoleSigners: Sendable {
+    private enum Signer: Sendable {
+        case keyFile(TokenMinter)
+        case iam(IAMSigner)
+
+        var accountEmail: String {
+            switch self {
+            case .keyFile(let minter): minter.accountEmail
+            case .iam(let signer): signer.accountEmail
+            }
+        }
+    }
+
+    private let signers: [AccountRole: Signer]
+    private let reuse: TokenReuse?
+    private let lifetime: Duration
+    private let now: @Sendable () -> Date
+
+    /// Signers for every account role: IAM for the roles `keyless` names, else the role's key
+    /// in `keys`.
+    ///
+    /// - Throws: ``KeyFileError`` when a role has neither; ``GoogleAPIError`` for an unusable
+    ///   signer email or metadata host.
+    init(keys: SigningKeys, keyless: KeylessSigning, options: TokenServerOptions) throws {
+        var signers: [AccountRole: Signer] = [:]
+        let credentials = keyless.signers.isEmpty ? nil : try MetadataServerCredentials(host: keyless.metadataHost, now: options.now)
+        for role in AccountRole.allCases {
+            if let email = keyless.signers[role.signingRole], let credentials {
+                signers[role] = .iam(try IAMSigner(accountEmail: email, credentials: credentials, iamCredentialsURL: keyless.iamCredentialsURL))
+            } else if let key = keys.key(for: role.signingRole) {
+                signers[role] = .keyFile(try TokenMinter(key: key, defaultLifetime: options.tokenLifetime, now: options.now))
+            } else {
+                throw KeyFileError(file: "<signing keys>", problem: "no key file and no --signer for \(role.signingRole.shortName)")
+            }
+        }
+        self.signers = signers
+        self.reuse = keyless.reusesTokens ? TokenReuse() : nil
+        self.lifetime = options.tokenLifetime
+        self.now = options.now
+    }
+
+    /// A token of `kind` for `role`: one kept for the same account, kind and id while more
+    /// than half its life is left, else a new signature.
+    ///
+    /// - Throws: ``APIError`` 503 when IAM refuses or cannot be reached, with what to fix.
+    func token(_ kind: TokenKind, for role: AccountRole, resourceID: String) async throws -> MintedToken {
+        guard let signer = signers[role] else { throw APIError.internal }
+        let key = "\(signer.accountEmail)|\(kind.name)|\(resourceID)"
+        let time = now()
+        if let reuse, let kept = await reuse.token(for: key, now: Self.epochSeconds(time)) { return kept }
+        let minted: MintedToken
+        switch signer {
+        case .keyFile(let minter):
+            minted = try minter.mint(kind)
+        case .iam(let signer):
+            do {
+                minted = try await signer.mint(kind, lifetime: lifetime, at: time)
+            } catch let error as GoogleAPIError {
+                throw APIError(.unavailable, "signing failed: \(error)", retryAfter: error.isTransient ? .seconds(1) : nil)
+            }
+        }
+        await reuse?.keep(minted, for: key, now: Self.epochSeconds(time))
+        return minted
+    }
+
+    private static func epochSeconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+}

@@ -1,0 +1,1 @@
+../SnippetsMainActor/AppStandIns.swift

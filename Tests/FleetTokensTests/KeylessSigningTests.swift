@@ -1,0 +1,147 @@
+import FleetTokenProvider
+import FleetTokens
+import Foundation
+import GoogleStandIn
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The IAM signer and the metadata-server credentials against the Google stand-in, a real
+/// HTTP server on loopback.
+@Suite("Keyless signing through IAM", .timeLimit(.minutes(1)))
+struct KeylessSigningTests {
+    static let driver = "fe-driver@keyless-test.iam.gserviceaccount.com"
+
+    /// Runs a stand-in while `body` runs, with credentials and a signer for ``driver``
+    /// pointed at it; retries wait no real time.
+    func withStandIn<Result: Sendable>(
+        signJwtDelay: Duration = .zero,
+        maxConcurrentCalls: Int = 16,
+        timeout: Duration = .seconds(5),
+        maxAttempts: Int = 3,
+        silence: Duration = .seconds(2),
+        _ body: @Sendable @escaping (GoogleStandIn, IAMSigner) async throws -> Result
+    ) async throws -> Result {
+        let standIn = GoogleStandIn(signJwtDelay: signJwtDelay, silence: silence)
+        return try await standIn.application(port: 0).test(.live) { client in
+            let port = try #require(client.port)
+            let retries = RetryPolicy(maxAttempts: maxAttempts, initialBackoff: .milliseconds(1), maxBackoff: .milliseconds(2), sleep: { _ in })
+            let credentials = try MetadataServerCredentials(host: "127.0.0.1:\(port)", retryPolicy: retries)
+            let signer = try IAMSigner(
+                accountEmail: Self.driver,
+                credentials: credentials,
+                iamCredentialsURL: URL(string: "http://127.0.0.1:\(port)")!,
+                timeout: timeout,
+                retryPolicy: retries,
+                maxConcurrentCalls: maxConcurrentCalls
+            )
+            return try await body(standIn, signer)
+        }
+    }
+
+    @Test("the token is exactly what IAM signed: our claims, IAM's header and kid, and it verifies with the account's published keys")
+    func tokenIsWhatIAMSigned() async throws {
+        try await withStandIn { standIn, signer in
+            let minted = try await signer.mint(.driver(vehicleID: "vehicle-7"), lifetime: .seconds(600), at: Date())
+            let segments = minted.token.split(separator: ".")
+            let header = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(segments[0]))) as? [String: String]
+            let currentKey = try #require(try await standIn.accounts.publishedKeys(of: Self.driver).first)
+            #expect(header == ["alg": "RS256", "kid": currentKey.id, "typ": "JWT"])
+            let keys = JSONWebKeySet(keys: [try JSONWebKey(publishing: currentKey.privateKey.publicKey, keyID: currentKey.id)])
+            let verifier = TokenVerifier(trusting: try keys.trustedAccounts(email: Self.driver, role: .driverSDKUser))
+            let verified = try verifier.verify(minted.token)
+            #expect(verified.claims == minted.claims)
+            #expect(verified.authorization.vehicleID == "vehicle-7")
+            #expect(minted.claims.issuer == Self.driver && minted.claims.lifetime == 600)
+        }
+    }
+
+    @Test("the access token is fetched once and reused for every signature")
+    func accessTokenIsReused() async throws {
+        try await withStandIn { standIn, signer in
+            for index in 0..<20 {
+                _ = try await signer.mint(.driver(vehicleID: "vehicle-\(index)"), lifetime: .seconds(600), at: Date())
+            }
+            let calls = await standIn.accounts.calls
+            #expect(calls.metadataToken == 1)
+            #expect(calls.signJwt == 20)
+        }
+    }
+
+    @Test("identical requests in flight share one IAM call")
+    func identicalRequestsShareOneCall() async throws {
+        try await withStandIn(signJwtDelay: .milliseconds(300)) { standIn, signer in
+            let claims = try FleetEngineClaims(kind: .driver(vehicleID: "vehicle-1"), account: Self.driver, issuedAt: 1_800_000_000, lifetime: .seconds(600))
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<10 { group.addTask { try await signer.sign(claims) } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(tokens.count == 1)
+            #expect(await standIn.accounts.calls.signJwt == 1)
+        }
+    }
+
+    @Test("no more than maxConcurrentCalls IAM calls run at once")
+    func concurrentCallsAreBounded() async throws {
+        try await withStandIn(signJwtDelay: .milliseconds(100), maxConcurrentCalls: 2) { standIn, signer in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask { _ = try await signer.mint(.driver(vehicleID: "v\(index)"), lifetime: .seconds(600), at: Date()) }
+                }
+                try await group.waitForAll()
+            }
+            let calls = await standIn.accounts.calls
+            #expect(calls.signJwt == 8)
+            #expect(calls.mostConcurrentSignJwt == 2)
+        }
+    }
+
+    @Test("a 403 says which role to grant on which account, holds no secret, and is not sticky")
+    func permissionDeniedIsClearAndNotSticky() async throws {
+        try await withStandIn { standIn, signer in
+            await standIn.accounts.setDenied(true, for: Self.driver)
+            let error = await #expect(throws: GoogleAPIError.self) {
+                try await signer.mint(.driver(vehicleID: "vehicle-1"), lifetime: .seconds(600), at: Date())
+            }
+            let text = "\(String(describing: error))"
+            #expect(error?.httpStatus == 403 && error?.status == "PERMISSION_DENIED")
+            #expect(text.contains("roles/iam.serviceAccountTokenCreator") && text.contains(Self.driver))
+            #expect(!text.contains("ya29.") && !text.contains("vehicle-1"), "no access token or payload in \(text)")
+            #expect(await standIn.accounts.calls.signJwt == 1, "a refusal is not retried")
+            await standIn.accounts.setDenied(false, for: Self.driver)
+            _ = try await signer.mint(.driver(vehicleID: "vehicle-1"), lifetime: .seconds(600), at: Date())
+        }
+    }
+
+    @Test("429 and 5xx are tried again and then succeed; attempts that run out give a clear error")
+    func transientFailuresAreRetried() async throws {
+        try await withStandIn { standIn, signer in
+            await standIn.accounts.injectSignJwtFaults([429, 500])
+            _ = try await signer.mint(.driver(vehicleID: "vehicle-1"), lifetime: .seconds(600), at: Date())
+            #expect(await standIn.accounts.calls.signJwt == 3)
+            await standIn.accounts.injectSignJwtFaults([503, 503, 503])
+            let error = await #expect(throws: GoogleAPIError.self) {
+                try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date())
+            }
+            #expect(error?.httpStatus == 503 && error?.isTransient == true)
+            _ = try await signer.mint(.driver(vehicleID: "vehicle-3"), lifetime: .seconds(600), at: Date())
+        }
+    }
+
+    /// IAM holds both attempts for 8 s; the signer gives up on each after 1.5 s, so the
+    /// caller hears of it after about 3 s, well before the silence ends, and the next call
+    /// (IAM answering again) succeeds.
+    @Test("IAM answering nothing: the wait is bounded by the timeout, and the next call works")
+    func silenceIsBounded() async throws {
+        try await withStandIn(timeout: .milliseconds(1500), maxAttempts: 2, silence: .seconds(8)) { standIn, signer in
+            await standIn.accounts.injectSignJwtFaults([0, 0])
+            let start = ContinuousClock.now
+            let error = await #expect(throws: GoogleAPIError.self) {
+                try await signer.mint(.driver(vehicleID: "vehicle-1"), lifetime: .seconds(600), at: Date())
+            }
+            #expect(ContinuousClock.now - start < .seconds(7), "bounded by two 1.5 s timeouts, not the 8 s silence")
+            #expect(error?.message.contains("no answer") == true)
+            _ = try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date())
+        }
+    }
+}

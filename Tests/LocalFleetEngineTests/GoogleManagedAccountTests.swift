@@ -1,0 +1,129 @@
+import FleetTokens
+import LocalFleetEngine
+import Foundation
+import GoogleStandIn
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The local Fleet Engine trusting a service account whose keys Google manages (the Google
+/// stand-in on loopback), by email: tokens IAM signed, with and without `kid`, through a key
+/// rotation; strangers' keys and made-up key ids refused.
+@Suite("Google-managed accounts", .timeLimit(.minutes(1)))
+struct GoogleManagedAccountTests {
+    static let driverAccount = "fe-driver@\(TestKeys.project).iam.gserviceaccount.com"
+
+    /// A stand-in and an engine trusting ``driverAccount`` as a driver through it (refetching
+    /// at most once per `interval`).
+    func withEngine(interval: Duration = .milliseconds(500), _ body: @Sendable @escaping (TestClient, GoogleStandIn) async throws -> Void) async throws {
+        let standIn = GoogleStandIn()
+        try await standIn.application(port: 0).test(.live) { google in
+            let certs = "http://127.0.0.1:\(try #require(google.port))"
+            try await TestEngine.with(configure: { configuration in
+                configuration.googleManagedAccounts = [GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser)]
+                configuration.googleCertsURL = certs
+                configuration.jwksMinimumRefreshInterval = interval
+            }) { client in
+                try await body(client, standIn)
+            }
+        }
+    }
+
+    /// A driver token for vehicle `v1`, signed by the stand-in's current key of the account
+    /// (as IAM would), with its `kid` or without.
+    func driverToken(_ standIn: GoogleStandIn, withKeyID: Bool = true) async throws -> String {
+        let key = try await standIn.accounts.currentKey(of: Self.driverAccount)
+        let signer = ServiceAccountKey(projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount, privateKey: key.privateKey)
+        var header = Forge.header(for: signer)
+        if !withKeyID { header["kid"] = nil }
+        return Forge.token(header: header, payload: Forge.driverPayload(for: signer), signedBy: signer)
+    }
+
+    func getVehicle(_ client: TestClient, token: String) async throws -> TestResponse {
+        try await client.send(.GET, "\(Fixtures.provider)/vehicles/v1", token: token)
+    }
+
+    @Test("a token of the account is accepted, with its kid and without")
+    func accountTokensAreAccepted() async throws {
+        try await withEngine { client, standIn in
+            for withKeyID in [true, false] {
+                let response = try await getVehicle(client, token: try await driverToken(standIn, withKeyID: withKeyID))
+                #expect(response.status == 404, "authenticated, then no such vehicle: \(response)")
+            }
+        }
+    }
+
+    @Test("through a key rotation, tokens of the old key and of the new one are all accepted: no refusal")
+    func keyRotationRefusesNothing() async throws {
+        try await withEngine { client, standIn in
+            let before = try await driverToken(standIn)
+            #expect(try await getVehicle(client, token: before).status == 404)
+            try await standIn.accounts.rotateKey(of: Self.driverAccount)
+            let after = try await driverToken(standIn)
+            let afterWithoutKeyID = try await driverToken(standIn, withKeyID: false)
+            for token in [after, before, afterWithoutKeyID, after] {
+                #expect(try await getVehicle(client, token: token).status == 404)
+            }
+        }
+    }
+
+    @Test("while Google's key endpoint is down the keys at hand keep working, a new key is refused without a hang, and it is accepted once the endpoint is back")
+    func keyEndpointDown() async throws {
+        try await withEngine(interval: .milliseconds(300)) { client, standIn in
+            let before = try await driverToken(standIn)
+            #expect(try await getVehicle(client, token: before).status == 404)
+            await standIn.accounts.setPublicKeysDown(true)
+            try await standIn.accounts.rotateKey(of: Self.driverAccount)
+            let after = try await driverToken(standIn)
+            let start = ContinuousClock.now
+            #expect(try await getVehicle(client, token: after).status == 401)
+            #expect(ContinuousClock.now - start < .seconds(6), "bounded by the interval and the fetch timeout")
+            #expect(try await getVehicle(client, token: before).status == 404, "the cached key still works")
+            await standIn.accounts.setPublicKeysDown(false)
+            #expect(try await getVehicle(client, token: after).status == 404, "fetched once the endpoint is back")
+        }
+    }
+
+    @Test("a stranger's key under the account's name is refused, with or without kid")
+    func strangersKeyIsRefused() async throws {
+        try await withEngine { client, _ in
+            let stranger = try ServiceAccountKey.generate(projectID: "elsewhere", role: .driverSDKUser)
+            let impostor = ServiceAccountKey(projectID: TestKeys.project, privateKeyID: stranger.privateKeyID, clientEmail: Self.driverAccount, privateKey: stranger.privateKey)
+            for withKeyID in [true, false] {
+                var header = Forge.header(for: impostor)
+                if !withKeyID { header["kid"] = nil }
+                let token = Forge.token(header: header, payload: Forge.driverPayload(for: impostor), signedBy: impostor)
+                let response = try await getVehicle(client, token: token)
+                #expect(response.status == 401, "\(response)")
+            }
+        }
+    }
+
+    /// Requests with made-up key ids wait for the next fetch the interval allows and share it,
+    /// so however many come, the account's keys are fetched at most once per interval.
+    @Test("a flood of made-up key ids costs at most one fetch of the account's keys per interval")
+    func madeUpKeyIDsDoNotMultiplyFetches() async throws {
+        try await withEngine(interval: .seconds(1)) { client, standIn in
+            let honest = try await driverToken(standIn)
+            let key = try await standIn.accounts.currentKey(of: Self.driverAccount)
+            let signer = ServiceAccountKey(projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount, privateKey: key.privateKey)
+            let before = await standIn.accounts.calls.publicKeys
+            let start = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        var header = Forge.header(for: signer)
+                        header["kid"] = "made-up-\(index)"
+                        let token = Forge.token(header: header, payload: Forge.driverPayload(for: signer), signedBy: signer)
+                        return try await getVehicle(client, token: token).status
+                    }
+                }
+                for try await status in group { #expect(status == 401) }
+            }
+            let intervals = Int((ContinuousClock.now - start).timeInterval.rounded(.up))
+            let fetches = await standIn.accounts.calls.publicKeys - before
+            #expect(fetches <= intervals + 1, "\(fetches) fetches in \(intervals) s")
+            #expect(try await getVehicle(client, token: honest).status == 404, "the honest key kept working")
+        }
+    }
+}
