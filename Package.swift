@@ -94,6 +94,7 @@ let package = Package(
                 server("Prometheus", "swift-prometheus"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOCore", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
             ]
         ),
         .target(

@@ -66,7 +66,8 @@ struct FleetEngineCommand: AsyncParsableCommand {
             }
         }
         let logger = Logger(label: "fleetauth.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
-        let database = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
+        let (database, lock) = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
+        defer { lock.release() }
         let configuration = LocalFleetEngineConfiguration(
             projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS,
             googleManagedAccounts: try google.accounts(), googleCertsURL: google.googleCertsURL, host: host, port: port,
@@ -87,11 +88,15 @@ struct FleetEngineCommand: AsyncParsableCommand {
         await database.shutdown()
     }
 
-    /// Opens the Fleet Engine's database, `DIR/fleet-engine.sqlite` or `databaseURL`, with its
-    /// tables ready.
-    static func openDatabase(dataDirectory: String, databaseURL: String?, logger: Logger) async throws -> FleetDatabase {
-        if databaseURL == nil {
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    /// Claims `dataDirectory` for one local Fleet Engine (`fleet-engine.lock`: a second one on
+    /// it would split the live state) and opens its database, `DIR/fleet-engine.sqlite` or
+    /// `databaseURL`, with its tables ready. Release the lock once the database is shut down.
+    static func openDatabase(dataDirectory: String, databaseURL: String?, logger: Logger) async throws -> (database: FleetDatabase, lock: DataDirectoryLock) {
+        let lock: DataDirectoryLock
+        do {
+            lock = try DataDirectoryLock.acquire(directory: dataDirectory, name: "fleet-engine", server: "local Fleet Engine")
+        } catch {
+            throw CommandFailure(error.description)
         }
         let location = DatabaseLocation(dataDirectory: dataDirectory, fileName: sqliteFileName, databaseURL: databaseURL)
         let database = try await FleetDatabase.open(location, logger: logger)
@@ -101,7 +106,7 @@ struct FleetEngineCommand: AsyncParsableCommand {
             await database.shutdown()
             throw error
         }
-        return database
+        return (database, lock)
     }
 
     /// Prints a line on standard output at once, even when it is a pipe.
