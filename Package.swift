@@ -99,6 +99,7 @@ let package = Package(
                 server("Prometheus", "swift-prometheus"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOCore", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
             ]
         ),
         // Swift generated from Protos/ by scripts/generate-protos.sh: Fleet Engine v1's messages,

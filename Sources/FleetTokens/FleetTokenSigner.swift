@@ -9,11 +9,17 @@ public protocol FleetTokenSigner: Sendable {
     /// The email of the account that signs; tokens carry it as `iss` and `sub`.
     var accountEmail: String { get }
 
+    /// The `aud` of the tokens it mints; Fleet Engine's unless the signer says otherwise.
+    var audience: String { get }
+
     /// Signs `claims` and returns the compact token (`header.payload.signature`).
     func sign(_ claims: FleetEngineClaims) async throws -> String
 }
 
 extension FleetTokenSigner {
+    /// Fleet Engine's audience.
+    public var audience: String { FleetEngineClaims.fleetEngineAudience }
+
     /// Mints a token of `kind` for this signer's account, valid from `now` for `lifetime`
     /// (for a ``TokenMinter``, its synchronous `mint(_:lifetime:)` does the same on its clock).
     ///
@@ -24,7 +30,8 @@ extension FleetTokenSigner {
             kind: kind,
             account: accountEmail,
             issuedAt: Int64(now.timeIntervalSince1970.rounded(.down)),
-            lifetime: lifetime
+            lifetime: lifetime,
+            audience: audience
         )
         return MintedToken(token: try await sign(claims), claims: claims)
     }

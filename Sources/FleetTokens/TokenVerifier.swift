@@ -13,8 +13,9 @@ public final class TokenVerifier: Sendable {
     public static let maximumTokenSize = 8192
     /// How far in the future `iat` may be, in seconds.
     public static let maximumFutureIssue: Int64 = 600
-    /// How many of an account's keys a token without `kid` is tried against, at most.
-    public static let maximumKeysTriedWithoutKeyID = 8
+    /// How many of an account's keys a token without `kid` is tried against, at most: a
+    /// Google service account has up to ten keys of its own and two Google-managed ones.
+    public static let maximumKeysTriedWithoutKeyID = 12
 
     /// The `aud` every token must carry.
     public let audience: String

@@ -72,7 +72,7 @@ public struct LocalFleetEngineConfiguration: Sendable {
 
     /// Every JWKS the engine fetches keys from.
     var trustedKeySources: [TrustedKeySource] {
-        jwksURL.map { [.jwks(url: $0)] } ?? []
+        (jwksURL.map { [.jwks(url: $0)] } ?? [])
             + googleManagedAccounts.map { .googleAccount($0, certsURL: googleCertsURL) }
     }
 }

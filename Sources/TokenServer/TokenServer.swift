@@ -29,6 +29,8 @@ public final class TokenServer: Sendable {
     let throttle: LoginThrottle
     let issuer: TokenIssuer
     let jsonWebKeySet: Data
+    /// The claim on the data directory of a server on SQLite (replicas share PostgreSQL).
+    private let directoryLock: DataDirectoryLock?
 
     /// A server over an open store and loaded keys. The caller closes the store.
     public convenience init(
@@ -38,7 +40,7 @@ public final class TokenServer: Sendable {
         metrics: PrometheusMetrics = .init(),
         logger: Logger = Logger(label: "fleetauth.token-server")
     ) throws {
-        try self.init(store: store, keys: keys, options: options, metrics: metrics, logger: logger, adminKeySetup: nil)
+        try self.init(store: store, keys: keys, options: options, metrics: metrics, logger: logger, adminKeySetup: nil, directoryLock: nil)
     }
 
     private init(
@@ -47,7 +49,8 @@ public final class TokenServer: Sendable {
         options: TokenServerOptions,
         metrics: PrometheusMetrics,
         logger: Logger,
-        adminKeySetup: AdminKeyFile.Setup?
+        adminKeySetup: AdminKeyFile.Setup?,
+        directoryLock: DataDirectoryLock?
     ) throws {
         try options.oidc.check()
         self.store = store
@@ -56,6 +59,7 @@ public final class TokenServer: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.adminKeySetup = adminKeySetup
+        self.directoryLock = directoryLock
         self.accounts = AccountAdministration(store: store, hasher: PasswordHasher(cost: options.bcryptCost), now: options.now)
         self.throttle = LoginThrottle(policy: options.loginThrottle, now: options.now)
         self.issuer = try TokenIssuer(store: store, keys: keys, options: options, metrics: TokenServerMetrics(metrics: metrics), logger: logger)
@@ -63,7 +67,9 @@ public final class TokenServer: Sendable {
     }
 
     /// Opens (or on first start creates) the data directory: `keys/<role>.json`, the SQLite
-    /// database (unless a PostgreSQL URL is configured) and `admin-key`.
+    /// database (unless a PostgreSQL URL is configured) and `admin-key`. On SQLite the server
+    /// claims the directory (`token-server.lock`): a second server on it refuses to start,
+    /// saying which process has it.
     public static func open(
         _ configuration: TokenServerConfiguration,
         metrics: PrometheusMetrics = .init(),
@@ -76,6 +82,9 @@ public final class TokenServer: Sendable {
         } catch {
             throw KeyFileError(file: configuration.dataDirectory, problem: "cannot be created as a folder")
         }
+        let directoryLock = configuration.databaseURL == nil
+            ? try DataDirectoryLock.acquire(directory: configuration.dataDirectory, name: "token-server", server: "token server")
+            : nil
         let keys = try SigningKeys.loadOrCreate(
             directory: configuration.keysDirectory,
             projectID: configuration.projectID,
@@ -84,7 +93,9 @@ public final class TokenServer: Sendable {
         let store = try await TokenServerStore.open(configuration.databaseLocation, logger: logger)
         do {
             let setup = try await AdminKeyFile.ensure(path: configuration.adminKeyPath, store: store, now: configuration.options.epochSeconds)
-            return try TokenServer(store: store, keys: keys, options: configuration.options, metrics: metrics, logger: logger, adminKeySetup: setup)
+            return try TokenServer(
+                store: store, keys: keys, options: configuration.options, metrics: metrics, logger: logger, adminKeySetup: setup,
+                directoryLock: directoryLock)
         } catch {
             await store.close()
             throw error
@@ -130,8 +141,10 @@ public final class TokenServer: Sendable {
         await shutdown()
     }
 
-    /// Closes the store (and its database, if the server opened it).
+    /// Closes the store (and its database, if the server opened it), and gives up the data
+    /// directory.
     public func shutdown() async {
         await store.close()
+        directoryLock?.release()
     }
 }

@@ -69,9 +69,8 @@ struct FleetEngineCommand: AsyncParsableCommand {
             }
         }
         let logger = Logger(label: "fleetauth.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
-        let lock = try Self.lockDataDirectory(dataDir, databaseURL: databaseURL)
-        defer { withExtendedLifetime(lock) {} }
-        let database = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
+        let (database, lock) = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
+        defer { lock.release() }
         let configuration = LocalFleetEngineConfiguration(
             projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS,
             googleManagedAccounts: try google.accounts(), googleCertsURL: google.googleCertsURL, host: host, port: port, grpcPort: grpcPort,
@@ -95,19 +94,15 @@ struct FleetEngineCommand: AsyncParsableCommand {
         await database.shutdown()
     }
 
-    /// Claims the data directory for this process (creating it when missing) when the rows are
-    /// kept in its SQLite file; `nil` with a PostgreSQL URL, whose rows are not in it.
-    static func lockDataDirectory(_ dataDirectory: String, databaseURL: String?) throws -> DataDirectoryLock? {
-        guard databaseURL == nil else { return nil }
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return try DataDirectoryLock(dataDirectory: dataDirectory)
-    }
-
-    /// Opens the Fleet Engine's database, `DIR/fleet-engine.sqlite` or `databaseURL`, with its
-    /// tables ready.
-    static func openDatabase(dataDirectory: String, databaseURL: String?, logger: Logger) async throws -> FleetDatabase {
-        if databaseURL == nil {
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    /// Claims `dataDirectory` for one local Fleet Engine (`fleet-engine.lock`: a second one on
+    /// it would split the live state) and opens its database, `DIR/fleet-engine.sqlite` or
+    /// `databaseURL`, with its tables ready. Release the lock once the database is shut down.
+    static func openDatabase(dataDirectory: String, databaseURL: String?, logger: Logger) async throws -> (database: FleetDatabase, lock: DataDirectoryLock) {
+        let lock: DataDirectoryLock
+        do {
+            lock = try DataDirectoryLock.acquire(directory: dataDirectory, name: "fleet-engine", server: "local Fleet Engine")
+        } catch {
+            throw CommandFailure(error.description)
         }
         let location = DatabaseLocation(dataDirectory: dataDirectory, fileName: sqliteFileName, databaseURL: databaseURL)
         let database = try await FleetDatabase.open(location, logger: logger)
@@ -117,7 +112,7 @@ struct FleetEngineCommand: AsyncParsableCommand {
             await database.shutdown()
             throw error
         }
-        return database
+        return (database, lock)
     }
 
     /// Prints a line on standard output at once, even when it is a pipe.

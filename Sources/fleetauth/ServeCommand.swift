@@ -44,11 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "fleetauth.serve", factory: DeferredMetadataLogHandler.standardError)
-        let lock = try FleetEngineCommand.lockDataDirectory(dataDir, databaseURL: databaseURL)
-        defer { withExtendedLifetime(lock) {} }
         let local = keyless ? try await LocalKeyless.start(logger: logger) : nil
         let options = TokenServerOptions(keyless: local?.signing(project: project) ?? KeylessSigning())
-        let (tokenServer, database) = try await LocalServers.open(
+        let (tokenServer, database, engineLock) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)
         let banner = ServeBanner(
             dataDirectory: dataDir, project: project, host: host, adminKey: tokenServer.adminKeySetup,
@@ -62,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
             tokenServer.application(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
             engine,
         ]
+        defer { engineLock.release() }
         do {
             try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
         } catch {

@@ -4,6 +4,7 @@ import Foundation
 import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 /// The IAM signer and the metadata-server credentials against the Google stand-in, a real
@@ -65,6 +66,29 @@ struct KeylessSigningTests {
             let calls = await standIn.accounts.calls
             #expect(calls.metadataToken == 1)
             #expect(calls.signJwt == 20)
+        }
+    }
+
+    @Test("an access token due for a refresh is still handed out while the new one is fetched; an expired one is not")
+    func accessTokenIsRefreshedAhead() async throws {
+        let standIn = GoogleStandIn()
+        try await standIn.application(port: 0).test(.live) { client in
+            let clock = MovableTime()
+            let credentials = try MetadataServerCredentials(host: "127.0.0.1:\(try #require(client.port))", now: clock.now)
+            let first = try await credentials.accessToken()
+            clock.advance(by: 3599 - 200)  // inside the last five minutes: refresh due, still valid
+            #expect(try await credentials.accessToken() == first, "no caller waits while the token is valid")
+            var second = first
+            let deadline = ContinuousClock.now + .seconds(10)
+            while second == first, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+                second = try await credentials.accessToken()
+            }
+            #expect(second != first, "the background refresh brought a new token")
+            #expect(await standIn.accounts.calls.metadataToken == 2)
+            clock.advance(by: 3600)  // the second one has expired: callers wait for a third
+            #expect(try await credentials.accessToken() != second)
+            #expect(await standIn.accounts.calls.metadataToken == 3)
         }
     }
 
@@ -143,5 +167,16 @@ struct KeylessSigningTests {
             #expect(error?.message.contains("no answer") == true)
             _ = try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date())
         }
+    }
+}
+
+/// A time the test moves by hand.
+private final class MovableTime: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+
+    var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 += seconds }
     }
 }

@@ -1,5 +1,5 @@
 import FleetTokens
-import LocalFleetEngine
+@testable import LocalFleetEngine
 import Foundation
 import GoogleStandIn
 import Hummingbird
@@ -41,6 +41,16 @@ struct GoogleManagedAccountTests {
 
     func getVehicle(_ client: TestClient, token: String) async throws -> TestResponse {
         try await client.send(.GET, "\(Fixtures.provider)/vehicles/v1", token: token)
+    }
+
+    @Test("a JWKS URL beside Google-managed accounts: both are fetched from")
+    func jwksAndGoogleAccountsTogether() {
+        let configuration = LocalFleetEngineConfiguration(
+            projectID: TestKeys.project, jwksURL: "http://127.0.0.1:1/jwks.json",
+            googleManagedAccounts: [GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser)], googleCertsURL: "http://127.0.0.1:2")
+        #expect(configuration.trustedKeySources.map(\.url) == [
+            "http://127.0.0.1:1/jwks.json", "http://127.0.0.1:2/service_accounts/v1/metadata/jwk/\(Self.driverAccount)",
+        ])
     }
 
     @Test("a token of the account is accepted, with its kid and without")

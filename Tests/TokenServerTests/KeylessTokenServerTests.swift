@@ -72,6 +72,7 @@ struct KeylessTokenServerTests {
             let again = try await client.token("driver/v-1", session: session).json()
             #expect(again["token"] as? String == first["token"] as? String)
             #expect(again["expiresAt"] as? Int == first["expiresAt"] as? Int)
+            #expect(first["expiresInSeconds"] as? Int == 1800 && again["expiresInSeconds"] as? Int == 901, "what is left, not the lifetime")
             #expect(again["issuedAt"] as? Int == 1_800_000_000)
             let other = try await client.token("driver/v-2", session: session).json()
             #expect(other["token"] as? String != first["token"] as? String)

@@ -55,19 +55,19 @@ public actor MetadataServerCredentials: AccessTokenSource {
         self.now = now
     }
 
-    /// The access token at hand while it is fresh; else a new one (joining a fetch under way).
+    /// The access token at hand while it is fresh. Once it is due for a refresh but still
+    /// valid, it is handed out while a new one is fetched in the background; once it has
+    /// expired (or there is none), callers wait for the new one (joining a fetch under way).
     ///
     /// - Throws: ``GoogleAPIError`` when no token can be had.
     public func accessToken() async throws -> String {
         let time = now()
         if let current, time < current.refreshAt { return current.token }
-        let fetch = inFlight ?? startFetch()
-        do {
-            return try await fetch.value
-        } catch {
-            if let current, time < current.expiresAt { return current.token }
-            throw error
+        if let current, time < current.expiresAt {
+            if inFlight == nil { _ = startFetch() }
+            return current.token
         }
+        return try await (inFlight ?? startFetch()).value
     }
 
     /// Forgets `token` if it is the one at hand.

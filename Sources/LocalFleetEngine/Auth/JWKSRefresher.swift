@@ -43,6 +43,8 @@ actor JWKSRefresher {
     /// whether a fetch was made, i.e. whether the keys may have changed.
     func refresh(waitingForNextSlot: Bool = false) async -> Bool {
         if let inFlight {
+            // A fetch scheduled for later is only worth waiting for by those who asked to wait.
+            if !waitingForNextSlot, let lastAttempt, lastAttempt > clock.now { return false }
             await inFlight.value
             return true
         }

@@ -6,9 +6,12 @@ struct TokenResponse {
     let token: String
     let issuedAt: Int64
     let expiresAt: Int64
+    /// The server's time of the answer, in epoch seconds.
+    let now: Int64
 
-    /// The lifetime, for clients that count from when they asked.
-    var expiresInSeconds: Int64 { expiresAt - issuedAt }
+    /// What is left of the token, for clients that count from when they asked: its whole
+    /// lifetime for a new token, less for one handed out again.
+    var expiresInSeconds: Int64 { expiresAt - now }
 
     /// The answer as JSON, keys sorted, written by hand (`JSONEncoder` took about 4% of the
     /// CPU of a token request).
@@ -48,7 +51,8 @@ extension TokenServer {
         return JSONResponse.make(json: TokenResponse(
             token: minted.token,
             issuedAt: minted.claims.issuedAt,
-            expiresAt: minted.claims.expiresAt
+            expiresAt: minted.claims.expiresAt,
+            now: options.epochSeconds
         ).json)
     }
 }

@@ -104,7 +104,8 @@ struct FleetEngineBench: AsyncParsableCommand {
         guard FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
             throw CommandFailure("cannot write \(tokensFile)")
         }
-        let database = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
+        let (database, lock) = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
+        defer { lock.release() }
         let store = SQLFleetStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 

@@ -42,7 +42,8 @@ struct FleetStoreBench: AsyncParsableCommand {
         defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench.fleet-store", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
-        let database = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
+        let (database, lock) = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
+        defer { lock.release() }
         let store = SQLFleetStore(database: database)
         let project = BenchProvider.named("bench-store")
         var results: [Int: (cpu: [Double], rate: [Double])] = [:]

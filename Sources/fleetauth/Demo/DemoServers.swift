@@ -17,6 +17,7 @@ actor DemoServers {
     let keyless: LocalKeyless?
     private let logger: Logger
     private let database: FleetDatabase
+    private let engineLock: DataDirectoryLock
     private(set) var tokenServer: TokenServer
     private var tokenServerRun: RunningService?
     private var fleetEngineRun: RunningService?
@@ -25,8 +26,9 @@ actor DemoServers {
 
     private init(
         dataDirectory: String, options: TokenServerOptions, metrics: PrometheusMetrics, keyless: LocalKeyless?, logger: Logger,
-        database: FleetDatabase, tokenServer: TokenServer
+        database: FleetDatabase, engineLock: DataDirectoryLock, tokenServer: TokenServer
     ) {
+        self.engineLock = engineLock
         self.dataDirectory = dataDirectory
         self.metrics = metrics
         self.keyless = keyless
@@ -46,16 +48,16 @@ actor DemoServers {
         if let local { options.keyless = local.signing(project: project) }
         let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: project, options: options)
         let metrics = PrometheusMetrics()
-        let tokenServer: TokenServer, database: FleetDatabase
+        let tokenServer: TokenServer, database: FleetDatabase, engineLock: DataDirectoryLock
         do {
-            (tokenServer, database) = try await LocalServers.open(configuration, metrics: metrics, logger: logger)
+            (tokenServer, database, engineLock) = try await LocalServers.open(configuration, metrics: metrics, logger: logger)
         } catch {
             await local?.stop()
             throw error
         }
         let servers = DemoServers(
             dataDirectory: dataDirectory, options: options, metrics: metrics, keyless: local, logger: logger, database: database,
-            tokenServer: tokenServer)
+            engineLock: engineLock, tokenServer: tokenServer)
         do {
             try await servers.startFleetEngine()
             try await servers.startTokenServer(reopening: false)
@@ -83,6 +85,7 @@ actor DemoServers {
         if tokenServerRun != nil { await stopTokenServer() }
         await fleetEngineRun?.stop()
         await database.shutdown()
+        engineLock.release()
         await keyless?.stop()
     }
 

@@ -8,17 +8,18 @@ import TokenServer
 /// run them.
 enum LocalServers {
     /// Opens (or creates) the token server of `configuration` and the Fleet Engine's database
-    /// next to it; closes the token server again if the database cannot be opened.
+    /// next to it, with the Fleet Engine's claim on the directory (release it after shutting
+    /// the database down); closes the token server again if the database cannot be opened.
     static func open(
         _ configuration: TokenServerConfiguration,
         metrics: PrometheusMetrics = .init(),
         logger: Logger
-    ) async throws -> (tokenServer: TokenServer, database: FleetDatabase) {
+    ) async throws -> (tokenServer: TokenServer, database: FleetDatabase, engineLock: DataDirectoryLock) {
         let tokenServer = try await TokenServer.open(configuration, metrics: metrics, logger: logger)
         do {
-            let database = try await FleetEngineCommand.openDatabase(
+            let (database, lock) = try await FleetEngineCommand.openDatabase(
                 dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL, logger: logger)
-            return (tokenServer, database)
+            return (tokenServer, database, lock)
         } catch {
             await tokenServer.shutdown()
             throw error
