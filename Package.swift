@@ -126,6 +126,7 @@ let package = Package(
                 server("HummingbirdCore", "hummingbird"),
                 server("SQLKit", "sql-kit"),
                 server("Logging", "swift-log"),
+                server("Metrics", "swift-metrics"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOCore", "swift-nio"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),

@@ -21,12 +21,18 @@ public struct LocalFleetEngine: Service {
     /// The configuration.
     public let configuration: LocalFleetEngineConfiguration
     private let store: any FleetStore
+    private let metrics: PrometheusMetrics
     private let logger: Logger
 
-    /// An engine serving `configuration`, keeping its vehicles and trips in `store`.
-    public init(configuration: LocalFleetEngineConfiguration, store: any FleetStore, logger: Logger = Logger(label: "fleet-engine")) {
+    /// An engine serving `configuration`, keeping its vehicles and trips in `store` and counting
+    /// its requests in `metrics` (served on `/metrics`).
+    public init(
+        configuration: LocalFleetEngineConfiguration, store: any FleetStore, metrics: PrometheusMetrics = .init(),
+        logger: Logger = Logger(label: "fleet-engine")
+    ) {
         self.configuration = configuration
         self.store = store
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -46,11 +52,17 @@ public struct LocalFleetEngine: Service {
         }
         await authenticator.loadKeys()
         let core = FleetEngineCore(
-            state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator, now: configuration.now)
+            state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator, now: configuration.now,
+            metrics: FleetEngineMetrics(prometheus: metrics))
 
         let router = Router(context: FleetEngineRequestContext.self)
         router.add(middleware: APIErrorMiddleware())
-        let providers = router.group("v1/providers/:provider").add(middleware: AuthenticationMiddleware(core: core))
+        // Up, with the vehicles and trips loaded (they are served from memory).
+        router.get("healthz") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        }
+        router.addMetricsRoute(metrics)
+        let providers = router.group("v1/providers/:provider")
         VehicleRoutes(core: core).register(on: providers)
         TripRoutes(core: core).register(on: providers)
 

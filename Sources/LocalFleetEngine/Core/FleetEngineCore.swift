@@ -16,6 +16,8 @@ struct FleetEngineCore: Sendable {
     let authenticator: TokenAuthenticator
     /// The clock for `serverTime`.
     let now: @Sendable () -> Date
+    /// What is counted for `/metrics`.
+    let metrics: FleetEngineMetrics
 
     /// The verified token among a request's `authorization` values (one `Bearer <JWT>` is
     /// expected), or 401 naming the rule the token broke; `path` names the request in the log.
@@ -24,7 +26,21 @@ struct FleetEngineCore: Sendable {
             return try await authenticator.authenticate(BearerToken.extract(from: values))
         } catch {
             logger.info("token refused", metadata: ["reason": "\(error.reason)", "path": "\(path)"])
+            metrics.refused(reason: error.reason)
             throw .unauthenticated(error.description)
+        }
+    }
+
+    /// Runs `operation`, the whole of API `method`'s answer through `door`, and counts it.
+    func measured<Result>(_ method: String, door: FleetEngineMetrics.Door, _ operation: () async throws -> Result) async throws -> Result {
+        let start = ContinuousClock.now
+        do {
+            let result = try await operation()
+            metrics.record(method, door: door, refusal: nil, elapsed: ContinuousClock.now - start)
+            return result
+        } catch {
+            metrics.record(method, door: door, refusal: error as? APIError ?? .internal, elapsed: ContinuousClock.now - start)
+            throw error
         }
     }
 

@@ -4,7 +4,8 @@ import Logging
 
 /// What every gRPC method does around the core's operation: authenticate the token of the
 /// `authorization` metadata (`Bearer <JWT>`), find the provider in the request's resource name,
-/// and answer with the operation's result (a thrown ``APIError`` becomes its gRPC status).
+/// answer with the operation's result (a thrown ``APIError`` becomes its gRPC status), and
+/// count the call.
 @available(macOS 15.0, iOS 18.0, *)
 struct GRPCRequests: Sendable {
     /// The operations.
@@ -23,10 +24,12 @@ struct GRPCRequests: Sendable {
     ) async throws -> ServerResponse<Output> {
         var logger = logger
         logger[metadataKey: "method"] = "\(method)"
-        let token = try await core.authenticate(
-            authorization: request.metadata[stringValues: "authorization"].map { $0 }, path: method, logger: logger)
-        let (provider, id) = try target(request.message)
-        let call = FleetCall(token: token, provider: provider, logger: logger)
-        return ServerResponse(message: try await operation(call, id, request.message))
+        return try await core.measured(method, door: .grpc) {
+            let token = try await core.authenticate(
+                authorization: request.metadata[stringValues: "authorization"].map { $0 }, path: method, logger: logger)
+            let (provider, id) = try target(request.message)
+            let call = FleetCall(token: token, provider: provider, logger: logger)
+            return ServerResponse(message: try await operation(call, id, request.message))
+        }
     }
 }

@@ -3,10 +3,10 @@ import FleetTokens
 import Hummingbird
 
 /// The request context of the local Fleet Engine: Hummingbird's core context plus the token
-/// the ``AuthenticationMiddleware`` verified.
+/// that ``RouterGroup/route(_:_:_:core:handler:)`` verified.
 struct FleetEngineRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
-    /// The caller's verified token; set for every route behind the authentication middleware.
+    /// The caller's verified token; set for every Fleet Engine route before its handler runs.
     var token: VerifiedToken?
 
     init(source: ApplicationRequestContextSource) {

@@ -11,12 +11,14 @@ struct TripRoutes: Sendable {
     let core: FleetEngineCore
 
     func register(on group: RouterGroup<Context>) {
-        group.post("trips") { request, context in try await create(request, context) }
-        group.get("trips/:trip") { request, context in try await get(request, context) }
-        group.put("trips/:trip") { request, context in try await update(request, context) }
-        group.delete("trips/:trip") { request, context in try await delete(request, context) }
-        group.post("trips:search") { request, context in try await search(request, context) }
-        group.post("billableTrips/{trip}:report") { request, context in try await reportBillable(request, context) }
+        group.route(.post, "trips", "CreateTrip", core: core) { request, context in try await create(request, context) }
+        group.route(.get, "trips/:trip", "GetTrip", core: core) { request, context in try await get(request, context) }
+        group.route(.put, "trips/:trip", "UpdateTrip", core: core) { request, context in try await update(request, context) }
+        group.route(.delete, "trips/:trip", "DeleteTrip", core: core) { request, context in try await delete(request, context) }
+        group.route(.post, "trips:search", "SearchTrips", core: core) { request, context in try await search(request, context) }
+        group.route(.post, "billableTrips/{trip}:report", "ReportBillableTrip", core: core) { request, context in
+            try await reportBillable(request, context)
+        }
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> Trip {

@@ -10,13 +10,15 @@ struct VehicleRoutes: Sendable {
     let core: FleetEngineCore
 
     func register(on group: RouterGroup<Context>) {
-        group.post("vehicles") { request, context in try await create(request, context) }
-        group.get("vehicles") { request, context in try await list(request, context) }
-        group.post("vehicles/{vehicle}:updateAttributes") { request, context in try await updateAttributes(request, context) }
-        group.get("vehicles/:vehicle") { request, context in try await get(request, context) }
-        group.put("vehicles/:vehicle") { request, context in try await update(request, context) }
-        group.delete("vehicles/:vehicle") { request, context in try await delete(request, context) }
-        group.post("vehicles:search") { request, context in try await search(request, context) }
+        group.route(.post, "vehicles", "CreateVehicle", core: core) { request, context in try await create(request, context) }
+        group.route(.get, "vehicles", "ListVehicles", core: core) { request, context in try await list(request, context) }
+        group.route(.post, "vehicles/{vehicle}:updateAttributes", "UpdateVehicleAttributes", core: core) { request, context in
+            try await updateAttributes(request, context)
+        }
+        group.route(.get, "vehicles/:vehicle", "GetVehicle", core: core) { request, context in try await get(request, context) }
+        group.route(.put, "vehicles/:vehicle", "UpdateVehicle", core: core) { request, context in try await update(request, context) }
+        group.route(.delete, "vehicles/:vehicle", "DeleteVehicle", core: core) { request, context in try await delete(request, context) }
+        group.route(.post, "vehicles:search", "SearchVehicles", core: core) { request, context in try await search(request, context) }
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> Vehicle {

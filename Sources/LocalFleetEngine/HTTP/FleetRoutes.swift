@@ -1,0 +1,23 @@
+import FleetServerSupport
+import HTTPTypes
+import Hummingbird
+
+extension RouterGroup where Context == FleetEngineRequestContext {
+    /// Adds `method path` as the API method `api` (e.g. `UpdateVehicle`): the caller's
+    /// `Authorization: Bearer <JWT>` is verified (401 `UNAUTHENTICATED` naming the rule
+    /// otherwise), the verified token put in the context for `handler`, and the call counted.
+    @discardableResult
+    func route(
+        _ method: HTTPRequest.Method, _ path: RouterPath, _ api: String, core: FleetEngineCore,
+        handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator
+    ) -> Self {
+        on(path, method: method) { request, context in
+            try await core.measured(api, door: .rest) {
+                var context = context
+                context.token = try await core.authenticate(
+                    authorization: request.headers[values: .authorization], path: request.uri.path, logger: context.logger)
+                return try await handler(request, context).response(from: request, context: context)
+            }
+        }
+    }
+}
