@@ -1,6 +1,7 @@
 import Foundation
 import LocalFleetEngine
 import NIOHTTP1
+import SwiftProtobuf
 import Testing
 
 /// Requests with a good token that break a rule of the API: 400 `INVALID_ARGUMENT` with a
@@ -43,7 +44,7 @@ struct ValidationTests {
         invalid(name: "unknown nested field", method: .PUT, path: update, body: #"{"lastLocation":{"location":{"latitude":1,"longitude":2,"z":3}}}"#,
              phrase: "unknown field"),
         invalid(name: "unknown enum name", method: .PUT, path: "\(p)/vehicles/v-validation?updateMask=vehicleState", body: #"{"vehicleState":"PARKED"}"#,
-             phrase: "'PARKED' is not one of"),
+             phrase: #"vehicleState is "PARKED": not a name or number of its enum"#),
         invalid(name: "not JSON", method: .PUT, path: update, body: "{lastLocation", phrase: "not valid"),
         invalid(name: "JSON array", method: .PUT, path: update, body: "[]", phrase: "must be a JSON object"),
         invalid(name: "empty body", method: .PUT, path: update, body: nil, phrase: "empty"),
@@ -103,7 +104,7 @@ struct ValidationTests {
         let response = try await client.send(.PUT, "\(Self.p)/vehicles/v-stamp?updateMask=lastLocation", token: Tokens.server,
                                              body: #"{"lastLocation":{"location":{"latitude":52.53,"longitude":13.41},"serverTime":"2001-01-01T00:00:00Z"}}"#)
         #expect(response.status == 200, "\(response)")
-        let stamped = try #require((response.value("lastLocation.serverTime") as? String).flatMap { ProtoTimestamp(rfc3339: $0)?.date })
+        let stamped = try #require((response.value("lastLocation.serverTime") as? String).flatMap { try? Google_Protobuf_Timestamp(jsonString: "\"\($0)\"").date })
         #expect(stamped.timeIntervalSince(before) > -1 && stamped.timeIntervalSinceNow < 1, "\(stamped)")
         #expect(response.value("name") as? String == "providers/\(TestKeys.project)/vehicles/v-stamp")
     }

@@ -69,12 +69,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "UpdateVehicleAttributes", target: { message throws(APIError) in
             try ResourceNames.parse(message.name, collection: "vehicles")
         }) { call, id, message in
-            let merged = try await requests.core.updateVehicleAttributes(call, vehicleID: id) {
-                try message.requireKnownFields("the request")
-                return try message.attributes.enumerated().map { index, attribute throws(APIError) in
-                    try VehicleAttribute(proto: attribute, field: "attributes[\(index)]")
-                }
-            }
+            let merged = try await requests.core.updateVehicleAttributes(call, vehicleID: id) { try [VehicleAttribute](proto: message) }
             return .with { $0.attributes = merged.map(\.proto) }
         }
     }

@@ -10,6 +10,7 @@ extension ListVehiclesQuery {
         for (rawName, rawValue) in parameters {
             let name = FieldMask.camelCase(String(rawName)), value = String(rawValue)
             switch name {
+            case "$alt": continue  // Google's system parameter, for the answer's encoding
             case "pageSize": pageSize = try Self.integer(value, name)
             case "pageToken": pageToken = value
             case "minimumCapacity": minimumCapacity = try Self.integer(value, name)

@@ -1,10 +1,12 @@
+import FleetEngineProtos
 import FleetServerSupport
 import Hummingbird
+import SwiftProtobuf
 
 /// `POST /trips?tripId=`, `GET|PUT|DELETE /trips/{t}`, `POST /trips:search` and
-/// `POST /billableTrips/{t}:report` under
-/// `/v1/providers/{p}`: each reads the
-/// path, query and proto3 JSON body and calls the core's operation.
+/// `POST /billableTrips/{t}:report` under `/v1/providers/{p}`: each reads the path, the query and
+/// the body (proto3 JSON of Google's message), calls the core's operation with the same
+/// translation the gRPC door uses, and answers with the resulting message.
 struct TripRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
 
@@ -21,37 +23,39 @@ struct TripRoutes: Sendable {
         }
     }
 
-    private func create(_ request: Request, _ context: Context) async throws -> Trip {
-        try await core.createTrip(context.fleetCall(), tripID: request.uri.queryParameters.get("tripId") ?? "") {
-            try await ProtoJSONBody.decode(Trip.self, from: request)
-        }
+    private func create(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
+        ProtoJSONResponse(try await core.createTrip(context.fleetCall(), tripID: request.uri.queryParameters.get("tripId") ?? "") {
+            try Trip(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request))
+        }.proto)
     }
 
-    private func get(_ request: Request, _ context: Context) async throws -> Trip {
-        try await core.getTrip(context.fleetCall(), tripID: context.pathParameter("trip"))
+    private func get(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
+        ProtoJSONResponse(try await core.getTrip(context.fleetCall(), tripID: context.pathParameter("trip")).proto)
     }
 
-    private func update(_ request: Request, _ context: Context) async throws -> Trip {
-        try await core.updateTrip(
+    private func update(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
+        ProtoJSONResponse(try await core.updateTrip(
             context.fleetCall(), tripID: context.pathParameter("trip"), updateMask: request.uri.queryParameters.get("updateMask")
         ) {
-            try await ProtoJSONBody.decode(Trip.self, from: request)
-        }
+            try Trip(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request))
+        }.proto)
     }
 
-    private func delete(_ request: Request, _ context: Context) async throws -> EmptyResponse {
+    private func delete(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Google_Protobuf_Empty> {
         try await core.deleteTrip(context.fleetCall(), tripID: context.pathParameter("trip"))
-        return EmptyResponse()
+        return ProtoJSONResponse(Google_Protobuf_Empty())
     }
 
-    private func search(_ request: Request, _ context: Context) async throws -> SearchTripsResponse {
-        try await core.searchTrips(context.fleetCall()) { try await ProtoJSONBody.decode(SearchTripsQuery.self, from: request) }
+    private func search(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_SearchTripsResponse> {
+        ProtoJSONResponse(try await core.searchTrips(context.fleetCall()) {
+            try SearchTripsQuery(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchTripsRequest.self, from: request))
+        }.proto)
     }
 
-    private func reportBillable(_ request: Request, _ context: Context) async throws -> EmptyResponse {
+    private func reportBillable(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Google_Protobuf_Empty> {
         try await core.reportBillableTrip(context.fleetCall(), billableTripID: context.pathParameter("trip")) {
-            try await ProtoJSONBody.decode(BillableTripReport.self, from: request)
+            try BillableTripReport(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_ReportBillableTripRequest.self, from: request))
         }
-        return EmptyResponse()
+        return ProtoJSONResponse(Google_Protobuf_Empty())
     }
 }

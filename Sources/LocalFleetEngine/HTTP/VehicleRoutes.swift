@@ -1,9 +1,12 @@
+import FleetEngineProtos
 import FleetServerSupport
 import Hummingbird
+import SwiftProtobuf
 
 /// `POST|GET /vehicles`, `GET|PUT|DELETE /vehicles/{v}`, `POST /vehicles/{v}:updateAttributes` and
-/// `POST /vehicles:search` under `/v1/providers/{p}`: each reads the path, query and proto3 JSON body and calls the core's
-/// operation (the token was checked by the middleware).
+/// `POST /vehicles:search` under `/v1/providers/{p}`: each reads the path, the query and the body
+/// (proto3 JSON of Google's message), calls the core's operation with the same translation the
+/// gRPC door uses, and answers with the resulting message (the token was checked by the route).
 struct VehicleRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
 
@@ -21,40 +24,45 @@ struct VehicleRoutes: Sendable {
         group.route(.post, "vehicles:search", "SearchVehicles", core: core) { request, context in try await search(request, context) }
     }
 
-    private func create(_ request: Request, _ context: Context) async throws -> Vehicle {
-        try await core.createVehicle(context.fleetCall(), vehicleID: request.uri.queryParameters.get("vehicleId") ?? "") {
-            try await ProtoJSONBody.decode(Vehicle.self, from: request, quickReader: Vehicle.quicklyRead)
-        }
+    private func create(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
+        ProtoJSONResponse(try await core.createVehicle(context.fleetCall(), vehicleID: request.uri.queryParameters.get("vehicleId") ?? "") {
+            try Vehicle(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request))
+        }.proto)
     }
 
-    private func get(_ request: Request, _ context: Context) async throws -> Vehicle {
-        try await core.getVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle"))
+    private func get(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
+        ProtoJSONResponse(try await core.getVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle")).proto)
     }
 
-    private func update(_ request: Request, _ context: Context) async throws -> Vehicle {
-        try await core.updateVehicle(
+    private func update(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
+        ProtoJSONResponse(try await core.updateVehicle(
             context.fleetCall(), vehicleID: context.pathParameter("vehicle"), updateMask: request.uri.queryParameters.get("updateMask")
         ) {
-            try await ProtoJSONBody.decode(Vehicle.self, from: request, quickReader: Vehicle.quicklyRead)
-        }
+            try Vehicle(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request))
+        }.proto)
     }
 
-    private func delete(_ request: Request, _ context: Context) async throws -> EmptyResponse {
+    private func delete(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Google_Protobuf_Empty> {
         try await core.deleteVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle"))
-        return EmptyResponse()
+        return ProtoJSONResponse(Google_Protobuf_Empty())
     }
 
-    private func updateAttributes(_ request: Request, _ context: Context) async throws -> VehicleAttributeList {
-        VehicleAttributeList(attributes: try await core.updateVehicleAttributes(context.fleetCall(), vehicleID: context.pathParameter("vehicle")) {
-            try await ProtoJSONBody.decode(VehicleAttributeList.self, from: request).attributes ?? []
-        })
+    private func updateAttributes(
+        _ request: Request, _ context: Context
+    ) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_UpdateVehicleAttributesResponse> {
+        let merged = try await core.updateVehicleAttributes(context.fleetCall(), vehicleID: context.pathParameter("vehicle")) {
+            try [VehicleAttribute](proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_UpdateVehicleAttributesRequest.self, from: request))
+        }
+        return ProtoJSONResponse(.with { $0.attributes = merged.map(\.proto) })
     }
 
-    private func list(_ request: Request, _ context: Context) async throws -> ListVehiclesResponse {
-        try await core.listVehicles(context.fleetCall()) { try ListVehiclesQuery(query: request.uri.queryParameters) }
+    private func list(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_ListVehiclesResponse> {
+        ProtoJSONResponse(try await core.listVehicles(context.fleetCall()) { try ListVehiclesQuery(query: request.uri.queryParameters) }.proto)
     }
 
-    private func search(_ request: Request, _ context: Context) async throws -> SearchVehiclesResponse {
-        try await core.searchVehicles(context.fleetCall()) { try await ProtoJSONBody.decode(SearchVehiclesRequest.self, from: request) }
+    private func search(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_SearchVehiclesResponse> {
+        ProtoJSONResponse(try await core.searchVehicles(context.fleetCall()) {
+            try SearchVehiclesRequest(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchVehiclesRequest.self, from: request))
+        }.proto)
     }
 }

@@ -1,5 +1,5 @@
 /// ReportBillableTrip's request less its `name`: where and how a billable trip was booked.
-public struct BillableTripReport: Sendable, Hashable, Decodable {
+public struct BillableTripReport: Sendable, Hashable {
     /// The two-letter country code of the trip; required.
     public var countryCode: String?
     /// Where the trip was booked.
@@ -9,25 +9,12 @@ public struct BillableTripReport: Sendable, Hashable, Decodable {
     /// The product the trip is billed under.
     public var solutionType: SolutionType?
 
-    enum CodingKeys: String, CodingKey {
-        case countryCode, platform, relatedIds, solutionType
-    }
-
     /// A report.
     public init(countryCode: String?, platform: BillingPlatform? = nil, relatedIds: [String]? = nil, solutionType: SolutionType? = nil) {
         self.countryCode = countryCode
         self.platform = platform
         self.relatedIds = relatedIds
         self.solutionType = solutionType
-    }
-
-    /// Reads proto3 JSON, refusing unknown fields.
-    public init(from decoder: any Decoder) throws {
-        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
-        countryCode = try container.decodeIfPresent(String.self, forKey: .countryCode)
-        platform = try container.decodeIfPresent(BillingPlatform.self, forKey: .platform)
-        relatedIds = try container.decodeIfPresent([String].self, forKey: .relatedIds)
-        solutionType = try container.decodeIfPresent(SolutionType.self, forKey: .solutionType)
     }
 
     /// Refuses a report without a country code.

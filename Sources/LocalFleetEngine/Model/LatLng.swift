@@ -1,33 +1,16 @@
 import Foundation
 
 /// A point on the earth (`google.type.LatLng`), in degrees.
-public struct LatLng: Sendable, Hashable, Decodable, ProtoJSONEncodable {
+public struct LatLng: Sendable, Hashable {
     /// Degrees north, -90 to 90.
     public var latitude: Double
     /// Degrees east, -180 to 180.
     public var longitude: Double
 
-    enum CodingKeys: String, CodingKey {
-        case latitude, longitude
-    }
-
     /// Creates a point.
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
-    }
-
-    /// Decodes a point; a missing coordinate is 0, as in proto3.
-    public init(from decoder: any Decoder) throws {
-        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
-        latitude = try container.decodeIfPresent(Double.self, forKey: .latitude) ?? 0
-        longitude = try container.decodeIfPresent(Double.self, forKey: .longitude) ?? 0
-    }
-
-    /// Writes the LatLng's fields as proto3 JSON.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.latitude, latitude)
-        object.field(CodingKeys.longitude, longitude)
     }
 
     /// Refuses a point whose latitude is not within ±90 or whose longitude is not within ±180

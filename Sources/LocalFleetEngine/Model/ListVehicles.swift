@@ -29,7 +29,7 @@ public struct ListVehiclesQuery: Sendable, Hashable {
 }
 
 /// One page of ListVehicles' answer.
-public struct ListVehiclesResponse: Sendable, Hashable, ProtoJSONEncodable {
+public struct ListVehiclesResponse: Sendable, Hashable {
     /// The vehicles of the page, by id.
     public var vehicles: [Vehicle]
     /// The token of the next page, or empty on the last one.
@@ -37,21 +37,10 @@ public struct ListVehiclesResponse: Sendable, Hashable, ProtoJSONEncodable {
     /// How many vehicles pass the filters, on all pages.
     public var totalSize: Int
 
-    enum CodingKeys: String, CodingKey {
-        case vehicles, nextPageToken, totalSize
-    }
-
     /// A page.
     public init(vehicles: [Vehicle], nextPageToken: String, totalSize: Int) {
         self.vehicles = vehicles
         self.nextPageToken = nextPageToken
         self.totalSize = totalSize
-    }
-
-    /// Writes the fields; `totalSize` is an int64, which proto3 JSON writes as a string.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.vehicles, vehicles.isEmpty ? nil : vehicles)
-        object.field(CodingKeys.nextPageToken, nextPageToken.isEmpty ? nil : nextPageToken)
-        object.field(CodingKeys.totalSize, String(totalSize))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A proto3 JSON duration: seconds with an `s`, e.g. `"300s"` or `"1.5s"`.
-struct ProtoDuration: Decodable {
+struct ProtoDuration {
     /// The duration.
     let duration: Duration
 
@@ -9,15 +9,5 @@ struct ProtoDuration: Decodable {
     init?(text: String) {
         guard text.hasSuffix("s"), let seconds = Double(text.dropLast()), seconds.isFinite else { return nil }
         duration = .milliseconds(Int64((seconds * 1000).rounded()))
-    }
-
-    /// Reads the JSON string.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let parsed = ProtoDuration(text: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a duration such as 300s or 1.5s")
-        }
-        self = parsed
     }
 }

@@ -1,5 +1,5 @@
 /// SearchTrips' query (Google's `SearchTripsRequest` less `parent` and `header`).
-public struct SearchTripsQuery: Sendable, Hashable, Decodable {
+public struct SearchTripsQuery: Sendable, Hashable {
     /// The trips of this vehicle only; every vehicle's when `nil` (server and viewer tokens only).
     public var vehicleId: String?
     /// Only unfinished trips.
@@ -12,26 +12,12 @@ public struct SearchTripsQuery: Sendable, Hashable, Decodable {
     /// and refuses it.
     public var minimumStaleness: String?
 
-    enum CodingKeys: String, CodingKey {
-        case vehicleId, activeTripsOnly, pageSize, pageToken, minimumStaleness
-    }
-
     /// A query.
     public init(vehicleId: String? = nil, activeTripsOnly: Bool? = nil, pageSize: Int? = nil, pageToken: String? = nil) {
         self.vehicleId = vehicleId
         self.activeTripsOnly = activeTripsOnly
         self.pageSize = pageSize
         self.pageToken = pageToken
-    }
-
-    /// Reads proto3 JSON, refusing unknown fields.
-    public init(from decoder: any Decoder) throws {
-        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
-        vehicleId = try container.decodeIfPresent(String.self, forKey: .vehicleId)
-        activeTripsOnly = try container.decodeIfPresent(Bool.self, forKey: .activeTripsOnly)
-        pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize)
-        pageToken = try container.decodeIfPresent(String.self, forKey: .pageToken)
-        minimumStaleness = try container.decodeIfPresent(String.self, forKey: .minimumStaleness)
     }
 
     /// Refuses a negative page size and the filter the engine cannot apply.
@@ -42,25 +28,15 @@ public struct SearchTripsQuery: Sendable, Hashable, Decodable {
 }
 
 /// One page of SearchTrips' answer.
-public struct SearchTripsResponse: Sendable, Hashable, ProtoJSONEncodable {
+public struct SearchTripsResponse: Sendable, Hashable {
     /// The trips of the page, by id.
     public var trips: [Trip]
     /// The token of the next page, or empty on the last one.
     public var nextPageToken: String
 
-    enum CodingKeys: String, CodingKey {
-        case trips, nextPageToken
-    }
-
     /// A page.
     public init(trips: [Trip], nextPageToken: String) {
         self.trips = trips
         self.nextPageToken = nextPageToken
-    }
-
-    /// Writes the fields.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.trips, trips.isEmpty ? nil : trips)
-        object.field(CodingKeys.nextPageToken, nextPageToken.isEmpty ? nil : nextPageToken)
     }
 }

@@ -1,6 +1,6 @@
 /// The body of `POST /v1/providers/{p}/vehicles:search` (Google's `SearchVehiclesRequest` less
 /// `parent` and `header`): find `ONLINE` vehicles within a radius of a pickup point.
-public struct SearchVehiclesRequest: Sendable, Hashable, Decodable {
+public struct SearchVehiclesRequest: Sendable, Hashable {
     /// Where the rider is; required.
     public var pickupPoint: TerminalLocation?
     /// Where the rider goes; required when ordering by `DROPOFF_POINT_ETA`.
@@ -46,12 +46,6 @@ public struct SearchVehiclesRequest: Sendable, Hashable, Decodable {
         case any = "ANY"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case pickupPoint, dropoffPoint, pickupRadiusMeters, count, minimumCapacity, tripTypes, maximumStaleness, vehicleTypes
-        case requiredAttributes, requiredOneOfAttributes, requiredOneOfAttributeSets, orderBy, includeBackToBack, tripId
-        case currentTripsPresent, filter
-    }
-
     /// An empty request (``validate()`` refuses it until its required fields are set).
     public init() {}
 
@@ -68,27 +62,6 @@ public struct SearchVehiclesRequest: Sendable, Hashable, Decodable {
         self.tripTypes = tripTypes
         self.vehicleTypes = vehicleTypes
         self.orderBy = orderBy
-    }
-
-    /// Decodes a request, refusing unknown fields.
-    public init(from decoder: any Decoder) throws {
-        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
-        pickupPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .pickupPoint)
-        dropoffPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .dropoffPoint)
-        pickupRadiusMeters = try container.decodeIfPresent(Int.self, forKey: .pickupRadiusMeters)
-        count = try container.decodeIfPresent(Int.self, forKey: .count)
-        minimumCapacity = try container.decodeIfPresent(Int.self, forKey: .minimumCapacity)
-        tripTypes = try container.decodeIfPresent([TripType].self, forKey: .tripTypes)
-        maximumStaleness = try container.decodeIfPresent(ProtoDuration.self, forKey: .maximumStaleness)?.duration
-        vehicleTypes = try container.decodeIfPresent([VehicleType].self, forKey: .vehicleTypes)
-        requiredAttributes = try container.decodeIfPresent([VehicleAttribute].self, forKey: .requiredAttributes)
-        requiredOneOfAttributes = try container.decodeIfPresent([VehicleAttributeList].self, forKey: .requiredOneOfAttributes)
-        requiredOneOfAttributeSets = try container.decodeIfPresent([VehicleAttributeList].self, forKey: .requiredOneOfAttributeSets)
-        orderBy = try container.decodeIfPresent(VehicleMatchOrder.self, forKey: .orderBy)
-        includeBackToBack = try container.decodeIfPresent(Bool.self, forKey: .includeBackToBack)
-        tripId = try container.decodeIfPresent(String.self, forKey: .tripId)
-        currentTripsPresent = try container.decodeIfPresent(CurrentTripsPresent.self, forKey: .currentTripsPresent)
-        filter = try container.decodeIfPresent(String.self, forKey: .filter)
     }
 }
 
@@ -111,27 +84,18 @@ public enum VehicleMatchOrder: String, ProtoEnum {
 }
 
 /// The answer to a search (`SearchVehiclesResponse`), nearest first.
-public struct SearchVehiclesResponse: Sendable, Hashable, ProtoJSONEncodable {
+public struct SearchVehiclesResponse: Sendable, Hashable {
     /// The vehicles found.
     public var matches: [VehicleMatch]
-
-    enum CodingKeys: String, CodingKey {
-        case matches
-    }
 
     /// Creates a response.
     public init(matches: [VehicleMatch]) {
         self.matches = matches
     }
-
-    /// Writes the matches (left out when there are none, as proto3 JSON does).
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.matches, matches.isEmpty ? nil : matches)
-    }
 }
 
 /// One vehicle a search found (`VehicleMatch`).
-public struct VehicleMatch: Sendable, Hashable, ProtoJSONEncodable {
+public struct VehicleMatch: Sendable, Hashable {
     /// The vehicle (for a consumer token: only its approximate position and public fields).
     public var vehicle: Vehicle
     /// Straight-line distance from the vehicle to the pickup point, in meters.
@@ -145,10 +109,6 @@ public struct VehicleMatch: Sendable, Hashable, ProtoJSONEncodable {
     /// The order used: always by straight-line distance here.
     public var orderedBy: VehicleMatchOrder
 
-    enum CodingKeys: String, CodingKey {
-        case vehicle, vehiclePickupStraightLineDistanceMeters, tripType, vehicleMatchType, requestedOrderedBy, orderedBy
-    }
-
     /// Creates a match ordered by straight-line distance.
     public init(
         vehicle: Vehicle, vehiclePickupStraightLineDistanceMeters: Int, tripType: TripType, vehicleMatchType: MatchType,
@@ -160,16 +120,6 @@ public struct VehicleMatch: Sendable, Hashable, ProtoJSONEncodable {
         self.vehicleMatchType = vehicleMatchType
         self.requestedOrderedBy = requestedOrderedBy
         self.orderedBy = .pickupPointStraightDistance
-    }
-
-    /// Writes the match's fields as proto3 JSON.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.vehicle, vehicle)
-        object.field(CodingKeys.vehiclePickupStraightLineDistanceMeters, vehiclePickupStraightLineDistanceMeters)
-        object.field(CodingKeys.tripType, tripType)
-        object.field(CodingKeys.vehicleMatchType, vehicleMatchType)
-        object.field(CodingKeys.requestedOrderedBy, requestedOrderedBy)
-        object.field(CodingKeys.orderedBy, orderedBy)
     }
 
     /// How a vehicle would take the trip (`VehicleMatch.VehicleMatchType`).

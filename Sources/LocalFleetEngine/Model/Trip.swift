@@ -1,5 +1,5 @@
 /// A trip (`Trip`), in Fleet Engine's proto3 JSON.
-public struct Trip: Sendable, Hashable, Decodable, ProtoJSONEncodable {
+public struct Trip: Sendable, Hashable {
     /// `providers/{provider}/trips/{tripId}` (set by the server).
     public var name: String?
     /// The vehicle the trip is assigned to, if any.
@@ -14,10 +14,6 @@ public struct Trip: Sendable, Hashable, Decodable, ProtoJSONEncodable {
     public var dropoffPoint: TerminalLocation?
     /// How many passengers ride.
     public var numberOfPassengers: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case name, vehicleId, tripStatus, tripType, pickupPoint, dropoffPoint, numberOfPassengers
-    }
 
     /// Creates a trip; every field is optional, as in the API.
     public init(
@@ -36,29 +32,6 @@ public struct Trip: Sendable, Hashable, Decodable, ProtoJSONEncodable {
         self.pickupPoint = pickupPoint
         self.dropoffPoint = dropoffPoint
         self.numberOfPassengers = numberOfPassengers
-    }
-
-    /// Decodes a trip, refusing fields the API does not have.
-    public init(from decoder: any Decoder) throws {
-        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
-        name = try container.decodeIfPresent(String.self, forKey: .name)
-        vehicleId = try container.decodeIfPresent(String.self, forKey: .vehicleId)
-        tripStatus = try container.decodeIfPresent(TripStatus.self, forKey: .tripStatus)
-        tripType = try container.decodeIfPresent(TripType.self, forKey: .tripType)
-        pickupPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .pickupPoint)
-        dropoffPoint = try container.decodeIfPresent(TerminalLocation.self, forKey: .dropoffPoint)
-        numberOfPassengers = try container.decodeIfPresent(Int.self, forKey: .numberOfPassengers)
-    }
-
-    /// Writes the Trip's fields as proto3 JSON.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.name, name)
-        object.field(CodingKeys.vehicleId, vehicleId)
-        object.field(CodingKeys.tripStatus, tripStatus)
-        object.field(CodingKeys.tripType, tripType)
-        object.field(CodingKeys.pickupPoint, pickupPoint)
-        object.field(CodingKeys.dropoffPoint, dropoffPoint)
-        object.field(CodingKeys.numberOfPassengers, numberOfPassengers)
     }
 
     /// Whether the trip still occupies its vehicle (not `COMPLETE` or `CANCELED`).
@@ -93,27 +66,13 @@ public enum TripStatus: String, ProtoEnum {
 }
 
 /// A pickup or dropoff place (`TerminalLocation`).
-public struct TerminalLocation: Sendable, Hashable, Decodable, ProtoJSONEncodable {
+public struct TerminalLocation: Sendable, Hashable {
     /// The point.
     public var point: LatLng?
-
-    enum CodingKeys: String, CodingKey {
-        case point
-    }
 
     /// Creates a terminal location at `point`.
     public init(point: LatLng?) {
         self.point = point
-    }
-
-    /// Decodes a terminal location, refusing unknown fields.
-    public init(from decoder: any Decoder) throws {
-        point = try StrictContainer(decoder, keyedBy: CodingKeys.self).decodeIfPresent(LatLng.self, forKey: .point)
-    }
-
-    /// Writes the TerminalLocation's fields as proto3 JSON.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.point, point)
     }
 }
 

@@ -1,5 +1,5 @@
 /// A vehicle of the fleet (`Vehicle`), in Fleet Engine's proto3 JSON.
-public struct Vehicle: Sendable, Hashable, Decodable, ProtoJSONEncodable {
+public struct Vehicle: Sendable, Hashable {
     /// `providers/{provider}/vehicles/{vehicleId}` (set by the server).
     public var name: String?
     /// Whether the vehicle takes trips.
@@ -16,10 +16,6 @@ public struct Vehicle: Sendable, Hashable, Decodable, ProtoJSONEncodable {
     public var attributes: [VehicleAttribute]?
     /// The kind of vehicle.
     public var vehicleType: VehicleType?
-
-    enum CodingKeys: String, CodingKey {
-        case name, vehicleState, supportedTripTypes, currentTrips, lastLocation, maximumCapacity, attributes, vehicleType
-    }
 
     /// Creates a vehicle; every field is optional, as in the API.
     public init(
@@ -38,31 +34,6 @@ public struct Vehicle: Sendable, Hashable, Decodable, ProtoJSONEncodable {
         self.maximumCapacity = maximumCapacity
         self.attributes = attributes
         self.vehicleType = vehicleType
-    }
-
-    /// Decodes a vehicle, refusing fields the API does not have.
-    public init(from decoder: any Decoder) throws {
-        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
-        name = try container.decodeIfPresent(String.self, forKey: .name)
-        vehicleState = try container.decodeIfPresent(VehicleState.self, forKey: .vehicleState)
-        supportedTripTypes = try container.decodeIfPresent([TripType].self, forKey: .supportedTripTypes)
-        currentTrips = try container.decodeIfPresent([String].self, forKey: .currentTrips)
-        lastLocation = try container.decodeIfPresent(VehicleLocation.self, forKey: .lastLocation)
-        maximumCapacity = try container.decodeIfPresent(Int.self, forKey: .maximumCapacity)
-        attributes = try container.decodeIfPresent([VehicleAttribute].self, forKey: .attributes)
-        vehicleType = try container.decodeIfPresent(VehicleType.self, forKey: .vehicleType)
-    }
-
-    /// Writes the Vehicle's fields as proto3 JSON.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.name, name)
-        object.field(CodingKeys.vehicleState, vehicleState)
-        object.field(CodingKeys.supportedTripTypes, supportedTripTypes)
-        object.field(CodingKeys.currentTrips, currentTrips)
-        object.field(CodingKeys.lastLocation, lastLocation)
-        object.field(CodingKeys.maximumCapacity, maximumCapacity)
-        object.field(CodingKeys.attributes, attributes)
-        object.field(CodingKeys.vehicleType, vehicleType)
     }
 }
 

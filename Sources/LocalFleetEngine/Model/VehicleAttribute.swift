@@ -1,6 +1,6 @@
 /// A key and value the fleet attaches to a vehicle (`VehicleAttribute`). The value is one of
 /// `stringValue`, `boolValue` or `numberValue` (or the older `value`, a string).
-public struct VehicleAttribute: Sendable, Hashable, Decodable, ProtoJSONEncodable {
+public struct VehicleAttribute: Sendable, Hashable {
     /// The key; no `:` and at most 256 characters.
     public var key: String
     /// The value, as a string (deprecated by Google in favour of ``stringValue``).
@@ -12,10 +12,6 @@ public struct VehicleAttribute: Sendable, Hashable, Decodable, ProtoJSONEncodabl
     /// A number value.
     public var numberValue: Double?
 
-    enum CodingKeys: String, CodingKey {
-        case key, value, stringValue, boolValue, numberValue
-    }
-
     /// An attribute with the older text `value`, or with none yet.
     init(key: String, value: String?) {
         self.key = key
@@ -26,25 +22,6 @@ public struct VehicleAttribute: Sendable, Hashable, Decodable, ProtoJSONEncodabl
     public init(key: String, stringValue: String) {
         self.key = key
         self.stringValue = stringValue
-    }
-
-    /// Decodes an attribute, refusing unknown fields.
-    public init(from decoder: any Decoder) throws {
-        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
-        key = try container.decodeIfPresent(String.self, forKey: .key) ?? ""
-        value = try container.decodeIfPresent(String.self, forKey: .value)
-        stringValue = try container.decodeIfPresent(String.self, forKey: .stringValue)
-        boolValue = try container.decodeIfPresent(Bool.self, forKey: .boolValue)
-        numberValue = try container.decodeIfPresent(Double.self, forKey: .numberValue)
-    }
-
-    /// Writes the VehicleAttribute's fields as proto3 JSON.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.key, key)
-        object.field(CodingKeys.value, value)
-        object.field(CodingKeys.stringValue, stringValue)
-        object.field(CodingKeys.boolValue, boolValue)
-        object.field(CodingKeys.numberValue, numberValue)
     }
 
     /// The longest key or string value Fleet Engine accepts.

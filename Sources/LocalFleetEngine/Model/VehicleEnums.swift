@@ -19,7 +19,7 @@ public enum TripType: String, ProtoEnum {
 }
 
 /// The kind of vehicle (`Vehicle.VehicleType`).
-public struct VehicleType: Sendable, Hashable, Decodable, ProtoJSONEncodable {
+public struct VehicleType: Sendable, Hashable {
     /// The vehicle category (`Vehicle.VehicleType.Category`).
     public enum Category: String, ProtoEnum {
         /// Not specified.
@@ -41,23 +41,8 @@ public struct VehicleType: Sendable, Hashable, Decodable, ProtoJSONEncodable {
     /// The category.
     public var category: Category
 
-    enum CodingKeys: String, CodingKey {
-        case category
-    }
-
     /// Creates a vehicle type.
     public init(category: Category) {
         self.category = category
-    }
-
-    /// Decodes a vehicle type; a missing category is `UNKNOWN`, as in proto3.
-    public init(from decoder: any Decoder) throws {
-        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
-        category = try container.decodeIfPresent(Category.self, forKey: .category) ?? .unknown
-    }
-
-    /// Writes the VehicleType's fields as proto3 JSON.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.category, category)
     }
 }

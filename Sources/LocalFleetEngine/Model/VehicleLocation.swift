@@ -1,6 +1,6 @@
 /// Where a vehicle is and how it is moving (`VehicleLocation`), as its driver app reports it.
 /// The server sets ``serverTime`` when it stores the location.
-public struct VehicleLocation: Sendable, Hashable, Decodable, ProtoJSONEncodable {
+public struct VehicleLocation: Sendable, Hashable {
     /// The position.
     public var location: LatLng?
     /// The position's accuracy radius in meters.
@@ -26,50 +26,12 @@ public struct VehicleLocation: Sendable, Hashable, Decodable, ProtoJSONEncodable
     /// Whether the position was snapped to a road.
     public var isRoadSnapped: Bool?
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case location, latlngAccuracy, heading, headingAccuracy, speed, speedAccuracy
-        case altitude, altitudeAccuracy, updateTime, serverTime, locationSensor, isRoadSnapped
-    }
-
     /// Creates a location; every field is optional, as in the API.
     public init(location: LatLng? = nil, heading: Int? = nil, speed: Double? = nil, updateTime: ProtoTimestamp? = nil) {
         self.location = location
         self.heading = heading
         self.speed = speed
         self.updateTime = updateTime
-    }
-
-    /// Decodes a location, refusing fields the API does not have.
-    public init(from decoder: any Decoder) throws {
-        let container = try StrictContainer(decoder, keyedBy: CodingKeys.self)
-        location = try container.decodeIfPresent(LatLng.self, forKey: .location)
-        latlngAccuracy = try container.decodeIfPresent(Double.self, forKey: .latlngAccuracy)
-        heading = try container.decodeIfPresent(Int.self, forKey: .heading)
-        headingAccuracy = try container.decodeIfPresent(Double.self, forKey: .headingAccuracy)
-        speed = try container.decodeIfPresent(Double.self, forKey: .speed)
-        speedAccuracy = try container.decodeIfPresent(Double.self, forKey: .speedAccuracy)
-        altitude = try container.decodeIfPresent(Double.self, forKey: .altitude)
-        altitudeAccuracy = try container.decodeIfPresent(Double.self, forKey: .altitudeAccuracy)
-        updateTime = try container.decodeIfPresent(ProtoTimestamp.self, forKey: .updateTime)
-        serverTime = try container.decodeIfPresent(ProtoTimestamp.self, forKey: .serverTime)
-        locationSensor = try container.decodeIfPresent(LocationSensor.self, forKey: .locationSensor)
-        isRoadSnapped = try container.decodeIfPresent(Bool.self, forKey: .isRoadSnapped)
-    }
-
-    /// Writes the VehicleLocation's fields as proto3 JSON.
-    public func writeFields(to object: inout ProtoJSONObjectWriter) {
-        object.field(CodingKeys.location, location)
-        object.field(CodingKeys.latlngAccuracy, latlngAccuracy)
-        object.field(CodingKeys.heading, heading)
-        object.field(CodingKeys.headingAccuracy, headingAccuracy)
-        object.field(CodingKeys.speed, speed)
-        object.field(CodingKeys.speedAccuracy, speedAccuracy)
-        object.field(CodingKeys.altitude, altitude)
-        object.field(CodingKeys.altitudeAccuracy, altitudeAccuracy)
-        object.field(CodingKeys.updateTime, updateTime)
-        object.field(CodingKeys.serverTime, serverTime)
-        object.field(CodingKeys.locationSensor, locationSensor)
-        object.field(CodingKeys.isRoadSnapped, isRoadSnapped)
     }
 
     /// Refuses a location without a valid position, or with a heading outside 0–359 or a

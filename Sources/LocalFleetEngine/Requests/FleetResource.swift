@@ -1,6 +1,6 @@
 /// What the core needs to know to create and update a kind of resource (vehicles, trips) the
 /// same way: what its id is called, its name, its operations and its rules.
-protocol FleetResource: Decodable, Sendable {
+protocol FleetResource: Sendable {
     /// The fields an `updateMask` may name.
     associatedtype Field: UpdatableField
 
@@ -22,15 +22,9 @@ protocol FleetResource: Decodable, Sendable {
     func validateUpdate(of fields: Set<Field>) throws(InvalidArgument)
     /// Copies `field` of `source` into `target`.
     static func copy(_ field: Field, from source: Self, to target: inout Self)
-    /// The resource a request body holds when it is in a shape apps send often and a
-    /// hand-written reader takes; `nil` leaves the body to the general decoder.
-    static func quicklyRead(_ body: UnsafeRawBufferPointer) -> Self?
 }
 
 extension FleetResource {
-    /// No quick reader: every body goes to the general decoder.
-    static func quicklyRead(_ body: UnsafeRawBufferPointer) -> Self? { nil }
-
     /// This resource with the values of `fields` taken from `update` (an `updateMask` applied).
     func applying(_ update: Self, fields: Set<Field>) -> Self {
         var result = self
@@ -45,7 +39,6 @@ extension Vehicle: FleetResource {
     static func resourceName(provider: String, id: String) -> String { ResourceName.vehicle(provider: provider, id: id) }
     static func creation(id: String) -> FleetOperation { .createVehicle(vehicleID: id) }
     static func update(id: String) -> FleetOperation { .updateVehicle(vehicleID: id) }
-    static func quicklyRead(_ body: UnsafeRawBufferPointer) -> Vehicle? { VehicleBodyReader.vehicle(from: body) }
 }
 
 extension Trip: FleetResource {

@@ -1,9 +1,10 @@
+import FleetEngineProtos
 import FleetServerSupport
-import Foundation
 import SQLKit
+import SwiftProtobuf
 
 /// A ``FleetStore`` in an SQL database (SQLite or PostgreSQL) through SQLKit: one row per
-/// vehicle and per trip, each holding the resource's proto3 JSON.
+/// vehicle and per trip, each holding the resource's proto3 JSON (swift-protobuf's, of the generated message).
 ///
 /// A save is one multi-row upsert per table (up to ``rowsPerStatement`` rows each), in one
 /// transaction when there is more than one statement, so a batch of thousands of location
@@ -38,13 +39,12 @@ public struct SQLFleetStore: FleetStore {
 
     /// Every vehicle and trip of `provider`, decoded from their rows.
     public func load(provider: String) async throws -> FleetSnapshot {
-        let decoder = JSONDecoder()
         var snapshot = FleetSnapshot()
         for row in try await rows(of: Self.vehiclesTable, idColumn: "vehicle_id", provider: provider) {
-            snapshot.vehicles[row.id] = try decoder.decode(Vehicle.self, from: Data(row.document.utf8))
+            snapshot.vehicles[row.id] = try Vehicle(proto: Maps_Fleetengine_V1_Vehicle(jsonString: row.document))
         }
         for row in try await rows(of: Self.tripsTable, idColumn: "trip_id", provider: provider) {
-            snapshot.trips[row.id] = try decoder.decode(Trip.self, from: Data(row.document.utf8))
+            snapshot.trips[row.id] = try Trip(proto: Maps_Fleetengine_V1_Trip(jsonString: row.document))
         }
         return snapshot
     }
@@ -64,8 +64,8 @@ public struct SQLFleetStore: FleetStore {
             }
         }
         var statements: [any SQLExpression] = []
-        statements += Self.statements(Self.vehiclesTable, "vehicle_id", provider, vehicles.mapValues { $0.map { String(decoding: $0.protoJSON, as: UTF8.self) } })
-        statements += Self.statements(Self.tripsTable, "trip_id", provider, trips.mapValues { $0.map { String(decoding: $0.protoJSON, as: UTF8.self) } })
+        statements += Self.statements(Self.vehiclesTable, "vehicle_id", provider, try vehicles.mapValues { try $0.map { try $0.proto.jsonString() } })
+        statements += Self.statements(Self.tripsTable, "trip_id", provider, try trips.mapValues { try $0.map { try $0.proto.jsonString() } })
         if statements.count == 1 {
             try await database.executeAtomically(statements[0])
         } else if !statements.isEmpty {

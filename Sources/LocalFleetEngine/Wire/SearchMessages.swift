@@ -2,7 +2,7 @@ import FleetEngineProtos
 import FleetServerSupport
 
 extension SearchVehiclesRequest {
-    /// The search of a gRPC request (zero values are "not set").
+    /// The search of a request (zero values are "not set").
     init(proto: Maps_Fleetengine_V1_SearchVehiclesRequest) throws(APIError) {
         try proto.requireKnownFields("the request")
         self.init()

@@ -1,8 +1,8 @@
 import FleetServerSupport
 import SwiftProtobuf
 
-/// A model enum whose cases are numbered in Fleet Engine's .proto files: how the gRPC door
-/// turns it into the generated enum of the same name and back.
+/// A model enum whose cases are numbered in Fleet Engine's .proto files: how the doors
+/// turn it into the generated enum of the same name and back.
 protocol NumberedProtoEnum: ProtoEnum {
     /// Each case's number in the .proto.
     static var protoNumbers: [Self: Int] { get }

@@ -4,7 +4,7 @@ import FleetServerSupport
 // The trip model to and from Fleet Engine's generated messages (zero values are "not set").
 
 extension Trip {
-    /// The trip of a gRPC request; 400 naming the field for fields the engine does not keep.
+    /// The trip of a request; 400 naming the field for fields the engine does not keep.
     init(proto: Maps_Fleetengine_V1_Trip) throws(APIError) {
         try proto.requireKnownFields("trip")
         self.init(
@@ -33,7 +33,7 @@ extension Trip {
 }
 
 extension TerminalLocation {
-    /// The place of a gRPC request; `field` names it in refusals.
+    /// The place of a request; `field` names it in refusals.
     init(proto: Maps_Fleetengine_V1_TerminalLocation, field: String) throws(APIError) {
         try proto.requireKnownFields(field)
         self.init(point: proto.hasPoint ? try LatLng(proto: proto.point, field: "\(field).point") : nil)
@@ -48,7 +48,7 @@ extension TerminalLocation {
 }
 
 extension BillableTripReport {
-    /// The report of a gRPC ReportBillableTrip request.
+    /// The report of a ReportBillableTrip request.
     init(proto: Maps_Fleetengine_V1_ReportBillableTripRequest) throws(APIError) {
         try proto.requireKnownFields("the request")
         self.init(

@@ -2,7 +2,7 @@ import FleetEngineProtos
 import FleetServerSupport
 
 extension ListVehiclesQuery {
-    /// The query of a gRPC ListVehicles request; `filter` and `viewport` are refused by name
+    /// The query of a ListVehicles request; `filter` and `viewport` are refused by name
     /// (400) until the engine applies them, rather than ignored.
     init(proto: Maps_Fleetengine_V1_ListVehiclesRequest) throws(APIError) {
         try proto.requireKnownFields("the request")
@@ -38,7 +38,7 @@ extension ListVehiclesResponse {
 }
 
 extension SearchTripsQuery {
-    /// The query of a gRPC SearchTrips request.
+    /// The query of a SearchTrips request.
     init(proto: Maps_Fleetengine_V1_SearchTripsRequest) throws(APIError) {
         try proto.requireKnownFields("the request")
         self.init(

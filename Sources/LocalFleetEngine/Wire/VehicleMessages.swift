@@ -7,7 +7,7 @@ import SwiftProtobuf
 // as it does when Google's REST API reads proto3 JSON.
 
 extension Vehicle {
-    /// The vehicle of a gRPC request; 400 naming the field for fields the engine does not keep.
+    /// The vehicle of a request; 400 naming the field for fields the engine does not keep.
     init(proto: Maps_Fleetengine_V1_Vehicle) throws(APIError) {
         try proto.requireKnownFields("vehicle")
         self.init(
@@ -40,8 +40,18 @@ extension Vehicle {
     }
 }
 
+extension [VehicleAttribute] {
+    /// The attributes of an UpdateVehicleAttributes request.
+    init(proto request: Maps_Fleetengine_V1_UpdateVehicleAttributesRequest) throws(APIError) {
+        try request.requireKnownFields("the request")
+        self = try request.attributes.enumerated().map { index, attribute throws(APIError) in
+            try VehicleAttribute(proto: attribute, field: "attributes[\(index)]")
+        }
+    }
+}
+
 extension VehicleType {
-    /// The vehicle type of a gRPC request.
+    /// The vehicle type of a request.
     init(proto: Maps_Fleetengine_V1_Vehicle.VehicleType) throws(APIError) {
         try proto.requireKnownFields("vehicleType")
         self.init(category: try Category(proto: proto.category, field: "vehicleType.category"))
@@ -49,7 +59,7 @@ extension VehicleType {
 }
 
 extension VehicleLocation {
-    /// The location of a gRPC request; `field` names it in refusals.
+    /// The location of a request; `field` names it in refusals.
     init(proto: Maps_Fleetengine_V1_VehicleLocation, field: String) throws(APIError) {
         try proto.requireKnownFields(field)
         self.init(
@@ -88,7 +98,7 @@ extension VehicleLocation {
 }
 
 extension VehicleAttribute {
-    /// The attribute of a gRPC request; `field` names it in refusals.
+    /// The attribute of a request; `field` names it in refusals.
     init(proto: Maps_Fleetengine_V1_VehicleAttribute, field: String) throws(APIError) {
         try proto.requireKnownFields(field)
         self.init(key: proto.key, value: proto.value.nonEmpty)
@@ -113,7 +123,7 @@ extension VehicleAttribute {
 }
 
 extension LatLng {
-    /// The point of a gRPC request; `field` names it in refusals.
+    /// The point of a request; `field` names it in refusals.
     init(proto: Google_Type_LatLng, field: String) throws(APIError) {
         try proto.requireKnownFields(field)
         self.init(latitude: proto.latitude, longitude: proto.longitude)
