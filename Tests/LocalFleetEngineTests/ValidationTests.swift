@@ -98,6 +98,25 @@ struct ValidationTests {
         #expect(response.value("lastLocation.latlngAccuracy") as? Double == 4.5)
     }
 
+    /// Google's system parameter `$alt=json;enum-encoding=int` asks for enums by number, on
+    /// reads and on listings (where it is not taken for a ListVehicles field).
+    @Test func enumsByNumberWhenAsked() async throws {
+        let client = try await TestEngine.shared
+        let created = try await client.send(.POST, "\(Self.p)/vehicles?vehicleId=v-enum-numbers", token: Tokens.server,
+                                            body: Fixtures.vehicleBody(state: "OFFLINE"))
+        #expect(created.status == 200, "\(created)")
+        let byName = try await client.send(.GET, "\(Self.p)/vehicles/v-enum-numbers", token: Tokens.server)
+        #expect(byName.value("vehicleState") as? String == "OFFLINE")
+        let byNumber = try await client.send(.GET, "\(Self.p)/vehicles/v-enum-numbers?$alt=json;enum-encoding=int", token: Tokens.server)
+        #expect(byNumber.value("vehicleState") as? Int == 1, "\(byNumber)")
+        #expect(byNumber.value("vehicleType.category") as? Int == 1)
+        let listed = try await client.send(
+            .GET, "\(Self.p)/vehicles?vehicleTypeCategories=AUTO&pageSize=100&$alt=json;enum-encoding=int", token: Tokens.server)
+        #expect(listed.status == 200, "\(listed)")
+        let vehicles = try #require(listed.value("vehicles") as? [[String: Any]])
+        #expect(vehicles.allSatisfy { $0["vehicleState"] is Int })
+    }
+
     @Test func theServerStampsServerTime() async throws {
         let client = try await TestEngine.shared
         let before = Date()
