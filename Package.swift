@@ -175,6 +175,11 @@ let package = Package(
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
                 server("NIOHTTP1", "swift-nio"),
+                // `bench fleet-engine`'s gRPC load, with grpc-swift's own client.
+                "FleetEngineProtos",
+                server("GRPCCore", "grpc-swift-2"),
+                server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
+                server("GRPCProtobuf", "grpc-swift-protobuf"),
             ]
         ),
         // What several test targets share: running the built `fleetauth` as a child process, and a

@@ -11,13 +11,14 @@ import ServiceLifecycle
 
 /// `fleetauth bench fleet-engine`: location updates per second over loopback HTTP (load from
 /// `wrk`), one cached driver token per vehicle, every update acknowledged only once committed
-/// to SQLite (WAL); the same with every token verified afresh; what verification costs per
-/// request; and, as the reference for this host at this moment, how many authenticated reads
-/// of a vehicle the same engine serves (the floor of HTTP, routing and token checks).
+/// to SQLite (WAL); the same with every token verified afresh; the same two over the gRPC door
+/// (load from grpc-swift's client, ``GRPCUpdateLoad``); what verification costs per request;
+/// and, as the reference for this host at this moment, how many authenticated reads of a
+/// vehicle the same engine serves (the floor of HTTP, routing and token checks).
 struct FleetEngineBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet-engine",
-        abstract: "Local Fleet Engine: durable location updates/s over loopback HTTP; token verification cached vs uncached."
+        abstract: "Local Fleet Engine: durable location updates/s over loopback REST and gRPC; token verification cached vs uncached."
     )
 
     @Option(help: "Vehicles, each with its own driver token (at least --connections).")
@@ -34,6 +35,9 @@ struct FleetEngineBench: AsyncParsableCommand {
 
     @Option(help: "Threads of the load generators, wrk and the one that creates the vehicles (they share the machine with the engine).")
     var clientThreads = 1
+
+    @Option(help: "HTTP/2 connections of the gRPC runs, over which --connections calls are multiplexed.")
+    var grpcConnections = 4
 
     @Option(help: "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file.")
     var databaseURL: String?
@@ -65,15 +69,22 @@ struct FleetEngineBench: AsyncParsableCommand {
         let database: String
         let cached: [Run]
         let uncached: [Run]
+        /// The cached and uncached runs over gRPC.
+        let grpcCached: [Run]
+        let grpcUncached: [Run]
         /// Authenticated `GET`s of a vehicle per second, one run per round.
         let readsPerSecond: [Double]
         /// The machine's time stolen during each read run, in percent.
         let readsStolenPercent: [Double?]
         let cachedMedianUpdatesPerSecond: Double
         let uncachedMedianUpdatesPerSecond: Double
+        let grpcCachedMedianUpdatesPerSecond: Double
+        let grpcUncachedMedianUpdatesPerSecond: Double
         let readsMedianPerSecond: Double
         /// The median, over rounds, of cached updates/s divided by reads/s in the same round.
         let updatesToReadsRatio: Double
+        /// The median, over rounds, of cached gRPC updates/s divided by cached REST updates/s in the same round.
+        let grpcToRESTRatio: Double
         let verifyCachedNanoseconds: Double
         let verifyUncachedNanoseconds: Double
     }
@@ -82,8 +93,8 @@ struct FleetEngineBench: AsyncParsableCommand {
         guard connections >= clientThreads, vehicles >= connections else {
             throw ValidationError("--vehicles must be at least --connections, and --connections at least --client-threads")
         }
-        guard seconds >= 1, (1...39).contains(rounds), clientThreads >= 1 else {
-            throw ValidationError("--seconds and --client-threads must be at least 1, --rounds 1 to 39")
+        guard seconds >= 1, (1...19).contains(rounds), clientThreads >= 1, (1...connections).contains(grpcConnections) else {
+            throw ValidationError("--seconds and --client-threads must be at least 1, --rounds 1 to 19, --grpc-connections 1 to --connections")
         }
     }
 
@@ -109,28 +120,39 @@ struct FleetEngineBench: AsyncParsableCommand {
         let store = SQLFleetStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 
-        var cached: [Run] = [], uncached: [Run] = [], reads: [Double] = [], readsStolen: [Double?] = []
+        var cached: [Run] = [], uncached: [Run] = [], grpcCached: [Run] = [], grpcUncached: [Run] = []
+        var reads: [Double] = [], readsStolen: [Double?] = []
         do {
-            try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 10, logger: logger) { port in
+            try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 10, logger: logger) { port, _ in
                 try await createVehicles(project: project, port: port, token: serverToken, on: clients)
             }
             var run = 0
             for round in 1...rounds {
                 for capacity in [100_000, 1] {
                     run += 1
-                    let (load, cpuSeconds, stolenPercent) = try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: capacity, logger: logger) { port in
+                    let (load, cpuSeconds, stolenPercent) = try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: capacity, logger: logger) { port, _ in
                         try await measure(project: project, port: port, tokensFile: tokensFile, run: run, folder: folder)
                     }
-                    let checked = try await durability(of: Self.acknowledged(load), run: run, project: project, store: store)
-                    let result = Run(
-                        updatesPerSecond: Double(load.succeeded) / load.seconds,
-                        p50Milliseconds: load.latency.p50Milliseconds, p99Milliseconds: load.latency.p99Milliseconds,
-                        cpuMicrosecondsPerUpdate: cpuSeconds / Double(max(1, load.succeeded)) * 1e6, stolenPercent: stolenPercent,
-                        failed: load.failed, vehiclesChecked: checked.checked, vehiclesDurable: checked.durable)
+                    let result = try await Self.run(
+                        load.succeeded, load.failed, load.seconds, load.latency, cpuSeconds: cpuSeconds, stolenPercent: stolenPercent,
+                        durability: durability(of: Self.acknowledged(load), run: run, project: project, store: store))
                     if capacity == 1 { uncached.append(result) } else { cached.append(result) }
                     if load.failed > 0 { logger.warning("requests failed", metadata: ["count": "\(load.failed)"]) }
                 }
-                let (read, readStolenPercent) = try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger) { port in
+                for capacity in [100_000, 1] {
+                    run += 1
+                    let (load, cpuSeconds, stolenPercent) = try await withEngine(
+                        project: project, store: store, accounts: accounts, cacheCapacity: capacity, grpc: true, logger: logger
+                    ) { _, grpcPort in
+                        try await measureGRPC(project: project, port: grpcPort ?? 0, tokens: tokens, run: run)
+                    }
+                    let result = try await Self.run(
+                        load.succeeded, load.failed, load.seconds, load.latency, cpuSeconds: cpuSeconds, stolenPercent: stolenPercent,
+                        durability: durability(of: load.acknowledged, run: run, project: project, store: store))
+                    if capacity == 1 { grpcUncached.append(result) } else { grpcCached.append(result) }
+                    if load.failed > 0 { logger.warning("gRPC calls failed", metadata: ["count": "\(load.failed)"]) }
+                }
+                let (read, readStolenPercent) = try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger) { port, _ in
                     try await measureReads(project: project, port: port, tokensFile: tokensFile, folder: folder)
                 }
                 reads.append(Double(read.succeeded) / read.seconds)
@@ -152,12 +174,15 @@ struct FleetEngineBench: AsyncParsableCommand {
         let uncachedRate = Throughput.median((1...3).map { _ in Throughput.measure(seconds: 1) { _ = try? verifier.verifyWithoutCache(tokens[0]) } })
         let report = Report(
             vehicles: vehicles, connections: connections, secondsPerRun: seconds, database: database.location.kind.rawValue,
-            cached: cached, uncached: uncached,
+            cached: cached, uncached: uncached, grpcCached: grpcCached, grpcUncached: grpcUncached,
             readsPerSecond: reads, readsStolenPercent: readsStolen,
             cachedMedianUpdatesPerSecond: Throughput.median(cached.map(\.updatesPerSecond)),
             uncachedMedianUpdatesPerSecond: Throughput.median(uncached.map(\.updatesPerSecond)),
+            grpcCachedMedianUpdatesPerSecond: Throughput.median(grpcCached.map(\.updatesPerSecond)),
+            grpcUncachedMedianUpdatesPerSecond: Throughput.median(grpcUncached.map(\.updatesPerSecond)),
             readsMedianPerSecond: Throughput.median(reads),
             updatesToReadsRatio: Throughput.median(zip(cached, reads).map { $0.updatesPerSecond / $1 }),
+            grpcToRESTRatio: Throughput.median(zip(grpcCached, cached).map { $0.updatesPerSecond / $1.updatesPerSecond }),
             verifyCachedNanoseconds: 1e9 / cachedRate, verifyUncachedNanoseconds: 1e9 / uncachedRate
         )
         if json {
@@ -169,21 +194,24 @@ struct FleetEngineBench: AsyncParsableCommand {
 
     static func vehicleID(_ index: Int) -> String { "bench-\(index)" }
 
-    /// Runs an engine on a free port over `store` while `body` runs, then shuts it down
-    /// gracefully (every accepted write saved).
+    /// Runs an engine on a free port (and its gRPC door on another when `grpc`) over `store`
+    /// while `body` runs with the ports, then shuts it down gracefully (every accepted write saved).
     private func withEngine<Result: Sendable>(
-        project: String, store: SQLFleetStore, accounts: [TrustedServiceAccount], cacheCapacity: Int, logger: Logger,
-        _ body: (Int) async throws -> Result
+        project: String, store: SQLFleetStore, accounts: [TrustedServiceAccount], cacheCapacity: Int, grpc: Bool = false, logger: Logger,
+        _ body: (_ port: Int, _ grpcPort: Int?) async throws -> Result
     ) async throws -> Result {
+        let (grpcPorts, grpcStarted) = AsyncStream.makeStream(of: Int.self)
         let engine = try await RunningService.start(logger: logger) { onStarted in
             LocalFleetEngine(
-                configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, verifiedTokenCacheCapacity: cacheCapacity,
-                                     onStarted: onStarted),
+                configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, grpcPort: grpc ? 0 : nil,
+                                     verifiedTokenCacheCapacity: cacheCapacity, onStarted: onStarted,
+                                     onGRPCStarted: { grpcStarted.yield($0) }),
                 store: store, logger: logger)
         }
         let result: Swift.Result<Result, any Error>
         do {
-            result = .success(try await body(engine.port))
+            let grpcPort = grpc ? await grpcPorts.first { _ in true } : nil
+            result = .success(try await body(engine.port, grpcPort))
         } catch {
             result = .failure(error)
         }
@@ -222,6 +250,28 @@ struct FleetEngineBench: AsyncParsableCommand {
         let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
         let result = try await load(seconds: seconds)
         return (result, Throughput.processCPUSeconds() - cpuBefore + result.cpuSeconds, HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
+    }
+
+    /// One run of gRPC updates after a 1 s warm-up, as ``measure(project:port:tokensFile:run:folder:)``
+    /// over REST; the load generator runs in this process, so the CPU time counts both again.
+    private func measureGRPC(project: String, port: Int, tokens: [String], run: Int) async throws -> (load: GRPCUpdateLoad.Result, cpuSeconds: Double, stolenPercent: Double?) {
+        let load = GRPCUpdateLoad(
+            port: port, project: project, tokens: tokens, vehicleID: { Self.vehicleID($0) }, connections: grpcConnections, streams: connections)
+        _ = try await load.run(seconds: 1, run: run)
+        let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
+        let result = try await load.run(seconds: seconds, run: run)
+        return (result, Throughput.processCPUSeconds() - cpuBefore, HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
+    }
+
+    /// A measured run's row: its answers, time, latency and CPU, and how many vehicles were checked and durable.
+    private static func run(
+        _ succeeded: Int, _ failed: Int, _ seconds: Double, _ latency: LatencySummary, cpuSeconds: Double, stolenPercent: Double?,
+        durability: (checked: Int, durable: Int)
+    ) -> Run {
+        Run(
+            updatesPerSecond: Double(succeeded) / seconds, p50Milliseconds: latency.p50Milliseconds, p99Milliseconds: latency.p99Milliseconds,
+            cpuMicrosecondsPerUpdate: cpuSeconds / Double(max(1, succeeded)) * 1e6, stolenPercent: stolenPercent,
+            failed: failed, vehiclesChecked: durability.checked, vehiclesDurable: durability.durable)
     }
 
     /// One run of authenticated reads (after a 1 s warm-up): each vehicle's driver reads its
@@ -391,11 +441,15 @@ struct FleetEngineBench: AsyncParsableCommand {
             "run                   updates/s   p50 ms   p99 ms  CPU µs/update  stolen   stored == last acknowledged",
             row("cached driver tokens", report.cached, report.cachedMedianUpdatesPerSecond, target: target),
             row("every token verified", report.uncached, report.uncachedMedianUpdatesPerSecond, target: nil),
+            row("gRPC, cached tokens", report.grpcCached, report.grpcCachedMedianUpdatesPerSecond, target: nil),
+            row("gRPC, every verified", report.grpcUncached, report.grpcUncachedMedianUpdatesPerSecond, target: nil),
+            String(format: "gRPC cached updates are %.2f× of REST cached updates (median over rounds of the same round's ratio)", report.grpcToRESTRatio),
             String(format: "reference: authenticated GET of a vehicle %9.0f/s (the engine's floor on this host now; stolen %@); cached updates are %.2f× of it",
                    report.readsMedianPerSecond, stolen(report.readsStolenPercent).trimmingCharacters(in: .whitespaces), report.updatesToReadsRatio),
             String(format: "verification per request: cached %.0f ns, uncached %.1f µs (one thread)",
                    report.verifyCachedNanoseconds, report.verifyUncachedNanoseconds / 1000),
-            "CPU µs/update counts the engine and the load generator (wrk) together; stolen is the machine's time the hypervisor gave to other guests.",
+            "CPU µs/update counts the engine and the load generator (wrk; grpc-swift's client in this process for gRPC) together; "
+                + "stolen is the machine's time the hypervisor gave to other guests.",
         ].joined(separator: "\n")
     }
 
