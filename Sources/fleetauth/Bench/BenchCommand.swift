@@ -6,6 +6,9 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release; pin with 'taskset -c 1' for stable numbers).",
-        subcommands: [TokenBench.self, ProviderBench.self, TokenServerBench.self, KeylessBench.self, FleetEngineBench.self, FleetStoreBench.self]
+        subcommands: [
+            TokenBench.self, ProviderBench.self, TokenServerBench.self, KeylessBench.self, FleetEngineBench.self, FleetStoreBench.self,
+            GRPCLoadCommand.self,
+        ]
     )
 }

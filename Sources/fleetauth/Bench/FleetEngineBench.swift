@@ -2,6 +2,8 @@ import ArgumentParser
 import FleetServerSupport
 import FleetTokens
 import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2
 import LocalFleetEngine
 import Logging
 import NIOCore
@@ -13,8 +15,9 @@ import ServiceLifecycle
 /// `wrk`), one cached driver token per vehicle, every update acknowledged only once committed
 /// to SQLite (WAL); the same with every token verified afresh; the same two over the gRPC door
 /// (load from grpc-swift's client, ``GRPCUpdateLoad``); what verification costs per request;
-/// and, as the reference for this host at this moment, how many authenticated reads of a
-/// vehicle the same engine serves (the floor of HTTP, routing and token checks).
+/// and, as the references for this host at this moment, how many authenticated reads of a
+/// vehicle the same engine serves (the floor of HTTP, routing and token checks) and how many
+/// updates grpc-swift answers with nothing behind it (``GRPCFloorService``, the gRPC floor).
 struct FleetEngineBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet-engine",
@@ -52,8 +55,10 @@ struct FleetEngineBench: AsyncParsableCommand {
         let updatesPerSecond: Double
         let p50Milliseconds: Double
         let p99Milliseconds: Double
-        /// CPU time of this process (the engine) and of wrk (the load generator) per acknowledged update.
+        /// CPU time of this process (the engine) and of the load generator per acknowledged update.
         let cpuMicrosecondsPerUpdate: Double
+        /// CPU time of this process (the engine, or the gRPC floor) alone per acknowledged update.
+        let serverCPUMicrosecondsPerUpdate: Double
         /// The share of the machine's time the hypervisor gave to other guests during the run
         /// (`nil` off Linux): a run with much stolen is slow for reasons outside the engine.
         let stolenPercent: Double?
@@ -85,6 +90,10 @@ struct FleetEngineBench: AsyncParsableCommand {
         let updatesToReadsRatio: Double
         /// The median, over rounds, of cached gRPC updates/s divided by cached REST updates/s in the same round.
         let grpcToRESTRatio: Double
+        /// The gRPC floor's runs, one per round.
+        let grpcFloor: [Run]
+        /// The median, over rounds, of cached gRPC updates/s divided by the floor's in the same round.
+        let grpcToFloorRatio: Double
         let verifyCachedNanoseconds: Double
         let verifyUncachedNanoseconds: Double
     }
@@ -99,6 +108,7 @@ struct FleetEngineBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard #available(macOS 15.0, *) else { throw CommandFailure("the gRPC runs need grpc-swift 2, which needs macOS 15") }
         let project = BenchProvider.named("bench-fleet")
         let server = try ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser)
         let driver = try ServiceAccountKey.generate(projectID: project, role: .driverSDKUser)
@@ -121,7 +131,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 
         var cached: [Run] = [], uncached: [Run] = [], grpcCached: [Run] = [], grpcUncached: [Run] = []
-        var reads: [Double] = [], readsStolen: [Double?] = []
+        var grpcFloor: [Run] = [], reads: [Double] = [], readsStolen: [Double?] = []
         do {
             try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 10, logger: logger) { port, _ in
                 try await createVehicles(project: project, port: port, token: serverToken, on: clients)
@@ -144,7 +154,7 @@ struct FleetEngineBench: AsyncParsableCommand {
                     let (load, cpuSeconds, stolenPercent) = try await withEngine(
                         project: project, store: store, accounts: accounts, cacheCapacity: capacity, grpc: true, logger: logger
                     ) { _, grpcPort in
-                        try await measureGRPC(project: project, port: grpcPort ?? 0, tokens: tokens, run: run)
+                        try await measureGRPC(project: project, port: grpcPort ?? 0, tokensFile: tokensFile, run: run)
                     }
                     let result = try await Self.run(
                         load.succeeded, load.failed, load.seconds, load.latency, cpuSeconds: cpuSeconds, stolenPercent: stolenPercent,
@@ -152,6 +162,12 @@ struct FleetEngineBench: AsyncParsableCommand {
                     if capacity == 1 { grpcUncached.append(result) } else { grpcCached.append(result) }
                     if load.failed > 0 { logger.warning("gRPC calls failed", metadata: ["count": "\(load.failed)"]) }
                 }
+                let (floor, floorCPU, floorStolen) = try await withGRPCFloor(logger: logger) { port in
+                    try await measureGRPC(project: project, port: port, tokensFile: tokensFile, run: run)
+                }
+                grpcFloor.append(Self.run(
+                    floor.succeeded, floor.failed, floor.seconds, floor.latency, cpuSeconds: floorCPU, stolenPercent: floorStolen,
+                    durability: (0, 0)))
                 let (read, readStolenPercent) = try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger) { port, _ in
                     try await measureReads(project: project, port: port, tokensFile: tokensFile, folder: folder)
                 }
@@ -183,6 +199,8 @@ struct FleetEngineBench: AsyncParsableCommand {
             readsMedianPerSecond: Throughput.median(reads),
             updatesToReadsRatio: Throughput.median(zip(cached, reads).map { $0.updatesPerSecond / $1 }),
             grpcToRESTRatio: Throughput.median(zip(grpcCached, cached).map { $0.updatesPerSecond / $1.updatesPerSecond }),
+            grpcFloor: grpcFloor,
+            grpcToFloorRatio: Throughput.median(zip(grpcCached, grpcFloor).map { $0.updatesPerSecond / $1.updatesPerSecond }),
             verifyCachedNanoseconds: 1e9 / cachedRate, verifyUncachedNanoseconds: 1e9 / uncachedRate
         )
         if json {
@@ -240,7 +258,9 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// of run r puts it at latitude 10 + r + n / 10^7, so the stored latitude tells which
     /// update it is. Returns the run, the CPU time of this process and wrk together, and the
     /// share of the machine's time stolen meanwhile.
-    private func measure(project: String, port: Int, tokensFile: String, run: Int, folder: String) async throws -> (load: Wrk.Result, cpuSeconds: Double, stolenPercent: Double?) {
+    private func measure(
+        project: String, port: Int, tokensFile: String, run: Int, folder: String
+    ) async throws -> (load: Wrk.Result, cpuSeconds: (server: Double, load: Double), stolenPercent: Double?) {
         func load(seconds: Int) async throws -> Wrk.Result {
             try await Wrk.run(
                 url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: Self.wrkScript,
@@ -249,29 +269,58 @@ struct FleetEngineBench: AsyncParsableCommand {
         _ = try await load(seconds: 1)
         let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
         let result = try await load(seconds: seconds)
-        return (result, Throughput.processCPUSeconds() - cpuBefore + result.cpuSeconds, HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
+        return ((result), (Throughput.processCPUSeconds() - cpuBefore, result.cpuSeconds), HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
     }
 
-    /// One run of gRPC updates after a 1 s warm-up, as ``measure(project:port:tokensFile:run:folder:)``
-    /// over REST; the load generator runs in this process, so the CPU time counts both again.
-    private func measureGRPC(project: String, port: Int, tokens: [String], run: Int) async throws -> (load: GRPCUpdateLoad.Result, cpuSeconds: Double, stolenPercent: Double?) {
-        let load = GRPCUpdateLoad(
-            port: port, project: project, tokens: tokens, vehicleID: { Self.vehicleID($0) }, connections: grpcConnections, streams: connections)
-        _ = try await load.run(seconds: 1, run: run)
+    /// One run of gRPC updates on `port`, as ``measure(project:port:tokensFile:run:folder:)`` over
+    /// REST: the load runs in a child process (`bench grpc-load`, after its own 1 s warm-up), so
+    /// this process's CPU time is the server's alone.
+    @available(macOS 15.0, *)
+    private func measureGRPC(
+        project: String, port: Int, tokensFile: String, run: Int
+    ) async throws -> (load: GRPCUpdateLoad.Result, cpuSeconds: (server: Double, load: Double), stolenPercent: Double?) {
+        let arguments = [
+            Self.executablePath, "bench", "grpc-load", "--port", String(port), "--project", project, "--tokens-file", tokensFile,
+            "--connections", String(grpcConnections), "--streams", String(connections), "--seconds", String(seconds), "--run", String(run),
+        ]
         let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
-        let result = try await load.run(seconds: seconds, run: run)
-        return (result, Throughput.processCPUSeconds() - cpuBefore, HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
+        let child = try await ChildProcess.runOnOwnThread(arguments)
+        let (cpuAfter, hostAfter) = (Throughput.processCPUSeconds(), HostCPU.now())
+        let result = try JSONDecoder().decode(GRPCUpdateLoad.Result.self, from: Data(child.output.utf8))
+        // The warm-up second is in both CPU times; scale them to the measured run.
+        let share = Double(seconds) / Double(seconds + 1)
+        return (result, ((cpuAfter - cpuBefore) * share, child.cpuSeconds * share), HostCPU.stolenPercent(from: hostBefore, to: hostAfter))
     }
 
-    /// A measured run's row: its answers, time, latency and CPU, and how many vehicles were checked and durable.
+    /// This program's own path, to start `bench grpc-load` with.
+    private static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// Serves ``GRPCFloorService`` on a free port while `body` runs with the port.
+    @available(macOS 15.0, *)
+    private func withGRPCFloor<Result: Sendable>(logger: Logger, _ body: (Int) async throws -> Result) async throws -> Result {
+        let transport = HTTP2ServerTransport.Posix(address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
+        let server = GRPCServer(transport: transport, services: [GRPCFloorService()])
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.serve() }
+            defer { server.beginGracefulShutdown() }
+            guard let port = try await transport.listeningAddress.ipv4?.port else { throw CommandFailure("the gRPC floor did not listen") }
+            return try await body(port)
+        }
+    }
+
+    /// A measured run's row: its answers, time, latency, CPU of the server and of the load, and
+    /// how many vehicles were checked and durable.
     private static func run(
-        _ succeeded: Int, _ failed: Int, _ seconds: Double, _ latency: LatencySummary, cpuSeconds: Double, stolenPercent: Double?,
-        durability: (checked: Int, durable: Int)
+        _ succeeded: Int, _ failed: Int, _ seconds: Double, _ latency: LatencySummary, cpuSeconds: (server: Double, load: Double),
+        stolenPercent: Double?, durability: (checked: Int, durable: Int)
     ) -> Run {
-        Run(
+        let perUpdate = 1e6 / Double(max(1, succeeded))
+        return Run(
             updatesPerSecond: Double(succeeded) / seconds, p50Milliseconds: latency.p50Milliseconds, p99Milliseconds: latency.p99Milliseconds,
-            cpuMicrosecondsPerUpdate: cpuSeconds / Double(max(1, succeeded)) * 1e6, stolenPercent: stolenPercent,
-            failed: failed, vehiclesChecked: durability.checked, vehiclesDurable: durability.durable)
+            cpuMicrosecondsPerUpdate: (cpuSeconds.server + cpuSeconds.load) * perUpdate, serverCPUMicrosecondsPerUpdate: cpuSeconds.server * perUpdate,
+            stolenPercent: stolenPercent, failed: failed, vehiclesChecked: durability.checked, vehiclesDurable: durability.durable)
     }
 
     /// One run of authenticated reads (after a 1 s warm-up): each vehicle's driver reads its
@@ -430,26 +479,30 @@ struct FleetEngineBench: AsyncParsableCommand {
         func row(_ name: String, _ runs: [Run], _ median: Double, target: Double?) -> String {
             let p50 = Throughput.median(runs.map(\.p50Milliseconds)), p99 = Throughput.median(runs.map(\.p99Milliseconds))
             let cpu = Throughput.median(runs.map(\.cpuMicrosecondsPerUpdate))
-            let durable = runs.allSatisfy { $0.vehiclesDurable == $0.vehiclesChecked } ? "all" : "NOT ALL"
+            let serverCPU = Throughput.median(runs.map(\.serverCPUMicrosecondsPerUpdate))
+            let durable = runs.allSatisfy { $0.vehiclesChecked == 0 } ? "(not stored)"
+                : runs.allSatisfy { $0.vehiclesDurable == $0.vehiclesChecked } ? "all" : "NOT ALL"
             let verdict = target.map { median >= $0 ? "  >= \(Int($0))/s ok" : "  >= \(Int($0))/s MISSED" } ?? ""
             return name.padding(toLength: 22, withPad: " ", startingAt: 0)
-                + String(format: "%9.0f %8.2f %8.2f %9.0f ", median, p50, p99, cpu) + stolen(runs.map(\.stolenPercent)) + "   " + durable + verdict
+                + String(format: "%9.0f %8.2f %8.2f %9.0f %9.0f ", median, p50, p99, cpu, serverCPU) + stolen(runs.map(\.stolenPercent)) + "   " + durable + verdict
         }
         return [
             "local Fleet Engine: \(report.vehicles) vehicles, \(report.connections) connections, \(report.secondsPerRun) s runs, "
                 + "\(report.cached.count) rounds (medians), \(report.database), each answer after its commit",
-            "run                   updates/s   p50 ms   p99 ms  CPU µs/update  stolen   stored == last acknowledged",
+            "run                   updates/s   p50 ms   p99 ms  CPU µs/update (server)  stolen   stored == last acknowledged",
             row("cached driver tokens", report.cached, report.cachedMedianUpdatesPerSecond, target: target),
             row("every token verified", report.uncached, report.uncachedMedianUpdatesPerSecond, target: nil),
             row("gRPC, cached tokens", report.grpcCached, report.grpcCachedMedianUpdatesPerSecond, target: nil),
             row("gRPC, every verified", report.grpcUncached, report.grpcUncachedMedianUpdatesPerSecond, target: nil),
-            String(format: "gRPC cached updates are %.2f× of REST cached updates (median over rounds of the same round's ratio)", report.grpcToRESTRatio),
+            row("gRPC floor (no engine)", report.grpcFloor, Throughput.median(report.grpcFloor.map(\.updatesPerSecond)), target: nil),
+            String(format: "gRPC cached updates are %.2f× of REST cached updates and %.2f× of the gRPC floor (medians over rounds of the same round's ratio)",
+                   report.grpcToRESTRatio, report.grpcToFloorRatio),
             String(format: "reference: authenticated GET of a vehicle %9.0f/s (the engine's floor on this host now; stolen %@); cached updates are %.2f× of it",
                    report.readsMedianPerSecond, stolen(report.readsStolenPercent).trimmingCharacters(in: .whitespaces), report.updatesToReadsRatio),
             String(format: "verification per request: cached %.0f ns, uncached %.1f µs (one thread)",
                    report.verifyCachedNanoseconds, report.verifyUncachedNanoseconds / 1000),
-            "CPU µs/update counts the engine and the load generator (wrk; grpc-swift's client in this process for gRPC) together; "
-                + "stolen is the machine's time the hypervisor gave to other guests.",
+            "CPU µs/update counts the server and the load generator (wrk; grpc-swift's client in `bench grpc-load` for gRPC) together, "
+                + "(server) the server alone; stolen is the machine's time the hypervisor gave to other guests.",
         ].joined(separator: "\n")
     }
 

@@ -5,7 +5,7 @@ import GRPCNIOTransportHTTP2
 import GRPCProtobuf
 
 /// Location updates over the local Fleet Engine's gRPC door for `bench fleet-engine`, with
-/// grpc-swift's own client in this process: `streams` closed loops multiplexed over
+/// grpc-swift's own client (in a process of its own, ``GRPCLoadCommand``): `streams` closed loops multiplexed over
 /// `connections` HTTP/2 connections, as a backend's gRPC client sends them. Each loop moves its
 /// own vehicles in turn, one update in flight per vehicle, and the vehicle's nth update of run
 /// r puts it at latitude 10 + r + n / 10^7 as in the REST runs, so the store's latitude tells
@@ -13,7 +13,7 @@ import GRPCProtobuf
 @available(macOS 15.0, *)
 struct GRPCUpdateLoad {
     /// What a run saw.
-    struct Result {
+    struct Result: Codable {
         /// Answers with status OK.
         let succeeded: Int
         /// Other answers.

@@ -1,5 +1,5 @@
 /// Latency percentiles of a run, in milliseconds.
-struct LatencySummary: Encodable {
+struct LatencySummary: Codable {
     let count: Int
     let p50Milliseconds: Double
     let p99Milliseconds: Double
