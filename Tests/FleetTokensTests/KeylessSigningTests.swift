@@ -14,19 +14,20 @@ struct KeylessSigningTests {
     static let driver = "fe-driver@keyless-test.iam.gserviceaccount.com"
 
     /// Runs a stand-in while `body` runs, with credentials and a signer for ``driver``
-    /// pointed at it; retries wait no real time.
+    /// pointed at it; retries wait no real time unless `backoff` waits.
     func withStandIn<Result: Sendable>(
         signJwtDelay: Duration = .zero,
         maxConcurrentCalls: Int = 16,
         timeout: Duration = .seconds(5),
         maxAttempts: Int = 3,
         silence: Duration = .seconds(2),
+        backoff: @escaping @Sendable (Duration) async throws -> Void = { _ in },
         _ body: @Sendable @escaping (GoogleStandIn, IAMSigner) async throws -> Result
     ) async throws -> Result {
         let standIn = GoogleStandIn(signJwtDelay: signJwtDelay, silence: silence)
         return try await standIn.application(port: 0).test(.live) { client in
             let port = try #require(client.port)
-            let retries = RetryPolicy(maxAttempts: maxAttempts, initialBackoff: .milliseconds(1), maxBackoff: .milliseconds(2), sleep: { _ in })
+            let retries = RetryPolicy(maxAttempts: maxAttempts, initialBackoff: .milliseconds(1), maxBackoff: .milliseconds(2), sleep: backoff)
             let credentials = try MetadataServerCredentials(host: "127.0.0.1:\(port)", retryPolicy: retries)
             let signer = try IAMSigner(
                 accountEmail: Self.driver,
@@ -120,6 +121,34 @@ struct KeylessSigningTests {
         }
     }
 
+    /// With one call allowed at a time, a call told to back off (429) must let another call
+    /// through while it waits: the limit counts requests on the wire, not callers asleep.
+    @Test("a call waiting out a backoff holds none of the maxConcurrentCalls slots")
+    func backoffHoldsNoSlot() async throws {
+        let (backoffs, backoffBegan) = AsyncStream.makeStream(of: Void.self)
+        let endOfBackoff = Gate()
+        try await withStandIn(maxConcurrentCalls: 1, backoff: { _ in
+            backoffBegan.yield()
+            await endOfBackoff.wait()
+        }) { standIn, signer in
+            await standIn.accounts.injectSignJwtFaults([429])
+            let backingOff = Task { try await signer.mint(.driver(vehicleID: "vehicle-1"), lifetime: .seconds(600), at: Date()) }
+            _ = await backoffs.first { _ in true }
+            let other = Task { try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date()) }
+            let otherFinished = try await withThrowingTaskGroup(of: Bool.self) { race in
+                race.addTask { _ = try await other.value; return true }
+                race.addTask { try await Task.sleep(for: .seconds(10)); return false }
+                defer { race.cancelAll() }
+                return try await race.next() ?? false
+            }
+            #expect(otherFinished, "the second call waited for the first one's backoff")
+            await endOfBackoff.open()
+            _ = try await backingOff.value
+            _ = try? await other.value
+            #expect(await standIn.accounts.calls.signJwt == 3)
+        }
+    }
+
     @Test("a 403 says which role to grant on which account, holds no secret, and is not sticky")
     func permissionDeniedIsClearAndNotSticky() async throws {
         try await withStandIn { standIn, signer in
@@ -178,5 +207,24 @@ private final class MovableTime: Sendable {
 
     func advance(by seconds: TimeInterval) {
         current.withLock { $0 += seconds }
+    }
+}
+
+/// A door that callers wait at until it is opened, once.
+private actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once the gate is open.
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Opens the gate for everyone waiting and to come.
+    func open() {
+        isOpen = true
+        for continuation in waiting { continuation.resume() }
+        waiting.removeAll()
     }
 }

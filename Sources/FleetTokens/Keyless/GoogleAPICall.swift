@@ -6,13 +6,26 @@ import FoundationNetworking
 #endif
 
 /// One call to a Google endpoint, tried again as a ``RetryPolicy`` says when no answer came or
-/// the answer was 429 or 5xx (honouring `Retry-After`); any other answer is final.
+/// the answer was 429 or 5xx (honouring `Retry-After`); any other answer is final. Each attempt
+/// takes a slot of `limit` while it is on the wire, none while it waits to try again.
 struct GoogleAPICall: Sendable {
     /// Names the call in errors, e.g. `metadata server token`.
     let name: String
     let transport: any HTTPTransport
     let timeout: Duration
     let retryPolicy: RetryPolicy
+    /// How many requests of this call may be on the wire at once.
+    let limit: ConcurrencyLimit
+
+    /// A call named `name` through `transport`, each attempt bounded by `timeout`, at most
+    /// `maxConcurrentRequests` on the wire at once.
+    init(name: String, transport: any HTTPTransport, timeout: Duration, retryPolicy: RetryPolicy, maxConcurrentRequests: Int = .max) {
+        self.name = name
+        self.transport = transport
+        self.timeout = timeout
+        self.retryPolicy = retryPolicy
+        self.limit = ConcurrencyLimit(maxConcurrentRequests)
+    }
 
     /// The body of the first 200 answer to `request`.
     ///
@@ -25,7 +38,7 @@ struct GoogleAPICall: Sendable {
             let failure: GoogleAPIError
             var retryAfter: Duration?
             do {
-                let (body, response) = try await transport.send(request, timeout: timeout)
+                let (body, response) = try await limit.run { try await transport.send(request, timeout: timeout) }
                 if response.statusCode == 200 { return body }
                 failure = .answer(of: name, httpStatus: response.statusCode, body: body, hint: hint(response.statusCode))
                 retryAfter = response.retryAfter

@@ -33,7 +33,8 @@ public struct IAMSigner: FleetTokenSigner {
     ///   - credentials: Where the access token for IAM comes from.
     ///   - timeout: How long one request may take. Default 10 s.
     ///   - retryPolicy: When to try again after no answer, 429 or 5xx.
-    ///   - maxConcurrentCalls: How many signJwt calls may run at once. Default 64.
+    ///   - maxConcurrentCalls: How many signJwt requests may be on the wire at once (a call
+    ///     waiting to try again holds none). Default 64.
     ///   - transport: Sends the requests; by default a `URLSession` of its own that opens as
     ///     many connections to IAM as calls may run at once (`URLSession.shared` allows six).
     public init(
@@ -55,8 +56,10 @@ public struct IAMSigner: FleetTokenSigner {
         self.signJwtURL = iamCredentialsURL.appendingPathComponent("v1/projects/-/serviceAccounts/\(escaped):signJwt")
         self.credentials = credentials
         let limit = max(1, maxConcurrentCalls)
-        self.call = GoogleAPICall(name: name, transport: transport ?? Self.transport(connections: limit), timeout: timeout, retryPolicy: retryPolicy)
-        self.calls = SharedCalls(limit: limit)
+        self.call = GoogleAPICall(
+            name: name, transport: transport ?? Self.transport(connections: limit), timeout: timeout, retryPolicy: retryPolicy,
+            maxConcurrentRequests: limit)
+        self.calls = SharedCalls()
     }
 
     /// Signs `claims` through IAM and returns the token IAM made.
