@@ -6,7 +6,8 @@
 #   isolation, Swift 6 and Swift 5;
 # - Tests/Consumers/Backend adds it with `traits: ["Tokens"]`: it must resolve swift-crypto and
 #   swift-asn1 only, and the README's FleetTokens example must run;
-# - every Swift block in README.md must be found, line for line, in one of their sources.
+# - every Swift block in README.md and in the DocC articles must be found, line for line, in
+#   one of their sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -54,10 +55,10 @@ FLEET_DRIVER_KEY_JSON=$(cat "$work/driver.json") \
     bash -c "cd / && '$root/Tests/Consumers/Backend/.build/debug/MintAndVerify' >/dev/null" \
     || { echo "the example did not take its key from FLEET_DRIVER_KEY_JSON" >&2; exit 1; }
 
-echo "== README: every Swift block is compiled by a consumer"
+echo "== README and DocC articles: every Swift block is compiled by a consumer"
 python3 - <<'PY'
 import pathlib, re, sys
-readme = pathlib.Path("README.md").read_text()
+documents = [pathlib.Path("README.md")] + sorted(pathlib.Path("Sources").glob("*/*.docc/*.md"))
 sources = [p.read_text() for p in pathlib.Path("Tests/Consumers").glob("*/Sources/**/*.swift")]
 def lines(text):
     # Imports sit at the top of a source file, away from the code the block shows.
@@ -66,14 +67,17 @@ haystacks = [lines(s) for s in sources]
 def found(block):
     n = len(block)
     return any(block == hay[i:i + n] for hay in haystacks for i in range(len(hay) - n + 1))
-missing = []
-for match in re.finditer(r"```swift\n(.*?)```", readme, re.S):
-    block = lines(match.group(1))
-    if not found(block):
-        line = readme[:match.start()].count("\n") + 1
-        missing.append(f"README.md:{line}: {block[0]}")
+missing, count = [], 0
+for document in documents:
+    text = document.read_text()
+    for match in re.finditer(r"```swift\n(.*?)```", text, re.S):
+        count += 1
+        block = lines(match.group(1))
+        if not found(block):
+            line = text[:match.start()].count("\n") + 1
+            missing.append(f"{document}:{line}: {block[0]}")
 if missing:
-    sys.exit("Swift blocks in README.md that no consumer compiles:\n" + "\n".join(missing))
-print(f"{len(re.findall('```swift', readme))} Swift blocks, all compiled")
+    sys.exit("Swift blocks that no consumer compiles:\n" + "\n".join(missing))
+print(f"{count} Swift blocks in {len(documents)} documents, all compiled")
 PY
 echo "consumer checks passed"

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// Fetches tokens from the fleet operator's token server over HTTP(S).
 ///
 /// Each fetch sends `GET` to the URL template filled in with the context's ids, after
-/// ``authorizeRequest`` has attached the app's own credentials, and reads the answer with a
+/// `authorizeRequest` has attached the app's own credentials, and reads the answer with a
 /// ``TokenResponseFormat``, with the response's `Date` header as the server's clock.
 /// Transport errors, timeouts, 5xx and 429 are retried as the
 /// ``RetryPolicy`` says; 401, 403 and unusable answers fail at once with a
@@ -55,7 +55,7 @@ public struct HTTPTokenFetcher: TokenFetcher {
 
     /// Fetches a token for `context`, retrying as ``retryPolicy`` says.
     ///
-    /// - Throws: A ``TokenProviderError``, an error from ``authorizeRequest``, or
+    /// - Throws: A ``TokenProviderError``, an error from `authorizeRequest`, or
     ///   `CancellationError`.
     public func fetchToken(for context: AuthorizationContext) async throws -> FetchedToken {
         let url = try urlTemplate.url(for: context)

@@ -5,7 +5,10 @@ extension ServiceAccountKey {
     /// naming: email `ACCOUNT@PROJECT.iam.gserviceaccount.com`, a 40-hex-digit key id and
     /// a 21-digit client id.
     ///
-    /// - Parameter accountID: the account part of the email; defaults to ``FleetEngineRole/accountID``.
+    /// - Parameters:
+    ///   - projectID: The Cloud project id (Fleet Engine's provider id).
+    ///   - role: The Fleet Engine role the account is for.
+    ///   - accountID: The account part of the email; defaults to ``FleetEngineRole/accountID``.
     public static func generate(projectID: String, role: FleetEngineRole, accountID: String? = nil) throws(KeyFileError) -> ServiceAccountKey {
         let account = accountID ?? role.accountID
         guard FleetEngineIdentifier.isPlain(projectID), !projectID.contains("@") else {

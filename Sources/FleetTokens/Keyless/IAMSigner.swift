@@ -30,7 +30,9 @@ public struct IAMSigner: FleetTokenSigner {
     /// A signer for `accountEmail` through the IAM Credentials API at `iamCredentialsURL`.
     ///
     /// - Parameters:
+    ///   - accountEmail: The service account to sign as, e.g. `fe-driver@PROJECT.iam.gserviceaccount.com`.
     ///   - credentials: Where the access token for IAM comes from.
+    ///   - iamCredentialsURL: The IAM Service Account Credentials API; Google's by default.
     ///   - timeout: How long one request may take. Default 10 s.
     ///   - retryPolicy: When to try again after no answer, 429 or 5xx.
     ///   - maxConcurrentCalls: How many signJwt requests may be on the wire at once (a call

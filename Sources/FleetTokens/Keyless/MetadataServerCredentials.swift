@@ -32,10 +32,11 @@ public actor MetadataServerCredentials: AccessTokenSource {
     private var current: (token: String, refreshAt: Date, expiresAt: Date)?
     private var inFlight: Task<String, any Error>?
 
-    /// Credentials from the metadata server at `host` (`$GCE_METADATA_HOST`, else
-    /// ``defaultHost``; a `host:port` is fine).
+    /// Credentials from the metadata server at `host`.
     ///
     /// - Parameters:
+    ///   - host: The metadata server: `$GCE_METADATA_HOST`, else ``defaultHost``; a
+    ///     `host:port` is fine.
     ///   - timeout: How long one request may take. Default 5 s.
     ///   - retryPolicy: When to try again after no answer, 429 or 5xx.
     ///   - transport: Sends the requests; `URLSession.shared` by default.
