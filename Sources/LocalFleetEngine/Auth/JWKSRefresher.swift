@@ -5,9 +5,8 @@ import Logging
 
 /// Fetches the accounts of one ``TrustedKeySource`` at start, again when asked (a token named
 /// an unknown key) and when the keys are older than the `Cache-Control: max-age` the source
-/// sent — at most once per `minimumInterval` and one fetch at a time, so that a flood of
-/// tokens with made-up key ids costs one request per interval (and each of them a wait). While the source is down or
-/// answers garbage, the keys it gave last stay in use.
+/// sent, as its ``RefetchSchedule`` allows. While the source is down or answers garbage, the
+/// keys it gave last stay in use.
 actor JWKSRefresher {
     /// How long one fetch may take.
     static let timeout = Duration.seconds(5)
@@ -15,18 +14,18 @@ actor JWKSRefresher {
     /// Where the keys come from.
     let source: TrustedKeySource
     private let minimumInterval: Duration
+    private let schedule: RefetchSchedule
     private let logger: Logger
     private let apply: @Sendable ([TrustedServiceAccount]) -> Void
     private let clock = ContinuousClock()
-    private var lastAttempt: ContinuousClock.Instant?
     private var freshUntil: ContinuousClock.Instant?
     private var lastDocument: JSONWebKeySet?
-    private var inFlight: Task<Void, Never>?
 
     /// A refresher of `source` that hands every changed set of its accounts to `apply`.
     init(source: TrustedKeySource, minimumInterval: Duration, logger: Logger, apply: @escaping @Sendable ([TrustedServiceAccount]) -> Void) {
         self.source = source
         self.minimumInterval = minimumInterval
+        self.schedule = RefetchSchedule(minimumInterval: minimumInterval)
         self.logger = logger
         self.apply = apply
     }
@@ -36,32 +35,10 @@ actor JWKSRefresher {
         freshUntil.map { clock.now >= $0 } ?? false
     }
 
-    /// Fetches the document now, or joins the fetch under way. Within `minimumInterval` of
-    /// the last fetch, it returns `false` at once, unless `waitingForNextSlot`: then it waits
-    /// for the fetch the interval next allows, which every caller in between shares (a key
-    /// that appeared just after a fetch costs its first tokens a wait, not a refusal). Returns
-    /// whether a fetch was made, i.e. whether the keys may have changed.
+    /// Fetches the document when the schedule allows (see ``RefetchSchedule/run(waitingForNextSlot:_:)``);
+    /// returns whether a fetch was made, i.e. whether the keys may have changed.
     func refresh(waitingForNextSlot: Bool = false) async -> Bool {
-        if let inFlight {
-            // A fetch scheduled for later is only worth waiting for by those who asked to wait.
-            if !waitingForNextSlot, let lastAttempt, lastAttempt > clock.now { return false }
-            await inFlight.value
-            return true
-        }
-        var wait = Duration.zero
-        if let lastAttempt, clock.now - lastAttempt < minimumInterval {
-            guard waitingForNextSlot else { return false }
-            wait = minimumInterval - (clock.now - lastAttempt)
-        }
-        lastAttempt = clock.now + wait
-        let fetch = Task { [wait] in
-            if wait > .zero { try? await Task.sleep(for: wait) }
-            await self.fetch()
-        }
-        inFlight = fetch
-        await fetch.value
-        inFlight = nil
-        return true
+        await schedule.run(waitingForNextSlot: waitingForNextSlot) { await self.fetch() }
     }
 
     private func fetch() async {

@@ -7,9 +7,9 @@ import Logging
 /// document.
 ///
 /// Keys are kept as long as the JWKS's `Cache-Control: max-age` says (within bounds). A `kid`
-/// not at hand, or keys gone stale, start a fetch — one at a time, and at most one per
-/// refetch interval, so that forged `kid`s cannot make the server hammer the issuer. When a
-/// fetch fails the keys at hand stay in use.
+/// not at hand, or keys gone stale, start a fetch when the ``RefetchSchedule`` allows, so that
+/// forged `kid`s cannot make the server hammer the issuer. When a fetch fails the keys at hand
+/// stay in use.
 actor IssuerKeys {
     /// What a lookup found.
     enum Lookup: Sendable {
@@ -31,7 +31,7 @@ actor IssuerKeys {
 
     /// The issuer, as its tokens' `iss` spells it.
     let issuer: String
-    private let refetchInterval: TimeInterval
+    private let schedule: RefetchSchedule
     private let requestTimeout: Duration
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -39,15 +39,13 @@ actor IssuerKeys {
     private var keys: [String: JWSPublicKey] = [:]
     private var freshUntil = Date.distantPast
     private var jwksURI: String?
-    private var lastAttempt: Date?
     /// Why the last fetch failed; `nil` after one that worked.
     private var lastFailure: String?
-    private var inFlight: Task<Void, Never>?
 
     /// The keys of `issuer`, fetched when first needed.
     init(issuer: String, refetchInterval: Duration, requestTimeout: Duration, now: @escaping @Sendable () -> Date, logger: Logger) {
         self.issuer = issuer
-        self.refetchInterval = refetchInterval.seconds
+        self.schedule = RefetchSchedule(minimumInterval: refetchInterval, now: now)
         self.requestTimeout = requestTimeout
         self.now = now
         self.logger = logger
@@ -57,26 +55,10 @@ actor IssuerKeys {
     /// fetching them again if the refetch interval allows.
     func key(_ keyID: String) async -> Lookup {
         if let key = keys[keyID], now() < freshUntil { return .found(key) }
-        await refreshIfAllowed()
+        _ = await schedule.run { await self.refresh() }
         if let key = keys[keyID] { return .found(key) }
         if let lastFailure { return .unavailable(lastFailure) }
         return .unknown
-    }
-
-    /// Fetches the keys unless a fetch started less than the refetch interval ago; joins a
-    /// fetch under way.
-    private func refreshIfAllowed() async {
-        if let inFlight {
-            await inFlight.value
-            return
-        }
-        let current = now()
-        if let lastAttempt, current.timeIntervalSince(lastAttempt) < refetchInterval { return }
-        lastAttempt = current
-        let fetch = Task { await self.refresh() }
-        inFlight = fetch
-        await fetch.value
-        inFlight = nil
     }
 
     private func refresh() async {
