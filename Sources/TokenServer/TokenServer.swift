@@ -130,10 +130,13 @@ public final class TokenServer: Sendable {
     }
 
     /// Serves ``application(host:port:onRunning:)`` until SIGINT or SIGTERM, lets requests in
-    /// flight finish, then closes the store.
+    /// flight finish, then closes the store. Requests are handled on the event loop that read
+    /// them (see ``FleetServerSupport/EventLoopTaskExecutor``).
     public func run(host: String, port: Int, onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) async throws {
         do {
-            try await application(host: host, port: port, onRunning: onRunning).runService()
+            try await withTaskExecutorPreference(EventLoopTaskExecutor()) {
+                try await application(host: host, port: port, onRunning: onRunning).runService()
+            }
         } catch {
             await shutdown()
             throw error

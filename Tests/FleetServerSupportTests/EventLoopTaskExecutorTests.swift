@@ -22,7 +22,6 @@ struct EventLoopTaskExecutorTests {
     func runsOnEventLoops() async {
         #expect(!Self.onEventLoop(), "a plain task runs on the cooperative pool")
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        defer { try? group.syncShutdownGracefully() }
         let seen = await withTaskExecutorPreference(EventLoopTaskExecutor(group: group)) {
             var seen = [Self.onEventLoop()]
             await Self.resumedFromAnotherThread()
@@ -40,12 +39,12 @@ struct EventLoopTaskExecutorTests {
         }
         #expect(seen == Array(repeating: true, count: 10))
         #expect(!Self.onEventLoop(), "the preference ends with its closure")
+        try? await group.shutdownGracefully()
     }
 
     @Test("jobs enqueued on an event loop's thread stay on that loop")
     func staysOnTheCurrentLoop() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        defer { try? group.syncShutdownGracefully() }
         let executor = EventLoopTaskExecutor(group: group)
         for loop in group.makeIterator() {
             let stayed = try await loop.submit {
@@ -54,5 +53,6 @@ struct EventLoopTaskExecutorTests {
             }.get().value
             #expect(stayed)
         }
+        try await group.shutdownGracefully()
     }
 }
