@@ -86,6 +86,7 @@ final class SQLiteDirectReader: Sendable {
         private let handle: OpaquePointer
         private var statements: [String: OpaquePointer] = [:]
 
+        /// Opens the file at `path` for reads only, failing rather than waiting for locks.
         init(path: String) throws(Unavailable) {
             var handle: OpaquePointer?
             let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -103,11 +104,13 @@ final class SQLiteDirectReader: Sendable {
             }
         }
 
+        /// Finalizes the prepared statements and closes the connection.
         deinit {
             for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
             sqlite_nio_sqlite3_close(handle)
         }
 
+        /// The first row of `sql` with `binds`, or `nil`; see ``SQLiteDirectReader/firstRow(_:binds:)``.
         func firstRow(_ sql: String, binds: [Value]) throws(Unavailable) -> [String: Value]? {
             let statement = try prepared(sql)
             // Ends the read transaction. (The binds stay until the next read replaces them:

@@ -84,6 +84,7 @@ final class ServerProcess: Sendable {
         close(output)
     }
 
+    /// Waits for the child `pid` to end, so that it leaves no zombie.
     private static func reap(_ pid: pid_t) {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}

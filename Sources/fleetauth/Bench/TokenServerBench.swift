@@ -92,6 +92,7 @@ struct TokenServerBench: AsyncParsableCommand {
         let failed: Int
     }
 
+    /// The whole run, as the table and the JSON show it.
     struct Report: Encodable {
         let database: String
         let connections: Int
