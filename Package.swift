@@ -153,6 +153,8 @@ let package = Package(
                 server("Crypto", "swift-crypto"),
                 server("Logging", "swift-log"),
                 server("Metrics", "swift-metrics"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
             ],
             resources: [.embedInCode("Resources/token-server.openapi.yaml")]
         ),

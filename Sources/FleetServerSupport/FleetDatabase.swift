@@ -18,18 +18,22 @@ public final class FleetDatabase: Sendable {
     /// The database for single statements; each runs on a pooled connection.
     public let sql: any SQLDatabase
     private let transactions: any SQLConnectionLender
+    /// SQLite's reads on the calling thread, for ``first(_:)``; `nil` on PostgreSQL.
+    private let directReader: SQLiteDirectReader?
     private let close: @Sendable () async -> Void
 
     private init(
         location: DatabaseLocation,
         sql: any SQLDatabase,
         transactions: any SQLConnectionLender,
+        directReader: SQLiteDirectReader? = nil,
         close: @escaping @Sendable () async -> Void
     ) {
         self.kind = location.kind
         self.location = location
         self.sql = sql
         self.transactions = transactions
+        self.directReader = directReader
         self.close = close
     }
 
@@ -49,11 +53,14 @@ public final class FleetDatabase: Sendable {
                 await readers.close()
                 throw error
             }
+            let directReader = SQLiteDirectReader(path: path)
             return FleetDatabase(
                 location: location,
                 sql: PooledSQLDatabase(lender: readers, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
                 transactions: writer,
+                directReader: directReader,
                 close: {
+                    directReader.close()
                     await readers.close()
                     await writer.close()
                 }
@@ -80,6 +87,28 @@ public final class FleetDatabase: Sendable {
             }
             return database
         }
+    }
+
+    /// The first row `query` answers, for a read that runs on every request.
+    ///
+    /// On SQLite it is read on the calling thread, its statement prepared once (see
+    /// ``SQLiteDirectReader``): no hop to a thread pool and back, no parsing of the SQL each
+    /// time. When that cannot be done without waiting, and on PostgreSQL, it is read through
+    /// the pool like any query. Either way it sees every commit made before it began.
+    public func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
+        if let directReader {
+            var serializer = SQLSerializer(database: sql)
+            query.serialize(to: &serializer)
+            let binds = serializer.binds.compactMap(SQLiteDirectReader.Value.init(bind:))
+            if binds.count == serializer.binds.count {
+                do {
+                    return try directReader.firstRow(serializer.sql, binds: binds).map(SQLiteDirectRow.init(values:))
+                } catch {
+                    // Read through the pool below, which waits for the lock or reports the failure.
+                }
+            }
+        }
+        return try await sql.raw(query).first()
     }
 
     /// Runs `body` in a transaction: all of its statements take effect, or none does (an error

@@ -25,7 +25,7 @@ extension TokenServerStore {
 
     /// The grant of the account `a` found through `tables` where `condition` holds.
     func grant(joining tables: SQLQueryString, where condition: SQLQueryString, resource: Resource?) async throws -> SessionGrant? {
-        let row = try await sql.raw("""
+        let row = try await database.first("""
             SELECT a.username AS username, a.role AS role,
                 CASE WHEN EXISTS (
                     SELECT 1 FROM token_server_assignments x
@@ -33,7 +33,7 @@ extension TokenServerStore {
                 ) THEN 1 ELSE 0 END AS assigned
             FROM \(tables)
             WHERE \(condition)
-            """).first()
+            """)
         guard let row else { return nil }
         return SessionGrant(
             username: try row.decode(column: "username", as: String.self),

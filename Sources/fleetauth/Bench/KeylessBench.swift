@@ -1,6 +1,9 @@
 import ArgumentParser
 import FleetServerSupport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import GoogleStandIn
 import Logging
 import NIOCore
@@ -110,7 +113,7 @@ struct KeylessBench: AsyncParsableCommand {
         let serving = try await RunningService.start(logger: logger) { server.application(port: 0, onRunning: $0) }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
-            let session = try await TokenServerBench.logIn(port: serving.port, username: username, password: password)
+            let session = try await Self.logIn(port: serving.port, username: username, password: password)
             let (vehicles, connections) = (vehicles, min(connections, vehicles))
             let tally = try await HTTPLoad.run(
                 host: "127.0.0.1", port: serving.port, connections: connections, duration: .seconds(seconds),
@@ -128,5 +131,18 @@ struct KeylessBench: AsyncParsableCommand {
             await serving.stop()
             throw error
         }
+    }
+
+    /// Logs in over HTTP like an app does, returning the session token.
+    private static func logIn(port: Int, username: String, password: String) async throws -> String {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/sessions")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(["username": username, "password": password])
+        let (data, _) = try await URLSession.shared.data(for: request)
+        guard let body = try JSONSerialization.jsonObject(with: data) as? [String: Any], let session = body["sessionToken"] as? String else {
+            throw CommandFailure("login failed: \(String(decoding: data, as: UTF8.self))")
+        }
+        return session
     }
 }

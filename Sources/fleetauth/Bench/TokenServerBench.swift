@@ -2,7 +2,6 @@ import ArgumentParser
 import FleetServerSupport
 import FleetTokens
 import Foundation
-import Hummingbird
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,65 +9,107 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import ServiceLifecycle
 import TokenServer
 
-/// `fleetauth bench token-server`: driver tokens per second over loopback HTTP (every request
-/// checks the session and assignment in the database and signs a fresh token), next to
-/// `openssl speed -multi 2 rsa2048` measured in the same run (load from `wrk`) and to a route
-/// mounted for the bench that only signs (what any route that signs can reach through the
-/// same HTTP server on this machine); then latency at half that rate (from a paced generator
-/// that counts queueing against the server).
+/// `fleetauth bench token-server`: FleetAuth's token server (`fleetauth token-server`, a process
+/// of its own) beside a minimal Node.js token server (`Benchmarks/node/token-server.mjs`) with
+/// the same key, token, checks and answers, in one run: driver tokens per second from `wrk`
+/// rotating over a fleet of logged-in drivers, tokens per CPU-second of each server (from
+/// `/proc/<pid>/stat`), p50/p99 at full load and at half load (a paced, open-loop generator
+/// that counts queueing against the server), all next to `openssl speed -multi 2 rsa2048`
+/// measured between the runs.
 struct TokenServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token-server",
-        abstract: "Token server: signed tokens/s over loopback HTTP vs two cores of OpenSSL; p50/p99 at half load."
+        abstract: "Token server vs a minimal Node.js token server and two cores of OpenSSL: tokens/s, tokens per CPU-second, p50/p99."
     )
 
-    @Option(help: "Concurrent keep-alive connections at full load.")
-    var connections = 16
+    @Option(help: "Concurrent keep-alive connections at full load (and at half load).")
+    var connections = 32
 
-    @Option(help: "Seconds per measured run (after a 1 s warm-up).")
+    @Option(help: "Drivers, each logged in and assigned to a vehicle of its own; the requests rotate over them.")
+    var vehicles = 1000
+
+    @Option(help: "Seconds per measured run (after a 1 s warm-up of each server).")
     var seconds = 5
 
-    @Option(help: "Rounds of (openssl, token server) runs, interleaved; medians are reported.")
+    @Option(help: "Rounds of (openssl, FleetAuth, Node.js) runs, interleaved; medians are reported.")
     var rounds = 3
 
-    @Option(help: "Processes for 'openssl speed -multi' (the cores the server may use).")
+    @Option(help: "Processes for 'openssl speed -multi' (the cores the servers may use).")
     var cores = 2
 
     @Option(help: "Threads of the load generators, wrk and the paced one (they share the machine with the server).")
     var clientThreads = 1
 
-    @Option(help: "A PostgreSQL URL to keep sessions in instead of a temporary SQLite file.")
+    @Option(help: "A PostgreSQL URL for FleetAuth's sessions and assignments instead of an SQLite file (or $FLEETAUTH_DATABASE_URL).")
     var databaseURL: String?
 
     @Flag(help: "Print JSON.")
     var json = false
 
-    static let ratioTarget = 0.8
+    static let nodeRatioTarget = 1.0
+    static let opensslRatioTarget = 0.8
     static let p99TargetMilliseconds = 20.0
 
+    /// One server's numbers.
+    struct ServerReport: Encodable {
+        let name: String
+        /// Each round's tokens per second at full load.
+        let tokensPerSecond: [Double]
+        /// Each round's tokens per CPU-second of the server process (all its threads).
+        let tokensPerCPUSecond: [Double]
+        /// Median of the rounds' full-load percentiles (closed loop, from `wrk`).
+        let fullLoad: LatencySummary
+        /// The paced rate: half the median tokens per second.
+        let halfLoadRate: Double
+        let halfLoad: LatencySummary
+        let failed: Int
+
+        /// The report of `runs` at full load and a paced run at `halfLoadRate`.
+        init(_ name: String, runs: [FullLoadRun], halfLoadRate: Double, halfLoad: HTTPLoad.Tally) {
+            self.name = name
+            tokensPerSecond = runs.map(\.tokensPerSecond)
+            tokensPerCPUSecond = runs.map(\.tokensPerCPUSecond)
+            let answers: Int = runs.map(\.latency.count).reduce(0, +)
+            fullLoad = LatencySummary(
+                count: answers,
+                p50Milliseconds: Throughput.median(runs.map(\.latency.p50Milliseconds)),
+                p99Milliseconds: Throughput.median(runs.map(\.latency.p99Milliseconds)),
+                maxMilliseconds: runs.map(\.latency.maxMilliseconds).max() ?? 0)
+            self.halfLoadRate = halfLoadRate
+            self.halfLoad = LatencySummary(halfLoad.latencies)
+            failed = runs.map(\.failed).reduce(0, +) + halfLoad.failed
+        }
+    }
+
+    /// One full-load run of one server.
+    struct FullLoadRun {
+        let tokensPerSecond: Double
+        /// Per CPU-second of the server process (all its threads).
+        let tokensPerCPUSecond: Double
+        let latency: LatencySummary
+        let failed: Int
+    }
+
+    /// The whole run, as the table and the JSON show it.
     struct Report: Encodable {
         let database: String
         let connections: Int
+        let vehicles: Int
         let secondsPerRun: Int
         let opensslSignPerSecond: [Double]
-        let tokensPerSecond: [Double]
-        /// The bench's route that signs a driver token and checks nothing.
-        let signOnlyPerSecond: [Double]
-        /// Tokens per CPU-second of this process and wrk (server and load generator together), times
-        /// the cores: what the server would do with the cores to itself. Robust to other load
-        /// on the machine, as `openssl speed` (which counts CPU time too) is.
-        let tokensPerSecondOnCores: [Double]
-        /// One process's `openssl speed` sign/s (per CPU-second of its own), times the cores.
-        let opensslSignPerSecondOnCores: [Double]
-        let failed: Int
-        let ratio: Double
-        let signOnlyRatio: Double
+        /// One `openssl speed` process's signs per CPU-second of its own.
+        let opensslSignPerCPUSecond: [Double]
+        let fleetAuth: ServerReport
+        let node: ServerReport
+        /// FleetAuth's tokens/s over Node's (medians).
+        let nodeRatio: Double
+        /// FleetAuth's tokens/s over `openssl speed -multi` sign/s (medians).
+        let opensslRatio: Double
+        let nodeOpensslRatio: Double
+        /// FleetAuth's tokens per CPU-second over Node's.
         let cpuRatio: Double
-        let halfLoadRate: Double
-        let halfLoad: LatencySummary
     }
 
     func run() async throws {
@@ -76,162 +117,179 @@ struct TokenServerBench: AsyncParsableCommand {
         defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
+        let databaseURL = databaseURL ?? ProcessInfo.processInfo.environment["FLEETAUTH_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataDirectory = folder + "/data"
         let configuration = TokenServerConfiguration(
-            dataDirectory: folder, databaseURL: databaseURL, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4)
+            dataDirectory: dataDirectory, databaseURL: databaseURL, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4)
         )
-        let server = try await TokenServer.open(configuration, logger: logger)
-        let vehicle = "bench-vehicle-\(UUID().uuidString.prefix(8))"
-        let username = "bench-driver-\(UUID().uuidString.prefix(8))"
-        let password = String(SecretToken.generate(prefix: "pw-").prefix(40))
-        let serving: RunningService
+        let nodeScript = try BenchmarkFiles.path("node/token-server.mjs")
+        let wrkScript = try String(contentsOfFile: try BenchmarkFiles.path("wrk/token-requests.lua"), encoding: .utf8)
+        if !json { FileHandle.standardError.write(Data("creating \(vehicles) logged-in drivers…\n".utf8)) }
+        let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
+        let requestsFile = folder + "/requests", fixturesFile = folder + "/node-fixtures.json"
+        try fleet.writeRequests(to: requestsFile)
+        try fleet.writeCompetitorFixtures(to: fixturesFile)
+
+        let fleetAuth = try await ServerProcess.start(
+            name: "FleetAuth",
+            arguments: [FleetAuthExecutable.path, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project"],
+            environment: databaseURL.map { ["FLEETAUTH_DATABASE_URL": $0] } ?? [:],
+            port: Self.fleetAuthPort
+        )
+        let node: ServerProcess
         do {
-            let administration = AccountAdministration(store: server.store, hasher: PasswordHasher(cost: 4))
-            _ = try await administration.createAccount(username: username, password: password, roleName: "driver")
-            _ = try await administration.assign(Resource(.vehicle, id: vehicle), to: username)
-            let signOnly = try Self.signOnlyRoute(keys: server.keys, vehicle: vehicle)
-            let serverLogger = logger
-            serving = try await RunningService.start(logger: logger) { onStarted in
-                let router = server.buildRouter()
-                router.get(RouterPath(Self.signOnlyPath), use: signOnly)
-                return Application(
-                    router: router,
-                    configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "fleetauth-token-server"),
-                    onServerRunning: { channel in await onStarted(channel.localAddress?.port ?? 0) },
-                    logger: serverLogger
-                )
+            node = try await ServerProcess.start(name: "Node.js", arguments: ["node", nodeScript, fixturesFile]) { line in
+                line.hasPrefix("listening ") ? Int(line.dropFirst("listening ".count)) : nil
             }
         } catch {
-            await server.shutdown()
+            fleetAuth.stop()
             throw error
         }
-        do {
-            try await measure(port: serving.port, username: username, password: password, vehicle: vehicle, folder: folder, database: configuration.databaseLocation)
-        } catch {
-            await serving.stop()
-            await server.shutdown()
-            throw error
+        defer {
+            fleetAuth.stop()
+            node.stop()
         }
-        await serving.stop()
-        await server.shutdown()
-    }
-
-    /// Logs the driver in, measures full load against OpenSSL and latency at half load, and
-    /// prints the report.
-    private func measure(port: Int, username: String, password: String, vehicle: String, folder: String, database: DatabaseLocation) async throws {
-        let session = try await Self.logIn(port: port, username: username, password: password)
-        let path = "/v1/tokens/driver/\(vehicle)"
-        let sessionFile = folder + "/session"
-        guard FileManager.default.createFile(atPath: sessionFile, contents: Data(session.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw CommandFailure("cannot write \(sessionFile)")
-        }
-        func fullLoad(seconds: Int, path: String = path) async throws -> Wrk.Result {
-            try await Wrk.run(url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds,
-                              script: Self.wrkScript, arguments: [sessionFile, path], folder: folder)
-        }
-        _ = try await fullLoad(seconds: 1)
-        var openssl: [Double] = [], opensslOnCores: [Double] = [], tokens: [Double] = [], onCores: [Double] = [], signOnly: [Double] = []
-        var failed = 0
-        for round in 1...rounds {
-            openssl.append(try OpenSSLSpeed.measure(seconds: seconds, processes: cores).signsPerSecond)
-            opensslOnCores.append(try OpenSSLSpeed.measure(seconds: seconds).signsPerSecond * Double(cores))
-            let cpuStart = Throughput.processCPUSeconds()
-            let run = try await fullLoad(seconds: seconds)
-            let cpu = Throughput.processCPUSeconds() - cpuStart + run.cpuSeconds
-            tokens.append(Double(run.succeeded) / run.seconds)
-            onCores.append(Double(run.succeeded) / max(cpu, 1e-9) * Double(cores))
-            let signing = try await fullLoad(seconds: seconds, path: "/" + Self.signOnlyPath)
-            signOnly.append(Double(signing.succeeded) / signing.seconds)
-            failed += run.failed + signing.failed
-            if !json {
-                FileHandle.standardError.write(Data("round \(round)/\(rounds): openssl \(Int(openssl.last!)) sign/s (\(Int(opensslOnCores.last!)) per \(cores) CPU-seconds), token server \(Int(tokens.last!)) tokens/s (\(Int(onCores.last!)) per \(cores) CPU-seconds), sign-only route \(Int(signOnly.last!))/s\n".utf8))
-            }
-        }
-        let halfRate = Throughput.median(tokens) / 2
-        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: ["Host": "127.0.0.1", "Authorization": "Bearer \(session)"])
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
-        let paced = try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), rate: halfRate, on: group) { _, _ in
-            HTTPLoad.Request(head: head, body: nil)
-        }
-        try? await group.shutdownGracefully()
-        failed += paced.failed
-
-        let report = Report(
-            database: database.description,
-            connections: connections,
-            secondsPerRun: seconds,
-            opensslSignPerSecond: openssl,
-            tokensPerSecond: tokens,
-            signOnlyPerSecond: signOnly,
-            tokensPerSecondOnCores: onCores,
-            opensslSignPerSecondOnCores: opensslOnCores,
-            failed: failed,
-            ratio: Throughput.median(tokens) / Throughput.median(openssl),
-            signOnlyRatio: Throughput.median(signOnly) / Throughput.median(openssl),
-            cpuRatio: Throughput.median(onCores) / Throughput.median(opensslOnCores),
-            halfLoadRate: halfRate,
-            halfLoad: LatencySummary(paced.latencies)
+        try await Self.checkSameAnswers(fleetAuth: fleetAuth.port, node: node.port, fleet: fleet)
+        let report = try await measure(
+            fleetAuth: fleetAuth, node: node, fleet: fleet, wrkScript: wrkScript, requestsFile: requestsFile, folder: folder,
+            database: configuration.databaseLocation
         )
         if json { return try JSONOutput.print(report) }
         print(Self.table(report, cores: cores))
     }
 
-    /// wrk's script: every request the same `GET` (arguments: the file holding the session
-    /// token, so that it is not on a command line, and the path).
-    private static let wrkScript = #"""
-        local request_text
-        function init(args)
-          local file = assert(io.open(args[1]))
-          local session = file:read("*l")
-          file:close()
-          request_text = wrk.format("GET", args[2], { ["Authorization"] = "Bearer " .. session })
-        end
-        function request() return request_text end
-        """#
+    /// Interleaves rounds of OpenSSL and both servers at full load (the servers' order
+    /// alternating), then paces each server at half its rate.
+    private func measure(
+        fleetAuth: ServerProcess, node: ServerProcess, fleet: BenchFleet, wrkScript: String, requestsFile: String, folder: String,
+        database: DatabaseLocation
+    ) async throws -> Report {
+        func fullLoad(_ server: ServerProcess, seconds: Int) async throws -> FullLoadRun {
+            let cpuStart = try server.cpuSeconds()
+            let run = try await Wrk.run(
+                url: "http://127.0.0.1:\(server.port)", connections: connections, threads: clientThreads, seconds: seconds,
+                script: wrkScript, arguments: [requestsFile], folder: folder)
+            let cpuSeconds = try server.cpuSeconds() - cpuStart
+            return FullLoadRun(
+                tokensPerSecond: Double(run.succeeded) / run.seconds,
+                tokensPerCPUSecond: Double(run.succeeded) / max(cpuSeconds, 1e-9),
+                latency: run.latency,
+                failed: run.failed)
+        }
+        _ = try await fullLoad(fleetAuth, seconds: 1)
+        _ = try await fullLoad(node, seconds: 1)
+        var openssl: [Double] = [], opensslPerCPU: [Double] = []
+        var runs: [ObjectIdentifier: [FullLoadRun]] = [:]
+        for round in 1...rounds {
+            openssl.append(try OpenSSLSpeed.measure(seconds: seconds, processes: cores).signsPerSecond)
+            opensslPerCPU.append(try OpenSSLSpeed.measure(seconds: seconds).signsPerSecond)
+            for server in round % 2 == 1 ? [fleetAuth, node] : [node, fleetAuth] {
+                let measured = try await fullLoad(server, seconds: seconds)
+                runs[ObjectIdentifier(server), default: []].append(measured)
+                if !json {
+                    FileHandle.standardError.write(Data(String(
+                        format: "round %d/%d: %@ %.0f tokens/s, %.0f per CPU-second, p99 %.2f ms (openssl %.0f sign/s)\n",
+                        round, rounds, server.name, measured.tokensPerSecond, measured.tokensPerCPUSecond,
+                        measured.latency.p99Milliseconds, openssl.last!).utf8))
+                }
+            }
+        }
+        var reports: [ServerReport] = []
+        for server in [fleetAuth, node] {
+            let serverRuns = runs[ObjectIdentifier(server)] ?? []
+            let halfRate = Throughput.median(serverRuns.map(\.tokensPerSecond)) / 2
+            let paced = try await halfLoad(port: server.port, rate: halfRate, fleet: fleet)
+            reports.append(ServerReport(server.name, runs: serverRuns, halfLoadRate: halfRate, halfLoad: paced))
+        }
+        let (ours, theirs) = (reports[0], reports[1])
+        return Report(
+            database: database.description,
+            connections: connections,
+            vehicles: vehicles,
+            secondsPerRun: seconds,
+            opensslSignPerSecond: openssl,
+            opensslSignPerCPUSecond: opensslPerCPU,
+            fleetAuth: ours,
+            node: theirs,
+            nodeRatio: Throughput.median(ours.tokensPerSecond) / Throughput.median(theirs.tokensPerSecond),
+            opensslRatio: Throughput.median(ours.tokensPerSecond) / Throughput.median(openssl),
+            nodeOpensslRatio: Throughput.median(theirs.tokensPerSecond) / Throughput.median(openssl),
+            cpuRatio: Throughput.median(ours.tokensPerCPUSecond) / Throughput.median(theirs.tokensPerCPUSecond)
+        )
+    }
 
-    /// The path of the route that only signs (mounted by the bench, not by the token server).
-    private static let signOnlyPath = "bench/sign-only"
-
-    /// A handler that signs a driver token for `vehicle` with the token route's key and claims,
-    /// and does nothing else: no session, no assignment, no database, the bare token as the
-    /// answer instead of the JSON around it.
-    private static func signOnlyRoute(keys: SigningKeys, vehicle: String) throws -> @Sendable (Request, TokenServerContext) async throws -> Response {
-        guard let key = keys.key(for: .driverSDKUser) else { throw CommandFailure("the token server has no driver signing key") }
-        let minter = try TokenMinter(key: key, defaultLifetime: .seconds(3600))
-        return { _, _ in
-            let minted = try minter.mint(.driver(vehicleID: vehicle))
-            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: minted.token)))
+    /// Requests on a timetable at `rate` per second over `connections` connections, rotating
+    /// over the fleet, with latency measured from when each request was due.
+    private func halfLoad(port: Int, rate: Double, fleet: BenchFleet) async throws -> HTTPLoad.Tally {
+        let heads = fleet.drivers.map { driver in
+            HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/tokens/driver/\(driver.vehicleID)",
+                            headers: ["Host": "127.0.0.1", "Authorization": "Bearer \(driver.sessionToken)"])
+        }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
+        defer { group.shutdownGracefully { _ in } }
+        let connections = self.connections
+        return try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), rate: rate, on: group) { connection, n in
+            HTTPLoad.Request(head: heads[(connection + n * connections) % heads.count], body: nil)
         }
     }
 
-    /// Logs in over HTTP like an app does, returning the session token.
-    static func logIn(port: Int, username: String, password: String) async throws -> String {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/sessions")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(["username": username, "password": password])
-        let (data, _) = try await URLSession.shared.data(for: request)
-        guard let body = try JSONSerialization.jsonObject(with: data) as? [String: Any], let session = body["sessionToken"] as? String else {
-            throw CommandFailure("login failed: \(String(decoding: data, as: UTF8.self))")
+    /// The port in `token server listening on http://127.0.0.1:PORT (…)`.
+    @Sendable private static func fleetAuthPort(_ line: Substring) -> Int? {
+        guard let start = line.range(of: "listening on http://")?.upperBound else { return nil }
+        let address = line[start...].prefix { $0 != " " && $0 != "/" }
+        return address.lastIndex(of: ":").flatMap { Int(address[address.index(after: $0)...]) }
+    }
+
+    /// Both servers answer the first driver's request with a token for its vehicle signed by
+    /// the driver key, and refuse it a token for the second driver's vehicle with 403: the
+    /// competitor does the same work.
+    private static func checkSameAnswers(fleetAuth: Int, node: Int, fleet: BenchFleet) async throws {
+        guard fleet.drivers.count >= 2 else { throw ValidationError("--vehicles must be at least 2") }
+        let verifier = TokenVerifier(trusting: fleet.keys.trustedAccounts)
+        let (first, second) = (fleet.drivers[0], fleet.drivers[1])
+        for (name, port) in [("FleetAuth", fleetAuth), ("Node.js", node)] {
+            let (granted, status) = try await tokenAnswer(port: port, driver: first, vehicleID: first.vehicleID)
+            guard status == 200, let token = granted["token"] as? String, granted["expiresInSeconds"] is Int,
+                  let verified = try? verifier.verifyWithoutCache(token), verified.role == FleetEngineRole.driverSDKUser,
+                  verified.authorization.vehicleID == first.vehicleID
+            else { throw CommandFailure("\(name) did not answer a driver's token request with a valid driver token (status \(status))") }
+            let (_, refused) = try await tokenAnswer(port: port, driver: first, vehicleID: second.vehicleID)
+            guard refused == 403 else { throw CommandFailure("\(name) answered \(refused), not 403, for a vehicle its driver is not assigned to") }
         }
-        return session
+    }
+
+    /// `GET /v1/tokens/driver/{vehicleID}` as `driver`: the JSON object answered and the status.
+    private static func tokenAnswer(port: Int, driver: BenchFleet.Driver, vehicleID: String) async throws -> ([String: Any], Int) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/tokens/driver/\(vehicleID)")!)
+        request.setValue("Bearer \(driver.sessionToken)", forHTTPHeaderField: "Authorization")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return (object, (response as? HTTPURLResponse)?.statusCode ?? 0)
     }
 
     private static func table(_ report: Report, cores: Int) -> String {
-        let openssl = Throughput.median(report.opensslSignPerSecond), tokens = Throughput.median(report.tokensPerSecond)
-        let ratioOK = report.ratio >= ratioTarget, p99OK = report.halfLoad.p99Milliseconds < p99TargetMilliseconds
+        let openssl = Throughput.median(report.opensslSignPerSecond)
+        let nodeOK = report.nodeRatio >= nodeRatioTarget, opensslOK = report.opensslRatio >= opensslRatioTarget
+        let p99OK = report.fleetAuth.halfLoad.p99Milliseconds < p99TargetMilliseconds
+        func row(_ server: ServerReport) -> String {
+            let tokens = Throughput.median(server.tokensPerSecond)
+            return server.name.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: " %9.0f %8.2fx %10.0f %7.2f / %-7.2f %8.0f %7.2f / %-7.2f %6d",
+                          tokens, tokens / openssl, Throughput.median(server.tokensPerCPUSecond),
+                          server.fullLoad.p50Milliseconds, server.fullLoad.p99Milliseconds, server.halfLoadRate,
+                          server.halfLoad.p50Milliseconds, server.halfLoad.p99Milliseconds, server.failed)
+        }
         return [
-            "token server (\(report.database)), \(report.connections) connections, \(report.secondsPerRun) s runs, medians of \(report.opensslSignPerSecond.count)",
-            String(format: "openssl speed -multi %d rsa2048   %8.0f sign/s", cores, openssl),
-            String(format: "GET /v1/tokens/driver/{id}        %8.0f tokens/s   %.2fx   target >= %.2fx  %@", tokens, report.ratio, ratioTarget, ratioOK ? "ok" : "MISSED"),
-            String(format: "GET a route that only signs       %8.0f tokens/s   %.2fx   (no session, no database: the most a route that signs reaches here)",
-                   Throughput.median(report.signOnlyPerSecond), report.signOnlyRatio),
-            String(format: "per %d CPU-seconds: openssl        %8.0f signs", cores, Throughput.median(report.opensslSignPerSecondOnCores)),
-            String(format: "  token server and wrk together   %8.0f tokens     %.2fx   (steadier than wall-clock on a shared machine, still inflated by contention)",
-                   Throughput.median(report.tokensPerSecondOnCores), report.cpuRatio),
-            String(format: "at half load (%.0f/s)             p50 %.2f ms   p99 %.2f ms   max %.2f ms   target p99 < %.0f ms  %@",
-                   report.halfLoadRate, report.halfLoad.p50Milliseconds, report.halfLoad.p99Milliseconds, report.halfLoad.maxMilliseconds,
+            "token servers, GET /v1/tokens/driver/{id}: \(report.connections) connections over \(report.vehicles) drivers, \(report.secondsPerRun) s runs, medians of \(report.opensslSignPerSecond.count) rounds; FleetAuth on \(report.database)",
+            String(format: "openssl speed -multi %d rsa2048: %.0f sign/s; one process: %.0f sign per CPU-second", cores, openssl,
+                   Throughput.median(report.opensslSignPerCPUSecond)),
+            "server      tokens/s  vs openssl  tokens/CPU-s  full load p50 / p99 ms  half load/s  p50 / p99 ms  failed",
+            row(report.fleetAuth),
+            row(report.node),
+            String(format: "FleetAuth / Node.js: %.2fx tokens/s (target >= %.2fx %@), %.2fx tokens per CPU-second", report.nodeRatio, nodeRatioTarget,
+                   nodeOK ? "ok" : "MISSED", report.cpuRatio),
+            String(format: "FleetAuth / openssl: %.2fx (target >= %.2fx %@); FleetAuth p99 at half load %.2f ms (target < %.0f ms %@)",
+                   report.opensslRatio, opensslRatioTarget, opensslOK ? "ok" : "MISSED", report.fleetAuth.halfLoad.p99Milliseconds,
                    p99TargetMilliseconds, p99OK ? "ok" : "MISSED"),
-            "failed requests: \(report.failed)",
         ].joined(separator: "\n")
     }
 }

@@ -50,12 +50,16 @@ struct TestServer: Sendable {
         return TestServer(server: server, configuration: configuration)
     }
 
-    /// Serves on a free loopback port while `body` runs, then shuts the server down.
+    /// Serves on a free loopback port while `body` runs, then shuts the server down. Requests
+    /// are handled on the event loops, as `TokenServer.run` serves them.
     func serve<Result: Sendable>(_ body: @Sendable @escaping (Client) async throws -> Result) async throws -> Result {
         do {
             let adminKey = try self.adminKey
-            let result = try await server.application(port: 0).test(.live) { client in
-                try await body(Client(http: client, adminKey: adminKey))
+            let application = server.application(port: 0)
+            let result = try await withTaskExecutorPreference(EventLoopTaskExecutor()) {
+                try await application.test(.live) { client in
+                    try await body(Client(http: client, adminKey: adminKey))
+                }
             }
             await server.shutdown()
             return result

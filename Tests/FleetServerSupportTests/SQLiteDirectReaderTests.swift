@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import NIOPosix
+import SQLKit
+import Testing
+@testable import FleetServerSupport
+
+@Suite("SQLite reads on the calling thread")
+struct SQLiteDirectReaderTests {
+    private func withDatabase(_ body: (FleetDatabase, String) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
+        let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
+        do {
+            try await database.executeAtomically(SQLRaw("CREATE TABLE grants (token TEXT PRIMARY KEY, username TEXT NOT NULL, expires INTEGER NOT NULL)"))
+            try await body(database, folder + "/test.sqlite")
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+
+    private func username(_ database: FleetDatabase, token: String, now: Int64 = 0) async throws -> String? {
+        try await database.first("SELECT username FROM grants WHERE token = \(bind: token) AND expires > \(bind: now)")?
+            .decode(column: "username", as: String.self)
+    }
+
+    @Test("each read sees every commit made before it: a new row, a change, a deletion")
+    func seesEveryCommit() async throws {
+        try await withDatabase { database, _ in
+            #expect(try await username(database, token: "t1") == nil)
+            try await database.executeAtomically(SQLRaw("INSERT INTO grants VALUES ('t1', 'ann', 100)"))
+            #expect(try await username(database, token: "t1") == "ann")
+            #expect(try await username(database, token: "t1", now: 100) == nil, "the bound integer is compared")
+            try await database.executeAtomically(SQLRaw("UPDATE grants SET username = 'bob' WHERE token = 't1'"))
+            #expect(try await username(database, token: "t1") == "bob")
+            try await database.executeAtomically(SQLRaw("DELETE FROM grants WHERE token = 't1'"))
+            #expect(try await username(database, token: "t1") == nil)
+        }
+    }
+
+    @Test("integers decode as integers and booleans, text as strings; a mismatch is an error, not a crash")
+    func decodesColumns() async throws {
+        try await withDatabase { database, _ in
+            try await database.executeAtomically(SQLRaw("INSERT INTO grants VALUES ('t1', 'ann', 100)"))
+            let row = try #require(try await database.first("SELECT username, expires, expires > 50 AS live, NULL AS absent FROM grants"))
+            #expect(try row.decode(column: "expires", as: Int.self) == 100)
+            #expect(try row.decode(column: "expires", as: Int64.self) == 100)
+            #expect(try row.decode(column: "live", as: Bool.self))
+            #expect(try row.decodeNil(column: "absent"))
+            #expect(try row.decode(column: "absent", as: String?.self) == nil)
+            #expect(throws: DecodingError.self) { try row.decode(column: "username", as: Int.self) }
+            #expect(throws: DecodingError.self) { try row.decode(column: "missing", as: String.self) }
+        }
+    }
+
+    @Test("a read that would wait for another process's lock fails at once; FleetDatabase reads other binds through the pool")
+    func lockedFileFailsAtOnce() async throws {
+        try await withDatabase { database, path in
+            // Another process holds the write lock of a file in rollback-journal mode, where
+            // readers must wait for it.
+            let lockedPath = path + ".locked"
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            holder.arguments = ["python3", "-c", """
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1], isolation_level=None)
+                c.execute("CREATE TABLE t (x INTEGER)")
+                c.execute("BEGIN EXCLUSIVE")
+                print("locked", flush=True)
+                sys.stdin.read()
+                """, lockedPath]
+            let output = Pipe(), input = Pipe()
+            holder.standardOutput = output
+            holder.standardInput = input
+            try holder.run()
+            defer {
+                try? input.fileHandleForWriting.close()
+                holder.waitUntilExit()
+            }
+            let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            try #require(said.hasPrefix("locked"), "python3 with sqlite3 is needed: \(said)")
+            let reader = SQLiteDirectReader(path: lockedPath)
+            defer { reader.close() }
+            let started = ContinuousClock.now
+            #expect(throws: SQLiteDirectReader.Unavailable.self) { try reader.firstRow("SELECT x FROM t", binds: []) }
+            #expect(ContinuousClock.now - started < .seconds(2), "it did not wait for the lock")
+
+            // A bind the reader does not take (a Double) is read through the pool, same answer.
+            try await database.executeAtomically(SQLRaw("INSERT INTO grants VALUES ('t1', 'ann', 100)"))
+            let pooled = try await database.first("SELECT username FROM grants WHERE expires > \(bind: 99.5)")
+            #expect(try pooled?.decode(column: "username", as: String.self) == "ann")
+        }
+    }
+
+    @Test("after close, reads fail here and FleetDatabase refuses them through the closed pool")
+    func closedReaderRefuses() async throws {
+        try await withDatabase { _, path in
+            let reader = SQLiteDirectReader(path: path)
+            let rows = try reader.firstRow("SELECT token FROM grants", binds: [])
+            #expect(rows == nil)
+            reader.close()
+            #expect(throws: SQLiteDirectReader.Unavailable.self) { try reader.firstRow("SELECT token FROM grants", binds: []) }
+        }
+    }
+}
