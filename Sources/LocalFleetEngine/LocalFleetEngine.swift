@@ -65,10 +65,11 @@ public struct LocalFleetEngine: Service {
         let providers = router.group("v1/providers/:provider")
         VehicleRoutes(core: core).register(on: providers)
         TripRoutes(core: core).register(on: providers)
+        router.answerWrongMethodsWith405()
 
         let application = Application(
             router: router,
-            server: .http1(configuration: .init(httpDecoderConfiguration: Self.headerLimits)),
+            server: FleetHTTPServer.http1,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "local-fleet-engine"),
             services: [WriteDrain(state: state)] + grpcDoor(core),
             onServerRunning: { channel in await configuration.onStarted(channel.localAddress?.port ?? configuration.port) },
@@ -86,10 +87,6 @@ public struct LocalFleetEngine: Service {
         }
         return [GRPCDoor(core: core, host: configuration.host, port: grpcPort, logger: logger, onStarted: configuration.onGRPCStarted)]
     }
-
-    /// Header limits high enough that an oversized token (up to 128 KiB) reaches the verifier
-    /// and is refused with 401 and the rule, instead of a bare 400 from the HTTP parser.
-    static let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(maxHeaderFieldSize: 128 * 1024, maxHeaderListSize: 160 * 1024)
 
     /// Serves until the task is cancelled or the enclosing `ServiceGroup` shuts down
     /// gracefully (give the group `gracefulShutdownSignals: [.sigterm, .sigint]` to stop on

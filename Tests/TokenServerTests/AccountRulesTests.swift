@@ -13,15 +13,29 @@ struct AccountRulesTests {
         #expect(AccountRules.problem(withUsername: name) != nil)
     }
 
-    @Test("passwords: 8 characters to 72 bytes, no NUL; messages never repeat them")
+    @Test("passwords: 8 to 1024 characters (code points), no NUL; messages never repeat them")
     func passwords() {
         #expect(AccountRules.problem(withPassword: "12345678") == nil)
-        #expect(AccountRules.problem(withPassword: String(repeating: "p", count: 72)) == nil)
-        for bad in ["short", String(repeating: "p", count: 73), "pass\u{0}word!"] {
+        #expect(AccountRules.problem(withPassword: String(repeating: "p", count: 73)) == nil)
+        #expect(AccountRules.problem(withPassword: String(repeating: "🔑", count: 1024)) == nil)
+        #expect(AccountRules.problem(withPassword: String(repeating: "e\u{0301}", count: 4)) == nil)
+        for bad in ["short", "e\u{0301}e\u{0301}e\u{0301}", String(repeating: "p", count: 1025), "pass\u{0}word!"] {
             let problem = AccountRules.problem(withPassword: bad)
             #expect(problem != nil)
             #expect(problem?.contains(bad) == false)
         }
+    }
+
+    @Test("passwords over bcrypt's 72 bytes count whole: one differing only past byte 72 does not match")
+    func longPasswords() async throws {
+        let hasher = PasswordHasher(cost: 4)
+        let long = String(repeating: "p", count: 100)
+        let hash = try await hasher.hash(long)
+        #expect(try await hasher.verify(long, hash: hash))
+        #expect(try await hasher.verify(String(repeating: "p", count: 99) + "q", hash: hash) == false)
+        #expect(try await hasher.verify(String(repeating: "p", count: 72), hash: hash) == false)
+        let short = try await hasher.hash("correct horse")
+        #expect(try await hasher.verify("correct horse", hash: short))
     }
 
     @Test("roles by name; each role's resource kind needs that role")
