@@ -135,7 +135,8 @@ let package = Package(
                 server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOCore", "swift-nio"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
-            ]
+            ],
+            resources: [.embedInCode("Resources/local-fleet-engine.openapi.yaml")]
         ),
         // Google's side of keyless signing, offline: metadata server, IAM signJwt, public keys.
         .target(

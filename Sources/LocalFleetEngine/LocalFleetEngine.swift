@@ -7,7 +7,8 @@ import ServiceLifecycle
 
 /// An offline stand-in for Fleet Engine's on-demand vehicles and trips API (v1 REST paths,
 /// proto3 JSON, and gRPC's `maps.fleetengine.v1` services when given a gRPC port) that checks
-/// every token as Fleet Engine does. Embeddable: build it from a
+/// every token as Fleet Engine does. Its REST door is described by
+/// `docs/local-fleet-engine.openapi.yaml`, served at `/openapi.yaml`. Embeddable: build it from a
 /// configuration and a store, then ``run()`` it, alone or in a `ServiceGroup`.
 ///
 /// ```swift
@@ -62,6 +63,7 @@ public struct LocalFleetEngine: Service {
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
         }
         router.addMetricsRoute(metrics)
+        router.addOpenAPIRoute(PackageResources.local_fleet_engine_openapi_yaml)
         let providers = router.group("v1/providers/:provider")
         VehicleRoutes(core: core).register(on: providers)
         TripRoutes(core: core).register(on: providers)

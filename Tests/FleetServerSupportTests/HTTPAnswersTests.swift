@@ -46,7 +46,7 @@ struct HTTPAnswersTests {
     @Test("a known path with a method it does not take is 405 with Allow, in JSON")
     func wrongMethod() async throws {
         try await withServer { port in
-            for method in ["POST", "PATCH", "HEAD", "OPTIONS"] {
+            for method in ["POST", "PATCH", "HEAD", "OPTIONS", "QUERY"] {
                 let response = try await RawHTTP.exchange(port: port, head: ["\(method) /notes/7 HTTP/1.1", "Host: x", "Content-Length: 0"])
                 #expect(response.status == 405, "\(method): \(response)")
                 #expect(response.headers["allow"] == "DELETE, GET, PUT", "\(method)")

@@ -25,6 +25,16 @@ struct FleetEngineHTTPAnswersTests {
         #expect(response.googleError?.status == "UNIMPLEMENTED")
     }
 
+    @Test("the served OpenAPI document is the repository's")
+    func openAPIDocument() async throws {
+        let client = try await TestEngine.shared
+        let served = try await RawHTTP.exchange(port: client.port, head: ["GET /openapi.yaml HTTP/1.1", "Host: x"])
+        #expect(served.status == 200)
+        #expect(served.headers["content-type"]?.hasPrefix("application/yaml") == true)
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/local-fleet-engine.openapi.yaml")
+        #expect(served.body == (try String(contentsOf: repository, encoding: .utf8)))
+    }
+
     @Test("unknown paths and unreadable HTTP are JSON errors, and the engine goes on")
     func unknownAndUnreadable() async throws {
         let client = try await TestEngine.shared

@@ -63,7 +63,7 @@ public enum AccountRules {
     public static let issuerPattern =
         #"^(https://[A-Za-z0-9.-]+|http://(localhost|127\.0\.0\.1|\[::1\]))"#
         + #"(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?"#
-        + #"(/([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})*)?$"#
+        + #"(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$"#
 
     private static let issuerExpression = try! NSRegularExpression(pattern: issuerPattern)
 
