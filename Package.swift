@@ -185,7 +185,11 @@ let package = Package(
         ),
         // What several test targets share: running the built `fleetauth` as a child process, and a
         // transport that dates answers by a test clock.
-        .target(name: "TestSupport", dependencies: ["FleetTokenProvider"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["FleetTokenProvider", "FleetServerSupport", server("SQLKit", "sql-kit")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "FleetTokensTests",
             dependencies: [

@@ -1,6 +1,6 @@
 import FleetServerSupport
 import Foundation
-import SQLKit
+import TestSupport
 import Testing
 
 /// The engine's SQLite file full in the middle of a write: the write is refused with 503, the
@@ -13,20 +13,11 @@ struct FleetEngineDatabaseFaultTests {
         return #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"},"attributes":[\#(attributes.joined(separator: ","))]}"#
     }
 
-    /// Caps the SQLite file at `pages` pages (its present size when `nil`) for the writer
-    /// connection, through which every change is saved.
-    private static func capSQLite(_ database: FleetDatabase, atPages pages: Int?) async throws {
-        try await database.transaction { db in
-            let current = try await db.raw("PRAGMA page_count").first()?.decode(column: "page_count", as: Int.self) ?? 1
-            try await db.raw(SQLQueryString("PRAGMA max_page_count = \(unsafeRaw: String(pages ?? current))")).run()
-        }
-    }
-
     @Test("SQLite full mid-write: 503, nothing shown or saved, writes land again once there is room")
     func sqliteFull() async throws {
         let folder = try TestEngine.makeFolder()
         let vehicle = try await TestEngine.withDatabase(folder: folder) { client, database in
-            try await Self.capSQLite(database, atPages: nil)
+            try await database.capSQLite(atPages: nil)
             var refused: String?
             for index in 0..<200 where refused == nil {
                 let id = "bulky-\(index)"
@@ -40,7 +31,7 @@ struct FleetEngineDatabaseFaultTests {
             let id = try #require(refused, "the capped database never filled")
             #expect(try await client.send(.GET, "\(Fixtures.provider)/vehicles/\(id)", token: Tokens.server).status == 404)
 
-            try await Self.capSQLite(database, atPages: 1 << 30)
+            try await database.capSQLite(atPages: 1 << 30)
             let retried = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server, body: Self.bulkyVehicle)
             #expect(retried.status == 200, "\(retried)")
             return id

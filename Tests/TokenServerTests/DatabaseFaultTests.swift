@@ -2,7 +2,7 @@ import FleetServerSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import SQLKit
+import TestSupport
 import Testing
 @testable import TokenServer
 
@@ -17,20 +17,11 @@ struct TokenServerDatabaseFaultTests {
         return #"{"username":"\#(username)","role":"driver","identity":{"issuer":"https://id.example.com","subject":"\#(subject)"}}"#
     }
 
-    /// Caps the SQLite file at `pages` pages (its present size when `nil`) for the writer
-    /// connection, through which every account is written.
-    private static func capSQLite(_ database: FleetDatabase, atPages pages: Int?) async throws {
-        try await database.transaction { db in
-            let current = try await db.raw("PRAGMA page_count").first()?.decode(column: "page_count", as: Int.self) ?? 1
-            try await db.raw(SQLQueryString("PRAGMA max_page_count = \(unsafeRaw: String(pages ?? current))")).run()
-        }
-    }
-
     @Test("SQLite full mid-write: 500 without the database's words, no account half-made, accounts again once there is room")
     func sqliteFull() async throws {
         try await TestServer.serve(.sqlite) { client, server in
             let database = server.server.store.database
-            try await Self.capSQLite(database, atPages: nil)
+            try await database.capSQLite(atPages: nil)
             var refused: String?
             for index in 0..<400 where refused == nil {
                 let username = "filler-\(index)"
@@ -44,7 +35,7 @@ struct TokenServerDatabaseFaultTests {
             let username = try #require(refused, "the capped database never filled")
             #expect(try await server.server.store.account(username: username) == nil)
 
-            try await Self.capSQLite(database, atPages: 1 << 30)
+            try await database.capSQLite(atPages: 1 << 30)
             // The same account and identity again: 201, not 409, so neither row was left behind.
             let retried = try await client.admin(.post, "/v1/admin/accounts", json: Self.accountBody(username))
             #expect(retried.status == .created, "\(String(buffer: retried.body))")
