@@ -64,6 +64,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `fleetauth bench fleet-engine` drives HTTP load with a lean NIO client.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        // The HTTP parts Hummingbird's channel carries, for the handler that answers parse errors.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // The local Fleet Engine's gRPC door: Google's Fleet Engine v1 messages and services.
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
@@ -100,6 +102,9 @@ let package = Package(
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOCore", "swift-nio"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOHTTPTypes", "swift-nio-extras"),
+                server("HummingbirdCore", "hummingbird"),
             ]
         ),
         // Swift generated from Protos/ by scripts/generate-protos.sh: Fleet Engine v1's messages,
@@ -130,7 +135,8 @@ let package = Package(
                 server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOCore", "swift-nio"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
-            ]
+            ],
+            resources: [.embedInCode("Resources/local-fleet-engine.openapi.yaml")]
         ),
         // Google's side of keyless signing, offline: metadata server, IAM signJwt, public keys.
         .target(
@@ -186,7 +192,11 @@ let package = Package(
         ),
         // What several test targets share: running the built `fleetauth` as a child process, and a
         // transport that dates answers by a test clock.
-        .target(name: "TestSupport", dependencies: ["FleetTokenProvider"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["FleetTokenProvider", "FleetServerSupport", server("SQLKit", "sql-kit")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "FleetTokensTests",
             dependencies: [
@@ -216,6 +226,7 @@ let package = Package(
         .testTarget(
             name: "FleetServerSupportTests",
             dependencies: [
+                "TestSupport",
                 "FleetServerSupport",
                 server("HummingbirdTesting", "hummingbird"),
                 server("Logging", "swift-log"),

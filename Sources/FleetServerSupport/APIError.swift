@@ -25,6 +25,9 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
         case failedPrecondition = "FAILED_PRECONDITION"
         /// 429: too many requests; retry after `Retry-After` seconds.
         case resourceExhausted = "RESOURCE_EXHAUSTED"
+        /// 501: the server does not serve this method; sent as 405 with `Allow` when the path
+        /// takes other methods (see ``APIError/methodNotAllowed(_:allowed:)``).
+        case unimplemented = "UNIMPLEMENTED"
         /// 500: a failure on the server's side; the message is generic.
         case `internal` = "INTERNAL"
         /// 503: the server cannot serve now (e.g. shutting down, database unreachable).
@@ -40,6 +43,7 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
             case .alreadyExists: .conflict
             case .failedPrecondition: .badRequest
             case .resourceExhausted: .tooManyRequests
+            case .unimplemented: .notImplemented
             case .internal: .internalServerError
             case .unavailable: .serviceUnavailable
             }
@@ -55,12 +59,22 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
     public let message: String
     /// Whole seconds before retrying, sent as `Retry-After` (429 and 503 only).
     public let retryAfterSeconds: Int?
+    /// The HTTP status sent: ``code``'s own, or a finer one of the same meaning (405, 431).
+    public let status: HTTPResponse.Status
+    /// The methods the path takes, sent as `Allow` (405 only).
+    public let allowedMethods: [HTTPRequest.Method]?
 
-    /// An error of `code` with `message`; `retryAfter` (rounded up to whole seconds, at least 1)
-    /// is sent as `Retry-After`.
-    public init(_ code: Code, _ message: String, retryAfter: Duration? = nil) {
+    /// An error of `code` with `message`, sent with `status` (by default the code's own);
+    /// `retryAfter` (rounded up to whole seconds, at least 1) is sent as `Retry-After`.
+    public init(_ code: Code, _ message: String, status: HTTPResponse.Status? = nil, retryAfter: Duration? = nil) {
+        self.init(code, message, status: status, retryAfter: retryAfter, allowedMethods: nil)
+    }
+
+    private init(_ code: Code, _ message: String, status: HTTPResponse.Status?, retryAfter: Duration?, allowedMethods: [HTTPRequest.Method]?) {
         self.code = code
         self.message = code == .internal ? Self.internalMessage : message
+        self.status = status ?? code.httpStatus
+        self.allowedMethods = allowedMethods
         self.retryAfterSeconds = retryAfter.map { duration in
             let (seconds, attoseconds) = duration.components
             return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
@@ -83,20 +97,30 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
     public static func resourceExhausted(_ message: String, retryAfter: Duration) -> APIError {
         APIError(.resourceExhausted, message, retryAfter: retryAfter)
     }
+    /// 405 `UNIMPLEMENTED` with `Allow`: the path exists, but not with `method`.
+    public static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> APIError {
+        let names = allowed.map(\.rawValue).joined(separator: ", ")
+        return APIError(
+            .unimplemented, "this path does not take \(method.rawValue); it takes \(names)", status: .methodNotAllowed, retryAfter: nil,
+            allowedMethods: allowed)
+    }
     /// 500 `INTERNAL` with the generic message.
     public static var `internal`: APIError { APIError(.internal, internalMessage) }
-
-    /// The HTTP status of ``code``.
-    public var status: HTTPResponse.Status { code.httpStatus }
 
     /// `INVALID_ARGUMENT: message`, for logs.
     public var description: String { "\(code.rawValue): \(message)" }
 
-    /// The JSON body, `Content-Type: application/json`, and `Retry-After` when set.
+    /// The JSON body, `Content-Type: application/json`, and `Retry-After` and `Allow` when set.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jsonBody())))
+    }
+
+    /// The response's headers: JSON, never cached, and `Retry-After` and `Allow` when set.
+    public var headers: HTTPFields {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jsonBody())))
+        if let allowedMethods { headers[.allow] = allowedMethods.map(\.rawValue).joined(separator: ", ") }
+        return headers
     }
 
     /// `{"error":{"code":…,"status":"…","message":"…"}}` as UTF-8 bytes.

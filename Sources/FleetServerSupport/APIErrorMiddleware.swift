@@ -1,5 +1,7 @@
 import Hummingbird
 import Logging
+import NIOCore
+import NIOHTTP1
 
 /// Makes every refusal a JSON ``APIError`` body: Hummingbird's own errors (no such route,
 /// body too large, …) are translated, and any other error becomes a generic 500; the log gets
@@ -16,6 +18,12 @@ public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {
             return try Self.translate(error, for: request).response(from: request, context: context)
+        } catch is NIOTooManyBytesError {
+            // A route's `collect(upTo:)` met a body over its limit.
+            return try APIError.bodyTooLarge.response(from: request, context: context)
+        } catch let error as HTTPParserError {
+            // The body turned out not to be valid HTTP/1.1 while a route read it.
+            return try APIError.parseError(error).response(from: request, context: context)
         } catch {
             context.logger.error(
                 "request failed",
@@ -38,9 +46,9 @@ public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case 401: return .unauthenticated(message)
         case 403: return .permissionDenied(message)
         case 404: return .notFound(error.body ?? "no route matches \(request.method) \(request.uri.path)")
-        case 405: return .notFound("this route does not take that method")
+        case 405: return APIError(.unimplemented, "this path does not take \(request.method.rawValue)", status: .methodNotAllowed)
         case 409: return .alreadyExists(message)
-        case 413: return .invalidArgument("the request body is too large")
+        case 413: return .bodyTooLarge
         case 429: return APIError(.resourceExhausted, message, retryAfter: .seconds(1))
         case 400..<500: return .invalidArgument(message)
         case 503: return APIError(.unavailable, message)

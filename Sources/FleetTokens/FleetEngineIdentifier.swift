@@ -15,24 +15,26 @@ public enum FleetEngineIdentifier {
     /// Why `id` is not a plain Fleet Engine id, or `nil` when it is one.
     ///
     /// A plain id is non-empty, at most 64 characters, has no control or white-space
-    /// characters and none of `/ : ? , # *`. The wildcard `*` is not a plain id.
+    /// characters and none of `/ : ? , # *`. The wildcard `*` is not a plain id. Characters are
+    /// Unicode code points, as JSON Schema counts them (the API documents state the same rule),
+    /// so a combining mark neither hides a forbidden character nor escapes the count.
     public static func problem(with id: String) -> String? {
         if id.isEmpty { return "is empty" }
-        // Nearly every id is printable ASCII, one byte per character: there only a space or a
-        // forbidden byte can be at fault, and only that character needs the Unicode check.
+        // Nearly every id is printable ASCII, one byte per code point: there only a space or a
+        // forbidden byte can be at fault, and only that byte needs the Unicode check.
         let isPrintableASCII = id.utf8.allSatisfy { (0x20...0x7E).contains($0) }
-        if (isPrintableASCII ? id.utf8.count : id.count) > maximumLength { return "is longer than \(maximumLength) characters" }
+        if (isPrintableASCII ? id.utf8.count : id.unicodeScalars.count) > maximumLength { return "is longer than \(maximumLength) characters" }
         if isPrintableASCII {
             return id.utf8.first { $0 == UInt8(ascii: " ") || forbiddenBytes.contains($0) }
-                .flatMap { problem(with: Character(Unicode.Scalar($0))) }
+                .flatMap { problem(with: Unicode.Scalar($0)) }
         }
-        return id.lazy.compactMap(problem(with:)).first
+        return id.unicodeScalars.lazy.compactMap(problem(with:)).first
     }
 
-    /// Why `character` may not be in an id, or `nil` when it may.
-    private static func problem(with character: Character) -> String? {
-        if forbiddenCharacters.contains(character) { return "contains '\(character)'" }
-        if character.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+    /// Why `scalar` may not be in an id, or `nil` when it may.
+    private static func problem(with scalar: Unicode.Scalar) -> String? {
+        if forbiddenCharacters.contains(Character(scalar)) { return "contains '\(scalar)'" }
+        if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
             return "contains white space or a control character"
         }
         return nil

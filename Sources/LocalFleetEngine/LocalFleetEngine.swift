@@ -7,7 +7,8 @@ import ServiceLifecycle
 
 /// An offline stand-in for Fleet Engine's on-demand vehicles and trips API (v1 REST paths,
 /// proto3 JSON, and gRPC's `maps.fleetengine.v1` services when given a gRPC port) that checks
-/// every token as Fleet Engine does. Embeddable: build it from a
+/// every token as Fleet Engine does. Its REST door is described by
+/// `docs/local-fleet-engine.openapi.yaml`, served at `/openapi.yaml`. Embeddable: build it from a
 /// configuration and a store, then ``run()`` it, alone or in a `ServiceGroup`.
 ///
 /// ```swift
@@ -62,13 +63,15 @@ public struct LocalFleetEngine: Service {
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
         }
         router.addMetricsRoute(metrics)
+        router.addOpenAPIRoute(PackageResources.local_fleet_engine_openapi_yaml)
         let providers = router.group("v1/providers/:provider")
         VehicleRoutes(core: core).register(on: providers)
         TripRoutes(core: core).register(on: providers)
+        router.answerWrongMethodsWith405()
 
         let application = Application(
             router: router,
-            server: .http1(configuration: .init(httpDecoderConfiguration: Self.headerLimits)),
+            server: FleetHTTPServer.http1,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "local-fleet-engine"),
             services: [WriteDrain(state: state)] + grpcDoor(core),
             onServerRunning: { channel in await configuration.onStarted(channel.localAddress?.port ?? configuration.port) },
@@ -86,10 +89,6 @@ public struct LocalFleetEngine: Service {
         }
         return [GRPCDoor(core: core, host: configuration.host, port: grpcPort, logger: logger, onStarted: configuration.onGRPCStarted)]
     }
-
-    /// Header limits high enough that an oversized token (up to 128 KiB) reaches the verifier
-    /// and is refused with 401 and the rule, instead of a bare 400 from the HTTP parser.
-    static let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(maxHeaderFieldSize: 128 * 1024, maxHeaderListSize: 160 * 1024)
 
     /// Serves until the task is cancelled or the enclosing `ServiceGroup` shuts down
     /// gracefully (give the group `gracefulShutdownSignals: [.sigterm, .sigint]` to stop on

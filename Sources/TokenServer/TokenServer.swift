@@ -104,7 +104,8 @@ public final class TokenServer: Sendable {
         }
     }
 
-    /// The router with every route: sessions, tokens, admin, JWKS, health, metrics, OpenAPI.
+    /// The router with every route: sessions, tokens, admin, JWKS, health, metrics, OpenAPI;
+    /// a known path asked with a method it does not take answers 405.
     public func buildRouter() -> Router<TokenServerContext> {
         let router = Router(context: TokenServerContext.self)
         router.add(middleware: APIErrorMiddleware())
@@ -112,13 +113,14 @@ public final class TokenServer: Sendable {
         addSessionRoutes(to: router.group("v1/sessions"))
         addTokenRoutes(to: router.group("v1/tokens"))
         addAdminRoutes(to: router.group("v1/admin"))
+        router.answerWrongMethodsWith405()
         return router
     }
 
     /// A Hummingbird application serving ``buildRouter()`` on `host`:`port` (0 picks a free
-    /// port) on `eventLoopGroup` (NIO's shared group when `nil`); `onRunning` is told the port
-    /// once the server listens. Run it with `runService()` (graceful shutdown on SIGINT/SIGTERM)
-    /// or in a `ServiceGroup`.
+    /// port) over ``FleetHTTPServer/http1``, on `eventLoopGroup` (NIO's shared group when
+    /// `nil`); `onRunning` is told the port once the server listens. Run it with `runService()`
+    /// (graceful shutdown on SIGINT/SIGTERM) or in a `ServiceGroup`.
     public func application(
         host: String = "127.0.0.1",
         port: Int = 8080,
@@ -127,6 +129,7 @@ public final class TokenServer: Sendable {
     ) -> Application<RouterResponder<TokenServerContext>> {
         Application(
             router: buildRouter(),
+            server: FleetHTTPServer.http1,
             configuration: .init(address: .hostname(host, port: port), serverName: "fleetauth-token-server"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,

@@ -25,10 +25,12 @@ struct IdentifierTests {
         #expect(FleetEngineIdentifier.isPlain(id) == (problem == nil))
     }
 
-    @Test("a CR LF pair is one character: 64 of them with one CR LF is not too long, but refused for the control")
-    func crlfCountsAsOneCharacter() {
-        let id = String(repeating: "v", count: 62) + "\r\n" + "v"
-        #expect(id.count == 64 && id.utf8.count == 65)
-        #expect(FleetEngineIdentifier.problem(with: id) == "contains white space or a control character")
+    @Test("characters are code points, as JSON Schema counts them: combining marks count, and hide no forbidden character")
+    func codePointsAreCounted() {
+        let accented = String(repeating: "e\u{0301}", count: 33)
+        #expect(accented.count == 33 && accented.unicodeScalars.count == 66)
+        #expect(FleetEngineIdentifier.problem(with: accented) == "is longer than 64 characters")
+        #expect(FleetEngineIdentifier.problem(with: "a/\u{0301}b") == "contains '/'")
+        #expect(FleetEngineIdentifier.problem(with: "v\r\nv") == "contains white space or a control character")
     }
 }

@@ -10,9 +10,22 @@ import Testing
 /// unknown key or account (at most once per interval), and removed keys stop being trusted.
 @Suite("JWKS URL trust")
 struct JWKSRefreshTests {
-    /// The JWKS document a test serves, and how often it was fetched.
+    /// The JWKS document a test serves, how it answers, and how often it was fetched.
     final class Publisher: Sendable {
+        /// How the JWKS URL answers a fetch.
+        enum Answer: Sendable {
+            /// The document.
+            case document
+            /// 503, as a JWKS host that is down behind its load balancer.
+            case unavailable
+            /// 200 with a body that is no JWKS.
+            case garbage
+            /// Nothing for ten seconds, longer than the engine waits.
+            case silence
+        }
+
         let document = Mutex(Data())
+        let answer = Mutex(Answer.document)
         let fetches = Atomic(0)
 
         func publish(_ accounts: [(ServiceAccountKey, FleetEngineRole)]) throws {
@@ -26,8 +39,18 @@ struct JWKSRefreshTests {
         let router = Router()
         router.get("jwks.json") { _, _ in
             publisher.fetches.add(1, ordering: .relaxed)
-            return Response(status: .ok, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(data: publisher.document.withLock { $0 })))
+            switch publisher.answer.withLock({ $0 }) {
+            case .document:
+                return Response(status: .ok, headers: [.contentType: "application/json"],
+                                body: .init(byteBuffer: ByteBuffer(data: publisher.document.withLock { $0 })))
+            case .unavailable:
+                return Response(status: .serviceUnavailable)
+            case .garbage:
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"keys":[{"kty":"RSA","n":"%%%"}]"#)))
+            case .silence:
+                try await Task.sleep(for: .seconds(10))
+                return Response(status: .noContent)
+            }
         }
         let (ports, sink) = AsyncStream.makeStream(of: Int.self)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: { sink.yield($0.localAddress!.port!) })

@@ -61,14 +61,14 @@ struct AdminAPITests {
         }
     }
 
-    @Test("bad login bodies are 400s; unknown routes are JSON 404s")
+    @Test("bad login bodies are 400s; unknown routes are JSON 404s, known paths asked the wrong way JSON 405s")
     func badRequests() async throws {
         try await TestServer.serve { client, _ in
             try await client.send(.post, "/v1/sessions", json: #"{"username":"ann"}"#).expectRefusal(.badRequest, "INVALID_ARGUMENT")
             try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"x","otp":1}"#).expectRefusal(.badRequest, "INVALID_ARGUMENT")
             try await client.send(.post, "/v1/sessions", json: "").expectRefusal(.badRequest, "INVALID_ARGUMENT")
             try await client.send(.get, "/v1/tokens/pilot/x").expectRefusal(.notFound, "NOT_FOUND")
-            try await client.send(.get, "/v1/admin/accounts").expectRefusal(.notFound, "NOT_FOUND")
+            try await client.send(.get, "/v1/admin/accounts").expectRefusal(.methodNotAllowed, "UNIMPLEMENTED")
         }
     }
 }

@@ -15,6 +15,7 @@ extension APIError: RPCErrorConvertible {
         case .alreadyExists: .alreadyExists
         case .failedPrecondition: .failedPrecondition
         case .resourceExhausted: .resourceExhausted
+        case .unimplemented: .unimplemented
         case .internal: .internalError
         case .unavailable: .unavailable
         }

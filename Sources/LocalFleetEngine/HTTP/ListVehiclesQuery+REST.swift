@@ -32,9 +32,10 @@ extension ListVehiclesQuery {
         }
     }
 
+    /// An int32 field, as the proto has it.
     private static func integer(_ text: String, _ name: String) throws(APIError) -> Int {
-        guard let value = Int(text) else { throw .invalidArgument("\(name) is '\(text)'; it must be a whole number") }
-        return value
+        guard let value = Int32(text) else { throw .invalidArgument("\(name) is '\(text)'; it must be a whole number of 32 bits") }
+        return Int(value)
     }
 
     private static func enumValue<Value: ProtoEnum>(_ text: String, _ name: String) throws(APIError) -> Value {
@@ -45,7 +46,9 @@ extension ListVehiclesQuery {
     }
 
     private static func duration(_ text: String, _ name: String) throws(APIError) -> Duration {
-        guard let parsed = ProtoDuration(text: text) else { throw .invalidArgument("\(name) is '\(text)'; it must be seconds such as 30s or 1.5s") }
+        guard let parsed = ProtoDuration(text: text) else {
+            throw .invalidArgument("\(name) is '\(text)'; it must be seconds such as 30s or 1.5s, under \(ProtoDuration.maximumSeconds + 1) s")
+        }
         return parsed.duration
     }
 }

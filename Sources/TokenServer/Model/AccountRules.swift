@@ -1,15 +1,17 @@
 import FleetTokens
 import FleetServerSupport
+import Foundation
 
 /// The rules usernames, passwords and resource ids must follow, checked the same way by the
 /// admin API and the `fleetauth accounts`/`assign` commands.
 public enum AccountRules {
     /// The longest username, in characters.
     public static let maximumUsernameLength = 64
-    /// The shortest password, in characters.
+    /// The shortest password, in characters (Unicode code points, as JSON Schema counts them).
     public static let minimumPasswordLength = 8
-    /// The longest password, in UTF-8 bytes (bcrypt reads no further).
-    public static let maximumPasswordBytes = 72
+    /// The longest password, in characters (longer ones than bcrypt's 72 bytes are hashed with
+    /// SHA-256 first; see ``PasswordHasher``).
+    public static let maximumPasswordLength = 1024
 
     private static let usernameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@+-")
 
@@ -25,8 +27,9 @@ public enum AccountRules {
 
     /// Why `password` is not acceptable, or `nil`. The message never repeats the password.
     public static func problem(withPassword password: String) -> String? {
-        if password.count < minimumPasswordLength { return "password must have at least \(minimumPasswordLength) characters" }
-        if password.utf8.count > maximumPasswordBytes { return "password must have at most \(maximumPasswordBytes) bytes of UTF-8" }
+        let length = password.unicodeScalars.count
+        if length < minimumPasswordLength { return "password must have at least \(minimumPasswordLength) characters" }
+        if length > maximumPasswordLength { return "password must have at most \(maximumPasswordLength) characters" }
         if password.utf8.contains(0) { return "password must not contain a NUL character" }
         return nil
     }
@@ -49,18 +52,33 @@ public enum AccountRules {
         if let problem = problem(withPassword: password) { throw .invalidArgument(problem) }
     }
 
-    /// The longest identity issuer URL, in characters.
+    /// The longest identity issuer URL, in characters (code points).
     public static let maximumIssuerLength = 1024
-    /// The longest identity subject, in characters (OpenID Connect's limit for `sub`).
+    /// The longest identity subject, in characters (code points; OpenID Connect's limit for `sub`).
     public static let maximumSubjectLength = 255
 
+    /// The form of a linked identity's issuer, word for word the pattern of the API document's
+    /// `Identity.issuer`: https (http only on loopback), a host of letters, digits, dots and
+    /// hyphens, a port of 1 to 65535, a path of URL characters; no query, fragment or credentials.
+    public static let issuerPattern =
+        #"^(https://[A-Za-z0-9.-]+|http://(localhost|127\.0\.0\.1|\[::1\]))"#
+        + #"(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?"#
+        + #"(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$"#
+
+    private static let issuerExpression = try! NSRegularExpression(pattern: issuerPattern)
+
     /// Why `identity` cannot be linked to an account, or `nil`: the issuer must be an https
-    /// URL (http only on loopback, for development), the subject 1 to 255 visible characters.
+    /// URL (http only on loopback, for development) of ``issuerPattern``'s form, the subject 1
+    /// to 255 characters without control characters.
     public static func problem(withIdentity identity: LinkedIdentity) -> String? {
         if let problem = OIDCSettings.problem(withIssuer: identity.issuer) { return "identity \(problem)" }
-        if identity.issuer.count > maximumIssuerLength { return "identity issuer is longer than \(maximumIssuerLength) characters" }
+        let issuer = identity.issuer
+        if issuerExpression.firstMatch(in: issuer, range: NSRange(issuer.startIndex..., in: issuer)) == nil {
+            return "identity issuer \"\(issuer)\" must be an https URL (http only on loopback) with a plain host, an optional port and path, and no query, fragment or credentials"
+        }
+        if identity.issuer.unicodeScalars.count > maximumIssuerLength { return "identity issuer is longer than \(maximumIssuerLength) characters" }
         if identity.subject.isEmpty { return "identity subject is empty" }
-        if identity.subject.count > maximumSubjectLength { return "identity subject is longer than \(maximumSubjectLength) characters" }
+        if identity.subject.unicodeScalars.count > maximumSubjectLength { return "identity subject is longer than \(maximumSubjectLength) characters" }
         if identity.subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "identity subject must not contain control characters"
         }

@@ -23,12 +23,6 @@ extension TokenServer {
             return try JSONResponse.make(["status": "ok"])
         }
         router.addMetricsRoute(metrics)
-        router.get("openapi.yaml") { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "application/yaml; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml))
-            )
-        }
+        router.addOpenAPIRoute(OpenAPIDocument.yaml)
     }
 }

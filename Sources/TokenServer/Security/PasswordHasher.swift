@@ -1,8 +1,14 @@
+import Crypto
+import Foundation
 import HummingbirdBcrypt
 import NIOPosix
 
 /// Hashes and checks passwords with bcrypt, on NIO's blocking thread pool so that the
 /// deliberately slow work never stalls request handling.
+///
+/// bcrypt reads at most 72 bytes; a longer password is hashed with SHA-256 first (its base64
+/// is what bcrypt reads), so that every character counts and passwords of up to 72 bytes keep
+/// the hashes they always had.
 public struct PasswordHasher: Sendable {
     /// bcrypt's cost (log2 of its rounds), 4 to 31.
     public let cost: UInt8
@@ -19,16 +25,26 @@ public struct PasswordHasher: Sendable {
 
     /// The bcrypt hash of `password`.
     public func hash(_ password: String) async throws -> String {
-        let cost = self.cost
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let cost = self.cost, input = Self.bcryptInput(password)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(input, cost: cost) }
     }
 
     /// Whether `password` matches `hash`; with no hash, spends the same time and says no.
     public func verify(_ password: String, hash: String?) async throws -> Bool {
         // bcrypt reads C strings: a NUL would cut the password short.
         let usable = !password.utf8.contains(0)
-        let checked = hash ?? decoyHash
-        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: checked) }
+        let checked = hash ?? decoyHash, input = Self.bcryptInput(password)
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: checked) }
         return usable && hash != nil && matches
+    }
+
+    /// The most bytes bcrypt reads.
+    static let bcryptInputLimit = 72
+
+    /// What bcrypt is given for `password`: the password itself up to 72 bytes of UTF-8, else
+    /// the base64 of its SHA-256 (44 bytes, never a NUL).
+    static func bcryptInput(_ password: String) -> String {
+        guard password.utf8.count > bcryptInputLimit else { return password }
+        return Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
     }
 }

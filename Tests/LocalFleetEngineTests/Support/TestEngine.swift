@@ -22,6 +22,16 @@ enum TestEngine {
         configure: @Sendable (inout LocalFleetEngineConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestClient) async throws -> Result
     ) async throws -> Result {
+        try await withDatabase(folder: folder, configure: configure) { client, _ in try await body(client) }
+    }
+
+    /// ``with(folder:configure:_:)``, also handing `body` the engine's database, for tests that
+    /// make it fail.
+    static func withDatabase<Result: Sendable>(
+        folder: String? = nil,
+        configure: @Sendable (inout LocalFleetEngineConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestClient, FleetDatabase) async throws -> Result
+    ) async throws -> Result {
         let folder = try folder ?? makeFolder()
         let logger = Logger(label: "test-fleet-engine")
         let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
@@ -43,7 +53,7 @@ enum TestEngine {
                 return .failure(TestFailure("the engine did not start"))
             }
             do {
-                return .success(try await body(TestClient(port: port, grpcPort: grpcPort)))
+                return .success(try await body(TestClient(port: port, grpcPort: grpcPort), database))
             } catch {
                 return .failure(error)
             }

@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One HTTP/1.1 exchange written byte for byte, for requests no HTTP client would send
+/// (headers over a server's limit, a malformed request line, broken chunked encoding).
+///
+/// The socket is driven on a dispatch queue of its own, so no blocking call holds one of Swift
+/// concurrency's threads; every read has a deadline.
+public enum RawHTTP {
+    /// What the server answered.
+    public struct Response: Sendable, CustomStringConvertible {
+        /// The status code, e.g. 431.
+        public let status: Int
+        /// The header fields, names lowercased (the last of repeated names).
+        public let headers: [String: String]
+        /// The body as text.
+        public let body: String
+
+        /// `431 {"error":…}`.
+        public var description: String { "\(status) \(body)" }
+
+        /// The body's Google error `{"error":{"code","status","message"}}`, or `nil` when it is
+        /// not one.
+        public var googleError: (code: Int, status: String, message: String)? {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+                let error = object["error"] as? [String: Any],
+                let code = error["code"] as? Int, let status = error["status"] as? String, let message = error["message"] as? String
+            else { return nil }
+            return (code, status, message)
+        }
+    }
+
+    /// Sends `request` to `127.0.0.1:port` and reads one response (to its `Content-Length`, or
+    /// until the server closes), waiting at most `timeout` seconds for each read.
+    public static func exchange(port: Int, request: [UInt8], timeout: Int = 30) async throws -> Response {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue(label: "raw-http").async {
+                continuation.resume(with: Result { try exchangeBlocking(port: port, request: request, timeout: timeout) })
+            }
+        }
+    }
+
+    /// Sends `head` (lines joined with CRLF, ended by an empty line) and `body`.
+    public static func exchange(port: Int, head: [String], body: String = "", timeout: Int = 30) async throws -> Response {
+        try await exchange(port: port, request: Array((head.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8), timeout: timeout)
+    }
+
+    private static func exchangeBlocking(port: Int, request: [UInt8], timeout: Int) throws -> Response {
+        #if canImport(Glibc)
+        let socketType = Int32(SOCK_STREAM.rawValue)
+        let noSignal = Int32(MSG_NOSIGNAL)
+        #else
+        let socketType = SOCK_STREAM
+        let noSignal: Int32 = 0
+        #endif
+        let descriptor = socket(AF_INET, socketType, 0)
+        guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
+        defer { close(descriptor) }
+        var readTimeout = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &readTimeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TestFailure("connect to port \(port) failed: errno \(errno)") }
+        var sent = 0
+        while sent < request.count {
+            // A server that refuses early may close before the rest is sent; its answer is read below.
+            let written = request[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, noSignal) }
+            if written <= 0 { break }
+            sent += written
+        }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let isHead = request.starts(with: Array("HEAD ".utf8))
+        while !isComplete(received, bodyless: isHead) {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw TestFailure("no answer within \(timeout) s") }
+            if count <= 0 { break }
+            received += chunk[0..<count]
+        }
+        return try parse(received)
+    }
+
+    /// Whether `bytes` hold a whole response: its head and `Content-Length` bytes of body
+    /// (none for an answer to `HEAD`, which is `bodyless`).
+    private static func isComplete(_ bytes: [UInt8], bodyless: Bool) -> Bool {
+        guard let (headers, bodyStart) = try? head(of: bytes) else { return false }
+        if bodyless { return true }
+        guard let length = headers["content-length"].flatMap(Int.init) else { return false }
+        return bytes.count - bodyStart >= length
+    }
+
+    private static func parse(_ bytes: [UInt8]) throws -> Response {
+        let (headers, bodyStart) = try head(of: bytes)
+        let statusLine = String(decoding: bytes.prefix(while: { $0 != UInt8(ascii: "\r") }), as: UTF8.self)
+        let parts = statusLine.split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw TestFailure("not an HTTP response: \(statusLine)") }
+        return Response(status: status, headers: headers, body: String(decoding: bytes[bodyStart...], as: UTF8.self))
+    }
+
+    /// The header fields of `bytes` and where the body starts.
+    private static func head(of bytes: [UInt8]) throws -> ([String: String], Int) {
+        let separator = Array("\r\n\r\n".utf8)
+        guard let end = (0...max(0, bytes.count - separator.count)).first(where: { bytes[$0..<min(bytes.count, $0 + 4)].elementsEqual(separator) })
+        else { throw TestFailure("the answer has no complete head (\(bytes.count) bytes)") }
+        var headers: [String: String] = [:]
+        for line in String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (headers, end + separator.count)
+    }
+}
