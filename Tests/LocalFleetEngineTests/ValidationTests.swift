@@ -115,6 +115,10 @@ struct ValidationTests {
         #expect(listed.status == 200, "\(listed)")
         let vehicles = try #require(listed.value("vehicles") as? [[String: Any]])
         #expect(vehicles.allSatisfy { $0["vehicleState"] is Int })
+        let listedByNumber = try await client.send(.GET, "\(Self.p)/vehicles?vehicleTypeCategories=1&vehicleState=1&pageSize=100", token: Tokens.server)
+        let offline = try #require(listedByNumber.value("vehicles") as? [[String: Any]], "\(listedByNumber)")
+        #expect(offline.contains { $0["name"] as? String == "providers/\(TestKeys.project)/vehicles/v-enum-numbers" })
+        #expect(offline.allSatisfy { $0["vehicleState"] as? String == "OFFLINE" })
     }
 
     @Test func theServerStampsServerTime() async throws {

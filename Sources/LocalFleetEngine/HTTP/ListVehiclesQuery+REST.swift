@@ -4,7 +4,7 @@ import Hummingbird
 extension ListVehiclesQuery {
     /// The query of `GET …/vehicles?…`, as Google's REST mapping gives it: one parameter per
     /// field, in camelCase or snake_case, repeated fields repeated, enums by name, durations as
-    /// `30s`. Unknown parameters are refused, as unknown JSON fields are.
+    /// `30s`, enums by name or number. Unknown parameters are refused, as unknown JSON fields are.
     init(query parameters: Parameters) throws(APIError) {
         self.init()
         for (rawName, rawValue) in parameters {
@@ -38,7 +38,9 @@ extension ListVehiclesQuery {
         return Int(value)
     }
 
-    private static func enumValue<Value: ProtoEnum>(_ text: String, _ name: String) throws(APIError) -> Value {
+    /// The case named `text`, or numbered `text` in the .proto (as proto3 JSON takes enums).
+    private static func enumValue<Value: NumberedProtoEnum>(_ text: String, _ name: String) throws(APIError) -> Value {
+        if let number = Int(text), let value = Value.protoNumbers.first(where: { $0.value == number && number != 0 })?.key { return value }
         guard let value = Value(rawValue: text) else {
             throw .invalidArgument("\(name) is '\(text)', which is not one of \(Value.allCases.map(\.rawValue).joined(separator: ", "))")
         }
