@@ -273,7 +273,7 @@ if Context.environment["FLEETAUTH_FUZZ"] == "1" {
         fuzzTarget("FuzzBase64URL", ["FleetTokens"]),
         fuzzTarget("FuzzTokenVerifier", ["FleetTokens", tokens("Crypto", "swift-crypto")]),
         fuzzTarget("FuzzJSONReaders", ["FleetTokens", "FleetServerSupport"]),
-        fuzzTarget("FuzzTimes", ["LocalFleetEngine"]),
+        fuzzTarget("FuzzTimes", ["LocalFleetEngine", server("SwiftProtobuf", "swift-protobuf")]),
         fuzzTarget("FuzzLoginBody", ["TokenServer", "FleetServerSupport"]),
     ]
 }

@@ -35,7 +35,7 @@ case "${1:-}" in
     --replay)
         [[ $# -eq 3 ]] || { echo "usage: $0 --replay FILE TARGET" >&2; exit 2; }
         build "$3"
-        ASAN_OPTIONS=detect_leaks=0 exec "$bin/$3" "$2"
+        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 exec "$bin/$3" "$2"
         ;;
 esac
 
@@ -54,10 +54,11 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$findings"
     echo "fuzz: running $target for ${seconds}s"
     log="$scratch/$target.log"
+    # SWIFT_BACKTRACE off: Swift's crash handler trips AddressSanitizer, hiding the report;
     # -detect_leaks=0: the Swift runtime's caches and the targets' shared state look like leaks;
     # -rss_limit_mb: ASan's shadow memory aside, no target needs more; -max_len: a request body
     # or token of 16 KiB already passes every limit the readers enforce.
-    if ! ASAN_OPTIONS=detect_leaks=0 "$bin/$target" "$corpus" "Fuzz/Corpus/$target" -max_total_time="$seconds" -max_len=16384 \
+    if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/$target" "$corpus" "Fuzz/Corpus/$target" -max_total_time="$seconds" -max_len=16384 \
         -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1; then
         tail -60 "$log"
         echo "fuzz: $target FAILED; the input is in $findings/ (scripts/fuzz.sh --replay FILE $target)"

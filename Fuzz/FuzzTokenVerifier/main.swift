@@ -48,7 +48,7 @@ private func requireFoundationAgrees(with claims: FleetEngineClaims, payload: Da
     require(FoundationJSON.number(object["iat"]).map { Int64($0.rounded(.down)) } == claims.issuedAt, "iat differs from Foundation's")
     require(FoundationJSON.number(object["exp"]).map { Int64($0.rounded(.down)) } == claims.expiresAt, "exp differs from Foundation's")
     let authorization = object["authorization"] as? [String: Any] ?? [:]
-    let named = Dictionary(uniqueKeysWithValues: claims.authorization.namedIDs.map { ($0.claim, $0.id) })
+    let named = Dictionary(claims.authorization.namedIDs.map { ($0.claim, $0.id) }) { first, _ in first }
     for claim in ["vehicleid", "tripid", "deliveryvehicleid", "taskid", "trackingid"] {
         require(FoundationJSON.string(authorization[claim]) == named[claim], "authorization.\(claim) differs from Foundation's")
     }

@@ -21,6 +21,23 @@ struct ModelTests {
         #expect(ProtoTimestamp(rfc3339: text) == nil)
     }
 
+    @Test(arguments: [
+        ("300s", Duration.seconds(300)), ("1.5s", .milliseconds(1500)), ("-1.5s", .milliseconds(-1500)),
+        ("-0.000000001s", .nanoseconds(-1)), ("0.0001s", .microseconds(100)), ("315576000000s", .seconds(315_576_000_000)),
+    ])
+    func readsProto3Durations(text: String, duration: Duration) throws {
+        #expect(try #require(ProtoDuration(text: text)).duration == duration)
+    }
+
+    /// The reader once took any number `Double` reads: `1e300s` trapped (1e303 ms converted to
+    /// `Int64`), and exponents, hexadecimal and more than 10,000 years passed. FuzzTimes now
+    /// holds it to swift-protobuf's reading.
+    @Test(arguments: ["1e300s", "1e3s", "0x10s", "infs", "nans", "1.5", "s", "+1s", "1.0000000001s",
+                      "315576000001s", " 1s", "1 s", "\"1s", "\\u0031s"])
+    func refusesWhatIsNotAProto3Duration(text: String) {
+        #expect(ProtoDuration(text: text) == nil)
+    }
+
     @Test func writesProtobufFractions() {
         #expect(ProtoTimestamp(seconds: 0).description == "1970-01-01T00:00:00Z")
         #expect(ProtoTimestamp(seconds: 0, nanos: 120_000_000).description == "1970-01-01T00:00:00.120Z")
