@@ -81,10 +81,11 @@ private indirect enum CursorTree {
         case .bool(let value):
             return (foundation as? Bool) == value
         case .number(let value):
-            // Foundation keeps an integer beyond 64 bits as a Decimal, whose Double may be an ulp
-            // or two from the correctly rounded one JSONCursor reads.
             guard let other = FoundationJSON.number(foundation) else { return false }
-            return other == value || abs(other - value) <= 4 * value.ulp
+            // Foundation keeps an integer beyond 64 bits as a Decimal (38 digits), whose Double
+            // may be several ulps from the correctly rounded one JSONCursor reads.
+            guard foundation is NSDecimalNumber else { return other == value }
+            return abs(other - value) <= abs(value) * 1e-14
         case .string(let value):
             return FoundationJSON.string(foundation) == value
         case .array(let elements):
