@@ -277,3 +277,21 @@ let package = Package(
         ),
     ]
 )
+
+// Fuzz targets (Fuzz/README.md): libFuzzer executables, one per parser, that exist only when
+// FLEETAUTH_FUZZ=1, as scripts/fuzz.sh sets it for its own sanitized build in .build-fuzz.
+// Ordinary builds, `swift test` and the packages that depend on FleetAuth never see them.
+if Context.environment["FLEETAUTH_FUZZ"] == "1" {
+    /// A fuzz target: `Fuzz/<name>/main.swift`, with the shared checks of FuzzSupport.
+    func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)")
+    }
+    package.targets += [
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+        fuzzTarget("FuzzBase64URL", ["FleetTokens"]),
+        fuzzTarget("FuzzTokenVerifier", ["FleetTokens", tokens("Crypto", "swift-crypto")]),
+        fuzzTarget("FuzzJSONReaders", ["FleetTokens", "FleetServerSupport"]),
+        fuzzTarget("FuzzTimes", ["LocalFleetEngine", server("SwiftProtobuf", "swift-protobuf")]),
+        fuzzTarget("FuzzLoginBody", ["TokenServer", "FleetServerSupport"]),
+    ]
+}

@@ -12,8 +12,8 @@ public protocol StrictJSONBody: Decodable, Sendable {
 }
 
 /// Reads request bodies for JSON APIs, refusing with a clear ``APIError`` (400) whatever is
-/// not exactly the expected object: too large, not JSON, not an object, unknown or missing
-/// fields, fields of the wrong type.
+/// not exactly the expected object: too large, not JSON, not an object, a field named twice,
+/// unknown or missing fields, fields of the wrong type.
 public enum StrictJSON {
     /// The largest body accepted, in bytes (64 KiB).
     public static let maximumBodySize = 64 * 1024
@@ -44,6 +44,9 @@ public enum StrictJSON {
         }
         guard let fields = object as? [String: Any] else {
             throw .invalidArgument("the request body must be a JSON object")
+        }
+        guard !JSONDuplicateMembers.found(in: data) else {
+            throw .invalidArgument("the request body names a field twice")
         }
         let known = Set(Body.CodingKeys.allCases.map(\.stringValue))
         if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {

@@ -99,7 +99,7 @@ package struct JSONCursor: ~Copyable {
     }
 
     /// Consumes `null` if it comes next; returns whether it did.
-    mutating func readNull() -> Bool {
+    package mutating func readNull() -> Bool {
         skipWhitespace()
         guard bytes.count - index >= 4, peek() == UInt8(ascii: "n") else { return false }
         guard bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l") else { return false }
@@ -114,28 +114,36 @@ package struct JSONCursor: ~Copyable {
         return try readStringLiteral()
     }
 
-    /// Reads an array of strings.
-    mutating func readStringArray() throws(JSONReadError) -> [String] {
+    /// Reads an array, calling `element` once for each element; `element` must read or skip it.
+    package mutating func readArray(_ element: (inout JSONCursor) throws(JSONReadError) -> Void) throws(JSONReadError) {
         skipWhitespace()
-        guard peek() == UInt8(ascii: "[") else { throw .wrongType(expected: "an array of strings") }
+        guard peek() == UInt8(ascii: "[") else { throw .wrongType(expected: "an array") }
         index += 1
-        var values: [String] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
             index += 1
-            return values
+            return
         }
         while true {
-            skipWhitespace()
-            guard peek() == UInt8(ascii: "\"") else { throw .wrongType(expected: "an array of strings") }
-            values.append(try readStringLiteral())
+            try element(&self)
             skipWhitespace()
             switch next() {
             case UInt8(ascii: ","): continue
-            case UInt8(ascii: "]"): return values
+            case UInt8(ascii: "]"): return
             default: throw .syntax("expected ',' or ']' in an array")
             }
         }
+    }
+
+    /// Reads an array of strings.
+    mutating func readStringArray() throws(JSONReadError) -> [String] {
+        var values: [String] = []
+        do {
+            try readArray { (cursor) throws(JSONReadError) in values.append(try cursor.readString()) }
+        } catch .wrongType {
+            throw .wrongType(expected: "an array of strings")
+        }
+        return values
     }
 
     /// Reads a number value, refusing one that a `Double` cannot hold as written: so large that
@@ -204,21 +212,7 @@ package struct JSONCursor: ~Copyable {
         case UInt8(ascii: "{"):
             try readObject { (cursor, _) throws(JSONReadError) in try cursor.skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
-            index += 1
-            skipWhitespace()
-            if peek() == UInt8(ascii: "]") {
-                index += 1
-                return
-            }
-            while true {
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                switch next() {
-                case UInt8(ascii: ","): continue
-                case UInt8(ascii: "]"): return
-                default: throw .syntax("expected ',' or ']' in an array")
-                }
-            }
+            try readArray { (cursor) throws(JSONReadError) in try cursor.skipValue(depth: depth + 1) }
         case UInt8(ascii: "t"): try expectWord("true")
         case UInt8(ascii: "f"): try expectWord("false")
         case UInt8(ascii: "n"): try expectWord("null")

@@ -37,6 +37,23 @@ struct StrictJSONTests {
         #expect(error.message.contains("unknown field \"admin\""))
     }
 
+    /// FuzzLoginBody's finding: with two `password`s, `JSONSerialization` and `JSONDecoder`
+    /// kept different ones, so the body checked was not the body read.
+    @Test("a field named twice is refused, in any object, escaped or not", arguments: [
+        #"{"username":"ann","password":"p","password":""}"#,
+        #"{ "password" : "p\u01e7ss", "passw\u006frd":"", "username" : "ann" }"#,
+        #"{"username":"ann","password":"p","remember":{"a":[{"x":1,"x":2}]}}"#,
+    ])
+    func duplicateField(body: String) throws {
+        let error = try #require(refusal(body))
+        #expect(error.message == "the request body names a field twice")
+    }
+
+    @Test("the same name in different objects, or as a value, is no duplicate")
+    func sameNameElsewhere() {
+        #expect(!JSONDuplicateMembers.found(in: Data(#"{"a":{"x":"x"},"b":[{"x":1},{"x":2}],"x":"a\":"}"#.utf8)))
+    }
+
     @Test("a missing field is named")
     func missingField() throws {
         let error = try #require(refusal(#"{"username":"ann"}"#))

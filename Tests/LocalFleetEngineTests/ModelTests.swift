@@ -4,6 +4,23 @@ import Testing
 
 @Suite("Model rules")
 struct ModelTests {
+    @Test(arguments: [
+        ("300s", Duration.seconds(300)), ("1.5s", .milliseconds(1500)), ("-1.5s", .milliseconds(-1500)),
+        ("-0.000000001s", .nanoseconds(-1)), ("0.0001s", .microseconds(100)), ("315576000000s", .seconds(315_576_000_000)),
+    ])
+    func readsProto3Durations(text: String, duration: Duration) throws {
+        #expect(try #require(ProtoDuration(text: text)).duration == duration)
+    }
+
+    /// The reader once took any number `Double` reads: `1e300s` trapped (1e303 ms converted to
+    /// `Int64`), and exponents, hexadecimal and more than 10,000 years passed. FuzzTimes now
+    /// holds it to swift-protobuf's reading.
+    @Test(arguments: ["1e300s", "1e3s", "0x10s", "infs", "nans", "1.5", "s", "+1s", "1.0000000001s",
+                      "315576000001s", " 1s", "1 s", "\"1s", "\\u0031s"])
+    func refusesWhatIsNotAProto3Duration(text: String) {
+        #expect(ProtoDuration(text: text) == nil)
+    }
+
     @Test func fieldMasksAcceptCamelAndSnakeCase() throws {
         #expect(try FieldMask.parse("lastLocation", as: VehicleField.self) == [.lastLocation])
         #expect(try FieldMask.parse("last_location, vehicle_state", as: VehicleField.self) == [.lastLocation, .vehicleState])

@@ -74,6 +74,8 @@ struct ValidationTests {
         invalid(name: "shared search without currentTripsPresent", method: .POST, path: "\(p)/vehicles:search",
              body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":1000,"count":1,"minimumCapacity":1,"tripTypes":["SHARED"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_ETA"}"#,
              phrase: "currentTripsPresent must be NONE or ANY"),
+        invalid(name: "a staleness of more than 3,000 years", method: .GET,
+             path: "\(p)/vehicles?vehicleTypeCategories=AUTO&maximumStaleness=200000000000s", body: nil, phrase: "less than 100000000000s"),
         invalid(name: "search with the engine's former name for orderBy", method: .POST, path: "\(p)/vehicles:search",
              body: #"{"pickupPoint":{"point":{"latitude":1,"longitude":1}},"pickupRadiusMeters":1000,"count":1,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"matchOrderBy":"PICKUP_POINT_ETA"}"#,
              phrase: "matchOrderBy"),

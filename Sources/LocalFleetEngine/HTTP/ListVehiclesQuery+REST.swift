@@ -49,7 +49,7 @@ extension ListVehiclesQuery {
 
     private static func duration(_ text: String, _ name: String) throws(APIError) -> Duration {
         guard let parsed = ProtoDuration(text: text) else {
-            throw .invalidArgument("\(name) is '\(text)'; it must be seconds such as 30s or 1.5s, under \(ProtoDuration.maximumSeconds + 1) s")
+            throw .invalidArgument("\(name) is '\(text)'; it must be seconds such as 30s or 1.5s")
         }
         return parsed.duration
     }

@@ -1,29 +1,21 @@
-import Foundation
+import SwiftProtobuf
 
-/// A proto3 JSON duration: seconds with an `s`, e.g. `"300s"` or `"1.5s"`.
-struct ProtoDuration {
+/// A proto3 JSON duration: seconds with an `s`, e.g. `"300s"`, `"1.5s"` or `"-0.000000001s"`,
+/// as REST query parameters carry them.
+package struct ProtoDuration {
     /// The duration.
-    let duration: Duration
+    package let duration: Duration
 
-    /// The longest duration read, in whole seconds (about 3,170 years; Google's limit is
-    /// 315,576,000,000 s, a bound no staleness comes near).
-    static let maximumSeconds: Int64 = 99_999_999_999
-
-    /// The duration of `text` (digits, at most nine decimals, `s`, optionally negative), or
-    /// `nil` when it is not one or is longer than ``maximumSeconds``.
-    init?(text: String) {
-        guard text.hasSuffix("s") else { return nil }
-        var number = text.dropLast()
-        let negative = number.hasPrefix("-")
-        if negative { number = number.dropFirst() }
-        let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = parts[0], fraction = parts.count == 2 ? parts[1] : ""
-        let isDigits = { (text: Substring) in text.utf8.allSatisfy { (0x30...0x39).contains($0) } }
-        guard !whole.isEmpty, isDigits(whole), isDigits(fraction), parts.count == 1 || (1...9).contains(fraction.utf8.count),
-            let seconds = Int64(whole), seconds <= Self.maximumSeconds
+    /// The duration of `text`, or `nil` when it is not one. Read by swift-protobuf, as the
+    /// durations in request bodies are: at most nine fractional digits, no exponent, within
+    /// proto3's ±315,576,000,000 s.
+    package init?(text: String) {
+        // Only the characters of a duration, so that nothing in `text` is read as JSON syntax.
+        guard text.utf8.allSatisfy(Self.durationCharacters.contains),
+              let parsed = try? Google_Protobuf_Duration(jsonString: "\"\(text)\"")
         else { return nil }
-        let nanoseconds = Int64(fraction + String(repeating: "0", count: 9 - fraction.utf8.count)) ?? 0
-        let magnitude = Duration.seconds(seconds) + .nanoseconds(nanoseconds)
-        duration = negative ? .zero - magnitude : magnitude
+        duration = .seconds(parsed.seconds) + .nanoseconds(Int64(parsed.nanos))
     }
+
+    private static let durationCharacters = Set("0123456789.-s".utf8)
 }

@@ -12,6 +12,7 @@ extension ListVehiclesQuery {
             throw InvalidArgument("minimumCapacity is \(minimumCapacity); it must not be negative")
         }
         if let maximumStaleness, maximumStaleness <= .zero { throw InvalidArgument("maximumStaleness must be a positive duration") }
+        if let maximumStaleness, maximumStaleness >= .maximumStaleness { throw InvalidArgument("maximumStaleness must be less than 100000000000s") }
         guard requiredAttributes.count <= Self.maximumRequiredAttributes else {
             throw InvalidArgument("requiredAttributes has \(requiredAttributes.count) entries; at most \(Self.maximumRequiredAttributes) are allowed")
         }

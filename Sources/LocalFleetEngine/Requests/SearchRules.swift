@@ -31,6 +31,7 @@ extension SearchVehiclesRequest {
         guard let orderBy, orderBy != .unknown else { throw InvalidArgument("orderBy is required") }
         if orderBy == .dropoffPointETA, dropoffPoint == nil { throw InvalidArgument("orderBy DROPOFF_POINT_ETA needs a dropoffPoint") }
         if let maximumStaleness, maximumStaleness <= .zero { throw InvalidArgument("maximumStaleness must be a positive duration") }
+        if let maximumStaleness, maximumStaleness >= .maximumStaleness { throw InvalidArgument("maximumStaleness must be less than 100000000000s") }
         let trips = currentTripsPresent ?? .unspecified
         if trips != .unspecified, includeBackToBack == true {
             throw InvalidArgument("includeBackToBack cannot be true when currentTripsPresent is set")
@@ -50,4 +51,10 @@ extension SearchVehiclesRequest {
         let sets = (requiredOneOfAttributeSets ?? []).enumerated().map { ("requiredOneOfAttributeSets[\($0.offset)].attributes", $0.element.attributes ?? []) }
         return oneOf + sets
     }
+}
+
+extension Duration {
+    /// The bound on `maximumStaleness` (ListVehicles, SearchVehicles): 100,000,000,000 s,
+    /// beyond any staleness worth asking for, and what the REST door's document states.
+    static let maximumStaleness = Duration.seconds(100_000_000_000)
 }

@@ -2,10 +2,10 @@ import FleetServerSupport
 import Hummingbird
 
 /// `POST /v1/sessions` body.
-struct LoginRequest: StrictJSONBody {
-    enum CodingKeys: String, CodingKey, CaseIterable { case username, password }
-    let username: String
-    let password: String
+package struct LoginRequest: StrictJSONBody {
+    package enum CodingKeys: String, CodingKey, CaseIterable { case username, password }
+    package let username: String
+    package let password: String
 }
 
 /// `POST /v1/sessions` answer.
