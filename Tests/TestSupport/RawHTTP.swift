@@ -104,7 +104,10 @@ public enum RawHTTP {
         let statusLine = String(decoding: bytes.prefix(while: { $0 != UInt8(ascii: "\r") }), as: UTF8.self)
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2, let status = Int(parts[1]) else { throw TestFailure("not an HTTP response: \(statusLine)") }
-        return Response(status: status, headers: headers, body: String(decoding: bytes[bodyStart...], as: UTF8.self))
+        // The first answer only: a server may answer a request and then the unreadable rest
+        // of the connection, and both can arrive in one read.
+        let bodyEnd = headers["content-length"].flatMap(Int.init).map { min(bytes.count, bodyStart + $0) } ?? bytes.count
+        return Response(status: status, headers: headers, body: String(decoding: bytes[bodyStart..<bodyEnd], as: UTF8.self))
     }
 
     /// The header fields of `bytes` and where the body starts.
