@@ -34,7 +34,9 @@ struct ServerClockTests {
                 try await Task.sleep(for: .milliseconds(100))
             }
             let fetches = await server.requestCount
-            #expect((3...5).contains(fetches), "fetches with the phone \(phoneAhead) s ahead: \(fetches)")
+            // Two fetches can cover 10 s of 6 s tokens (a starved loop asks less often); the
+            // old code made 97 with the phone ahead.
+            #expect((2...5).contains(fetches), "fetches with the phone \(phoneAhead) s ahead: \(fetches)")
             #expect(handedOutLate.isEmpty, "tokens handed out after they expired, seconds past: \(handedOutLate)")
             let reportedSkew = events.summary.contains { $0.hasPrefix("clockSkew ") }
             #expect(reportedSkew == (abs(phoneAhead) >= 30))
