@@ -105,6 +105,7 @@ let package = Package(
                 server("NIOHTTP1", "swift-nio"),
                 server("NIOHTTPTypes", "swift-nio-extras"),
                 server("HummingbirdCore", "hummingbird"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         // Swift generated from Protos/ by scripts/generate-protos.sh: Fleet Engine v1's messages,
@@ -155,6 +156,7 @@ let package = Package(
                 "FleetTokens",
                 "FleetServerSupport",
                 server("Hummingbird", "hummingbird"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("HummingbirdBcrypt", "hummingbird-auth"),
                 server("Crypto", "swift-crypto"),
                 server("Logging", "swift-log"),
@@ -251,6 +253,7 @@ let package = Package(
                 server("GRPCCore", "grpc-swift-2"),
                 server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
                 server("GRPCProtobuf", "grpc-swift-protobuf"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
@@ -272,7 +275,9 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "FleetTokenProvider",
+                "FleetServerSupport",
                 server("Hummingbird", "hummingbird"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
     ]

@@ -1,3 +1,4 @@
+import FleetServerSupport
 import FleetTokens
 import Foundation
 import GoogleStandIn

@@ -1,7 +1,6 @@
 import FleetServerSupport
 import LocalFleetEngine
 import Logging
-import ServiceLifecycle
 import TokenServer
 
 /// The token server and the local Fleet Engine on one data directory, as `serve` and `demo`
@@ -50,39 +49,5 @@ extension LocalFleetEngine {
                 googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
                 host: host, port: port, grpcPort: grpcPort, onStarted: onStarted, onGRPCStarted: onGRPCStarted),
             store: SQLFleetStore(database: database), logger: logger)
-    }
-}
-
-/// A service running in a service group of its own on the port it picked, until ``stop()``:
-/// how `demo` and the benchmarks run servers in-process.
-struct RunningService: Sendable {
-    /// The port the service listens on.
-    let port: Int
-    private let group: ServiceGroup
-    private let task: Task<Void, Never>
-
-    /// Runs the service `make` builds (given the callback it calls with its port once it
-    /// listens) and waits for the port; throws if the service ends before it listens.
-    static func start(logger: Logger, _ make: @Sendable (@escaping @Sendable (Int) async -> Void) -> any Service) async throws -> RunningService {
-        let (ports, sink) = AsyncStream.makeStream(of: Int.self)
-        let group = ServiceGroup(services: [make { sink.yield($0) }], gracefulShutdownSignals: [], logger: logger)
-        let task = Task {
-            do {
-                try await group.run()
-            } catch {
-                logger.error("an in-process server stopped", metadata: ["error": "\(error)"])
-            }
-            sink.finish()
-        }
-        guard let port = await ports.first(where: { _ in true }) else {
-            throw CommandFailure("an in-process server ended before it listened (see the log above)")
-        }
-        return RunningService(port: port, group: group, task: task)
-    }
-
-    /// Shuts the service down gracefully (every accepted request answered) and waits for it.
-    func stop() async {
-        await group.triggerGracefulShutdown()
-        await task.value
     }
 }

@@ -1,7 +1,9 @@
+import FleetServerSupport
 import FleetTokenProvider
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import TestSupport
 
 /// How the fake token server states a token's expiry in its JSON answer.
@@ -137,28 +139,24 @@ struct FakeTokenServer: Sendable {
         let state = TokenServerState(clock: serverClock ?? clock)
         let router = Router()
         router.get("**") { request, _ in
-            try await state.respond(
-                to: RecordedRequest(path: request.uri.path, authorization: request.headers[.authorization])
-            )
+            // A held or delayed reply still waiting when the test ends is dropped, not awaited.
+            try await cancelWhenGracefulShutdown {
+                try await state.respond(
+                    to: RecordedRequest(path: request.uri.path, authorization: request.headers[.authorization])
+                )
+            }
         }
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "fake-token-server")
         logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw TimedOut() }
-            return try await body(FakeTokenServer(port: port, state: state, clock: clock))
+        return try await RunningService.with(logger: logger, { [logger] onStarted in
+            Application(
+                router: router,
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await onStarted($0.localAddress?.port ?? 0) },
+                logger: logger
+            )
+        }) { port in
+            try await body(FakeTokenServer(port: port, state: state, clock: clock))
         }
     }
 

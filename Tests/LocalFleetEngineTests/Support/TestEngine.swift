@@ -37,26 +37,23 @@ enum TestEngine {
         let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
         let store = SQLFleetStore(database: database)
         try await store.prepare()
-        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)
         var configuration = LocalFleetEngineConfiguration(
             projectID: TestKeys.project, trustedAccounts: TestKeys.trustedAccounts, port: 0, grpcPort: 0,
-            onStarted: { portSink.yield($0) }, onGRPCStarted: { grpcPortSink.yield($0) })
+            onGRPCStarted: { grpcPortSink.yield($0) })
         configure(&configuration)
-        let engine = LocalFleetEngine(configuration: configuration, store: store, logger: logger)
-        let result = await withTaskGroup(of: Void.self) { group -> Swift.Result<Result, any Error> in
-            group.addTask { try? await engine.run() }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            var grpcIterator = grpcPorts.makeAsyncIterator()
-            guard let port = await iterator.next(), let grpcPort = await grpcIterator.next() else {
-                return .failure(TestFailure("the engine did not start"))
-            }
-            do {
-                return .success(try await body(TestClient(port: port, grpcPort: grpcPort), database))
-            } catch {
-                return .failure(error)
-            }
+        let result: Swift.Result<Result, any Error>
+        do {
+            result = .success(try await RunningService.with(logger: logger, { [configuration] onStarted in
+                var configuration = configuration
+                configuration.onStarted = onStarted
+                return LocalFleetEngine(configuration: configuration, store: store, logger: logger)
+            }) { port in
+                guard let grpcPort = await grpcPorts.first(where: { _ in true }) else { throw TestFailure("the gRPC door did not start") }
+                return try await body(TestClient(port: port, grpcPort: grpcPort), database)
+            })
+        } catch {
+            result = .failure(error)
         }
         await database.shutdown()
         return try result.get()
