@@ -298,5 +298,6 @@ if Context.environment["FLEETAUTH_FUZZ"] == "1" {
         fuzzTarget("FuzzJSONReaders", ["FleetTokens", "FleetServerSupport"]),
         fuzzTarget("FuzzTimes", ["LocalFleetEngine", server("SwiftProtobuf", "swift-protobuf")]),
         fuzzTarget("FuzzLoginBody", ["TokenServer", "FleetServerSupport"]),
+        fuzzTarget("FuzzRequestBodies", ["LocalFleetEngine", "FleetEngineProtos", "FleetServerSupport", server("SwiftProtobuf", "swift-protobuf")]),
     ]
 }

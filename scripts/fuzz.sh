@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(FuzzBase64URL FuzzTokenVerifier FuzzJSONReaders FuzzTimes FuzzLoginBody)
+all_targets=(FuzzBase64URL FuzzTokenVerifier FuzzJSONReaders FuzzTimes FuzzLoginBody FuzzRequestBodies)
 scratch=.build-fuzz
 bin="$scratch/debug"
 
@@ -62,6 +62,12 @@ for target in "${targets[@]}"; do
         -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1; then
         tail -60 "$log"
         echo "fuzz: $target FAILED; the input is in $findings/ (scripts/fuzz.sh --replay FILE $target)"
+        exit 1
+    fi
+    # A target libFuzzer cannot see into (no coverage instrumentation) finds nothing and says so.
+    if grep -q "no interesting inputs were found" "$log"; then
+        tail -20 "$log"
+        echo "fuzz: $target has no coverage instrumentation; libFuzzer found no interesting inputs"
         exit 1
     fi
     grep -E "DONE|^Done" "$log"

@@ -8,7 +8,7 @@ import SwiftProtobuf
 /// validation and are refused by name), unknown fields refused; at most
 /// ``StrictJSON/maximumBodySize`` bytes. A refusal names the field at fault
 /// (``ProtoJSONDiagnosis``).
-enum ProtoJSONBody {
+package enum ProtoJSONBody {
     /// The body of `request` as a `Body`, or a 400 that names the field at fault.
     static func decode<Body: SwiftProtobuf.Message>(_ type: Body.Type, from request: Request) async throws(APIError) -> Body {
         let buffer: ByteBuffer
@@ -21,7 +21,7 @@ enum ProtoJSONBody {
     }
 
     /// The JSON in `bytes` as a `Body`, or a 400 that names the field at fault.
-    static func decode<Body: SwiftProtobuf.Message>(_ type: Body.Type, from bytes: [UInt8]) throws(APIError) -> Body {
+    package static func decode<Body: SwiftProtobuf.Message>(_ type: Body.Type, from bytes: [UInt8]) throws(APIError) -> Body {
         guard let first = bytes.first(where: { !Self.whiteSpace.contains($0) }) else {
             throw .invalidArgument("the request body is empty; a JSON object is expected")
         }

@@ -5,7 +5,7 @@ import FleetServerSupport
 
 extension Trip {
     /// The trip of a request; 400 naming the field for fields the engine does not keep.
-    init(proto: Maps_Fleetengine_V1_Trip) throws(APIError) {
+    package init(proto: Maps_Fleetengine_V1_Trip) throws(APIError) {
         try proto.requireKnownFields("trip")
         self.init(
             name: proto.name.nonEmpty,
@@ -19,7 +19,7 @@ extension Trip {
     }
 
     /// The trip as a generated message.
-    var proto: Maps_Fleetengine_V1_Trip {
+    package var proto: Maps_Fleetengine_V1_Trip {
         .with { message in
             message.name = name ?? ""
             message.vehicleID = vehicleId ?? ""

@@ -8,7 +8,7 @@ import SwiftProtobuf
 
 extension Vehicle {
     /// The vehicle of a request; 400 naming the field for fields the engine does not keep.
-    init(proto: Maps_Fleetengine_V1_Vehicle) throws(APIError) {
+    package init(proto: Maps_Fleetengine_V1_Vehicle) throws(APIError) {
         try proto.requireKnownFields("vehicle")
         self.init(
             name: proto.name.nonEmpty,
@@ -26,7 +26,7 @@ extension Vehicle {
     }
 
     /// The vehicle as a generated message.
-    var proto: Maps_Fleetengine_V1_Vehicle {
+    package var proto: Maps_Fleetengine_V1_Vehicle {
         .with { message in
             message.name = name ?? ""
             if let vehicleState { message.vehicleState = vehicleState.proto() }
