@@ -207,8 +207,10 @@ struct HTTPTokenFetcherTests {
             let started = ContinuousClock.now
             await #expect(throws: TokenProviderError.timedOut) { try await fetcher.fetchToken(for: v1) }
             #expect(ContinuousClock.now - started < .seconds(6))  // two timeouts of 1 s; the server would take 20 s
-            #expect(await server.requestCount == 2)
-            #expect(sleeps.recorded.count == 1)
+            #expect(sleeps.recorded.count == 1, "one retry after the first timeout")
+            // Two attempts at most; on a loaded machine the second may time out before the
+            // server has read it.
+            #expect((1...2).contains(await server.requestCount))
         }
     }
 

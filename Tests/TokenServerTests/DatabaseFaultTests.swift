@@ -43,10 +43,7 @@ struct TokenServerDatabaseFaultTests {
         }
     }
 
-    @Test(
-        "PostgreSQL connection dropped mid-transaction: 500, no account half-made, and the server recovers",
-        .disabled("passes alone (swift test --filter postgresConnectionDropped), but has hung in full parallel runs; to be found before it runs in CI")
-    )
+    @Test("PostgreSQL connection dropped mid-transaction: 500, no account half-made, and the server recovers")
     func postgresConnectionDropped() async throws {
         try await TestServer.serve(.postgres) { client, server in
             let location = server.server.store.database.location
