@@ -1,10 +1,13 @@
 import FleetServerSupport
 import Foundation
+@testable import LocalFleetEngine
+import Logging
 import TestSupport
 import Testing
 
-/// The engine's SQLite file full in the middle of a write: the write is refused with 503, the
-/// engine does not show what it could not save, and writes land again once there is room.
+/// The engine's database failing in the middle of a write (SQLite full, a PostgreSQL connection
+/// ended): the write is refused with 503, the engine does not show what it could not save, and
+/// writes land again once the database is back.
 @Suite("Local Fleet Engine database faults")
 struct FleetEngineDatabaseFaultTests {
     /// A vehicle with 100 attributes of 256-character values: about 50 KB to save.
@@ -41,5 +44,63 @@ struct FleetEngineDatabaseFaultTests {
             try await client.send(.GET, "\(Fixtures.provider)/vehicles/\(vehicle)", token: Tokens.server)
         }
         #expect(reopened.status == 200, "\(reopened)")
+    }
+
+    @Test(
+        "PostgreSQL connection ended mid-write: 503, nothing shown or saved, writes land again once it reconnects",
+        .enabled(if: TestPostgres.url != nil, "\(TestPostgres.environmentVariable) is not set (eval \"$(.ci/test-postgres.sh start)\" sets it)")
+    )
+    func postgresConnectionEnded() async throws {
+        let fresh = try await TestPostgres.makeDatabase(on: #require(TestPostgres.url))
+        let location = DatabaseLocation.postgres(url: fresh.url)
+        let path = "\(Fixtures.provider)/vehicles/ended"
+        do {
+            try await TestEngine.withDatabase(location: location) { client, _ in
+                let other = try await FleetDatabase.open(location, logger: Logger(label: "test-postgres"))
+                // The vehicles table is held, so the engine's save waits inside its transaction;
+                // its connection is then ended. The lock is let go whatever happens.
+                let (ended, request) = try await other.transaction { db in
+                    try await db.raw("LOCK TABLE \(unsafeRaw: SQLFleetStore.vehiclesTable) IN ACCESS EXCLUSIVE MODE").run()
+                    let request = Task {
+                        try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=ended", token: Tokens.server, body: Fixtures.vehicleBody())
+                    }
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    var ended = 0
+                    while ended == 0, ContinuousClock.now < deadline {
+                        ended = try await TestPostgres.endConnections(through: db, waitingForALock: true)
+                        if ended == 0 { try await Task.sleep(for: .milliseconds(50)) }
+                    }
+                    return (ended, request)
+                }
+                let response = try await request.value
+                try #require(ended == 1, "the engine's save never waited for the lock: \(response)")
+                #expect(response.status == 503 && response.errorStatus == "UNAVAILABLE", "\(response)")
+                #expect(!response.body.lowercased().contains("postgres"), "\(response)")
+                #expect(try await client.send(.GET, path, token: Tokens.server).status == 404)
+
+                // Every connection of the engine ended at once: it reconnects.
+                try await TestPostgres.endConnections(through: other.sql)
+                await other.shutdown()
+                var status = 0
+                for _ in 0..<40 where status != 200 {
+                    let retried = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=ended", token: Tokens.server, body: Fixtures.vehicleBody())
+                    status = retried.status
+                    if status != 200 {
+                        #expect(retried.status == 503 && retried.errorStatus == "UNAVAILABLE", "\(retried)")
+                        try await Task.sleep(for: .milliseconds(250))
+                    }
+                }
+                #expect(status == 200, "the engine did not recover")
+            }
+            // What was acknowledged is in the database.
+            let reopened = try await TestEngine.withDatabase(location: location) { client, _ in
+                try await client.send(.GET, path, token: Tokens.server)
+            }
+            #expect(reopened.status == 200, "\(reopened)")
+            await fresh.drop()
+        } catch {
+            await fresh.drop()
+            throw error
+        }
     }
 }

@@ -2,6 +2,7 @@ import FleetServerSupport
 import Foundation
 @testable import LocalFleetEngine
 import Logging
+import TestSupport
 import Testing
 
 /// The SQL store (SQLite always; PostgreSQL when `FLEETAUTH_TEST_POSTGRES_URL` is set) and
@@ -13,7 +14,7 @@ struct StoreTests {
         maximumCapacity: 4, attributes: [VehicleAttribute(key: "colour", stringValue: "blue")], vehicleType: VehicleType(category: .taxi))
     static let trip = Trip(vehicleId: "v1", tripStatus: .new, tripType: .shared, pickupPoint: TerminalLocation(point: LatLng(latitude: 1, longitude: 2)))
 
-    static let postgres = TestDatabases.postgresURL.map { DatabaseLocation.postgres(url: $0) }
+    static let postgres = TestPostgres.url.map { DatabaseLocation.postgres(url: $0) }
 
     @Test func sqliteSavesAndLoads() async throws {
         try await Self.roundTrip(at: TestDatabases.sqlite())

@@ -59,10 +59,7 @@ struct TokenServerDatabaseFaultTests {
                 let deadline = ContinuousClock.now + .seconds(60)
                 var ended = 0
                 while ended == 0, ContinuousClock.now < deadline {
-                    ended = try await db.raw("""
-                        SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-                        WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()
-                        """).all().count
+                    ended = try await TestPostgres.endConnections(through: db, waitingForALock: true)
                     if ended == 0 { try await Task.sleep(for: .milliseconds(50)) }
                 }
                 return (ended, request)
@@ -74,9 +71,7 @@ struct TokenServerDatabaseFaultTests {
             #expect(try await server.server.store.account(username: username) == nil, "half an account was written")
 
             // Every connection of the server dropped at once: it reconnects.
-            _ = try await other.sql.raw("""
-                SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-                """).all()
+            try await TestPostgres.endConnections(through: other.sql)
             var status = HTTPResponse.Status.internalServerError
             for _ in 0..<20 where status != .created {
                 let retried = try await client.admin(.post, "/v1/admin/accounts", json: Self.accountBody(username))

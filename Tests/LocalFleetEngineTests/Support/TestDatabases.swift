@@ -7,9 +7,6 @@ import TestSupport
 
 /// Databases for store tests: a fresh SQLite file, or the PostgreSQL server CI provides.
 enum TestDatabases {
-    /// The PostgreSQL URL from `FLEETAUTH_TEST_POSTGRES_URL`, if set.
-    static let postgresURL = ProcessInfo.processInfo.environment["FLEETAUTH_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-
     /// A new SQLite file in a temporary folder.
     static func sqlite() throws -> DatabaseLocation {
         .sqlite(path: try TestEngine.makeFolder() + "/store.sqlite")

@@ -26,15 +26,16 @@ enum TestEngine {
     }
 
     /// ``with(folder:configure:_:)``, also handing `body` the engine's database, for tests that
-    /// make it fail.
+    /// make it fail; the data is at `location` when given (a PostgreSQL database, say).
     static func withDatabase<Result: Sendable>(
         folder: String? = nil,
+        location: DatabaseLocation? = nil,
         configure: @Sendable (inout LocalFleetEngineConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestClient, FleetDatabase) async throws -> Result
     ) async throws -> Result {
-        let folder = try folder ?? makeFolder()
+        let location = try location ?? .sqlite(path: (folder ?? makeFolder()) + "/fleet-engine.sqlite")
         let logger = Logger(label: "test-fleet-engine")
-        let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
+        let database = try await FleetDatabase.open(location, logger: logger)
         let store = SQLFleetStore(database: database)
         try await store.prepare()
         let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)

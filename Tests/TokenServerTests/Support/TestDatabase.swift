@@ -2,6 +2,7 @@ import FleetServerSupport
 import Foundation
 import Logging
 import SQLKit
+import TestSupport
 import Testing
 
 /// The databases the store suite runs against.
@@ -15,13 +16,7 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// A fresh, empty database for one test: an SQLite file in a temporary folder, or a new
 /// database on the PostgreSQL server named by `FLEETAUTH_TEST_POSTGRES_URL`, dropped after.
 struct TestDatabase: Sendable {
-    static let environmentVariable = "FLEETAUTH_TEST_POSTGRES_URL"
     static let logger = Logger(label: "test")
-
-    /// The server's URL, if one is configured.
-    static var postgresURL: String? {
-        ProcessInfo.processInfo.environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
-    }
 
     let location: DatabaseLocation
     let folder: String
@@ -51,25 +46,15 @@ struct TestDatabase: Sendable {
     }
 
     private static func makePostgres(folder: String) async throws -> TestDatabase {
-        guard let url = postgresURL else {
-            let message = "\(environmentVariable) is not set, so the PostgreSQL runs are skipped (start one with: eval \"$(.ci/test-postgres.sh start)\")"
+        guard let url = TestPostgres.url else {
+            let message = "\(TestPostgres.environmentVariable) is not set, so the PostgreSQL runs are skipped (start one with: eval \"$(.ci/test-postgres.sh start)\")"
             if ProcessInfo.processInfo.environment["CI"] == "true" {
                 Issue.record("\(message); in CI it must be set")
                 throw DatabaseError(message)
             }
             try Test.cancel(Comment(rawValue: message))
         }
-        let name = "fleetauth_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let admin = try await FleetDatabase.open(.postgres(url: url), logger: logger)
-        try await admin.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
-        await admin.shutdown()
-        var components = try #require(URLComponents(string: url))
-        components.path = "/" + name
-        let testURL = try #require(components.string)
-        return TestDatabase(location: .postgres(url: testURL), folder: folder, dropDatabase: {
-            guard let admin = try? await FleetDatabase.open(.postgres(url: url), logger: logger) else { return }
-            try? await admin.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
-            await admin.shutdown()
-        })
+        let fresh = try await TestPostgres.makeDatabase(on: url)
+        return TestDatabase(location: .postgres(url: fresh.url), folder: folder, dropDatabase: fresh.drop)
     }
 }

@@ -1,0 +1,51 @@
+import FleetServerSupport
+import Foundation
+import Logging
+import SQLKit
+
+/// The PostgreSQL server tests use, named by `FLEETAUTH_TEST_POSTGRES_URL` (`.ci/run` starts
+/// one; `eval "$(.ci/test-postgres.sh start)"` does here), and fresh databases on it.
+public enum TestPostgres {
+    /// The variable that names the server.
+    public static let environmentVariable = "FLEETAUTH_TEST_POSTGRES_URL"
+
+    /// The server's URL, if one is configured.
+    public static var url: String? {
+        ProcessInfo.processInfo.environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Makes a new, empty database on the server at `serverURL` and returns its URL and an
+    /// action that drops it (ending its connections).
+    public static func makeDatabase(on serverURL: String) async throws -> (url: String, drop: @Sendable () async -> Void) {
+        let logger = Logger(label: "test-postgres")
+        let name = "fleetauth_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let admin = try await FleetDatabase.open(.postgres(url: serverURL), logger: logger)
+        do {
+            try await admin.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
+            await admin.shutdown()
+        } catch {
+            await admin.shutdown()
+            throw error
+        }
+        guard var components = URLComponents(string: serverURL) else { throw TestFailure("\(environmentVariable) is not a URL") }
+        components.path = "/" + name
+        guard let url = components.string else { throw TestFailure("no URL for database \(name)") }
+        return (url, {
+            guard let admin = try? await FleetDatabase.open(.postgres(url: serverURL), logger: logger) else { return }
+            try? await admin.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
+            await admin.shutdown()
+        })
+    }
+
+    /// Ends every connection to the current database of `database` but its own one, as a
+    /// database restart or a network cut would; with `waitingForALock`, only the connections
+    /// waiting for a lock. Returns how many it ended.
+    @discardableResult
+    public static func endConnections(through database: any SQLDatabase, waitingForALock: Bool = false) async throws -> Int {
+        let lockCondition = waitingForALock ? " AND wait_event_type = 'Lock'" : ""
+        return try await database.raw("""
+            SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid()\(unsafeRaw: lockCondition)
+            """).all().count
+    }
+}
