@@ -31,7 +31,7 @@ private func check<Message: SwiftProtobuf.Message, Model: Equatable>(
     _ type: Message.Type,
     _ body: [UInt8],
     read: (Message) throws(APIError) -> Model,
-    rules: (Model) throws(InvalidArgument) -> Void,
+    rules: (Model) throws -> Void,
     write: (Model) -> Message
 ) {
     let model: Model
@@ -45,7 +45,7 @@ private func check<Message: SwiftProtobuf.Message, Model: Equatable>(
     }
     guard (try? rules(model)) != nil else { return }
     do {
-        let written = try write(model).jsonUTF8Bytes()
+        let written: [UInt8] = try write(model).jsonUTF8Bytes()
         let again = try read(ProtoJSONBody.decode(type, from: written))
         require(again == model, "a valid \(Model.self) written and read again differs: \(model) became \(again)")
     } catch {
