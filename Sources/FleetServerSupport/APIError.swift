@@ -7,9 +7,9 @@ import Hummingbird
 ///
 /// Throw it from a route handler; Hummingbird turns it into the response. Messages are shown
 /// to the caller, so they must say which rule refused the request and never hold a secret.
-public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConvertible {
+package struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConvertible {
     /// The Google status names this API uses, each with its HTTP status.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    package enum Code: String, Sendable, Hashable, CaseIterable {
         /// 400: the request is malformed (bad JSON, unknown field, bad id, too large).
         case invalidArgument = "INVALID_ARGUMENT"
         /// 401: no credentials, or credentials that are not valid.
@@ -34,7 +34,7 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
         case unavailable = "UNAVAILABLE"
 
         /// The HTTP status this code is sent with.
-        public var httpStatus: HTTPResponse.Status {
+        package var httpStatus: HTTPResponse.Status {
             switch self {
             case .invalidArgument: .badRequest
             case .unauthenticated: .unauthorized
@@ -51,22 +51,22 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
     }
 
     /// The message of every ``Code/internal`` error: details stay in the server's log.
-    public static let internalMessage = "internal error; the server's log has the details"
+    package static let internalMessage = "internal error; the server's log has the details"
 
     /// The kind of refusal.
-    public let code: Code
+    package let code: Code
     /// What was refused and why, for the caller.
-    public let message: String
+    package let message: String
     /// Whole seconds before retrying, sent as `Retry-After` (429 and 503 only).
-    public let retryAfterSeconds: Int?
+    package let retryAfterSeconds: Int?
     /// The HTTP status sent: ``code``'s own, or a finer one of the same meaning (405, 431).
-    public let status: HTTPResponse.Status
+    package let status: HTTPResponse.Status
     /// The methods the path takes, sent as `Allow` (405 only).
-    public let allowedMethods: [HTTPRequest.Method]?
+    package let allowedMethods: [HTTPRequest.Method]?
 
     /// An error of `code` with `message`, sent with `status` (by default the code's own);
     /// `retryAfter` (rounded up to whole seconds, at least 1) is sent as `Retry-After`.
-    public init(_ code: Code, _ message: String, status: HTTPResponse.Status? = nil, retryAfter: Duration? = nil) {
+    package init(_ code: Code, _ message: String, status: HTTPResponse.Status? = nil, retryAfter: Duration? = nil) {
         self.init(code, message, status: status, retryAfter: retryAfter, allowedMethods: nil)
     }
 
@@ -82,41 +82,41 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
     }
 
     /// 400 `INVALID_ARGUMENT`.
-    public static func invalidArgument(_ message: String) -> APIError { APIError(.invalidArgument, message) }
+    package static func invalidArgument(_ message: String) -> APIError { APIError(.invalidArgument, message) }
     /// 401 `UNAUTHENTICATED`.
-    public static func unauthenticated(_ message: String) -> APIError { APIError(.unauthenticated, message) }
+    package static func unauthenticated(_ message: String) -> APIError { APIError(.unauthenticated, message) }
     /// 403 `PERMISSION_DENIED`.
-    public static func permissionDenied(_ message: String) -> APIError { APIError(.permissionDenied, message) }
+    package static func permissionDenied(_ message: String) -> APIError { APIError(.permissionDenied, message) }
     /// 404 `NOT_FOUND`.
-    public static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
+    package static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
     /// 409 `ALREADY_EXISTS`.
-    public static func alreadyExists(_ message: String) -> APIError { APIError(.alreadyExists, message) }
+    package static func alreadyExists(_ message: String) -> APIError { APIError(.alreadyExists, message) }
     /// 400 `FAILED_PRECONDITION`.
-    public static func failedPrecondition(_ message: String) -> APIError { APIError(.failedPrecondition, message) }
+    package static func failedPrecondition(_ message: String) -> APIError { APIError(.failedPrecondition, message) }
     /// 429 `RESOURCE_EXHAUSTED` with `Retry-After`.
-    public static func resourceExhausted(_ message: String, retryAfter: Duration) -> APIError {
+    package static func resourceExhausted(_ message: String, retryAfter: Duration) -> APIError {
         APIError(.resourceExhausted, message, retryAfter: retryAfter)
     }
     /// 405 `UNIMPLEMENTED` with `Allow`: the path exists, but not with `method`.
-    public static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> APIError {
+    package static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> APIError {
         let names = allowed.map(\.rawValue).joined(separator: ", ")
         return APIError(
             .unimplemented, "this path does not take \(method.rawValue); it takes \(names)", status: .methodNotAllowed, retryAfter: nil,
             allowedMethods: allowed)
     }
     /// 500 `INTERNAL` with the generic message.
-    public static var `internal`: APIError { APIError(.internal, internalMessage) }
+    package static var `internal`: APIError { APIError(.internal, internalMessage) }
 
     /// `INVALID_ARGUMENT: message`, for logs.
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 
     /// The JSON body, `Content-Type: application/json`, and `Retry-After` and `Allow` when set.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jsonBody())))
     }
 
     /// The response's headers: JSON, never cached, and `Retry-After` and `Allow` when set.
-    public var headers: HTTPFields {
+    package var headers: HTTPFields {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         if let allowedMethods { headers[.allow] = allowedMethods.map(\.rawValue).joined(separator: ", ") }
@@ -124,7 +124,7 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
     }
 
     /// `{"error":{"code":…,"status":"…","message":"…"}}` as UTF-8 bytes.
-    public func jsonBody() -> Data {
+    package func jsonBody() -> Data {
         let body = Envelope(error: .init(code: Int(status.code), status: code.rawValue, message: message))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -6,12 +6,12 @@ import NIOHTTP1
 /// Makes every refusal a JSON ``APIError`` body: Hummingbird's own errors (no such route,
 /// body too large, …) are translated, and any other error becomes a generic 500; the log gets
 /// the error's type and the request's method and path, the caller nothing more than the 500.
-public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// A middleware for a router's outermost layer.
-    public init() {}
+    package init() {}
 
     /// Passes the request on, turning whatever is thrown into an ``APIError`` response.
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {

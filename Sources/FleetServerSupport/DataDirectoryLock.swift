@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 /// One server process's exclusive claim on its data directory: an `flock` on `DIR/NAME.lock`,
 /// which holds the owner's process id. The kernel drops the lock when the process ends, however
 /// it ends, so a killed server leaves nothing that blocks its restart.
-public final class DataDirectoryLock: Sendable {
+package final class DataDirectoryLock: Sendable {
     private let descriptor: NIOLockedValueBox<Int32?>
 
     private init(descriptor: Int32) {
@@ -21,7 +21,7 @@ public final class DataDirectoryLock: Sendable {
     ///
     /// - Throws: ``DataDirectoryLockError`` naming the process that holds it, or why the lock
     ///   file cannot be used.
-    public static func acquire(directory: String, name: String, server: String) throws(DataDirectoryLockError) -> DataDirectoryLock {
+    package static func acquire(directory: String, name: String, server: String) throws(DataDirectoryLockError) -> DataDirectoryLock {
         let path = URL(fileURLWithPath: directory).appendingPathComponent("\(name).lock").path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -44,7 +44,7 @@ public final class DataDirectoryLock: Sendable {
     }
 
     /// Gives the directory up (closing the lock file releases the lock); later calls do nothing.
-    public func release() {
+    package func release() {
         descriptor.withLockedValue { descriptor in
             if let open = descriptor { close(open) }
             descriptor = nil
@@ -57,9 +57,9 @@ public final class DataDirectoryLock: Sendable {
 }
 
 /// Why a data directory could not be claimed.
-public struct DataDirectoryLockError: Error, Sendable, CustomStringConvertible {
+package struct DataDirectoryLockError: Error, Sendable, CustomStringConvertible {
     /// What happened, with the holder's process id when it is known.
-    public let description: String
+    package let description: String
 
     init(_ description: String) {
         self.description = description

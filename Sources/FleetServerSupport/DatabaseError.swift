@@ -1,10 +1,10 @@
 /// Why a database could not be opened or used; its message never contains a password.
-public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, in words.
-    public let description: String
+    package let description: String
 
     /// An error with the given message.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a server keeps its rows: an SQLite file (the default, nothing to install) or a
 /// PostgreSQL database (so that several replicas can share one fleet).
-public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
+package enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
     /// An SQLite database file, created when missing.
     case sqlite(path: String)
     /// A PostgreSQL database, `postgres://user:password@host:port/database`.
@@ -10,7 +10,7 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The SQLite file `fileName` inside `dataDirectory`, or the PostgreSQL database at
     /// `databaseURL` when one is given.
-    public init(dataDirectory: String, fileName: String, databaseURL: String?) {
+    package init(dataDirectory: String, fileName: String, databaseURL: String?) {
         if let databaseURL {
             self = .postgres(url: databaseURL)
         } else {
@@ -19,7 +19,7 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kind of database this location names.
-    public var kind: DatabaseKind {
+    package var kind: DatabaseKind {
         switch self {
         case .sqlite: .sqlite
         case .postgres: .postgres
@@ -27,7 +27,7 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The location for logs and messages, with any password replaced by `***`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let path):
             return "sqlite:\(path)"
@@ -40,7 +40,7 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The SQL dialect a ``FleetDatabase`` speaks, for the rare statement that differs.
-public enum DatabaseKind: String, Sendable, Hashable {
+package enum DatabaseKind: String, Sendable, Hashable {
     /// SQLite 3 (WAL mode, `synchronous=NORMAL`, foreign keys on).
     case sqlite
     /// PostgreSQL.

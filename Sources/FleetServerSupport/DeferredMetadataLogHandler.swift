@@ -6,42 +6,42 @@ import Logging
 /// swift-log's `StreamLogHandler` formats its metadata into text whenever it changes, and
 /// Hummingbird sets a request id on every request's logger, so a server would format metadata
 /// for every request although it logs for few of them. The output is the same.
-public struct DeferredMetadataLogHandler: LogHandler {
+package struct DeferredMetadataLogHandler: LogHandler {
     private var destination: any LogHandler
 
     /// The metadata, merged under each logged message's own.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
 
     /// The metadata provider (taken over from the destination), merged over ``metadata``.
-    public var metadataProvider: Logger.MetadataProvider?
+    package var metadataProvider: Logger.MetadataProvider?
 
     /// A handler that logs through `destination` (whose own metadata stays as it is).
-    public init(_ destination: any LogHandler) {
+    package init(_ destination: any LogHandler) {
         self.destination = destination
         self.metadataProvider = destination.metadataProvider
         self.destination.metadataProvider = nil
     }
 
     /// A handler that writes to standard error, as swift-log's default handler does.
-    public static func standardError(label: String) -> DeferredMetadataLogHandler {
+    package static func standardError(label: String) -> DeferredMetadataLogHandler {
         DeferredMetadataLogHandler(StreamLogHandler.standardError(label: label))
     }
 
     /// The destination's level.
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { destination.logLevel }
         set { destination.logLevel = newValue }
     }
 
     /// One item of ``metadata``.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Logs `event` through the destination with ``metadata``, then the provider's, then the
     /// event's own (a later one wins a key), as `StreamLogHandler` merges them.
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get(), !provided.isEmpty {
             merged.merge(provided) { _, provided in provided }

@@ -8,18 +8,18 @@ import NIOPosix
 /// loop that read it and writes the answer from there, instead of hopping to the cooperative
 /// pool and back for every request (two thread wake-ups and context switches each way). Work
 /// that blocks — bcrypt, SQLite — must still go to a thread pool of its own, as it does.
-public final class EventLoopTaskExecutor: TaskExecutor {
+package final class EventLoopTaskExecutor: TaskExecutor {
     private let group: MultiThreadedEventLoopGroup
 
     /// An executor over `group`'s loops (NIO's shared group, which Hummingbird serves on, by
     /// default).
-    public init(group: MultiThreadedEventLoopGroup = .singleton) {
+    package init(group: MultiThreadedEventLoopGroup = .singleton) {
         self.group = group
     }
 
     /// Runs `job` on the current thread's event loop after the work it is doing, or on the
     /// group's next loop when called from any other thread.
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? group.next()
         loop.execute {

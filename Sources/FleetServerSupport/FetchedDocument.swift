@@ -4,15 +4,15 @@ import NIOCore
 
 /// A small document fetched over HTTP(S) with `GET` — a JWKS, an OpenID Connect discovery
 /// document — bounded in time and size, with how long its server says it stays fresh.
-public struct FetchedDocument: Sendable {
+package struct FetchedDocument: Sendable {
     /// The body.
-    public let body: Data
+    package let body: Data
     /// `max-age` of the `Cache-Control` header, or `nil` when the header says nothing of it;
     /// zero for `no-cache` and `no-store`.
-    public let maxAge: Duration?
+    package let maxAge: Duration?
 
     /// A document (for tests and callers that build one).
-    public init(body: Data, maxAge: Duration?) {
+    package init(body: Data, maxAge: Duration?) {
         self.body = body
         self.maxAge = maxAge
     }
@@ -20,7 +20,7 @@ public struct FetchedDocument: Sendable {
     /// Fetches `url` with HTTPClient's shared client. Anything but `200 OK`, a body over
     /// `maximumSize` bytes, or no answer within `timeout` (connecting included) throws a
     /// ``FetchError`` that names the URL without any user name or password in it.
-    public static func fetch(_ url: String, timeout: Duration, maximumSize: Int = 1 << 20) async throws(FetchError) -> FetchedDocument {
+    package static func fetch(_ url: String, timeout: Duration, maximumSize: Int = 1 << 20) async throws(FetchError) -> FetchedDocument {
         let shown = FetchError.redacted(url)
         do {
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .nanoseconds(Int64(timeout.nanoseconds)))
@@ -40,7 +40,7 @@ public struct FetchedDocument: Sendable {
 
     /// The freshness lifetime a `Cache-Control` header gives: its `max-age`, or zero for
     /// `no-cache` / `no-store`; `nil` when it says neither.
-    public static func maxAge(cacheControl header: String) -> Duration? {
+    package static func maxAge(cacheControl header: String) -> Duration? {
         var maxAge: Duration?
         for directive in header.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -59,23 +59,23 @@ public struct FetchedDocument: Sendable {
 }
 
 /// Why a document could not be fetched; the message names the URL (without credentials).
-public struct FetchError: Error, Sendable, CustomStringConvertible {
+package struct FetchError: Error, Sendable, CustomStringConvertible {
     /// The URL, without any user name or password.
-    public let url: String
+    package let url: String
     /// What went wrong, in words.
-    public let problem: String
+    package let problem: String
 
     /// An error about `url` (already redacted).
-    public init(url: String, problem: String) {
+    package init(url: String, problem: String) {
         self.url = url
         self.problem = problem
     }
 
     /// `URL problem`, e.g. `https://idp.example/jwks answered HTTP 500`.
-    public var description: String { "\(url) \(problem)" }
+    package var description: String { "\(url) \(problem)" }
 
     /// `url` without any user name or password in it.
-    public static func redacted(_ url: String) -> String {
+    package static func redacted(_ url: String) -> String {
         var components = URLComponents(string: url)
         components?.user = nil
         components?.password = nil

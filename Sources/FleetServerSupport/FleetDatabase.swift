@@ -10,13 +10,13 @@ import SQLiteKit
 ///
 /// Plain queries go through ``sql`` and may run concurrently; a group of statements that must
 /// all happen or none goes through ``transaction(_:)``. Call ``shutdown()`` when done.
-public final class FleetDatabase: Sendable {
+package final class FleetDatabase: Sendable {
     /// Which SQL dialect ``sql`` speaks, for the rare statement that differs.
-    public let kind: DatabaseKind
+    package let kind: DatabaseKind
     /// Where the database is, password hidden in its description.
-    public let location: DatabaseLocation
+    package let location: DatabaseLocation
     /// The database for single statements; each runs on a pooled connection.
-    public let sql: any SQLDatabase
+    package let sql: any SQLDatabase
     private let transactions: any SQLConnectionLender
     /// SQLite's reads on the calling thread, for ``first(_:)``; `nil` on PostgreSQL.
     private let directReader: SQLiteDirectReader?
@@ -39,7 +39,7 @@ public final class FleetDatabase: Sendable {
 
     /// Opens the database at `location`, creating an SQLite file when missing, and checks that
     /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
-    public static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> FleetDatabase {
+    package static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> FleetDatabase {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         switch location {
         case .sqlite(let path):
@@ -95,7 +95,7 @@ public final class FleetDatabase: Sendable {
     /// ``SQLiteDirectReader``): no hop to a thread pool and back, no parsing of the SQL each
     /// time. When that cannot be done without waiting, and on PostgreSQL, it is read through
     /// the pool like any query. Either way it sees every commit made before it began.
-    public func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
+    package func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
         if let directReader {
             var serializer = SQLSerializer(database: sql)
             query.serialize(to: &serializer)
@@ -114,7 +114,7 @@ public final class FleetDatabase: Sendable {
     /// Runs `body` in a transaction: all of its statements take effect, or none does (an error
     /// thrown by `body` rolls back and is rethrown). SQLite transactions take the write lock at
     /// once (`BEGIN IMMEDIATE`), so they never fail half-way for want of it.
-    public func transaction<Result: Sendable>(
+    package func transaction<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         let begin = kind == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
@@ -139,14 +139,14 @@ public final class FleetDatabase: Sendable {
     /// PostgreSQL: a pooled connection). A single statement takes effect whole or not at all
     /// by itself, so it needs no transaction around it: no `BEGIN` and `COMMIT` round trips,
     /// and no journal SQLite keeps to undo one statement of many.
-    public func executeAtomically(_ statement: any SQLExpression) async throws {
+    package func executeAtomically(_ statement: any SQLExpression) async throws {
         try await transactions.withConnection { connection in
             try await connection.execute(sql: statement) { _ in }
         }
     }
 
     /// Closes every connection. Call once, after the last query.
-    public func shutdown() async {
+    package func shutdown() async {
         await close()
     }
 

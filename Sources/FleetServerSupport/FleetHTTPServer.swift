@@ -4,15 +4,15 @@ import NIOHTTP1
 
 /// HTTP/1.1 as the token server and the local Fleet Engine speak it: request headers of at most
 /// ``maximumHeaderBytes``, and a JSON error body for every request the parser refuses.
-public enum FleetHTTPServer {
+package enum FleetHTTPServer {
     /// The most bytes of request headers taken, in one field or all together (64 KiB). A token
     /// is at most 8 KiB, so no real client comes near; more is answered 431.
-    public static let maximumHeaderBytes = 64 * 1024
+    package static let maximumHeaderBytes = 64 * 1024
     /// The most request header fields taken; more is answered 431.
-    public static let maximumHeaderFields = 1000
+    package static let maximumHeaderFields = 1000
 
     /// The server builder for a Hummingbird `Application`.
-    public static var http1: HTTPServerBuilder {
+    package static var http1: HTTPServerBuilder {
         .http1(configuration: .init(
             additionalChannelHandlers: [ParseErrorJSONHandler()],
             httpDecoderConfiguration: .init(
@@ -24,11 +24,11 @@ public enum FleetHTTPServer {
 extension APIError {
     /// The refusal of a body over a route's limit (Hummingbird's `413`, or `collect(upTo:)`
     /// overrun), a 400 as every other bad body is.
-    public static var bodyTooLarge: APIError { .invalidArgument("the request body is too large") }
+    package static var bodyTooLarge: APIError { .invalidArgument("the request body is too large") }
 
     /// The refusal of a request the HTTP/1.1 parser could not read: 431 for headers over
     /// ``FleetHTTPServer/maximumHeaderBytes`` (or too many of them), 400 naming the fault otherwise.
-    public static func parseError(_ error: HTTPParserError) -> APIError {
+    package static func parseError(_ error: HTTPParserError) -> APIError {
         if error == .headerOverflow {
             return APIError(
                 .invalidArgument,

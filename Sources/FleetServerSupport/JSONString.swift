@@ -1,9 +1,9 @@
 /// JSON string literals written by hand, for responses on hot paths where `JSONEncoder`'s
 /// generic machinery would cost more than the rest of the request.
-public enum JSONString {
+package enum JSONString {
     /// Appends `text` to `bytes` as a JSON string: quoted, with quotes, backslashes and
     /// control characters escaped (`/` and non-ASCII characters are left as they are).
-    public static func append(_ text: String, to bytes: inout [UInt8]) {
+    package static func append(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))

@@ -4,7 +4,7 @@ extension RouterMethods {
     /// Adds `GET /openapi.yaml`, answering `document`: the server's OpenAPI description, compiled
     /// in from the repository's `docs/` so that the server serves exactly what is documented.
     @discardableResult
-    public func addOpenAPIRoute(_ document: [UInt8]) -> Self {
+    package func addOpenAPIRoute(_ document: [UInt8]) -> Self {
         get("openapi.yaml") { _, _ in
             Response(
                 status: .ok,

@@ -7,14 +7,14 @@ import Prometheus
 /// Pass ``factory`` to `Counter(label:dimensions:factory:)` and friends instead of
 /// bootstrapping the process-global `MetricsSystem`, so that several servers (and tests) in
 /// one process can each have their own metrics, or share one set.
-public struct PrometheusMetrics: Sendable {
+package struct PrometheusMetrics: Sendable {
     /// Where the metrics are kept.
-    public let registry: PrometheusCollectorRegistry
+    package let registry: PrometheusCollectorRegistry
     /// The factory that creates metrics in ``registry``.
-    public let factory: PrometheusMetricsFactory
+    package let factory: PrometheusMetricsFactory
 
     /// A new, empty registry. Timers become histograms with buckets from 0.5 ms to 10 s.
-    public init() {
+    package init() {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
@@ -27,7 +27,7 @@ public struct PrometheusMetrics: Sendable {
     }
 
     /// The metrics in Prometheus' text exposition format.
-    public func exposition() -> String {
+    package func exposition() -> String {
         registry.emitToString()
     }
 }
@@ -35,7 +35,7 @@ public struct PrometheusMetrics: Sendable {
 extension RouterMethods {
     /// Adds `GET path` answering with `metrics` in Prometheus' text format.
     @discardableResult
-    public func addMetricsRoute(_ metrics: PrometheusMetrics, path: RouterPath = "/metrics") -> Self {
+    package func addMetricsRoute(_ metrics: PrometheusMetrics, path: RouterPath = "/metrics") -> Self {
         get(path) { _, _ in
             Response(
                 status: .ok,

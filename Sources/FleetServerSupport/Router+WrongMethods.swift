@@ -10,7 +10,7 @@ extension Router {
     /// Answers each method a known path does not take with 405 and `Allow: <the methods it
     /// takes>` (Hummingbird would answer 404). Call once, after the last route is added and
     /// after ``APIErrorMiddleware``, so that the refusal is JSON.
-    public func answerWrongMethodsWith405() {
+    package func answerWrongMethodsWith405() {
         for routes in Dictionary(grouping: routes, by: { $0.path.description }).values {
             let allowed = routes.map(\.method)
             for method in Self.answeredMethods where !allowed.contains(method) {

@@ -5,7 +5,7 @@ extension StrictJSON {
     /// (`dataCorrupted` at a field), the decoder's own reason, e.g.
     /// `field "vehicleState" is not valid: 'PARKED' is not one of …`. Only for APIs whose
     /// bodies hold no secrets, since the reason may quote the value.
-    public static func explain(_ error: DecodingError) -> String {
+    package static func explain(_ error: DecodingError) -> String {
         guard case .dataCorrupted(let context) = error, !context.codingPath.isEmpty, !context.debugDescription.isEmpty else {
             return describe(error)
         }

@@ -6,7 +6,7 @@ import Hummingbird
 ///
 /// Conform by declaring `enum CodingKeys: String, CodingKey, CaseIterable`; the compiler's
 /// `Decodable` does the rest.
-public protocol StrictJSONBody: Decodable, Sendable {
+package protocol StrictJSONBody: Decodable, Sendable {
     /// The fields the body may have.
     associatedtype CodingKeys: CodingKey & CaseIterable
 }
@@ -14,12 +14,12 @@ public protocol StrictJSONBody: Decodable, Sendable {
 /// Reads request bodies for JSON APIs, refusing with a clear ``APIError`` (400) whatever is
 /// not exactly the expected object: too large, not JSON, not an object, a field named twice,
 /// unknown or missing fields, fields of the wrong type.
-public enum StrictJSON {
+package enum StrictJSON {
     /// The largest body accepted, in bytes (64 KiB).
-    public static let maximumBodySize = 64 * 1024
+    package static let maximumBodySize = 64 * 1024
 
     /// Decodes the body of `request` as a `Body`.
-    public static func decode<Body: StrictJSONBody>(
+    package static func decode<Body: StrictJSONBody>(
         _ type: Body.Type,
         from request: Request,
         context: some RequestContext
@@ -34,7 +34,7 @@ public enum StrictJSON {
     }
 
     /// Decodes `data` as a `Body`.
-    public static func decode<Body: StrictJSONBody>(_ type: Body.Type, from data: Data) throws(APIError) -> Body {
+    package static func decode<Body: StrictJSONBody>(_ type: Body.Type, from data: Data) throws(APIError) -> Body {
         guard data.count <= maximumBodySize else {
             throw .invalidArgument("the request body is larger than \(maximumBodySize) bytes")
         }

@@ -18,16 +18,16 @@ import ServiceLifecycle
 /// let engine = LocalFleetEngine(configuration: .init(projectID: "my-fleet", jwksURL: jwks), store: store, logger: logger)
 /// try await engine.run()
 /// ```
-public struct LocalFleetEngine: Service {
+package struct LocalFleetEngine: Service {
     /// The configuration.
-    public let configuration: LocalFleetEngineConfiguration
+    package let configuration: LocalFleetEngineConfiguration
     private let store: any FleetStore
     private let metrics: PrometheusMetrics
     private let logger: Logger
 
     /// An engine serving `configuration`, keeping its vehicles and trips in `store` and counting
     /// its requests in `metrics` (served on `/metrics`).
-    public init(
+    package init(
         configuration: LocalFleetEngineConfiguration, store: any FleetStore, metrics: PrometheusMetrics = .init(),
         logger: Logger = Logger(label: "fleet-engine")
     ) {
@@ -40,7 +40,7 @@ public struct LocalFleetEngine: Service {
     /// Loads the vehicles and trips and the trusted keys, and builds the HTTP application, with
     /// the gRPC door among its services (not yet listening): for running under a `ServiceGroup`
     /// or HummingbirdTesting.
-    public func makeApplication() async throws -> some ApplicationProtocol {
+    package func makeApplication() async throws -> some ApplicationProtocol {
         let state = try await FleetState(store: store, provider: configuration.projectID, logger: logger)
         let configuration = configuration
         let authenticator = TokenAuthenticator(
@@ -94,7 +94,7 @@ public struct LocalFleetEngine: Service {
     /// gracefully (give the group `gracefulShutdownSignals: [.sigterm, .sigint]` to stop on
     /// signals, as `fleetauth fleet-engine` does); a graceful shutdown waits for every
     /// accepted write to be saved.
-    public func run() async throws {
+    package func run() async throws {
         try await makeApplication().run()
     }
 }

@@ -3,41 +3,41 @@ import Foundation
 
 /// How a ``LocalFleetEngine`` runs: which provider it serves, whom it trusts, where it listens
 /// and what time it is.
-public struct LocalFleetEngineConfiguration: Sendable {
+package struct LocalFleetEngineConfiguration: Sendable {
     /// The provider (Cloud project id) served; requests for any other get 403.
-    public var projectID: String
+    package var projectID: String
     /// Accounts trusted from key files or JWKS files.
-    public var trustedAccounts: [TrustedServiceAccount]
+    package var trustedAccounts: [TrustedServiceAccount]
     /// A JWKS URL (the token server's `/.well-known/jwks.json`) whose accounts are trusted too,
     /// fetched at start and again when a token names an unknown key or account.
-    public var jwksURL: String?
+    package var jwksURL: String?
     /// Accounts whose keys Google manages, trusted by email: their keys are fetched from
     /// ``googleCertsURL`` at start, again for a token naming an unknown key, and when their
     /// `max-age` runs out.
-    public var googleManagedAccounts: [GoogleManagedAccount]
+    package var googleManagedAccounts: [GoogleManagedAccount]
     /// Where Google publishes service accounts' public keys (`--google-certs-url`).
-    public var googleCertsURL: String
+    package var googleCertsURL: String
     /// The shortest time between two fetches of ``jwksURL`` or of one account's keys.
-    public var jwksMinimumRefreshInterval: Duration
+    package var jwksMinimumRefreshInterval: Duration
     /// The address to listen on.
-    public var host: String
+    package var host: String
     /// The port to listen on; 0 picks a free one (reported to ``onStarted``).
-    public var port: Int
+    package var port: Int
     /// The port of the gRPC door (VehicleService, TripService, gRPC health) on ``host``, or
     /// `nil` for none; 0 picks a free one (reported to ``onGRPCStarted``).
-    public var grpcPort: Int?
+    package var grpcPort: Int?
     /// How many verified tokens to remember.
-    public var verifiedTokenCacheCapacity: Int
+    package var verifiedTokenCacheCapacity: Int
     /// The clock for token checks and `serverTime`.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// Called once the server listens, with the port it is bound to.
-    public var onStarted: @Sendable (_ port: Int) async -> Void
+    package var onStarted: @Sendable (_ port: Int) async -> Void
     /// Called once the gRPC door listens, with the port it is bound to.
-    public var onGRPCStarted: @Sendable (_ port: Int) async -> Void
+    package var onGRPCStarted: @Sendable (_ port: Int) async -> Void
 
     /// A configuration serving `projectID` over REST on 127.0.0.1:8081 (and over gRPC when
     /// `grpcPort` is given), trusting `trustedAccounts` and the accounts of `jwksURL`.
-    public init(
+    package init(
         projectID: String,
         trustedAccounts: [TrustedServiceAccount] = [],
         jwksURL: String? = nil,
@@ -68,7 +68,7 @@ public struct LocalFleetEngineConfiguration: Sendable {
     }
 
     /// Google's public-key host for service accounts.
-    public static let defaultGoogleCertsURL = "https://www.googleapis.com"
+    package static let defaultGoogleCertsURL = "https://www.googleapis.com"
 
     /// Every JWKS the engine fetches keys from.
     var trustedKeySources: [TrustedKeySource] {

@@ -3,15 +3,15 @@ import Foundation
 
 /// Account and assignment changes with their checks, shared by the admin API and the
 /// `fleetauth accounts` / `assign` commands so that both enforce the same rules.
-public struct AccountAdministration: Sendable {
+package struct AccountAdministration: Sendable {
     /// Where the changes go.
-    public let store: TokenServerStore
+    package let store: TokenServerStore
     /// How passwords are hashed.
-    public let hasher: PasswordHasher
+    package let hasher: PasswordHasher
     private let now: @Sendable () -> Date
 
     /// Administration of `store`, hashing with `hasher`, dated by `now`.
-    public init(store: TokenServerStore, hasher: PasswordHasher, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(store: TokenServerStore, hasher: PasswordHasher, now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.hasher = hasher
         self.now = now
@@ -23,7 +23,7 @@ public struct AccountAdministration: Sendable {
     /// account without a password cannot log in by password); 400 for a bad username,
     /// password, role or identity, or for neither a password nor an identity; 409 if the
     /// account exists or another account has the identity.
-    public func createAccount(username: String, password: String?, roleName: String, identity: LinkedIdentity? = nil) async throws -> Account {
+    package func createAccount(username: String, password: String?, roleName: String, identity: LinkedIdentity? = nil) async throws -> Account {
         try AccountRules.checkUsername(username)
         guard password != nil || identity != nil else {
             throw APIError.invalidArgument("give a password, an identity (issuer and subject), or both")
@@ -38,14 +38,14 @@ public struct AccountAdministration: Sendable {
     }
 
     /// Deletes an account with its sessions, assignments and identity link; 404 if there is none.
-    public func deleteAccount(username: String) async throws {
+    package func deleteAccount(username: String) async throws {
         try AccountRules.checkUsername(username)
         guard try await store.deleteAccount(username: username) else { throw StoreError.noSuchAccount(username: username) }
     }
 
     /// Assigns a resource to an account; 400 for a bad id or a role that does not fit, 404
     /// for an unknown account.
-    public func assign(_ resource: Resource, to username: String) async throws -> Assignment {
+    package func assign(_ resource: Resource, to username: String) async throws -> Assignment {
         try AccountRules.checkResourceID(resource)
         try AccountRules.checkUsername(username)
         try await store.assign(resource, to: username, at: epochSeconds)
@@ -53,7 +53,7 @@ public struct AccountAdministration: Sendable {
     }
 
     /// Ends the assignment of a resource; 400 for a bad id, 404 if nobody was assigned.
-    public func unassign(_ resource: Resource) async throws {
+    package func unassign(_ resource: Resource) async throws {
         try AccountRules.checkResourceID(resource)
         guard try await store.unassign(resource) else { throw StoreError.notAssigned(resource) }
     }

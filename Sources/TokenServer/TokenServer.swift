@@ -13,18 +13,18 @@ import NIOPosix
 /// Build one from a data directory with ``open(_:metrics:logger:)``, or from parts already
 /// at hand with ``init(store:keys:options:metrics:logger:)``; then serve
 /// ``application(host:port:onRunning:)`` or mount ``buildRouter()`` yourself.
-public final class TokenServer: Sendable {
+package final class TokenServer: Sendable {
     /// Accounts, assignments, sessions, admin key.
-    public let store: TokenServerStore
+    package let store: TokenServerStore
     /// The signing keys, one per role.
-    public let keys: SigningKeys
+    package let keys: SigningKeys
     /// Where the server's metrics are recorded.
-    public let metrics: PrometheusMetrics
+    package let metrics: PrometheusMetrics
     /// Lifetimes, bcrypt cost, throttling, clock.
-    public let options: TokenServerOptions
+    package let options: TokenServerOptions
     /// What happened to the admin key at ``open(_:metrics:logger:)``; `nil` for servers built
     /// from parts.
-    public let adminKeySetup: AdminKeyFile.Setup?
+    package let adminKeySetup: AdminKeyFile.Setup?
 
     let logger: Logger
     let accounts: AccountAdministration
@@ -35,7 +35,7 @@ public final class TokenServer: Sendable {
     private let directoryLock: DataDirectoryLock?
 
     /// A server over an open store and loaded keys. The caller closes the store.
-    public convenience init(
+    package convenience init(
         store: TokenServerStore,
         keys: SigningKeys,
         options: TokenServerOptions = .init(),
@@ -72,7 +72,7 @@ public final class TokenServer: Sendable {
     /// database (unless a PostgreSQL URL is configured) and `admin-key`. On SQLite the server
     /// claims the directory (`token-server.lock`): a second server on it refuses to start,
     /// saying which process has it.
-    public static func open(
+    package static func open(
         _ configuration: TokenServerConfiguration,
         metrics: PrometheusMetrics = .init(),
         logger: Logger = Logger(label: "fleetauth.token-server")
@@ -106,7 +106,7 @@ public final class TokenServer: Sendable {
 
     /// The router with every route: sessions, tokens, admin, JWKS, health, metrics, OpenAPI;
     /// a known path asked with a method it does not take answers 405.
-    public func buildRouter() -> Router<TokenServerContext> {
+    package func buildRouter() -> Router<TokenServerContext> {
         let router = Router(context: TokenServerContext.self)
         router.add(middleware: APIErrorMiddleware())
         addPublicRoutes(to: router)
@@ -121,7 +121,7 @@ public final class TokenServer: Sendable {
     /// port) over ``FleetHTTPServer/http1``, on `eventLoopGroup` (NIO's shared group when
     /// `nil`); `onRunning` is told the port once the server listens. Run it with `runService()`
     /// (graceful shutdown on SIGINT/SIGTERM) or in a `ServiceGroup`.
-    public func application(
+    package func application(
         host: String = "127.0.0.1",
         port: Int = 8080,
         eventLoopGroup: (any EventLoopGroup)? = nil,
@@ -145,7 +145,7 @@ public final class TokenServer: Sendable {
     /// loops are twice the cores, so that while a loop signs (about 0.2 ms of CPU) another can
     /// read, and the server keeps its share of the cores beside other busy processes, as a
     /// server with a signing thread pool of that size would.
-    public func run(host: String, port: Int, onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) async throws {
+    package func run(host: String, port: Int, onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) async throws {
         let loops = MultiThreadedEventLoopGroup(numberOfThreads: 2 * System.coreCount)
         do {
             try await withTaskExecutorPreference(EventLoopTaskExecutor(group: loops)) {
@@ -162,7 +162,7 @@ public final class TokenServer: Sendable {
 
     /// Closes the store (and its database, if the server opened it), and gives up the data
     /// directory.
-    public func shutdown() async {
+    package func shutdown() async {
         await store.close()
         directoryLock?.release()
     }

@@ -2,24 +2,24 @@ import Foundation
 import FleetServerSupport
 
 /// How a token server behaves, whatever its storage.
-public struct TokenServerOptions: Sendable {
+package struct TokenServerOptions: Sendable {
     /// How long each token is valid (1 s to 3600 s).
-    public var tokenLifetime: Duration
+    package var tokenLifetime: Duration
     /// How long a session lasts after login.
-    public var sessionLifetime: Duration
+    package var sessionLifetime: Duration
     /// bcrypt's cost for new passwords (4 to 31).
-    public var bcryptCost: UInt8
+    package var bcryptCost: UInt8
     /// When failed logins are throttled.
-    public var loginThrottle: LoginThrottle.Policy
+    package var loginThrottle: LoginThrottle.Policy
     /// The OpenID Connect issuers whose ID tokens are accepted (none by default).
-    public var oidc: OIDCSettings
+    package var oidc: OIDCSettings
     /// The roles that sign through IAM instead of key files (none by default), and reuse.
-    public var keyless: KeylessSigning
+    package var keyless: KeylessSigning
     /// The clock (tests move it).
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
 
     /// Options; the defaults suit production.
-    public init(
+    package init(
         tokenLifetime: Duration = .seconds(3600),
         sessionLifetime: Duration = .seconds(12 * 3600),
         bcryptCost: UInt8 = 12,
@@ -43,21 +43,21 @@ public struct TokenServerOptions: Sendable {
 
 /// Where a token server keeps its data: keys and admin key in a data directory, rows in its
 /// SQLite file or in PostgreSQL.
-public struct TokenServerConfiguration: Sendable {
+package struct TokenServerConfiguration: Sendable {
     /// The data directory (`keys/`, `admin-key`, `token-server.sqlite`).
-    public var dataDirectory: String
+    package var dataDirectory: String
     /// A PostgreSQL URL; `nil` keeps rows in the data directory's SQLite file.
-    public var databaseURL: String?
+    package var databaseURL: String?
     /// The Google Cloud project id the keys are made for.
-    public var projectID: String
+    package var projectID: String
     /// Behaviour.
-    public var options: TokenServerOptions
+    package var options: TokenServerOptions
 
     /// The SQLite file's name inside the data directory.
-    public static let sqliteFileName = "token-server.sqlite"
+    package static let sqliteFileName = "token-server.sqlite"
 
     /// A configuration.
-    public init(dataDirectory: String, databaseURL: String? = nil, projectID: String = "local-project", options: TokenServerOptions = .init()) {
+    package init(dataDirectory: String, databaseURL: String? = nil, projectID: String = "local-project", options: TokenServerOptions = .init()) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
         self.projectID = projectID
@@ -65,14 +65,14 @@ public struct TokenServerConfiguration: Sendable {
     }
 
     /// Where the rows live.
-    public var databaseLocation: DatabaseLocation {
+    package var databaseLocation: DatabaseLocation {
         DatabaseLocation(dataDirectory: dataDirectory, fileName: Self.sqliteFileName, databaseURL: databaseURL)
     }
 
     /// `DIR/keys`.
-    public var keysDirectory: String { path("keys") }
+    package var keysDirectory: String { path("keys") }
     /// `DIR/admin-key`.
-    public var adminKeyPath: String { path("admin-key") }
+    package var adminKeyPath: String { path("admin-key") }
 
     private func path(_ name: String) -> String {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent(name).path

@@ -3,14 +3,14 @@ import NIOCore
 
 /// The request context of the token server: Hummingbird's core plus the client's address,
 /// which login throttling counts failures by.
-public struct TokenServerContext: RequestContext, RemoteAddressRequestContext {
+package struct TokenServerContext: RequestContext, RemoteAddressRequestContext {
     /// Hummingbird's per-request storage.
-    public var coreContext: CoreRequestContextStorage
+    package var coreContext: CoreRequestContextStorage
     /// The connected client's address.
-    public let remoteAddress: SocketAddress?
+    package let remoteAddress: SocketAddress?
 
     /// A context for a request arriving on `source`'s channel.
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
     }

@@ -3,7 +3,7 @@ import FleetServerSupport
 import Foundation
 
 /// Why a token or login request was refused, as counted in metrics.
-public enum RefusalReason: String, Sendable, CaseIterable {
+package enum RefusalReason: String, Sendable, CaseIterable {
     /// No session, or one that is unknown, ended or expired.
     case unauthenticated
     /// The account's role does not get this kind of token.

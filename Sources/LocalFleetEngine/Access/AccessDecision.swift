@@ -1,7 +1,7 @@
 import FleetTokens
 
 /// How much an allowed request may see or change.
-public enum AccessGrant: Sendable, Hashable {
+package enum AccessGrant: Sendable, Hashable {
     /// Everything the operation offers.
     case full
     /// Writes limited to the fields a driver may set (``VehicleField/driverWritable``,
@@ -13,7 +13,7 @@ public enum AccessGrant: Sendable, Hashable {
 
 extension AccessGrant {
     /// Refuses, when the grant is ``driverFields``, an update of fields a driver may not set.
-    public func checkWritable<Field: UpdatableField>(_ fields: Set<Field>) throws(InvalidArgument) {
+    package func checkWritable<Field: UpdatableField>(_ fields: Set<Field>) throws(InvalidArgument) {
         guard self == .driverFields else { return }
         let forbidden = fields.subtracting(Field.driverWritable)
         guard forbidden.isEmpty else {
@@ -26,7 +26,7 @@ extension AccessGrant {
 
 /// The answer of ``AccessPolicy``: allowed, allowed once the trip is known to be the
 /// driver's, or denied with the rule that denied it (Fleet Engine's 403 `PERMISSION_DENIED`).
-public enum AccessDecision: Sendable, Hashable {
+package enum AccessDecision: Sendable, Hashable {
     /// The request may go on.
     case allowed(AccessGrant)
     /// A driver's request about a trip: allowed only if the trip is assigned to a vehicle the
@@ -36,7 +36,7 @@ public enum AccessDecision: Sendable, Hashable {
     case denied(String)
 
     /// What an allowed decision grants, or `nil` for a denial.
-    public var grant: AccessGrant? {
+    package var grant: AccessGrant? {
         switch self {
         case .allowed(let grant), .allowedIfTripAssigned(_, let grant): grant
         case .denied: nil
@@ -46,7 +46,7 @@ public enum AccessDecision: Sendable, Hashable {
     /// The final decision once the trip is looked up: `tripVehicleID` is the trip's vehicle, or
     /// `nil` when the trip does not exist or has no vehicle, which is denied just the same, so
     /// that a driver cannot tell a missing trip from someone else's.
-    public func resolved(tripVehicleID: String?) -> AccessDecision {
+    package func resolved(tripVehicleID: String?) -> AccessDecision {
         guard case .allowedIfTripAssigned(let claim, let grant) = self else { return self }
         if let tripVehicleID, AuthorizationClaims.value(claim, covers: tripVehicleID) {
             return .allowed(grant)

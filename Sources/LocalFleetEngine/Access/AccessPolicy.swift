@@ -17,23 +17,23 @@ import FleetTokens
 /// | search trips | `tripid` is `*` | `tripid` is `*` | own `vehicleid`'s trips | no |
 ///
 /// Delivery (scheduled tasks) roles have no access to on-demand vehicles and trips.
-public struct AccessPolicy: Sendable, Hashable {
+package struct AccessPolicy: Sendable, Hashable {
     /// The provider (Cloud project id) this Fleet Engine serves.
-    public let providerID: String
+    package let providerID: String
 
     /// A policy for the Fleet Engine of `providerID`.
-    public init(providerID: String) {
+    package init(providerID: String) {
         self.providerID = providerID
     }
 
     /// Decides whether `token` may do `operation` on a resource of `provider`.
-    public func decide(_ token: VerifiedToken, _ operation: FleetOperation, provider: String) -> AccessDecision {
+    package func decide(_ token: VerifiedToken, _ operation: FleetOperation, provider: String) -> AccessDecision {
         decide(role: token.role, claims: token.authorization, operation, provider: provider)
     }
 
     /// Decides whether a token signed by an account with `role` and carrying `claims` may do
     /// `operation` on a resource of `provider`.
-    public func decide(role: FleetEngineRole, claims: AuthorizationClaims, _ operation: FleetOperation, provider: String) -> AccessDecision {
+    package func decide(role: FleetEngineRole, claims: AuthorizationClaims, _ operation: FleetOperation, provider: String) -> AccessDecision {
         guard provider == providerID else {
             return .denied("this Fleet Engine serves provider '\(providerID)'; tokens are not accepted for provider '\(provider)'")
         }

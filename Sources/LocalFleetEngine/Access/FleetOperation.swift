@@ -1,5 +1,5 @@
 /// What a request asks to do, and to which resource: the input of ``AccessPolicy``.
-public enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
+package enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
     /// CreateVehicle: `POST /v1/providers/{p}/vehicles?vehicleId=`.
     case createVehicle(vehicleID: String)
     /// GetVehicle: `GET /v1/providers/{p}/vehicles/{v}`.
@@ -29,7 +29,7 @@ public enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
     case reportBillableTrip(tripID: String)
 
     /// The operation in words, e.g. `update vehicle 'v1'`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .createVehicle(let id): "create vehicle '\(id)'"
         case .getVehicle(let id): "get vehicle '\(id)'"
@@ -48,7 +48,7 @@ public enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the operation changes something.
-    public var isWrite: Bool {
+    package var isWrite: Bool {
         switch self {
         case .createVehicle, .updateVehicle, .updateVehicleAttributes, .deleteVehicle, .createTrip, .updateTrip, .deleteTrip, .reportBillableTrip:
             true

@@ -3,16 +3,16 @@ import Foundation
 
 /// Reads the accounts a Fleet Engine should trust from a file: a Google service-account key
 /// file (only its public key is kept) or a JWKS document.
-public enum TrustedAccountFile {
+package enum TrustedAccountFile {
     /// Why a trust file cannot be used.
-    public struct Problem: Error, Sendable, CustomStringConvertible {
+    package struct Problem: Error, Sendable, CustomStringConvertible {
         /// What is wrong, naming the file.
-        public let description: String
+        package let description: String
     }
 
     /// The accounts of the file at `path`. A key's role is `role` when given, else the one a
     /// FleetAuth-generated email stands for (`fe-driver@…`), else the JWKS key's `role` member.
-    public static func accounts(at path: String, role: FleetEngineRole? = nil) throws(Problem) -> [TrustedServiceAccount] {
+    package static func accounts(at path: String, role: FleetEngineRole? = nil) throws(Problem) -> [TrustedServiceAccount] {
         guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "\(path): cannot be read") }
         let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         if object?["keys"] != nil {
@@ -35,7 +35,7 @@ public enum TrustedAccountFile {
     }
 
     /// The accounts of an argument `[ROLE=]PATH`, e.g. `driver=keys/driver.json`.
-    public static func accounts(argument: String) throws(Problem) -> [TrustedServiceAccount] {
+    package static func accounts(argument: String) throws(Problem) -> [TrustedServiceAccount] {
         if let equals = argument.firstIndex(of: "="), let role = FleetEngineRole(name: String(argument[..<equals])) {
             return try accounts(at: String(argument[argument.index(after: equals)...]), role: role)
         }

@@ -34,14 +34,14 @@ enum TrustedKeySource: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A service account whose keys Google manages (no key file), trusted with a role.
-public struct GoogleManagedAccount: Sendable, Hashable {
+package struct GoogleManagedAccount: Sendable, Hashable {
     /// The account's email.
-    public var email: String
+    package var email: String
     /// What its tokens may do.
-    public var role: FleetEngineRole
+    package var role: FleetEngineRole
 
     /// Trusts `email` with `role`.
-    public init(email: String, role: FleetEngineRole) {
+    package init(email: String, role: FleetEngineRole) {
         self.email = email
         self.role = role
     }

@@ -6,7 +6,7 @@ import GRPCCore
 @available(macOS 15.0, iOS 18.0, *)
 extension APIError: RPCErrorConvertible {
     /// The gRPC status code of the same name.
-    public var rpcErrorCode: RPCError.Code {
+    package var rpcErrorCode: RPCError.Code {
         switch code {
         case .invalidArgument: .invalidArgument
         case .unauthenticated: .unauthenticated
@@ -22,5 +22,5 @@ extension APIError: RPCErrorConvertible {
     }
 
     /// The message, as REST sends it.
-    public var rpcErrorMessage: String { message }
+    package var rpcErrorMessage: String { message }
 }

@@ -1,16 +1,16 @@
 /// ReportBillableTrip's request less its `name`: where and how a billable trip was booked.
-public struct BillableTripReport: Sendable, Hashable {
+package struct BillableTripReport: Sendable, Hashable {
     /// The two-letter country code of the trip; required.
-    public var countryCode: String?
+    package var countryCode: String?
     /// Where the trip was booked.
-    public var platform: BillingPlatform?
+    package var platform: BillingPlatform?
     /// Ids of related trips (e.g. ones the billable trip replaced).
-    public var relatedIds: [String]?
+    package var relatedIds: [String]?
     /// The product the trip is billed under.
-    public var solutionType: SolutionType?
+    package var solutionType: SolutionType?
 
     /// A report.
-    public init(countryCode: String?, platform: BillingPlatform? = nil, relatedIds: [String]? = nil, solutionType: SolutionType? = nil) {
+    package init(countryCode: String?, platform: BillingPlatform? = nil, relatedIds: [String]? = nil, solutionType: SolutionType? = nil) {
         self.countryCode = countryCode
         self.platform = platform
         self.relatedIds = relatedIds
@@ -18,12 +18,12 @@ public struct BillableTripReport: Sendable, Hashable {
     }
 
     /// Refuses a report without a country code.
-    public func validate() throws(InvalidArgument) {
+    package func validate() throws(InvalidArgument) {
         guard let countryCode, !countryCode.isEmpty else { throw InvalidArgument("countryCode is required") }
     }
 
     /// Where a billable trip was booked (Google's `BillingPlatformIdentifier`).
-    public enum BillingPlatform: String, ProtoEnum {
+    package enum BillingPlatform: String, ProtoEnum {
         /// Not specified.
         case unspecified = "BILLING_PLATFORM_IDENTIFIER_UNSPECIFIED"
         /// A server.
@@ -39,7 +39,7 @@ public struct BillableTripReport: Sendable, Hashable {
     }
 
     /// The product a trip is billed under.
-    public enum SolutionType: String, ProtoEnum {
+    package enum SolutionType: String, ProtoEnum {
         /// Not specified.
         case unspecified = "SOLUTION_TYPE_UNSPECIFIED"
         /// On-demand rides and deliveries.

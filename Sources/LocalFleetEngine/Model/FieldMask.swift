@@ -1,9 +1,9 @@
 /// Reads an `updateMask` (`google.protobuf.FieldMask` in a query parameter): comma-separated
 /// field paths, in proto3 JSON's camelCase or the proto's snake_case.
-public enum FieldMask {
+package enum FieldMask {
     /// The fields `text` names, refusing a missing or empty mask and any path that is not an
     /// updatable top-level field of `Field`'s resource.
-    public static func parse<Field: UpdatableField>(_ text: String?, as _: Field.Type = Field.self) throws(InvalidArgument) -> Set<Field> {
+    package static func parse<Field: UpdatableField>(_ text: String?, as _: Field.Type = Field.self) throws(InvalidArgument) -> Set<Field> {
         // The mask of nearly every request: one field, in camelCase. (No field's name has an
         // underscore, comma or space, which the general path below would treat differently.)
         if let text, let field = Field(rawValue: text) { return [field] }

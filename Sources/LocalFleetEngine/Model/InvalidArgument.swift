@@ -1,11 +1,11 @@
 /// Why a request is invalid: Fleet Engine's 400 `INVALID_ARGUMENT`, with a message that names
 /// the field and the rule.
-public struct InvalidArgument: Error, Sendable, Hashable, CustomStringConvertible {
+package struct InvalidArgument: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, in words.
-    public let description: String
+    package let description: String
 
     /// An error with the given message.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

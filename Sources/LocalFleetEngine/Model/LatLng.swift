@@ -1,21 +1,21 @@
 import Foundation
 
 /// A point on the earth (`google.type.LatLng`), in degrees.
-public struct LatLng: Sendable, Hashable {
+package struct LatLng: Sendable, Hashable {
     /// Degrees north, -90 to 90.
-    public var latitude: Double
+    package var latitude: Double
     /// Degrees east, -180 to 180.
-    public var longitude: Double
+    package var longitude: Double
 
     /// Creates a point.
-    public init(latitude: Double, longitude: Double) {
+    package init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
     }
 
     /// Refuses a point whose latitude is not within ±90 or whose longitude is not within ±180
     /// (NaN and infinities included); `field` names the point in the message.
-    public func validate(field: String) throws(InvalidArgument) {
+    package func validate(field: String) throws(InvalidArgument) {
         guard latitude.isFinite, (-90...90).contains(latitude) else {
             throw InvalidArgument("\(field).latitude is \(latitude); it must be a number from -90 to 90")
         }
@@ -25,7 +25,7 @@ public struct LatLng: Sendable, Hashable {
     }
 
     /// The great-circle distance to `other` in meters (haversine, mean earth radius).
-    public func distance(to other: LatLng) -> Double {
+    package func distance(to other: LatLng) -> Double {
         let radians = Double.pi / 180
         let deltaLatitude = (other.latitude - latitude) * radians
         let deltaLongitude = (other.longitude - longitude) * radians
@@ -36,7 +36,7 @@ public struct LatLng: Sendable, Hashable {
 
     /// This point rounded to a grid of `step` degrees, for callers who may only know roughly
     /// where something is.
-    public func rounded(toDegrees step: Double) -> LatLng {
+    package func rounded(toDegrees step: Double) -> LatLng {
         LatLng(latitude: (latitude / step).rounded() * step, longitude: (longitude / step).rounded() * step)
     }
 

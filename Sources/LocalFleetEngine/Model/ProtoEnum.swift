@@ -1,3 +1,3 @@
 /// A model enum named as in Fleet Engine's .proto files: each case's raw value is the proto
 /// value's name, e.g. `"ONLINE"`, as REST query parameters and messages spell it.
-public protocol ProtoEnum: RawRepresentable, CaseIterable, Sendable, Hashable where RawValue == String {}
+package protocol ProtoEnum: RawRepresentable, CaseIterable, Sendable, Hashable where RawValue == String {}

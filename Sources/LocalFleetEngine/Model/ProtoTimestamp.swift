@@ -1,20 +1,20 @@
 import Foundation
 
 /// A `google.protobuf.Timestamp`: whole seconds since the Unix epoch plus nanoseconds.
-public struct ProtoTimestamp: Sendable, Hashable, Comparable {
+package struct ProtoTimestamp: Sendable, Hashable, Comparable {
     /// Seconds since 1970-01-01T00:00:00Z.
-    public var seconds: Int64
+    package var seconds: Int64
     /// Nanoseconds within the second, 0 to 999,999,999.
-    public var nanos: Int32
+    package var nanos: Int32
 
     /// Creates a timestamp from its parts.
-    public init(seconds: Int64, nanos: Int32 = 0) {
+    package init(seconds: Int64, nanos: Int32 = 0) {
         self.seconds = seconds
         self.nanos = nanos
     }
 
     /// The timestamp of `date`, to the nanosecond as far as `Date` is precise.
-    public init(_ date: Date) {
+    package init(_ date: Date) {
         let interval = date.timeIntervalSince1970
         let whole = interval.rounded(.down)
         seconds = Int64(whole)
@@ -22,12 +22,12 @@ public struct ProtoTimestamp: Sendable, Hashable, Comparable {
     }
 
     /// The time as a `Date`.
-    public var date: Date {
+    package var date: Date {
         Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(nanos) / 1e9)
     }
 
     /// Whether `lhs` is earlier than `rhs`.
-    public static func < (lhs: ProtoTimestamp, rhs: ProtoTimestamp) -> Bool {
+    package static func < (lhs: ProtoTimestamp, rhs: ProtoTimestamp) -> Bool {
         (lhs.seconds, lhs.nanos) < (rhs.seconds, rhs.nanos)
     }
 }

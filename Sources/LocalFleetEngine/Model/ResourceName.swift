@@ -1,13 +1,13 @@
 /// Fleet Engine resource names, `providers/{provider}/vehicles/{id}` and
 /// `providers/{provider}/trips/{id}`.
-public enum ResourceName {
+package enum ResourceName {
     /// The name of vehicle `id` of `provider`.
-    public static func vehicle(provider: String, id: String) -> String {
+    package static func vehicle(provider: String, id: String) -> String {
         "providers/\(provider)/vehicles/\(id)"
     }
 
     /// The name of trip `id` of `provider`.
-    public static func trip(provider: String, id: String) -> String {
+    package static func trip(provider: String, id: String) -> String {
         "providers/\(provider)/trips/\(id)"
     }
 }
@@ -15,7 +15,7 @@ public enum ResourceName {
 extension ResourceName {
     /// Refuses a body `name` that is set and differs from `expected`, the name the request
     /// path gives.
-    public static func check(_ name: String?, matches expected: String) throws(InvalidArgument) {
+    package static func check(_ name: String?, matches expected: String) throws(InvalidArgument) {
         guard let name, !name.isEmpty, name != expected else { return }
         throw InvalidArgument("the body's name '\(name)' disagrees with the request path, which names '\(expected)'")
     }

@@ -1,19 +1,19 @@
 /// SearchTrips' query (Google's `SearchTripsRequest` less `parent` and `header`).
-public struct SearchTripsQuery: Sendable, Hashable {
+package struct SearchTripsQuery: Sendable, Hashable {
     /// The trips of this vehicle only; every vehicle's when `nil` (server and viewer tokens only).
-    public var vehicleId: String?
+    package var vehicleId: String?
     /// Only unfinished trips.
-    public var activeTripsOnly: Bool?
+    package var activeTripsOnly: Bool?
     /// The most trips on a page; 0 or `nil` means the default, 100.
-    public var pageSize: Int?
+    package var pageSize: Int?
     /// A previous page's ``SearchTripsResponse/nextPageToken``.
-    public var pageToken: String?
+    package var pageToken: String?
     /// Google's filter on trips not updated lately; the engine does not keep trips' update times
     /// and refuses it.
-    public var minimumStaleness: String?
+    package var minimumStaleness: String?
 
     /// A query.
-    public init(vehicleId: String? = nil, activeTripsOnly: Bool? = nil, pageSize: Int? = nil, pageToken: String? = nil) {
+    package init(vehicleId: String? = nil, activeTripsOnly: Bool? = nil, pageSize: Int? = nil, pageToken: String? = nil) {
         self.vehicleId = vehicleId
         self.activeTripsOnly = activeTripsOnly
         self.pageSize = pageSize
@@ -21,21 +21,21 @@ public struct SearchTripsQuery: Sendable, Hashable {
     }
 
     /// Refuses a negative page size and the filter the engine cannot apply.
-    public func validate() throws(InvalidArgument) {
+    package func validate() throws(InvalidArgument) {
         if let pageSize, pageSize < 0 { throw InvalidArgument("pageSize is \(pageSize); it must not be negative") }
         if minimumStaleness != nil { throw InvalidArgument("minimumStaleness is not supported by the local Fleet Engine's trip search yet") }
     }
 }
 
 /// One page of SearchTrips' answer.
-public struct SearchTripsResponse: Sendable, Hashable {
+package struct SearchTripsResponse: Sendable, Hashable {
     /// The trips of the page, by id.
-    public var trips: [Trip]
+    package var trips: [Trip]
     /// The token of the next page, or empty on the last one.
-    public var nextPageToken: String
+    package var nextPageToken: String
 
     /// A page.
-    public init(trips: [Trip], nextPageToken: String) {
+    package init(trips: [Trip], nextPageToken: String) {
         self.trips = trips
         self.nextPageToken = nextPageToken
     }

@@ -1,43 +1,43 @@
 /// The body of `POST /v1/providers/{p}/vehicles:search` (Google's `SearchVehiclesRequest` less
 /// `parent` and `header`): find `ONLINE` vehicles within a radius of a pickup point.
-public struct SearchVehiclesRequest: Sendable, Hashable {
+package struct SearchVehiclesRequest: Sendable, Hashable {
     /// Where the rider is; required.
-    public var pickupPoint: TerminalLocation?
+    package var pickupPoint: TerminalLocation?
     /// Where the rider goes; required when ordering by `DROPOFF_POINT_ETA`.
-    public var dropoffPoint: TerminalLocation?
+    package var dropoffPoint: TerminalLocation?
     /// How far from the pickup point to look, 400 to 10,000 meters.
-    public var pickupRadiusMeters: Int?
+    package var pickupRadiusMeters: Int?
     /// How many matches to return at most, 1 to 50.
-    public var count: Int?
+    package var count: Int?
     /// The least `maximumCapacity` a vehicle must have, at least 1.
-    public var minimumCapacity: Int?
+    package var minimumCapacity: Int?
     /// The trip types wanted; a vehicle must support one of them.
-    public var tripTypes: [TripType]?
+    package var tripTypes: [TripType]?
     /// Only vehicles whose location the engine received at most this long ago; 5 minutes when
     /// not given, as at Google.
-    public var maximumStaleness: Duration?
+    package var maximumStaleness: Duration?
     /// The vehicle types wanted; a vehicle must be one of them.
-    public var vehicleTypes: [VehicleType]?
+    package var vehicleTypes: [VehicleType]?
     /// Attributes a vehicle must all have.
-    public var requiredAttributes: [VehicleAttribute]?
+    package var requiredAttributes: [VehicleAttribute]?
     /// Lists of attributes, of each of which a vehicle must have at least one.
-    public var requiredOneOfAttributes: [VehicleAttributeList]?
+    package var requiredOneOfAttributes: [VehicleAttributeList]?
     /// Lists of attributes, all of one of which a vehicle must have.
-    public var requiredOneOfAttributeSets: [VehicleAttributeList]?
+    package var requiredOneOfAttributeSets: [VehicleAttributeList]?
     /// The order of the matches asked for (they are ordered by straight-line distance).
-    public var orderBy: VehicleMatchOrder?
+    package var orderBy: VehicleMatchOrder?
     /// With ``currentTripsPresent`` unset: whether a vehicle with one trip, en route to its
     /// dropoff, may be offered back to back.
-    public var includeBackToBack: Bool?
+    package var includeBackToBack: Bool?
     /// The trip the search is for (accepted as context).
-    public var tripId: String?
+    package var tripId: String?
     /// Whether vehicles with current trips may be offered.
-    public var currentTripsPresent: CurrentTripsPresent?
+    package var currentTripsPresent: CurrentTripsPresent?
     /// Google's filter expression, not supported yet (refused).
-    public var filter: String?
+    package var filter: String?
 
     /// Which vehicles with current trips a search may offer (Google's `CurrentTripsPresent`).
-    public enum CurrentTripsPresent: String, ProtoEnum {
+    package enum CurrentTripsPresent: String, ProtoEnum {
         /// Decided by ``SearchVehiclesRequest/includeBackToBack``.
         case unspecified = "CURRENT_TRIPS_PRESENT_UNSPECIFIED"
         /// Only vehicles without trips.
@@ -47,10 +47,10 @@ public struct SearchVehiclesRequest: Sendable, Hashable {
     }
 
     /// An empty request (``validate()`` refuses it until its required fields are set).
-    public init() {}
+    package init() {}
 
     /// A request for vehicles near `pickupPoint`.
-    public init(
+    package init(
         pickupPoint: LatLng, pickupRadiusMeters: Int, count: Int, minimumCapacity: Int = 1,
         tripTypes: [TripType] = [.exclusive], vehicleTypes: [VehicleType] = [VehicleType(category: .auto)],
         orderBy: VehicleMatchOrder = .pickupPointStraightDistance
@@ -68,7 +68,7 @@ public struct SearchVehiclesRequest: Sendable, Hashable {
 /// How search matches may be ordered (`SearchVehiclesRequest.VehicleMatchOrder`). The local
 /// Fleet Engine has no road network: it orders every search by straight-line distance and
 /// says so in each match's `orderedBy`.
-public enum VehicleMatchOrder: String, ProtoEnum {
+package enum VehicleMatchOrder: String, ProtoEnum {
     /// Not specified; refused.
     case unknown = "UNKNOWN_VEHICLE_MATCH_ORDER"
     /// By driving time to the pickup point.
@@ -84,33 +84,33 @@ public enum VehicleMatchOrder: String, ProtoEnum {
 }
 
 /// The answer to a search (`SearchVehiclesResponse`), nearest first.
-public struct SearchVehiclesResponse: Sendable, Hashable {
+package struct SearchVehiclesResponse: Sendable, Hashable {
     /// The vehicles found.
-    public var matches: [VehicleMatch]
+    package var matches: [VehicleMatch]
 
     /// Creates a response.
-    public init(matches: [VehicleMatch]) {
+    package init(matches: [VehicleMatch]) {
         self.matches = matches
     }
 }
 
 /// One vehicle a search found (`VehicleMatch`).
-public struct VehicleMatch: Sendable, Hashable {
+package struct VehicleMatch: Sendable, Hashable {
     /// The vehicle (for a consumer token: only its approximate position and public fields).
-    public var vehicle: Vehicle
+    package var vehicle: Vehicle
     /// Straight-line distance from the vehicle to the pickup point, in meters.
-    public var vehiclePickupStraightLineDistanceMeters: Int
+    package var vehiclePickupStraightLineDistanceMeters: Int
     /// The requested trip type the match is for.
-    public var tripType: TripType
+    package var tripType: TripType
     /// How the vehicle would take the trip.
-    public var vehicleMatchType: MatchType
+    package var vehicleMatchType: MatchType
     /// The order the search asked for.
-    public var requestedOrderedBy: VehicleMatchOrder
+    package var requestedOrderedBy: VehicleMatchOrder
     /// The order used: always by straight-line distance here.
-    public var orderedBy: VehicleMatchOrder
+    package var orderedBy: VehicleMatchOrder
 
     /// Creates a match ordered by straight-line distance.
-    public init(
+    package init(
         vehicle: Vehicle, vehiclePickupStraightLineDistanceMeters: Int, tripType: TripType, vehicleMatchType: MatchType,
         requestedOrderedBy: VehicleMatchOrder
     ) {
@@ -123,7 +123,7 @@ public struct VehicleMatch: Sendable, Hashable {
     }
 
     /// How a vehicle would take the trip (`VehicleMatch.VehicleMatchType`).
-    public enum MatchType: String, ProtoEnum {
+    package enum MatchType: String, ProtoEnum {
         /// Not specified.
         case unknown = "UNKNOWN"
         /// The vehicle has no trip and goes to the pickup point at once.

@@ -1,22 +1,22 @@
 /// A trip (`Trip`), in Fleet Engine's proto3 JSON.
-public struct Trip: Sendable, Hashable {
+package struct Trip: Sendable, Hashable {
     /// `providers/{provider}/trips/{tripId}` (set by the server).
-    public var name: String?
+    package var name: String?
     /// The vehicle the trip is assigned to, if any.
-    public var vehicleId: String?
+    package var vehicleId: String?
     /// How far the trip has got.
-    public var tripStatus: TripStatus?
+    package var tripStatus: TripStatus?
     /// Whether the trip may share its vehicle.
-    public var tripType: TripType?
+    package var tripType: TripType?
     /// Where the rider is picked up.
-    public var pickupPoint: TerminalLocation?
+    package var pickupPoint: TerminalLocation?
     /// Where the rider is dropped off.
-    public var dropoffPoint: TerminalLocation?
+    package var dropoffPoint: TerminalLocation?
     /// How many passengers ride.
-    public var numberOfPassengers: Int?
+    package var numberOfPassengers: Int?
 
     /// Creates a trip; every field is optional, as in the API.
-    public init(
+    package init(
         name: String? = nil,
         vehicleId: String? = nil,
         tripStatus: TripStatus? = nil,
@@ -35,13 +35,13 @@ public struct Trip: Sendable, Hashable {
     }
 
     /// Whether the trip still occupies its vehicle (not `COMPLETE` or `CANCELED`).
-    public var isActive: Bool {
+    package var isActive: Bool {
         !(tripStatus?.isFinal ?? false)
     }
 }
 
 /// How far a trip has got (`TripStatus`).
-public enum TripStatus: String, ProtoEnum {
+package enum TripStatus: String, ProtoEnum {
     /// Not specified.
     case unknown = "UNKNOWN_TRIP_STATUS"
     /// Created, no vehicle on the way yet.
@@ -62,22 +62,22 @@ public enum TripStatus: String, ProtoEnum {
     case canceled = "CANCELED"
 
     /// Whether the trip is over; a finished trip's status never changes again.
-    public var isFinal: Bool { self == .complete || self == .canceled }
+    package var isFinal: Bool { self == .complete || self == .canceled }
 }
 
 /// A pickup or dropoff place (`TerminalLocation`).
-public struct TerminalLocation: Sendable, Hashable {
+package struct TerminalLocation: Sendable, Hashable {
     /// The point.
-    public var point: LatLng?
+    package var point: LatLng?
 
     /// Creates a terminal location at `point`.
-    public init(point: LatLng?) {
+    package init(point: LatLng?) {
         self.point = point
     }
 }
 
 /// The fields of a ``Trip`` that `updateMask` may name.
-public enum TripField: String, UpdatableField {
+package enum TripField: String, UpdatableField {
     /// `vehicleId`: assigns the trip (server tokens only).
     case vehicleId
     /// `tripStatus`; a finished trip's status never changes.
@@ -90,8 +90,8 @@ public enum TripField: String, UpdatableField {
     case numberOfPassengers
 
     /// The fields a Driver SDK token may set on a trip assigned to its vehicle.
-    public static let driverWritable: Set<TripField> = [.tripStatus]
+    package static let driverWritable: Set<TripField> = [.tripStatus]
 
     /// The resource, for messages.
-    public static let resourceName = "Trip"
+    package static let resourceName = "Trip"
 }

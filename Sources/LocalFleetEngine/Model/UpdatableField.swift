@@ -1,5 +1,5 @@
 /// A top-level field of a resource that an `updateMask` may name.
-public protocol UpdatableField: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
+package protocol UpdatableField: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
     /// The resource the fields belong to, e.g. `Vehicle`, for messages.
     static var resourceName: String { get }
     /// The fields a Driver SDK token may set.

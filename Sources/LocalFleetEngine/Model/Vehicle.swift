@@ -1,24 +1,24 @@
 /// A vehicle of the fleet (`Vehicle`), in Fleet Engine's proto3 JSON.
-public struct Vehicle: Sendable, Hashable {
+package struct Vehicle: Sendable, Hashable {
     /// `providers/{provider}/vehicles/{vehicleId}` (set by the server).
-    public var name: String?
+    package var name: String?
     /// Whether the vehicle takes trips.
-    public var vehicleState: VehicleState?
+    package var vehicleState: VehicleState?
     /// The kinds of trip the vehicle takes.
-    public var supportedTripTypes: [TripType]?
+    package var supportedTripTypes: [TripType]?
     /// The ids of the unfinished trips assigned to the vehicle (output only: computed from trips).
-    public var currentTrips: [String]?
+    package var currentTrips: [String]?
     /// The last location the driver app reported.
-    public var lastLocation: VehicleLocation?
+    package var lastLocation: VehicleLocation?
     /// How many passengers the vehicle carries, at least 1.
-    public var maximumCapacity: Int?
+    package var maximumCapacity: Int?
     /// The fleet's own keys and values.
-    public var attributes: [VehicleAttribute]?
+    package var attributes: [VehicleAttribute]?
     /// The kind of vehicle.
-    public var vehicleType: VehicleType?
+    package var vehicleType: VehicleType?
 
     /// Creates a vehicle; every field is optional, as in the API.
-    public init(
+    package init(
         name: String? = nil,
         vehicleState: VehicleState? = nil,
         supportedTripTypes: [TripType]? = nil,
@@ -38,7 +38,7 @@ public struct Vehicle: Sendable, Hashable {
 }
 
 /// The fields of a ``Vehicle`` that `updateMask` may name.
-public enum VehicleField: String, UpdatableField {
+package enum VehicleField: String, UpdatableField {
     /// `lastLocation` (the server stamps its `serverTime`).
     case lastLocation
     /// `vehicleState`.
@@ -53,8 +53,8 @@ public enum VehicleField: String, UpdatableField {
     case vehicleType
 
     /// The fields a Driver SDK token may set on its own vehicle.
-    public static let driverWritable: Set<VehicleField> = [.lastLocation, .vehicleState]
+    package static let driverWritable: Set<VehicleField> = [.lastLocation, .vehicleState]
 
     /// The resource, for messages.
-    public static let resourceName = "Vehicle"
+    package static let resourceName = "Vehicle"
 }

@@ -1,16 +1,16 @@
 /// A key and value the fleet attaches to a vehicle (`VehicleAttribute`). The value is one of
 /// `stringValue`, `boolValue` or `numberValue` (or the older `value`, a string).
-public struct VehicleAttribute: Sendable, Hashable {
+package struct VehicleAttribute: Sendable, Hashable {
     /// The key; no `:` and at most 256 characters.
-    public var key: String
+    package var key: String
     /// The value, as a string (deprecated by Google in favour of ``stringValue``).
-    public var value: String?
+    package var value: String?
     /// A string value.
-    public var stringValue: String?
+    package var stringValue: String?
     /// A boolean value.
-    public var boolValue: Bool?
+    package var boolValue: Bool?
     /// A number value.
-    public var numberValue: Double?
+    package var numberValue: Double?
 
     /// An attribute with the older text `value`, or with none yet.
     init(key: String, value: String?) {
@@ -19,17 +19,17 @@ public struct VehicleAttribute: Sendable, Hashable {
     }
 
     /// Creates a string attribute.
-    public init(key: String, stringValue: String) {
+    package init(key: String, stringValue: String) {
         self.key = key
         self.stringValue = stringValue
     }
 
     /// The longest key or string value Fleet Engine accepts.
-    public static let maximumLength = 256
+    package static let maximumLength = 256
 
     /// Refuses an empty or too long key, a key with `:`, a value that is not exactly one of the
     /// value fields, a too long string or a number that is not finite.
-    public func validate(field: String) throws(InvalidArgument) {
+    package func validate(field: String) throws(InvalidArgument) {
         guard !key.isEmpty else { throw InvalidArgument("\(field).key is required") }
         guard key.count <= Self.maximumLength else { throw InvalidArgument("\(field).key is longer than \(Self.maximumLength) characters") }
         guard !key.contains(":") else { throw InvalidArgument("\(field).key '\(key)' contains ':'") }

@@ -1,10 +1,10 @@
 /// `{"attributes": […]}`: UpdateVehicleAttributes' REST body and its answer.
-public struct VehicleAttributeList: Sendable, Hashable {
+package struct VehicleAttributeList: Sendable, Hashable {
     /// The attributes.
-    public var attributes: [VehicleAttribute]?
+    package var attributes: [VehicleAttribute]?
 
     /// A list of `attributes`.
-    public init(attributes: [VehicleAttribute]) {
+    package init(attributes: [VehicleAttribute]) {
         self.attributes = attributes
     }
 }

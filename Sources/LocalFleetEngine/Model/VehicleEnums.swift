@@ -1,5 +1,5 @@
 /// Whether a vehicle takes trips (`VehicleState`). Only `ONLINE` vehicles are found by search.
-public enum VehicleState: String, ProtoEnum {
+package enum VehicleState: String, ProtoEnum {
     /// Not specified.
     case unknown = "UNKNOWN_VEHICLE_STATE"
     /// Not taking trips.
@@ -9,7 +9,7 @@ public enum VehicleState: String, ProtoEnum {
 }
 
 /// Whether a trip may share the vehicle with other trips (`TripType`).
-public enum TripType: String, ProtoEnum {
+package enum TripType: String, ProtoEnum {
     /// Not specified.
     case unknown = "UNKNOWN_TRIP_TYPE"
     /// Shared with other trips.
@@ -19,9 +19,9 @@ public enum TripType: String, ProtoEnum {
 }
 
 /// The kind of vehicle (`Vehicle.VehicleType`).
-public struct VehicleType: Sendable, Hashable {
+package struct VehicleType: Sendable, Hashable {
     /// The vehicle category (`Vehicle.VehicleType.Category`).
-    public enum Category: String, ProtoEnum {
+    package enum Category: String, ProtoEnum {
         /// Not specified.
         case unknown = "UNKNOWN"
         /// A car.
@@ -39,10 +39,10 @@ public struct VehicleType: Sendable, Hashable {
     }
 
     /// The category.
-    public var category: Category
+    package var category: Category
 
     /// Creates a vehicle type.
-    public init(category: Category) {
+    package init(category: Category) {
         self.category = category
     }
 }

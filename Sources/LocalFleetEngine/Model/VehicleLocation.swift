@@ -1,33 +1,33 @@
 /// Where a vehicle is and how it is moving (`VehicleLocation`), as its driver app reports it.
 /// The server sets ``serverTime`` when it stores the location.
-public struct VehicleLocation: Sendable, Hashable {
+package struct VehicleLocation: Sendable, Hashable {
     /// The position.
-    public var location: LatLng?
+    package var location: LatLng?
     /// The position's accuracy radius in meters.
-    public var latlngAccuracy: Double?
+    package var latlngAccuracy: Double?
     /// The direction of travel in degrees clockwise from north, 0 to 359.
-    public var heading: Int?
+    package var heading: Int?
     /// The heading's accuracy in degrees.
-    public var headingAccuracy: Double?
+    package var headingAccuracy: Double?
     /// The speed in meters per second.
-    public var speed: Double?
+    package var speed: Double?
     /// The speed's accuracy in meters per second.
-    public var speedAccuracy: Double?
+    package var speedAccuracy: Double?
     /// The altitude in meters above WGS84.
-    public var altitude: Double?
+    package var altitude: Double?
     /// The altitude's accuracy in meters.
-    public var altitudeAccuracy: Double?
+    package var altitudeAccuracy: Double?
     /// When the device took the reading.
-    public var updateTime: ProtoTimestamp?
+    package var updateTime: ProtoTimestamp?
     /// When the server received the reading (output only: set by the server).
-    public var serverTime: ProtoTimestamp?
+    package var serverTime: ProtoTimestamp?
     /// The sensor that took the reading.
-    public var locationSensor: LocationSensor?
+    package var locationSensor: LocationSensor?
     /// Whether the position was snapped to a road.
-    public var isRoadSnapped: Bool?
+    package var isRoadSnapped: Bool?
 
     /// Creates a location; every field is optional, as in the API.
-    public init(location: LatLng? = nil, heading: Int? = nil, speed: Double? = nil, updateTime: ProtoTimestamp? = nil) {
+    package init(location: LatLng? = nil, heading: Int? = nil, speed: Double? = nil, updateTime: ProtoTimestamp? = nil) {
         self.location = location
         self.heading = heading
         self.speed = speed
@@ -36,7 +36,7 @@ public struct VehicleLocation: Sendable, Hashable {
 
     /// Refuses a location without a valid position, or with a heading outside 0–359 or a
     /// number that is not finite; `field` names the location in messages.
-    public func validate(field: String) throws(InvalidArgument) {
+    package func validate(field: String) throws(InvalidArgument) {
         guard let location else { throw InvalidArgument("\(field).location is required") }
         try location.validate(field: "\(field).location")
         if let heading, !(0..<360).contains(heading) {
@@ -56,7 +56,7 @@ public struct VehicleLocation: Sendable, Hashable {
 }
 
 /// The sensor behind a ``VehicleLocation`` (`LocationSensor`).
-public enum LocationSensor: String, ProtoEnum {
+package enum LocationSensor: String, ProtoEnum {
     /// Not specified.
     case unknownSensor = "UNKNOWN_SENSOR"
     /// GPS or assisted GPS.

@@ -1,10 +1,10 @@
 /// The rules of a ListVehicles request, as Fleet Engine applies them.
 extension ListVehiclesQuery {
     /// The most `required_attributes` a request may name, as at Google.
-    public static let maximumRequiredAttributes = 50
+    package static let maximumRequiredAttributes = 50
 
     /// Refuses a query that lacks the categories or has an invalid filter.
-    public func validate() throws(InvalidArgument) {
+    package func validate() throws(InvalidArgument) {
         guard !vehicleTypeCategories.isEmpty else { throw InvalidArgument("vehicleTypeCategories is required: name at least one (e.g. AUTO)") }
         guard !vehicleTypeCategories.contains(.unknown) else { throw InvalidArgument("vehicleTypeCategories must not contain UNKNOWN") }
         guard pageSize >= 0 else { throw InvalidArgument("pageSize is \(pageSize); it must not be negative") }

@@ -1,15 +1,15 @@
 /// The rules of a vehicle search, as Fleet Engine applies them.
 extension SearchVehiclesRequest {
     /// The radius Fleet Engine accepts, in meters.
-    public static let radiusRange = 400...10_000
+    package static let radiusRange = 400...10_000
     /// How many matches a search may ask for.
-    public static let countRange = 1...50
+    package static let countRange = 1...50
     /// The staleness used when the request gives none, as at Google.
-    public static let defaultMaximumStaleness = Duration.seconds(300)
+    package static let defaultMaximumStaleness = Duration.seconds(300)
 
     /// Refuses a search that lacks a required field, has an invalid one, or combines fields
     /// that Google's API does not allow together.
-    public func validate() throws(InvalidArgument) {
+    package func validate() throws(InvalidArgument) {
         guard let point = pickupPoint?.point else { throw InvalidArgument("pickupPoint.point is required") }
         try point.validate(field: "pickupPoint.point")
         if let dropoffPoint {

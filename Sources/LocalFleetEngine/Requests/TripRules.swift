@@ -4,10 +4,10 @@ import FleetTokens
 /// names an existing vehicle is checked where the vehicles are (``FleetState``).
 extension Trip {
     /// The fields every new trip must have (Fleet Engine's `CreateTrip` rule).
-    public static let requiredOnCreation: Set<TripField> = [.pickupPoint]
+    package static let requiredOnCreation: Set<TripField> = [.pickupPoint]
 
     /// Refuses a new trip that lacks a required field or has an invalid one.
-    public func validateForCreation() throws(InvalidArgument) {
+    package func validateForCreation() throws(InvalidArgument) {
         guard let tripType, tripType != .unknown else { throw InvalidArgument("tripType is required (SHARED or EXCLUSIVE)") }
         for field in TripField.allCases {
             try validate(field, required: Self.requiredOnCreation.contains(field))
@@ -16,14 +16,14 @@ extension Trip {
 
     /// Refuses an update whose masked fields are invalid (`vehicleId` and `dropoffPoint` may be
     /// left out: that clears them).
-    public func validateUpdate(of fields: Set<TripField>) throws(InvalidArgument) {
+    package func validateUpdate(of fields: Set<TripField>) throws(InvalidArgument) {
         for field in TripField.allCases where fields.contains(field) {
             try validate(field, required: field == .tripStatus || field == .pickupPoint)
         }
     }
 
     /// Refuses an update that changes the status of a finished trip.
-    public func validateStatusChange(from current: Trip, fields: Set<TripField>) throws(InvalidArgument) {
+    package func validateStatusChange(from current: Trip, fields: Set<TripField>) throws(InvalidArgument) {
         if fields.contains(.tripStatus), let status = current.tripStatus, status.isFinal, tripStatus != status {
             throw InvalidArgument("the trip is \(status.rawValue); a finished trip's tripStatus cannot change")
         }

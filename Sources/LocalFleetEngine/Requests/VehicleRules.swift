@@ -1,13 +1,13 @@
 /// The rules a vehicle's fields must follow when it is created or updated.
 extension Vehicle {
     /// The most attributes a vehicle may carry.
-    public static let maximumAttributes = 100
+    package static let maximumAttributes = 100
 
     /// The fields every new vehicle must have (Fleet Engine's `CreateVehicle` rule).
-    public static let requiredOnCreation: Set<VehicleField> = [.vehicleState, .supportedTripTypes, .maximumCapacity, .vehicleType]
+    package static let requiredOnCreation: Set<VehicleField> = [.vehicleState, .supportedTripTypes, .maximumCapacity, .vehicleType]
 
     /// Refuses a new vehicle that lacks a required field or has an invalid one.
-    public func validateForCreation() throws(InvalidArgument) {
+    package func validateForCreation() throws(InvalidArgument) {
         for field in VehicleField.allCases {
             try validate(field, required: Self.requiredOnCreation.contains(field))
         }
@@ -15,7 +15,7 @@ extension Vehicle {
 
     /// Refuses an update that does not carry a valid value for every field in `fields`
     /// (`attributes` may be left out: that removes them all).
-    public func validateUpdate(of fields: Set<VehicleField>) throws(InvalidArgument) {
+    package func validateUpdate(of fields: Set<VehicleField>) throws(InvalidArgument) {
         for field in VehicleField.allCases where fields.contains(field) {
             try validate(field, required: field != .attributes)
         }

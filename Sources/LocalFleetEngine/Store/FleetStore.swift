@@ -3,7 +3,7 @@
 /// The engine holds the live state in memory (``FleetState``) and hands the store every
 /// change before it acknowledges it; the store must have made the change durable when
 /// ``save(_:provider:)`` returns.
-public protocol FleetStore: Sendable {
+package protocol FleetStore: Sendable {
     /// Every vehicle and trip of `provider`, as last saved.
     func load(provider: String) async throws -> FleetSnapshot
 
@@ -13,21 +13,21 @@ public protocol FleetStore: Sendable {
 }
 
 /// The saved vehicles and trips of one provider, by id.
-public struct FleetSnapshot: Sendable, Hashable {
+package struct FleetSnapshot: Sendable, Hashable {
     /// Vehicles by vehicle id.
-    public var vehicles: [String: Vehicle]
+    package var vehicles: [String: Vehicle]
     /// Trips by trip id.
-    public var trips: [String: Trip]
+    package var trips: [String: Trip]
 
     /// Creates a snapshot.
-    public init(vehicles: [String: Vehicle] = [:], trips: [String: Trip] = [:]) {
+    package init(vehicles: [String: Vehicle] = [:], trips: [String: Trip] = [:]) {
         self.vehicles = vehicles
         self.trips = trips
     }
 }
 
 /// One change to save: a resource, whole, or its removal.
-public enum FleetRecord: Sendable, Hashable {
+package enum FleetRecord: Sendable, Hashable {
     /// A vehicle and its id.
     case vehicle(id: String, Vehicle)
     /// A trip and its id.

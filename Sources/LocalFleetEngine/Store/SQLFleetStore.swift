@@ -9,7 +9,7 @@ import SwiftProtobuf
 /// A save is one multi-row upsert per table (up to ``rowsPerStatement`` rows each), in one
 /// transaction when there is more than one statement, so a batch of thousands of location
 /// updates costs one commit.
-public struct SQLFleetStore: FleetStore {
+package struct SQLFleetStore: FleetStore {
     /// The vehicles table.
     static let vehiclesTable = "fleet_engine_vehicles"
     /// The trips table.
@@ -20,12 +20,12 @@ public struct SQLFleetStore: FleetStore {
     private let database: FleetDatabase
 
     /// A store in `database`; call ``prepare()`` once before use.
-    public init(database: FleetDatabase) {
+    package init(database: FleetDatabase) {
         self.database = database
     }
 
     /// Creates the tables when they are missing.
-    public func prepare() async throws {
+    package func prepare() async throws {
         for (table, idColumn) in [(Self.vehiclesTable, "vehicle_id"), (Self.tripsTable, "trip_id")] {
             try await database.sql.create(table: table)
                 .ifNotExists()
@@ -38,7 +38,7 @@ public struct SQLFleetStore: FleetStore {
     }
 
     /// Every vehicle and trip of `provider`, decoded from their rows.
-    public func load(provider: String) async throws -> FleetSnapshot {
+    package func load(provider: String) async throws -> FleetSnapshot {
         var snapshot = FleetSnapshot()
         for row in try await rows(of: Self.vehiclesTable, idColumn: "vehicle_id", provider: provider) {
             snapshot.vehicles[row.id] = try Vehicle(proto: Maps_Fleetengine_V1_Vehicle(jsonString: row.document))
@@ -50,7 +50,7 @@ public struct SQLFleetStore: FleetStore {
     }
 
     /// Upserts and deletes `records`, all or none (the later record of a resource wins).
-    public func save(_ records: [FleetRecord], provider: String) async throws {
+    package func save(_ records: [FleetRecord], provider: String) async throws {
         // Keep the latest of each resource first (nil: removed), so a record replaced in the
         // same batch is never encoded.
         var vehicles: [String: Vehicle?] = [:]
@@ -95,7 +95,7 @@ public struct SQLFleetStore: FleetStore {
 
     /// Deletes every vehicle and trip of `provider`, all or none: for throwaway providers, such
     /// as a benchmark's in a database that outlives it. Stop any engine serving `provider` first.
-    public func removeAll(provider: String) async throws {
+    package func removeAll(provider: String) async throws {
         try await database.transaction { connection in
             for table in [Self.tripsTable, Self.vehiclesTable] {
                 try await connection.delete(from: table).where("provider", .equal, provider).run()

@@ -1,16 +1,16 @@
 /// An account of the token server (never its password or its hash).
-public struct Account: Sendable, Hashable, Codable {
+package struct Account: Sendable, Hashable, Codable {
     /// The login name.
-    public let username: String
+    package let username: String
     /// What the account may ask for.
-    public let role: AccountRole
+    package let role: AccountRole
     /// When it was created, in epoch seconds.
-    public let createdAt: Int64
+    package let createdAt: Int64
     /// The OpenID Connect user whose ID tokens act as this account, if any.
-    public let identity: LinkedIdentity?
+    package let identity: LinkedIdentity?
 
     /// An account value.
-    public init(username: String, role: AccountRole, createdAt: Int64, identity: LinkedIdentity? = nil) {
+    package init(username: String, role: AccountRole, createdAt: Int64, identity: LinkedIdentity? = nil) {
         self.username = username
         self.role = role
         self.createdAt = createdAt
@@ -20,38 +20,38 @@ public struct Account: Sendable, Hashable, Codable {
 
 /// A user of an OpenID Connect issuer (the app's own sign-in: Firebase Authentication,
 /// Auth0, Keycloak, …), as its ID tokens name them: `iss` and `sub`.
-public struct LinkedIdentity: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct LinkedIdentity: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The issuer, exactly as its tokens' `iss` spells it.
-    public let issuer: String
+    package let issuer: String
     /// The user's id at the issuer, its tokens' `sub`.
-    public let subject: String
+    package let subject: String
 
     /// An identity value.
-    public init(issuer: String, subject: String) {
+    package init(issuer: String, subject: String) {
         self.issuer = issuer
         self.subject = subject
     }
 
     /// `subject "abc" of https://issuer`.
-    public var description: String { "subject \"\(subject)\" of \(issuer)" }
+    package var description: String { "subject \"\(subject)\" of \(issuer)" }
 }
 
 /// An account's standing assignment to one resource.
-public struct Assignment: Sendable, Hashable, Codable {
+package struct Assignment: Sendable, Hashable, Codable {
     /// The resource's kind.
-    public let kind: ResourceKind
+    package let kind: ResourceKind
     /// The resource's id.
-    public let resourceID: String
+    package let resourceID: String
     /// The account assigned to it.
-    public let username: String
+    package let username: String
 
     /// An assignment value.
-    public init(kind: ResourceKind, resourceID: String, username: String) {
+    package init(kind: ResourceKind, resourceID: String, username: String) {
         self.kind = kind
         self.resourceID = resourceID
         self.username = username
     }
 
     /// The resource assigned.
-    public var resource: Resource { Resource(kind, id: resourceID) }
+    package var resource: Resource { Resource(kind, id: resourceID) }
 }

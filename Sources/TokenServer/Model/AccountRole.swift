@@ -1,7 +1,7 @@
 import FleetTokens
 
 /// What an account of the token server is, and so which tokens it may ask for.
-public enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+package enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// A Driver SDK app: driver tokens for the vehicles assigned to it.
     case driver
     /// A Consumer SDK app: consumer tokens for the trips assigned to it.
@@ -14,7 +14,7 @@ public enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cust
     case fleetReader = "fleet-reader"
 
     /// The role of the service account whose key signs this account's tokens.
-    public var signingRole: FleetEngineRole {
+    package var signingRole: FleetEngineRole {
         switch self {
         case .driver: .driverSDKUser
         case .consumer: .consumerSDKUser
@@ -25,12 +25,12 @@ public enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cust
     }
 
     /// The kind of resource this role is assigned to, or `nil` for the fleet reader.
-    public var resourceKind: ResourceKind? {
+    package var resourceKind: ResourceKind? {
         ResourceKind.allCases.first { $0.accountRole == self }
     }
 
     /// The name used in the API and on the command line, e.g. `delivery-driver`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The names of every role, for messages.
     static var allNames: String { allCases.map(\.rawValue).joined(separator: ", ") }

@@ -4,19 +4,19 @@ import Foundation
 
 /// The rules usernames, passwords and resource ids must follow, checked the same way by the
 /// admin API and the `fleetauth accounts`/`assign` commands.
-public enum AccountRules {
+package enum AccountRules {
     /// The longest username, in characters.
-    public static let maximumUsernameLength = 64
+    package static let maximumUsernameLength = 64
     /// The shortest password, in characters (Unicode code points, as JSON Schema counts them).
-    public static let minimumPasswordLength = 8
+    package static let minimumPasswordLength = 8
     /// The longest password, in characters (longer ones than bcrypt's 72 bytes are hashed with
     /// SHA-256 first; see ``PasswordHasher``).
-    public static let maximumPasswordLength = 1024
+    package static let maximumPasswordLength = 1024
 
     private static let usernameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@+-")
 
     /// Why `username` is not acceptable, or `nil`.
-    public static func problem(withUsername username: String) -> String? {
+    package static func problem(withUsername username: String) -> String? {
         if username.isEmpty { return "username is empty" }
         if username.count > maximumUsernameLength { return "username is longer than \(maximumUsernameLength) characters" }
         if !username.allSatisfy(usernameCharacters.contains) {
@@ -26,7 +26,7 @@ public enum AccountRules {
     }
 
     /// Why `password` is not acceptable, or `nil`. The message never repeats the password.
-    public static func problem(withPassword password: String) -> String? {
+    package static func problem(withPassword password: String) -> String? {
         let length = password.unicodeScalars.count
         if length < minimumPasswordLength { return "password must have at least \(minimumPasswordLength) characters" }
         if length > maximumPasswordLength { return "password must have at most \(maximumPasswordLength) characters" }
@@ -35,7 +35,7 @@ public enum AccountRules {
     }
 
     /// The role named `name`, or a 400 listing the roles.
-    public static func role(named name: String) throws(APIError) -> AccountRole {
+    package static func role(named name: String) throws(APIError) -> AccountRole {
         guard let role = AccountRole(rawValue: name) else {
             throw .invalidArgument("unknown role \"\(name)\"; roles: \(AccountRole.allNames)")
         }
@@ -43,24 +43,24 @@ public enum AccountRules {
     }
 
     /// Checks a username, throwing a 400 that says what is wrong.
-    public static func checkUsername(_ username: String) throws(APIError) {
+    package static func checkUsername(_ username: String) throws(APIError) {
         if let problem = problem(withUsername: username) { throw .invalidArgument(problem) }
     }
 
     /// Checks a password, throwing a 400 that says what is wrong (never what it was).
-    public static func checkPassword(_ password: String) throws(APIError) {
+    package static func checkPassword(_ password: String) throws(APIError) {
         if let problem = problem(withPassword: password) { throw .invalidArgument(problem) }
     }
 
     /// The longest identity issuer URL, in characters (code points).
-    public static let maximumIssuerLength = 1024
+    package static let maximumIssuerLength = 1024
     /// The longest identity subject, in characters (code points; OpenID Connect's limit for `sub`).
-    public static let maximumSubjectLength = 255
+    package static let maximumSubjectLength = 255
 
     /// The form of a linked identity's issuer, word for word the pattern of the API document's
     /// `Identity.issuer`: https (http only on loopback), a host of letters, digits, dots and
     /// hyphens, a port of 1 to 65535, a path of URL characters; no query, fragment or credentials.
-    public static let issuerPattern =
+    package static let issuerPattern =
         #"^(https://[A-Za-z0-9.-]+|http://(localhost|127\.0\.0\.1|\[::1\]))"#
         + #"(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?"#
         + #"(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$"#
@@ -70,7 +70,7 @@ public enum AccountRules {
     /// Why `identity` cannot be linked to an account, or `nil`: the issuer must be an https
     /// URL (http only on loopback, for development) of ``issuerPattern``'s form, the subject 1
     /// to 255 characters without control characters.
-    public static func problem(withIdentity identity: LinkedIdentity) -> String? {
+    package static func problem(withIdentity identity: LinkedIdentity) -> String? {
         if let problem = OIDCSettings.problem(withIssuer: identity.issuer) { return "identity \(problem)" }
         let issuer = identity.issuer
         if issuerExpression.firstMatch(in: issuer, range: NSRange(issuer.startIndex..., in: issuer)) == nil {
@@ -86,12 +86,12 @@ public enum AccountRules {
     }
 
     /// Checks an identity, throwing a 400 that says what is wrong.
-    public static func checkIdentity(_ identity: LinkedIdentity) throws(APIError) {
+    package static func checkIdentity(_ identity: LinkedIdentity) throws(APIError) {
         if let problem = problem(withIdentity: identity) { throw .invalidArgument(problem) }
     }
 
     /// Checks a resource id of an admin request, throwing a 400 that says what is wrong.
-    public static func checkResourceID(_ resource: Resource) throws(APIError) {
+    package static func checkResourceID(_ resource: Resource) throws(APIError) {
         if let problem = FleetEngineIdentifier.problem(with: resource.id) {
             throw .invalidArgument("\(resource.kind) id \(problem); ids are 1 to \(FleetEngineIdentifier.maximumLength) characters without / : ? , # * or white space")
         }

@@ -1,7 +1,7 @@
 import FleetTokens
 
 /// A kind of Fleet Engine resource an account can be assigned to.
-public enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+package enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// An on-demand vehicle; its driver gets driver tokens for it.
     case vehicle
     /// An on-demand trip; its consumer gets consumer tokens for it.
@@ -12,7 +12,7 @@ public enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, Cus
     case trackingID = "tracking-id"
 
     /// The only account role that may be assigned to this kind of resource.
-    public var accountRole: AccountRole {
+    package var accountRole: AccountRole {
         switch self {
         case .vehicle: .driver
         case .trip: .consumer
@@ -22,7 +22,7 @@ public enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, Cus
     }
 
     /// The token that lets an account assigned to resource `id` act on it.
-    public func tokenKind(id: String) -> TokenKind {
+    package func tokenKind(id: String) -> TokenKind {
         switch self {
         case .vehicle: .driver(vehicleID: id)
         case .trip: .consumer(tripID: id)
@@ -32,7 +32,7 @@ public enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, Cus
     }
 
     /// Words for messages, e.g. `delivery vehicle`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .vehicle: "vehicle"
         case .trip: "trip"
@@ -43,18 +43,18 @@ public enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, Cus
 }
 
 /// One resource, e.g. vehicle `v-17`.
-public struct Resource: Sendable, Hashable, CustomStringConvertible {
+package struct Resource: Sendable, Hashable, CustomStringConvertible {
     /// Its kind.
-    public let kind: ResourceKind
+    package let kind: ResourceKind
     /// Its Fleet Engine id.
-    public let id: String
+    package let id: String
 
     /// The resource of `kind` with `id` (not checked; see ``AccountRules``).
-    public init(_ kind: ResourceKind, id: String) {
+    package init(_ kind: ResourceKind, id: String) {
         self.kind = kind
         self.id = id
     }
 
     /// `vehicle "v-17"`.
-    public var description: String { "\(kind) \"\(id)\"" }
+    package var description: String { "\(kind) \"\(id)\"" }
 }

@@ -5,21 +5,21 @@ import Foundation
 ///
 /// An ID token is accepted when its `iss` is one of ``issuers`` (exact match) and its `aud`
 /// holds one of ``audiences``; its keys come from the issuer's discovery document.
-public struct OIDCSettings: Sendable, Hashable {
+package struct OIDCSettings: Sendable, Hashable {
     /// The trusted issuers, each exactly as its tokens' `iss` spells it (mind trailing slashes).
-    public var issuers: [String]
+    package var issuers: [String]
     /// The accepted audiences (the app's client id; for Firebase, the project id).
-    public var audiences: [String]
+    package var audiences: [String]
     /// How far `exp`, `iat` and `nbf` may be off, for clocks that differ.
-    public var allowedClockSkew: Duration
+    package var allowedClockSkew: Duration
     /// The least time between two fetches of one issuer's keys for a `kid` it does not know,
     /// so that tokens with made-up key ids cannot make the server hammer the issuer.
-    public var keyRefetchInterval: Duration
+    package var keyRefetchInterval: Duration
     /// How long one request to an issuer may take, connecting included.
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
 
     /// Settings; with no issuers, ID tokens are not accepted.
-    public init(
+    package init(
         issuers: [String] = [],
         audiences: [String] = [],
         allowedClockSkew: Duration = .seconds(60),
@@ -34,15 +34,15 @@ public struct OIDCSettings: Sendable, Hashable {
     }
 
     /// Whether any issuer is trusted.
-    public var isEnabled: Bool { !issuers.isEmpty }
+    package var isEnabled: Bool { !issuers.isEmpty }
 
     /// Throws what is wrong with these settings, if anything.
-    public func check() throws(OIDCSettingsError) {
+    package func check() throws(OIDCSettingsError) {
         if let problem { throw OIDCSettingsError(description: problem) }
     }
 
     /// What is wrong with these settings, in words, or `nil`.
-    public var problem: String? {
+    package var problem: String? {
         if issuers.isEmpty { return audiences.isEmpty ? nil : "an audience is given but no issuer to trust" }
         if audiences.isEmpty { return "trusted issuers need at least one audience (the app's client id; for Firebase, the project id)" }
         for issuer in issuers {
@@ -55,7 +55,7 @@ public struct OIDCSettings: Sendable, Hashable {
 
     /// Why `issuer` cannot be trusted, or `nil`: it must be an absolute https URL without query
     /// or fragment (http only for a loopback host, for development and tests).
-    public static func problem(withIssuer issuer: String) -> String? {
+    package static func problem(withIssuer issuer: String) -> String? {
         guard let url = URLComponents(string: issuer), url.scheme != nil, let host = url.host, !host.isEmpty else {
             return "issuer \"\(issuer)\" is not an absolute URL"
         }
@@ -82,7 +82,7 @@ public struct OIDCSettings: Sendable, Hashable {
 }
 
 /// Settings of trusted OpenID Connect issuers that cannot work (what is wrong, in words).
-public struct OIDCSettingsError: Error, Sendable, CustomStringConvertible {
+package struct OIDCSettingsError: Error, Sendable, CustomStringConvertible {
     /// The problem.
-    public let description: String
+    package let description: String
 }

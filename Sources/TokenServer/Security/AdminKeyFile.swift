@@ -3,9 +3,9 @@ import FleetTokens
 
 /// The admin API key: written once, in the clear, to `DIR/admin-key` (mode 0600) for the
 /// operator, and kept only as a hash in the database, so every replica accepts it.
-public enum AdminKeyFile {
+package enum AdminKeyFile {
     /// What ``ensure(path:store:now:)`` found or did.
-    public enum Setup: Sendable, Equatable {
+    package enum Setup: Sendable, Equatable {
         /// A new key was made and written to the file.
         case created(path: String)
         /// The file's key is the database's admin key.
@@ -18,7 +18,7 @@ public enum AdminKeyFile {
     }
 
     /// Makes sure there is an admin key: reuses the file's or the database's, or makes one.
-    public static func ensure(path: String, store: TokenServerStore, now: Int64) async throws -> Setup {
+    package static func ensure(path: String, store: TokenServerStore, now: Int64) async throws -> Setup {
         if let key = try read(path) {
             let current = try await store.setAdminKeyHashIfAbsent(SecretToken.hash(key), at: now)
             return current == SecretToken.hash(key) ? .fromFile(path: path) : .fileDoesNotMatch(path: path)
@@ -34,14 +34,6 @@ public enum AdminKeyFile {
         }
         let current = try await store.setAdminKeyHashIfAbsent(SecretToken.hash(key), at: now)
         return current == SecretToken.hash(key) ? .created(path: path) : .fileDoesNotMatch(path: path)
-    }
-
-    /// Makes a new admin key, replacing the file and the database's hash; the old key stops
-    /// working at once.
-    public static func rotate(path: String, store: TokenServerStore, now: Int64) async throws {
-        let key = SecretToken.generate(prefix: SecretToken.adminKeyPrefix)
-        try SecretFile.write(Data((key + "\n").utf8), to: path, overwrite: true)
-        try await store.replaceAdminKeyHash(SecretToken.hash(key), at: now)
     }
 
     /// The key in the file at `path`, or `nil` if there is no file.

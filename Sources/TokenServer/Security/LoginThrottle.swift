@@ -3,20 +3,20 @@ import Foundation
 /// Slows password guessing: after too many failed logins for one username, or from one
 /// client address, within a window, further attempts are refused until the oldest failure
 /// leaves the window. State is in memory, per replica, and bounded.
-public actor LoginThrottle {
+package actor LoginThrottle {
     /// How many failures are allowed, and over how long.
-    public struct Policy: Sendable, Hashable {
+    package struct Policy: Sendable, Hashable {
         /// Failures allowed per username within ``window``.
-        public var failuresPerUsername: Int
+        package var failuresPerUsername: Int
         /// Failures allowed per client address within ``window``.
-        public var failuresPerAddress: Int
+        package var failuresPerAddress: Int
         /// How long a failure counts.
-        public var window: Duration
+        package var window: Duration
         /// The most usernames and addresses tracked at once; the stalest are forgotten first.
-        public var trackedKeys: Int
+        package var trackedKeys: Int
 
         /// A policy.
-        public init(failuresPerUsername: Int = 5, failuresPerAddress: Int = 20, window: Duration = .seconds(300), trackedKeys: Int = 50_000) {
+        package init(failuresPerUsername: Int = 5, failuresPerAddress: Int = 20, window: Duration = .seconds(300), trackedKeys: Int = 50_000) {
             self.failuresPerUsername = failuresPerUsername
             self.failuresPerAddress = failuresPerAddress
             self.window = window
@@ -34,13 +34,13 @@ public actor LoginThrottle {
     private var failures: [Key: [Date]] = [:]
 
     /// A throttle applying `policy` by the clock `now`.
-    public init(policy: Policy = Policy(), now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(policy: Policy = Policy(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.policy = policy
         self.now = now
     }
 
     /// How long until `username` from `address` may try again, or `nil` if it may now.
-    public func wait(username: String, address: String?) -> Duration? {
+    package func wait(username: String, address: String?) -> Duration? {
         let current = now()
         var longest: Duration?
         for (key, limit) in keys(username: username, address: address) {
@@ -51,7 +51,7 @@ public actor LoginThrottle {
     }
 
     /// Counts a failed login.
-    public func recordFailure(username: String, address: String?) {
+    package func recordFailure(username: String, address: String?) {
         let current = now()
         let counted = keys(username: username, address: address).map(\.0)
         for key in counted {
@@ -63,7 +63,7 @@ public actor LoginThrottle {
     }
 
     /// Clears the username's failures after a successful login (the address keeps its own).
-    public func recordSuccess(username: String) {
+    package func recordSuccess(username: String) {
         failures[.username(username)] = nil
     }
 

@@ -5,14 +5,14 @@ import Foundation
 ///
 /// A token is a prefix naming its use plus 256 random bits in base64url; only its SHA-256
 /// is stored (a slow hash is not needed: nobody can guess 256 bits).
-public enum SecretToken {
+package enum SecretToken {
     /// The prefix of session tokens.
-    public static let sessionPrefix = "fas_"
+    package static let sessionPrefix = "fas_"
     /// The prefix of admin API keys.
-    public static let adminKeyPrefix = "faa_"
+    package static let adminKeyPrefix = "faa_"
 
     /// A new random token with `prefix`.
-    public static func generate(prefix: String) -> String {
+    package static func generate(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return prefix + Data(bytes).base64EncodedString()
@@ -22,7 +22,7 @@ public enum SecretToken {
     }
 
     /// The hex SHA-256 of `token`, the form in which it is stored and looked up.
-    public static func hash(_ token: String) -> String {
+    package static func hash(_ token: String) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
         hex.reserveCapacity(64)

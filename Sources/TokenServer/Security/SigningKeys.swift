@@ -3,14 +3,14 @@ import FleetTokens
 
 /// The token server's service-account keys, one per Fleet Engine role, kept as
 /// `keys/<role>.json` files (mode 0600) in the data directory.
-public struct SigningKeys: Sendable {
+package struct SigningKeys: Sendable {
     /// The project every key belongs to.
-    public let projectID: String
+    package let projectID: String
     /// The key of each role.
-    public let keys: [FleetEngineRole: ServiceAccountKey]
+    package let keys: [FleetEngineRole: ServiceAccountKey]
 
     /// Keys made or loaded elsewhere (e.g. in tests).
-    public init(projectID: String, keys: [FleetEngineRole: ServiceAccountKey]) {
+    package init(projectID: String, keys: [FleetEngineRole: ServiceAccountKey]) {
         self.projectID = projectID
         self.keys = keys
     }
@@ -18,7 +18,7 @@ public struct SigningKeys: Sendable {
     /// Loads `directory/<role>.json` for every role but `keyless` ones (which sign through
     /// IAM), making (and writing) the missing ones. A key of another project is refused, so
     /// that replicas never mix projects.
-    public static func loadOrCreate(directory: String, projectID: String, except keyless: Set<FleetEngineRole> = []) throws(KeyFileError) -> SigningKeys {
+    package static func loadOrCreate(directory: String, projectID: String, except keyless: Set<FleetEngineRole> = []) throws(KeyFileError) -> SigningKeys {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -52,17 +52,17 @@ public struct SigningKeys: Sendable {
     }
 
     /// The key that signs tokens for `role`.
-    public func key(for role: FleetEngineRole) -> ServiceAccountKey? {
+    package func key(for role: FleetEngineRole) -> ServiceAccountKey? {
         keys[role]
     }
 
     /// The public half of every key with its role, as a verifier trusts them.
-    public var trustedAccounts: [TrustedServiceAccount] {
+    package var trustedAccounts: [TrustedServiceAccount] {
         keys.sorted { $0.key.rawValue < $1.key.rawValue }.map { TrustedServiceAccount(key: $0.value, role: $0.key) }
     }
 
     /// The JSON Web Key Set of every public key, labelled with account and role.
-    public func jsonWebKeySet() throws(JSONWebKeySetError) -> JSONWebKeySet {
+    package func jsonWebKeySet() throws(JSONWebKeySetError) -> JSONWebKeySet {
         try JSONWebKeySet(publishing: keys.sorted { $0.key.rawValue < $1.key.rawValue }.map { (key: $0.value, role: $0.key) })
     }
 }

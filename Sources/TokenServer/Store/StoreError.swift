@@ -1,7 +1,7 @@
 import FleetServerSupport
 
 /// A change the store refused; each maps to the API error a caller sees.
-public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An account with this username exists already.
     case accountExists(username: String)
     /// No account has this username.
@@ -14,7 +14,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case identityTaken(LinkedIdentity)
 
     /// What went wrong, in words.
-    public var description: String {
+    package var description: String {
         switch self {
         case .accountExists(let username):
             "account \"\(username)\" already exists"
@@ -30,7 +30,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The API error for this refusal.
-    public var apiError: APIError {
+    package var apiError: APIError {
         switch self {
         case .accountExists, .identityTaken: .alreadyExists(description)
         case .noSuchAccount, .notAssigned: .notFound(description)

@@ -8,7 +8,7 @@ extension TokenServerStore {
     /// Adds an account with a bcrypt `passwordHash` (`nil`: no password; it logs in only
     /// through its identity) and, with the account's ``Account/identity``, the link to that
     /// identity — both or neither. An identity linked to another account is refused.
-    public func createAccount(_ account: Account, passwordHash: String?) async throws {
+    package func createAccount(_ account: Account, passwordHash: String?) async throws {
         let passwordHash = passwordHash ?? Self.noPasswordHash
         try await database.transaction { db in
             let inserted = try await db.raw("""
@@ -32,7 +32,7 @@ extension TokenServerStore {
     /// Deletes an account with its sessions, assignments and identity link, all at once;
     /// `false` if there was no such account.
     @discardableResult
-    public func deleteAccount(username: String) async throws -> Bool {
+    package func deleteAccount(username: String) async throws -> Bool {
         try await database.transaction { db in
             try await db.raw("DELETE FROM token_server_sessions WHERE username = \(bind: username)").run()
             try await db.raw("DELETE FROM token_server_identities WHERE username = \(bind: username)").run()
@@ -43,14 +43,14 @@ extension TokenServerStore {
     }
 
     /// The account named `username`, if any.
-    public func account(username: String) async throws -> Account? {
+    package func account(username: String) async throws -> Account? {
         try await sql.raw("\(Self.selectAccounts) WHERE a.username = \(bind: username)")
             .first()
             .map(Self.account(from:))
     }
 
     /// Every account, by username.
-    public func accounts() async throws -> [Account] {
+    package func accounts() async throws -> [Account] {
         try await sql.raw("\(Self.selectAccounts) ORDER BY a.username")
             .all()
             .map(Self.account(from:))

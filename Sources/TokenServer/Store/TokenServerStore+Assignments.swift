@@ -3,7 +3,7 @@ import SQLKit
 extension TokenServerStore {
     /// Assigns `resource` to the account `username`, replacing whoever had it. The account
     /// must exist and have the role the resource's kind needs.
-    public func assign(_ resource: Resource, to username: String, at now: Int64) async throws {
+    package func assign(_ resource: Resource, to username: String, at now: Int64) async throws {
         try await database.transaction { db in
             let row = try await db.raw("SELECT role FROM token_server_accounts WHERE username = \(bind: username)").first()
             guard let row else { throw StoreError.noSuchAccount(username: username) }
@@ -21,7 +21,7 @@ extension TokenServerStore {
 
     /// Removes whoever is assigned to `resource`; `false` if nobody was.
     @discardableResult
-    public func unassign(_ resource: Resource) async throws -> Bool {
+    package func unassign(_ resource: Resource) async throws -> Bool {
         let deleted = try await sql.raw("""
             DELETE FROM token_server_assignments
             WHERE kind = \(bind: resource.kind.rawValue) AND resource_id = \(bind: resource.id)
@@ -31,7 +31,7 @@ extension TokenServerStore {
     }
 
     /// The assignments of `username`, or of every account when `nil`, by kind and id.
-    public func assignments(username: String? = nil) async throws -> [Assignment] {
+    package func assignments(username: String? = nil) async throws -> [Assignment] {
         let rows: [any SQLRow]
         if let username {
             rows = try await sql.raw("""

@@ -2,20 +2,20 @@ import SQLKit
 
 /// What a caller may do — by a live session or by a linked identity's ID token: who it is
 /// and, for one resource, whether it is assigned.
-public struct SessionGrant: Sendable, Hashable {
+package struct SessionGrant: Sendable, Hashable {
     /// The account the caller acts as.
-    public let username: String
+    package let username: String
     /// The account's role.
-    public let role: AccountRole
+    package let role: AccountRole
     /// Whether the account is assigned to the resource asked about (`false` when none was).
-    public let isAssigned: Bool
+    package let isAssigned: Bool
 }
 
 extension TokenServerStore {
     /// The grant of the account linked to `identity`, with whether it is assigned to
     /// `resource` — one query, read on every request, so deleting the account (or its link)
     /// ends the identity's use the moment it commits, on every replica.
-    public func identityGrant(_ identity: LinkedIdentity, resource: Resource?) async throws -> SessionGrant? {
+    package func identityGrant(_ identity: LinkedIdentity, resource: Resource?) async throws -> SessionGrant? {
         try await grant(
             joining: "token_server_identities i JOIN token_server_accounts a ON a.username = i.username",
             where: "i.issuer = \(bind: identity.issuer) AND i.subject = \(bind: identity.subject)",

@@ -2,7 +2,7 @@ import SQLKit
 
 extension TokenServerStore {
     /// Records a session whose token hashes to `tokenHash`.
-    public func createSession(tokenHash: String, username: String, createdAt: Int64, expiresAt: Int64) async throws {
+    package func createSession(tokenHash: String, username: String, createdAt: Int64, expiresAt: Int64) async throws {
         try await sql.raw("""
             INSERT INTO token_server_sessions (token_hash, username, created_at, expires_at)
             VALUES (\(bind: tokenHash), \(bind: username), \(bind: createdAt), \(bind: expiresAt))
@@ -11,7 +11,7 @@ extension TokenServerStore {
 
     /// Ends the session whose token hashes to `tokenHash`; `false` if there was none.
     @discardableResult
-    public func endSession(tokenHash: String) async throws -> Bool {
+    package func endSession(tokenHash: String) async throws -> Bool {
         let deleted = try await sql.raw("DELETE FROM token_server_sessions WHERE token_hash = \(bind: tokenHash) RETURNING username").first()
         return deleted != nil
     }
@@ -19,7 +19,7 @@ extension TokenServerStore {
     /// The grant of the unexpired session whose token hashes to `tokenHash`, with whether its
     /// account is assigned to `resource` — one query, so a token request costs one round trip
     /// and sees a revocation the moment it commits, on every replica.
-    public func sessionGrant(tokenHash: String, now: Int64, resource: Resource?) async throws -> SessionGrant? {
+    package func sessionGrant(tokenHash: String, now: Int64, resource: Resource?) async throws -> SessionGrant? {
         try await grant(
             joining: "token_server_sessions s JOIN token_server_accounts a ON a.username = s.username",
             where: "s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now)",
@@ -29,12 +29,12 @@ extension TokenServerStore {
 
     /// Deletes sessions that expired at or before `now`; returns how many.
     @discardableResult
-    public func purgeExpiredSessions(now: Int64) async throws -> Int {
+    package func purgeExpiredSessions(now: Int64) async throws -> Int {
         try await sql.raw("DELETE FROM token_server_sessions WHERE expires_at <= \(bind: now) RETURNING token_hash").all().count
     }
 
     /// How many sessions `username` has (expired ones included until purged).
-    public func sessionCount(username: String) async throws -> Int {
+    package func sessionCount(username: String) async throws -> Int {
         let row = try await sql.raw("SELECT COUNT(*) AS n FROM token_server_sessions WHERE username = \(bind: username)").first()
         return try row?.decode(column: "n", as: Int.self) ?? 0
     }

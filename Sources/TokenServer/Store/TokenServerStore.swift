@@ -7,9 +7,9 @@ import SQLKit
 /// Every change that touches more than one row runs in a transaction, so a failure leaves
 /// nothing half-written. Secrets arrive already hashed; the store never sees a password,
 /// session token or admin key.
-public final class TokenServerStore: Sendable {
+package final class TokenServerStore: Sendable {
     /// The database the rows live in.
-    public let database: FleetDatabase
+    package let database: FleetDatabase
     private let ownsDatabase: Bool
 
     private init(database: FleetDatabase, ownsDatabase: Bool) {
@@ -19,13 +19,13 @@ public final class TokenServerStore: Sendable {
 
     /// A store in an already-open database (creating missing tables); the caller keeps
     /// ownership of the database and shuts it down.
-    public static func open(in database: FleetDatabase) async throws -> TokenServerStore {
+    package static func open(in database: FleetDatabase) async throws -> TokenServerStore {
         try await TokenServerSchema.migrate(database)
         return TokenServerStore(database: database, ownsDatabase: false)
     }
 
     /// Opens the database at `location` (creating missing tables); ``close()`` shuts it down.
-    public static func open(_ location: DatabaseLocation, logger: Logger) async throws -> TokenServerStore {
+    package static func open(_ location: DatabaseLocation, logger: Logger) async throws -> TokenServerStore {
         let database = try await FleetDatabase.open(location, logger: logger)
         do {
             try await TokenServerSchema.migrate(database)
@@ -37,7 +37,7 @@ public final class TokenServerStore: Sendable {
     }
 
     /// Shuts the database down if this store opened it.
-    public func close() async {
+    package func close() async {
         if ownsDatabase { await database.shutdown() }
     }
 
