@@ -2,12 +2,12 @@
 # Checks FleetAuth from the outside, as the packages that depend on it see it (CI runs this
 # before the tests):
 # - Tests/Consumers/App adds it as the README tells an app to (`traits: []`): it must resolve
-#   no other package, and the README's app code must build under Xcode 26's main-actor default
-#   isolation, Swift 6 and Swift 5;
+#   no other package, and the app code of the README and docs/app.md must build under Xcode
+#   26's main-actor default isolation, Swift 6 and Swift 5;
 # - Tests/Consumers/Backend adds it with `traits: ["Tokens"]`: it must resolve swift-crypto and
-#   swift-asn1 only, and the README's FleetTokens example must run;
-# - every Swift block in README.md and in the DocC articles must be found, line for line, in
-#   one of their sources.
+#   swift-asn1 only, and the FleetTokens example (README, docs/tokens.md) must run;
+# - every Swift block in README.md, in docs/*.md and in the DocC articles must be found, line
+#   for line, in one of their sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -55,10 +55,11 @@ FLEET_DRIVER_KEY_JSON=$(cat "$work/driver.json") \
     bash -c "cd / && '$root/Tests/Consumers/Backend/.build/debug/MintAndVerify' >/dev/null" \
     || { echo "the example did not take its key from FLEET_DRIVER_KEY_JSON" >&2; exit 1; }
 
-echo "== README and DocC articles: every Swift block is compiled by a consumer"
+echo "== README, docs and DocC articles: every Swift block is compiled by a consumer"
 python3 - <<'PY'
 import pathlib, re, sys
-documents = [pathlib.Path("README.md")] + sorted(pathlib.Path("Sources").glob("*/*.docc/*.md"))
+documents = ([pathlib.Path("README.md")] + sorted(pathlib.Path("docs").glob("*.md"))
+             + sorted(pathlib.Path("Sources").glob("*/*.docc/*.md")))
 sources = [p.read_text() for p in pathlib.Path("Tests/Consumers").glob("*/Sources/**/*.swift")]
 def lines(text):
     # Imports sit at the top of a source file, away from the code the block shows.
