@@ -3,7 +3,7 @@ import PackageDescription
 
 /// An app as the README tells one to add FleetAuth: `traits: []`, FleetTokenProvider and
 /// FleetEngineClient only. `scripts/check-consumers.sh` checks that it resolves no other
-/// package, and builds the README's SDK conformance in three settings: Xcode 26's main-actor
+/// package, and builds the docs' SDK conformance (docs/app.md) in three settings: Xcode 26's main-actor
 /// default isolation, Swift 6, and Swift 5.
 let package = Package(
     name: "AppConsumer",
@@ -15,7 +15,7 @@ let package = Package(
         // The Driver and Consumer SDKs' authorization protocols, with Google's Swift signatures,
         // built as an SDK module is: Swift 5, no default isolation, nothing marked Sendable.
         .target(name: "DriverSDKStubs", swiftSettings: [.swiftLanguageMode(.v5)]),
-        // The part of Firebase Authentication the README's "Bring your own login" uses.
+        // The part of Firebase Authentication docs/token-server.md's "Bring your own login" uses.
         .target(name: "FirebaseAuth", swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(
             name: "SnippetsMainActor",

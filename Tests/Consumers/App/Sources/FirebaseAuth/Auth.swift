@@ -1,4 +1,4 @@
-// A stand-in for the part of Firebase Authentication the README uses, with its Swift
+// A stand-in for the part of Firebase Authentication docs/token-server.md uses, with its Swift
 // signatures: `Auth.auth().currentUser?.getIDToken()`.
 
 /// The signed-in state of the app.

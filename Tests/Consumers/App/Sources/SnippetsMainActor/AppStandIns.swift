@@ -1,4 +1,4 @@
-// What the README's snippets take from the app around them, nonisolated as the system's and
+// What the docs' snippets (README.md, docs/) take from the app around them, nonisolated as the system's and
 // the SDKs' own types are (os.Logger, say).
 import FleetEngineClient
 import Foundation

@@ -1,5 +1,6 @@
-// The README's Swift for apps, verbatim inside functions where it is statements; scripts/
-// check-consumers.sh checks that every README block is found here. DriverSDKStubs stands in
+// The docs' Swift for apps (README.md, docs/app.md), verbatim inside functions where it is
+// statements; scripts/check-consumers.sh checks that every block of theirs is found here.
+// DriverSDKStubs stands in
 // for `import GoogleRidesharingDriver` / `import GoogleRidesharingConsumer`.
 import DriverSDKStubs
 import FirebaseAuth
