@@ -1,7 +1,6 @@
 // The docs' Swift for apps (README.md, docs/app.md), verbatim inside functions where it is
 // statements; scripts/check-consumers.sh checks that every block of theirs is found here.
-// DriverSDKStubs stands in
-// for `import GoogleRidesharingDriver` / `import GoogleRidesharingConsumer`.
+// DriverSDKStubs stands in for `import GoogleRidesharingDriver` / `import GoogleRidesharingConsumer`.
 import DriverSDKStubs
 import FirebaseAuth
 import FleetEngineClient
