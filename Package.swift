@@ -166,9 +166,31 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/token-server.openapi.yaml")]
         ),
+        // `fleetauth demo` as a library: the token server, the local Fleet Engine and (keyless)
+        // the Google stand-in in one process, simulated driver and consumer apps, an intruder,
+        // and the report.
+        .target(
+            name: "FleetDemo",
+            dependencies: [
+                "GoogleStandIn",
+                "FleetTokens",
+                "FleetTokenProvider",
+                "FleetEngineClient",
+                "FleetServerSupport",
+                "LocalFleetEngine",
+                "TokenServer",
+                server("Logging", "swift-log"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "fleetauth",
             dependencies: [
+                "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",
                 "FleetTokenProvider",
@@ -261,7 +283,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "FleetEngineClient",
-                "fleetauth",
+                "FleetDemo",
                 "FleetTokenProvider",
                 "FleetTokens",
                 "TokenServer",

@@ -13,15 +13,12 @@ struct FleetEngineCommand: AsyncParsableCommand {
         commandName: "fleet-engine",
         abstract: "Run the local Fleet Engine: Fleet Engine's vehicles and trips API, checking every token as Google does.",
         discussion: """
-        Vehicles and trips are kept in DIR/\(Self.sqliteFileName) (or PostgreSQL with --database-url); an acknowledged \
+        Vehicles and trips are kept in DIR/\(EngineDatabase.sqliteFileName) (or PostgreSQL with --database-url); an acknowledged \
         update survives a crash. Trust accounts with --trust [ROLE=]FILE (a service-account key file or a JWKS file; \
         the role may be left out for keys made by 'fleetauth keygen'), --trust-jwks URL (fetched again when a \
         token names an unknown key) and/or --trust-account ROLE=EMAIL (an account whose keys Google manages).
         """
     )
-
-    /// The SQLite file inside the data directory.
-    static let sqliteFileName = "fleet-engine.sqlite"
 
     @Option(help: "The folder for the SQLite database (created when missing).")
     var dataDir = "fleetauth-data"
@@ -69,7 +66,7 @@ struct FleetEngineCommand: AsyncParsableCommand {
             }
         }
         let logger = Logger(label: "fleetauth.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
-        let (database, lock) = try await Self.openDatabase(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
+        let (database, lock) = try await EngineDatabase.open(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
         defer { lock.release() }
         let configuration = LocalFleetEngineConfiguration(
             projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS,
@@ -92,27 +89,6 @@ struct FleetEngineCommand: AsyncParsableCommand {
             throw error
         }
         await database.shutdown()
-    }
-
-    /// Claims `dataDirectory` for one local Fleet Engine (`fleet-engine.lock`: a second one on
-    /// it would split the live state) and opens its database, `DIR/fleet-engine.sqlite` or
-    /// `databaseURL`, with its tables ready. Release the lock once the database is shut down.
-    static func openDatabase(dataDirectory: String, databaseURL: String?, logger: Logger) async throws -> (database: FleetDatabase, lock: DataDirectoryLock) {
-        let lock: DataDirectoryLock
-        do {
-            lock = try DataDirectoryLock.acquire(directory: dataDirectory, name: "fleet-engine", server: "local Fleet Engine")
-        } catch {
-            throw CommandFailure(error.description)
-        }
-        let location = DatabaseLocation(dataDirectory: dataDirectory, fileName: sqliteFileName, databaseURL: databaseURL)
-        let database = try await FleetDatabase.open(location, logger: logger)
-        do {
-            try await SQLFleetStore(database: database).prepare()
-        } catch {
-            await database.shutdown()
-            throw error
-        }
-        return (database, lock)
     }
 
     /// Prints a line on standard output at once, even when it is a pipe.

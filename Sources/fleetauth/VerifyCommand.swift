@@ -1,3 +1,4 @@
+import FleetDemo
 import ArgumentParser
 import Foundation
 import FleetTokens

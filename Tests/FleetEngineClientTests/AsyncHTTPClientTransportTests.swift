@@ -8,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@testable import fleetauth
+import FleetDemo
 
 /// The demo's shared AsyncHTTPClient transport: apps on it fetch tokens and call Fleet Engine
 /// as apps on `URLSession` do, and its failures arrive as the same `URLError`s.

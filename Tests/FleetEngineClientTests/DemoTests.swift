@@ -1,19 +1,30 @@
 import FleetEngineClient
 import Testing
 
-@testable import fleetauth
+import FleetDemo
 
 /// `fleetauth demo`, played short on each HTTP client: quick tokens, quick reports, one
 /// token-server outage.
 @Suite("fleetauth demo")
 struct DemoTests {
+    /// Four drivers for 8 s, 4-second tokens, quick reports and readings.
+    static var short: DemoSettings {
+        var settings = DemoSettings()
+        settings.drivers = 4
+        settings.duration = 8
+        settings.tokenLifetime = 4
+        settings.reportInterval = 0.25
+        settings.followInterval = 0.5
+        return settings
+    }
+
     @Test(arguments: DemoHTTPClient.allCases)
     func aShortDemoThroughATokenServerRestartLosesNothingAndRefusesTheIntruder(httpClient: DemoHTTPClient) async throws {
-        let command = try DemoCommand.parse([
-            "--http-client", httpClient.rawValue, "--drivers", "4", "--duration", "8", "--token-lifetime", "4", "--report-interval", "0.25", "--follow-interval", "0.5",
-            "--token-server-restarts", "1", "--token-server-downtime", "2",
-        ])
-        let report = try await command.play()
+        var settings = Self.short
+        settings.httpClient = httpClient
+        settings.tokenServerRestarts = 1
+        settings.tokenServerDowntime = 2
+        let report = try await settings.play()
         let counts = report.counts
 
         #expect(report.succeeded)
@@ -38,10 +49,9 @@ struct DemoTests {
 @Suite("fleetauth demo --keyless")
 struct KeylessDemoTests {
     @Test func aShortKeylessDemoThroughAKeyRotationRefusesNoHonestApp() async throws {
-        let command = try DemoCommand.parse([
-            "--keyless", "--drivers", "4", "--duration", "8", "--token-lifetime", "4", "--report-interval", "0.25", "--follow-interval", "0.5",
-        ])
-        let report = try await command.play()
+        var settings = DemoTests.short
+        settings.keyless = true
+        let report = try await settings.play()
         let keyless = try #require(report.keyless)
         #expect(report.succeeded)
         #expect(report.authFailures == 0 && report.lostVehicles.isEmpty, "\(report.counts)")

@@ -1,3 +1,4 @@
+import FleetDemo
 import ArgumentParser
 import FleetServerSupport
 import FleetTokens
@@ -125,7 +126,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         guard FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
             throw CommandFailure("cannot write \(tokensFile)")
         }
-        let (database, lock) = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
+        let (database, lock) = try await EngineDatabase.open(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
         defer { lock.release() }
         let store = SQLFleetStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)

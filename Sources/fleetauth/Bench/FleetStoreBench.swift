@@ -42,7 +42,7 @@ struct FleetStoreBench: AsyncParsableCommand {
         defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench.fleet-store", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
-        let (database, lock) = try await FleetEngineCommand.openDatabase(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
+        let (database, lock) = try await EngineDatabase.open(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
         defer { lock.release() }
         let store = SQLFleetStore(database: database)
         let project = BenchProvider.named("bench-store")

@@ -1,3 +1,4 @@
+import FleetDemo
 import FleetEngineProtos
 import Foundation
 import GRPCCore

@@ -1,3 +1,4 @@
+import FleetDemo
 import Foundation
 
 /// Full-load runs with `wrk` (Debian package `wrk`): a load generator in C costs a fraction of

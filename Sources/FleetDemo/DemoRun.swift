@@ -12,12 +12,12 @@ struct DemoRun {
     /// them enroll and log in quickly; the token server's default is 12.
     static let bcryptCost: UInt8 = 6
 
-    let command: DemoCommand
+    let settings: DemoSettings
     let servers: DemoServers
 
     func play() async throws -> DemoReport {
         let network = DemoNetwork(
-            httpClient: command.httpClient, tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort,
+            httpClient: settings.httpClient, tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort,
             project: Self.project)
         do {
             let report = try await play(on: network)
@@ -30,11 +30,11 @@ struct DemoRun {
     }
 
     private func play(on network: DemoNetwork) async throws -> DemoReport {
-        let count = command.drivers
+        let count = settings.drivers
         let tokenServer = await servers.tokenServer
         let stats = DemoStats()
         announce("""
-        FleetAuth demo: \(count) drivers and \(count) consumers for \(command.duration) s, \(command.tokenLifetime)-second tokens, apps on \(command.httpClient.rawValue)
+        FleetAuth demo: \(count) drivers and \(count) consumers for \(settings.duration) s, \(settings.tokenLifetime)-second tokens, apps on \(settings.httpClient.rawValue)
           token server  \(network.tokenServer.absoluteString)   local Fleet Engine  \(network.fleetEngine.absoluteString)/v1/providers/\(Self.project)
         """)
 
@@ -54,8 +54,8 @@ struct DemoRun {
         let intruder = try DemoIntruder(
             network: network, stats: stats, driverKey: driverKey,
             driverSession: driverSessions[1], consumerSession: consumerSessions[0])
-        let drive = Duration.seconds(command.duration)
-        let interval = Duration.seconds(command.reportInterval)
+        let drive = Duration.seconds(settings.duration)
+        let interval = Duration.seconds(settings.reportInterval)
         let start = ContinuousClock.now
         let followers = try (0..<count).map { index in
             DemoConsumer(index: index, client: try network.client(kind: "consumer", session: consumerSessions[index], stats: stats), stats: stats)
@@ -67,7 +67,7 @@ struct DemoRun {
             Task { await restartTokenServer(during: drive) },
             Task { await rotateKeys(of: keyless, during: drive) },
         ]
-        let followInterval = Duration.seconds(command.followInterval)
+        let followInterval = Duration.seconds(settings.followInterval)
         // Apps start spread over at least one report interval, and over a second per hundred
         // apps: a thousand first token fetches at once time out on Linux's URLSession.
         let rampUp = max(interval, .seconds(Double(count) / 100))
@@ -120,7 +120,7 @@ struct DemoRun {
             if stored?.location != acknowledged[index]?.location || acknowledged[index] == nil { lost.append("vehicle-\(index)") }
         }
         return DemoReport(
-            command: command, counts: stats.current, latency: stats.latency, minted: Self.tokensIssued(in: servers.metrics.exposition()),
+            settings: settings, counts: stats.current, latency: stats.latency, minted: Self.tokensIssued(in: servers.metrics.exposition()),
             keyless: await keyless?.standIn.accounts.calls, lostVehicles: lost, elapsed: ContinuousClock.now - start)
     }
 
@@ -153,19 +153,19 @@ struct DemoRun {
         }
     }
 
-    /// Stops the token server `command.tokenServerRestarts` times, evenly spread over the
-    /// drive, each time for `command.tokenServerDowntime` seconds.
+    /// Stops the token server `settings.tokenServerRestarts` times, evenly spread over the
+    /// drive, each time for `settings.tokenServerDowntime` seconds.
     private func restartTokenServer(during drive: Duration) async {
-        let restarts = command.tokenServerRestarts
+        let restarts = settings.tokenServerRestarts
         guard restarts > 0 else { return }
-        let gap = drive / Double(restarts + 1) - .seconds(command.tokenServerDowntime)
+        let gap = drive / Double(restarts + 1) - .seconds(settings.tokenServerDowntime)
         for restart in 1...restarts {
             do {
                 try await Task.sleep(for: gap)
                 await servers.stopTokenServer()
                 clearProgress()
                 announce("  token server stopped (restart \(restart) of \(restarts)); apps carry on with their cached tokens")
-                try await Task.sleep(for: .seconds(command.tokenServerDowntime))
+                try await Task.sleep(for: .seconds(settings.tokenServerDowntime))
                 try await servers.restartTokenServer()
                 clearProgress()
                 announce("  token server started again on its port")
@@ -185,7 +185,7 @@ struct DemoRun {
             guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
             guard terminal || tick % 10 == 0 else { continue }
             let counts = stats.current
-            let line = "  [\(Int((ContinuousClock.now - start).timeInterval))s/\(command.duration)s] updates \(counts.reported) reported, "
+            let line = "  [\(Int((ContinuousClock.now - start).timeInterval))s/\(settings.duration)s] updates \(counts.reported) reported, "
                 + "\(counts.accepted) acknowledged, \(counts.retries) retried | tokens \(counts.fetched.values.reduce(0, +)) fetched, "
                 + "\(counts.refreshedEarly.values.reduce(0, +)) refreshed early | intruder \(counts.intrusions.values.reduce(0) { $0 + $1.refused }) refused"
             FileHandle.standardOutput.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
@@ -201,7 +201,7 @@ struct DemoRun {
     }
 
     private static func key(_ tokenServer: TokenServer, _ role: FleetEngineRole) throws -> ServiceAccountKey {
-        guard let key = tokenServer.keys.key(for: role) else { throw CommandFailure("the token server has no \(role.rawValue) key") }
+        guard let key = tokenServer.keys.key(for: role) else { throw DemoFailure("the token server has no \(role.rawValue) key") }
         return key
     }
 

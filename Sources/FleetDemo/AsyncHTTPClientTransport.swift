@@ -16,14 +16,14 @@ import FoundationNetworking
 /// 500 drivers: acknowledgements stopped while libcurl and libdispatch used both cores). One
 /// AsyncHTTPClient shares the process's NIO event loops and keeps a pool of keep-alive
 /// connections per server. Errors are reported as `URLError`s, as `URLSessionTransport` does.
-final class AsyncHTTPClientTransport: HTTPTransport {
+package final class AsyncHTTPClientTransport: HTTPTransport {
     /// The largest body read from an answer.
-    static let maximumBodySize = 1 << 20
+    package static let maximumBodySize = 1 << 20
 
     private let client: HTTPClient
 
     /// A transport keeping up to `connectionsPerServer` connections to each server.
-    init(connectionsPerServer: Int) {
+    package init(connectionsPerServer: Int) {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerServer)
         configuration.decompression = .disabled
@@ -31,7 +31,7 @@ final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Closes every connection; the transport cannot be used afterwards.
-    func shutdown() async {
+    package func shutdown() async {
         try? await client.shutdown()
     }
 
@@ -39,7 +39,7 @@ final class AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// - Throws: `URLError` (`.timedOut`, `.cannotConnectToHost`, `.networkConnectionLost`,
     ///   `.badURL`, `.dataLengthExceedsMaximum`), or `CancellationError`.
-    func send(_ request: URLRequest, timeout: Duration) async throws -> (Data, HTTPURLResponse) {
+    package func send(_ request: URLRequest, timeout: Duration) async throws -> (Data, HTTPURLResponse) {
         guard let url = request.url else { throw URLError(.badURL) }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
@@ -70,7 +70,7 @@ final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// The `URLError` code closest to an AsyncHTTPClient or NIO error.
-    static func code(for error: any Error) -> URLError.Code {
+    package static func code(for error: any Error) -> URLError.Code {
         switch error {
         case let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout].contains(error):
             .timedOut

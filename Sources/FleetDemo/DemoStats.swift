@@ -6,34 +6,34 @@ import Synchronization
 
 /// What the demo's apps did, counted as it happens from every reporter, follower, provider
 /// and intruder attempt.
-final class DemoStats: Sendable {
+package final class DemoStats: Sendable {
     /// The counts at one moment.
-    struct Counts: Sendable {
-        var reported = 0
-        var accepted = 0
-        var superseded = 0
-        var retries = 0
-        var dropped = 0
-        var stopped = 0
+    package struct Counts: Sendable {
+        package var reported = 0
+        package var accepted = 0
+        package var superseded = 0
+        package var retries = 0
+        package var dropped = 0
+        package var stopped = 0
         /// Provider events by app kind (`driver`, `consumer`).
-        var reused: [String: Int] = [:]
-        var fetched: [String: Int] = [:]
-        var refreshedEarly: [String: Int] = [:]
-        var fetchFailures: [String: Int] = [:]
+        package var reused: [String: Int] = [:]
+        package var fetched: [String: Int] = [:]
+        package var refreshedEarly: [String: Int] = [:]
+        package var fetchFailures: [String: Int] = [:]
         /// Tokens Fleet Engine answered 401 to, which the provider then invalidated.
-        var invalidated = 0
-        var tripReadings = 0
-        var tripsCompleted = 0
-        var followErrors: [String] = []
-        var intrusions: [String: IntruderTally] = [:]
+        package var invalidated = 0
+        package var tripReadings = 0
+        package var tripsCompleted = 0
+        package var followErrors: [String] = []
+        package var intrusions: [String: IntruderTally] = [:]
     }
 
     /// The attempts of one intruder trick.
-    struct IntruderTally: Sendable {
-        var attempts = 0
-        var refused = 0
+    package struct IntruderTally: Sendable {
+        package var attempts = 0
+        package var refused = 0
         /// The first refusal, e.g. `401 UNAUTHENTICATED: the token's signature …`.
-        var firstAnswer = ""
+        package var firstAnswer = ""
     }
 
     private let counts = Mutex(Counts())
@@ -101,5 +101,5 @@ final class DemoStats: Sendable {
 
 extension DemoStats.Counts {
     /// Intruder attempts that got through.
-    var intrusionsAccepted: Int { intrusions.values.reduce(0) { $0 + $1.attempts - $1.refused } }
+    package var intrusionsAccepted: Int { intrusions.values.reduce(0) { $0 + $1.attempts - $1.refused } }
 }

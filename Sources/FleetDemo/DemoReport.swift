@@ -4,31 +4,32 @@ import GoogleStandIn
 
 /// The demo's closing report: tokens minted and used, updates, latency, trips, intruder
 /// attempts by trick, and whether anything was lost or refused.
-struct DemoReport {
-    let command: DemoCommand
-    let counts: DemoStats.Counts
-    let latency: LatencySummary
+package struct DemoReport {
+    package let settings: DemoSettings
+    package let counts: DemoStats.Counts
+    package let latency: LatencySummary
     /// Tokens the token server issued, by kind.
-    let minted: [String: Int]
+    package let minted: [String: Int]
     /// What the Google stand-in was asked, with `--keyless`.
-    let keyless: StandInAccounts.Calls?
+    package let keyless: StandInAccounts.Calls?
     /// Vehicles whose stored location is not their driver's last acknowledged one.
-    let lostVehicles: [String]
-    let elapsed: Duration
+    package let lostVehicles: [String]
+    package let elapsed: Duration
 
     /// Refusals an honest app met: Fleet Engine 401s, stopped reporters, token fetches the
     /// token server refused.
-    var authFailures: Int {
+    package var authFailures: Int {
         counts.invalidated + counts.stopped + counts.followErrors.count
     }
 
     /// No update lost, no honest app refused, no intruder through, every trip followed to the end.
-    var succeeded: Bool {
+    package var succeeded: Bool {
         lostVehicles.isEmpty && counts.dropped == 0 && authFailures == 0 && counts.intrusionsAccepted == 0
-            && counts.tripsCompleted == command.drivers
+            && counts.tripsCompleted == settings.drivers
     }
 
-    func print() {
+    /// Prints the report on standard output.
+    package func print() {
         let intruderAttempts = counts.intrusions.values.reduce(0) { $0 + $1.attempts }
         var lines = [
             "",
@@ -43,21 +44,21 @@ struct DemoReport {
             lines.append("  keyless: \(keyless.signJwt) IAM signatures (the rest reused), \(keyless.metadataToken) metadata access tokens, "
                 + "\(keyless.publicKeys) public-key fetches by the Fleet Engine; keys rotated halfway")
         }
-        if command.tokenServerRestarts > 0 {
-            lines.append("  token server: stopped and restarted \(command.tokenServerRestarts) times, down \(command.tokenServerDowntime) s each")
+        if settings.tokenServerRestarts > 0 {
+            lines.append("  token server: stopped and restarted \(settings.tokenServerRestarts) times, down \(settings.tokenServerDowntime) s each")
         }
         lines += [
             "  location updates: \(counts.reported) reported, \(counts.accepted) acknowledged, \(counts.superseded) superseded by a newer one before sending, "
                 + "\(counts.retries) retries, \(counts.dropped) dropped",
             String(format: "  update latency (report to acknowledgement): p50 %.1f ms, p99 %.1f ms", latency.p50Milliseconds, latency.p99Milliseconds),
-            "  trips: \(counts.tripsCompleted)/\(command.drivers) followed to COMPLETE by their consumers, \(counts.tripReadings) readings",
+            "  trips: \(counts.tripsCompleted)/\(settings.drivers) followed to COMPLETE by their consumers, \(counts.tripReadings) readings",
             "  auth failures of honest apps: \(authFailures) (Fleet Engine 401s: \(counts.invalidated), reporters stopped: \(counts.stopped), followers ended by an error: \(counts.followErrors.count))",
             "  intruder: \(intruderAttempts) attempts, \(intruderAttempts - counts.intrusionsAccepted) refused",
         ]
         for (trick, tally) in counts.intrusions.sorted(by: { $0.key < $1.key }) {
             lines.append("    \(trick.padding(toLength: 46, withPad: " ", startingAt: 0)) \(tally.refused)/\(tally.attempts) refused  \(tally.firstAnswer.prefix(110))")
         }
-        lines.append("  last acknowledged location stored: \(command.drivers - lostVehicles.count)/\(command.drivers) vehicles; lost updates: \(lostVehicles.count + counts.dropped)")
+        lines.append("  last acknowledged location stored: \(settings.drivers - lostVehicles.count)/\(settings.drivers) vehicles; lost updates: \(lostVehicles.count + counts.dropped)")
         lines.append(succeeded ? "Result: OK" : "Result: FAILED" + (lostVehicles.isEmpty ? "" : " (lost: \(lostVehicles.prefix(10).joined(separator: ", ")))"))
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

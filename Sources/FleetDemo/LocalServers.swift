@@ -5,18 +5,18 @@ import TokenServer
 
 /// The token server and the local Fleet Engine on one data directory, as `serve` and `demo`
 /// run them.
-enum LocalServers {
+package enum LocalServers {
     /// Opens (or creates) the token server of `configuration` and the Fleet Engine's database
     /// next to it, with the Fleet Engine's claim on the directory (release it after shutting
     /// the database down); closes the token server again if the database cannot be opened.
-    static func open(
+    package static func open(
         _ configuration: TokenServerConfiguration,
         metrics: PrometheusMetrics = .init(),
         logger: Logger
     ) async throws -> (tokenServer: TokenServer, database: FleetDatabase, engineLock: DataDirectoryLock) {
         let tokenServer = try await TokenServer.open(configuration, metrics: metrics, logger: logger)
         do {
-            let (database, lock) = try await FleetEngineCommand.openDatabase(
+            let (database, lock) = try await EngineDatabase.open(
                 dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL, logger: logger)
             return (tokenServer, database, lock)
         } catch {
@@ -31,7 +31,7 @@ extension LocalFleetEngine {
     /// from `database`, trusting each of the token server's signing keys with its role, and the
     /// accounts it signs as through IAM by email, with the keys `googleCertsURL` publishes; with
     /// a gRPC door when `grpcPort` is given.
-    init(
+    package init(
         trusting tokenServer: TokenServer,
         googleCertsURL: String = LocalFleetEngineConfiguration.defaultGoogleCertsURL,
         database: FleetDatabase,

@@ -1,4 +1,3 @@
-import ArgumentParser
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
@@ -8,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// Which HTTP client the demo's simulated apps use.
-enum DemoHTTPClient: String, CaseIterable, ExpressibleByArgument {
+package enum DemoHTTPClient: String, CaseIterable, Sendable {
     /// One AsyncHTTPClient shared by every app: carries a thousand apps in one process.
     case asyncHTTPClient = "async-http-client"
     /// A `URLSession` of each app's own, as on its own phone. On Linux,
@@ -68,7 +67,7 @@ struct DemoNetwork: Sendable {
         let (body, response) = try await transport.send(request, timeout: Self.timeout)
         struct Session: Decodable { let sessionToken: String }
         guard response.statusCode == 201, let session = try? JSONDecoder().decode(Session.self, from: body) else {
-            throw CommandFailure("\(username) could not log in")
+            throw DemoFailure("\(username) could not log in")
         }
         return session.sessionToken
     }

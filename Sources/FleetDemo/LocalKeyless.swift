@@ -9,17 +9,17 @@ import TokenServer
 /// A Google stand-in started in this process, for `serve --keyless` and `demo --keyless`: the
 /// token server signs the app roles' tokens through it, and the local Fleet Engine trusts those
 /// accounts by email, with the keys it publishes.
-struct LocalKeyless: Sendable {
+package struct LocalKeyless: Sendable {
     /// The roles of the tokens apps get, which sign keylessly.
-    static let roles = AccountRole.allCases.map(\.signingRole)
+    package static let roles = AccountRole.allCases.map(\.signingRole)
 
-    let standIn: GoogleStandIn
+    package let standIn: GoogleStandIn
     private let run: RunningService
     /// Where the stand-in listens, e.g. `http://127.0.0.1:53211`.
-    let baseURL: String
+    package let baseURL: String
 
     /// Starts a stand-in on a free loopback port.
-    static func start(logger: Logger) async throws -> LocalKeyless {
+    package static func start(logger: Logger) async throws -> LocalKeyless {
         let standIn = GoogleStandIn(logger: logger)
         let run = try await RunningService.start(logger: logger) { onStarted in
             standIn.application(host: "127.0.0.1", port: 0, onRunning: onStarted)
@@ -28,12 +28,12 @@ struct LocalKeyless: Sendable {
     }
 
     /// The service account each app role signs as: `fe-<role>@<project>.iam.gserviceaccount.com`.
-    static func account(of role: FleetEngineRole, project: String) -> String {
+    package static func account(of role: FleetEngineRole, project: String) -> String {
         "\(role.accountID)@\(project).iam.gserviceaccount.com"
     }
 
     /// Keyless signing of every app role through this stand-in.
-    func signing(project: String) -> KeylessSigning {
+    package func signing(project: String) -> KeylessSigning {
         KeylessSigning(
             signers: Dictionary(uniqueKeysWithValues: Self.roles.map { ($0, Self.account(of: $0, project: project)) }),
             iamCredentialsURL: URL(string: baseURL)!,
@@ -42,20 +42,20 @@ struct LocalKeyless: Sendable {
     }
 
     /// Gives every app role's account a new current key; the old ones stay published.
-    func rotateKeys(project: String) async throws {
+    package func rotateKeys(project: String) async throws {
         for role in Self.roles { try await standIn.accounts.rotateKey(of: Self.account(of: role, project: project)) }
     }
 
     /// The current key of `role`'s account, as a key file would hold it (for the demo's
     /// intruder, who forges tokens with a genuine key and wrong claims).
-    func currentKey(of role: FleetEngineRole, project: String) async throws -> ServiceAccountKey {
+    package func currentKey(of role: FleetEngineRole, project: String) async throws -> ServiceAccountKey {
         let email = Self.account(of: role, project: project)
         let key = try await standIn.accounts.currentKey(of: email)
         return ServiceAccountKey(projectID: project, privateKeyID: key.id, clientEmail: email, privateKey: key.privateKey)
     }
 
     /// Stops the stand-in.
-    func stop() async {
+    package func stop() async {
         await run.stop()
     }
 }

@@ -1,12 +1,12 @@
 /// Latency percentiles of a run, in milliseconds.
-struct LatencySummary: Codable {
-    let count: Int
-    let p50Milliseconds: Double
-    let p99Milliseconds: Double
-    let maxMilliseconds: Double
+package struct LatencySummary: Codable, Sendable {
+    package let count: Int
+    package let p50Milliseconds: Double
+    package let p99Milliseconds: Double
+    package let maxMilliseconds: Double
 
     /// The summary of `nanoseconds`, in any order.
-    init(_ nanoseconds: [Int64]) {
+    package init(_ nanoseconds: [Int64]) {
         let sorted = nanoseconds.sorted()
         count = sorted.count
         p50Milliseconds = Double(Self.percentile(0.5, of: sorted)) / 1e6
@@ -15,7 +15,7 @@ struct LatencySummary: Codable {
     }
 
     /// A summary of percentiles measured elsewhere (e.g. by `wrk`).
-    init(count: Int, p50Milliseconds: Double, p99Milliseconds: Double, maxMilliseconds: Double) {
+    package init(count: Int, p50Milliseconds: Double, p99Milliseconds: Double, maxMilliseconds: Double) {
         self.count = count
         self.p50Milliseconds = p50Milliseconds
         self.p99Milliseconds = p99Milliseconds
@@ -23,7 +23,7 @@ struct LatencySummary: Codable {
     }
 
     /// The value below which `fraction` of `sorted` (ascending) lies, nearest rank; 0 when empty.
-    static func percentile(_ fraction: Double, of sorted: [Int64]) -> Int64 {
+    package static func percentile(_ fraction: Double, of sorted: [Int64]) -> Int64 {
         guard !sorted.isEmpty else { return 0 }
         return sorted[Int((Double(sorted.count - 1) * fraction).rounded())]
     }

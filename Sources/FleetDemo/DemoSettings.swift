@@ -1,0 +1,68 @@
+import Foundation
+import TokenServer
+
+/// What a play of the demo does: how many drivers (each with a vehicle, a trip and that trip's
+/// consumer) drive for how long, with tokens of what lifetime, how often apps report and read,
+/// how the token server is stopped on the way, and how the apps sign and connect.
+package struct DemoSettings: Sendable {
+    /// How many drivers.
+    package var drivers = 20
+    /// How long the drivers drive, in seconds.
+    package var duration = 40
+    /// The lifetime of the tokens the token server issues, in seconds.
+    package var tokenLifetime = 30
+    /// Seconds between two location reports of a driver.
+    package var reportInterval = 1.0
+    /// Seconds between two readings of a consumer's trip.
+    package var followInterval = 2.0
+    /// How many times the token server is stopped and started again, spread over the drive.
+    package var tokenServerRestarts = 0
+    /// Seconds the token server stays down at each restart.
+    package var tokenServerDowntime = 5
+    /// Whether the apps' tokens are signed through IAM (a Google stand-in), with the keys
+    /// rotated halfway.
+    package var keyless = false
+    /// The apps' HTTP client.
+    package var httpClient = DemoHTTPClient.asyncHTTPClient
+
+    /// Settings with the defaults above.
+    package init() {}
+
+    /// Why these settings cannot be played, or `nil`.
+    package var problem: String? {
+        if drivers < 2 { return "--drivers must be at least 2 (the intruder uses driver 1's session)" }
+        if duration < 5 { return "--duration must be at least 5 seconds" }
+        if !(1...3600).contains(tokenLifetime) { return "--token-lifetime must be 1 to 3600 seconds" }
+        if reportInterval <= 0 || followInterval <= 0 { return "intervals must be positive" }
+        if tokenServerRestarts < 0 || tokenServerDowntime < 0 { return "restarts and downtime cannot be negative" }
+        return nil
+    }
+
+    /// Starts the servers in a temporary data directory, plays the demo, stops the servers,
+    /// removes the directory and returns the report.
+    package func play() async throws -> DemoReport {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-demo-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let options = TokenServerOptions(tokenLifetime: .seconds(tokenLifetime), bcryptCost: DemoRun.bcryptCost)
+        let servers = try await DemoServers.start(dataDirectory: folder, project: DemoRun.project, options: options, keyless: keyless)
+        do {
+            let report = try await DemoRun(settings: self, servers: servers).play()
+            await servers.stop()
+            return report
+        } catch {
+            await servers.stop()
+            throw error
+        }
+    }
+}
+
+/// The demo could not be played as set up (an app could not log in, a key is missing).
+package struct DemoFailure: Error, CustomStringConvertible {
+    /// What went wrong, in words.
+    package let description: String
+
+    /// A failure saying `description`.
+    package init(_ description: String) {
+        self.description = description
+    }
+}
