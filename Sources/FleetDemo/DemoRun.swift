@@ -13,7 +13,7 @@ struct DemoRun {
     static let bcryptCost: UInt8 = 6
 
     let settings: DemoSettings
-    let servers: DemoServers
+    let servers: LocalFleet
 
     func play() async throws -> DemoReport {
         let network = DemoNetwork(

@@ -1,4 +1,6 @@
+import FleetServerSupport
 import Foundation
+import Logging
 import TokenServer
 
 /// What a play of the demo does: how many drivers (each with a vehicle, a trip and that trip's
@@ -44,7 +46,9 @@ package struct DemoSettings: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let options = TokenServerOptions(tokenLifetime: .seconds(tokenLifetime), bcryptCost: DemoRun.bcryptCost)
-        let servers = try await DemoServers.start(dataDirectory: folder, project: DemoRun.project, options: options, keyless: keyless)
+        var logger = Logger(label: "fleetauth.demo", factory: DeferredMetadataLogHandler.standardError)
+        logger.logLevel = .error
+        let servers = try await LocalFleet.start(dataDirectory: folder, project: DemoRun.project, options: options, keyless: keyless, logger: logger)
         do {
             let report = try await DemoRun(settings: self, servers: servers).play()
             await servers.stop()

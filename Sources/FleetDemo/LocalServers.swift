@@ -28,9 +28,9 @@ package enum LocalServers {
 
 extension LocalFleetEngine {
     /// The local Fleet Engine as `serve` and `demo` run it: serving the token server's project
-    /// from `database`, trusting each of the token server's signing keys with its role, and the
-    /// accounts it signs as through IAM by email, with the keys `googleCertsURL` publishes; with
-    /// a gRPC door when `grpcPort` is given.
+    /// from `database` by the token server's clock, trusting each of its signing keys with its
+    /// role, and the accounts it signs as through IAM by email, with the keys `googleCertsURL`
+    /// publishes; with a gRPC door when `grpcPort` is given.
     package init(
         trusting tokenServer: TokenServer,
         googleCertsURL: String = LocalFleetEngineConfiguration.defaultGoogleCertsURL,
@@ -47,7 +47,7 @@ extension LocalFleetEngine {
             configuration: .init(
                 projectID: tokenServer.keys.projectID, trustedAccounts: tokenServer.keys.trustedAccounts,
                 googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
-                host: host, port: port, grpcPort: grpcPort, onStarted: onStarted, onGRPCStarted: onGRPCStarted),
+                host: host, port: port, grpcPort: grpcPort, now: tokenServer.options.now, onStarted: onStarted, onGRPCStarted: onGRPCStarted),
             store: SQLFleetStore(database: database), logger: logger)
     }
 }

@@ -60,11 +60,11 @@ struct ReporterTests {
         try await waitUntil("1 is accepted after four 503s") { log.current.accepted.count == 1 }
         #expect(waits.withLock { $0 } == [.milliseconds(10), .milliseconds(20), .milliseconds(40), .milliseconds(40)])
 
-        await fleet.fleetEngine.stop()
+        await fleet.stopFleetEngine()
         await reporter.report(Self.location(2))
         try await waitUntil("2 was retried") { log.current.retries.count >= 6 }
         await reporter.report(Self.location(3))
-        try await fleet.fleetEngine.start()
+        try await fleet.startFleetEngine()
         await reporter.finish()
         await log.caughtUp()
         #expect(log.current.accepted.map { TestDriver.step(of: $0) } == [1, 3])

@@ -1,3 +1,4 @@
+import FleetDemo
 import FleetEngineClient
 import FleetServerSupport
 import FleetTokenProvider
@@ -5,69 +6,69 @@ import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
-import TestSupport
 import Testing
+import TestSupport
 import TokenServer
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A token server and a local Fleet Engine, both real, on loopback ports, judging tokens by
-/// one manual clock that the test moves; either can be stopped and started again on its port.
+/// A fleet's servers, both real (``LocalFleet``, as `fleetauth demo` runs them), on loopback
+/// ports, judging tokens by one manual clock that the test moves; either can be stopped and
+/// started again on its port.
 final class TestFleet: Sendable {
     static let project = "client-test-project"
     static let password = "a-password-for-tests"
 
     /// The time of both servers (and of the apps' providers unless a test gives them another).
-    let clock = ManualTokenClock(now: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-    let tokenServer: RunningServer
-    let fleetEngine: RunningServer
+    let clock: ManualTokenClock
     let keys: SigningKeys
-    private let folder: String
-    private let configuration: TokenServerConfiguration
+    private let servers: LocalFleet
 
-    private init(folder: String, tokenLifetime: Duration) throws {
-        let clock = clock
-        self.folder = folder
-        configuration = TokenServerConfiguration(
-            dataDirectory: folder + "/token-server", projectID: Self.project,
-            options: TokenServerOptions(tokenLifetime: tokenLifetime, bcryptCost: 4, now: { clock.now }))
-        keys = try SharedTestKeys.install(in: configuration.keysDirectory)
-        let configuration = configuration, keys = keys
-        let logger = Logger(label: "client-tests") { _ in SwiftLogNoOpLogHandler() }
-        tokenServer = RunningServer("token server") { port, onStarted, serve in
-            let server = try await TokenServer.open(configuration, logger: logger)
-            try? await serve(server.application(port: port, onRunning: onStarted))
-            await server.shutdown()
-        }
-        fleetEngine = RunningServer("local Fleet Engine") { port, onStarted, serve in
-            let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
-            let store = SQLFleetStore(database: database)
-            try await store.prepare()
-            let engine = LocalFleetEngine(
-                configuration: .init(projectID: Self.project, trustedAccounts: keys.trustedAccounts, port: port, now: { clock.now }, onStarted: onStarted),
-                store: store, logger: logger)
-            try? await serve(engine)
-            await database.shutdown()
-        }
+    private init(clock: ManualTokenClock, keys: SigningKeys, servers: LocalFleet) {
+        self.clock = clock
+        self.keys = keys
+        self.servers = servers
     }
 
-    /// Starts both servers in a new temporary folder; tokens live `tokenLifetime`.
+    /// Starts both servers in a new temporary folder, with the shared test keys; tokens live
+    /// `tokenLifetime`.
     static func start(tokenLifetime: Duration = .seconds(30)) async throws -> TestFleet {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-client-\(UUID().uuidString)").path
-        let fleet = try TestFleet(folder: folder, tokenLifetime: tokenLifetime)
-        try await fleet.tokenServer.start()
-        try await fleet.fleetEngine.start()
-        return fleet
+        let clock = ManualTokenClock(now: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let options = TokenServerOptions(tokenLifetime: tokenLifetime, bcryptCost: 4, now: { clock.now })
+        let keys = try SharedTestKeys.install(in: TokenServerConfiguration(dataDirectory: folder, projectID: project, options: options).keysDirectory)
+        let servers = try await LocalFleet.start(
+            dataDirectory: folder, project: project, options: options, keyless: false,
+            logger: Logger(label: "client-tests") { _ in SwiftLogNoOpLogHandler() })
+        return TestFleet(clock: clock, keys: keys, servers: servers)
+    }
+
+    /// Stops the token server: apps' fetches meet a refused connection.
+    func stopTokenServer() async {
+        await servers.stopTokenServer()
+    }
+
+    /// Starts the token server again on its port.
+    func startTokenServer() async throws {
+        try await servers.restartTokenServer()
+    }
+
+    /// Stops the local Fleet Engine: apps' calls meet a refused connection.
+    func stopFleetEngine() async {
+        await servers.stopFleetEngine()
+    }
+
+    /// Starts the local Fleet Engine again on its port.
+    func startFleetEngine() async throws {
+        try await servers.restartFleetEngine()
     }
 
     /// Where each vehicle's location is saved, as step numbers, read from the Fleet Engine's
-    /// database file (while the engine is stopped).
+    /// database.
     func savedSteps(of drivers: [TestDriver]) async throws -> [Int?] {
-        let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: Logger(label: "client-tests"))
-        let snapshot = try await SQLFleetStore(database: database).load(provider: Self.project)
-        await database.shutdown()
+        let snapshot = try await SQLFleetStore(database: servers.engineDatabase).load(provider: Self.project)
         return drivers.map { driver in
             snapshot.vehicles[driver.vehicleID]?.lastLocation?.location.map { Int((($0.latitude - 52) * 1000).rounded()) }
         }
@@ -75,8 +76,7 @@ final class TestFleet: Sendable {
 
     /// Stops both servers.
     func stop() async {
-        await tokenServer.stop()
-        await fleetEngine.stop()
+        await servers.stop()
     }
 
     /// A client with server tokens (the fleet operator's backend).
@@ -88,35 +88,28 @@ final class TestFleet: Sendable {
 
     /// A client of the local Fleet Engine with `tokens`.
     func client(tokens: any AuthorizationTokenProvider, transport: any HTTPTransport = URLSessionTransport()) async -> FleetEngineClient {
-        FleetEngineClient(baseURL: URL(string: "http://127.0.0.1:\(await fleetEngine.port)")!, providerID: Self.project, tokens: tokens, transport: transport)
+        FleetEngineClient(baseURL: URL(string: "http://127.0.0.1:\(await servers.fleetEnginePort)")!, providerID: Self.project, tokens: tokens, transport: transport)
     }
 
     /// Creates `vehicle-i` and `trip-i` (on it) in Fleet Engine and accounts `driver-i` and
     /// `consumer-i` assigned to them, for each `i` in `indices`.
     func enroll(_ indices: Range<Int>) async throws {
-        let store = try await TokenServerStore.open(configuration.databaseLocation, logger: Logger(label: "client-tests"))
-        let administration = AccountAdministration(store: store, hasher: PasswordHasher(cost: 4), now: { [clock] in clock.now })
+        let administration = AccountAdministration(store: await servers.tokenServer.store, hasher: PasswordHasher(cost: 4), now: { [clock] in clock.now })
         let fleet = try await operatorClient
-        do {
-            for index in indices {
-                _ = try await administration.createAccount(username: "driver-\(index)", password: Self.password, roleName: "driver")
-                _ = try await administration.createAccount(username: "consumer-\(index)", password: Self.password, roleName: "consumer")
-                _ = try await administration.assign(Resource(.vehicle, id: "vehicle-\(index)"), to: "driver-\(index)")
-                _ = try await administration.assign(Resource(.trip, id: "trip-\(index)"), to: "consumer-\(index)")
-                _ = try await fleet.createVehicle(Vehicle(), id: "vehicle-\(index)")
-                let pickup = Trip.Terminal(point: LatLng(latitude: 52.52, longitude: 13.405))
-                _ = try await fleet.createTrip(Trip(vehicleId: "vehicle-\(index)", pickupPoint: pickup), id: "trip-\(index)")
-            }
-        } catch {
-            await store.close()
-            throw error
+        for index in indices {
+            _ = try await administration.createAccount(username: "driver-\(index)", password: Self.password, roleName: "driver")
+            _ = try await administration.createAccount(username: "consumer-\(index)", password: Self.password, roleName: "consumer")
+            _ = try await administration.assign(Resource(.vehicle, id: "vehicle-\(index)"), to: "driver-\(index)")
+            _ = try await administration.assign(Resource(.trip, id: "trip-\(index)"), to: "consumer-\(index)")
+            _ = try await fleet.createVehicle(Vehicle(), id: "vehicle-\(index)")
+            let pickup = Trip.Terminal(point: LatLng(latitude: 52.52, longitude: 13.405))
+            _ = try await fleet.createTrip(Trip(vehicleId: "vehicle-\(index)", pickupPoint: pickup), id: "trip-\(index)")
         }
-        await store.close()
     }
 
     /// Logs `username` in over HTTP and returns the session token.
     func logIn(_ username: String) async throws -> String {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(await tokenServer.port)/v1/sessions")!)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(await servers.tokenServerPort)/v1/sessions")!)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(["username": username, "password": Self.password])
@@ -139,7 +132,7 @@ final class TestFleet: Sendable {
     ) async throws -> TestApp {
         let session = try await logIn(user)
         let kind = user.hasPrefix("driver") ? "driver" : "consumer"
-        let url = "http://127.0.0.1:\(await tokenServer.port)/v1/tokens/\(kind)/\(template ?? (kind == "driver" ? "{vehicleId}" : "{tripId}"))"
+        let url = "http://127.0.0.1:\(await servers.tokenServerPort)/v1/tokens/\(kind)/\(template ?? (kind == "driver" ? "{vehicleId}" : "{tripId}"))"
         let fetcher = CountingFetcher(HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(url),
             retryPolicy: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50)),
