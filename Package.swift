@@ -187,9 +187,29 @@ let package = Package(
                 server("NIOHTTP1", "swift-nio"),
             ]
         ),
+        // What the command-line tools share: one-line failures and `--json` output.
+        .target(name: "CommandSupport"),
         .executableTarget(
             name: "fleetauth",
             dependencies: [
+                "CommandSupport",
+                "FleetDemo",
+                "GoogleStandIn",
+                "FleetTokens",
+                "FleetServerSupport",
+                "LocalFleetEngine",
+                "TokenServer",
+                server("ArgumentParser", "swift-argument-parser"),
+                server("Logging", "swift-log"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+            ]
+        ),
+        // The benchmarks (docs/performance.md), apart from the shipped CLI: ratios against OpenSSL,
+        // wrk, a Node.js token server and grpc-swift's floor, measured in the same run.
+        .executableTarget(
+            name: "fleetauth-bench",
+            dependencies: [
+                "CommandSupport",
                 "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",
@@ -198,6 +218,7 @@ let package = Package(
                 "FleetServerSupport",
                 "LocalFleetEngine",
                 "TokenServer",
+                "FleetEngineProtos",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
@@ -207,11 +228,10 @@ let package = Package(
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
                 server("NIOHTTP1", "swift-nio"),
-                // `bench fleet-engine`'s gRPC load, with grpc-swift's own client.
-                "FleetEngineProtos",
                 server("GRPCCore", "grpc-swift-2"),
                 server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
                 server("GRPCProtobuf", "grpc-swift-protobuf"),
+                server("SwiftProtobuf", "swift-protobuf"),
             ]
         ),
         // What several test targets share: running the built `fleetauth` as a child process, and a

@@ -1,4 +1,4 @@
-// The competitor of `fleetauth bench token-server`: the smallest honest Node.js token server.
+// The competitor of `fleetauth-bench token-server`: the smallest honest Node.js token server.
 //
 // It answers `GET /v1/tokens/driver/{vehicleId}` as FleetAuth's token server does: the bearer
 // session token's SHA-256 (hex) names a session, which must be unexpired; the session's account

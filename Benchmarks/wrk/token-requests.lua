@@ -1,4 +1,4 @@
--- wrk script of `fleetauth bench token-server`: driver token requests rotating over a fleet.
+-- wrk script of `fleetauth-bench token-server`: driver token requests rotating over a fleet.
 --
 -- Argument: a file with one "SESSION_TOKEN VEHICLE_ID" line per driver (kept out of the command
 -- line). Every request is `GET /v1/tokens/driver/VEHICLE_ID` with that driver's session as its

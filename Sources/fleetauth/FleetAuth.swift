@@ -18,7 +18,6 @@ struct FleetAuth: AsyncParsableCommand {
             TokenServerCommand.self,
             AccountsCommand.self,
             AssignCommand.self,
-            BenchCommand.self,
         ]
     )
 }

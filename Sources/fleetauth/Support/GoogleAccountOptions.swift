@@ -1,3 +1,4 @@
+import CommandSupport
 import ArgumentParser
 import FleetServerSupport
 import FleetTokens

@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 
 /// Reads a token given on the command line, or from standard input when it is `-`.

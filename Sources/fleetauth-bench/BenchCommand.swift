@@ -1,10 +1,12 @@
 import ArgumentParser
 
-/// `fleetauth bench`: release-build benchmarks reported as ratios against references
-/// measured in the same run.
+/// `fleetauth-bench`: release-build benchmarks reported as ratios against references
+/// measured in the same run. Apart from the shipped `fleetauth`, which it runs as a process
+/// where a server is measured from outside.
+@main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "fleetauth-bench",
         abstract: "Benchmarks (build with -c release; pin with 'taskset -c 1' for stable numbers).",
         subcommands: [
             TokenBench.self, ProviderBench.self, TokenServerBench.self, KeylessBench.self, FleetEngineBench.self, FleetStoreBench.self,

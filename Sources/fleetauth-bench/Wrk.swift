@@ -1,3 +1,4 @@
+import CommandSupport
 import FleetDemo
 import Foundation
 

@@ -1,10 +1,11 @@
+import CommandSupport
 import FleetServerSupport
 import FleetTokens
 import Foundation
 import Logging
 import TokenServer
 
-/// The drivers of `fleetauth bench token-server`: one driver account per vehicle, each
+/// The drivers of `fleetauth-bench token-server`: one driver account per vehicle, each
 /// assigned to its vehicle and logged in, written to the token server's database and to the
 /// files the load generator and the Node.js competitor read.
 struct BenchFleet {

@@ -5,7 +5,7 @@ import Foundation
 import LocalFleetEngine
 import Logging
 
-/// `fleetauth bench fleet-store`: what saving location updates costs the local Fleet Engine's
+/// `fleetauth-bench fleet-store`: what saving location updates costs the local Fleet Engine's
 /// store alone (no HTTP), in batches of the sizes its group commit makes: CPU time of the
 /// whole process per saved update, and saves per second of wall-clock time.
 struct FleetStoreBench: AsyncParsableCommand {

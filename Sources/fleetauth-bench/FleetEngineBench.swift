@@ -1,3 +1,4 @@
+import CommandSupport
 import FleetDemo
 import ArgumentParser
 import FleetServerSupport
@@ -12,7 +13,7 @@ import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
-/// `fleetauth bench fleet-engine`: location updates per second over loopback HTTP (load from
+/// `fleetauth-bench fleet-engine`: location updates per second over loopback HTTP (load from
 /// `wrk`), one cached driver token per vehicle, every update acknowledged only once committed
 /// to SQLite (WAL); the same with every token verified afresh; the same two over the gRPC door
 /// (load from grpc-swift's client, ``GRPCUpdateLoad``); what verification costs per request;
@@ -274,14 +275,14 @@ struct FleetEngineBench: AsyncParsableCommand {
     }
 
     /// One run of gRPC updates on `port`, as ``measure(project:port:tokensFile:run:folder:)`` over
-    /// REST: the load runs in a child process (`bench grpc-load`, after its own 1 s warm-up), so
-    /// this process's CPU time is the server's alone.
+    /// REST: the load runs in a child process (`fleetauth-bench grpc-load`, after its own 1 s
+    /// warm-up), so this process's CPU time is the server's alone.
     @available(macOS 15.0, *)
     private func measureGRPC(
         project: String, port: Int, tokensFile: String, run: Int
     ) async throws -> (load: GRPCUpdateLoad.Result, cpuSeconds: (server: Double, load: Double), stolenPercent: Double?) {
         let arguments = [
-            Self.executablePath, "bench", "grpc-load", "--port", String(port), "--project", project, "--tokens-file", tokensFile,
+            BenchExecutables.bench, "grpc-load", "--port", String(port), "--project", project, "--tokens-file", tokensFile,
             "--connections", String(grpcConnections), "--streams", String(connections), "--seconds", String(seconds), "--run", String(run),
         ]
         let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
@@ -291,11 +292,6 @@ struct FleetEngineBench: AsyncParsableCommand {
         // The warm-up second is in both CPU times; scale them to the measured run.
         let share = Double(seconds) / Double(seconds + 1)
         return (result, ((cpuAfter - cpuBefore) * share, child.cpuSeconds * share), HostCPU.stolenPercent(from: hostBefore, to: hostAfter))
-    }
-
-    /// This program's own path, to start `bench grpc-load` with.
-    private static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     /// Serves ``GRPCFloorService`` on a free port while `body` runs with the port.
@@ -502,7 +498,7 @@ struct FleetEngineBench: AsyncParsableCommand {
                    report.readsMedianPerSecond, stolen(report.readsStolenPercent).trimmingCharacters(in: .whitespaces), report.updatesToReadsRatio),
             String(format: "verification per request: cached %.0f ns, uncached %.1f µs (one thread)",
                    report.verifyCachedNanoseconds, report.verifyUncachedNanoseconds / 1000),
-            "CPU µs/update counts the server and the load generator (wrk; grpc-swift's client in `bench grpc-load` for gRPC) together, "
+            "CPU µs/update counts the server and the load generator (wrk; grpc-swift's client in `fleetauth-bench grpc-load` for gRPC) together, "
                 + "(server) the server alone; stolen is the machine's time the hypervisor gave to other guests.",
         ].joined(separator: "\n")
     }

@@ -1,7 +1,8 @@
+import CommandSupport
 import ArgumentParser
 import Foundation
 
-/// `fleetauth bench grpc-load` (hidden): one run of ``GRPCUpdateLoad`` in a process of its own,
+/// `fleetauth-bench grpc-load` (hidden): one run of ``GRPCUpdateLoad`` in a process of its own,
 /// printing its result as JSON, so that `bench fleet-engine` can tell the engine's CPU time from
 /// the load generator's, as it does with `wrk`.
 struct GRPCLoadCommand: AsyncParsableCommand {

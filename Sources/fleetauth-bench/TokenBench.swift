@@ -1,3 +1,4 @@
+import CommandSupport
 import FleetDemo
 import ArgumentParser
 import Crypto
@@ -5,7 +6,7 @@ import CryptoExtras
 import Foundation
 import FleetTokens
 
-/// `fleetauth bench tokens`: mint/s and verify/s (new and cached) next to `openssl speed rsa2048`,
+/// `fleetauth-bench tokens`: mint/s and verify/s (new and cached) next to `openssl speed rsa2048`,
 /// interleaved round by round, reported as medians and ratios.
 struct TokenBench: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 
 /// Runs `openssl speed rsa2048`, the reference every token benchmark is compared with.

@@ -1,8 +1,9 @@
+import CommandSupport
 import Foundation
 
 /// Files of the repository's `Benchmarks/` folder (competitors, load scripts) that a bench
 /// command runs: found from the current directory, or from the built tool's place in the
-/// repository (`.build/<configuration>/fleetauth`).
+/// repository (`.build/<configuration>/fleetauth-bench`).
 enum BenchmarkFiles {
     /// The path of `Benchmarks/<relativePath>`, or a failure that says where it was looked for.
     static func path(_ relativePath: String) throws -> String {
@@ -12,10 +13,10 @@ enum BenchmarkFiles {
     }
 
     /// The current directory, then the folders above the executable's (the repository root
-    /// lies three levels above `.build/<triple>/release/fleetauth`).
+    /// lies three levels above `.build/<triple>/release/fleetauth-bench`).
     private static func searchRoots() -> [URL] {
         var roots = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-        var folder = URL(fileURLWithPath: FleetAuthExecutable.path).resolvingSymlinksInPath().deletingLastPathComponent()
+        var folder = URL(fileURLWithPath: BenchExecutables.bench).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
             folder = folder.deletingLastPathComponent()
             roots.append(folder)
@@ -24,10 +25,15 @@ enum BenchmarkFiles {
     }
 }
 
-/// The running `fleetauth` executable, to start its own subcommands as child processes.
-enum FleetAuthExecutable {
-    /// Its absolute path.
-    static var path: String {
+/// The executables a bench starts as child processes.
+enum BenchExecutables {
+    /// The running `fleetauth-bench`, to start its own subcommands.
+    static var bench: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// The `fleetauth` built beside it (`swift build -c release` builds both).
+    static var fleetAuth: String {
+        URL(fileURLWithPath: bench).deletingLastPathComponent().appendingPathComponent("fleetauth").path
     }
 }

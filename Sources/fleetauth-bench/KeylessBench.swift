@@ -1,3 +1,4 @@
+import CommandSupport
 import FleetDemo
 import ArgumentParser
 import FleetServerSupport
@@ -12,7 +13,7 @@ import NIOHTTP1
 import NIOPosix
 import TokenServer
 
-/// `fleetauth bench keyless`: the token server signing driver tokens through IAM (the Google
+/// `fleetauth-bench keyless`: the token server signing driver tokens through IAM (the Google
 /// stand-in, holding each signature back as IAM's round trip would), a fleet of vehicles each
 /// asking for its token on a timetable, with token reuse on and then off: tokens/s, latency
 /// from each request's due time, and IAM calls per token.

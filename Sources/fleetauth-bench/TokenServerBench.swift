@@ -1,3 +1,4 @@
+import CommandSupport
 import FleetDemo
 import ArgumentParser
 import FleetServerSupport
@@ -12,7 +13,7 @@ import NIOHTTP1
 import NIOPosix
 import TokenServer
 
-/// `fleetauth bench token-server`: FleetAuth's token server (`fleetauth token-server`, a process
+/// `fleetauth-bench token-server`: FleetAuth's token server (`fleetauth token-server`, a process
 /// of its own) beside a minimal Node.js token server (`Benchmarks/node/token-server.mjs`) with
 /// the same key, token, checks and answers, in one run: driver tokens per second from `wrk`
 /// rotating over a fleet of logged-in drivers, tokens per CPU-second of each server (from
@@ -133,7 +134,7 @@ struct TokenServerBench: AsyncParsableCommand {
 
         let fleetAuth = try await ServerProcess.start(
             name: "FleetAuth",
-            arguments: [FleetAuthExecutable.path, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project"],
+            arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project"],
             environment: databaseURL.map { ["FLEETAUTH_DATABASE_URL": $0] } ?? [:],
             port: Self.fleetAuthPort
         )

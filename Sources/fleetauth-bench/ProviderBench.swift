@@ -1,10 +1,11 @@
+import CommandSupport
 import FleetDemo
 import ArgumentParser
 import FleetTokenProvider
 import Foundation
 import NIOCore
 
-/// `fleetauth bench provider`: the client token provider's cache-hit latency, how many fetches
+/// `fleetauth-bench provider`: the client token provider's cache-hit latency, how many fetches
 /// a crowd of concurrent callers causes, and how many fetches a long shift takes, all with an
 /// in-process fetcher (no network) so that only the provider is measured.
 struct ProviderBench: AsyncParsableCommand {
