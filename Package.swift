@@ -317,6 +317,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "FleetTokenProvider",
+                "FleetTokens",
                 "FleetServerSupport",
                 server("Hummingbird", "hummingbird"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),

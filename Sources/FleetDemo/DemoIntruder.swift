@@ -97,13 +97,8 @@ struct DemoIntruder: Sendable {
     /// An unsigned token (`alg: none`) claiming `vehicleID`.
     private static func unsigned(vehicleID: String) -> String {
         let now = Int(Date().timeIntervalSince1970)
-        let header = base64URL(#"{"alg":"none","typ":"JWT"}"#)
-        let claims = base64URL(#"{"iss":"x@y","sub":"x@y","aud":"https://fleetengine.googleapis.com/","iat":\#(now),"exp":\#(now + 600),"authorization":{"vehicleid":"\#(vehicleID)"}}"#)
+        let header = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8))
+        let claims = Base64URL.encode(Data(#"{"iss":"x@y","sub":"x@y","aud":"https://fleetengine.googleapis.com/","iat":\#(now),"exp":\#(now + 600),"authorization":{"vehicleid":"\#(vehicleID)"}}"#.utf8))
         return header + "." + claims + "."
-    }
-
-    private static func base64URL(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

@@ -56,7 +56,7 @@ struct BadTokenTests {
             header["alg"] = "HS256"
             let input = Forge.segment(header) + "." + Forge.segment(Forge.driverPayload(for: driver))
             let secret = SymmetricKey(data: Data(driver.publicKey.pemRepresentation.utf8))
-            return bearer(input + "." + Forge.base64URL(Data(HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: secret))))
+            return bearer(input + "." + Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: secret))))
         }, status: 401, phrase: "'HS256' is not accepted"),
         bad(name: "unknown kid", authorization: {
             var header = Forge.header(for: driver)

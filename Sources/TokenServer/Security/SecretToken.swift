@@ -1,4 +1,5 @@
 import Crypto
+import FleetTokens
 import Foundation
 
 /// High-entropy bearer secrets (session tokens, admin keys) and the hashes stored in their place.
@@ -15,10 +16,7 @@ package enum SecretToken {
     package static func generate(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return prefix + Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return prefix + Base64URL.encode(bytes)
     }
 
     /// The hex SHA-256 of `token`, the form in which it is stored and looked up.

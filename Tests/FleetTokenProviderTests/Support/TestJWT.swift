@@ -1,3 +1,4 @@
+import FleetTokens
 import Foundation
 
 /// Unsigned but real-looking JWTs (`header.payload.signature`, base64url JSON) with chosen
@@ -33,16 +34,14 @@ enum TestJWT {
             authorization: authorization
         )
         let signature = Data("not-a-real-signature-\(serial)".utf8)
-        return [encode(Header()), encode(claims), base64URL(signature)].joined(separator: ".")
+        return [encode(Header()), encode(claims), Base64URL.encode(signature)].joined(separator: ".")
     }
 
     /// The `exp` claim of a token made by ``make(issuedAt:expiresAt:authorization:serial:)``.
     static func expiry(of token: String) -> Date? {
         let payload = token.split(separator: ".")[1]
-        var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         struct Claims: Decodable { let exp: Int? }
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Base64URL.decode(payload),
             let exp = try? JSONDecoder().decode(Claims.self, from: data).exp
         else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(exp))
@@ -51,13 +50,6 @@ enum TestJWT {
     private static func encode(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return base64URL(try! encoder.encode(value))
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(try! encoder.encode(value))
     }
 }

@@ -5,18 +5,13 @@ import Foundation
 
 /// Builds tokens by hand, including ones no honest minter would make.
 enum Forge {
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
     static func segment(_ object: Any) -> String {
-        base64URL(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]))
+        Base64URL.encode(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]))
     }
 
     static func rs256(_ signingInput: String, with key: ServiceAccountKey) -> String {
         let signature = try! key.privateKey.backing.signature(for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
-        return base64URL(signature.rawRepresentation)
+        return Base64URL.encode(signature.rawRepresentation)
     }
 
     /// A token of `header` and `payload`, RS256-signed by `key`.
