@@ -60,9 +60,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // The local Fleet Engine fetches the token server's JWKS and the token server the keys of
-        // OpenID Connect issuers (both through FleetServerSupport); the demo's apps share one client.
+        // OpenID Connect issuers (both through ServerHTTP); the demo's apps share one client.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        // `fleetauth bench fleet-engine` drives HTTP load with a lean NIO client.
+        // `fleetauth-bench fleet-engine` drives HTTP load with a lean NIO client.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         // The HTTP parts Hummingbird's channel carries, for the handler that answers parse errors.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
@@ -88,23 +88,37 @@ let package = Package(
         ),
         .target(name: "FleetTokenProvider"),
         .target(name: "FleetEngineClient", dependencies: ["FleetTokenProvider"]),
+        // What both servers store with: SQLite and PostgreSQL behind one SQLKit database, with
+        // the connection rules each needs, and the lock that gives a data directory one owner.
         .target(
-            name: "FleetServerSupport",
+            name: "ServerStorage",
             dependencies: [
-                server("Hummingbird", "hummingbird"),
                 server("SQLKit", "sql-kit"),
                 server("SQLiteKit", "sqlite-kit"),
                 server("PostgresKit", "postgres-kit"),
                 server("PostgresNIO", "postgres-nio"),
                 server("Logging", "swift-log"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+            ]
+        ),
+        // What both servers answer and fetch with: Google-shaped JSON errors (405, 431 and
+        // Hummingbird's own included), strict JSON bodies, bearer credentials, metrics, fetched
+        // documents on a refetch schedule, and services run in-process.
+        .target(
+            name: "ServerHTTP",
+            dependencies: [
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
+                server("Logging", "swift-log"),
                 server("Metrics", "swift-metrics"),
                 server("Prometheus", "swift-prometheus"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOCore", "swift-nio"),
-                server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
                 server("NIOHTTP1", "swift-nio"),
                 server("NIOHTTPTypes", "swift-nio-extras"),
-                server("HummingbirdCore", "hummingbird"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
@@ -122,7 +136,7 @@ let package = Package(
             name: "LocalFleetEngine",
             dependencies: [
                 "FleetTokens",
-                "FleetServerSupport",
+                "ServerHTTP", "ServerStorage",
                 "FleetEngineProtos",
                 server("SwiftProtobuf", "swift-protobuf"),
                 server("GRPCCore", "grpc-swift-2"),
@@ -144,7 +158,7 @@ let package = Package(
             name: "GoogleStandIn",
             dependencies: [
                 "FleetTokens",
-                "FleetServerSupport",
+                "ServerHTTP",
                 server("Crypto", "swift-crypto"),
                 server("Hummingbird", "hummingbird"),
                 server("Logging", "swift-log"),
@@ -154,7 +168,7 @@ let package = Package(
             name: "TokenServer",
             dependencies: [
                 "FleetTokens",
-                "FleetServerSupport",
+                "ServerHTTP", "ServerStorage",
                 server("Hummingbird", "hummingbird"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("HummingbirdBcrypt", "hummingbird-auth"),
@@ -176,7 +190,7 @@ let package = Package(
                 "FleetTokens",
                 "FleetTokenProvider",
                 "FleetEngineClient",
-                "FleetServerSupport",
+                "ServerHTTP", "ServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 server("Logging", "swift-log"),
@@ -196,7 +210,7 @@ let package = Package(
                 "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",
-                "FleetServerSupport",
+                "ServerHTTP", "ServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 server("ArgumentParser", "swift-argument-parser"),
@@ -215,7 +229,7 @@ let package = Package(
                 "FleetTokens",
                 "FleetTokenProvider",
                 "FleetEngineClient",
-                "FleetServerSupport",
+                "ServerHTTP", "ServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 "FleetEngineProtos",
@@ -238,7 +252,7 @@ let package = Package(
         // transport that dates answers by a test clock.
         .target(
             name: "TestSupport",
-            dependencies: ["FleetTokenProvider", "FleetServerSupport", server("SQLKit", "sql-kit")],
+            dependencies: ["FleetTokenProvider", "ServerStorage", server("SQLKit", "sql-kit")],
             path: "Tests/TestSupport"
         ),
         .testTarget(
@@ -261,20 +275,31 @@ let package = Package(
                 "TokenServer",
                 "GoogleStandIn",
                 "FleetTokens",
-                "FleetServerSupport",
+                "ServerHTTP", "ServerStorage",
                 server("HummingbirdTesting", "hummingbird"),
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
             ]
         ),
         .testTarget(
-            name: "FleetServerSupportTests",
+            name: "ServerHTTPTests",
             dependencies: [
                 "TestSupport",
-                "FleetServerSupport",
+                "ServerHTTP",
                 server("HummingbirdTesting", "hummingbird"),
                 server("Logging", "swift-log"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "ServerStorageTests",
+            dependencies: [
+                "ServerStorage",
+                server("SQLKit", "sql-kit"),
+                server("Logging", "swift-log"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
             ]
         ),
         .testTarget(
@@ -285,7 +310,7 @@ let package = Package(
                 "FleetEngineProtos",
                 "GoogleStandIn",
                 "FleetTokens",
-                "FleetServerSupport",
+                "ServerHTTP", "ServerStorage",
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
                 server("AsyncHTTPClient", "async-http-client"),
@@ -308,7 +333,7 @@ let package = Package(
                 "FleetTokens",
                 "TokenServer",
                 "LocalFleetEngine",
-                "FleetServerSupport",
+                "ServerHTTP",
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
@@ -318,7 +343,7 @@ let package = Package(
                 "TestSupport",
                 "FleetTokenProvider",
                 "FleetTokens",
-                "FleetServerSupport",
+                "ServerHTTP",
                 server("Hummingbird", "hummingbird"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
@@ -338,9 +363,9 @@ if Context.environment["FLEETAUTH_FUZZ"] == "1" {
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
         fuzzTarget("FuzzBase64URL", ["FleetTokens"]),
         fuzzTarget("FuzzTokenVerifier", ["FleetTokens", tokens("Crypto", "swift-crypto")]),
-        fuzzTarget("FuzzJSONReaders", ["FleetTokens", "FleetServerSupport"]),
+        fuzzTarget("FuzzJSONReaders", ["FleetTokens", "ServerHTTP"]),
         fuzzTarget("FuzzTimes", ["LocalFleetEngine", server("SwiftProtobuf", "swift-protobuf")]),
-        fuzzTarget("FuzzLoginBody", ["TokenServer", "FleetServerSupport"]),
-        fuzzTarget("FuzzRequestBodies", ["LocalFleetEngine", "FleetEngineProtos", "FleetServerSupport", server("SwiftProtobuf", "swift-protobuf")]),
+        fuzzTarget("FuzzLoginBody", ["TokenServer", "ServerHTTP"]),
+        fuzzTarget("FuzzRequestBodies", ["LocalFleetEngine", "FleetEngineProtos", "ServerHTTP", server("SwiftProtobuf", "swift-protobuf")]),
     ]
 }

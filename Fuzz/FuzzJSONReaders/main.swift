@@ -1,7 +1,7 @@
-import FleetServerSupport
 import FleetTokens
 import Foundation
 import FuzzSupport
+import ServerHTTP
 
 /// The JSON readers against Foundation's:
 /// - a document ``JSONCursor`` accepts (read whole, every value into a tree) is one Foundation

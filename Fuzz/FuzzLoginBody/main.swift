@@ -1,6 +1,6 @@
-import FleetServerSupport
 import Foundation
 import FuzzSupport
+import ServerHTTP
 import TokenServer
 
 /// The token server's login body (`POST /v1/sessions`) through ``StrictJSON``:

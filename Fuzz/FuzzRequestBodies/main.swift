@@ -1,8 +1,8 @@
 import FleetEngineProtos
-import FleetServerSupport
 import Foundation
 import FuzzSupport
 import LocalFleetEngine
+import ServerHTTP
 import SwiftProtobuf
 
 /// The local Fleet Engine's vehicle and trip request bodies, read as the REST door reads them

@@ -1,7 +1,8 @@
-import FleetServerSupport
 import Foundation
 import LocalFleetEngine
 import Logging
+import ServerHTTP
+import ServerStorage
 import TokenServer
 
 /// A whole fleet's servers in this process, as `serve` runs them but on loopback ports picked

@@ -1,6 +1,7 @@
-import FleetServerSupport
 import LocalFleetEngine
 import Logging
+import ServerHTTP
+import ServerStorage
 import TokenServer
 
 /// The token server and the local Fleet Engine on one data directory, as `serve` and `demo`

@@ -1,10 +1,10 @@
 import Crypto
-import FleetServerSupport
 import FleetTokens
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import ServerHTTP
 
 /// An offline stand-in for the parts of Google Cloud that keyless signing talks to, in
 /// Google's documented request and response shapes, so that it runs on a laptop and in tests:

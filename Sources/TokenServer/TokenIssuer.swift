@@ -1,6 +1,6 @@
-import FleetServerSupport
 import FleetTokens
 import Logging
+import ServerHTTP
 
 /// What a token request asks for.
 enum TokenRequest: Sendable {

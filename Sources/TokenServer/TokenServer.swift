@@ -1,10 +1,11 @@
-import FleetServerSupport
 import FleetTokens
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import ServerHTTP
+import ServerStorage
 
 /// The token server ("your server" in Google's guides): logs app users in, checks that the
 /// caller is assigned to the vehicle, trip, delivery vehicle or tracking id it asks about, and
@@ -141,7 +142,7 @@ package final class TokenServer: Sendable {
     /// requests in flight finish, then closes the store.
     ///
     /// Requests are handled, and their tokens signed, on the event loop that read them (see
-    /// ``FleetServerSupport/EventLoopTaskExecutor``): no hop to another thread and back. The
+    /// ``ServerHTTP/EventLoopTaskExecutor``): no hop to another thread and back. The
     /// loops are twice the cores, so that while a loop signs (about 0.2 ms of CPU) another can
     /// read, and the server keeps its share of the cores beside other busy processes, as a
     /// server with a signing thread pool of that size would.

@@ -1,5 +1,5 @@
 import Foundation
-import FleetServerSupport
+import ServerStorage
 
 /// How a token server behaves, whatever its storage.
 package struct TokenServerOptions: Sendable {

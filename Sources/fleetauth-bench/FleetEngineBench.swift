@@ -1,7 +1,6 @@
+import ArgumentParser
 import CommandSupport
 import FleetDemo
-import ArgumentParser
-import FleetServerSupport
 import FleetTokens
 import Foundation
 import GRPCCore
@@ -11,6 +10,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ServerHTTP
 import ServiceLifecycle
 
 /// `fleetauth-bench fleet-engine`: location updates per second over loopback HTTP (load from

@@ -1,8 +1,8 @@
+import ArgumentParser
 import CommandSupport
 import FleetDemo
-import ArgumentParser
-import FleetServerSupport
 import Foundation
+import ServerHTTP
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,9 +1,10 @@
+import ArgumentParser
 import CommandSupport
 import FleetDemo
-import ArgumentParser
-import FleetServerSupport
 import FleetTokens
 import Foundation
+import ServerHTTP
+import ServerStorage
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,10 +1,10 @@
-import CommandSupport
 import ArgumentParser
-import FleetServerSupport
+import CommandSupport
 import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
+import ServerHTTP
 import ServiceLifecycle
 
 /// `fleetauth fleet-engine`: runs the local Fleet Engine, trusting key files, JWKS files or the

@@ -1,9 +1,10 @@
-import FleetDemo
 import ArgumentParser
-import FleetServerSupport
+import FleetDemo
 import Foundation
 import LocalFleetEngine
 import Logging
+import ServerHTTP
+import ServerStorage
 import ServiceLifecycle
 import TokenServer
 

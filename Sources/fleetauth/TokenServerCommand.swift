@@ -1,8 +1,9 @@
-import CommandSupport
 import ArgumentParser
-import FleetServerSupport
+import CommandSupport
 import Foundation
 import Logging
+import ServerHTTP
+import ServerStorage
 import TokenServer
 
 /// Where the token server's data is, for `token-server`, `accounts` and `assign`.

@@ -1,9 +1,9 @@
-import FleetServerSupport
 import Foundation
 @testable import LocalFleetEngine
 import Logging
-import TestSupport
+import ServerStorage
 import Testing
+import TestSupport
 
 /// The engine's database failing in the middle of a write (SQLite full, a PostgreSQL connection
 /// ended): the write is refused with 503, the engine does not show what it could not save, and

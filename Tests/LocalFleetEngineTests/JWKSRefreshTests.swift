@@ -1,13 +1,13 @@
-import FleetServerSupport
 import FleetTokens
 import Foundation
 import Hummingbird
 import LocalFleetEngine
 import Logging
+import ServerHTTP
 import ServiceLifecycle
 import Synchronization
-import TestSupport
 import Testing
+import TestSupport
 
 /// An engine that trusts a JWKS URL: keys are fetched at start, again when a token names an
 /// unknown key or account (at most once per interval), and removed keys stop being trusted.

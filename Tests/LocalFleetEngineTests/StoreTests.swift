@@ -1,9 +1,10 @@
-import FleetServerSupport
 import Foundation
 @testable import LocalFleetEngine
 import Logging
-import TestSupport
+import ServerHTTP
+import ServerStorage
 import Testing
+import TestSupport
 
 /// The SQL store (SQLite always; PostgreSQL when `FLEETAUTH_TEST_POSTGRES_URL` is set) and
 /// the group-commit writer in front of it.

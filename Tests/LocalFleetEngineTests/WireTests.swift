@@ -1,6 +1,6 @@
 import FleetEngineProtos
-import FleetServerSupport
 import Foundation
+import ServerHTTP
 import SwiftProtobuf
 import Testing
 

@@ -1,6 +1,6 @@
 @testable import LocalFleetEngine
-import FleetServerSupport
 import NIOConcurrencyHelpers
+import ServerHTTP
 import Testing
 
 @Suite("Waiting for a write to be saved, apart from the state actor")

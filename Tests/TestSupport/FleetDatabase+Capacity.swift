@@ -1,4 +1,4 @@
-import FleetServerSupport
+import ServerStorage
 import SQLKit
 
 extension FleetDatabase {

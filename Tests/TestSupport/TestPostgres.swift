@@ -1,6 +1,6 @@
-import FleetServerSupport
 import Foundation
 import Logging
+import ServerStorage
 import SQLKit
 
 /// The PostgreSQL server tests use, named by `FLEETAUTH_TEST_POSTGRES_URL` (`.ci/run` starts

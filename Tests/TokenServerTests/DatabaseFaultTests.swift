@@ -1,9 +1,10 @@
-import FleetServerSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import TestSupport
+import ServerHTTP
+import ServerStorage
 import Testing
+import TestSupport
 @testable import TokenServer
 
 /// The token server's database failing in the middle of a write: the request fails with a

@@ -1,6 +1,6 @@
-import FleetServerSupport
 import Foundation
 import Hummingbird
+import ServerStorage
 import SQLKit
 import Testing
 @testable import TokenServer

@@ -1,6 +1,6 @@
-import FleetServerSupport
 import FleetTokens
 import Foundation
+import ServerHTTP
 import SQLKit
 import Testing
 @testable import TokenServer

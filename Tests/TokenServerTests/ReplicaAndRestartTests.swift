@@ -1,6 +1,6 @@
-import FleetServerSupport
 import FleetTokens
 import Foundation
+import ServerHTTP
 import Testing
 @testable import TokenServer
 

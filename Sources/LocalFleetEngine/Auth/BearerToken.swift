@@ -1,5 +1,5 @@
-import FleetServerSupport
 import FleetTokens
+import ServerHTTP
 
 /// The token of `Authorization: Bearer <JWT>` (an HTTP header, or gRPC metadata), as a
 /// ``TokenRefusal`` when there is none to check.

@@ -1,7 +1,7 @@
-import FleetServerSupport
 import FleetTokens
 import Foundation
 import Logging
+import ServerHTTP
 
 /// Fetches the accounts of one ``TrustedKeySource`` at start, again when asked (a token named
 /// an unknown key) and when the keys are older than the `Cache-Control: max-age` the source

@@ -1,7 +1,7 @@
-import FleetServerSupport
 import FleetTokens
 import Foundation
 import Logging
+import ServerHTTP
 
 /// The local Fleet Engine's methods, each one operation — token, permission rule, validation,
 /// store — that the REST routes and the gRPC services both call: the doors only translate

@@ -1,4 +1,4 @@
-import FleetServerSupport
+import ServerHTTP
 
 /// VehicleService's methods. Each checks, in order: the permission (403), the request (400),
 /// the vehicle (404); the token (401) was checked by the door through ``authenticate``.

@@ -1,4 +1,4 @@
-import FleetServerSupport
+import ServerHTTP
 
 /// Reads the resource names gRPC requests carry where REST has a path:
 /// `providers/{provider}` and `providers/{provider}/{collection}/{id}`.

@@ -1,6 +1,6 @@
 import FleetEngineProtos
-import FleetServerSupport
 import GRPCCore
+import ServerHTTP
 import SwiftProtobuf
 
 /// `maps.fleetengine.v1.VehicleService` over gRPC: each method translates its request for the

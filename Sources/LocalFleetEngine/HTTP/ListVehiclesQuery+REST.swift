@@ -1,5 +1,5 @@
-import FleetServerSupport
 import Hummingbird
+import ServerHTTP
 
 extension ListVehiclesQuery {
     /// The query of `GET …/vehicles?…`, as Google's REST mapping gives it: one parameter per

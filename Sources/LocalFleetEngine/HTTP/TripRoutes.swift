@@ -1,6 +1,6 @@
 import FleetEngineProtos
-import FleetServerSupport
 import Hummingbird
+import ServerHTTP
 import SwiftProtobuf
 
 /// `POST /trips?tripId=`, `GET|PUT|DELETE /trips/{t}`, `POST /trips:search` and

@@ -1,6 +1,6 @@
-import FleetServerSupport
 import Foundation
 import Logging
+import ServerHTTP
 
 /// The live vehicles and trips of one provider, and the single writer that saves them.
 ///

@@ -1,5 +1,5 @@
 import FleetEngineProtos
-import FleetServerSupport
+import ServerStorage
 import SQLKit
 import SwiftProtobuf
 

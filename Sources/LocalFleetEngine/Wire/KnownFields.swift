@@ -1,5 +1,5 @@
-import FleetServerSupport
 import Foundation
+import ServerHTTP
 import SwiftProtobuf
 
 extension SwiftProtobuf.Message {

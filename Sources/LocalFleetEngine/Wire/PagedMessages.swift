@@ -1,5 +1,5 @@
 import FleetEngineProtos
-import FleetServerSupport
+import ServerHTTP
 
 extension ListVehiclesQuery {
     /// The query of a ListVehicles request; `filter` and `viewport` are refused by name

@@ -1,4 +1,4 @@
-import FleetServerSupport
+import ServerHTTP
 import SwiftProtobuf
 
 /// A model enum whose cases are numbered in Fleet Engine's .proto files: how the doors

@@ -1,5 +1,5 @@
 import FleetEngineProtos
-import FleetServerSupport
+import ServerHTTP
 
 extension SearchVehiclesRequest {
     /// The search of a request (zero values are "not set").

@@ -1,5 +1,5 @@
 import FleetEngineProtos
-import FleetServerSupport
+import ServerHTTP
 
 // The trip model to and from Fleet Engine's generated messages (zero values are "not set").
 

@@ -1,5 +1,5 @@
 import FleetEngineProtos
-import FleetServerSupport
+import ServerHTTP
 import SwiftProtobuf
 
 // The vehicle model to and from Fleet Engine's generated messages. proto3 cannot tell an unset

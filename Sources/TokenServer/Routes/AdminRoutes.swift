@@ -1,6 +1,6 @@
-import FleetServerSupport
 import Hummingbird
 import Logging
+import ServerHTTP
 
 /// `POST /v1/admin/accounts` body: a password, an identity, or both.
 struct CreateAccountRequest: StrictJSONBody {

@@ -1,6 +1,6 @@
-import FleetServerSupport
 import Foundation
 import Hummingbird
+import ServerHTTP
 
 extension TokenServer {
     /// `GET /.well-known/jwks.json`, `/healthz`, `/metrics`, `/openapi.yaml`.

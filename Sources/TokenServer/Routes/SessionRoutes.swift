@@ -1,5 +1,5 @@
-import FleetServerSupport
 import Hummingbird
+import ServerHTTP
 
 /// `POST /v1/sessions` body.
 package struct LoginRequest: StrictJSONBody {

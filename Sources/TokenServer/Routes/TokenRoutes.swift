@@ -1,5 +1,5 @@
-import FleetServerSupport
 import Hummingbird
+import ServerHTTP
 
 /// A token answer: epoch seconds and relative seconds both, for clients of either convention.
 struct TokenResponse {

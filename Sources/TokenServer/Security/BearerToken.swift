@@ -1,5 +1,5 @@
-import FleetServerSupport
 import Hummingbird
+import ServerHTTP
 
 /// What a token request authenticates with.
 enum BearerCredential: Sendable {

@@ -1,4 +1,4 @@
-import FleetServerSupport
+import ServerHTTP
 
 /// A change the store refused; each maps to the API error a caller sees.
 package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import FleetServerSupport
+import ServerStorage
 import SQLKit
 
 /// The token server's tables, created when missing. Table names carry a `token_server_`

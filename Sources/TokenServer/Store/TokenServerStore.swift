@@ -1,5 +1,5 @@
-import FleetServerSupport
 import Logging
+import ServerStorage
 import SQLKit
 
 /// Accounts, assignments, sessions and the admin key, in SQLite or PostgreSQL.

@@ -1,11 +1,11 @@
 import FleetDemo
 import FleetEngineClient
-import FleetServerSupport
 import FleetTokenProvider
 import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
+import ServerHTTP
 import Testing
 import TestSupport
 import TokenServer

@@ -1,7 +1,7 @@
-import FleetServerSupport
 import Foundation
 import LocalFleetEngine
 import Logging
+import ServerStorage
 import Synchronization
 import TestSupport
 

@@ -1,9 +1,9 @@
-import FleetServerSupport
 import Foundation
 import Logging
+import ServerStorage
 import SQLKit
-import TestSupport
 import Testing
+import TestSupport
 
 /// The databases the store suite runs against.
 enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {

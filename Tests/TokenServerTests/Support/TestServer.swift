@@ -1,9 +1,10 @@
-import FleetServerSupport
 import FleetTokens
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServerHTTP
+import ServerStorage
 import Synchronization
 import Testing
 @testable import TokenServer

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+@testable import ServerHTTP
 import Testing
-@testable import FleetServerSupport
 
 private struct Echo: StrictJSONBody, ResponseEncodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case text }

@@ -1,6 +1,6 @@
 import Foundation
+@testable import ServerHTTP
 import Testing
-@testable import FleetServerSupport
 
 private struct Login: StrictJSONBody, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable { case username, password, remember }

@@ -1,5 +1,5 @@
-import FleetServerSupport
 import Foundation
+import ServerHTTP
 import Testing
 
 @Suite("JSON strings written by hand")

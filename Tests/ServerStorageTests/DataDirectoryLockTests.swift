@@ -1,5 +1,5 @@
-import FleetServerSupport
 import Foundation
+import ServerStorage
 import Testing
 
 @Suite("Data directory lock")

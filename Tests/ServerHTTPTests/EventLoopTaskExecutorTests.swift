@@ -1,6 +1,6 @@
-import FleetServerSupport
 import Foundation
 import NIOPosix
+import ServerHTTP
 import Testing
 
 @Suite("Event loop task executor")

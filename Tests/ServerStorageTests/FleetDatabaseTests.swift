@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
+@testable import ServerStorage
 import SQLKit
 import Testing
-@testable import FleetServerSupport
 
 @Suite("FleetDatabase on SQLite")
 struct FleetDatabaseTests {

@@ -1,4 +1,4 @@
-import FleetServerSupport
+import ServerHTTP
 import Testing
 
 /// Both servers read `Authorization` by the same rules.

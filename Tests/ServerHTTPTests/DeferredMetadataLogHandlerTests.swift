@@ -1,6 +1,6 @@
-import FleetServerSupport
 import Logging
 import NIOConcurrencyHelpers
+import ServerHTTP
 import Testing
 
 @Suite("Log metadata formatted only for messages that are logged")

@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import TestSupport
+@testable import ServerHTTP
 import Testing
-@testable import FleetServerSupport
+import TestSupport
 
 /// What ``FleetHTTPServer`` and ``Router/answerWrongMethodsWith405()`` make of requests a
 /// router never sees or does not take: every answer a Google-shaped JSON error.

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import NIOPosix
+@testable import ServerStorage
 import SQLKit
 import Testing
-@testable import FleetServerSupport
 
 @Suite("SQLite reads on the calling thread")
 struct SQLiteDirectReaderTests {

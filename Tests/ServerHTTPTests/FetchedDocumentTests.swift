@@ -1,4 +1,4 @@
-import FleetServerSupport
+import ServerHTTP
 import Testing
 
 @Suite("Fetched documents")

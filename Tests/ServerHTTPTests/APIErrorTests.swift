@@ -1,6 +1,6 @@
 import Foundation
+@testable import ServerHTTP
 import Testing
-@testable import FleetServerSupport
 
 @Suite("APIError")
 struct APIErrorTests {
