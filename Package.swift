@@ -136,7 +136,8 @@ let package = Package(
             name: "LocalFleetEngine",
             dependencies: [
                 "FleetTokens",
-                "ServerHTTP", "ServerStorage",
+                "ServerHTTP",
+                "ServerStorage",
                 "FleetEngineProtos",
                 server("SwiftProtobuf", "swift-protobuf"),
                 server("GRPCCore", "grpc-swift-2"),
@@ -168,7 +169,8 @@ let package = Package(
             name: "TokenServer",
             dependencies: [
                 "FleetTokens",
-                "ServerHTTP", "ServerStorage",
+                "ServerHTTP",
+                "ServerStorage",
                 server("Hummingbird", "hummingbird"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("HummingbirdBcrypt", "hummingbird-auth"),
@@ -190,7 +192,8 @@ let package = Package(
                 "FleetTokens",
                 "FleetTokenProvider",
                 "FleetEngineClient",
-                "ServerHTTP", "ServerStorage",
+                "ServerHTTP",
+                "ServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 server("Logging", "swift-log"),
@@ -210,7 +213,8 @@ let package = Package(
                 "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",
-                "ServerHTTP", "ServerStorage",
+                "ServerHTTP",
+                "ServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 server("ArgumentParser", "swift-argument-parser"),
@@ -229,7 +233,8 @@ let package = Package(
                 "FleetTokens",
                 "FleetTokenProvider",
                 "FleetEngineClient",
-                "ServerHTTP", "ServerStorage",
+                "ServerHTTP",
+                "ServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 "FleetEngineProtos",
@@ -248,11 +253,19 @@ let package = Package(
                 server("SwiftProtobuf", "swift-protobuf"),
             ]
         ),
-        // What several test targets share: running the built `fleetauth` as a child process, and a
+        // What the test targets share: the test keys, forged tokens and a hand-moved clock, fresh
+        // PostgreSQL databases, running the built `fleetauth` as a child process, raw HTTP, and a
         // transport that dates answers by a test clock.
         .target(
             name: "TestSupport",
-            dependencies: ["FleetTokenProvider", "ServerStorage", server("SQLKit", "sql-kit")],
+            dependencies: [
+                "FleetTokens",
+                "FleetTokenProvider",
+                "ServerStorage",
+                server("SQLKit", "sql-kit"),
+                server("Crypto", "swift-crypto"),
+                server("CryptoExtras", "swift-crypto"),
+            ],
             path: "Tests/TestSupport"
         ),
         .testTarget(
@@ -275,7 +288,8 @@ let package = Package(
                 "TokenServer",
                 "GoogleStandIn",
                 "FleetTokens",
-                "ServerHTTP", "ServerStorage",
+                "ServerHTTP",
+                "ServerStorage",
                 server("HummingbirdTesting", "hummingbird"),
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
@@ -310,7 +324,8 @@ let package = Package(
                 "FleetEngineProtos",
                 "GoogleStandIn",
                 "FleetTokens",
-                "ServerHTTP", "ServerStorage",
+                "ServerHTTP",
+                "ServerStorage",
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
                 server("AsyncHTTPClient", "async-http-client"),

@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetTokenProvider
 import FleetTokens
 import Foundation
+import TestSupport
 import Testing
 
 /// The REST client against the real local Fleet Engine, with tokens from the real token server.
@@ -66,7 +67,7 @@ struct ClientTests {
     @Test func aTokenRefusedTwiceIsThrownAfterOneRetry() async throws {
         let fleet = try await TestFleet.start()
         try await fleet.enroll(0..<1)
-        let driverKey = try #require(fleet.keys.key(for: .driverSDKUser))
+        let driverKey = TestKeys.driver
         let expired = try TokenMinter(key: driverKey, now: { fleet.clock.now - 3600 }).mint(.driver(vehicleID: "vehicle-0"), lifetime: .seconds(60))
         let tokens = CountingTokens(expired.token)
         let client = await fleet.client(tokens: tokens)

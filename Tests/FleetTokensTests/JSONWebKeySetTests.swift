@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FleetTokens
+import TestSupport
 
 @Suite("JWKS export and import")
 struct JSONWebKeySetTests {

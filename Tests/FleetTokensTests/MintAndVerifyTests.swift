@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FleetTokens
+import TestSupport
 
 @Suite("Minting: every kind round-trips through the verifier with exact Fleet Engine claims")
 struct MintAndVerifyTests {

@@ -3,6 +3,7 @@ import CryptoExtras
 import Foundation
 import Testing
 @testable import FleetTokens
+import TestSupport
 
 @Suite("RS256 signer: the platform's RSA gives swift-crypto's exact signatures")
 struct RS256SignerTests {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import FleetTokens
+import TestSupport
 
 @Suite("Verifier: one test per refusal reason")
 struct RefusalTests {
@@ -9,7 +10,7 @@ struct RefusalTests {
     var verifier: TokenVerifier { TokenVerifier.forTests(clock: clock) }
     var now: Int64 { clock.epochSeconds }
     var goodHeader: [String: Any] { Forge.header(for: TestKeys.driver) }
-    var goodPayload: [String: Any] { Forge.driverPayload(for: TestKeys.driver, now: now) }
+    var goodPayload: [String: Any] { Forge.driverPayload(for: TestKeys.driver, now: now, lifetime: 3600, vehicleID: "vehicle-1") }
 
     func refused(_ token: String) -> TokenRefusal? {
         refusal { () throws(TokenRefusal) in try verifier.verify(token) }
@@ -110,7 +111,7 @@ struct RefusalTests {
     @Test func unknownIssuer() {
         let token = Forge.token(
             header: Forge.header(for: TestKeys.stranger),
-            payload: Forge.driverPayload(for: TestKeys.stranger, now: now),
+            payload: Forge.driverPayload(for: TestKeys.stranger, now: now, lifetime: 3600, vehicleID: "vehicle-1"),
             signedBy: TestKeys.stranger
         )
         #expect(refused(token) == .unknownIssuer(TestKeys.stranger.clientEmail))

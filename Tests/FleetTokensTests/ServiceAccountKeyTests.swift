@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FleetTokens
+import TestSupport
 
 @Suite("Service-account key files")
 struct ServiceAccountKeyTests {

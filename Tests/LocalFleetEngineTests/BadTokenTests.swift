@@ -3,6 +3,7 @@ import FleetTokens
 import Foundation
 import NIOHTTP1
 import Testing
+import TestSupport
 
 /// The corpus of bad tokens, each sent as a location update of vehicle v1 to the
 /// shared engine: refused with the right status and Google error body, the token never

@@ -4,6 +4,7 @@ import GRPCCore
 import NIOHTTP1
 import SwiftProtobuf
 import Testing
+import TestSupport
 
 /// Both doors agree: the same calls through REST and gRPC, by every kind of token of the
 /// permission table and with the request mistakes each door can carry, get the same status and

@@ -3,6 +3,7 @@ import FleetTokens
 import GRPCCore
 import SwiftProtobuf
 import Testing
+import TestSupport
 
 /// The gRPC door with grpc-swift's own generated client: each served method's success and its
 /// refusals, health checking, and bad input answered with a clear status.

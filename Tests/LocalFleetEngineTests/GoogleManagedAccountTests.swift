@@ -5,6 +5,7 @@ import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TestSupport
 
 /// The local Fleet Engine trusting a service account whose keys Google manages (the Google
 /// stand-in on loopback), by email: tokens IAM signed, with and without `kid`, through a key

@@ -2,6 +2,7 @@ import FleetEngineProtos
 import Foundation
 import GRPCCore
 import Testing
+import TestSupport
 
 /// `/healthz` and `/metrics` on the REST port: requests counted by API method, door and status,
 /// refusals by reason, UpdateVehicle's time until acknowledged.

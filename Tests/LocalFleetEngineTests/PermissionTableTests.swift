@@ -1,5 +1,6 @@
 import NIOHTTP1
 import Testing
+import TestSupport
 
 /// DESIGN.md's permission table, row by row, over HTTP against the shared engine: every role
 /// on every call, allowed and refused, including the 403-before-404 rule.

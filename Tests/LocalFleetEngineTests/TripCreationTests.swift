@@ -1,5 +1,6 @@
 import FleetEngineProtos
 import Testing
+import TestSupport
 
 /// CreateTrip ignores what Fleet Engine ignores: every trip starts `NEW`, whichever status the
 /// request gave, on both doors.

@@ -3,6 +3,7 @@ import LocalFleetEngine
 import NIOHTTP1
 import SwiftProtobuf
 import Testing
+import TestSupport
 
 /// Requests with a good token that break a rule of the API: 400 `INVALID_ARGUMENT` with a
 /// message that names the field, and nothing changed.

@@ -4,6 +4,7 @@ import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import TestSupport
 import Testing
 @testable import TokenServer
 
@@ -44,7 +45,7 @@ struct KeylessTokenServerTests {
             keys.append(try JSONWebKey(publishing: key.privateKey.publicKey, keyID: key.id))
         }
         let accounts = try JSONWebKeySet(keys: keys).trustedAccounts(email: Self.driverAccount, role: .driverSDKUser)
-        return TokenVerifier(trusting: accounts, now: clock.now)
+        return TokenVerifier(trusting: accounts, now: clock.function)
     }
 
     @Test("the driver's token is the one IAM signed, with the right claims and IAM's kid; the access token is fetched once")
@@ -139,7 +140,7 @@ struct KeylessTokenServerTests {
         try await withKeylessServer { client, standIn, _ in
             let session = try await client.enroll("cat", role: "consumer", assigned: ["trips/t-1/consumer"])
             let verified = try await client.token("consumer/t-1", session: session).verifiedToken(try await verifier(from: client))
-            #expect(verified.claims.issuer == TestKeys.shared.keys[.consumerSDKUser]?.clientEmail)
+            #expect(verified.claims.issuer == TestKeys.byRole[.consumerSDKUser]?.clientEmail)
             #expect(await standIn.accounts.calls.signJwt == 0)
         }
     }

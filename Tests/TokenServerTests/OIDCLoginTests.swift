@@ -4,6 +4,7 @@ import Foundation
 import HummingbirdTesting
 import Logging
 import Testing
+import TestSupport
 @testable import TokenServer
 
 /// A token server trusting a loopback OpenID Connect issuer, with its test clock.
@@ -38,7 +39,7 @@ struct OIDCSetup: Sendable {
 
     /// Claims of a good ID token for `subject`, issued now by the test clock.
     func claims(_ subject: String) -> [String: any Sendable] {
-        let now = Int(clock.now().timeIntervalSince1970)
+        let now = Int(clock.now.timeIntervalSince1970)
         return ["sub": subject, "aud": Self.audience, "iat": now, "exp": now + 3600, "email": "\(subject)@example.com"]
     }
 
@@ -101,7 +102,7 @@ struct OIDCLoginTests {
             try await setup.link("ann", role: "driver", subject: "uid-ann", assigned: ["vehicles/v-1/driver"])
             let issuer = setup.issuer
             let good = setup.claims("uid-ann")
-            let now = Int(setup.clock.now().timeIntervalSince1970)
+            let now = Int(setup.clock.now.timeIntervalSince1970)
             func with(_ changes: [String: any Sendable], without removed: String? = nil) -> [String: any Sendable] {
                 var claims = good.merging(changes) { $1 }
                 if let removed { claims[removed] = nil }

@@ -1,6 +1,7 @@
 import FleetTokens
 import Foundation
 import ServerHTTP
+import TestSupport
 import Testing
 @testable import TokenServer
 
@@ -60,13 +61,13 @@ struct ReplicaAndRestartTests {
     func otherProject() async throws {
         try await TestDatabase.with(.sqlite) { database in
             let dataDirectory = database.folder + "/data"
-            try TestKeys.install(in: dataDirectory)
+            try TestKeys.install(in: dataDirectory + "/keys")
             let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: "another-project", options: TestServer.options())
             do {
                 _ = try await TokenServer.open(configuration)
                 Issue.record("a key of another project was accepted")
             } catch let error as KeyFileError {
-                #expect(error.problem.contains("belongs to project \"\(TestKeys.projectID)\""))
+                #expect(error.problem.contains("belongs to project \"\(TestKeys.project)\""))
             }
         }
     }

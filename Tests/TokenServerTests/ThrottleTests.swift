@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TokenServer
 
@@ -44,7 +45,7 @@ struct ThrottleTests {
     @Test("the throttle forgets failures once they leave the window, and bounds what it tracks")
     func forgetting() async throws {
         let clock = TestClock()
-        let throttle = LoginThrottle(policy: .init(failuresPerUsername: 2, failuresPerAddress: 2, window: .seconds(10), trackedKeys: 3), now: clock.now)
+        let throttle = LoginThrottle(policy: .init(failuresPerUsername: 2, failuresPerAddress: 2, window: .seconds(10), trackedKeys: 3), now: clock.function)
         await throttle.recordFailure(username: "a", address: "1.1.1.1")
         await throttle.recordFailure(username: "a", address: "1.1.1.1")
         #expect(await throttle.wait(username: "a", address: nil) == .seconds(10))

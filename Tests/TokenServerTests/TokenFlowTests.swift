@@ -1,6 +1,7 @@
 import FleetTokens
 import Foundation
 import HummingbirdTesting
+import TestSupport
 import Testing
 @testable import TokenServer
 
@@ -35,7 +36,7 @@ struct TokenFlowTests {
             #expect(verified.role == .driverSDKUser)
             #expect(verified.claims.authorization == AuthorizationClaims(vehicleID: "v-17"))
             #expect(verified.claims.audience == FleetEngineClaims.fleetEngineAudience)
-            #expect(verified.claims.issuer == TestKeys.shared.keys[.driverSDKUser]?.clientEmail)
+            #expect(verified.claims.issuer == TestKeys.byRole[.driverSDKUser]?.clientEmail)
             #expect(body["issuedAt"] as? Int == 1_800_000_000)
             #expect(body["expiresAt"] as? Int == 1_800_001_800)
             #expect(body["expiresInSeconds"] as? Int == 1800)

@@ -18,17 +18,15 @@ import FoundationNetworking
 /// ports, judging tokens by one manual clock that the test moves; either can be stopped and
 /// started again on its port.
 final class TestFleet: Sendable {
-    static let project = "client-test-project"
+    static let project = TestKeys.project
     static let password = "a-password-for-tests"
 
     /// The time of both servers (and of the apps' providers unless a test gives them another).
     let clock: ManualTokenClock
-    let keys: SigningKeys
     private let servers: LocalFleet
 
-    private init(clock: ManualTokenClock, keys: SigningKeys, servers: LocalFleet) {
+    private init(clock: ManualTokenClock, servers: LocalFleet) {
         self.clock = clock
-        self.keys = keys
         self.servers = servers
     }
 
@@ -38,11 +36,11 @@ final class TestFleet: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-client-\(UUID().uuidString)").path
         let clock = ManualTokenClock(now: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         let options = TokenServerOptions(tokenLifetime: tokenLifetime, bcryptCost: 4, now: { clock.now })
-        let keys = try SharedTestKeys.install(in: TokenServerConfiguration(dataDirectory: folder, projectID: project, options: options).keysDirectory)
+        try TestKeys.install(in: TokenServerConfiguration(dataDirectory: folder, projectID: project, options: options).keysDirectory)
         let servers = try await LocalFleet.start(
             dataDirectory: folder, project: project, options: options, keyless: false,
             logger: Logger(label: "client-tests") { _ in SwiftLogNoOpLogHandler() })
-        return TestFleet(clock: clock, keys: keys, servers: servers)
+        return TestFleet(clock: clock, servers: servers)
     }
 
     /// Stops the token server: apps' fetches meet a refused connection.
@@ -82,7 +80,7 @@ final class TestFleet: Sendable {
     /// A client with server tokens (the fleet operator's backend).
     var operatorClient: FleetEngineClient {
         get async throws {
-            try await client(tokens: ServerTokens(key: try #require(keys.key(for: .serviceSuperUser)), clock: clock))
+            try await client(tokens: ServerTokens(key: TestKeys.server, clock: clock))
         }
     }
 

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// A key an OpenID Connect issuer signs ID tokens with: RSA (RS256) or P-256 (ES256).
@@ -19,7 +20,7 @@ struct IssuerKey: Sendable {
 
     /// An RSA key (reusing a test service-account key: RSA generation is slow).
     static func rsa(_ keyID: String, from role: FleetEngineRole) -> IssuerKey {
-        IssuerKey(keyID: keyID, secret: .rsa(TestKeys.shared.keys[role]!.privateKey.backing))
+        IssuerKey(keyID: keyID, secret: .rsa(TestKeys.byRole[role]!.privateKey.backing))
     }
 
     /// A new P-256 key.

@@ -6,19 +6,9 @@ import Logging
 import ServerHTTP
 import ServerStorage
 import Synchronization
+import TestSupport
 import Testing
 @testable import TokenServer
-
-/// A clock tests can move.
-final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-
-    var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-}
 
 /// A token server on a data directory, serving on a free loopback port.
 struct TestServer: Sendable {
@@ -32,7 +22,7 @@ struct TestServer: Sendable {
 
     /// Test options: cheap bcrypt, a movable clock.
     static func options(clock: TestClock = TestClock(), throttle: LoginThrottle.Policy = .init()) -> TokenServerOptions {
-        TokenServerOptions(tokenLifetime: .seconds(1800), bcryptCost: 4, loginThrottle: throttle, now: clock.now)
+        TokenServerOptions(tokenLifetime: .seconds(1800), bcryptCost: 4, loginThrottle: throttle, now: clock.function)
     }
 
     /// Opens a server on `dataDirectory` (the shared test keys installed) and `database`.
@@ -43,9 +33,9 @@ struct TestServer: Sendable {
         logger: Logger = Logger(label: "test")
     ) async throws -> TestServer {
         if !FileManager.default.fileExists(atPath: dataDirectory + "/keys") {
-            try TestKeys.install(in: dataDirectory)
+            try TestKeys.install(in: dataDirectory + "/keys")
         }
-        var configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: TestKeys.projectID, options: options)
+        var configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: TestKeys.project, options: options)
         if case .postgres(let url) = database { configuration.databaseURL = url }
         let server = try await TokenServer.open(configuration, logger: logger)
         return TestServer(server: server, configuration: configuration)
