@@ -57,22 +57,10 @@ struct FleetEngineDatabaseFaultTests {
         do {
             try await TestEngine.withDatabase(location: location) { client, _ in
                 let other = try await FleetDatabase.open(location, logger: Logger(label: "test-postgres"))
-                // The vehicles table is held, so the engine's save waits inside its transaction;
-                // its connection is then ended. The lock is let go whatever happens.
-                let (ended, request) = try await other.transaction { db in
-                    try await db.raw("LOCK TABLE \(unsafeRaw: SQLFleetStore.vehiclesTable) IN ACCESS EXCLUSIVE MODE").run()
-                    let request = Task {
-                        try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=ended", token: Tokens.server, body: Fixtures.vehicleBody())
-                    }
-                    let deadline = ContinuousClock.now + .seconds(60)
-                    var ended = 0
-                    while ended == 0, ContinuousClock.now < deadline {
-                        ended = try await TestPostgres.endConnections(through: db, waitingForALock: true)
-                        if ended == 0 { try await Task.sleep(for: .milliseconds(50)) }
-                    }
-                    return (ended, request)
+                // The engine's save waits inside its transaction; its connection is ended.
+                let (ended, response) = try await TestPostgres.endConnection(waitingToWrite: SQLFleetStore.vehiclesTable, through: other) {
+                    try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=ended", token: Tokens.server, body: Fixtures.vehicleBody())
                 }
-                let response = try await request.value
                 try #require(ended == 1, "the engine's save never waited for the lock: \(response)")
                 #expect(response.status == 503 && response.errorStatus == "UNAVAILABLE", "\(response)")
                 #expect(!response.body.lowercased().contains("postgres"), "\(response)")

@@ -48,4 +48,28 @@ public enum TestPostgres {
             WHERE datname = current_database() AND pid <> pg_backend_pid()\(unsafeRaw: lockCondition)
             """).all().count
     }
+
+    /// Makes a server's write fail mid-transaction: holds `table` locked through `database`
+    /// while `write` starts, so that the write waits inside its transaction, ends the
+    /// connection that waits (the server's), then lets the lock go (within 60 s whatever
+    /// happens, so that the write cannot wait for ever). Returns how many connections were
+    /// ended (1 when the write waited for the lock) and the write's result.
+    package static func endConnection<Result: Sendable>(
+        waitingToWrite table: String,
+        through database: FleetDatabase,
+        during write: @escaping @Sendable () async throws -> Result
+    ) async throws -> (ended: Int, result: Result) {
+        let (ended, task) = try await database.transaction { db in
+            try await db.raw("LOCK TABLE \(unsafeRaw: table) IN ACCESS EXCLUSIVE MODE").run()
+            let task = Task { try await write() }
+            let deadline = ContinuousClock.now + .seconds(60)
+            var ended = 0
+            while ended == 0, ContinuousClock.now < deadline {
+                ended = try await endConnections(through: db, waitingForALock: true)
+                if ended == 0 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            return (ended, task)
+        }
+        return (ended, try await task.value)
+    }
 }

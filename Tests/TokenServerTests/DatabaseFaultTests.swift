@@ -51,21 +51,10 @@ struct TokenServerDatabaseFaultTests {
             let other = try await FleetDatabase.open(location, logger: TestDatabase.logger)
             defer { Task { await other.shutdown() } }
             let username = "dropped"
-            // The identities table is held, so the account's second insert waits inside its
-            // transaction; its connection is then ended. The lock is let go whatever happens,
-            // so that the request cannot wait for it forever.
-            let (ended, request) = try await other.transaction { db in
-                try await db.raw("LOCK TABLE token_server_identities IN ACCESS EXCLUSIVE MODE").run()
-                let request = Task { try await client.admin(.post, "/v1/admin/accounts", json: Self.accountBody(username)) }
-                let deadline = ContinuousClock.now + .seconds(60)
-                var ended = 0
-                while ended == 0, ContinuousClock.now < deadline {
-                    ended = try await TestPostgres.endConnections(through: db, waitingForALock: true)
-                    if ended == 0 { try await Task.sleep(for: .milliseconds(50)) }
-                }
-                return (ended, request)
+            // The account's second insert waits inside its transaction; its connection is ended.
+            let (ended, response) = try await TestPostgres.endConnection(waitingToWrite: "token_server_identities", through: other) {
+                try await client.admin(.post, "/v1/admin/accounts", json: Self.accountBody(username))
             }
-            let response = try await request.value
             try #require(ended == 1, "the account's insert never waited for the lock: \(String(buffer: response.body))")
             let message = try response.expectRefusal(.internalServerError, "INTERNAL")
             #expect(message == APIError.internalMessage)
