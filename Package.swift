@@ -199,6 +199,7 @@ let package = Package(
                 server("Logging", "swift-log"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("AsyncHTTPClient", "async-http-client"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
                 server("NIOHTTP1", "swift-nio"),

@@ -1,8 +1,8 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// What the demo's apps did, counted as it happens from every reporter, follower, provider
 /// and intruder attempt.
@@ -36,26 +36,26 @@ package final class DemoStats: Sendable {
         package var firstAnswer = ""
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = NIOLockedValueBox(Counts())
     /// Report-to-acknowledgement latencies, in nanoseconds: apart from the counts, so that the
     /// progress line reads the counts without copying every latency.
-    private let latencies = Mutex<[Int64]>([])
+    private let latencies = NIOLockedValueBox<[Int64]>([])
 
     /// The counts now.
-    var current: Counts { counts.withLock { $0 } }
+    var current: Counts { counts.withLockedValue { $0 } }
 
     /// Percentiles of the update latencies so far.
-    var latency: LatencySummary { LatencySummary(latencies.withLock { $0 }) }
+    var latency: LatencySummary { LatencySummary(latencies.withLockedValue { $0 }) }
 
     func locationReported() {
-        counts.withLock { $0.reported += 1 }
+        counts.withLockedValue { $0.reported += 1 }
     }
 
     func record(_ event: ReporterEvent) {
         if case .accepted(_, let latency) = event {
-            latencies.withLock { $0.append(TimeAmount(latency).nanoseconds) }
+            latencies.withLockedValue { $0.append(TimeAmount(latency).nanoseconds) }
         }
-        counts.withLock { counts in
+        counts.withLockedValue { counts in
             switch event {
             case .accepted: counts.accepted += 1
             case .superseded: counts.superseded += 1
@@ -67,7 +67,7 @@ package final class DemoStats: Sendable {
     }
 
     func record(_ event: ProviderEvent, app kind: String) {
-        counts.withLock { counts in
+        counts.withLockedValue { counts in
             switch event {
             case .reused: counts.reused[kind, default: 0] += 1
             case .fetched: counts.fetched[kind, default: 0] += 1
@@ -80,18 +80,18 @@ package final class DemoStats: Sendable {
     }
 
     func tripRead(_ trip: Trip) {
-        counts.withLock { counts in
+        counts.withLockedValue { counts in
             counts.tripReadings += 1
             if trip.tripStatus == .complete { counts.tripsCompleted += 1 }
         }
     }
 
     func followFailed(_ error: any Error) {
-        counts.withLock { $0.followErrors.append("\(error)") }
+        counts.withLockedValue { $0.followErrors.append("\(error)") }
     }
 
     func intrusion(_ trick: String, refused: Bool, answer: String) {
-        counts.withLock { counts in
+        counts.withLockedValue { counts in
             counts.intrusions[trick, default: IntruderTally()].attempts += 1
             if refused { counts.intrusions[trick, default: IntruderTally()].refused += 1 }
             if counts.intrusions[trick]?.firstAnswer.isEmpty == true { counts.intrusions[trick]?.firstAnswer = answer }
