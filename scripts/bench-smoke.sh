@@ -25,6 +25,7 @@ run() {
 }
 
 run tokens --rounds 1 --seconds 1
+run codecs --rounds 1 --seconds 0.1
 run provider --hits 1000 --callers 10 --shift-hours 1
 run token-server --vehicles 32 --connections 4 --seconds 1 --rounds 1 --cores 1
 run keyless --vehicles 16 --connections 4 --seconds 2 --interval 1 --sign-delay 5 --token-lifetime 60

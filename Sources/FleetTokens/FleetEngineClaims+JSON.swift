@@ -4,7 +4,7 @@ extension FleetEngineClaims {
     /// The claims as JSON: the object `JSONEncoder` (without escaped slashes) writes for them,
     /// with the keys in a fixed order (`JSONEncoder` on Linux orders them by hash), written by
     /// hand: `JSONEncoder` took about 2.5 % of the token server's CPU per token.
-    var jsonBytes: [UInt8] {
+    package var jsonBytes: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         bytes.append(contentsOf: #"{"iss":"#.utf8)

@@ -1,0 +1,124 @@
+import ArgumentParser
+import CommandSupport
+import FleetTokens
+import Foundation
+import ServerHTTP
+
+/// `fleetauth-bench codecs`: each hand-written codec on the token path beside the library code
+/// it stands in for, on the same token, interleaved round by round: base64url (Foundation's
+/// base64 with the URL alphabet swapped in and the padding taken off or put back), the claims
+/// reader (`JSONDecoder`), the claims writer and the servers' JSON string writer (`JSONEncoder`).
+/// A hand-written codec earns its place by being faster; the table says which do.
+struct CodecBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "codecs",
+        abstract: "Hand-written codecs (base64url, claims JSON) against Foundation's, on the same token."
+    )
+
+    @Option(help: "Rounds to interleave (medians are reported).")
+    var rounds = 5
+
+    @Option(help: "Seconds of CPU time per measurement.")
+    var seconds = 1.0
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    /// One codec against the library code it stands in for.
+    struct Row: Encodable {
+        let codec: String
+        let ownPerSecond: Double
+        let libraryPerSecond: Double
+        /// ``ownPerSecond`` ÷ ``libraryPerSecond``: above 1 the hand-written one pays.
+        let speedup: Double
+    }
+
+    /// What is measured: a name, the hand-written codec and the library's way.
+    private struct Pair {
+        let codec: String
+        let own: () throws -> Void
+        let library: () throws -> Void
+    }
+
+    func run() throws {
+        let key = try ServiceAccountKey.generate(projectID: "bench-project", role: .driverSDKUser)
+        let token = try TokenMinter(key: key).mint(.driver(vehicleID: "vehicle-42")).token
+        let segments = token.split(separator: ".")
+        guard segments.count == 3, let payload = Base64URL.decode(segments[1]), let signature = Base64URL.decode(segments[2]) else {
+            throw CommandFailure("the minted token is not three base64url segments")
+        }
+        let claims = try JSONDecoder().decode(FleetEngineClaims.self, from: payload)
+        try check(payload: payload, segment: segments[1], signature: signature, claims: claims)
+
+        let decoder = JSONDecoder()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let pairs = [
+            Pair(codec: "base64url encode (signature, 256 bytes)",
+                 own: { consume(Base64URL.encode(signature)) }, library: { consume(Self.foundationEncode(signature)) }),
+            Pair(codec: "base64url decode (claims segment)",
+                 own: { consume(Base64URL.decode(segments[1])) }, library: { consume(Self.foundationDecode(segments[1])) }),
+            Pair(codec: "claims read (JSONCursor)",
+                 own: { consume(try ClaimsPayload(json: payload)) }, library: { consume(try decoder.decode(FleetEngineClaims.self, from: payload)) }),
+            Pair(codec: "claims write (by hand)",
+                 own: { consume(claims.jsonBytes) }, library: { consume(try encoder.encode(claims)) }),
+            Pair(codec: "JSON string (the token, JSONString)",
+                 own: { consume(Self.jsonString(token)) }, library: { consume(try encoder.encode(token)) }),
+        ]
+        var own = Array(repeating: [Double](), count: pairs.count)
+        var library = own
+        for round in 1...rounds {
+            for (index, pair) in pairs.enumerated() {
+                own[index].append(try Throughput.measure(seconds: seconds, pair.own))
+                library[index].append(try Throughput.measure(seconds: seconds, pair.library))
+            }
+            if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
+        }
+        let rows = pairs.indices.map { index in
+            let (mine, theirs) = (Throughput.median(own[index]), Throughput.median(library[index]))
+            return Row(codec: pairs[index].codec, ownPerSecond: mine, libraryPerSecond: theirs, speedup: mine / theirs)
+        }
+        if json { return try JSONOutput.print(rows) }
+        print("codec                                         own/s     library/s   own ÷ library")
+        for row in rows {
+            print(row.codec.padding(toLength: 40, withPad: " ", startingAt: 0)
+                + String(format: "%12.0f  %12.0f   %5.2fx  %@", row.ownPerSecond, row.libraryPerSecond, row.speedup, row.speedup >= 1 ? "pays" : "DOES NOT PAY"))
+        }
+    }
+
+    /// Both ways of each codec give the same result on this token, or the comparison is void.
+    private func check(payload: Data, segment: Substring, signature: Data, claims: FleetEngineClaims) throws {
+        guard Base64URL.encode(signature) == Self.foundationEncode(signature),
+              Base64URL.decode(segment) == Self.foundationDecode(segment),
+              try ClaimsPayload(json: payload).iss == claims.issuer,
+              try JSONDecoder().decode(FleetEngineClaims.self, from: Data(claims.jsonBytes)) == claims,
+              try JSONDecoder().decode(String.self, from: Data(Self.jsonString(signature.base64EncodedString()))) == signature.base64EncodedString()
+        else { throw CommandFailure("a hand-written codec and the library disagree on the bench's token") }
+    }
+
+    /// `text` as a JSON string literal, as the servers write tokens into their answers.
+    private static func jsonString(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        JSONString.append(text, to: &bytes)
+        return bytes
+    }
+
+    /// Base64url with Foundation: base64, the URL alphabet swapped in, the padding taken off.
+    private static func foundationEncode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Unpadded base64url with Foundation: the standard alphabet and the padding put back.
+    private static func foundationDecode(_ text: Substring) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}
+
+/// Keeps `value` alive past the optimizer, so that a measured call is not removed as unused.
+@inline(never)
+private func consume<Value>(_ value: Value) {
+    withExtendedLifetime(value) {}
+}
