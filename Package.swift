@@ -339,8 +339,10 @@ let package = Package(
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
+        // End to end: apps (FleetTokenProvider, FleetEngineClient) against the real token server
+        // and local Fleet Engine run by LocalFleet, faults and the demo included.
         .testTarget(
-            name: "FleetEngineClientTests",
+            name: "EndToEndTests",
             dependencies: [
                 "TestSupport",
                 "FleetEngineClient",
