@@ -19,8 +19,11 @@ build() {
     mkdir -p "$scratch"
     for target in "$@"; do
         echo "fuzz: building $target"
+        # SwiftPM hands swiftc one -sanitize= per sanitizer, in no fixed order, and swiftc keeps
+        # only the last: half the builds had Swift code without coverage (libFuzzer then finds
+        # nothing) or without AddressSanitizer. One -sanitize= naming both, last, keeps both.
         if ! FLEETAUTH_FUZZ=1 swift build --scratch-path "$scratch" --sanitize=fuzzer --sanitize=address \
-            --product "$target" >"$log" 2>&1; then
+            -Xswiftc -sanitize=address,fuzzer --product "$target" >"$log" 2>&1; then
             grep -v "Cannot export local symbol" "$log" | tail -40
             return 1
         fi
