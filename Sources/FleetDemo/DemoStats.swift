@@ -9,28 +9,43 @@ import NIOCore
 package final class DemoStats: Sendable {
     /// The counts at one moment.
     package struct Counts: Sendable {
+        /// Locations the drivers' reporters were given.
         package var reported = 0
+        /// Locations Fleet Engine acknowledged.
         package var accepted = 0
+        /// Locations replaced by a newer one before they were sent.
         package var superseded = 0
+        /// Sends tried again after a failure.
         package var retries = 0
+        /// Locations given up on.
         package var dropped = 0
+        /// Reporters that stopped for good.
         package var stopped = 0
-        /// Provider events by app kind (`driver`, `consumer`).
+        /// Tokens served from the provider's cache, by app kind (`driver`, `consumer`).
         package var reused: [String: Int] = [:]
+        /// Tokens fetched while none was usable, by app kind.
         package var fetched: [String: Int] = [:]
+        /// Tokens refreshed early in the background, by app kind.
         package var refreshedEarly: [String: Int] = [:]
+        /// Token fetches that failed, by app kind.
         package var fetchFailures: [String: Int] = [:]
         /// Tokens Fleet Engine answered 401 to, which the provider then invalidated.
         package var invalidated = 0
+        /// Trip readings of the consumers' followers.
         package var tripReadings = 0
+        /// Trips followed to `COMPLETE`.
         package var tripsCompleted = 0
+        /// Why followers ended early.
         package var followErrors: [String] = []
+        /// The intruder's attempts, by trick.
         package var intrusions: [String: IntruderTally] = [:]
     }
 
     /// The attempts of one intruder trick.
     package struct IntruderTally: Sendable {
+        /// How often the trick was tried.
         package var attempts = 0
+        /// How often it was refused.
         package var refused = 0
         /// The first refusal, e.g. `401 UNAUTHENTICATED: the token's signature …`.
         package var firstAnswer = ""
