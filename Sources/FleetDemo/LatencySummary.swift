@@ -1,8 +1,12 @@
 /// Latency percentiles of a run, in milliseconds.
 package struct LatencySummary: Codable, Sendable {
+    /// How many latencies were measured.
     package let count: Int
+    /// The median.
     package let p50Milliseconds: Double
+    /// The 99th percentile.
     package let p99Milliseconds: Double
+    /// The slowest.
     package let maxMilliseconds: Double
 
     /// The summary of `nanoseconds`, in any order.
