@@ -5,7 +5,6 @@ import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerHTTP
 import Testing
 import TestSupport
 import TokenServer
