@@ -90,7 +90,9 @@ struct CodecBench: ParsableCommand {
     private func check(payload: Data, segment: Substring, signature: Data, claims: FleetEngineClaims) throws {
         guard Base64URL.encode(signature) == Self.foundationEncode(signature),
               Base64URL.decode(segment) == Self.foundationDecode(segment),
-              try ClaimsPayload(json: payload).iss == claims.issuer,
+              let read = try? ClaimsPayload(json: payload),
+              read.iss == claims.issuer, read.sub == claims.subject, read.audiences == [claims.audience],
+              read.iat == claims.issuedAt, read.exp == claims.expiresAt, read.authorization == claims.authorization,
               try JSONDecoder().decode(FleetEngineClaims.self, from: Data(claims.jsonBytes)) == claims,
               try JSONDecoder().decode(String.self, from: Data(Self.jsonString(signature.base64EncodedString()))) == signature.base64EncodedString()
         else { throw CommandFailure("a hand-written codec and the library disagree on the bench's token") }
