@@ -62,15 +62,26 @@ private indirect enum CursorTree {
         do { return .string(try cursor.readString()) } catch .wrongType {}
         do {
             var members: [String: CursorTree] = [:]
-            try cursor.readObject { (cursor, key) throws(JSONReadError) in members[key] = try read(&cursor, depth: depth + 1) }
+            try cursor.readObject { (cursor, key) throws(JSONReadError) in members[key] = try readInside(&cursor, depth: depth + 1) }
             return .object(members)
-        } catch .wrongType(_, let field) where field.isEmpty {}
+        } catch .wrongType {}
         do {
             var elements: [CursorTree] = []
-            try cursor.readArray { (cursor) throws(JSONReadError) in elements.append(try read(&cursor, depth: depth + 1)) }
+            try cursor.readArray { (cursor) throws(JSONReadError) in elements.append(try readInside(&cursor, depth: depth + 1)) }
             return .array(elements)
-        } catch .wrongType(_, let field) where field.isEmpty {}
+        } catch .wrongType {}
         return .number(try cursor.readNumber())
+    }
+
+    /// A value inside an object or array. A wrong type in there refuses the document: let
+    /// through as it is, it would look to `read` like a container of another type, and `read`
+    /// would go on with the next type from wherever the cursor stopped.
+    private static func readInside(_ cursor: inout JSONCursor, depth: Int) throws(JSONReadError) -> CursorTree {
+        do {
+            return try read(&cursor, depth: depth)
+        } catch .wrongType(let expected, _) {
+            throw .syntax("inside a container: \(expected)")
+        }
     }
 
     /// Whether Foundation's reading of the same value is this one.
