@@ -223,8 +223,9 @@ let package = Package(
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
-        // The benchmarks (docs/performance.md), apart from the shipped CLI: ratios against OpenSSL,
-        // wrk, a Node.js token server and grpc-swift's floor, measured in the same run.
+        // The servers' benchmarks and the hand-written codecs' (docs/performance.md), apart from the
+        // shipped CLI: ratios against OpenSSL, wrk, a Node.js token server and grpc-swift's floor,
+        // measured in the same run. The libraries' benchmarks are the package in Benchmarks/.
         .executableTarget(
             name: "fleetauth-bench",
             dependencies: [
@@ -232,16 +233,12 @@ let package = Package(
                 "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",
-                "FleetTokenProvider",
-                "FleetEngineClient",
                 "ServerHTTP",
                 "ServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 "FleetEngineProtos",
                 server("ArgumentParser", "swift-argument-parser"),
-                server("Crypto", "swift-crypto"),
-                server("CryptoExtras", "swift-crypto"),
                 server("Logging", "swift-log"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("AsyncHTTPClient", "async-http-client"),

@@ -50,8 +50,10 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         }
         // Created readable by its owner only: servers keep password and token hashes in it
         // (SQLite gives its -wal and -shm files the same mode).
-        if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        if !FileManager.default.fileExists(atPath: path),
+           !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+           !FileManager.default.fileExists(atPath: path) {
+            throw DatabaseError("cannot create SQLite database \(path) in folder \(folder)")
         }
         let threadPool = NIOThreadPool(numberOfThreads: max(1, size))
         threadPool.start()

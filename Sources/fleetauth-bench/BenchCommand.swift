@@ -9,7 +9,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "fleetauth-bench",
         abstract: "Benchmarks (build with -c release; pin with 'taskset -c 1' for stable numbers).",
         subcommands: [
-            TokenBench.self, CodecBench.self, ProviderBench.self, TokenServerBench.self, KeylessBench.self, FleetEngineBench.self, FleetStoreBench.self,
+            CodecBench.self, TokenServerBench.self, KeylessBench.self, FleetEngineBench.self, FleetStoreBench.self,
             GRPCLoadCommand.self,
         ]
     )

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FleetTokenProvider
 import Foundation
 import LocalFleetEngine
 import Logging

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Runs every benchmark (docs/performance.md):
+# - the libraries' (Benchmarks/, on ordo-one/benchmark), then checks the promises kept in
+#   Benchmarks/Thresholds/;
+# - the servers' and the hand-written codecs' (fleetauth-bench), each against its reference.
+#
+#   scripts/bench.sh            # full length, release builds (takes a while; quiet machine)
+#   scripts/bench.sh --quick    # CI: each a few iterations, the numbers meaningless; checks
+#                               # that all still build and run and that the promises which do
+#                               # not depend on the machine's speed still hold
+#
+# Needs wrk, node and openssl, as the server benchmarks do.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=false
+[[ "${1:-}" == "--quick" ]] && quick=true
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# The library benchmarks and their promises. `thresholds check` fails on a promise broken, and
+# also exits non-zero when every result beats its threshold, which is a promise kept.
+check_library_promises() {
+    local skip=()
+    # The ratios to OpenSSL are timings; a few iterations on a busy machine prove nothing.
+    $quick && skip=(--skip "against")
+    echo "== Benchmarks/: swift package benchmark thresholds check"
+    if (cd Benchmarks && swift package benchmark thresholds check --no-progress "${skip[@]}") >"$log" 2>&1 \
+        || { grep -aq "benchmarkThresholdImprovement" "$log" && ! grep -aq "benchmarkThresholdRegression" "$log"; }; then
+        grep -a "Deviations\|baseline 'Current_run'" "$log" || true
+        return 0
+    fi
+    tail -60 "$log"
+    echo "bench: a promise in Benchmarks/Thresholds/ is broken" >&2
+    exit 1
+}
+
+if $quick; then
+    export FLEETAUTH_BENCH_QUICK=1
+    check_library_promises
+    swift build --product fleetauth >/dev/null
+    swift build --product fleetauth-bench >/dev/null
+    bench="$(swift build --show-bin-path)/fleetauth-bench"
+else
+    (cd Benchmarks && swift package benchmark --no-progress)
+    check_library_promises
+    swift build -c release --product fleetauth >/dev/null
+    swift build -c release --product fleetauth-bench >/dev/null
+    bench="$(swift build -c release --show-bin-path)/fleetauth-bench"
+fi
+
+run() {
+    echo "== fleetauth-bench $*"
+    local started=$SECONDS
+    if $quick; then
+        if ! "$bench" "$@" >"$log" 2>&1; then
+            tail -30 "$log"
+            echo "bench: fleetauth-bench $1 FAILED" >&2
+            exit 1
+        fi
+        echo "   ok in $((SECONDS - started)) s"
+    else
+        "$bench" "$@"
+    fi
+}
+
+if $quick; then
+    run codecs --rounds 1 --seconds 0.1
+    run token-server --vehicles 32 --connections 4 --seconds 1 --rounds 1 --cores 1
+    run keyless --vehicles 16 --connections 4 --seconds 2 --interval 1 --sign-delay 5 --token-lifetime 60
+    run fleet-engine --vehicles 64 --connections 8 --seconds 1 --rounds 1
+    run fleet-store --vehicles 100 --batch-sizes 1 10 --seconds 1 --rounds 1
+else
+    for command in codecs token-server keyless fleet-engine fleet-store; do
+        run "$command"
+    done
+fi
