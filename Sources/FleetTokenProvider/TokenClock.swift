@@ -23,24 +23,23 @@ extension TokenClock where Self == SystemTokenClock {
 
 /// A clock that only moves when told to, for tests and simulations.
 ///
-/// It is a class so that the provider and the test share one instance; a lock makes reads and
-/// moves safe from any thread, which is why its `Sendable` conformance is checked by hand.
-public final class ManualTokenClock: TokenClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+/// It is a class so that the provider and the test share one instance; reads and moves are
+/// safe from any thread.
+public final class ManualTokenClock: TokenClock {
+    private let current: Locked<Date>
 
     /// Creates a clock that reads `now` until it is advanced.
     public init(now: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        self.current = now
+        self.current = Locked(now)
     }
 
     /// The time the clock has been moved to.
     public var now: Date {
-        lock.withLock { current }
+        current.withLock { $0 }
     }
 
     /// Moves the clock forward (or back, for a negative duration).
     public func advance(by duration: Duration) {
-        lock.withLock { current += duration.timeInterval }
+        current.withLock { $0 += duration.timeInterval }
     }
 }

@@ -20,19 +20,19 @@ extension URLSession {
         #if canImport(FoundationNetworking)
         try Task.checkCancellation()
         let outcome: Result<(Data, URLResponse), URLError> = await withCheckedContinuation { continuation in
-            let timer = TimeoutFlag()
+            let timedOut = Locked(false)
             let task = dataTask(with: request) { data, response, error in
                 if let data, let response, error == nil {
                     continuation.resume(returning: .success((data, response)))
                 } else {
                     let code = (error as? URLError)?.code ?? .badServerResponse
-                    continuation.resume(returning: .failure(URLError(code == .cancelled && timer.hasFired ? .timedOut : code)))
+                    continuation.resume(returning: .failure(URLError(code == .cancelled && timedOut.withLock { $0 } ? .timedOut : code)))
                 }
             }
             task.resume()
             let cancel = CancelOnTimeout(task: task)
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
-                timer.fire()
+                timedOut.withLock { $0 = true }
                 cancel.run()
             }
         }
@@ -51,17 +51,6 @@ extension URLSession {
 }
 
 #if canImport(FoundationNetworking)
-/// Whether a request's timeout fired; set on one queue, read on another.
-private final class TimeoutFlag: @unchecked Sendable {
-    // @unchecked: `fired` is only touched under `lock`.
-    private let lock = NSLock()
-    private var fired = false
-
-    var hasFired: Bool { lock.withLock { fired } }
-
-    func fire() { lock.withLock { fired = true } }
-}
-
 /// Cancels a data task when its timeout fires (a no-op if it has finished), holding it weakly
 /// so that a finished task is not kept alive until then.
 private struct CancelOnTimeout: @unchecked Sendable {

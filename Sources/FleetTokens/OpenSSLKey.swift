@@ -1,6 +1,7 @@
 #if canImport(COpenSSL)
 import Crypto
 import COpenSSL
+import FleetTokenProvider
 import Foundation
 
 /// An OpenSSL 3 `EVP_PKEY` holding one RSA private key, freed with its owner, that makes RS256

@@ -1,5 +1,6 @@
 import Crypto
 import CryptoExtras
+import FleetTokenProvider
 import Foundation
 
 /// Checks Fleet Engine tokens as Fleet Engine does, against a set of trusted service accounts.

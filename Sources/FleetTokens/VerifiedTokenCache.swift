@@ -1,3 +1,4 @@
+import FleetTokenProvider
 import Foundation
 
 /// Remembers tokens that passed verification, keyed by the whole token, so a token seen

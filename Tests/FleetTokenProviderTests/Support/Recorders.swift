@@ -1,22 +1,6 @@
 import FleetTokenProvider
 import Foundation
 
-/// A value that any thread may read and change, for test doubles that must be `Sendable`
-/// while being written from callbacks; the lock is what makes `@unchecked Sendable` true.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    /// Reads or changes the value under the lock.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try lock.withLock { try body(&value) }
-    }
-}
-
 /// Collects what the provider reports through its event hook.
 final class EventRecorder: Sendable {
     private let events = Locked<[ProviderEvent]>([])
