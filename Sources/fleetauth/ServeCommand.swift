@@ -47,9 +47,24 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = Logger(label: "fleetauth.serve", factory: DeferredMetadataLogHandler.standardError)
         let local = keyless ? try await LocalKeyless.start(logger: logger) : nil
+        var failure: (any Error)?
+        do {
+            try await serve(signingThrough: local, logger: logger)
+        } catch {
+            failure = error
+        }
+        // Stopped however serving ended, a failure to open the servers included.
+        await local?.stop()
+        if let failure { throw failure }
+    }
+
+    /// Opens both servers (app tokens signed through `local` when keyless) and runs them until
+    /// SIGTERM or SIGINT, then closes them.
+    private func serve(signingThrough local: LocalKeyless?, logger: Logger) async throws {
         let options = TokenServerOptions(keyless: local?.signing(project: project) ?? KeylessSigning())
         let (tokenServer, database, engineLock) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)
+        defer { engineLock.release() }
         let banner = ServeBanner(
             dataDirectory: dataDir, project: project, host: host, adminKey: tokenServer.adminKeySetup,
             accounts: tokenServer.keys.trustedAccounts.count + options.keyless.signers.count, database: database.location,
@@ -62,18 +77,15 @@ struct ServeCommand: AsyncParsableCommand {
             tokenServer.application(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
             engine,
         ]
-        defer { engineLock.release() }
+        var failure: (any Error)?
         do {
             try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
         } catch {
-            await tokenServer.shutdown()
-            await database.shutdown()
-            await local?.stop()
-            throw error
+            failure = error
         }
         await tokenServer.shutdown()
         await database.shutdown()
-        await local?.stop()
+        if let failure { throw failure }
     }
 }
 
