@@ -225,7 +225,8 @@ let package = Package(
         ),
         // The servers' benchmarks and the hand-written codecs' (docs/performance.md), apart from the
         // shipped CLI: ratios against OpenSSL, wrk, a Node.js token server and grpc-swift's floor,
-        // measured in the same run. The libraries' benchmarks are the package in Benchmarks/.
+        // measured in the same run. Its sources sit with the libraries' benchmarks, the package in
+        // Benchmarks/, which cannot build it: it needs this package's internal modules.
         .executableTarget(
             name: "fleetauth-bench",
             dependencies: [
@@ -249,7 +250,8 @@ let package = Package(
                 server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
                 server("GRPCProtobuf", "grpc-swift-protobuf"),
                 server("SwiftProtobuf", "swift-protobuf"),
-            ]
+            ],
+            path: "Benchmarks/Servers"
         ),
         // What the test targets share: the test keys, forged tokens and a hand-moved clock, fresh
         // PostgreSQL databases, running the built `fleetauth` as a child process, raw HTTP, and a

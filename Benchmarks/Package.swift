@@ -10,8 +10,9 @@ import PackageDescription
 ///   swift package benchmark thresholds check    # and check the promises
 ///
 /// The servers' benchmarks (the token server beside Node.js and wrk, the local Fleet Engine)
-/// drive `fleetauth` processes and its internal modules: they are `fleetauth-bench`, in the
-/// main package. `../scripts/bench.sh` runs both (docs/performance.md).
+/// drive `fleetauth` processes and use its internal modules: they are `fleetauth-bench`, whose
+/// sources are in `Servers/` but which the main package builds. `../scripts/bench.sh` runs both
+/// (docs/performance.md).
 let package = Package(
     name: "fleetauth-benchmarks",
     platforms: [.macOS(.v14), .iOS(.v17)],
