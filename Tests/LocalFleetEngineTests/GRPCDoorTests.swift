@@ -238,6 +238,46 @@ struct GRPCDoorTests {
         }
     }
 
+    @Test func watchTellsEachServiceAndLetsTheCallerHangUp() async throws {
+        try await GRPCTestClient.with(try await TestEngine.shared) { grpc in
+            let cases: [(String, Grpc_Health_V1_HealthCheckResponse.ServingStatus)] = [
+                ("maps.fleetengine.v1.VehicleService", .serving), ("", .serving), ("no.such.Service", .serviceUnknown),
+            ]
+            for (service, expected) in cases {
+                // The first status, then the caller hangs up on a stream that would go on.
+                let first = try await grpc.health.watch(.with { $0.service = service }) { response -> Grpc_Health_V1_HealthCheckResponse.ServingStatus? in
+                    for try await message in response.messages { return message.status }
+                    return nil
+                }
+                #expect(first == expected, "\(service)")
+            }
+            #expect(try await grpc.health.check(.with { $0.service = "" }).status == .serving, "the door serves on after the callers hung up")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func watchSaysNotServingWhenTheEngineShutsDownAndDoesNotHoldItUp() async throws {
+        let (seen, sawFirst) = AsyncStream.makeStream(of: Void.self)
+        // The watcher outlives the engine's run, so that it sees the shutdown.
+        let watcher = try await TestEngine.with { engine in
+            let watcher = Task {
+                try await GRPCTestClient.with(engine) { grpc in
+                    try await grpc.health.watch(.with { $0.service = "maps.fleetengine.v1.TripService" }) { response in
+                        var statuses: [Grpc_Health_V1_HealthCheckResponse.ServingStatus] = []
+                        for try await message in response.messages {
+                            statuses.append(message.status)
+                            sawFirst.yield()
+                        }
+                        return statuses
+                    }
+                }
+            }
+            _ = await seen.first { _ in true }
+            return watcher
+        }
+        #expect(try await watcher.value == [.serving, .notServing])
+    }
+
     /// One refused gRPC call and the status it must get.
     struct Refusal: Sendable, CustomTestStringConvertible {
         let name: String

@@ -1,5 +1,5 @@
-/// FleetAuth's own copy of the standard gRPC health checking protocol (grpc.health.v1), with its
-/// Check method only: a caller of Watch gets UNIMPLEMENTED, which clients take to mean "poll Check".
+/// FleetAuth's own copy of the standard gRPC health checking protocol (grpc.health.v1): Check for
+/// probes that poll, Watch for clients that follow a service's status as it changes.
 
 // DO NOT EDIT.
 // swift-format-ignore-file
@@ -36,9 +36,23 @@ public enum Grpc_Health_V1_Health: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "Watch" metadata.
+        public enum Watch: Sendable {
+            /// Request type for "Watch".
+            public typealias Input = Grpc_Health_V1_HealthCheckRequest
+            /// Response type for "Watch".
+            public typealias Output = Grpc_Health_V1_HealthCheckResponse
+            /// Descriptor for "Watch".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "grpc.health.v1.Health"),
+                method: "Watch",
+                type: .serverStreaming
+            )
+        }
         /// Descriptors for all methods in the "grpc.health.v1.Health" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
-            Check.descriptor
+            Check.descriptor,
+            Watch.descriptor
         ]
     }
 }
@@ -86,6 +100,25 @@ extension Grpc_Health_V1_Health {
             request: GRPCCore.StreamingServerRequest<Grpc_Health_V1_HealthCheckRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Grpc_Health_V1_HealthCheckResponse>
+
+        /// Handle the "Watch" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The status now, then each change, until the caller hangs up; SERVICE_UNKNOWN (and the
+        /// > stream stays open) for a service the server does not know.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Grpc_Health_V1_HealthCheckRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Grpc_Health_V1_HealthCheckResponse` messages.
+        func watch(
+            request: GRPCCore.StreamingServerRequest<Grpc_Health_V1_HealthCheckRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Grpc_Health_V1_HealthCheckResponse>
     }
 
     /// Service protocol for the "grpc.health.v1.Health" service.
@@ -117,6 +150,25 @@ extension Grpc_Health_V1_Health {
             request: GRPCCore.ServerRequest<Grpc_Health_V1_HealthCheckRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Grpc_Health_V1_HealthCheckResponse>
+
+        /// Handle the "Watch" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The status now, then each change, until the caller hangs up; SERVICE_UNKNOWN (and the
+        /// > stream stays open) for a service the server does not know.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Grpc_Health_V1_HealthCheckRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Grpc_Health_V1_HealthCheckResponse` messages.
+        func watch(
+            request: GRPCCore.ServerRequest<Grpc_Health_V1_HealthCheckRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Grpc_Health_V1_HealthCheckResponse>
     }
 
     /// Simple service protocol for the "grpc.health.v1.Health" service.
@@ -146,6 +198,26 @@ extension Grpc_Health_V1_Health {
             request: Grpc_Health_V1_HealthCheckRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Grpc_Health_V1_HealthCheckResponse
+
+        /// Handle the "Watch" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The status now, then each change, until the caller hangs up; SERVICE_UNKNOWN (and the
+        /// > stream stays open) for a service the server does not know.
+        ///
+        /// - Parameters:
+        ///   - request: A `Grpc_Health_V1_HealthCheckRequest` message.
+        ///   - response: A response stream of `Grpc_Health_V1_HealthCheckResponse` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        func watch(
+            request: Grpc_Health_V1_HealthCheckRequest,
+            response: GRPCCore.RPCWriter<Grpc_Health_V1_HealthCheckResponse>,
+            context: GRPCCore.ServerContext
+        ) async throws
     }
 }
 
@@ -159,6 +231,17 @@ extension Grpc_Health_V1_Health.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Grpc_Health_V1_HealthCheckResponse>(),
             handler: { request, context in
                 try await self.check(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Grpc_Health_V1_Health.Method.Watch.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Grpc_Health_V1_HealthCheckRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Grpc_Health_V1_HealthCheckResponse>(),
+            handler: { request, context in
+                try await self.watch(
                     request: request,
                     context: context
                 )
@@ -180,6 +263,17 @@ extension Grpc_Health_V1_Health.ServiceProtocol {
         )
         return GRPCCore.StreamingServerResponse(single: response)
     }
+
+    public func watch(
+        request: GRPCCore.StreamingServerRequest<Grpc_Health_V1_HealthCheckRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Grpc_Health_V1_HealthCheckResponse> {
+        let response = try await self.watch(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return response
+    }
 }
 
 // Default implementation of methods from 'ServiceProtocol'.
@@ -195,6 +289,23 @@ extension Grpc_Health_V1_Health.SimpleServiceProtocol {
                 context: context
             ),
             metadata: [:]
+        )
+    }
+
+    public func watch(
+        request: GRPCCore.ServerRequest<Grpc_Health_V1_HealthCheckRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Grpc_Health_V1_HealthCheckResponse> {
+        return GRPCCore.StreamingServerResponse<Grpc_Health_V1_HealthCheckResponse>(
+            metadata: [:],
+            producer: { writer in
+                try await self.watch(
+                    request: request.message,
+                    response: writer,
+                    context: context
+                )
+                return [:]
+            }
         )
     }
 }
@@ -233,6 +344,30 @@ extension Grpc_Health_V1_Health {
             deserializer: some GRPCCore.MessageDeserializer<Grpc_Health_V1_HealthCheckResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Grpc_Health_V1_HealthCheckResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "Watch" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The status now, then each change, until the caller hangs up; SERVICE_UNKNOWN (and the
+        /// > stream stays open) for a service the server does not know.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Grpc_Health_V1_HealthCheckRequest` message.
+        ///   - serializer: A serializer for `Grpc_Health_V1_HealthCheckRequest` messages.
+        ///   - deserializer: A deserializer for `Grpc_Health_V1_HealthCheckResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func watch<Result>(
+            request: GRPCCore.ClientRequest<Grpc_Health_V1_HealthCheckRequest>,
+            serializer: some GRPCCore.MessageSerializer<Grpc_Health_V1_HealthCheckRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Grpc_Health_V1_HealthCheckResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Grpc_Health_V1_HealthCheckResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -289,6 +424,39 @@ extension Grpc_Health_V1_Health {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "Watch" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The status now, then each change, until the caller hangs up; SERVICE_UNKNOWN (and the
+        /// > stream stays open) for a service the server does not know.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Grpc_Health_V1_HealthCheckRequest` message.
+        ///   - serializer: A serializer for `Grpc_Health_V1_HealthCheckRequest` messages.
+        ///   - deserializer: A deserializer for `Grpc_Health_V1_HealthCheckResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func watch<Result>(
+            request: GRPCCore.ClientRequest<Grpc_Health_V1_HealthCheckRequest>,
+            serializer: some GRPCCore.MessageSerializer<Grpc_Health_V1_HealthCheckRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Grpc_Health_V1_HealthCheckResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Grpc_Health_V1_HealthCheckResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.serverStreaming(
+                request: request,
+                descriptor: Grpc_Health_V1_Health.Method.Watch.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -316,6 +484,34 @@ extension Grpc_Health_V1_Health.ClientProtocol {
         }
     ) async throws -> Result where Result: Sendable {
         try await self.check(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Grpc_Health_V1_HealthCheckRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Grpc_Health_V1_HealthCheckResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "Watch" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The status now, then each change, until the caller hangs up; SERVICE_UNKNOWN (and the
+    /// > stream stays open) for a service the server does not know.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Grpc_Health_V1_HealthCheckRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func watch<Result>(
+        request: GRPCCore.ClientRequest<Grpc_Health_V1_HealthCheckRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Grpc_Health_V1_HealthCheckResponse>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        try await self.watch(
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Grpc_Health_V1_HealthCheckRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Grpc_Health_V1_HealthCheckResponse>(),
@@ -355,6 +551,38 @@ extension Grpc_Health_V1_Health.ClientProtocol {
             metadata: metadata
         )
         return try await self.check(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "Watch" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The status now, then each change, until the caller hangs up; SERVICE_UNKNOWN (and the
+    /// > stream stays open) for a service the server does not know.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func watch<Result>(
+        _ message: Grpc_Health_V1_HealthCheckRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Grpc_Health_V1_HealthCheckResponse>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Grpc_Health_V1_HealthCheckRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.watch(
             request: request,
             options: options,
             onResponse: handleResponse

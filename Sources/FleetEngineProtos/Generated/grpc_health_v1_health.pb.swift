@@ -8,8 +8,8 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// FleetAuth's own copy of the standard gRPC health checking protocol (grpc.health.v1), with its
-/// Check method only: a caller of Watch gets UNIMPLEMENTED, which clients take to mean "poll Check".
+/// FleetAuth's own copy of the standard gRPC health checking protocol (grpc.health.v1): Check for
+/// probes that poll, Watch for clients that follow a service's status as it changes.
 
 import SwiftProtobuf
 

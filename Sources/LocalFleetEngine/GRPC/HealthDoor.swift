@@ -1,11 +1,12 @@
 import FleetEngineProtos
 import GRPCCore
+import ServiceLifecycle
 
-/// The standard gRPC health service (`grpc.health.v1.Health/Check`): the server and its two
-/// Fleet Engine services are `SERVING` while the door is up.
+/// The standard gRPC health service (`grpc.health.v1.Health`): the server and its two Fleet
+/// Engine services are `SERVING` while the door is up, and `NOT_SERVING` once it shuts down.
 @available(macOS 15.0, iOS 18.0, *)
 struct HealthDoor: Grpc_Health_V1_Health.SimpleServiceProtocol {
-    /// The services a check may name; the empty name is the server as a whole.
+    /// The services a caller may name; the empty name is the server as a whole.
     static let services: Set<String> = [
         "", "maps.fleetengine.v1.VehicleService", "maps.fleetengine.v1.TripService", "grpc.health.v1.Health",
     ]
@@ -16,5 +17,22 @@ struct HealthDoor: Grpc_Health_V1_Health.SimpleServiceProtocol {
             throw RPCError(code: .notFound, message: "this server has no service '\(request.service)'")
         }
         return .with { $0.status = .serving }
+    }
+
+    /// The status now (`SERVICE_UNKNOWN` for a service the server does not know), then, when
+    /// the server begins to shut down, `NOT_SERVING`, and the stream ends so that the shutdown
+    /// does not wait on it. Ends without a word when the caller hangs up.
+    func watch(
+        request: Grpc_Health_V1_HealthCheckRequest, response: RPCWriter<Grpc_Health_V1_HealthCheckResponse>, context: ServerContext
+    ) async throws {
+        let known = Self.services.contains(request.service)
+        try await response.write(.with { $0.status = known ? .serving : .serviceUnknown })
+        // Nothing else changes a status while the door is up.
+        do {
+            try await gracefulShutdown()
+        } catch is CancellationError {
+            return
+        }
+        try await response.write(.with { $0.status = known ? .notServing : .serviceUnknown })
     }
 }
