@@ -32,10 +32,10 @@ public func fuzzLoginBody(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         // quotes included. What is left once the quoted names are taken out quotes no value.
         var rest = error.message
         for key in strings(in: parsed, keys: true) {
-            rest = rest.replacingOccurrences(of: "\"" + key + "\"", with: "")
+            rest = rest.replacing("\"" + key + "\"", with: "")
         }
         for value in strings(in: parsed, keys: false) where value.count >= 12 {
-            require(!rest.contains(value), "the refusal quotes a value of the body")
+            require(!quotes(rest, value), "the refusal quotes a value of the body")
         }
     }
     return 0

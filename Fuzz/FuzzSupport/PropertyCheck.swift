@@ -4,3 +4,10 @@ public func require(_ property: Bool, _ message: @autoclosure () -> String, file
     guard !property else { return }
     fatalError("property failed: \(message())", file: file, line: line)
 }
+
+/// Whether `text` has `part` in it, character for character. Not Foundation's `contains(_:)`,
+/// which on Linux stops reading `part` at its first NUL: there `"e\0\0…"` is "in" any text with
+/// an `e`, and a refusal seems to quote a token it never quoted.
+public func quotes(_ text: String, _ part: String) -> Bool {
+    text.firstRange(of: part) != nil
+}

@@ -32,7 +32,7 @@ private func check(_ token: String, payload: Data?) {
         if let payload { requireFoundationAgrees(with: verified.claims, payload: payload) }
         require(verified.keyID == TrustedSigner.keyID, "a token passed with another key id")
     } catch {
-        require(signature.utf8.count < 16 || !error.description.contains(signature), "the refusal quotes the signature")
+        require(signature.utf8.count < 16 || !quotes(error.description, signature), "the refusal quotes the signature")
     }
 }
 

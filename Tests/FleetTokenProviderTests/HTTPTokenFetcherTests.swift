@@ -1,5 +1,6 @@
 import FleetTokenProvider
 import Foundation
+import Locking
 import Testing
 
 #if canImport(FoundationNetworking)

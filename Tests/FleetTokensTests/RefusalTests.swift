@@ -44,6 +44,15 @@ struct RefusalTests {
         }
     }
 
+    @Test("a refusal quotes no token, not even one of NUL characters")
+    func refusalOfNULCharactersQuotesNoToken() {
+        let token = "e" + String(repeating: "\u{0}", count: 95)
+        let refusal = refused(token)
+        #expect(refusal != nil)
+        // Not Foundation's contains(_:), which on Linux stops reading the token at its first NUL.
+        #expect(refusal?.description.firstRange(of: token) == nil)
+    }
+
     @Test func payloadThatIsNotAnObject() {
         let input = Forge.segment(goodHeader) + "." + Base64URL.encode(Data("[1,2]".utf8))
         let token = input + "." + Forge.rs256(input, with: TestKeys.driver)

@@ -1,5 +1,5 @@
 @testable import LocalFleetEngine
-import NIOConcurrencyHelpers
+import Locking
 import ServerHTTP
 import Testing
 
@@ -13,19 +13,19 @@ struct WriteAcknowledgementTests {
 
     @Test func aWaitingCallerResumesOnlyWhenTheWriteIsSaved() async throws {
         let acknowledgement = WriteAcknowledgement()
-        let resumed = NIOLockedValueBox(false)
+        let resumed = Locked(false)
         let waiter = Task {
             try await acknowledgement.wait()
-            resumed.withLockedValue { $0 = true }
+            resumed.withLock { $0 = true }
         }
         try await Task.sleep(for: .milliseconds(50))
         // Cancelling does not end the wait: only the save does.
         waiter.cancel()
         try await Task.sleep(for: .milliseconds(20))
-        #expect(!resumed.withLockedValue { $0 })
+        #expect(!resumed.withLock { $0 })
         acknowledgement.complete(.success(()))
         try await waiter.value
-        #expect(resumed.withLockedValue { $0 })
+        #expect(resumed.withLock { $0 })
     }
 
     @Test func aSaveRacingItsCallerIntoTheWaitNeverLosesTheWakeUp() async throws {

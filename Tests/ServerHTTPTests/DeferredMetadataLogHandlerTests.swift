@@ -1,5 +1,5 @@
+import Locking
 import Logging
-import NIOConcurrencyHelpers
 import ServerHTTP
 import Testing
 
@@ -7,7 +7,7 @@ import Testing
 struct DeferredMetadataLogHandlerTests {
     /// A destination that keeps what it is given.
     struct Capture: LogHandler {
-        let events = NIOLockedValueBox<[LogEvent]>([])
+        let events = Locked<[LogEvent]>([])
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .info
         var metadataProvider: Logger.MetadataProvider?
@@ -18,16 +18,15 @@ struct DeferredMetadataLogHandlerTests {
         }
 
         func log(event: LogEvent) {
-            events.withLockedValue { $0.append(event) }
+            events.withLock { $0.append(event) }
         }
     }
 
     /// A stream that keeps what is written to it.
-    final class Lines: TextOutputStream, @unchecked Sendable {
-        private let lock = NIOLock()
-        private var text = ""
-        func write(_ string: String) { lock.withLock { text += string } }
-        var written: String { lock.withLock { text } }
+    final class Lines: TextOutputStream, Sendable {
+        private let text = Locked("")
+        func write(_ string: String) { text.withLock { $0 += string } }
+        var written: String { text.withLock { $0 } }
     }
 
     @Test func metadataGoesWithEachLoggedMessageUnderTheMessagesOwn() {
@@ -36,7 +35,7 @@ struct DeferredMetadataLogHandlerTests {
         logger[metadataKey: "hb.request.id"] = "7"
         logger[metadataKey: "route"] = "vehicles"
         logger.info("saved", metadata: ["hb.request.id": "8", "count": "3"])
-        let events = capture.events.withLockedValue { $0 }
+        let events = capture.events.withLock { $0 }
         #expect(events.count == 1)
         #expect(events.first?.metadata == ["hb.request.id": "8", "route": "vehicles", "count": "3"])
         #expect(logger[metadataKey: "hb.request.id"] == "7")
@@ -49,7 +48,7 @@ struct DeferredMetadataLogHandlerTests {
         logger[metadataKey: "route"] = "vehicles"
         logger[metadataKey: "hb.request.id"] = "7"
         logger.info("saved", metadata: ["trace": "explicit"])
-        let events = capture.events.withLockedValue { $0 }
+        let events = capture.events.withLock { $0 }
         #expect(events.first?.metadata == ["trace": "explicit", "route": "provided", "hb.request.id": "7"])
     }
 
@@ -60,7 +59,7 @@ struct DeferredMetadataLogHandlerTests {
         logger.info("dropped")
         logger.error("kept")
         #expect(logger.logLevel == .warning)
-        #expect(capture.events.withLockedValue { $0.map { "\($0.message)" } } == ["kept"])
+        #expect(capture.events.withLock { $0.map { "\($0.message)" } } == ["kept"])
     }
 
     @Test func aStreamGetsTheSameLineAsThroughStreamLogHandlerAlone() {

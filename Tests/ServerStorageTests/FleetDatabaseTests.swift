@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import Logging
-import NIOConcurrencyHelpers
 import NIOPosix
 @testable import ServerStorage
 import SQLKit
@@ -176,9 +176,9 @@ struct FleetDatabaseTests {
     func connectionThatCannotBeReopened() async throws {
         struct Boom: Error {}
         // The two connections the pool starts with open; every later one fails to.
-        let opened = NIOLockedValueBox(0)
+        let opened = Locked(0)
         let opener: SQLiteConnectionPool.ConnectionOpener = { path, threadPool, logger in
-            guard opened.withLockedValue({ $0 += 1; return $0 }) <= 2 else { throw Boom() }
+            guard opened.withLock({ $0 += 1; return $0 }) <= 2 else { throw Boom() }
             return try await SQLiteConnectionPool.openConnection(path: path, threadPool: threadPool, logger: logger)
         }
         try await withPool(size: 2, opener: opener) { pool in
@@ -205,7 +205,7 @@ struct FleetDatabaseTests {
                 try await pool.withConnection { db in try await db.raw("SELECT 1").run() }
             }
         }
-        #expect(opened.withLockedValue { $0 } == 4, "one attempt to reopen for each unusable connection")
+        #expect(opened.withLock { $0 } == 4, "one attempt to reopen for each unusable connection")
     }
 
     @Test("a transaction whose ROLLBACK fails throws the body's error and leaves the database usable")

@@ -1,5 +1,6 @@
 import FleetTokenProvider
 import Foundation
+import Locking
 
 /// Collects what the provider reports through its event hook.
 final class EventRecorder: Sendable {
