@@ -81,18 +81,23 @@ let package = Package(
             dependencies: [
                 // HTTPTransport and RetryPolicy, for the keyless (IAM) signer's calls to Google.
                 "FleetTokenProvider",
+                "Locking",
                 tokens("Crypto", "swift-crypto"),
                 tokens("CryptoExtras", "swift-crypto"),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: ["Tokens"])),
             ]
         ),
-        .target(name: "FleetTokenProvider"),
+        // A value behind a lock: the one way the libraries and the servers share state between
+        // threads in synchronous code. Foundation only.
+        .target(name: "Locking"),
+        .target(name: "FleetTokenProvider", dependencies: ["Locking"]),
         .target(name: "FleetEngineClient", dependencies: ["FleetTokenProvider"]),
         // What both servers store with: SQLite and PostgreSQL behind one SQLKit database, with
         // the connection rules each needs, and the lock that gives a data directory one owner.
         .target(
             name: "ServerStorage",
             dependencies: [
+                "Locking",
                 server("SQLKit", "sql-kit"),
                 server("SQLiteKit", "sqlite-kit"),
                 server("PostgresKit", "postgres-kit"),
@@ -100,7 +105,6 @@ let package = Package(
                 server("Logging", "swift-log"),
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
-                server("NIOConcurrencyHelpers", "swift-nio"),
             ]
         ),
         // What both servers answer and fetch with: Google-shaped JSON errors (405, 431 and
@@ -135,6 +139,7 @@ let package = Package(
         .target(
             name: "LocalFleetEngine",
             dependencies: [
+                "Locking",
                 "FleetTokens",
                 "ServerHTTP",
                 "ServerStorage",
@@ -148,7 +153,6 @@ let package = Package(
                 server("SQLKit", "sql-kit"),
                 server("Logging", "swift-log"),
                 server("Metrics", "swift-metrics"),
-                server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOCore", "swift-nio"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
@@ -188,6 +192,7 @@ let package = Package(
         .target(
             name: "FleetDemo",
             dependencies: [
+                "Locking",
                 "GoogleStandIn",
                 "FleetTokens",
                 "FleetTokenProvider",
@@ -199,7 +204,6 @@ let package = Package(
                 server("Logging", "swift-log"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("AsyncHTTPClient", "async-http-client"),
-                server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
                 server("NIOHTTP1", "swift-nio"),
@@ -298,27 +302,28 @@ let package = Package(
         .testTarget(
             name: "ServerHTTPTests",
             dependencies: [
+                "Locking",
                 "TestSupport",
                 "ServerHTTP",
                 server("HummingbirdTesting", "hummingbird"),
                 server("Logging", "swift-log"),
-                server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
             ]
         ),
         .testTarget(
             name: "ServerStorageTests",
             dependencies: [
+                "Locking",
                 "ServerStorage",
                 server("SQLKit", "sql-kit"),
                 server("Logging", "swift-log"),
-                server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
             ]
         ),
         .testTarget(
             name: "LocalFleetEngineTests",
             dependencies: [
+                "Locking",
                 "TestSupport",
                 "LocalFleetEngine",
                 "FleetEngineProtos",
@@ -330,7 +335,6 @@ let package = Package(
                 server("CryptoExtras", "swift-crypto"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("HummingbirdTesting", "hummingbird"),
-                server("NIOConcurrencyHelpers", "swift-nio"),
                 server("SwiftProtobuf", "swift-protobuf"),
                 server("GRPCCore", "grpc-swift-2"),
                 server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
@@ -357,6 +361,7 @@ let package = Package(
         .testTarget(
             name: "FleetTokenProviderTests",
             dependencies: [
+                "Locking",
                 "TestSupport",
                 "FleetTokenProvider",
                 "FleetTokens",

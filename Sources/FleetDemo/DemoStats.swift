@@ -1,7 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
-import NIOConcurrencyHelpers
+import Locking
 import NIOCore
 
 /// What the demo's apps did, counted as it happens from every reporter, follower, provider
@@ -51,26 +51,26 @@ package final class DemoStats: Sendable {
         package var firstAnswer = ""
     }
 
-    private let counts = NIOLockedValueBox(Counts())
+    private let counts = Locked(Counts())
     /// Report-to-acknowledgement latencies, in nanoseconds: apart from the counts, so that the
     /// progress line reads the counts without copying every latency.
-    private let latencies = NIOLockedValueBox<[Int64]>([])
+    private let latencies = Locked<[Int64]>([])
 
     /// The counts now.
-    var current: Counts { counts.withLockedValue { $0 } }
+    var current: Counts { counts.withLock { $0 } }
 
     /// Percentiles of the update latencies so far.
-    var latency: LatencySummary { LatencySummary(latencies.withLockedValue { $0 }) }
+    var latency: LatencySummary { LatencySummary(latencies.withLock { $0 }) }
 
     func locationReported() {
-        counts.withLockedValue { $0.reported += 1 }
+        counts.withLock { $0.reported += 1 }
     }
 
     func record(_ event: ReporterEvent) {
         if case .accepted(_, let latency) = event {
-            latencies.withLockedValue { $0.append(TimeAmount(latency).nanoseconds) }
+            latencies.withLock { $0.append(TimeAmount(latency).nanoseconds) }
         }
-        counts.withLockedValue { counts in
+        counts.withLock { counts in
             switch event {
             case .accepted: counts.accepted += 1
             case .superseded: counts.superseded += 1
@@ -82,7 +82,7 @@ package final class DemoStats: Sendable {
     }
 
     func record(_ event: ProviderEvent, app kind: String) {
-        counts.withLockedValue { counts in
+        counts.withLock { counts in
             switch event {
             case .reused: counts.reused[kind, default: 0] += 1
             case .fetched: counts.fetched[kind, default: 0] += 1
@@ -95,18 +95,18 @@ package final class DemoStats: Sendable {
     }
 
     func tripRead(_ trip: Trip) {
-        counts.withLockedValue { counts in
+        counts.withLock { counts in
             counts.tripReadings += 1
             if trip.tripStatus == .complete { counts.tripsCompleted += 1 }
         }
     }
 
     func followFailed(_ error: any Error) {
-        counts.withLockedValue { $0.followErrors.append("\(error)") }
+        counts.withLock { $0.followErrors.append("\(error)") }
     }
 
     func intrusion(_ trick: String, refused: Bool, answer: String) {
-        counts.withLockedValue { counts in
+        counts.withLock { counts in
             counts.intrusions[trick, default: IntruderTally()].attempts += 1
             if refused { counts.intrusions[trick, default: IntruderTally()].refused += 1 }
             if counts.intrusions[trick]?.firstAnswer.isEmpty == true { counts.intrusions[trick]?.firstAnswer = answer }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Where the provider reads the current time; inject a ``ManualTokenClock`` in tests so that
 /// nothing sleeps through a real token lifetime.

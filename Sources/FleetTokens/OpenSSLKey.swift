@@ -1,8 +1,8 @@
 #if canImport(COpenSSL)
 import Crypto
 import COpenSSL
-import FleetTokenProvider
 import Foundation
+import Locking
 
 /// An OpenSSL 3 `EVP_PKEY` holding one RSA private key, freed with its owner, that makes RS256
 /// signatures: RSASSA-PKCS1-v1_5 over a SHA-256 digest.

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A value guarded by a lock: the one way the libraries share mutable state between threads in
-/// synchronous code (the verifier's hot path, a test clock, a request's timeout flag), where an
-/// actor hop would not do. The servers use swift-nio's `NIOLockedValueBox`, the same idiom.
+/// A value guarded by a lock: the one way FleetAuth shares mutable state between threads in
+/// synchronous code, where an actor hop would not do (the verifier's cache, a test clock, the
+/// servers' connection pools and counters). Foundation only, so that the app-side libraries can
+/// use it too.
 package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: every access to `value` goes through `lock`. Inlinable, so that a caller in
     // another module (the verifier's cache) gets it specialized rather than generic.

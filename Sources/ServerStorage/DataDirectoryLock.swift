@@ -4,16 +4,16 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import NIOConcurrencyHelpers
+import Locking
 
 /// One server process's exclusive claim on its data directory: an `flock` on `DIR/NAME.lock`,
 /// which holds the owner's process id. The kernel drops the lock when the process ends, however
 /// it ends, so a killed server leaves nothing that blocks its restart.
 package final class DataDirectoryLock: Sendable {
-    private let descriptor: NIOLockedValueBox<Int32?>
+    private let descriptor: Locked<Int32?>
 
     private init(descriptor: Int32) {
-        self.descriptor = NIOLockedValueBox(descriptor)
+        self.descriptor = Locked(descriptor)
     }
 
     /// Takes the lock `name` in `directory` (created if missing) for `server`, e.g.
@@ -45,7 +45,7 @@ package final class DataDirectoryLock: Sendable {
 
     /// Gives the directory up (closing the lock file releases the lock); later calls do nothing.
     package func release() {
-        descriptor.withLockedValue { descriptor in
+        descriptor.withLock { descriptor in
             if let open = descriptor { close(open) }
             descriptor = nil
         }

@@ -1,6 +1,6 @@
-import NIOConcurrencyHelpers
 // The SQLite library SQLiteNIO is built on (the same copy: two copies of SQLite in one process
 // would drop each other's POSIX locks on the file).
+import Locking
 import VaporCSQLite
 
 /// Reads one row from an SQLite file on the calling thread, each statement prepared once per
@@ -42,7 +42,7 @@ final class SQLiteDirectReader: Sendable {
 
     private let path: String
     /// Connections not in use, and whether ``close()`` was called.
-    private let state = NIOLockedValueBox<(idle: [Connection], isClosed: Bool)>(([], false))
+    private let state = Locked<(idle: [Connection], isClosed: Bool)>(([], false))
 
     /// A reader of the SQLite file at `path` (which must exist and be in WAL mode).
     init(path: String) {
@@ -54,7 +54,7 @@ final class SQLiteDirectReader: Sendable {
     /// - Throws: ``Unavailable`` when the read cannot be made without waiting, fails, or the
     ///   reader is closed.
     func firstRow(_ sql: String, binds: [Value]) throws(Unavailable) -> [String: Value]? {
-        let lent = state.withLockedValue { state -> (connection: Connection?, isClosed: Bool) in
+        let lent = state.withLock { state -> (connection: Connection?, isClosed: Bool) in
             (state.isClosed ? nil : state.idle.popLast(), state.isClosed)
         }
         guard !lent.isClosed else { throw Unavailable(code: SQLITE_MISUSE) }
@@ -65,7 +65,7 @@ final class SQLiteDirectReader: Sendable {
             connection = try Connection(path: path)
         }
         defer {
-            state.withLockedValue { state in
+            state.withLock { state in
                 if !state.isClosed { state.idle.append(connection) }
             }
         }
@@ -74,7 +74,7 @@ final class SQLiteDirectReader: Sendable {
 
     /// Closes the idle connections, and those in use when their read ends; later reads fail.
     func close() {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.isClosed = true
             state.idle.removeAll()
         }

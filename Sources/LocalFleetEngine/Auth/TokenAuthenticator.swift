@@ -1,6 +1,6 @@
 import FleetTokens
+import Locking
 import Logging
-import NIOConcurrencyHelpers
 
 /// Verifies bearer tokens against the trusted accounts: the fixed ones (key files, JWKS
 /// files) and those of the fetched key sources (the token server's JWKS URL, Google-managed
@@ -14,11 +14,11 @@ import NIOConcurrencyHelpers
 /// hash and a lookup. Changed keys replace the verifier whole, so removed keys stop being
 /// trusted.
 final class TokenAuthenticator: Sendable {
-    private let verifier: NIOLockedValueBox<TokenVerifier>
+    private let verifier: Locked<TokenVerifier>
     private let refreshers: [JWKSRefresher]
     private let staleCheckInterval: Duration
     /// When the sources are next looked at for keys past their `max-age`.
-    private let nextStaleCheck: NIOLockedValueBox<ContinuousClock.Instant>
+    private let nextStaleCheck: Locked<ContinuousClock.Instant>
 
     /// An authenticator trusting `accounts` plus those of `sources`; `makeVerifier` builds a
     /// verifier for a set of accounts.
@@ -29,18 +29,18 @@ final class TokenAuthenticator: Sendable {
         logger: Logger,
         makeVerifier: @escaping @Sendable ([TrustedServiceAccount]) -> TokenVerifier
     ) {
-        let verifier = NIOLockedValueBox(makeVerifier(accounts))
-        let fetched = NIOLockedValueBox<[TrustedKeySource: [TrustedServiceAccount]]>([:])
+        let verifier = Locked(makeVerifier(accounts))
+        let fetched = Locked<[TrustedKeySource: [TrustedServiceAccount]]>([:])
         self.verifier = verifier
         self.staleCheckInterval = minimumRefreshInterval
-        self.nextStaleCheck = NIOLockedValueBox(.now + minimumRefreshInterval)
+        self.nextStaleCheck = Locked(.now + minimumRefreshInterval)
         self.refreshers = sources.map { source in
             JWKSRefresher(source: source, minimumInterval: minimumRefreshInterval, logger: logger) { accountsOfSource in
-                let all = fetched.withLockedValue { fetched in
+                let all = fetched.withLock { fetched in
                     fetched[source] = accountsOfSource
                     return fetched.values.flatMap { $0 }
                 }
-                verifier.withLockedValue { $0 = makeVerifier(accounts + all) }
+                verifier.withLock { $0 = makeVerifier(accounts + all) }
             }
         }
     }
@@ -54,10 +54,10 @@ final class TokenAuthenticator: Sendable {
     func authenticate(_ token: String) async throws(TokenRefusal) -> VerifiedToken {
         refreshStaleSourcesInBackground()
         do {
-            return try verifier.withLockedValue { $0 }.verify(token)
+            return try verifier.withLock { $0 }.verify(token)
         } catch {
             guard Self.mayBeNewKey(error), await refreshAll(waitingForNextSlot: Self.namesNewKey(error)) else { throw error }
-            return try verifier.withLockedValue { $0 }.verify(token)
+            return try verifier.withLock { $0 }.verify(token)
         }
     }
 
@@ -66,7 +66,7 @@ final class TokenAuthenticator: Sendable {
     private func refreshStaleSourcesInBackground() {
         guard !refreshers.isEmpty else { return }
         let now = ContinuousClock.now
-        let due = nextStaleCheck.withLockedValue { next in
+        let due = nextStaleCheck.withLock { next in
             guard now >= next else { return false }
             next = now + staleCheckInterval
             return true

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Locking
 
 /// A change accepted by ``FleetState`` and waiting for its batch to be saved.
 struct PendingWrite {
@@ -34,13 +34,13 @@ final class WriteAcknowledgement: Sendable {
         case done(Result<Void, any Error>)
     }
 
-    private let state = NIOLockedValueBox(State.pending)
+    private let state = Locked(State.pending)
 
     /// Waits until ``complete(_:)`` is called (returns at once if it was); call once.
     func wait() async throws {
-        if case .done(let result) = state.withLockedValue({ $0 }) { return try result.get() }
+        if case .done(let result) = state.withLock({ $0 }) { return try result.get() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let result: Result<Void, any Error>? = state.withLockedValue { state in
+            let result: Result<Void, any Error>? = state.withLock { state in
                 switch state {
                 case .pending:
                     state = .waiting(continuation)
@@ -57,7 +57,7 @@ final class WriteAcknowledgement: Sendable {
 
     /// Completes the write with `result`, resuming its waiting caller; call once.
     func complete(_ result: Result<Void, any Error>) {
-        let waiter: CheckedContinuation<Void, any Error>? = state.withLockedValue { state in
+        let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
             defer { state = .done(result) }
             switch state {
             case .waiting(let continuation): return continuation
