@@ -13,7 +13,7 @@ package protocol StrictJSONBody: Decodable, Sendable {
 
 /// Reads request bodies for JSON APIs, refusing with a clear ``APIError`` (400) whatever is
 /// not exactly the expected object: too large, not JSON, not an object, a field named twice,
-/// unknown or missing fields, fields of the wrong type.
+/// unknown, missing or null fields, fields of the wrong type.
 package enum StrictJSON {
     /// The largest body accepted, in bytes (64 KiB).
     package static let maximumBodySize = 64 * 1024
@@ -51,6 +51,9 @@ package enum StrictJSON {
         let known = Set(Body.CodingKeys.allCases.map(\.stringValue))
         if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
             throw .invalidArgument("unknown field \"\(unknown)\"; allowed fields: \(known.sorted().joined(separator: ", "))")
+        }
+        if let null = fields.keys.sorted().first(where: { fields[$0] is NSNull }) {
+            throw .invalidArgument("field \"\(null)\" is null; leave out a field that has no value")
         }
         do {
             return try JSONDecoder().decode(Body.self, from: data)

@@ -60,6 +60,18 @@ struct StrictJSONTests {
         #expect(error.message == "missing field \"password\"")
     }
 
+    /// schemathesis's finding: `"identity": null` created an account as if the field were
+    /// left out, where the document says an identity is an object.
+    @Test("a null field is refused, optional or not", arguments: [
+        #"{"username":"ann","password":"pw-123456","remember":null}"#,
+        #"{"username":"ann","password":null}"#,
+    ])
+    func nullField(body: String) throws {
+        let error = try #require(refusal(body))
+        #expect(error.code == .invalidArgument)
+        #expect(error.message.hasPrefix("field \"") && error.message.contains("is null"))
+    }
+
     @Test("a field of the wrong type is named, its value not repeated")
     func wrongType() throws {
         let error = try #require(refusal(#"{"username":"ann","password":12345678}"#))
