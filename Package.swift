@@ -123,7 +123,9 @@ let package = Package(
                 server("NIOPosix", "swift-nio"),
                 server("NIOHTTP1", "swift-nio"),
                 server("NIOHTTPTypes", "swift-nio-extras"),
+                server("NIOHTTPTypesHTTP1", "swift-nio-extras"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
+                "Locking",
             ]
         ),
         // Swift generated from Protos/ by scripts/generate-protos.sh: Fleet Engine v1's messages,

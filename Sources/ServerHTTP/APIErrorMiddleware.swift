@@ -4,8 +4,8 @@ import NIOCore
 import NIOHTTP1
 
 /// Makes every refusal a JSON ``APIError`` body: Hummingbird's own errors (no such route,
-/// body too large, …) are translated, and any other error becomes a generic 500; the log gets
-/// the error's type and the request's method and path, the caller nothing more than the 500.
+/// body too large, …) are translated, and any other error becomes a generic 500 (see
+/// ``APIError/unexpected(_:method:path:logger:)``).
 package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// A middleware for a router's outermost layer.
     package init() {}
@@ -25,17 +25,8 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // The body turned out not to be valid HTTP/1.1 while a route read it.
             return try APIError.parseError(error).response(from: request, context: context)
         } catch {
-            context.logger.error(
-                "request failed",
-                metadata: [
-                    "method": "\(request.method)",
-                    "path": "\(request.uri.path)",
-                    // Only the type: an error's description may quote values (a URL with
-                    // its password, a request's secrets), and logs hold no secret.
-                    "errorType": "\(String(reflecting: type(of: error)))",
-                ]
-            )
-            return try APIError.internal.response(from: request, context: context)
+            return try APIError.unexpected(error, method: request.method, path: request.uri.path, logger: context.logger)
+                .response(from: request, context: context)
         }
     }
 
@@ -54,5 +45,23 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case 503: return APIError(.unavailable, message)
         default: return .internal
         }
+    }
+}
+
+extension APIError {
+    /// The generic 500 for an error no rule expected, logged with its type and the request's
+    /// method and path; the caller learns nothing more.
+    package static func unexpected(_ error: any Error, method: HTTPRequest.Method, path: String, logger: Logger) -> APIError {
+        logger.error(
+            "request failed",
+            metadata: [
+                "method": "\(method)",
+                "path": "\(path)",
+                // Only the type: an error's description may quote values (a URL with its
+                // password, a request's secrets), and logs hold no secret.
+                "errorType": "\(String(reflecting: type(of: error)))",
+            ]
+        )
+        return .internal
     }
 }

@@ -19,6 +19,15 @@ package enum FleetHTTPServer {
                 maxHeaderFieldSize: maximumHeaderBytes, maxHeaderListSize: maximumHeaderBytes, maxHeaderFieldCount: maximumHeaderFields)
         ))
     }
+
+    /// ``http1`` with `route` answered in the channel pipeline, before the router (see
+    /// ``PipelineRoute``); `serverName` goes in its answers' `Server` header, as Hummingbird
+    /// puts the application's in the router's.
+    package static func http1(answering route: some PipelineRoute, serverName: String?, executor: EventLoopTaskExecutor) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            PipelineHTTP1Channel(responder: responder, route: route, executor: executor, serverName: serverName)
+        }
+    }
 }
 
 extension APIError {

@@ -119,8 +119,9 @@ package final class TokenServer: Sendable {
     }
 
     /// A Hummingbird application serving ``buildRouter()`` on `host`:`port` (0 picks a free
-    /// port) over ``FleetHTTPServer/http1``, on `eventLoopGroup` (NIO's shared group when
-    /// `nil`); `onRunning` is told the port once the server listens. Run it with `runService()`
+    /// port), on `eventLoopGroup` (NIO's shared group when `nil`), with the token routes
+    /// answered in the channel pipeline on the loop that read the request
+    /// (``TokenPipelineRoute``); `onRunning` is told the port once the server listens. Run it with `runService()`
     /// (graceful shutdown on SIGINT/SIGTERM) or in a `ServiceGroup`.
     package func application(
         host: String = "127.0.0.1",
@@ -128,10 +129,13 @@ package final class TokenServer: Sendable {
         eventLoopGroup: (any EventLoopGroup)? = nil,
         onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<TokenServerContext>> {
-        Application(
+        let serverName = "fleetauth-token-server"
+        let loops = (eventLoopGroup as? MultiThreadedEventLoopGroup) ?? .singleton
+        return Application(
             router: buildRouter(),
-            server: FleetHTTPServer.http1,
-            configuration: .init(address: .hostname(host, port: port), serverName: "fleetauth-token-server"),
+            server: FleetHTTPServer.http1(
+                answering: TokenPipelineRoute(server: self), serverName: serverName, executor: EventLoopTaskExecutor(group: loops)),
+            configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,
             logger: logger

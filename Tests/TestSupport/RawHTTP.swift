@@ -38,9 +38,15 @@ public enum RawHTTP {
     /// Sends `request` to `127.0.0.1:port` and reads one response (to its `Content-Length`, or
     /// until the server closes), waiting at most `timeout` seconds for each read.
     public static func exchange(port: Int, request: [UInt8], timeout: Int = 30) async throws -> Response {
+        try await exchange(port: port, request: request, responses: 1, timeout: timeout)[0]
+    }
+
+    /// Sends `request` — several pipelined requests, if it holds them — and reads `responses`
+    /// answers from the same connection, in the order they arrive.
+    public static func exchange(port: Int, request: [UInt8], responses: Int, timeout: Int = 30) async throws -> [Response] {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue(label: "raw-http").async {
-                continuation.resume(with: Result { try exchangeBlocking(port: port, request: request, timeout: timeout) })
+                continuation.resume(with: Result { try exchangeBlocking(port: port, request: request, responses: responses, timeout: timeout) })
             }
         }
     }
@@ -50,7 +56,7 @@ public enum RawHTTP {
         try await exchange(port: port, request: Array((head.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8), timeout: timeout)
     }
 
-    private static func exchangeBlocking(port: Int, request: [UInt8], timeout: Int) throws -> Response {
+    private static func exchangeBlocking(port: Int, request: [UInt8], responses expected: Int, timeout: Int) throws -> [Response] {
         #if canImport(Glibc)
         let socketType = Int32(SOCK_STREAM.rawValue)
         let noSignal = Int32(MSG_NOSIGNAL)
@@ -79,24 +85,40 @@ public enum RawHTTP {
             sent += written
         }
         var received: [UInt8] = []
+        var answers: [Response] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let isHead = request.starts(with: Array("HEAD ".utf8))
-        while !isComplete(received, bodyless: isHead) {
+        let bodyless = request.starts(with: Array("HEAD ".utf8))
+        var closed = false
+        while answers.count < expected {
+            if let end = responseEnd(received, bodyless: bodyless) {
+                answers.append(try parse(Array(received[..<end])))
+                received.removeFirst(end)
+                continue
+            }
+            if closed {
+                // The server closed: what is left is its last answer, if anything.
+                if !received.isEmpty { answers.append(try parse(received)) }
+                break
+            }
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw TestFailure("no answer within \(timeout) s") }
-            if count <= 0 { break }
-            received += chunk[0..<count]
+            if count <= 0 {
+                closed = true
+            } else {
+                received += chunk[0..<count]
+            }
         }
-        return try parse(received)
+        guard !answers.isEmpty else { throw TestFailure("the server closed without answering") }
+        return answers
     }
 
-    /// Whether `bytes` hold a whole response: its head and `Content-Length` bytes of body
-    /// (none for an answer to `HEAD`, which is `bodyless`).
-    private static func isComplete(_ bytes: [UInt8], bodyless: Bool) -> Bool {
-        guard let (headers, bodyStart) = try? head(of: bytes) else { return false }
-        if bodyless { return true }
-        guard let length = headers["content-length"].flatMap(Int.init) else { return false }
-        return bytes.count - bodyStart >= length
+    /// Where the first whole response in `bytes` ends: its head and `Content-Length` bytes of
+    /// body (none for an answer to `HEAD`, which is `bodyless`); `nil` while it is incomplete.
+    private static func responseEnd(_ bytes: [UInt8], bodyless: Bool) -> Int? {
+        guard let (headers, bodyStart) = try? head(of: bytes) else { return nil }
+        if bodyless { return bodyStart }
+        guard let length = headers["content-length"].flatMap(Int.init), bytes.count - bodyStart >= length else { return nil }
+        return bodyStart + length
     }
 
     private static func parse(_ bytes: [UInt8]) throws -> Response {

@@ -59,7 +59,7 @@ struct AdminKeyMiddleware: RouterMiddleware {
     let store: TokenServerStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let key = BearerToken.from(request) else {
+        guard let key = BearerToken.from(request.headers) else {
             throw APIError.unauthenticated("missing credentials: send Authorization: Bearer <admin key> (the key is in DATA_DIR/admin-key)")
         }
         guard let expected = try await store.adminKeyHash(), expected == SecretToken.hash(key) else {

@@ -14,11 +14,14 @@ enum JSONResponse {
         make(json: try encoder.encode(value), status: status)
     }
 
+    /// The headers of every JSON answer: its type, and `Cache-Control: no-store`.
+    static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+
     /// `json`, already encoded, with `status` and `Cache-Control: no-store`.
     static func make(json: some Sequence<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
-            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            headers: headers,
             body: .init(byteBuffer: ByteBuffer(bytes: json))
         )
     }

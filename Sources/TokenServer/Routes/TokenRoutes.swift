@@ -26,33 +26,49 @@ struct TokenResponse {
 }
 
 extension TokenServer {
+    /// The token routes under `/v1/tokens/` that name a resource: the path segment, the
+    /// parameter's name, the resource's kind.
+    static let resourceTokenRoutes: [(segment: String, parameter: String, kind: ResourceKind)] = [
+        ("driver", "vehicleId", .vehicle),
+        ("consumer", "tripId", .trip),
+        ("delivery-driver", "deliveryVehicleId", .deliveryVehicle),
+        ("delivery-consumer", "trackingId", .trackingID),
+    ]
+
     /// `GET /v1/tokens/driver/{vehicleId}`, `/consumer/{tripId}`,
     /// `/delivery-driver/{deliveryVehicleId}`, `/delivery-consumer/{trackingId}`, `/fleet-reader`.
+    ///
+    /// ``application(host:port:eventLoopGroup:onRunning:)`` answers these in the channel
+    /// pipeline (``TokenPipelineRoute``); the router has them too, for a server that mounts
+    /// ``buildRouter()`` itself, and for their 405s.
     func addTokenRoutes(to group: RouterGroup<TokenServerContext>) {
-        let routes: [(path: RouterPath, parameter: String, kind: ResourceKind)] = [
-            ("driver/:vehicleId", "vehicleId", .vehicle),
-            ("consumer/:tripId", "tripId", .trip),
-            ("delivery-driver/:deliveryVehicleId", "deliveryVehicleId", .deliveryVehicle),
-            ("delivery-consumer/:trackingId", "trackingId", .trackingID),
-        ]
-        for route in routes {
-            group.get(route.path) { request, context in
+        for route in Self.resourceTokenRoutes {
+            group.get(RouterPath("\(route.segment)/:\(route.parameter)")) { request, context in
                 let resource = Resource(route.kind, id: try context.parameters.decoded(route.parameter))
-                return try await self.tokenResponse(.resource(resource), for: request)
+                return await self.tokenAnswer(.resource(resource), headers: request.headers, path: request.uri.path).response
             }
         }
         group.get("fleet-reader") { request, _ in
-            try await self.tokenResponse(.fleetReader, for: request)
+            await self.tokenAnswer(.fleetReader, headers: request.headers, path: request.uri.path).response
         }
     }
 
-    private func tokenResponse(_ tokenRequest: TokenRequest, for request: Request) async throws -> Response {
-        let minted = try await issuer.issue(tokenRequest, credential: BearerToken.credential(from: request))
-        return JSONResponse.make(json: TokenResponse(
-            token: minted.token,
-            issuedAt: minted.claims.issuedAt,
-            expiresAt: minted.claims.expiresAt,
-            now: options.epochSeconds
-        ).json)
+    /// The answer to a token request with `headers`: the token, or the refusal. `path` is
+    /// for the log, should something fail that no rule expects.
+    func tokenAnswer(_ tokenRequest: TokenRequest, headers: HTTPFields, path: String) async -> PipelineAnswer {
+        do {
+            let minted = try await issuer.issue(tokenRequest, credential: BearerToken.credential(from: headers))
+            let json = TokenResponse(
+                token: minted.token,
+                issuedAt: minted.claims.issuedAt,
+                expiresAt: minted.claims.expiresAt,
+                now: options.epochSeconds
+            ).json
+            return PipelineAnswer(status: .ok, headers: JSONResponse.headers, body: ByteBuffer(bytes: json))
+        } catch let error as APIError {
+            return PipelineAnswer(error)
+        } catch {
+            return PipelineAnswer(.unexpected(error, method: .get, path: path, logger: logger))
+        }
     }
 }

@@ -11,18 +11,18 @@ enum BearerCredential: Sendable {
 
 /// Reads `Authorization: Bearer <token>`.
 enum BearerToken {
-    /// The request's bearer as a session token or, when it has the three segments of a JWT,
+    /// The request headers' bearer as a session token or, when it has the three segments of a JWT,
     /// an ID token; `nil` when there is none.
-    static func credential(from request: Request) -> BearerCredential? {
-        guard let token = from(request) else { return nil }
+    static func credential(from headers: HTTPFields) -> BearerCredential? {
+        guard let token = from(headers) else { return nil }
         let dots = token.utf8.reduce(0) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
         return dots == 2 ? .idToken(token) : .session(token)
     }
 
-    /// The token of the request's bearer credentials (see ``BearerCredentials``), or `nil`
+    /// The token of the request headers' bearer credentials (see ``BearerCredentials``), or `nil`
     /// when there is none to check.
-    static func from(_ request: Request) -> String? {
-        guard case .token(let token) = BearerCredentials.read(request.headers[values: .authorization]) else { return nil }
+    static func from(_ headers: HTTPFields) -> String? {
+        guard case .token(let token) = BearerCredentials.read(headers[values: .authorization]) else { return nil }
         return token
     }
 }

@@ -1,0 +1,46 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A route answered inside the channel pipeline, on the event loop that read the request,
+/// before Hummingbird's async channel and router see it.
+///
+/// For a server's one hot route, where handing each request to Hummingbird (the async channel's
+/// inbound stream and outbound writer, the router, the request context) costs a noticeable
+/// share of the work itself. A request the route does not ``match(_:)`` goes on to the router
+/// unchanged, so the router keeps every other route, its 404s and 405s.
+package protocol PipelineRoute: Sendable {
+    /// What the route read from a request head it answers.
+    associatedtype Match: Sendable
+
+    /// What to answer `head` with, or `nil` to leave the request to the router. Called on the
+    /// event loop: read the head, do no I/O.
+    func match(_ head: HTTPRequest) -> Match?
+
+    /// The answer to a matched request; any refusal is an answer too.
+    func respond(to match: Match) async -> PipelineAnswer
+}
+
+/// A response as a pipeline route gives it: the head and the whole body.
+package struct PipelineAnswer: Sendable {
+    /// Status and headers (`Content-Length`, `Date` and `Server` are added when it is written).
+    package var head: HTTPResponse
+    /// The body.
+    package var body: ByteBuffer
+
+    /// An answer of `status` with `headers` and `body`.
+    package init(status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer) {
+        self.head = HTTPResponse(status: status, headerFields: headers)
+        self.body = body
+    }
+
+    /// The refusal `error` says, in its JSON shape.
+    package init(_ error: APIError) {
+        self.init(status: error.status, headers: error.headers, body: ByteBuffer(bytes: error.jsonBody()))
+    }
+
+    /// The same answer as a Hummingbird response, for a router that serves the route too.
+    package var response: Response {
+        Response(status: head.status, headers: head.headerFields, body: .init(byteBuffer: body))
+    }
+}
