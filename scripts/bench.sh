@@ -9,7 +9,8 @@
 #                               # that all still build and run and that the promises which do
 #                               # not depend on the machine's speed still hold
 #
-# Needs wrk, node and openssl, as the server benchmarks do.
+# Needs wrk, node, openssl and h2load, as the server benchmarks do, and gRPC's C++ library for
+# the gRPC floors' competitor (Benchmarks/grpc-floor-cpp/build.sh installs it when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,6 +55,9 @@ else
     bench="$(swift build -c release --show-bin-path)/fleetauth-bench"
 fi
 
+# The C++ gRPC server that grpc-floors measures grpc-swift against.
+cpp_floor=$(Benchmarks/grpc-floor-cpp/build.sh 2>"$log" | tail -1) || { cat "$log"; echo "bench: the C++ gRPC floor did not build" >&2; exit 1; }
+
 run() {
     echo "== fleetauth-bench $*"
     local started=$SECONDS
@@ -75,8 +79,10 @@ if $quick; then
     run keyless --vehicles 16 --connections 4 --seconds 2 --interval 1 --sign-delay 5 --token-lifetime 60
     run fleet-engine --vehicles 64 --connections 8 --seconds 1 --rounds 1
     run fleet-store --vehicles 100 --batch-sizes 1 10 --seconds 1 --rounds 1
+    run grpc-floors --cpp-floor "$cpp_floor" --seconds 1 --rounds 1
 else
     for command in codecs token-server keyless fleet-engine fleet-store; do
         run "$command"
     done
+    run grpc-floors --cpp-floor "$cpp_floor"
 fi

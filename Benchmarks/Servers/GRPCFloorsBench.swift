@@ -1,0 +1,117 @@
+import ArgumentParser
+import CommandSupport
+import FleetEngineProtos
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import SwiftProtobuf
+
+/// `fleetauth-bench grpc-floors`: how many UpdateVehicle calls a gRPC server with nothing
+/// behind it answers per second here, on grpc-swift (``GRPCFloorService``, what the engine's
+/// gRPC door is built on) and on gRPC's C++ core (`Benchmarks/grpc-floor-cpp`), both under
+/// `h2load`, rounds interleaved. It tells whether the gRPC library bounds the engine's gRPC
+/// door: compare with the REST door's durable updates of `bench fleet-engine` in the same session.
+struct GRPCFloorsBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "grpc-floors", abstract: "UpdateVehicle calls/s with nothing behind them: grpc-swift beside gRPC's C++ core, under h2load.")
+
+    @Option(help: "The C++ floor server, built by Benchmarks/grpc-floor-cpp/build.sh.")
+    var cppFloor = ".build-grpc-floor/floor"
+
+    @Option(help: "HTTP/2 connections.")
+    var connections = 4
+
+    @Option(help: "Calls in flight on each connection.")
+    var streams = 25
+
+    @Option(help: "Seconds per measured run (after a 1 s warm-up).")
+    var seconds = 5
+
+    @Option(help: "Rounds (each server once per round, the order alternating); medians are reported.")
+    var rounds = 3
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    /// One server's runs.
+    struct Server: Encodable {
+        let name: String
+        let callsPerSecond: [Double]
+        /// The server process's CPU time per call (for grpc-swift, this process's).
+        let cpuMicrosecondsPerCall: [Double]
+        var medianCallsPerSecond: Double { Throughput.median(callsPerSecond) }
+        var medianCPUMicrosecondsPerCall: Double { Throughput.median(cpuMicrosecondsPerCall) }
+    }
+
+    struct Report: Encodable {
+        let connections: Int
+        let streamsPerConnection: Int
+        let secondsPerRun: Int
+        let grpcSwift: Server
+        let cppCore: Server
+        /// The median, over rounds, of grpc-swift's calls/s divided by the C++ core's in the same round.
+        let grpcSwiftToCppRatio: Double
+    }
+
+    func run() async throws {
+        guard #available(macOS 15.0, *) else { throw CommandFailure("grpc-swift 2 needs macOS 15") }
+        guard FileManager.default.isExecutableFile(atPath: cppFloor) else {
+            throw CommandFailure("no C++ floor at \(cppFloor): build it with Benchmarks/grpc-floor-cpp/build.sh")
+        }
+        let folder = try BenchFolder.create()
+        defer { BenchFolder.remove(folder) }
+        let bodyFile = folder + "/update-vehicle.grpc"
+        let request = Maps_Fleetengine_V1_UpdateVehicleRequest.with {
+            $0.name = "providers/bench-floors/vehicles/bench-0"
+            $0.vehicle.lastLocation.location = .with { $0.latitude = 52.52; $0.longitude = 13.405 }
+            $0.updateMask.paths = ["last_location"]
+        }
+        guard FileManager.default.createFile(atPath: bodyFile, contents: H2Load.frame(try request.serializedBytes())) else {
+            throw CommandFailure("cannot write \(bodyFile)")
+        }
+        let method = "/maps.fleetengine.v1.VehicleService/UpdateVehicle"
+        let cpp = try await ServerProcess.start(name: "gRPC C++ floor", arguments: [cppFloor, "0"]) { line in
+            line.hasPrefix("port ") ? Int(line.dropFirst(5)) : nil
+        }
+        defer { cpp.stop() }
+        let transport = HTTP2ServerTransport.Posix(address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
+        let server = GRPCServer(transport: transport, services: [GRPCFloorService()])
+        let report = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.serve() }
+            defer { server.beginGracefulShutdown() }
+            guard let swiftPort = try await transport.listeningAddress.ipv4?.port else { throw CommandFailure("the grpc-swift floor did not listen") }
+            var swiftRuns: [(Double, Double)] = [], cppRuns: [(Double, Double)] = []
+            for round in 1...rounds {
+                for isSwift in round % 2 == 1 ? [true, false] : [false, true] {
+                    let cpuBefore = isSwift ? Throughput.processCPUSeconds() : try cpp.cpuSeconds()
+                    let result = try await H2Load.run(
+                        port: isSwift ? swiftPort : cpp.port, method: method, bodyFile: bodyFile, connections: connections, streams: streams,
+                        seconds: seconds)
+                    let cpuSeconds = (isSwift ? Throughput.processCPUSeconds() : try cpp.cpuSeconds()) - cpuBefore
+                    guard result.failed == 0, result.succeeded > 0 else { throw CommandFailure("h2load: \(result.failed) calls failed") }
+                    let run = (Double(result.succeeded) / result.seconds, cpuSeconds * 1e6 / Double(result.succeeded))
+                    if isSwift { swiftRuns.append(run) } else { cppRuns.append(run) }
+                }
+                if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
+            }
+            let swift = Server(name: "grpc-swift", callsPerSecond: swiftRuns.map(\.0), cpuMicrosecondsPerCall: swiftRuns.map(\.1))
+            let core = Server(name: "gRPC C++ core", callsPerSecond: cppRuns.map(\.0), cpuMicrosecondsPerCall: cppRuns.map(\.1))
+            return Report(
+                connections: connections, streamsPerConnection: streams, secondsPerRun: seconds, grpcSwift: swift, cppCore: core,
+                grpcSwiftToCppRatio: Throughput.median(zip(swiftRuns, cppRuns).map { $0.0 / $1.0 }))
+        }
+        if json { return try JSONOutput.print(report) }
+        print("""
+            gRPC floors, UpdateVehicle with nothing behind it, h2load: \(connections) connections × \(streams) calls in flight, \(seconds) s runs, medians of \(rounds) rounds
+            server          calls/s   server CPU µs/call
+            \(row(report.grpcSwift))
+            \(row(report.cppCore))
+            grpc-swift / C++ core: \(String(format: "%.2f", report.grpcSwiftToCppRatio))× calls/s
+            """)
+    }
+
+    private func row(_ server: Server) -> String {
+        server.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+            + String(format: "%9.0f %12.1f", server.medianCallsPerSecond, server.medianCPUMicrosecondsPerCall)
+    }
+}
