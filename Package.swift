@@ -71,6 +71,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
+        // The HTTP/2 layer under grpc-swift's transport, for `fleetauth-bench grpc-floors`.
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
     ],
     targets: [
         // On Linux, tokens are signed with the system's OpenSSL 3 libcrypto (faster than BoringSSL's
@@ -247,6 +249,8 @@ let package = Package(
                 "FleetEngineProtos",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("Logging", "swift-log"),
+                server("NIOHTTP2", "swift-nio-http2"),
+                server("NIOHPACK", "swift-nio-http2"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOCore", "swift-nio"),

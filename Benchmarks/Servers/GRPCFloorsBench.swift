@@ -4,16 +4,18 @@ import FleetEngineProtos
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
+import NIOPosix
 import SwiftProtobuf
 
 /// `fleetauth-bench grpc-floors`: how many UpdateVehicle calls a gRPC server with nothing
 /// behind it answers per second here, on grpc-swift (``GRPCFloorService``, what the engine's
-/// gRPC door is built on) and on gRPC's C++ core (`Benchmarks/grpc-floor-cpp`), both under
-/// `h2load`, rounds interleaved. It tells whether the gRPC library bounds the engine's gRPC
-/// door: compare with the REST door's durable updates of `bench fleet-engine` in the same session.
+/// gRPC door is built on), on swift-nio-http2 alone (``NIOHTTP2Floor``) and on gRPC's C++ core
+/// (`Benchmarks/grpc-floor-cpp`), all under `h2load`, rounds interleaved. It tells whether the
+/// gRPC library bounds the engine's gRPC door: compare with the REST door's durable updates of
+/// `bench fleet-engine` in the same session.
 struct GRPCFloorsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "grpc-floors", abstract: "UpdateVehicle calls/s with nothing behind them: grpc-swift beside gRPC's C++ core, under h2load.")
+        commandName: "grpc-floors", abstract: "UpdateVehicle calls/s with nothing behind them: grpc-swift, swift-nio-http2 and gRPC's C++ core, under h2load.")
 
     @Option(help: "The C++ floor server, built by Benchmarks/grpc-floor-cpp/build.sh.")
     var cppFloor = ".build-grpc-floor/floor"
@@ -48,9 +50,12 @@ struct GRPCFloorsBench: AsyncParsableCommand {
         let streamsPerConnection: Int
         let secondsPerRun: Int
         let grpcSwift: Server
+        let nioHTTP2: Server
         let cppCore: Server
         /// The median, over rounds, of grpc-swift's calls/s divided by the C++ core's in the same round.
         let grpcSwiftToCppRatio: Double
+        /// The same for swift-nio-http2 alone.
+        let nioHTTP2ToCppRatio: Double
     }
 
     func run() async throws {
@@ -76,42 +81,56 @@ struct GRPCFloorsBench: AsyncParsableCommand {
         defer { cpp.stop() }
         let transport = HTTP2ServerTransport.Posix(address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
         let server = GRPCServer(transport: transport, services: [GRPCFloorService()])
+        let nio = try await NIOHTTP2Floor.start(on: MultiThreadedEventLoopGroup.singleton)
+        defer { nio.close(promise: nil) }
         let report = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.serve() }
             defer { server.beginGracefulShutdown() }
-            guard let swiftPort = try await transport.listeningAddress.ipv4?.port else { throw CommandFailure("the grpc-swift floor did not listen") }
-            var swiftRuns: [(Double, Double)] = [], cppRuns: [(Double, Double)] = []
+            guard let swiftPort = try await transport.listeningAddress.ipv4?.port, let nioPort = nio.localAddress?.port else {
+                throw CommandFailure("a Swift floor did not listen")
+            }
+            // The in-process floors' CPU is this process's; the C++ floor's its own.
+            let floors: [(port: Int, cpuSeconds: () throws -> Double)] = [
+                (swiftPort, Throughput.processCPUSeconds), (nioPort, Throughput.processCPUSeconds), (cpp.port, cpp.cpuSeconds),
+            ]
+            var runs: [[(callsPerSecond: Double, cpuMicroseconds: Double)]] = Array(repeating: [], count: floors.count)
             for round in 1...rounds {
-                for isSwift in round % 2 == 1 ? [true, false] : [false, true] {
-                    let cpuBefore = isSwift ? Throughput.processCPUSeconds() : try cpp.cpuSeconds()
+                let order = round % 2 == 1 ? Array(floors.indices) : floors.indices.reversed()
+                for index in order {
+                    let cpuBefore = try floors[index].cpuSeconds()
                     let result = try await H2Load.run(
-                        port: isSwift ? swiftPort : cpp.port, method: method, bodyFile: bodyFile, connections: connections, streams: streams,
+                        port: floors[index].port, method: method, bodyFile: bodyFile, connections: connections, streams: streams,
                         seconds: seconds)
-                    let cpuSeconds = (isSwift ? Throughput.processCPUSeconds() : try cpp.cpuSeconds()) - cpuBefore
+                    let cpuSeconds = try floors[index].cpuSeconds() - cpuBefore
                     guard result.failed == 0, result.succeeded > 0 else { throw CommandFailure("h2load: \(result.failed) calls failed") }
-                    let run = (Double(result.succeeded) / result.seconds, cpuSeconds * 1e6 / Double(result.succeeded))
-                    if isSwift { swiftRuns.append(run) } else { cppRuns.append(run) }
+                    runs[index].append((Double(result.succeeded) / result.seconds, cpuSeconds * 1e6 / Double(result.succeeded)))
                 }
                 if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
             }
-            let swift = Server(name: "grpc-swift", callsPerSecond: swiftRuns.map(\.0), cpuMicrosecondsPerCall: swiftRuns.map(\.1))
-            let core = Server(name: "gRPC C++ core", callsPerSecond: cppRuns.map(\.0), cpuMicrosecondsPerCall: cppRuns.map(\.1))
+            let servers = zip(["grpc-swift", "swift-nio-http2", "gRPC C++ core"], runs).map { name, runs in
+                Server(name: name, callsPerSecond: runs.map(\.callsPerSecond), cpuMicrosecondsPerCall: runs.map(\.cpuMicroseconds))
+            }
+            func ratioToCpp(_ index: Int) -> Double {
+                Throughput.median(zip(runs[index], runs[2]).map { $0.callsPerSecond / $1.callsPerSecond })
+            }
             return Report(
-                connections: connections, streamsPerConnection: streams, secondsPerRun: seconds, grpcSwift: swift, cppCore: core,
-                grpcSwiftToCppRatio: Throughput.median(zip(swiftRuns, cppRuns).map { $0.0 / $1.0 }))
+                connections: connections, streamsPerConnection: streams, secondsPerRun: seconds,
+                grpcSwift: servers[0], nioHTTP2: servers[1], cppCore: servers[2],
+                grpcSwiftToCppRatio: ratioToCpp(0), nioHTTP2ToCppRatio: ratioToCpp(1))
         }
         if json { return try JSONOutput.print(report) }
         print("""
             gRPC floors, UpdateVehicle with nothing behind it, h2load: \(connections) connections × \(streams) calls in flight, \(seconds) s runs, medians of \(rounds) rounds
-            server          calls/s   server CPU µs/call
+            server            calls/s   server CPU µs/call
             \(row(report.grpcSwift))
+            \(row(report.nioHTTP2))
             \(row(report.cppCore))
-            grpc-swift / C++ core: \(String(format: "%.2f", report.grpcSwiftToCppRatio))× calls/s
+            of the C++ core's calls/s: grpc-swift \(String(format: "%.2f", report.grpcSwiftToCppRatio))×, swift-nio-http2 alone \(String(format: "%.2f", report.nioHTTP2ToCppRatio))×
             """)
     }
 
     private func row(_ server: Server) -> String {
-        server.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+        server.name.padding(toLength: 16, withPad: " ", startingAt: 0)
             + String(format: "%9.0f %12.1f", server.medianCallsPerSecond, server.medianCPUMicrosecondsPerCall)
     }
 }
