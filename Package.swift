@@ -314,6 +314,8 @@ let package = Package(
                 server("HummingbirdTesting", "hummingbird"),
                 server("Logging", "swift-log"),
                 server("NIOPosix", "swift-nio"),
+                server("NIOEmbedded", "swift-nio"),
+                server("NIOHTTPTypes", "swift-nio-extras"),
             ]
         ),
         .testTarget(

@@ -34,6 +34,8 @@ package final class TokenServer: Sendable {
     let jsonWebKeySet: Data
     /// The claim on the data directory of a server on SQLite (replicas share PostgreSQL).
     private let directoryLock: DataDirectoryLock?
+    /// The token answers being computed in the channel pipeline, which ``shutdown()`` waits for.
+    private let tokenAnswersInFlight = PipelineAnswersInFlight()
 
     /// A server over an open store and loaded keys. The caller closes the store.
     package convenience init(
@@ -134,7 +136,8 @@ package final class TokenServer: Sendable {
         return Application(
             router: buildRouter(),
             server: FleetHTTPServer.http1(
-                answering: TokenPipelineRoute(server: self), serverName: serverName, executor: EventLoopTaskExecutor(group: loops)),
+                answering: TokenPipelineRoute(server: self), serverName: serverName, executor: EventLoopTaskExecutor(group: loops),
+                inFlight: tokenAnswersInFlight),
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,
@@ -165,9 +168,10 @@ package final class TokenServer: Sendable {
         try? await loops.shutdownGracefully()
     }
 
-    /// Closes the store (and its database, if the server opened it), and gives up the data
-    /// directory.
+    /// Waits for the token answers still being computed, closes the store (and its database,
+    /// if the server opened it), and gives up the data directory.
     package func shutdown() async {
+        await tokenAnswersInFlight.drained()
         await store.close()
         directoryLock?.release()
     }

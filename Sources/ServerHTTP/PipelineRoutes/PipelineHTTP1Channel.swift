@@ -9,14 +9,15 @@ import NIOHTTPTypesHTTP1
 ///
 /// The pipeline is Hummingbird's own (`HTTP1Channel`) but for two things: NIO's pipelining
 /// handler is on, so that answers written by the route and by Hummingbird leave in request
-/// order; and ``PipelineRouteHandler`` sits just before the async channel, after Hummingbird's
-/// connection-state handler (idle time-outs, `Connection: close`, graceful shutdown), which so
-/// sees every request and answer.
+/// order (it also closes the connection on graceful shutdown once the answer under way is
+/// written); and ``PipelineRouteHandler`` sits just before the async channel, after
+/// Hummingbird's connection-state handler, which so counts every request and answer.
 struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let route: Route
     let executor: EventLoopTaskExecutor
     let serverName: String?
+    let inFlight: PipelineAnswersInFlight
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>> {
         channel.eventLoop.makeCompletedFuture {
@@ -35,7 +36,7 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(ParseErrorJSONHandler())
             try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))
-            try pipeline.addHandler(PipelineRouteHandler(route: route, executor: executor, serverName: serverName))
+            try pipeline.addHandler(PipelineRouteHandler(route: route, executor: executor, serverName: serverName, inFlight: inFlight))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }

@@ -10,9 +10,15 @@ import NIOHTTPTypes
 /// next until the answer to the last is written, so answers leave in the order requests came
 /// whichever side wrote them. A matched request is answered by a task that prefers the event
 /// loop's executor, so it runs on the loop that read the request and writes from there.
-final class PipelineRouteHandler<Route: PipelineRoute>: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// The pipelining handler reads on as soon as an answer is written, whether or not the socket
+/// took it; so that a client that sends without reading cannot pile answers up in memory, this
+/// handler holds back reads while the channel is not writable (as Hummingbird's async writer
+/// does for its own answers).
+final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
     private enum State {
@@ -30,12 +36,34 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelInboundHandler, R
     private let route: Route
     private let executor: EventLoopTaskExecutor
     private let serverName: String?
+    private let inFlight: PipelineAnswersInFlight
     private var state = State.idle
+    /// A read asked for while the channel was not writable, to be passed on once it is.
+    private var heldRead = false
 
-    init(route: Route, executor: EventLoopTaskExecutor, serverName: String?) {
+    init(route: Route, executor: EventLoopTaskExecutor, serverName: String?, inFlight: PipelineAnswersInFlight) {
         self.route = route
         self.executor = executor
         self.serverName = serverName
+        self.inFlight = inFlight
+    }
+
+    /// Passes a read on only while the channel can take more writes.
+    func read(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            context.read()
+        } else {
+            heldRead = true
+        }
+    }
+
+    /// Passes on the read held back, once the client has taken enough of the answers.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if heldRead, context.channel.isWritable {
+            heldRead = false
+            context.read()
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -65,8 +93,8 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelInboundHandler, R
     private func answer(_ match: Route.Match, closing: Bool, context: ChannelHandlerContext) {
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
-        Task(executorPreference: executor) { [route] in
-            let answer = await route.respond(to: match)
+        Task(executorPreference: executor) { [route, inFlight] in
+            let answer = await inFlight.run { await route.respond(to: match) }
             if loop.inEventLoop {
                 bound.value.handler.write(answer, closing: closing, context: bound.value.context)
             } else {
@@ -87,13 +115,15 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelInboundHandler, R
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if closing {
+            // The output side only, as Hummingbird does: a full close with the client's unread
+            // bytes still queued would reset the connection, and a client may lose the answer.
             let channel = context.channel
-            written.whenComplete { _ in channel.close(promise: nil) }
+            written.whenComplete { _ in channel.close(mode: .output, promise: nil) }
         }
     }
 
-    /// Whether the request says `Connection: close`, which Hummingbird honours by closing the
-    /// connection after its answer.
+    /// Whether the request says `Connection: close` (alone or among other options), after
+    /// which the connection closes.
     private static func asksToClose(_ head: HTTPRequest) -> Bool {
         head.headerFields[values: .connection].contains { value in
             value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "close" }
