@@ -51,32 +51,59 @@ public enum RawHTTP {
         }
     }
 
+    /// Sends `request` to `127.0.0.1:port` and hangs up at once, without reading an answer: a
+    /// client that goes away while the server is still answering.
+    public static func sendAndHangUp(port: Int, request: [UInt8]) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue(label: "raw-http").async {
+                continuation.resume(with: Result {
+                    let descriptor = try connected(port: port, timeout: 5)
+                    defer { close(descriptor) }
+                    _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, noSignal) }
+                })
+            }
+        }
+    }
+
     /// Sends `head` (lines joined with CRLF, ended by an empty line) and `body`.
     public static func exchange(port: Int, head: [String], body: String = "", timeout: Int = 30) async throws -> Response {
         try await exchange(port: port, request: Array((head.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8), timeout: timeout)
     }
 
-    private static func exchangeBlocking(port: Int, request: [UInt8], responses expected: Int, timeout: Int) throws -> [Response] {
+    #if canImport(Glibc)
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+    private static let noSignal: Int32 = 0
+    #endif
+
+    /// A TCP socket connected to `127.0.0.1:port`, each read waiting at most `timeout` seconds.
+    private static func connected(port: Int, timeout: Int) throws -> Int32 {
         #if canImport(Glibc)
         let socketType = Int32(SOCK_STREAM.rawValue)
-        let noSignal = Int32(MSG_NOSIGNAL)
         #else
         let socketType = SOCK_STREAM
-        let noSignal: Int32 = 0
         #endif
         let descriptor = socket(AF_INET, socketType, 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
-        defer { close(descriptor) }
         var readTimeout = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &readTimeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
+        let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw TestFailure("connect to port \(port) failed: errno \(errno)") }
+        guard result == 0 else {
+            close(descriptor)
+            throw TestFailure("connect to port \(port) failed: errno \(errno)")
+        }
+        return descriptor
+    }
+
+    private static func exchangeBlocking(port: Int, request: [UInt8], responses expected: Int, timeout: Int) throws -> [Response] {
+        let descriptor = try connected(port: port, timeout: timeout)
+        defer { close(descriptor) }
         var sent = 0
         while sent < request.count {
             // A server that refuses early may close before the rest is sent; its answer is read below.

@@ -72,6 +72,22 @@ struct TokenPipelineRouteTests {
         }
     }
 
+    /// The answer is computed in a task of its own; the client's going away must neither stop
+    /// the server nor keep its shutdown (which waits for answers in flight) waiting.
+    @Test("clients that hang up before their answers leave the server serving, and its shutdown prompt", .timeLimit(.minutes(1)))
+    func clientsHangingUp() async throws {
+        try await TestServer.serve { client, _ in
+            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
+            let port = try #require(client.http.port)
+            let request = "GET /v1/tokens/driver/v-1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\r\n"
+            for _ in 0..<20 {
+                try await RawHTTP.sendAndHangUp(port: port, request: Array((request + request).utf8))
+            }
+            let answer = try await RawHTTP.exchange(port: port, request: Array(request.utf8))
+            #expect(answer.status == 200, "\(answer)")
+        }
+    }
+
     @Test("the router's own token routes answer a server that mounts buildRouter() itself")
     func routerAlone() async throws {
         try await TestServer.serve { client, server in
