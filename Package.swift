@@ -127,6 +127,8 @@ let package = Package(
                 server("NIOHTTPTypes", "swift-nio-extras"),
                 server("NIOHTTPTypesHTTP1", "swift-nio-extras"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
+                // HTTPDate, for the Date header of the answers a pipeline route writes.
+                "FleetTokenProvider",
                 "Locking",
             ]
         ),
@@ -298,6 +300,7 @@ let package = Package(
                 "TokenServer",
                 "GoogleStandIn",
                 "FleetTokens",
+                "FleetTokenProvider",
                 "ServerHTTP",
                 "ServerStorage",
                 server("HummingbirdTesting", "hummingbird"),

@@ -11,26 +11,3 @@ extension HTTPURLResponse {
         value(forHTTPHeaderField: "Date").flatMap(HTTPDate.parse)
     }
 }
-
-/// RFC 9110's HTTP-date: the preferred `Sun, 06 Nov 1994 08:49:37 GMT` and the two obsolete
-/// forms recipients must still read.
-enum HTTPDate {
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss 'GMT'",
-        "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",
-        "EEE MMM d HH:mm:ss yyyy",
-    ]
-
-    /// The moment `text` names, or `nil` when it is in none of the three forms.
-    static func parse(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for format in formats {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) { return date }
-        }
-        return nil
-    }
-}

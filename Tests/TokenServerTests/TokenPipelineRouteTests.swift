@@ -1,3 +1,4 @@
+import FleetTokenProvider
 import FleetTokens
 import Foundation
 import Hummingbird
@@ -51,11 +52,7 @@ struct TokenPipelineRouteTests {
                 #expect(piped.headers[name] != nil && piped.headers[name] == routed.headers[name], "\(name)")
             }
             let date = try #require(piped.headers["date"])
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            let sent = try #require(formatter.date(from: date), "Date: \(date)")
+            let sent = try #require(HTTPDate.parse(date), "Date: \(date)")
             #expect(abs(sent.timeIntervalSinceNow) < 60)
         }
     }

@@ -1,3 +1,4 @@
+import FleetTokenProvider
 import Foundation
 import HTTPTypes
 import NIOCore
