@@ -66,7 +66,12 @@ log_in() {
     token_server_call POST /v1/sessions '{"username":"driver-1","password":"correct horse"}' \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["sessionToken"])'
 }
-ADMIN_KEY=$admin_key SESSION_TOKEN=$(log_in) SESSION_TO_END=$(log_in) \
+# Assignments of their own, so that a failed login stops the script (set -e) rather than
+# handing schemathesis an empty token, with which every authenticated call would be a 401.
+session_token=$(log_in)
+session_to_end=$(log_in)
+[[ -n $admin_key && -n $session_token && -n $session_to_end ]] || { echo "no admin key or session token" >&2; exit 1; }
+ADMIN_KEY=$admin_key SESSION_TOKEN=$session_token SESSION_TO_END=$session_to_end \
     schemathesis --config-file scripts/schemathesis/token-server.toml run "http://127.0.0.1:$token_port/openapi.yaml" \
     --max-time "$seconds"
 
@@ -77,6 +82,8 @@ engine_port=$(free_port)
     --port "$engine_port" --grpc-port 0 >"$work/fleet-engine.log" 2>&1 &
 servers+=($!)
 wait_until_healthy "$engine_port"
-FLEET_TOKEN=$("$fleetauth" mint --key "$work/server.json" --kind server --lifetime 3600) \
+fleet_token=$("$fleetauth" mint --key "$work/server.json" --kind server --lifetime 3600)
+[[ -n $fleet_token ]] || { echo "no server token for the engine" >&2; exit 1; }
+FLEET_TOKEN=$fleet_token \
     schemathesis --config-file scripts/schemathesis/local-fleet-engine.toml run "http://127.0.0.1:$engine_port/openapi.yaml" \
     --max-time "$seconds"

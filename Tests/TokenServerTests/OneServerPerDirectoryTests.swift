@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// One `fleetauth token-server` (and one `fleetauth serve`) per SQLite data directory: a second
+/// refuses to start and says which process has the directory; a killed one does not block its
+/// restart. (PostgreSQL replicas, which may share one, are `ReplicaAndRestartTests`.)
+@Suite("One token server per data directory")
+struct OneServerPerDirectoryTests {
+    @Test func aSecondTokenServerRefusesAndAKilledOneDoesNotBlockTheRestart() async throws {
+        let folder = Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arguments = ["token-server", "--data-dir", folder, "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning"]
+
+        let first = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
+        defer { first.kill() }
+        _ = try await first.output(containing: "listening on")
+
+        let second = try await ChildProgram.runFleetauth(arguments, timeout: .seconds(30))
+        #expect(second.status != 0)
+        #expect(second.output.contains("is in use by another token server (process "), "\(second.output)")
+
+        first.kill()
+        _ = try await first.exit()
+        let restarted = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
+        defer { restarted.kill() }
+        let announced = try await restarted.output(containing: "listening on")
+        let port = try #require(ChildProgram.loopbackPorts(in: announced).first)
+        let health = try await RawHTTP.exchange(port: port, head: ["GET /healthz HTTP/1.1", "Host: localhost"])
+        #expect(health.status == 200, "the restarted token server serves: \(health)")
+    }
+
+    @Test func aSecondServeOnTheSameDirectoryRefuses() async throws {
+        let folder = Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arguments = [
+            "serve", "--data-dir", folder, "--project", "one-serve", "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0",
+        ]
+
+        let first = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
+        defer { first.kill() }
+        _ = try await first.output(containing: "3. Send")
+
+        let second = try await ChildProgram.runFleetauth(arguments, timeout: .seconds(30))
+        #expect(second.status != 0)
+        #expect(second.output.contains("is in use by another"), "\(second.output)")
+        #expect(second.output.contains("(process "), "the refusal names the process: \(second.output)")
+    }
+
+    private static func makeFolder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("one-server-\(UUID().uuidString)").path
+    }
+}
