@@ -1,27 +1,13 @@
 import Foundation
 
-/// A point on the earth (`google.type.LatLng`), in degrees.
-package struct LatLng: Sendable, Hashable {
-    /// Degrees north, -90 to 90.
-    package var latitude: Double
-    /// Degrees east, -180 to 180.
-    package var longitude: Double
-
-    /// Creates a point.
+/// Distances on the earth, as the local Fleet Engine measures them: by straight line (it has no
+/// road network).
+extension LatLng {
+    /// The point at `latitude`, `longitude`.
     package init(latitude: Double, longitude: Double) {
+        self.init()
         self.latitude = latitude
         self.longitude = longitude
-    }
-
-    /// Refuses a point whose latitude is not within ±90 or whose longitude is not within ±180
-    /// (NaN and infinities included); `field` names the point in the message.
-    package func validate(field: String) throws(InvalidArgument) {
-        guard latitude.isFinite, (-90...90).contains(latitude) else {
-            throw InvalidArgument("\(field).latitude is \(latitude); it must be a number from -90 to 90")
-        }
-        guard longitude.isFinite, (-180...180).contains(longitude) else {
-            throw InvalidArgument("\(field).longitude is \(longitude); it must be a number from -180 to 180")
-        }
     }
 
     /// The great-circle distance to `other` in meters (haversine, mean earth radius).
