@@ -90,12 +90,17 @@ struct FleetStoreBench: AsyncParsableCommand {
 
     /// A vehicle as the engine stores it after a location update.
     private static func vehicle(project: String, index: Int, step: Int) -> Vehicle {
-        var vehicle = Vehicle(
-            name: ResourceName.vehicle(provider: project, id: FleetEngineBench.vehicleID(index)), vehicleState: .online, supportedTripTypes: [.exclusive],
-            lastLocation: VehicleLocation(location: LatLng(latitude: 10 + Double(step) / 1e7, longitude: 13.405), heading: 90, speed: 8.5,
-                                          updateTime: ProtoTimestamp(Date(timeIntervalSince1970: 1_795_000_000))),
-            maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
-        vehicle.lastLocation?.serverTime = ProtoTimestamp(Date())
+        var vehicle = Vehicle()
+        vehicle.name = ResourceName.vehicle(provider: project, id: FleetEngineBench.vehicleID(index))
+        vehicle.vehicleState = .online
+        vehicle.supportedTripTypes = [.exclusive]
+        vehicle.lastLocation.location = LatLng(latitude: 10 + Double(step) / 1e7, longitude: 13.405)
+        vehicle.lastLocation.heading = .init(90)
+        vehicle.lastLocation.speed = .init(8.5)
+        vehicle.lastLocation.updateTime = .init(date: Date(timeIntervalSince1970: 1_795_000_000))
+        vehicle.lastLocation.serverTime = .init(date: Date())
+        vehicle.maximumCapacity = 4
+        vehicle.vehicleType.category = .auto
         return vehicle
     }
 }

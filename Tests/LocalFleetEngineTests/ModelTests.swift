@@ -1,6 +1,9 @@
+import FleetEngineProtos
 import Foundation
-import LocalFleetEngine
+import SwiftProtobuf
 import Testing
+
+@testable import LocalFleetEngine
 
 @Suite("Model rules")
 struct ModelTests {
@@ -57,20 +60,49 @@ struct ModelTests {
     }
 
     @Test func creationNeedsGooglesRequiredFields() {
-        let complete = Vehicle(vehicleState: .offline, supportedTripTypes: [.exclusive], maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
+        let complete = Vehicle(vehicleState: .offline, supportedTripTypes: [.exclusive], maximumCapacity: 4, category: .auto)
         #expect(throws: Never.self) { try complete.validateForCreation() }
         var noState = complete
-        noState.vehicleState = nil
+        noState.vehicleState = .unknownVehicleState
         var noCapacity = complete
-        noCapacity.maximumCapacity = nil
+        noCapacity.maximumCapacity = 0
         var unknownType = complete
-        unknownType.vehicleType = VehicleType(category: .unknown)
-        for incomplete in [noState, noCapacity, unknownType] {
+        unknownType.vehicleType.category = .unknown
+        var undefinedState = complete
+        undefinedState.vehicleState = .UNRECOGNIZED(7)
+        var negativeCapacity = complete
+        negativeCapacity.maximumCapacity = -1
+        for incomplete in [noState, noCapacity, unknownType, undefinedState, negativeCapacity] {
             #expect(throws: InvalidArgument.self) { try incomplete.validateForCreation() }
         }
         var tooMany = complete
         tooMany.attributes = (0...Vehicle.maximumAttributes).map { VehicleAttribute(key: "k\($0)", stringValue: "v") }
         #expect(throws: InvalidArgument.self) { try tooMany.validateForCreation() }
+    }
+
+    /// An update copies the masked fields only, and an unset message field stays unset.
+    @Test func updatesCopyTheMaskedFields() {
+        let current = Vehicle(vehicleState: .online, lastLocation: VehicleLocation(at: LatLng(latitude: 1, longitude: 2)), maximumCapacity: 4)
+        let update = Vehicle(vehicleState: .offline, maximumCapacity: 2)
+        let updated = current.applying(update, fields: [.vehicleState, .lastLocation])
+        #expect(updated.vehicleState == .offline)
+        #expect(!updated.hasLastLocation)
+        #expect(updated.maximumCapacity == 4)
+    }
+
+    /// gRPC can carry fields the engine's .proto files leave out, at any depth; the rules refuse
+    /// them by number and message type.
+    @Test func fieldsTheEngineDoesNotKeepAreRefused() throws {
+        var location = VehicleLocation(at: LatLng(latitude: 1, longitude: 2))
+        var bytes: [UInt8] = try location.serializedBytes()
+        bytes += [0xA8, 0x02, 0x01]  // field 37, varint 1
+        location = try VehicleLocation(serializedBytes: bytes)
+        let vehicle = Vehicle(vehicleState: .offline, supportedTripTypes: [.exclusive], lastLocation: location, maximumCapacity: 4, category: .auto)
+        #expect {
+            try vehicle.validateForCreation()
+        } throws: { error in
+            "\(error)".contains("field number 37 of maps.fleetengine.v1.VehicleLocation")
+        }
     }
 
     @Test func finishedTripsKeepTheirStatus() {

@@ -11,9 +11,9 @@ import TestSupport
 @Suite("Vehicle and trip store")
 struct StoreTests {
     static let vehicle = Vehicle(
-        vehicleState: .online, supportedTripTypes: [.exclusive], lastLocation: VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4), heading: 90),
-        maximumCapacity: 4, attributes: [VehicleAttribute(key: "colour", stringValue: "blue")], vehicleType: VehicleType(category: .taxi))
-    static let trip = Trip(vehicleId: "v1", tripStatus: .new, tripType: .shared, pickupPoint: TerminalLocation(point: LatLng(latitude: 1, longitude: 2)))
+        vehicleState: .online, supportedTripTypes: [.exclusive], lastLocation: VehicleLocation(at: LatLng(latitude: 52.5, longitude: 13.4), heading: 90),
+        maximumCapacity: 4, attributes: [VehicleAttribute(key: "colour", stringValue: "blue")], category: .taxi)
+    static let trip = Trip(vehicleID: "v1", tripStatus: .new, tripType: .shared, pickup: LatLng(latitude: 1, longitude: 2))
 
     static let postgres = TestPostgres.url.map { DatabaseLocation.postgres(url: $0) }
 
@@ -41,7 +41,7 @@ struct StoreTests {
     static func roundTrip(at location: DatabaseLocation) async throws {
         let provider = "store-\(UUID().uuidString.prefix(8))"
         var moved = vehicle
-        moved.lastLocation?.location = LatLng(latitude: -33.86, longitude: 151.21)
+        moved.lastLocation.location = LatLng(latitude: -33.86, longitude: 151.21)
         try await TestDatabases.withStore(at: location) { store in
             try await store.save([.vehicle(id: "v1", vehicle), .trip(id: "t1", trip), .vehicle(id: "v1", moved)], provider: provider)
             try await store.save([.vehicle(id: "v1", vehicle), .trip(id: "t1", trip)], provider: "\(provider)-other")
@@ -88,7 +88,7 @@ struct StoreTests {
                 for index in 0..<updates {
                     group.addTask {
                         var update = Vehicle()
-                        update.lastLocation = VehicleLocation(location: LatLng(latitude: Double(index) / 100, longitude: 1))
+                        update.lastLocation = VehicleLocation(at: LatLng(latitude: Double(index) / 100, longitude: 1))
                         _ = try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
                     }
                 }
@@ -113,15 +113,15 @@ struct StoreTests {
             _ = try await state.createVehicle("v1", Self.vehicle)
             store.failNextSave()
             var update = Vehicle()
-            update.lastLocation = VehicleLocation(location: LatLng(latitude: 10, longitude: 10))
+            update.lastLocation = VehicleLocation(at: LatLng(latitude: 10, longitude: 10))
             await #expect(throws: APIError(.unavailable, "the change could not be saved and was not made; try again")) {
                 try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
             }
-            #expect(await state.vehicle("v1")?.lastLocation?.location == Self.vehicle.lastLocation?.location)
-            #expect(try await sql.load(provider: "p").vehicles["v1"]?.lastLocation?.location == Self.vehicle.lastLocation?.location)
+            #expect(await state.vehicle("v1")?.lastLocation.location == Self.vehicle.lastLocation.location)
+            #expect(try await sql.load(provider: "p").vehicles["v1"]?.lastLocation.location == Self.vehicle.lastLocation.location)
             await #expect(throws: APIError.self) { try await state.createVehicle("v1", Self.vehicle) }
             let moved = try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
-            #expect(moved.lastLocation?.location == LatLng(latitude: 10, longitude: 10))
+            #expect(moved.lastLocation.location == LatLng(latitude: 10, longitude: 10))
         }
     }
 
@@ -145,7 +145,7 @@ struct StoreTests {
             let store = FaultyStore(sql)
             let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
             _ = try await state.createVehicle("v1", Self.vehicle)
-            let move = Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 1, longitude: 1)))
+            let move = Vehicle(lastLocation: VehicleLocation(at: LatLng(latitude: 1, longitude: 1)))
 
             // A trip accepted but not yet saved, then a location update of its vehicle.
             store.hold()
@@ -168,7 +168,7 @@ struct StoreTests {
             #expect(await state.vehicle("v1")?.currentTrips == ["t1"], "reads show saved state only")
             store.release()
             _ = try await completing.value
-            #expect(try await movingAgain.value.currentTrips == nil)
+            #expect(try await movingAgain.value.currentTrips.isEmpty)
         }
     }
 

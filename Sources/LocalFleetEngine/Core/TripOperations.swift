@@ -14,7 +14,7 @@ extension FleetEngineCore {
     func getTrip(_ call: FleetCall, tripID: String) async throws -> Trip {
         let decision = try authorize(.getTrip(tripID: tripID), call)
         let trip = await state.trip(tripID)
-        if case .denied(let rule) = decision.resolved(tripVehicleID: trip?.vehicleId) { throw APIError.permissionDenied(rule) }
+        if case .denied(let rule) = decision.resolved(tripVehicleID: trip?.vehicleID) { throw APIError.permissionDenied(rule) }
         try Self.requireValidID(tripID, "the trip id")
         guard let trip else { throw APIError.notFound("trip '\(tripID)' does not exist") }
         return trip
@@ -25,7 +25,7 @@ extension FleetEngineCore {
         let update = try await checkedUpdate(
             of: Trip.self, call, id: tripID, updateMask: updateMask,
             authorized: { decision in
-                if case .denied(let rule) = decision.resolved(tripVehicleID: await state.trip(tripID)?.vehicleId) {
+                if case .denied(let rule) = decision.resolved(tripVehicleID: await state.trip(tripID)?.vehicleID) {
                     throw APIError.permissionDenied(rule)
                 }
             },
@@ -43,7 +43,7 @@ extension FleetEngineCore {
         try Self.requireValidID(billableTripID, "the billable trip id")
         let report = try await readBody()
         try Self.validate { () throws(InvalidArgument) in try report.validate() }
-        call.logger.info("billable trip reported", metadata: ["trip": "\(billableTripID)", "countryCode": "\(report.countryCode ?? "")"])
+        call.logger.info("billable trip reported", metadata: ["trip": "\(billableTripID)", "countryCode": "\(report.countryCode)"])
     }
 }
 
@@ -57,19 +57,22 @@ extension FleetEngineCore {
 
     /// SearchTrips: a page of trips, by id, of one vehicle or of all. The query is read before
     /// the permission check, since a driver's permission depends on the vehicle it names.
-    func searchTrips(_ call: FleetCall, readQuery: () async throws -> SearchTripsQuery) async throws -> SearchTripsResponse {
+    func searchTrips(_ call: FleetCall, readQuery: () async throws -> SearchTripsRequest) async throws -> SearchTripsResponse {
         let query = try await readQuery()
-        let vehicleID = query.vehicleId.flatMap { $0.isEmpty ? nil : $0 }
+        let vehicleID = query.vehicleID.isEmpty ? nil : query.vehicleID
         _ = try authorize(.searchTrips(vehicleID: vehicleID), call)
         if let vehicleID { try Self.requireValidID(vehicleID, "vehicleId") }
         try Self.validate { () throws(InvalidArgument) in try query.validate() }
-        let activeOnly = query.activeTripsOnly ?? false
+        let activeOnly = query.activeTripsOnly
         let found = await state.trips { trip in
-            (vehicleID == nil || trip.vehicleId == vehicleID) && (!activeOnly || trip.isActive)
+            (vehicleID == nil || trip.vehicleID == vehicleID) && (!activeOnly || trip.isActive)
         }
         do {
-            let page = try Pages.page(of: found.map { ($0.id, $0.trip) }, size: query.pageSize ?? 0, token: query.pageToken ?? "")
-            return SearchTripsResponse(trips: page.items, nextPageToken: page.nextPageToken)
+            let page = try Pages.page(of: found.map { ($0.id, $0.trip) }, size: Int(query.pageSize), token: query.pageToken)
+            return .with { response in
+                response.trips = page.items
+                response.nextPageToken = page.nextPageToken
+            }
         } catch {
             throw APIError.invalidArgument(error.description)
         }

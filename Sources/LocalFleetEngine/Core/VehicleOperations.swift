@@ -1,4 +1,7 @@
+import FleetEngineProtos
+import Foundation
 import ServerHTTP
+import SwiftProtobuf
 
 /// VehicleService's methods. Each checks, in order: the permission (403), the request (400),
 /// the vehicle (404); the token (401) was checked by the door through ``authenticate``.
@@ -6,7 +9,7 @@ extension FleetEngineCore {
     /// CreateVehicle: vehicle `vehicleID` from the body `readBody` gives, once saved.
     func createVehicle(_ call: FleetCall, vehicleID: String, readBody: () async throws -> Vehicle) async throws -> Vehicle {
         var vehicle = try await checkedCreation(of: Vehicle.self, call, id: vehicleID, readBody: readBody)
-        vehicle.lastLocation?.serverTime = ProtoTimestamp(now())
+        vehicle.stampServerTime(now())
         return try await state.createVehicle(vehicleID, vehicle)
     }
 
@@ -21,7 +24,7 @@ extension FleetEngineCore {
     /// UpdateVehicle: the fields `updateMask` names, from the body `readBody` gives, once saved.
     func updateVehicle(_ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () async throws -> Vehicle) async throws -> Vehicle {
         var update = try await checkedUpdate(of: Vehicle.self, call, id: vehicleID, updateMask: updateMask, readBody: readBody)
-        update.resource.lastLocation?.serverTime = ProtoTimestamp(now())
+        update.resource.stampServerTime(now())
         return try await state.updateVehicle(vehicleID, with: update.resource, fields: update.fields)
     }
 
@@ -31,29 +34,31 @@ extension FleetEngineCore {
         let search = try await readBody()
         try Self.validate { () throws(InvalidArgument) in try search.validate() }
         let matches = await state.search(search, now: now())
-        guard grant == .approximate, let pickup = search.pickupPoint?.point else { return SearchVehiclesResponse(matches: matches) }
-        return SearchVehiclesResponse(matches: matches.map { ApproximateView.of($0, pickup: pickup) })
+        let pickup = search.pickupPoint.point
+        return .with { $0.matches = grant == .approximate ? matches.map { ApproximateView.of($0, pickup: pickup) } : matches }
     }
 }
 
 extension FleetEngineCore {
-    /// UpdateVehicleAttributes: merges the attributes `readBody` gives into the vehicle's, by
-    /// key; returns all of the vehicle's attributes once saved.
+    /// UpdateVehicleAttributes: merges the attributes of the request `readBody` gives into the
+    /// vehicle's, by key; answers with all of the vehicle's attributes once saved.
     func updateVehicleAttributes(
-        _ call: FleetCall, vehicleID: String, readBody: () async throws -> [VehicleAttribute]
-    ) async throws -> [VehicleAttribute] {
+        _ call: FleetCall, vehicleID: String, readBody: () async throws -> Maps_Fleetengine_V1_UpdateVehicleAttributesRequest
+    ) async throws -> Maps_Fleetengine_V1_UpdateVehicleAttributesResponse {
         _ = try authorize(.updateVehicleAttributes(vehicleID: vehicleID), call)
         try Self.requireValidID(vehicleID, "the vehicle id")
-        let attributes = try await readBody()
+        let request = try await readBody()
         try Self.validate { () throws(InvalidArgument) in
-            guard !attributes.isEmpty else { throw InvalidArgument("attributes is required: give at least one") }
-            try Vehicle(attributes: attributes).validateUpdate(of: [.attributes])
+            try request.requireKnownFields("the request")
+            guard !request.attributes.isEmpty else { throw InvalidArgument("attributes is required: give at least one") }
+            try Vehicle.with { $0.attributes = request.attributes }.validateUpdate(of: [.attributes])
         }
-        return try await state.mergeAttributes(vehicleID, attributes)
+        let merged = try await state.mergeAttributes(vehicleID, request.attributes)
+        return .with { $0.attributes = merged }
     }
 
     /// ListVehicles: the page of vehicles, by id, that pass the query `readQuery` gives.
-    func listVehicles(_ call: FleetCall, readQuery: () async throws -> ListVehiclesQuery) async throws -> ListVehiclesResponse {
+    func listVehicles(_ call: FleetCall, readQuery: () async throws -> ListVehiclesRequest) async throws -> ListVehiclesResponse {
         _ = try authorize(.listVehicles, call)
         let query = try await readQuery()
         try Self.validate { () throws(InvalidArgument) in try query.validate() }
@@ -73,5 +78,14 @@ extension FleetEngineCore {
         _ = try authorize(.deleteVehicle(vehicleID: vehicleID), call)
         try Self.requireValidID(vehicleID, "the vehicle id")
         try await state.deleteVehicle(vehicleID)
+    }
+}
+
+extension Vehicle {
+    /// Stamps the location's `serverTime`, when the vehicle has a location: when the engine
+    /// received it.
+    mutating func stampServerTime(_ now: Date) {
+        guard hasLastLocation else { return }
+        lastLocation.serverTime = Google_Protobuf_Timestamp(date: now)
     }
 }

@@ -16,7 +16,7 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
         try await requests.answer(request, method: "CreateTrip", target: { message throws(APIError) in
             (try ResourceNames.provider(ofParent: message.parent), message.tripID)
         }) { call, id, message in
-            try await requests.core.createTrip(call, tripID: id) { try Trip(proto: message.trip) }.proto
+            try await requests.core.createTrip(call, tripID: id) { message.trip }
         }
     }
 
@@ -26,7 +26,7 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
         try await requests.answer(request, method: "GetTrip", target: { message throws(APIError) in
             try ResourceNames.parse(message.name, collection: "trips")
         }) { call, id, _ in
-            try await requests.core.getTrip(call, tripID: id).proto
+            try await requests.core.getTrip(call, tripID: id)
         }
     }
 
@@ -37,8 +37,8 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
             try ResourceNames.parse(message.name, collection: "trips")
         }) { call, id, message in
             try await requests.core.updateTrip(call, tripID: id, updateMask: message.updateMask.joinedPaths) {
-                try Trip(proto: message.trip)
-            }.proto
+                message.trip
+            }
         }
     }
 
@@ -59,7 +59,7 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
         try await requests.answer(request, method: "ReportBillableTrip", target: { message throws(APIError) in
             try ResourceNames.parse(message.name, collection: "billableTrips")
         }) { call, id, message in
-            try await requests.core.reportBillableTrip(call, billableTripID: id) { try BillableTripReport(proto: message) }
+            try await requests.core.reportBillableTrip(call, billableTripID: id) { message }
             return Google_Protobuf_Empty()
         }
     }
@@ -70,7 +70,7 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
         try await requests.answer(request, method: "SearchTrips", target: { message throws(APIError) in
             (try ResourceNames.provider(ofParent: message.parent), "")
         }) { call, _, message in
-            try await requests.core.searchTrips(call) { try SearchTripsQuery(proto: message) }.proto
+            try await requests.core.searchTrips(call) { message }
         }
     }
 }

@@ -16,7 +16,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "CreateVehicle", target: { message throws(APIError) in
             (try ResourceNames.provider(ofParent: message.parent), message.vehicleID)
         }) { call, id, message in
-            try await requests.core.createVehicle(call, vehicleID: id) { try Vehicle(proto: message.vehicle) }.proto
+            try await requests.core.createVehicle(call, vehicleID: id) { message.vehicle }
         }
     }
 
@@ -26,7 +26,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "GetVehicle", target: { message throws(APIError) in
             try ResourceNames.parse(message.name, collection: "vehicles")
         }) { call, id, _ in
-            try await requests.core.getVehicle(call, vehicleID: id).proto
+            try await requests.core.getVehicle(call, vehicleID: id)
         }
     }
 
@@ -36,9 +36,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "UpdateVehicle", target: { message throws(APIError) in
             try ResourceNames.parse(message.name, collection: "vehicles")
         }) { call, id, message in
-            try await requests.core.updateVehicle(call, vehicleID: id, updateMask: message.updateMask.joinedPaths) {
-                try Vehicle(proto: message.vehicle)
-            }.proto
+            try await requests.core.updateVehicle(call, vehicleID: id, updateMask: message.updateMask.joinedPaths) { message.vehicle }
         }
     }
 
@@ -48,7 +46,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "SearchVehicles", target: { message throws(APIError) in
             (try ResourceNames.provider(ofParent: message.parent), "")
         }) { call, _, message in
-            try await requests.core.searchVehicles(call) { try SearchVehiclesRequest(proto: message) }.proto
+            try await requests.core.searchVehicles(call) { message }
         }
     }
 
@@ -69,8 +67,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "UpdateVehicleAttributes", target: { message throws(APIError) in
             try ResourceNames.parse(message.name, collection: "vehicles")
         }) { call, id, message in
-            let merged = try await requests.core.updateVehicleAttributes(call, vehicleID: id) { try [VehicleAttribute](proto: message) }
-            return .with { $0.attributes = merged.map(\.proto) }
+            try await requests.core.updateVehicleAttributes(call, vehicleID: id) { message }
         }
     }
 
@@ -80,7 +77,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "ListVehicles", target: { message throws(APIError) in
             (try ResourceNames.provider(ofParent: message.parent), "")
         }) { call, _, message in
-            try await requests.core.listVehicles(call) { try ListVehiclesQuery(proto: message) }.proto
+            try await requests.core.listVehicles(call) { message }
         }
     }
 }

@@ -25,20 +25,20 @@ struct TripRoutes: Sendable {
 
     private func create(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
         ProtoJSONResponse(try await core.createTrip(context.fleetCall(), tripID: request.uri.queryParameters.get("tripId") ?? "") {
-            try Trip(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request))
-        }.proto)
+            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request)
+        })
     }
 
     private func get(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
-        ProtoJSONResponse(try await core.getTrip(context.fleetCall(), tripID: context.pathParameter("trip")).proto)
+        ProtoJSONResponse(try await core.getTrip(context.fleetCall(), tripID: context.pathParameter("trip")))
     }
 
     private func update(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
         ProtoJSONResponse(try await core.updateTrip(
             context.fleetCall(), tripID: context.pathParameter("trip"), updateMask: request.uri.queryParameters.get("updateMask")
         ) {
-            try Trip(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request))
-        }.proto)
+            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request)
+        })
     }
 
     private func delete(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Google_Protobuf_Empty> {
@@ -48,13 +48,13 @@ struct TripRoutes: Sendable {
 
     private func search(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_SearchTripsResponse> {
         ProtoJSONResponse(try await core.searchTrips(context.fleetCall()) {
-            try SearchTripsQuery(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchTripsRequest.self, from: request))
-        }.proto)
+            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchTripsRequest.self, from: request)
+        })
     }
 
     private func reportBillable(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Google_Protobuf_Empty> {
         try await core.reportBillableTrip(context.fleetCall(), billableTripID: context.pathParameter("trip")) {
-            try BillableTripReport(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_ReportBillableTripRequest.self, from: request))
+            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_ReportBillableTripRequest.self, from: request)
         }
         return ProtoJSONResponse(Google_Protobuf_Empty())
     }

@@ -26,20 +26,20 @@ struct VehicleRoutes: Sendable {
 
     private func create(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
         ProtoJSONResponse(try await core.createVehicle(context.fleetCall(), vehicleID: request.uri.queryParameters.get("vehicleId") ?? "") {
-            try Vehicle(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request))
-        }.proto)
+            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request)
+        })
     }
 
     private func get(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
-        ProtoJSONResponse(try await core.getVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle")).proto)
+        ProtoJSONResponse(try await core.getVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle")))
     }
 
     private func update(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
         ProtoJSONResponse(try await core.updateVehicle(
             context.fleetCall(), vehicleID: context.pathParameter("vehicle"), updateMask: request.uri.queryParameters.get("updateMask")
         ) {
-            try Vehicle(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request))
-        }.proto)
+            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request)
+        })
     }
 
     private func delete(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Google_Protobuf_Empty> {
@@ -50,19 +50,18 @@ struct VehicleRoutes: Sendable {
     private func updateAttributes(
         _ request: Request, _ context: Context
     ) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_UpdateVehicleAttributesResponse> {
-        let merged = try await core.updateVehicleAttributes(context.fleetCall(), vehicleID: context.pathParameter("vehicle")) {
-            try [VehicleAttribute](proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_UpdateVehicleAttributesRequest.self, from: request))
-        }
-        return ProtoJSONResponse(.with { $0.attributes = merged.map(\.proto) })
+        ProtoJSONResponse(try await core.updateVehicleAttributes(context.fleetCall(), vehicleID: context.pathParameter("vehicle")) {
+            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_UpdateVehicleAttributesRequest.self, from: request)
+        })
     }
 
     private func list(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_ListVehiclesResponse> {
-        ProtoJSONResponse(try await core.listVehicles(context.fleetCall()) { try ListVehiclesQuery(query: request.uri.queryParameters) }.proto)
+        ProtoJSONResponse(try await core.listVehicles(context.fleetCall()) { try ListVehiclesRequest(query: request.uri.queryParameters) })
     }
 
     private func search(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_SearchVehiclesResponse> {
         ProtoJSONResponse(try await core.searchVehicles(context.fleetCall()) {
-            try SearchVehiclesRequest(proto: await ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchVehiclesRequest.self, from: request))
-        }.proto)
+            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchVehiclesRequest.self, from: request)
+        })
     }
 }

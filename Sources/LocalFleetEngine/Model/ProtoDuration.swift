@@ -3,8 +3,11 @@ import SwiftProtobuf
 /// A proto3 JSON duration: seconds with an `s`, e.g. `"300s"`, `"1.5s"` or `"-0.000000001s"`,
 /// as REST query parameters carry them.
 package struct ProtoDuration {
+    /// The duration as the message proto3 has for it.
+    package let message: Google_Protobuf_Duration
+
     /// The duration.
-    package let duration: Duration
+    package var duration: Duration { message.duration }
 
     /// The duration of `text`, or `nil` when it is not one. Read by swift-protobuf, as the
     /// durations in request bodies are: at most nine fractional digits, no exponent, within
@@ -14,7 +17,7 @@ package struct ProtoDuration {
         guard text.utf8.allSatisfy(Self.durationCharacters.contains),
               let parsed = try? Google_Protobuf_Duration(jsonString: "\"\(text)\"")
         else { return nil }
-        duration = .seconds(parsed.seconds) + .nanoseconds(Int64(parsed.nanos))
+        message = parsed
     }
 
     private static let durationCharacters = Set("0123456789.-s".utf8)

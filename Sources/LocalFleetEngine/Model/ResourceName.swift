@@ -15,8 +15,8 @@ package enum ResourceName {
 extension ResourceName {
     /// Refuses a body `name` that is set and differs from `expected`, the name the request
     /// path gives.
-    package static func check(_ name: String?, matches expected: String) throws(InvalidArgument) {
-        guard let name, !name.isEmpty, name != expected else { return }
+    package static func check(_ name: String, matches expected: String) throws(InvalidArgument) {
+        guard !name.isEmpty, name != expected else { return }
         throw InvalidArgument("the body's name '\(name)' disagrees with the request path, which names '\(expected)'")
     }
 }

@@ -9,21 +9,24 @@ enum ApproximateView {
     /// `match` as a consumer may see it, its distance measured from the rounded position.
     static func of(_ match: VehicleMatch, pickup: LatLng) -> VehicleMatch {
         let vehicle = match.vehicle
-        let rounded = vehicle.lastLocation?.location?.rounded(toDegrees: gridDegrees)
-        var location = VehicleLocation(location: rounded)
-        location.updateTime = vehicle.lastLocation?.updateTime
-        let shown = Vehicle(
-            name: vehicle.name,
-            vehicleState: vehicle.vehicleState,
-            supportedTripTypes: vehicle.supportedTripTypes,
-            lastLocation: location,
-            maximumCapacity: vehicle.maximumCapacity,
-            vehicleType: vehicle.vehicleType
-        )
-        let distance = rounded.map { ($0.distance(to: pickup) / distanceStepMeters).rounded() * distanceStepMeters } ?? 0
+        var shown = Vehicle()
+        shown.name = vehicle.name
+        shown.vehicleState = vehicle.vehicleState
+        shown.supportedTripTypes = vehicle.supportedTripTypes
+        shown.maximumCapacity = vehicle.maximumCapacity
+        if vehicle.hasVehicleType { shown.vehicleType = vehicle.vehicleType }
+        var distance = 0.0
+        if vehicle.hasLastLocation {
+            if vehicle.lastLocation.hasLocation {
+                let rounded = vehicle.lastLocation.location.rounded(toDegrees: gridDegrees)
+                shown.lastLocation.location = rounded
+                distance = (rounded.distance(to: pickup) / distanceStepMeters).rounded() * distanceStepMeters
+            }
+            if vehicle.lastLocation.hasUpdateTime { shown.lastLocation.updateTime = vehicle.lastLocation.updateTime }
+        }
         var approximate = match
         approximate.vehicle = shown
-        approximate.vehiclePickupStraightLineDistanceMeters = Int(distance)
+        approximate.vehiclePickupStraightLineDistanceMeters = .init(Int32(distance))
         return approximate
     }
 }

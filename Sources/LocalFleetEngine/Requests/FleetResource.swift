@@ -4,8 +4,8 @@ protocol FleetResource: Sendable {
     /// The fields an `updateMask` may name.
     associatedtype Field: UpdatableField
 
-    /// The body's `name`, which must agree with the request path when set.
-    var name: String? { get }
+    /// The body's `name`, which must agree with the request path when set (not empty).
+    var name: String { get }
     /// The request field with a new resource's id, e.g. `vehicleId` (REST's query parameter).
     static var idField: String { get }
     /// The kind of resource in messages, e.g. `vehicle`.

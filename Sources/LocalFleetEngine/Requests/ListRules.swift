@@ -1,18 +1,24 @@
 /// The rules of a ListVehicles request, as Fleet Engine applies them.
-extension ListVehiclesQuery {
+extension ListVehiclesRequest {
     /// The most `required_attributes` a request may name, as at Google.
     package static let maximumRequiredAttributes = 50
 
-    /// Refuses a query that lacks the categories or has an invalid filter.
+    /// Refuses a query that lacks the categories or has an invalid filter; `filter` and
+    /// `viewport` are refused by name until the engine applies them, rather than ignored.
     package func validate() throws(InvalidArgument) {
+        try requireKnownFields("the request")
+        if !filter.isEmpty { throw InvalidArgument("filter is not supported by the local Fleet Engine's vehicle listing yet") }
+        if hasViewport { throw InvalidArgument("viewport is not supported by the local Fleet Engine's vehicle listing yet") }
         guard !vehicleTypeCategories.isEmpty else { throw InvalidArgument("vehicleTypeCategories is required: name at least one (e.g. AUTO)") }
+        for category in vehicleTypeCategories { try category.requireDefined("vehicleTypeCategories") }
         guard !vehicleTypeCategories.contains(.unknown) else { throw InvalidArgument("vehicleTypeCategories must not contain UNKNOWN") }
         guard pageSize >= 0 else { throw InvalidArgument("pageSize is \(pageSize); it must not be negative") }
-        if let minimumCapacity, minimumCapacity < 0 {
-            throw InvalidArgument("minimumCapacity is \(minimumCapacity); it must not be negative")
+        if hasMinimumCapacity, minimumCapacity.value < 0 {
+            throw InvalidArgument("minimumCapacity is \(minimumCapacity.value); it must not be negative")
         }
-        if let maximumStaleness, maximumStaleness <= .zero { throw InvalidArgument("maximumStaleness must be a positive duration") }
-        if let maximumStaleness, maximumStaleness >= .maximumStaleness { throw InvalidArgument("maximumStaleness must be less than 100000000000s") }
+        for type in tripTypes { try type.requireDefined("tripTypes") }
+        try vehicleState.requireDefined("vehicleState")
+        if hasMaximumStaleness { try maximumStaleness.validateAsStaleness() }
         guard requiredAttributes.count <= Self.maximumRequiredAttributes else {
             throw InvalidArgument("requiredAttributes has \(requiredAttributes.count) entries; at most \(Self.maximumRequiredAttributes) are allowed")
         }
@@ -44,10 +50,12 @@ struct AttributeRequirement: Hashable {
     func isMet(by attributes: [VehicleAttribute]) -> Bool {
         attributes.contains { attribute in
             guard attribute.key == key else { return false }
-            if let text = attribute.stringValue ?? attribute.value { return text == value }
-            if let flag = attribute.boolValue { return String(flag) == value }
-            if let number = attribute.numberValue { return Double(value) == number }
-            return false
+            if let text = attribute.textValue { return text == value }
+            switch attribute.vehicleAttributeValue {
+            case .boolValue(let flag): return String(flag) == value
+            case .numberValue(let number): return Double(value) == number
+            case .stringValue, nil: return false
+            }
         }
     }
 }

@@ -8,7 +8,9 @@ extension Trip {
 
     /// Refuses a new trip that lacks a required field or has an invalid one.
     package func validateForCreation() throws(InvalidArgument) {
-        guard let tripType, tripType != .unknown else { throw InvalidArgument("tripType is required (SHARED or EXCLUSIVE)") }
+        try requireKnownFields("trip")
+        try tripType.requireDefined("tripType")
+        guard !tripType.isUnset else { throw InvalidArgument("tripType is required (SHARED or EXCLUSIVE)") }
         for field in TripField.allCases {
             try validate(field, required: Self.requiredOnCreation.contains(field))
         }
@@ -17,6 +19,8 @@ extension Trip {
     /// Refuses an update whose masked fields are invalid (`vehicleId` and `dropoffPoint` may be
     /// left out: that clears them).
     package func validateUpdate(of fields: Set<TripField>) throws(InvalidArgument) {
+        try requireKnownFields("trip")
+        try tripType.requireDefined("tripType")
         for field in TripField.allCases where fields.contains(field) {
             try validate(field, required: field == .tripStatus || field == .pickupPoint)
         }
@@ -24,18 +28,21 @@ extension Trip {
 
     /// Refuses an update that changes the status of a finished trip.
     package func validateStatusChange(from current: Trip, fields: Set<TripField>) throws(InvalidArgument) {
-        if fields.contains(.tripStatus), let status = current.tripStatus, status.isFinal, tripStatus != status {
-            throw InvalidArgument("the trip is \(status.rawValue); a finished trip's tripStatus cannot change")
+        if fields.contains(.tripStatus), current.tripStatus.isFinal, tripStatus != current.tripStatus {
+            let status = current.tripStatus == .complete ? "COMPLETE" : "CANCELED"
+            throw InvalidArgument("the trip is \(status); a finished trip's tripStatus cannot change")
         }
     }
 
-    /// Copies `field` of `source` into `target`.
+    /// Copies `field` of `source` into `target` (an unset message field stays unset).
     static func copy(_ field: TripField, from source: Trip, to target: inout Trip) {
         switch field {
-        case .vehicleId: target.vehicleId = source.vehicleId
+        case .vehicleId: target.vehicleID = source.vehicleID
         case .tripStatus: target.tripStatus = source.tripStatus
-        case .pickupPoint: target.pickupPoint = source.pickupPoint
-        case .dropoffPoint: target.dropoffPoint = source.dropoffPoint
+        case .pickupPoint:
+            if source.hasPickupPoint { target.pickupPoint = source.pickupPoint } else { target.clearPickupPoint() }
+        case .dropoffPoint:
+            if source.hasDropoffPoint { target.dropoffPoint = source.dropoffPoint } else { target.clearDropoffPoint() }
         case .numberOfPassengers: target.numberOfPassengers = source.numberOfPassengers
         }
     }
@@ -44,20 +51,22 @@ extension Trip {
         let name = field.rawValue
         switch field {
         case .vehicleId:
-            guard let vehicleId = try InvalidArgument.presence(of: vehicleId.flatMap { $0.isEmpty ? nil : $0 }, name, required: required) else {
+            guard !vehicleID.isEmpty else {
+                if required { throw InvalidArgument("\(name) is required") }
                 return
             }
-            if let problem = FleetEngineIdentifier.problem(with: vehicleId) { throw InvalidArgument("\(name) \(problem)") }
+            if let problem = FleetEngineIdentifier.problem(with: vehicleID) { throw InvalidArgument("\(name) \(problem)") }
         case .tripStatus:
-            guard let tripStatus = try InvalidArgument.presence(of: tripStatus, name, required: required) else { return }
-            guard tripStatus != .unknown else { throw InvalidArgument("\(name) must not be UNKNOWN_TRIP_STATUS") }
+            try tripStatus.requireDefined(name)
+            if tripStatus.isUnset, required { throw InvalidArgument("\(name) is required") }
         case .pickupPoint, .dropoffPoint:
-            let terminal = field == .pickupPoint ? pickupPoint : dropoffPoint
-            guard let terminal = try InvalidArgument.presence(of: terminal, name, required: required) else { return }
-            guard let point = terminal.point else { throw InvalidArgument("\(name).point is required") }
-            try point.validate(field: "\(name).point")
+            let isSet = field == .pickupPoint ? hasPickupPoint : hasDropoffPoint
+            guard isSet else {
+                if required { throw InvalidArgument("\(name) is required") }
+                return
+            }
+            try (field == .pickupPoint ? pickupPoint : dropoffPoint).validate(field: name)
         case .numberOfPassengers:
-            guard let numberOfPassengers else { return }
             guard numberOfPassengers >= 0 else { throw InvalidArgument("\(name) is \(numberOfPassengers); it must not be negative") }
         }
     }

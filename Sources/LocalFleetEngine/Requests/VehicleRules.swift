@@ -1,4 +1,5 @@
-/// The rules a vehicle's fields must follow when it is created or updated.
+/// The rules a vehicle's fields must follow when it is created or updated. A field is set when
+/// it is not proto3's zero value.
 extension Vehicle {
     /// The most attributes a vehicle may carry.
     package static let maximumAttributes = 100
@@ -8,6 +9,7 @@ extension Vehicle {
 
     /// Refuses a new vehicle that lacks a required field or has an invalid one.
     package func validateForCreation() throws(InvalidArgument) {
+        try requireKnownFields("vehicle")
         for field in VehicleField.allCases {
             try validate(field, required: Self.requiredOnCreation.contains(field))
         }
@@ -16,45 +18,59 @@ extension Vehicle {
     /// Refuses an update that does not carry a valid value for every field in `fields`
     /// (`attributes` may be left out: that removes them all).
     package func validateUpdate(of fields: Set<VehicleField>) throws(InvalidArgument) {
+        try requireKnownFields("vehicle")
         for field in VehicleField.allCases where fields.contains(field) {
             try validate(field, required: field != .attributes)
         }
     }
 
-    /// Copies `field` of `source` into `target`.
+    /// Copies `field` of `source` into `target` (an unset message field stays unset).
     static func copy(_ field: VehicleField, from source: Vehicle, to target: inout Vehicle) {
         switch field {
-        case .lastLocation: target.lastLocation = source.lastLocation
+        case .lastLocation:
+            if source.hasLastLocation { target.lastLocation = source.lastLocation } else { target.clearLastLocation() }
         case .vehicleState: target.vehicleState = source.vehicleState
         case .attributes: target.attributes = source.attributes
         case .supportedTripTypes: target.supportedTripTypes = source.supportedTripTypes
         case .maximumCapacity: target.maximumCapacity = source.maximumCapacity
-        case .vehicleType: target.vehicleType = source.vehicleType
+        case .vehicleType:
+            if source.hasVehicleType { target.vehicleType = source.vehicleType } else { target.clearVehicleType() }
+        }
+    }
+
+    /// Whether `field` is set.
+    func isSet(_ field: VehicleField) -> Bool {
+        switch field {
+        case .lastLocation: hasLastLocation
+        case .vehicleState: !vehicleState.isUnset
+        case .attributes: !attributes.isEmpty
+        case .supportedTripTypes: !supportedTripTypes.isEmpty
+        case .maximumCapacity: maximumCapacity != 0
+        case .vehicleType: hasVehicleType
         }
     }
 
     private func validate(_ field: VehicleField, required: Bool) throws(InvalidArgument) {
         let name = field.rawValue
+        guard isSet(field) else {
+            if required { throw InvalidArgument("\(name) is required") }
+            return
+        }
         switch field {
         case .lastLocation:
-            guard let lastLocation = try InvalidArgument.presence(of: lastLocation, name, required: required) else { return }
             try lastLocation.validate(field: name)
         case .vehicleState:
-            guard let vehicleState = try InvalidArgument.presence(of: vehicleState, name, required: required) else { return }
-            guard vehicleState != .unknown else { throw InvalidArgument("\(name) must be OFFLINE or ONLINE") }
-        case .supportedTripTypes:
-            guard let types = try InvalidArgument.presence(of: supportedTripTypes.flatMap { $0.isEmpty ? nil : $0 }, name, required: required) else {
-                return
+            guard vehicleState == .offline || vehicleState == .online else {
+                throw InvalidArgument("\(name) is \(vehicleState.rawValue); it must be OFFLINE or ONLINE")
             }
-            guard !types.contains(.unknown) else { throw InvalidArgument("\(name) must list SHARED and/or EXCLUSIVE") }
+        case .supportedTripTypes:
+            try TripType.requireSharedOrExclusive(supportedTripTypes, name)
         case .maximumCapacity:
-            guard let maximumCapacity = try InvalidArgument.presence(of: maximumCapacity, name, required: required) else { return }
             guard maximumCapacity >= 1 else { throw InvalidArgument("\(name) is \(maximumCapacity); it must be at least 1") }
         case .vehicleType:
-            guard let vehicleType = try InvalidArgument.presence(of: vehicleType, name, required: required) else { return }
-            guard vehicleType.category != .unknown else { throw InvalidArgument("\(name).category is required (e.g. AUTO)") }
+            try vehicleType.category.requireDefined("\(name).category")
+            guard !vehicleType.category.isUnset else { throw InvalidArgument("\(name).category is required (e.g. AUTO)") }
         case .attributes:
-            let attributes = attributes ?? []
             guard attributes.count <= Self.maximumAttributes else {
                 throw InvalidArgument("\(name) has \(attributes.count) entries; at most \(Self.maximumAttributes) are allowed")
             }
@@ -64,5 +80,12 @@ extension Vehicle {
                 guard keys.insert(attribute.key).inserted else { throw InvalidArgument("\(name) has the key '\(attribute.key)' twice") }
             }
         }
+    }
+}
+
+extension TripType {
+    /// Refuses a list of trip types with one that is not `SHARED` or `EXCLUSIVE`.
+    static func requireSharedOrExclusive(_ types: [TripType], _ field: String) throws(InvalidArgument) {
+        guard types.allSatisfy({ $0 == .shared || $0 == .exclusive }) else { throw InvalidArgument("\(field) must list SHARED and/or EXCLUSIVE") }
     }
 }

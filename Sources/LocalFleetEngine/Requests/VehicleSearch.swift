@@ -10,7 +10,7 @@ enum VehicleSearch {
         let id: String
         let distanceMeters: Double
         let tripType: TripType
-        let matchType: VehicleMatch.MatchType
+        let matchType: VehicleMatch.VehicleMatchType
     }
 
     /// The most current trips a vehicle offered with `currentTripsPresent: ANY` may have.
@@ -23,25 +23,25 @@ enum VehicleSearch {
         for request: SearchVehiclesRequest, among vehicles: [String: Vehicle], activeTrips: ActiveTripIndex, now: Date,
         status: (String) -> TripStatus?
     ) -> [Candidate] {
-        guard let pickup = request.pickupPoint?.point, let radius = request.pickupRadiusMeters else { return [] }
-        let wantedCategories = Set((request.vehicleTypes ?? []).map(\.category))
-        let staleness = request.maximumStaleness ?? SearchVehiclesRequest.defaultMaximumStaleness
-        let oldest = now.addingTimeInterval(-Double(staleness.components.seconds) - Double(staleness.components.attoseconds) / 1e18)
+        let pickup = request.pickupPoint.point
+        let wantedCategories = Set(request.vehicleTypes.map(\.category))
+        let staleness = request.staleness.components
+        let oldest = now.addingTimeInterval(-Double(staleness.seconds) - Double(staleness.attoseconds) / 1e18)
         var found: [Candidate] = []
         for (id, vehicle) in vehicles where vehicle.vehicleState == .online {
-            guard let position = vehicle.lastLocation?.location,
-                  let received = vehicle.lastLocation?.serverTime?.date, received >= oldest,
-                  (vehicle.maximumCapacity ?? 0) >= (request.minimumCapacity ?? 1),
-                  let category = vehicle.vehicleType?.category, wantedCategories.contains(category),
-                  hasRequiredAttributes(vehicle.attributes ?? [], request),
+            guard vehicle.hasLastLocation, vehicle.lastLocation.hasLocation, vehicle.lastLocation.hasServerTime,
+                  vehicle.lastLocation.serverTime.date >= oldest,
+                  vehicle.maximumCapacity >= request.minimumCapacity,
+                  vehicle.hasVehicleType, wantedCategories.contains(vehicle.vehicleType.category),
+                  hasRequiredAttributes(vehicle.attributes, request),
                   let offer = offer(vehicle, trips: activeTrips.trips(of: id), request, status: status)
             else { continue }
-            let distance = position.distance(to: pickup)
-            guard distance <= Double(radius) else { continue }
+            let distance = vehicle.lastLocation.location.distance(to: pickup)
+            guard distance <= Double(request.pickupRadiusMeters) else { continue }
             found.append(Candidate(id: id, distanceMeters: distance, tripType: offer.tripType, matchType: offer.matchType))
         }
         found.sort { ($0.distanceMeters, $0.id) < ($1.distanceMeters, $1.id) }
-        return Array(found.prefix(request.count ?? SearchVehiclesRequest.countRange.upperBound))
+        return Array(found.prefix(Int(request.count)))
     }
 
     /// How `vehicle`, with unfinished `trips`, could take the trip, if at all: alone when it
@@ -50,22 +50,22 @@ enum VehicleSearch {
     /// `currentTripsPresent` is unset and `includeBackToBack` is true.
     private static func offer(
         _ vehicle: Vehicle, trips: [String], _ request: SearchVehiclesRequest, status: (String) -> TripStatus?
-    ) -> (tripType: TripType, matchType: VehicleMatch.MatchType)? {
-        let supported = Set(vehicle.supportedTripTypes ?? []).intersection(request.tripTypes ?? [])
+    ) -> (tripType: TripType, matchType: VehicleMatch.VehicleMatchType)? {
+        let supported = Set(vehicle.supportedTripTypes).intersection(request.tripTypes)
         let exclusive = supported.contains(.exclusive)
         if trips.isEmpty {
             guard let type = exclusive ? TripType.exclusive : supported.first else { return nil }
             return (type, .exclusive)
         }
-        switch request.currentTripsPresent ?? .unspecified {
+        switch request.currentTripsPresent {
         case .none:
             return nil
         case .any:
             guard trips.count <= maximumCurrentTrips else { return nil }
             if supported.contains(.shared) { return (.shared, .carpool) }
             return exclusive ? (.exclusive, .backToBack) : nil
-        case .unspecified:
-            guard request.includeBackToBack == true, exclusive, trips.count == 1, status(trips[0]) == .enrouteToDropoff else { return nil }
+        case .unspecified, .UNRECOGNIZED:
+            guard request.includeBackToBack, exclusive, trips.count == 1, status(trips[0]) == .enrouteToDropoff else { return nil }
             return (.exclusive, .backToBack)
         }
     }
@@ -73,20 +73,9 @@ enum VehicleSearch {
     /// Whether `attributes` meet the request's attribute filters.
     private static func hasRequiredAttributes(_ attributes: [VehicleAttribute], _ request: SearchVehiclesRequest) -> Bool {
         let has = { (wanted: VehicleAttribute) in attributes.contains { $0.hasSameValue(as: wanted) } }
-        guard (request.requiredAttributes ?? []).allSatisfy(has) else { return false }
-        guard (request.requiredOneOfAttributes ?? []).allSatisfy({ ($0.attributes ?? []).contains(where: has) }) else { return false }
-        let sets = request.requiredOneOfAttributeSets ?? []
-        return sets.isEmpty || sets.contains { ($0.attributes ?? []).allSatisfy(has) }
-    }
-}
-
-extension VehicleAttribute {
-    /// Whether this attribute has `other`'s key and value (compared as text, truth or number).
-    func hasSameValue(as other: VehicleAttribute) -> Bool {
-        guard key == other.key else { return false }
-        if let text = other.stringValue ?? other.value { return (stringValue ?? value) == text }
-        if let flag = other.boolValue { return boolValue == flag }
-        if let number = other.numberValue { return numberValue == number }
-        return false
+        guard request.requiredAttributes.allSatisfy(has) else { return false }
+        guard request.requiredOneOfAttributes.allSatisfy({ $0.attributes.contains(where: has) }) else { return false }
+        let sets = request.requiredOneOfAttributeSets
+        return sets.isEmpty || sets.contains { $0.attributes.allSatisfy(has) }
     }
 }

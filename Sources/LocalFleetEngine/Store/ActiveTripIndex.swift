@@ -5,12 +5,13 @@ struct ActiveTripIndex {
 
     /// Takes note that trip `tripID` changed from `old` to `new` (`nil`: it was deleted).
     mutating func record(tripID: String, old: Trip?, new: Trip?) {
-        if let vehicle = old?.vehicleId, old?.isActive == true {
+        if let old, old.isActive {
+            let vehicle = old.vehicleID
             tripsByVehicle[vehicle]?.remove(tripID)
             if tripsByVehicle[vehicle]?.isEmpty == true { tripsByVehicle[vehicle] = nil }
         }
-        if let new, let vehicle = new.vehicleId, !vehicle.isEmpty, new.isActive {
-            tripsByVehicle[vehicle, default: []].insert(tripID)
+        if let new, !new.vehicleID.isEmpty, new.isActive {
+            tripsByVehicle[new.vehicleID, default: []].insert(tripID)
         }
     }
 

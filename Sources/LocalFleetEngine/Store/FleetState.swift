@@ -73,16 +73,21 @@ actor FleetState {
     }
 
     /// The vehicles that match `request` at `now`, nearest first.
+    /// Each match says that it is ordered by straight-line distance, whatever order was asked
+    /// for: the engine has no road network.
     func search(_ request: SearchVehiclesRequest, now: Date) -> [VehicleMatch] {
-        let orderBy = request.orderBy ?? .pickupPointStraightDistance
         let candidates = VehicleSearch.candidates(
             for: request, among: vehicles, activeTrips: activeTrips, now: now, status: { self.trips[$0]?.tripStatus })
         return candidates.compactMap { candidate in
             vehicles[candidate.id].map { vehicle in
-                VehicleMatch(
-                    vehicle: presented(vehicle, id: candidate.id, trips: activeTrips),
-                    vehiclePickupStraightLineDistanceMeters: Int(candidate.distanceMeters.rounded()),
-                    tripType: candidate.tripType, vehicleMatchType: candidate.matchType, requestedOrderedBy: orderBy)
+                .with { match in
+                    match.vehicle = presented(vehicle, id: candidate.id, trips: activeTrips)
+                    match.vehiclePickupStraightLineDistanceMeters = .init(Int32(clamping: Int(candidate.distanceMeters.rounded())))
+                    match.tripType = candidate.tripType
+                    match.vehicleMatchType = candidate.matchType
+                    match.requestedOrderedBy = request.orderBy
+                    match.orderedBy = .pickupPointStraightDistance
+                }
             }
         }
     }
@@ -137,7 +142,7 @@ actor FleetState {
         guard latestVehicle(id) == nil else { throw APIError.alreadyExists("vehicle '\(id)' already exists") }
         var created = vehicle
         created.name = ResourceName.vehicle(provider: provider, id: id)
-        created.currentTrips = nil
+        created.currentTrips = []
         return Accepted(value: presented(created, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, created)))
     }
 
@@ -149,7 +154,7 @@ actor FleetState {
 
     private func acceptAttributeMerge(_ id: String, _ attributes: [VehicleAttribute]) throws -> Accepted<[VehicleAttribute]> {
         guard var vehicle = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
-        var merged = vehicle.attributes ?? []
+        var merged = vehicle.attributes
         for attribute in attributes {
             if let index = merged.firstIndex(where: { $0.key == attribute.key }) {
                 merged[index] = attribute
@@ -176,16 +181,16 @@ actor FleetState {
 
     private func acceptTripDeletion(_ id: String) throws -> Accepted<Void> {
         guard let trip = latestTrip(id) else { throw APIError.notFound("trip '\(id)' does not exist") }
-        if trip.isActive, let vehicle = trip.vehicleId, !vehicle.isEmpty {
+        if trip.isActive, !trip.vehicleID.isEmpty {
             throw APIError.failedPrecondition(
-                "trip '\(id)' is unfinished and assigned to vehicle '\(vehicle)'; complete or cancel it, or clear its vehicleId, first")
+                "trip '\(id)' is unfinished and assigned to vehicle '\(trip.vehicleID)'; complete or cancel it, or clear its vehicleId, first")
         }
         return Accepted(value: (), acknowledgement: write(.deletedTrip(id: id)))
     }
 
     private func acceptTripCreation(_ id: String, _ trip: Trip) throws -> Accepted<Trip> {
         guard latestTrip(id) == nil else { throw APIError.alreadyExists("trip '\(id)' already exists") }
-        try requireVehicle(trip.vehicleId)
+        try requireVehicle(trip.vehicleID)
         var created = trip
         created.name = ResourceName.trip(provider: provider, id: id)
         created.tripStatus = .new
@@ -194,14 +199,14 @@ actor FleetState {
 
     private func acceptTripUpdate(_ id: String, with update: Trip, fields: Set<TripField>, decision: AccessDecision) throws -> Accepted<Trip> {
         let current = latestTrip(id)
-        if case .denied(let rule) = decision.resolved(tripVehicleID: current?.vehicleId) { throw APIError.permissionDenied(rule) }
+        if case .denied(let rule) = decision.resolved(tripVehicleID: current?.vehicleID) { throw APIError.permissionDenied(rule) }
         guard let current else { throw APIError.notFound("trip '\(id)' does not exist") }
         do {
             try update.validateStatusChange(from: current, fields: fields)
         } catch {
             throw APIError.invalidArgument(error.description)
         }
-        if fields.contains(.vehicleId) { try requireVehicle(update.vehicleId) }
+        if fields.contains(.vehicleId) { try requireVehicle(update.vehicleID) }
         let updated = current.applying(update, fields: fields)
         return Accepted(value: updated, acknowledgement: write(.trip(id: id, updated)))
     }
@@ -300,8 +305,8 @@ actor FleetState {
         return trips[id]
     }
 
-    private func requireVehicle(_ vehicleID: String?) throws {
-        guard let vehicleID, !vehicleID.isEmpty else { return }
+    private func requireVehicle(_ vehicleID: String) throws {
+        guard !vehicleID.isEmpty else { return }
         guard latestVehicle(vehicleID) != nil else {
             throw APIError.invalidArgument("vehicleId '\(vehicleID)' names no vehicle of provider '\(provider)'")
         }
@@ -311,8 +316,7 @@ actor FleetState {
     private func presented(_ vehicle: Vehicle, id: String, trips: ActiveTripIndex) -> Vehicle {
         var shown = vehicle
         shown.name = ResourceName.vehicle(provider: provider, id: id)
-        let current = trips.trips(of: id)
-        shown.currentTrips = current.isEmpty ? nil : current
+        shown.currentTrips = trips.trips(of: id)
         return shown
     }
 }

@@ -41,10 +41,10 @@ package struct SQLFleetStore: FleetStore {
     package func load(provider: String) async throws -> FleetSnapshot {
         var snapshot = FleetSnapshot()
         for row in try await rows(of: Self.vehiclesTable, idColumn: "vehicle_id", provider: provider) {
-            snapshot.vehicles[row.id] = try Vehicle(proto: Maps_Fleetengine_V1_Vehicle(jsonString: row.document))
+            snapshot.vehicles[row.id] = try Vehicle(jsonString: row.document)
         }
         for row in try await rows(of: Self.tripsTable, idColumn: "trip_id", provider: provider) {
-            snapshot.trips[row.id] = try Trip(proto: Maps_Fleetengine_V1_Trip(jsonString: row.document))
+            snapshot.trips[row.id] = try Trip(jsonString: row.document)
         }
         return snapshot
     }
@@ -64,8 +64,8 @@ package struct SQLFleetStore: FleetStore {
             }
         }
         var statements: [any SQLExpression] = []
-        statements += Self.statements(Self.vehiclesTable, "vehicle_id", provider, try vehicles.mapValues { try $0.map { try $0.proto.jsonString() } })
-        statements += Self.statements(Self.tripsTable, "trip_id", provider, try trips.mapValues { try $0.map { try $0.proto.jsonString() } })
+        statements += Self.statements(Self.vehiclesTable, "vehicle_id", provider, try vehicles.mapValues { try $0.map { try $0.jsonString() } })
+        statements += Self.statements(Self.tripsTable, "trip_id", provider, try trips.mapValues { try $0.map { try $0.jsonString() } })
         if statements.count == 1 {
             try await database.executeAtomically(statements[0])
         } else if !statements.isEmpty {

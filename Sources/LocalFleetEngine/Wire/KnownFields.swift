@@ -1,15 +1,44 @@
 import Foundation
-import ServerHTTP
 import SwiftProtobuf
 
 extension SwiftProtobuf.Message {
-    /// Refuses a message carrying fields the engine's .proto files leave out (fields Google's
-    /// API has but the local Fleet Engine does not keep), as REST refuses unknown JSON fields:
-    /// 400 naming `field` and the first unknown field's number.
-    func requireKnownFields(_ field: String) throws(APIError) {
-        guard !unknownFields.data.isEmpty else { return }
-        let number = Self.firstFieldNumber(in: unknownFields.data)
-        throw .invalidArgument("\(field) has field number \(number) of \(Self.protoMessageName), which the local Fleet Engine does not keep")
+    /// Refuses a message carrying, at any depth, a field the engine's .proto files leave out (a
+    /// field Google's API has but the local Fleet Engine does not keep), as REST refuses
+    /// unknown JSON fields: `field` names the message, and the refusal the field's number and
+    /// the message type it arrived in. Only binary protobuf (gRPC) can carry such fields.
+    func requireKnownFields(_ field: String) throws(InvalidArgument) {
+        var finder = UnknownFieldFinder(types: [Self.protoMessageName])
+        do {
+            try traverse(visitor: &finder)
+        } catch let found as UnknownFieldFinder.Found {
+            throw InvalidArgument("\(field) has field number \(found.number) of \(found.type), which the local Fleet Engine does not keep")
+        } catch {
+            return
+        }
+    }
+}
+
+/// Walks a message and its nested messages, and stops (throwing ``Found``) at the first field
+/// that decoding kept as unknown. Values of known fields are not looked at.
+private struct UnknownFieldFinder: Visitor {
+    /// The first unknown field: its number and the message type it belongs to.
+    struct Found: Error {
+        let number: UInt64
+        let type: String
+    }
+
+    /// The message types from the root down to the one being walked.
+    var types: [String]
+
+    mutating func visitSingularMessageField<M: Message>(value: M, fieldNumber: Int) throws {
+        types.append(M.protoMessageName)
+        try value.traverse(visitor: &self)
+        types.removeLast()
+    }
+
+    mutating func visitUnknown(bytes: Data) throws {
+        guard !bytes.isEmpty else { return }
+        throw Found(number: Self.firstFieldNumber(in: bytes), type: types.last ?? "")
     }
 
     /// The field number of the first tag in `data` (a varint: the number, then 3 bits of wire type).
@@ -21,4 +50,35 @@ extension SwiftProtobuf.Message {
         }
         return tag >> 3
     }
+
+    // Scalar values carry no unknown fields; the engine's messages have no maps.
+    mutating func visitSingularDoubleField(value: Double, fieldNumber: Int) throws {}
+    mutating func visitSingularInt64Field(value: Int64, fieldNumber: Int) throws {}
+    mutating func visitSingularUInt64Field(value: UInt64, fieldNumber: Int) throws {}
+    mutating func visitSingularBoolField(value: Bool, fieldNumber: Int) throws {}
+    mutating func visitSingularStringField(value: String, fieldNumber: Int) throws {}
+    mutating func visitSingularBytesField(value: Data, fieldNumber: Int) throws {}
+    mutating func visitSingularEnumField<E: Enum>(value: E, fieldNumber: Int) throws {}
+    mutating func visitMapField<KeyType, ValueType: MapValueType>(
+        fieldType: _ProtobufMap<KeyType, ValueType>.Type, value: _ProtobufMap<KeyType, ValueType>.BaseType, fieldNumber: Int
+    ) throws {}
+    mutating func visitMapField<KeyType, ValueType>(
+        fieldType: _ProtobufEnumMap<KeyType, ValueType>.Type, value: _ProtobufEnumMap<KeyType, ValueType>.BaseType, fieldNumber: Int
+    ) throws where ValueType.RawValue == Int {}
+    mutating func visitMapField<KeyType, ValueType>(
+        fieldType: _ProtobufMessageMap<KeyType, ValueType>.Type, value: _ProtobufMessageMap<KeyType, ValueType>.BaseType, fieldNumber: Int
+    ) throws {}
+}
+
+extension SwiftProtobuf.Enum where Self: CaseIterable {
+    /// Refuses a value the .proto does not define (proto3 keeps unknown numbers), naming
+    /// `field`.
+    func requireDefined(_ field: String) throws(InvalidArgument) {
+        guard Self.allCases.contains(self) else {
+            throw InvalidArgument("\(field) is \(rawValue), which is not a value of Fleet Engine's API")
+        }
+    }
+
+    /// Whether this is the first value, proto3's "not set".
+    var isUnset: Bool { rawValue == 0 }
 }

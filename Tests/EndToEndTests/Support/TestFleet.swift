@@ -66,8 +66,9 @@ final class TestFleet: Sendable {
     /// database.
     func savedSteps(of drivers: [TestDriver]) async throws -> [Int?] {
         let snapshot = try await SQLFleetStore(database: servers.engineDatabase).load(provider: Self.project)
-        return drivers.map { driver in
-            snapshot.vehicles[driver.vehicleID]?.lastLocation?.location.map { Int((($0.latitude - 52) * 1000).rounded()) }
+        return drivers.map { driver -> Int? in
+            guard let location = snapshot.vehicles[driver.vehicleID]?.lastLocation, location.hasLocation else { return nil }
+            return Int(((location.location.latitude - 52) * 1000).rounded())
         }
     }
 
