@@ -15,10 +15,7 @@ struct OneServerPerDirectoryTests {
         let first = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
         defer { first.kill() }
         _ = try await first.output(containing: "listening on")
-
-        let second = try await ChildProgram.runFleetauth(arguments, timeout: .seconds(30))
-        #expect(second.status != 0)
-        #expect(second.output.contains("is in use by another token server (process "), "\(second.output)")
+        try await Self.expectRefusal(of: arguments, saying: "is in use by another token server (process ")
 
         first.kill()
         _ = try await first.exit()
@@ -40,11 +37,15 @@ struct OneServerPerDirectoryTests {
         let first = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
         defer { first.kill() }
         _ = try await first.output(containing: "3. Send")
+        try await Self.expectRefusal(of: arguments, saying: "is in use by another token server (process ")
+    }
 
+    /// Runs `fleetauth arguments` while the first server holds the directory, and expects it to
+    /// fail saying `words`.
+    private static func expectRefusal(of arguments: [String], saying words: String) async throws {
         let second = try await ChildProgram.runFleetauth(arguments, timeout: .seconds(30))
         #expect(second.status != 0)
-        #expect(second.output.contains("is in use by another"), "\(second.output)")
-        #expect(second.output.contains("(process "), "the refusal names the process: \(second.output)")
+        #expect(second.output.contains(words), "\(second.output)")
     }
 
     private static func makeFolder() -> String {
