@@ -460,8 +460,8 @@ struct FleetEngineBench: AsyncParsableCommand {
         let snapshot = try await store.load(provider: project)
         var durable = 0
         for (index, steps) in acknowledged {
-            let latitude = snapshot.vehicles[Self.vehicleID(index)]?.lastLocation.location.latitude ?? -1
-            if steps.contains(Int(((latitude - Double(10 + run)) * 1e7).rounded())) { durable += 1 }
+            guard let location = snapshot.vehicles[Self.vehicleID(index)]?.lastLocation, location.hasLocation else { continue }
+            if steps.contains(Int(((location.location.latitude - Double(10 + run)) * 1e7).rounded())) { durable += 1 }
         }
         return (acknowledged.count, durable)
     }

@@ -11,8 +11,8 @@ import SwiftProtobuf
 /// the rest is the body.
 /// - A refused body gets a 400 with a message; naming the field at fault never crashes.
 /// - A body swift-protobuf accepts is a JSON object by Foundation's reader too.
-/// - A vehicle or trip that passes the creation rules, written as the engine writes it and read
-///   again, is the same vehicle or trip.
+/// - A vehicle or trip that passes the creation rules, written as proto3 JSON (as the store
+///   and the answers write it) and read again, is the same vehicle or trip.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequestBodies(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }

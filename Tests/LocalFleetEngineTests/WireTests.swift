@@ -56,15 +56,19 @@ struct WireTests {
     }
 
     /// An enum number the .proto does not define reaches the rules (proto3 keeps it), which
-    /// refuse it by name.
+    /// refuse it by name, whether the update mask names its field or not.
     @Test func undefinedEnumNumbersAreRefusedByTheRules() throws {
-        let vehicle = try ProtoJSONBody.decode(Vehicle.self, from: Array(#"{"vehicleState":9}"#.utf8))
+        let vehicle = try ProtoJSONBody.decode(Vehicle.self, from: Array(#"{"vehicleState":9,"maximumCapacity":2}"#.utf8))
         #expect(vehicle.vehicleState == .UNRECOGNIZED(9))
-        #expect {
-            try vehicle.validateUpdate(of: [.vehicleState])
-        } throws: { error in
-            "\(error)" == "vehicleState is 9; it must be OFFLINE or ONLINE"
+        for mask: Set<VehicleField> in [[.vehicleState], [.maximumCapacity]] {
+            #expect {
+                try vehicle.validateUpdate(of: mask)
+            } throws: { error in
+                "\(error)" == "vehicleState is 9, which is not a value of Fleet Engine's API"
+            }
         }
+        let trip = try ProtoJSONBody.decode(Trip.self, from: Array(#"{"tripStatus":42}"#.utf8))
+        #expect(throws: InvalidArgument.self) { try trip.validateUpdate(of: [.numberOfPassengers]) }
     }
 
     /// Refused bodies and the words that must be in the refusal: the field's path and value.

@@ -1,15 +1,14 @@
 /// The rules of the places and positions in requests.
 extension VehicleLocation {
-    /// Refuses a location without a valid position, or with a heading outside 0–359, a sensor
-    /// the API does not define, or a measure that is not finite (or is negative, altitude
-    /// aside); `field` names the location in messages.
+    /// Refuses a location without a valid position, or with a heading outside 0–359 or a
+    /// measure that is not finite (or is negative, altitude aside); `field` names the location
+    /// in messages.
     package func validate(field: String) throws(InvalidArgument) {
         guard hasLocation else { throw InvalidArgument("\(field).location is required") }
         try location.validate(field: "\(field).location")
         if hasHeading, !(0..<360).contains(heading.value) {
             throw InvalidArgument("\(field).heading is \(heading.value); it must be from 0 to 359 degrees")
         }
-        try locationSensor.requireDefined("\(field).locationSensor")
         let measures: [(String, Double?)] = [
             ("latlngAccuracy", hasLatlngAccuracy ? latlngAccuracy.value : nil), ("headingAccuracy", hasHeadingAccuracy ? headingAccuracy.value : nil),
             ("speed", hasSpeed ? speed.value : nil), ("speedAccuracy", hasSpeedAccuracy ? speedAccuracy.value : nil),

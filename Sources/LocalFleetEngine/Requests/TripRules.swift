@@ -9,7 +9,7 @@ extension Trip {
     /// Refuses a new trip that lacks a required field or has an invalid one.
     package func validateForCreation() throws(InvalidArgument) {
         try requireKnownFields("trip")
-        try tripType.requireDefined("tripType")
+        try requireDefinedEnums()
         guard !tripType.isUnset else { throw InvalidArgument("tripType is required (SHARED or EXCLUSIVE)") }
         for field in TripField.allCases {
             try validate(field, required: Self.requiredOnCreation.contains(field))
@@ -20,7 +20,7 @@ extension Trip {
     /// left out: that clears them).
     package func validateUpdate(of fields: Set<TripField>) throws(InvalidArgument) {
         try requireKnownFields("trip")
-        try tripType.requireDefined("tripType")
+        try requireDefinedEnums()
         for field in TripField.allCases where fields.contains(field) {
             try validate(field, required: field == .tripStatus || field == .pickupPoint)
         }
@@ -32,6 +32,12 @@ extension Trip {
             let status = current.tripStatus == .complete ? "COMPLETE" : "CANCELED"
             throw InvalidArgument("the trip is \(status); a finished trip's tripStatus cannot change")
         }
+    }
+
+    /// Refuses enum values the API does not define, masked or not.
+    private func requireDefinedEnums() throws(InvalidArgument) {
+        try tripStatus.requireDefined("tripStatus")
+        try tripType.requireDefined("tripType")
     }
 
     /// Copies `field` of `source` into `target` (an unset message field stays unset).
@@ -57,7 +63,6 @@ extension Trip {
             }
             if let problem = FleetEngineIdentifier.problem(with: vehicleID) { throw InvalidArgument("\(name) \(problem)") }
         case .tripStatus:
-            try tripStatus.requireDefined(name)
             if tripStatus.isUnset, required { throw InvalidArgument("\(name) is required") }
         case .pickupPoint, .dropoffPoint:
             let isSet = field == .pickupPoint ? hasPickupPoint : hasDropoffPoint

@@ -10,6 +10,7 @@ extension Vehicle {
     /// Refuses a new vehicle that lacks a required field or has an invalid one.
     package func validateForCreation() throws(InvalidArgument) {
         try requireKnownFields("vehicle")
+        try requireDefinedEnums()
         for field in VehicleField.allCases {
             try validate(field, required: Self.requiredOnCreation.contains(field))
         }
@@ -19,6 +20,7 @@ extension Vehicle {
     /// (`attributes` may be left out: that removes them all).
     package func validateUpdate(of fields: Set<VehicleField>) throws(InvalidArgument) {
         try requireKnownFields("vehicle")
+        try requireDefinedEnums()
         for field in VehicleField.allCases where fields.contains(field) {
             try validate(field, required: field != .attributes)
         }
@@ -36,6 +38,15 @@ extension Vehicle {
         case .vehicleType:
             if source.hasVehicleType { target.vehicleType = source.vehicleType } else { target.clearVehicleType() }
         }
+    }
+
+    /// Refuses enum values the API does not define anywhere in the vehicle, masked or not (an
+    /// update's other fields are not copied, but a body that is not Google's is still refused).
+    private func requireDefinedEnums() throws(InvalidArgument) {
+        try vehicleState.requireDefined("vehicleState")
+        for type in supportedTripTypes { try type.requireDefined("supportedTripTypes") }
+        try vehicleType.category.requireDefined("vehicleType.category")
+        try lastLocation.locationSensor.requireDefined("lastLocation.locationSensor")
     }
 
     /// Whether `field` is set.
@@ -60,15 +71,12 @@ extension Vehicle {
         case .lastLocation:
             try lastLocation.validate(field: name)
         case .vehicleState:
-            guard vehicleState == .offline || vehicleState == .online else {
-                throw InvalidArgument("\(name) is \(vehicleState.rawValue); it must be OFFLINE or ONLINE")
-            }
+            return  // set and defined (checked first): OFFLINE or ONLINE
         case .supportedTripTypes:
             try TripType.requireSharedOrExclusive(supportedTripTypes, name)
         case .maximumCapacity:
             guard maximumCapacity >= 1 else { throw InvalidArgument("\(name) is \(maximumCapacity); it must be at least 1") }
         case .vehicleType:
-            try vehicleType.category.requireDefined("\(name).category")
             guard !vehicleType.category.isUnset else { throw InvalidArgument("\(name).category is required (e.g. AUTO)") }
         case .attributes:
             guard attributes.count <= Self.maximumAttributes else {

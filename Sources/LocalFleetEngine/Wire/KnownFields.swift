@@ -13,7 +13,8 @@ extension SwiftProtobuf.Message {
         } catch let found as UnknownFieldFinder.Found {
             throw InvalidArgument("\(field) has field number \(found.number) of \(found.type), which the local Fleet Engine does not keep")
         } catch {
-            return
+            // The finder throws nothing else; were it to, the message is not let through unchecked.
+            throw InvalidArgument("\(field) could not be checked for fields the local Fleet Engine does not keep")
         }
     }
 }
