@@ -265,7 +265,7 @@ struct FleetEngineBench: AsyncParsableCommand {
     ) async throws -> (load: Wrk.Result, cpuSeconds: (server: Double, load: Double), stolenPercent: Double?) {
         func load(seconds: Int) async throws -> Wrk.Result {
             try await Wrk.run(
-                url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: Self.wrkScript,
+                url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: "fleet-engine-updates.lua",
                 arguments: [project, String(run), tokensFile, String(clientThreads)], folder: folder)
         }
         _ = try await load(seconds: 1)
@@ -325,7 +325,7 @@ struct FleetEngineBench: AsyncParsableCommand {
     private func measureReads(project: String, port: Int, tokensFile: String, folder: String) async throws -> (load: Wrk.Result, stolenPercent: Double?) {
         func load(seconds: Int) async throws -> Wrk.Result {
             try await Wrk.run(
-                url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: Self.readScript,
+                url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: "fleet-engine-reads.lua",
                 arguments: [project, tokensFile, String(clientThreads)], folder: folder)
         }
         _ = try await load(seconds: 1)
@@ -344,113 +344,6 @@ struct FleetEngineBench: AsyncParsableCommand {
         }
         return steps
     }
-
-    /// wrk's script (arguments: project, run, the file of driver tokens, one per line in
-    /// vehicle order, and wrk's thread count; thread t drives the vehicles whose index is t
-    /// modulo that count). A vehicle goes back in the queue when its answer names it.
-    private static let wrkScript = #"""
-        threads = {}
-        function setup(thread)
-          thread:set("id", #threads)
-          table.insert(threads, thread)
-        end
-
-        acked, sent = {}, {}
-        local queue, head, tail = {}, 1, 0
-        local targets = {}
-        local base
-        local body = '{"lastLocation":{"location":{"latitude":%d.%07d,"longitude":13.405},"heading":90,"speed":8.5,"updateTime":"2026-11-21T16:30:00Z"}}'
-
-        function init(args)
-          base = 10 + tonumber(args[2])
-          local index = 0
-          for token in io.lines(args[3]) do
-            if index % tonumber(args[4]) == id then
-              -- The request up to its Content-Length, built once.
-              targets[index] = string.format(
-                "PUT /v1/providers/%s/vehicles/bench-%d?updateMask=lastLocation HTTP/1.1\r\nHost: %s\r\n"
-                  .. "Authorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: ",
-                args[1], index, wrk.headers["Host"], token)
-              tail = tail + 1
-              queue[tail] = index
-            end
-            index = index + 1
-          end
-        end
-
-        local function with_body(head, text)
-          return head .. #text .. "\r\n\r\n" .. text
-        end
-
-        -- wrk calls request() once on thread 0 to check what it returns, and never sends that one.
-        local checked = false
-
-        function request()
-          if id == 0 and not checked then
-            checked = true
-            return with_body(targets[queue[head]], string.format(body, base, 0))
-          end
-          local index = id -- only when every vehicle is in flight or was lost to an error
-          if head <= tail then
-            index = queue[head]
-            queue[head] = nil
-            head = head + 1
-          end
-          local step = (sent[index] or 0) + 1
-          sent[index] = step
-          return with_body(targets[index], string.format(body, base, step))
-        end
-
-        function response(status, headers, answer)
-          if status ~= 200 then return end
-          local index = tonumber(string.match(answer, '"name":"providers/[^"/]*/vehicles/bench%-(%d+)"'))
-          local latitude = tonumber(string.match(answer, '"latitude":([-%d.eE+]+)'))
-          if not index or not latitude then return end
-          local step = math.floor((latitude - base) * 1e7 + 0.5)
-          if step > (acked[index] or 0) then acked[index] = step end
-          tail = tail + 1
-          queue[tail] = index
-        end
-
-        function report()
-          for _, thread in ipairs(threads) do
-            local sent = thread:get("sent")
-            for index, step in pairs(thread:get("acked")) do
-              io.write(string.format("report %d %d %d\n", index, step, sent[index]))
-            end
-          end
-        end
-        """#
-
-    /// wrk's script for reads (arguments: project, the file of driver tokens, wrk's thread
-    /// count): thread t reads the vehicles whose index is t modulo that count, in turn.
-    private static let readScript = #"""
-        local threads = 0
-        function setup(thread)
-          thread:set("id", threads)
-          threads = threads + 1
-        end
-
-        local requests, count, next = {}, 0, 0
-
-        function init(args)
-          local index = 0
-          for token in io.lines(args[2]) do
-            if index % tonumber(args[3]) == id then
-              requests[count] = string.format(
-                "GET /v1/providers/%s/vehicles/bench-%d HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n\r\n",
-                args[1], index, wrk.headers["Host"], token)
-              count = count + 1
-            end
-            index = index + 1
-          end
-        end
-
-        function request()
-          next = (next + 1) % count
-          return requests[next]
-        end
-        """#
 
     /// How many vehicles the run acknowledged updates for, and for how many of them the store
     /// holds the last acknowledged update or a later one sent (`acknowledged`: from the highest

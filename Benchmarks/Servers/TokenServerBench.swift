@@ -126,7 +126,6 @@ struct TokenServerBench: AsyncParsableCommand {
             dataDirectory: dataDirectory, databaseURL: databaseURL, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4)
         )
         let nodeScript = try BenchmarkFiles.path("node/token-server.mjs")
-        let wrkScript = try String(contentsOfFile: try BenchmarkFiles.path("wrk/token-requests.lua"), encoding: .utf8)
         if !json { FileHandle.standardError.write(Data("creating \(vehicles) logged-in drivers…\n".utf8)) }
         let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
         let requestsFile = folder + "/requests", fixturesFile = folder + "/node-fixtures.json"
@@ -154,7 +153,7 @@ struct TokenServerBench: AsyncParsableCommand {
         }
         try await Self.checkSameAnswers(fleetAuth: fleetAuth.port, node: node.port, fleet: fleet)
         let report = try await measure(
-            fleetAuth: fleetAuth, node: node, fleet: fleet, wrkScript: wrkScript, requestsFile: requestsFile, folder: folder,
+            fleetAuth: fleetAuth, node: node, fleet: fleet, requestsFile: requestsFile, folder: folder,
             database: configuration.databaseLocation
         )
         if json { return try JSONOutput.print(report) }
@@ -164,14 +163,14 @@ struct TokenServerBench: AsyncParsableCommand {
     /// Interleaves rounds of OpenSSL and both servers at full load (the servers' order
     /// alternating), then paces each server at half its rate.
     private func measure(
-        fleetAuth: ServerProcess, node: ServerProcess, fleet: BenchFleet, wrkScript: String, requestsFile: String, folder: String,
+        fleetAuth: ServerProcess, node: ServerProcess, fleet: BenchFleet, requestsFile: String, folder: String,
         database: DatabaseLocation
     ) async throws -> Report {
         func fullLoad(_ server: ServerProcess, seconds: Int) async throws -> FullLoadRun {
             let cpuStart = try server.cpuSeconds()
             let run = try await Wrk.run(
                 url: "http://127.0.0.1:\(server.port)", connections: connections, threads: clientThreads, seconds: seconds,
-                script: wrkScript, arguments: [requestsFile], folder: folder)
+                script: "token-requests.lua", arguments: [requestsFile], folder: folder)
             let cpuSeconds = try server.cpuSeconds() - cpuStart
             return FullLoadRun(
                 tokensPerSecond: Double(run.succeeded) / run.seconds,

@@ -22,14 +22,17 @@ enum Wrk {
         let reportLines: [Substring]
     }
 
-    /// Runs `wrk` against `url` with `script` (Lua; may define `report()`, called after the
-    /// summary in wrk's main state), passing it `arguments`; the script is written into
-    /// `folder`. Runs on a thread of its own (see ``ChildProcess/runOnOwnThread(_:)``).
+    /// Runs `wrk` against `url` with the script `Benchmarks/wrk/<script>` (Lua; may define
+    /// `report()`, called after the summary in wrk's main state), passing it `arguments`; the
+    /// script, with `wrk/summary.lua` appended, is written into `folder`. Runs on a thread of its
+    /// own (see ``ChildProcess/runOnOwnThread(_:)``).
     static func run(
         url: String, connections: Int, threads: Int, seconds: Int, script: String, arguments: [String], folder: String
     ) async throws -> Result {
         let path = folder + "/load-\(UUID().uuidString).lua"
-        try (script + summary).write(toFile: path, atomically: true, encoding: .utf8)
+        let text = try String(contentsOfFile: try BenchmarkFiles.path("wrk/" + script), encoding: .utf8)
+            + String(contentsOfFile: try BenchmarkFiles.path("wrk/summary.lua"), encoding: .utf8)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try await ChildProcess.runOnOwnThread([
             "wrk", "--threads", String(threads), "--connections", String(connections), "--duration", "\(seconds)s",
@@ -56,16 +59,4 @@ enum Wrk {
     static let reportPrefix = "report "
 
     private static let marker = "fleetauth-wrk-summary "
-
-    /// Appended to every script: prints the numbers ``run(url:connections:threads:seconds:script:arguments:folder:)``
-    /// reads (latencies in microseconds), then the script's own report.
-    private static let summary = #"""
-
-        function done(summary, latency, requests)
-          local e = summary.errors
-          io.write(string.format("fleetauth-wrk-summary %d %d %d %d %d %d %d\n", summary.requests, summary.duration,
-            e.status, e.connect + e.read + e.write + e.timeout, latency:percentile(50), latency:percentile(99), latency.max))
-          if report then report() end
-        end
-        """#
 }
