@@ -398,7 +398,7 @@ if Context.environment["FLEETAUTH_FUZZ"] == "1" {
         fuzzTarget("FuzzTokenVerifier", ["FleetTokens", tokens("Crypto", "swift-crypto")]),
         fuzzTarget("FuzzJSONReaders", ["FleetTokens", "ServerHTTP"]),
         fuzzTarget("FuzzTimes", ["LocalFleetEngine", server("SwiftProtobuf", "swift-protobuf")]),
-        fuzzTarget("FuzzLoginBody", ["TokenServer", "ServerHTTP"]),
+        fuzzTarget("FuzzLoginBody", ["TokenServer", "ServerHTTP", "FleetTokens"]),
         fuzzTarget("FuzzRequestBodies", ["LocalFleetEngine", "FleetEngineProtos", "ServerHTTP", server("SwiftProtobuf", "swift-protobuf")]),
     ]
 }

@@ -1,3 +1,4 @@
+import FleetTokens
 import Foundation
 import FuzzSupport
 import ServerHTTP

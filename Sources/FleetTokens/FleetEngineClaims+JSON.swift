@@ -8,23 +8,23 @@ extension FleetEngineClaims {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         bytes.append(contentsOf: #"{"iss":"#.utf8)
-        JSONText.appendQuoted(issuer, to: &bytes)
+        JSONString.append(issuer, to: &bytes)
         bytes.append(contentsOf: #","sub":"#.utf8)
-        JSONText.appendQuoted(subject, to: &bytes)
+        JSONString.append(subject, to: &bytes)
         bytes.append(contentsOf: #","aud":"#.utf8)
-        JSONText.appendQuoted(audience, to: &bytes)
+        JSONString.append(audience, to: &bytes)
         bytes.append(contentsOf: #","iat":\#(issuedAt),"exp":\#(expiresAt),"authorization":{"#.utf8)
         var first = true
         func key(_ name: AuthorizationClaims.CodingKeys) {
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
-            JSONText.appendQuoted(name.rawValue, to: &bytes)
+            JSONString.append(name.rawValue, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
         }
         func field(_ name: AuthorizationClaims.CodingKeys, _ value: String?) {
             guard let value else { return }
             key(name)
-            JSONText.appendQuoted(value, to: &bytes)
+            JSONString.append(value, to: &bytes)
         }
         field(.vehicleID, authorization.vehicleID)
         field(.tripID, authorization.tripID)
@@ -35,7 +35,7 @@ extension FleetEngineClaims {
             bytes.append(UInt8(ascii: "["))
             for (index, id) in taskIDs.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                JSONText.appendQuoted(id, to: &bytes)
+                JSONString.append(id, to: &bytes)
             }
             bytes.append(UInt8(ascii: "]"))
         }

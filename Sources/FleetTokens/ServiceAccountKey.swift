@@ -92,7 +92,7 @@ public struct ServiceAccountKey: Sendable {
             ("client_x509_cert_url", "https://www.googleapis.com/robot/v1/metadata/x509/\(encodedEmail)"),
             ("universe_domain", "googleapis.com"),
         ]
-        let body = fields.map { "  \(JSONText.quoted($0.0)): \(JSONText.quoted($0.1))" }.joined(separator: ",\n")
+        let body = fields.map { "  \(JSONString.quoted($0.0)): \(JSONString.quoted($0.1))" }.joined(separator: ",\n")
         return Data("{\n\(body)\n}\n".utf8)
     }
 

@@ -1,3 +1,4 @@
+import FleetTokens
 import Hummingbird
 import ServerHTTP
 

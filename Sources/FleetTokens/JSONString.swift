@@ -1,6 +1,13 @@
-/// JSON string literals written by hand, for responses on hot paths where `JSONEncoder`'s
-/// generic machinery would cost more than the rest of the request.
+/// JSON string literals written by hand, for tokens' claims and responses on hot paths where
+/// `JSONEncoder`'s generic machinery would cost more than the rest of the work.
 package enum JSONString {
+    /// `text` as a JSON string literal, escaped as ``append(_:to:)`` writes it.
+    package static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        append(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Appends `text` to `bytes` as a JSON string: quoted, with quotes, backslashes and
     /// control characters escaped (`/` and non-ASCII characters are left as they are).
     package static func append(_ text: String, to bytes: inout [UInt8]) {

@@ -1,6 +1,7 @@
 import Foundation
-import ServerHTTP
 import Testing
+
+@testable import FleetTokens
 
 @Suite("JSON strings written by hand")
 struct JSONStringTests {
