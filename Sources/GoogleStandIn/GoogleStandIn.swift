@@ -101,8 +101,9 @@ package struct GoogleStandIn: Sendable {
     private func signJwt(_ request: Request, call: String) async throws -> Response {
         guard call.hasSuffix(":signJwt") else { throw APIError(.notFound, "no such method: \(call)") }
         let email = String(call.dropLast(":signJwt".count))
-        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let bearer, await accounts.isValidAccessToken(bearer, now: now()) else {
+        guard case .token(let bearer) = BearerCredentials.read(request.headers[values: .authorization]),
+              await accounts.isValidAccessToken(bearer, now: now())
+        else {
             throw APIError(.unauthenticated, "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.")
         }
         let fault = await accounts.beginSignJwt()
