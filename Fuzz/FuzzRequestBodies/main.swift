@@ -19,15 +19,15 @@ public func fuzzRequestBodies(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
     let body = Array(bytes.dropFirst())
     if bytes[0] & 1 == 0 {
-        check(Vehicle.self, body) { try $0.validateForCreation() }
+        check(Vehicle.self, body) { (vehicle) throws(InvalidArgument) in try vehicle.validateForCreation() }
     } else {
-        check(Trip.self, body) { try $0.validateForCreation() }
+        check(Trip.self, body) { (trip) throws(InvalidArgument) in try trip.validateForCreation() }
     }
     return 0
 }
 
 /// Reads `body` as a `Message`, applies `rules`, and checks the properties above.
-private func check<Message: SwiftProtobuf.Message>(_ type: Message.Type, _ body: [UInt8], rules: (Message) throws(InvalidArgument) -> Void) {
+private func check<Message: SwiftProtobuf.Message & Equatable>(_ type: Message.Type, _ body: [UInt8], rules: (Message) throws(InvalidArgument) -> Void) {
     let message: Message
     do throws(APIError) {
         message = try ProtoJSONBody.decode(type, from: body)
