@@ -271,6 +271,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "Locking",
                 "FleetTokens",
                 "FleetTokenProvider",
                 "ServerStorage",
@@ -283,6 +284,7 @@ let package = Package(
         .testTarget(
             name: "FleetTokensTests",
             dependencies: [
+                "Locking",
                 "TestSupport",
                 "FleetTokens",
                 "FleetTokenProvider",
@@ -296,6 +298,7 @@ let package = Package(
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
+                "Locking",
                 "TestSupport",
                 "TokenServer",
                 "GoogleStandIn",
@@ -358,6 +361,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "Locking",
                 "TestSupport",
                 "FleetEngineClient",
                 "FleetDemo",

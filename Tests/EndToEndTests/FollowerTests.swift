@@ -1,6 +1,6 @@
 import FleetEngineClient
 import FleetTokenProvider
-import Synchronization
+import Locking
 import Testing
 
 /// ``TripFollower`` on the real servers.
@@ -54,7 +54,7 @@ struct FollowerTests {
         try await fleet.enroll(0..<1)
         let transport = GatedTransport()
         let consumer = try await fleet.app("consumer-0", transport: transport)
-        let waits = Mutex<[Duration]>([])
+        let waits = Locked<[Duration]>([])
         let policy = RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(10), random: { 1 }) { delay in
             waits.withLock { $0.append(delay) }
         }

@@ -1,7 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 /// ``VehicleReporter`` on the real servers, with faults injected in front of Fleet Engine.
@@ -48,7 +48,7 @@ struct ReporterTests {
     /// (here the jitter is pinned at one half, the cap starts at 20 ms and stops at 80 ms).
     @Test func failuresAreRetriedWithCappedBackoffAndTheNewestLocationIsSent() async throws {
         let fleet = try await TestFleet.start()
-        let waits = Mutex<[Duration]>([])
+        let waits = Locked<[Duration]>([])
         let policy = RetryPolicy(maxAttempts: 50, initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(80), random: { 0.5 }) { delay in
             waits.withLock { $0.append(delay) }
             try await Task.sleep(for: delay)
@@ -78,7 +78,7 @@ struct ReporterTests {
     /// backoff (the policy's sleep is recorded, not slept).
     @Test func aRetryAfterFromFleetEngineSetsTheWait() async throws {
         let fleet = try await TestFleet.start()
-        let waits = Mutex<[Duration]>([])
+        let waits = Locked<[Duration]>([])
         let policy = RetryPolicy(maxAttempts: 5, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(80), random: { 0.5 }) { delay in
             waits.withLock { $0.append(delay) }
         }

@@ -4,7 +4,7 @@ import Foundation
 import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
-import Synchronization
+import Locking
 import Testing
 
 /// The IAM signer and the metadata-server credentials against the Google stand-in, a real
@@ -201,7 +201,7 @@ struct KeylessSigningTests {
 
 /// A time the test moves by hand.
 private final class MovableTime: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
 
     var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
 

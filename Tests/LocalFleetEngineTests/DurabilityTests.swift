@@ -1,6 +1,6 @@
 import FleetEngineProtos
 import Foundation
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -89,5 +89,5 @@ struct DurabilityTests {
 
 /// Per vehicle, the last latitude the engine acknowledged and the last one sent.
 final class DriveProgress: Sendable {
-    let state = Mutex([String: (acknowledged: Double, sent: Double)]())
+    let state = Locked([String: (acknowledged: Double, sent: Double)]())
 }

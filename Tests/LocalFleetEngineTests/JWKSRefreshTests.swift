@@ -5,6 +5,7 @@ import LocalFleetEngine
 import Logging
 import ServerHTTP
 import ServiceLifecycle
+import Locking
 import Synchronization
 import Testing
 import TestSupport
@@ -27,8 +28,8 @@ struct JWKSRefreshTests {
             case silence
         }
 
-        let document = Mutex(Data())
-        let answer = Mutex(Answer.document)
+        let document = Locked(Data())
+        let answer = Locked(Answer.document)
         let fetches = Atomic(0)
 
         func publish(_ accounts: [(ServiceAccountKey, FleetEngineRole)]) throws {

@@ -1,6 +1,6 @@
 import Foundation
 import ServerHTTP
-import Synchronization
+import Locking
 import Testing
 
 /// One fetch at a time, shared by the callers who ask meanwhile, at most one per interval, and
@@ -9,14 +9,14 @@ import Testing
 struct RefetchScheduleTests {
     /// How many fetches ran.
     final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
         var value: Int { count.withLock { $0 } }
         func add() { count.withLock { $0 += 1 } }
     }
 
     /// A clock the test moves by hand.
     final class HandClock: Sendable {
-        private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
         var now: Date { current.withLock { $0 } }
         func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
     }

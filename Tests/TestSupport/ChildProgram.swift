@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A program a test runs as a child process, such as the built `fleetauth`.
 ///
@@ -128,5 +128,5 @@ public final class ChildProgram: Sendable {
 
 /// What a child program printed, and whether its output has ended; filled on the reading queue.
 private final class CollectedOutput: Sendable {
-    let state = Mutex((text: "", ended: false))
+    let state = Locked((text: "", ended: false))
 }

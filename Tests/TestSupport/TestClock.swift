@@ -1,13 +1,13 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A clock tests move by hand, starting at a fixed instant.
 public final class TestClock: Sendable {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
     /// A clock reading `start`.
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Mutex(start)
+        current = Locked(start)
     }
 
     /// The time now.

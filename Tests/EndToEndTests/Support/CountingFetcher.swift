@@ -1,5 +1,5 @@
 import FleetTokenProvider
-import Synchronization
+import Locking
 
 /// Wraps the real ``HTTPTokenFetcher`` and counts what goes through it, so that tests can
 /// assert how many fetches there were and wait until none is running.
@@ -12,7 +12,7 @@ final class CountingFetcher: TokenFetcher {
     }
 
     private let base: any TokenFetcher
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
 
     init(_ base: any TokenFetcher) {
         self.base = base

@@ -1,11 +1,11 @@
 import FleetTokenProvider
-import Synchronization
+import Locking
 
 /// A provider that always hands out the same token and counts what it is asked: for tokens
 /// Fleet Engine refuses whatever happens (forged, expired).
 final class CountingTokens: AuthorizationTokenProvider {
     private let fixedToken: String
-    private let counts = Mutex((handedOut: 0, invalidated: 0))
+    private let counts = Locked((handedOut: 0, invalidated: 0))
 
     init(_ token: String) {
         fixedToken = token

@@ -1,6 +1,6 @@
 import FleetEngineClient
 import FleetTokenProvider
-import Synchronization
+import Locking
 
 /// Everything one driver's reporter and token provider reported, collected as it happens.
 final class EventLog: Sendable {
@@ -16,8 +16,8 @@ final class EventLog: Sendable {
         var invalidated = 0
     }
 
-    private let entries = Mutex(Entries())
-    private let readers = Mutex<[Task<Void, Never>]>([])
+    private let entries = Locked(Entries())
+    private let readers = Locked<[Task<Void, Never>]>([])
 
     /// What was recorded so far.
     var current: Entries { entries.withLock { $0 } }

@@ -1,7 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
-import Synchronization
+import Locking
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -23,7 +23,7 @@ final class GatedTransport: HTTPTransport {
     }
 
     private let base = URLSessionTransport()
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var current: State { state.withLock { $0 } }
 

@@ -2,7 +2,7 @@ import Foundation
 import LocalFleetEngine
 import Logging
 import ServerStorage
-import Synchronization
+import Locking
 import TestSupport
 
 /// Databases for store tests: a fresh SQLite file, or the PostgreSQL server CI provides.
@@ -40,7 +40,7 @@ final class FaultyStore: FleetStore {
     }
 
     private let inner: any FleetStore
-    private let counters = Mutex(Counters())
+    private let counters = Locked(Counters())
 
     init(_ inner: any FleetStore) {
         self.inner = inner

@@ -1,9 +1,9 @@
 import Logging
-import Synchronization
+import Locking
 
 /// Keeps every log line (message and metadata) so that tests can look for secrets in them.
 final class LogRecorder: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     /// A logger at trace level that records here.
     var logger: Logger {

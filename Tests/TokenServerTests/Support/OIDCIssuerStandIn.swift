@@ -4,6 +4,7 @@ import FleetTokens
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Locking
 import Synchronization
 import TestSupport
 import Testing
@@ -67,7 +68,7 @@ final class OIDCIssuerStandIn: Sendable {
 
     /// `http://127.0.0.1:PORT/realms/test`, as its tokens' `iss` spells it.
     let issuer: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let jwksFetchCount = Atomic(0)
 
     private init(issuer: String) {
@@ -94,7 +95,7 @@ final class OIDCIssuerStandIn: Sendable {
 
     /// Runs an issuer publishing `keys` on a free loopback port while `body` runs.
     static func with<Result: Sendable>(keys: [IssuerKey], _ body: @Sendable @escaping (OIDCIssuerStandIn) async throws -> Result) async throws -> Result {
-        let box = Mutex<OIDCIssuerStandIn?>(nil)
+        let box = Locked<OIDCIssuerStandIn?>(nil)
         let router = Router()
         router.get("realms/test/.well-known/openid-configuration") { _, _ in
             guard let standIn = box.withLock({ $0 }), !standIn.state.withLock(\.isDown) else { return Response(status: .internalServerError) }
