@@ -4,7 +4,7 @@ import Foundation
 import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
-import Locking
+import TestSupport
 import Testing
 
 /// The IAM signer and the metadata-server credentials against the Google stand-in, a real
@@ -74,8 +74,8 @@ struct KeylessSigningTests {
     func accessTokenIsRefreshedAhead() async throws {
         let standIn = GoogleStandIn()
         try await standIn.application(port: 0).test(.live) { client in
-            let clock = MovableTime()
-            let credentials = try MetadataServerCredentials(host: "127.0.0.1:\(try #require(client.port))", now: clock.now)
+            let clock = TestClock()
+            let credentials = try MetadataServerCredentials(host: "127.0.0.1:\(try #require(client.port))", now: clock.function)
             let first = try await credentials.accessToken()
             clock.advance(by: 3599 - 200)  // inside the last five minutes: refresh due, still valid
             #expect(try await credentials.accessToken() == first, "no caller waits while the token is valid")
@@ -196,17 +196,6 @@ struct KeylessSigningTests {
             #expect(error?.message.contains("no answer") == true)
             _ = try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date())
         }
-    }
-}
-
-/// A time the test moves by hand.
-private final class MovableTime: Sendable {
-    private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
-
-    var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 += seconds }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
-import ServerHTTP
 import Locking
+import ServerHTTP
+import TestSupport
 import Testing
 
 /// One fetch at a time, shared by the callers who ask meanwhile, at most one per interval, and
@@ -12,13 +13,6 @@ struct RefetchScheduleTests {
         private let count = Locked(0)
         var value: Int { count.withLock { $0 } }
         func add() { count.withLock { $0 += 1 } }
-    }
-
-    /// A clock the test moves by hand.
-    final class HandClock: Sendable {
-        private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
-        var now: Date { current.withLock { $0 } }
-        func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
     }
 
     @Test func callersDuringAFetchShareIt() async {
@@ -40,7 +34,7 @@ struct RefetchScheduleTests {
     }
 
     @Test func atMostOneFetchPerInterval() async {
-        let clock = HandClock()
+        let clock = TestClock()
         let fetches = Counter()
         let schedule = RefetchSchedule(minimumInterval: .seconds(10), now: { clock.now })
         let fetch: @Sendable () async -> Void = { fetches.add() }
@@ -56,7 +50,7 @@ struct RefetchScheduleTests {
         let fetches = Counter()
         // The hand clock stands still, so the slot stays 300 ms away by the schedule's clock
         // however long the machine takes; only the wait for it is real.
-        let clock = HandClock()
+        let clock = TestClock()
         let schedule = RefetchSchedule(minimumInterval: .milliseconds(300), now: { clock.now })
         let fetch: @Sendable () async -> Void = { fetches.add() }
         #expect(await schedule.run(fetch))
