@@ -6,8 +6,7 @@ import ServerStorage
 import Testing
 import TestSupport
 
-/// The SQL store (SQLite always; PostgreSQL when `FLEETAUTH_TEST_POSTGRES_URL` is set) and
-/// the group-commit writer in front of it.
+/// The SQL store, on SQLite and PostgreSQL, and the group-commit writer in front of it.
 @Suite("Vehicle and trip store")
 struct StoreTests {
     static let vehicle = Vehicle(
@@ -15,24 +14,13 @@ struct StoreTests {
         maximumCapacity: 4, attributes: [VehicleAttribute(key: "colour", stringValue: "blue")], category: .taxi)
     static let trip = Trip(vehicleID: "v1", tripStatus: .new, tripType: .shared, pickup: LatLng(latitude: 1, longitude: 2))
 
-    static let postgres = TestPostgres.url.map { DatabaseLocation.postgres(url: $0) }
-
-    @Test func sqliteSavesAndLoads() async throws {
-        try await Self.roundTrip(at: TestDatabases.sqlite())
-        try await Self.largeBatch(at: TestDatabases.sqlite())
-        try await Self.deletions(at: TestDatabases.sqlite())
-    }
-
-    @Test(.enabled(if: postgres != nil, "FLEETAUTH_TEST_POSTGRES_URL is not set (eval \"$(.ci/test-postgres.sh start)\" sets it)"))
-    func postgresSavesAndLoads() async throws {
-        try await Self.roundTrip(at: #require(Self.postgres))
-        try await Self.largeBatch(at: #require(Self.postgres))
-        try await Self.deletions(at: #require(Self.postgres))
-    }
-
-    @Test func ciProvidesPostgres() {
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            #expect(Self.postgres != nil, "CI must test the PostgreSQL store: .ci/run starts a server and sets FLEETAUTH_TEST_POSTGRES_URL")
+    /// Without PostgreSQL its case is skipped, except in CI, where it fails (``TestDatabase``).
+    @Test(arguments: StoreBackend.allCases)
+    func savesAndLoads(on backend: StoreBackend) async throws {
+        try await TestDatabase.with(backend) { database in
+            try await Self.roundTrip(at: database.location)
+            try await Self.largeBatch(at: database.location)
+            try await Self.deletions(at: database.location)
         }
     }
 

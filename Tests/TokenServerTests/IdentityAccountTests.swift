@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ServerStorage
 import SQLKit
+import TestSupport
 import Testing
 @testable import TokenServer
 

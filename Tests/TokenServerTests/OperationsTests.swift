@@ -2,6 +2,7 @@ import FleetTokens
 import Foundation
 import ServerHTTP
 import SQLKit
+import TestSupport
 import Testing
 @testable import TokenServer
 

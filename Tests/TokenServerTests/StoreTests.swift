@@ -1,5 +1,6 @@
 import Foundation
 import ServerHTTP
+import TestSupport
 import Testing
 @testable import TokenServer
 

@@ -5,27 +5,33 @@ import SQLKit
 import Testing
 import TestSupport
 
-/// The databases the store suite runs against.
-enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+/// The databases store tests run against.
+package enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// An SQLite file.
     case sqlite
+    /// PostgreSQL (the server `FLEETAUTH_TEST_POSTGRES_URL` names).
     case postgres
 
-    var testDescription: String { rawValue }
+    /// The backend's name in test results.
+    package var testDescription: String { rawValue }
 }
 
 /// A fresh, empty database for one test: an SQLite file in a temporary folder, or a new
 /// database on the PostgreSQL server named by `FLEETAUTH_TEST_POSTGRES_URL`, dropped after.
-struct TestDatabase: Sendable {
-    static let logger = Logger(label: "test")
+package struct TestDatabase: Sendable {
+    /// A logger for the stores tests open.
+    package static let logger = Logger(label: "test")
 
-    let location: DatabaseLocation
-    let folder: String
+    /// Where the database is.
+    package let location: DatabaseLocation
+    /// A temporary folder of the test's own (the SQLite file is in it), removed after.
+    package let folder: String
     private let dropDatabase: @Sendable () async -> Void
 
     /// Runs `body` with a fresh database of `backend`. Without PostgreSQL the PostgreSQL case
     /// is skipped with a message, except in CI, where it fails.
-    static func with<Result>(_ backend: StoreBackend, _ body: (TestDatabase) async throws -> Result) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("token-server-test-\(UUID().uuidString)").path
+    package static func with<Result>(_ backend: StoreBackend, _ body: (TestDatabase) async throws -> Result) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-test-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let database: TestDatabase
