@@ -1,24 +1,10 @@
 import FleetTokens
 import Foundation
+import TestSupport
 
 /// Unsigned but real-looking JWTs (`header.payload.signature`, base64url JSON) with chosen
 /// `iat` and `exp`, as the fake token server hands out.
 enum TestJWT {
-    private struct Header: Encodable {
-        let alg = "RS256"
-        let typ = "JWT"
-        let kid = "test-key"
-    }
-
-    private struct Claims: Encodable {
-        let iss = "fleet-engine-test@example.iam.gserviceaccount.com"
-        let aud = "https://fleetengine.googleapis.com/"
-        let iat: Int
-        let exp: Int?
-        let jti: String
-        let authorization: [String: String]
-    }
-
     /// A token issued at `issuedAt`, expiring at `expiresAt` (no `exp` claim when `nil`),
     /// with `authorization` as its private claims and `serial` making each token distinct.
     static func make(
@@ -27,14 +13,14 @@ enum TestJWT {
         authorization: [String: String],
         serial: Int
     ) -> String {
-        let claims = Claims(
-            iat: Int(issuedAt.timeIntervalSince1970),
-            exp: expiresAt.map { Int($0.timeIntervalSince1970) },
-            jti: "token-\(serial)",
-            authorization: authorization
-        )
+        var claims: [String: Any] = [
+            "iss": "fleet-engine-test@example.iam.gserviceaccount.com", "aud": FleetEngineClaims.fleetEngineAudience,
+            "iat": Int(issuedAt.timeIntervalSince1970), "jti": "token-\(serial)", "authorization": authorization,
+        ]
+        if let expiresAt { claims["exp"] = Int(expiresAt.timeIntervalSince1970) }
         let signature = Data("not-a-real-signature-\(serial)".utf8)
-        return [encode(Header()), encode(claims), Base64URL.encode(signature)].joined(separator: ".")
+        return [Forge.segment(["alg": "RS256", "typ": "JWT", "kid": "test-key"]), Forge.segment(claims), Base64URL.encode(signature)]
+            .joined(separator: ".")
     }
 
     /// The `exp` claim of a token made by ``make(issuedAt:expiresAt:authorization:serial:)``.
@@ -45,11 +31,5 @@ enum TestJWT {
             let exp = try? JSONDecoder().decode(Claims.self, from: data).exp
         else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(exp))
-    }
-
-    private static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return Base64URL.encode(try! encoder.encode(value))
     }
 }
