@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetTokenProvider
+import TestSupport
 import Testing
 
 /// The fleet keeps reporting through outages of either server, on real servers with the

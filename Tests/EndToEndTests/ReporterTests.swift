@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetTokenProvider
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 /// ``VehicleReporter`` on the real servers, with faults injected in front of Fleet Engine.

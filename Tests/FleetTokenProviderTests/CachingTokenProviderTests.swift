@@ -1,5 +1,6 @@
 import FleetTokenProvider
 import Foundation
+import TestSupport
 import Testing
 
 /// The caching provider's decisions, against a real token server on loopback with a clock
@@ -44,7 +45,7 @@ struct CachingTokenProviderTests {
             for _ in 0..<5 {
                 #expect(try await provider.token(for: v1) == first)
             }
-            try await eventually { await server.requestCount == 2 }
+            try await waitUntil { await server.requestCount == 2 }
             await gate.open()
             try await events.waitFor("refreshedEarly")
             let second = try await provider.token(for: v1)
@@ -86,7 +87,7 @@ struct CachingTokenProviderTests {
                     return try await group.reduce(into: [String]()) { $0.append($1) }
                 }
             }
-            try await eventually { await server.requestCount == 1 }
+            try await waitUntil { await server.requestCount == 1 }
             try await Task.sleep(for: .milliseconds(200))  // lets the other callers join the fetch
             await gate.open()
             let all = try await outcome(of: crowd).get()
@@ -182,7 +183,7 @@ struct CachingTokenProviderTests {
             let context = v1
             let doomed = Task { try await provider.token(for: context) }
             let others = (0..<3).map { _ in Task { try await provider.token(for: context) } }
-            try await eventually { await server.requestCount == 1 }
+            try await waitUntil { await server.requestCount == 1 }
             doomed.cancel()
             let doomedOutcome = try await outcome(of: doomed)  // while the gate is still shut
             #expect(throws: CancellationError.self) { try doomedOutcome.get() }
@@ -202,7 +203,7 @@ struct CachingTokenProviderTests {
             let provider = try server.provider(events: events)
             let context = v1
             let caller = Task { try await provider.token(for: context) }
-            try await eventually { await server.requestCount == 1 }
+            try await waitUntil { await server.requestCount == 1 }
             caller.cancel()
             let callerOutcome = try await outcome(of: caller)
             #expect(throws: CancellationError.self) { try callerOutcome.get() }

@@ -43,7 +43,7 @@ struct DurabilityTests {
                 }
             }
         }
-        try await eventually { progress.state.withLock { state in vehicles.allSatisfy { (state[$0]?.acknowledged ?? 0) >= 0.002 } } }
+        try await waitUntil { progress.state.withLock { state in vehicles.allSatisfy { (state[$0]?.acknowledged ?? 0) >= 0.002 } } }
         engine.kill()
         _ = try await engine.exit(within: .seconds(10))
         try await drivers.value

@@ -80,8 +80,8 @@ struct StoreTests {
                         _ = try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
                     }
                 }
-                try await eventually { store.waiting == 1 }
-                try await eventually { await state.acceptedWriteCount == UInt64(updates + 1) }
+                try await waitUntil { store.waiting == 1 }
+                try await waitUntil { await state.acceptedWriteCount == UInt64(updates + 1) }
                 #expect(store.savedRecords == 1, "an update was acknowledged before it was saved")
                 store.release()
                 try await group.waitForAll()
@@ -119,7 +119,7 @@ struct StoreTests {
             let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
             store.hold()
             let creating = Task { try await state.createVehicle("v1", Self.vehicle) }
-            try await eventually { store.waiting == 1 }
+            try await waitUntil { store.waiting == 1 }
             #expect(await state.vehicle("v1") == nil, "an unsaved vehicle is visible")
             await #expect(throws: APIError.self) { try await state.createVehicle("v1", Self.vehicle) }
             store.release()
@@ -138,9 +138,9 @@ struct StoreTests {
             // A trip accepted but not yet saved, then a location update of its vehicle.
             store.hold()
             let creatingTrip = Task { try await state.createTrip("t1", Self.trip) }
-            try await eventually { store.waiting == 1 }
+            try await waitUntil { store.waiting == 1 }
             let moving = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]) }
-            try await eventually { await state.acceptedWriteCount == 3 }
+            try await waitUntil { await state.acceptedWriteCount == 3 }
             store.release()
             _ = try await creatingTrip.value
             #expect(try await moving.value.currentTrips == ["t1"])
@@ -150,9 +150,9 @@ struct StoreTests {
             let completing = Task {
                 try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full))
             }
-            try await eventually { store.waiting == 1 }
+            try await waitUntil { store.waiting == 1 }
             let movingAgain = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]) }
-            try await eventually { await state.acceptedWriteCount == 5 }
+            try await waitUntil { await state.acceptedWriteCount == 5 }
             #expect(await state.vehicle("v1")?.currentTrips == ["t1"], "reads show saved state only")
             store.release()
             _ = try await completing.value

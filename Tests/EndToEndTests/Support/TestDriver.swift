@@ -1,6 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
+import TestSupport
 import Testing
 
 /// One simulated driver app: logged in as `driver-i`, reporting `vehicle-i`'s location with

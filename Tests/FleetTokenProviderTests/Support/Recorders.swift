@@ -1,6 +1,7 @@
 import FleetTokenProvider
 import Foundation
 import Locking
+import TestSupport
 
 /// Collects what the provider reports through its event hook.
 final class EventRecorder: Sendable {
@@ -38,7 +39,7 @@ final class EventRecorder: Sendable {
 
     /// Waits (up to five seconds) until an event described by `word` has been seen `count` times.
     func waitFor(_ word: String, count: Int = 1) async throws {
-        try await eventually { self.summary.count { $0.hasPrefix(word + " ") } >= count }
+        try await waitUntil { self.summary.count { $0.hasPrefix(word + " ") } >= count }
     }
 
     private static func word(for event: ProviderEvent) -> String {
@@ -90,18 +91,6 @@ actor Gate {
 
 struct TimedOut: Error {}
 
-/// Polls `condition` until it holds, failing after `limit` so that a broken test stops.
-func eventually(
-    within limit: Duration = .seconds(30),
-    _ condition: @Sendable () async -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + limit
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else { throw TimedOut() }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
 /// How `task` ended, waiting at most `limit` for it, so that a test fails rather than hangs
 /// when the task never ends.
 func outcome<Success: Sendable>(
@@ -113,6 +102,6 @@ func outcome<Success: Sendable>(
         let result = await task.result
         ended.withLock { $0 = result }
     }
-    try await eventually(within: limit) { ended.withLock { $0 } != nil }
+    try await waitUntil("the task ends", timeout: limit) { ended.withLock { $0 } != nil }
     return ended.withLock { $0 } ?? .failure(TimedOut())
 }

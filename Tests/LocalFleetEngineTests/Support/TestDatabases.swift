@@ -78,12 +78,3 @@ final class FaultyStore: FleetStore {
         counters.withLock { $0.records += records.count }
     }
 }
-
-/// Waits (up to 10 s) until `condition` holds.
-func eventually(_ condition: () async -> Bool) async throws {
-    for _ in 0..<1000 {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    throw TestFailure("condition not met within 10 s")
-}
