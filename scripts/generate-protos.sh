@@ -27,10 +27,10 @@ services=(google/maps/fleetengine/v1/vehicle_api.proto google/maps/fleetengine/v
 
 protoc -I Protos -I "$well_known" \
     --plugin=protoc-gen-swift="$bin/protoc-gen-swift" \
-    --swift_out="$out" --swift_opt=Visibility=Public,FileNaming=PathToUnderscores \
+    --swift_out="$out" --swift_opt=Visibility=Package,FileNaming=PathToUnderscores \
     "${protos[@]/#/Protos/}"
 protoc -I Protos -I "$well_known" \
     --plugin=protoc-gen-grpc-swift="$bin/protoc-gen-grpc-swift-2" \
-    --grpc-swift_out="$out" --grpc-swift_opt=Visibility=Public,FileNaming=PathToUnderscores,Server=true,Client=true \
+    --grpc-swift_out="$out" --grpc-swift_opt=Visibility=Package,FileNaming=PathToUnderscores,Server=true,Client=true \
     "${services[@]/#/Protos/}"
 echo "generated $(ls "$out" | wc -l) files in $out"

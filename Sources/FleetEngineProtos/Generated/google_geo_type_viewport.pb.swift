@@ -23,32 +23,32 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// A rectangle between two corners.
-public nonisolated struct Google_Geo_Type_Viewport: Sendable {
+package nonisolated struct Google_Geo_Type_Viewport: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var low: Google_Type_LatLng {
+  package var low: Google_Type_LatLng {
     get {_low ?? Google_Type_LatLng()}
     set {_low = newValue}
   }
   /// Returns true if `low` has been explicitly set.
-  public var hasLow: Bool {self._low != nil}
+  package var hasLow: Bool {self._low != nil}
   /// Clears the value of `low`. Subsequent reads from it will return its default value.
-  public mutating func clearLow() {self._low = nil}
+  package mutating func clearLow() {self._low = nil}
 
-  public var high: Google_Type_LatLng {
+  package var high: Google_Type_LatLng {
     get {_high ?? Google_Type_LatLng()}
     set {_high = newValue}
   }
   /// Returns true if `high` has been explicitly set.
-  public var hasHigh: Bool {self._high != nil}
+  package var hasHigh: Bool {self._high != nil}
   /// Clears the value of `high`. Subsequent reads from it will return its default value.
-  public mutating func clearHigh() {self._high = nil}
+  package mutating func clearHigh() {self._high = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _low: Google_Type_LatLng? = nil
   fileprivate var _high: Google_Type_LatLng? = nil
@@ -59,10 +59,10 @@ public nonisolated struct Google_Geo_Type_Viewport: Sendable {
 fileprivate nonisolated let _protobuf_package = "google.geo.type"
 
 nonisolated extension Google_Geo_Type_Viewport: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Viewport"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}low\0\u{1}high\0")
+  package static let protoMessageName: String = _protobuf_package + ".Viewport"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}low\0\u{1}high\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -75,7 +75,7 @@ nonisolated extension Google_Geo_Type_Viewport: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -89,7 +89,7 @@ nonisolated extension Google_Geo_Type_Viewport: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Google_Geo_Type_Viewport, rhs: Google_Geo_Type_Viewport) -> Bool {
+  package static func ==(lhs: Google_Geo_Type_Viewport, rhs: Google_Geo_Type_Viewport) -> Bool {
     if lhs._low != rhs._low {return false}
     if lhs._high != rhs._high {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

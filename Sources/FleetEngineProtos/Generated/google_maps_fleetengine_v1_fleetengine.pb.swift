@@ -25,18 +25,18 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Whether a trip may share its vehicle with others.
-public nonisolated enum Maps_Fleetengine_V1_TripType: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Maps_Fleetengine_V1_TripType: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unknownTripType // = 0
   case shared // = 1
   case exclusive // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unknownTripType
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unknownTripType
     case 1: self = .shared
@@ -45,7 +45,7 @@ public nonisolated enum Maps_Fleetengine_V1_TripType: SwiftProtobuf.Enum, Swift.
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unknownTripType: return 0
     case .shared: return 1
@@ -55,7 +55,7 @@ public nonisolated enum Maps_Fleetengine_V1_TripType: SwiftProtobuf.Enum, Swift.
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Maps_Fleetengine_V1_TripType] = [
+  package static let allCases: [Maps_Fleetengine_V1_TripType] = [
     .unknownTripType,
     .shared,
     .exclusive,
@@ -64,18 +64,18 @@ public nonisolated enum Maps_Fleetengine_V1_TripType: SwiftProtobuf.Enum, Swift.
 }
 
 /// How a route is given back (accepted on GetTrip; the engine has no routes).
-public nonisolated enum Maps_Fleetengine_V1_PolylineFormatType: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Maps_Fleetengine_V1_PolylineFormatType: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unknownFormatType // = 0
   case latLngListType // = 1
   case encodedPolylineType // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unknownFormatType
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unknownFormatType
     case 1: self = .latLngListType
@@ -84,7 +84,7 @@ public nonisolated enum Maps_Fleetengine_V1_PolylineFormatType: SwiftProtobuf.En
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unknownFormatType: return 0
     case .latLngListType: return 1
@@ -94,7 +94,7 @@ public nonisolated enum Maps_Fleetengine_V1_PolylineFormatType: SwiftProtobuf.En
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Maps_Fleetengine_V1_PolylineFormatType] = [
+  package static let allCases: [Maps_Fleetengine_V1_PolylineFormatType] = [
     .unknownFormatType,
     .latLngListType,
     .encodedPolylineType,
@@ -103,8 +103,8 @@ public nonisolated enum Maps_Fleetengine_V1_PolylineFormatType: SwiftProtobuf.En
 }
 
 /// What produced a location.
-public nonisolated enum Maps_Fleetengine_V1_LocationSensor: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Maps_Fleetengine_V1_LocationSensor: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unknownSensor // = 0
   case gps // = 1
   case network // = 2
@@ -116,11 +116,11 @@ public nonisolated enum Maps_Fleetengine_V1_LocationSensor: SwiftProtobuf.Enum, 
   case coreLocation // = 200
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unknownSensor
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unknownSensor
     case 1: self = .gps
@@ -135,7 +135,7 @@ public nonisolated enum Maps_Fleetengine_V1_LocationSensor: SwiftProtobuf.Enum, 
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unknownSensor: return 0
     case .gps: return 1
@@ -151,7 +151,7 @@ public nonisolated enum Maps_Fleetengine_V1_LocationSensor: SwiftProtobuf.Enum, 
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Maps_Fleetengine_V1_LocationSensor] = [
+  package static let allCases: [Maps_Fleetengine_V1_LocationSensor] = [
     .unknownSensor,
     .gps,
     .network,
@@ -166,42 +166,42 @@ public nonisolated enum Maps_Fleetengine_V1_LocationSensor: SwiftProtobuf.Enum, 
 }
 
 /// A trip's pickup or dropoff place.
-public nonisolated struct Maps_Fleetengine_V1_TerminalLocation: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_TerminalLocation: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Required.
-  public var point: Google_Type_LatLng {
+  package var point: Google_Type_LatLng {
     get {_point ?? Google_Type_LatLng()}
     set {_point = newValue}
   }
   /// Returns true if `point` has been explicitly set.
-  public var hasPoint: Bool {self._point != nil}
+  package var hasPoint: Bool {self._point != nil}
   /// Clears the value of `point`. Subsequent reads from it will return its default value.
-  public mutating func clearPoint() {self._point = nil}
+  package mutating func clearPoint() {self._point = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _point: Google_Type_LatLng? = nil
 }
 
 /// A key and one value a vehicle carries, for search filters.
-public nonisolated struct Maps_Fleetengine_V1_VehicleAttribute: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_VehicleAttribute: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var key: String = String()
+  package var key: String = String()
 
   /// The value as text (the older form, kept by Google for compatibility).
-  public var value: String = String()
+  package var value: String = String()
 
-  public var vehicleAttributeValue: Maps_Fleetengine_V1_VehicleAttribute.OneOf_VehicleAttributeValue? = nil
+  package var vehicleAttributeValue: Maps_Fleetengine_V1_VehicleAttribute.OneOf_VehicleAttributeValue? = nil
 
-  public var stringValue: String {
+  package var stringValue: String {
     get {
       if case .stringValue(let v)? = vehicleAttributeValue {return v}
       return String()
@@ -209,7 +209,7 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleAttribute: Sendable {
     set {vehicleAttributeValue = .stringValue(newValue)}
   }
 
-  public var boolValue: Bool {
+  package var boolValue: Bool {
     get {
       if case .boolValue(let v)? = vehicleAttributeValue {return v}
       return false
@@ -217,7 +217,7 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleAttribute: Sendable {
     set {vehicleAttributeValue = .boolValue(newValue)}
   }
 
-  public var numberValue: Double {
+  package var numberValue: Double {
     get {
       if case .numberValue(let v)? = vehicleAttributeValue {return v}
       return 0
@@ -225,132 +225,132 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleAttribute: Sendable {
     set {vehicleAttributeValue = .numberValue(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_VehicleAttributeValue: Equatable, Sendable {
+  package nonisolated enum OneOf_VehicleAttributeValue: Equatable, Sendable {
     case stringValue(String)
     case boolValue(Bool)
     case numberValue(Double)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// Where a vehicle is, as its device reported it.
-public nonisolated struct Maps_Fleetengine_V1_VehicleLocation: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_VehicleLocation: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var location: Google_Type_LatLng {
+  package var location: Google_Type_LatLng {
     get {_location ?? Google_Type_LatLng()}
     set {_location = newValue}
   }
   /// Returns true if `location` has been explicitly set.
-  public var hasLocation: Bool {self._location != nil}
+  package var hasLocation: Bool {self._location != nil}
   /// Clears the value of `location`. Subsequent reads from it will return its default value.
-  public mutating func clearLocation() {self._location = nil}
+  package mutating func clearLocation() {self._location = nil}
 
   /// Degrees, 0 is north.
-  public var heading: SwiftProtobuf.Google_Protobuf_Int32Value {
+  package var heading: SwiftProtobuf.Google_Protobuf_Int32Value {
     get {_heading ?? SwiftProtobuf.Google_Protobuf_Int32Value()}
     set {_heading = newValue}
   }
   /// Returns true if `heading` has been explicitly set.
-  public var hasHeading: Bool {self._heading != nil}
+  package var hasHeading: Bool {self._heading != nil}
   /// Clears the value of `heading`. Subsequent reads from it will return its default value.
-  public mutating func clearHeading() {self._heading = nil}
+  package mutating func clearHeading() {self._heading = nil}
 
-  public var altitude: SwiftProtobuf.Google_Protobuf_DoubleValue {
+  package var altitude: SwiftProtobuf.Google_Protobuf_DoubleValue {
     get {_altitude ?? SwiftProtobuf.Google_Protobuf_DoubleValue()}
     set {_altitude = newValue}
   }
   /// Returns true if `altitude` has been explicitly set.
-  public var hasAltitude: Bool {self._altitude != nil}
+  package var hasAltitude: Bool {self._altitude != nil}
   /// Clears the value of `altitude`. Subsequent reads from it will return its default value.
-  public mutating func clearAltitude() {self._altitude = nil}
+  package mutating func clearAltitude() {self._altitude = nil}
 
   /// Meters per second.
-  public var speed: SwiftProtobuf.Google_Protobuf_DoubleValue {
+  package var speed: SwiftProtobuf.Google_Protobuf_DoubleValue {
     get {_speed ?? SwiftProtobuf.Google_Protobuf_DoubleValue()}
     set {_speed = newValue}
   }
   /// Returns true if `speed` has been explicitly set.
-  public var hasSpeed: Bool {self._speed != nil}
+  package var hasSpeed: Bool {self._speed != nil}
   /// Clears the value of `speed`. Subsequent reads from it will return its default value.
-  public mutating func clearSpeed() {self._speed = nil}
+  package mutating func clearSpeed() {self._speed = nil}
 
-  public var speedAccuracy: SwiftProtobuf.Google_Protobuf_DoubleValue {
+  package var speedAccuracy: SwiftProtobuf.Google_Protobuf_DoubleValue {
     get {_speedAccuracy ?? SwiftProtobuf.Google_Protobuf_DoubleValue()}
     set {_speedAccuracy = newValue}
   }
   /// Returns true if `speedAccuracy` has been explicitly set.
-  public var hasSpeedAccuracy: Bool {self._speedAccuracy != nil}
+  package var hasSpeedAccuracy: Bool {self._speedAccuracy != nil}
   /// Clears the value of `speedAccuracy`. Subsequent reads from it will return its default value.
-  public mutating func clearSpeedAccuracy() {self._speedAccuracy = nil}
+  package mutating func clearSpeedAccuracy() {self._speedAccuracy = nil}
 
   /// When the device took the reading.
-  public var updateTime: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var updateTime: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_updateTime ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_updateTime = newValue}
   }
   /// Returns true if `updateTime` has been explicitly set.
-  public var hasUpdateTime: Bool {self._updateTime != nil}
+  package var hasUpdateTime: Bool {self._updateTime != nil}
   /// Clears the value of `updateTime`. Subsequent reads from it will return its default value.
-  public mutating func clearUpdateTime() {self._updateTime = nil}
+  package mutating func clearUpdateTime() {self._updateTime = nil}
 
   /// When the engine received it; set by the engine.
-  public var serverTime: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var serverTime: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_serverTime ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_serverTime = newValue}
   }
   /// Returns true if `serverTime` has been explicitly set.
-  public var hasServerTime: Bool {self._serverTime != nil}
+  package var hasServerTime: Bool {self._serverTime != nil}
   /// Clears the value of `serverTime`. Subsequent reads from it will return its default value.
-  public mutating func clearServerTime() {self._serverTime = nil}
+  package mutating func clearServerTime() {self._serverTime = nil}
 
-  public var locationSensor: Maps_Fleetengine_V1_LocationSensor = .unknownSensor
+  package var locationSensor: Maps_Fleetengine_V1_LocationSensor = .unknownSensor
 
-  public var latlngAccuracy: SwiftProtobuf.Google_Protobuf_DoubleValue {
+  package var latlngAccuracy: SwiftProtobuf.Google_Protobuf_DoubleValue {
     get {_latlngAccuracy ?? SwiftProtobuf.Google_Protobuf_DoubleValue()}
     set {_latlngAccuracy = newValue}
   }
   /// Returns true if `latlngAccuracy` has been explicitly set.
-  public var hasLatlngAccuracy: Bool {self._latlngAccuracy != nil}
+  package var hasLatlngAccuracy: Bool {self._latlngAccuracy != nil}
   /// Clears the value of `latlngAccuracy`. Subsequent reads from it will return its default value.
-  public mutating func clearLatlngAccuracy() {self._latlngAccuracy = nil}
+  package mutating func clearLatlngAccuracy() {self._latlngAccuracy = nil}
 
-  public var headingAccuracy: SwiftProtobuf.Google_Protobuf_DoubleValue {
+  package var headingAccuracy: SwiftProtobuf.Google_Protobuf_DoubleValue {
     get {_headingAccuracy ?? SwiftProtobuf.Google_Protobuf_DoubleValue()}
     set {_headingAccuracy = newValue}
   }
   /// Returns true if `headingAccuracy` has been explicitly set.
-  public var hasHeadingAccuracy: Bool {self._headingAccuracy != nil}
+  package var hasHeadingAccuracy: Bool {self._headingAccuracy != nil}
   /// Clears the value of `headingAccuracy`. Subsequent reads from it will return its default value.
-  public mutating func clearHeadingAccuracy() {self._headingAccuracy = nil}
+  package mutating func clearHeadingAccuracy() {self._headingAccuracy = nil}
 
-  public var altitudeAccuracy: SwiftProtobuf.Google_Protobuf_DoubleValue {
+  package var altitudeAccuracy: SwiftProtobuf.Google_Protobuf_DoubleValue {
     get {_altitudeAccuracy ?? SwiftProtobuf.Google_Protobuf_DoubleValue()}
     set {_altitudeAccuracy = newValue}
   }
   /// Returns true if `altitudeAccuracy` has been explicitly set.
-  public var hasAltitudeAccuracy: Bool {self._altitudeAccuracy != nil}
+  package var hasAltitudeAccuracy: Bool {self._altitudeAccuracy != nil}
   /// Clears the value of `altitudeAccuracy`. Subsequent reads from it will return its default value.
-  public mutating func clearAltitudeAccuracy() {self._altitudeAccuracy = nil}
+  package mutating func clearAltitudeAccuracy() {self._altitudeAccuracy = nil}
 
-  public var isRoadSnapped: SwiftProtobuf.Google_Protobuf_BoolValue {
+  package var isRoadSnapped: SwiftProtobuf.Google_Protobuf_BoolValue {
     get {_isRoadSnapped ?? SwiftProtobuf.Google_Protobuf_BoolValue()}
     set {_isRoadSnapped = newValue}
   }
   /// Returns true if `isRoadSnapped` has been explicitly set.
-  public var hasIsRoadSnapped: Bool {self._isRoadSnapped != nil}
+  package var hasIsRoadSnapped: Bool {self._isRoadSnapped != nil}
   /// Clears the value of `isRoadSnapped`. Subsequent reads from it will return its default value.
-  public mutating func clearIsRoadSnapped() {self._isRoadSnapped = nil}
+  package mutating func clearIsRoadSnapped() {self._isRoadSnapped = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _location: Google_Type_LatLng? = nil
   fileprivate var _heading: SwiftProtobuf.Google_Protobuf_Int32Value? = nil
@@ -370,22 +370,22 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleLocation: Sendable {
 fileprivate nonisolated let _protobuf_package = "maps.fleetengine.v1"
 
 nonisolated extension Maps_Fleetengine_V1_TripType: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_TRIP_TYPE\0\u{1}SHARED\0\u{1}EXCLUSIVE\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_TRIP_TYPE\0\u{1}SHARED\0\u{1}EXCLUSIVE\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_PolylineFormatType: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_FORMAT_TYPE\0\u{1}LAT_LNG_LIST_TYPE\0\u{1}ENCODED_POLYLINE_TYPE\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_FORMAT_TYPE\0\u{1}LAT_LNG_LIST_TYPE\0\u{1}ENCODED_POLYLINE_TYPE\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_LocationSensor: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_SENSOR\0\u{1}GPS\0\u{1}NETWORK\0\u{1}PASSIVE\0\u{1}ROAD_SNAPPED_LOCATION_PROVIDER\0\u{1}CUSTOMER_SUPPLIED_LOCATION\0\u{1}FLEET_ENGINE_LOCATION\0\u{2}^\u{1}FUSED_LOCATION_PROVIDER\0\u{2}d\u{1}CORE_LOCATION\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_SENSOR\0\u{1}GPS\0\u{1}NETWORK\0\u{1}PASSIVE\0\u{1}ROAD_SNAPPED_LOCATION_PROVIDER\0\u{1}CUSTOMER_SUPPLIED_LOCATION\0\u{1}FLEET_ENGINE_LOCATION\0\u{2}^\u{1}FUSED_LOCATION_PROVIDER\0\u{2}d\u{1}CORE_LOCATION\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_TerminalLocation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".TerminalLocation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}point\0")
+  package static let protoMessageName: String = _protobuf_package + ".TerminalLocation"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}point\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -397,7 +397,7 @@ nonisolated extension Maps_Fleetengine_V1_TerminalLocation: SwiftProtobuf.Messag
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -408,7 +408,7 @@ nonisolated extension Maps_Fleetengine_V1_TerminalLocation: SwiftProtobuf.Messag
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_TerminalLocation, rhs: Maps_Fleetengine_V1_TerminalLocation) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_TerminalLocation, rhs: Maps_Fleetengine_V1_TerminalLocation) -> Bool {
     if lhs._point != rhs._point {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -416,10 +416,10 @@ nonisolated extension Maps_Fleetengine_V1_TerminalLocation: SwiftProtobuf.Messag
 }
 
 nonisolated extension Maps_Fleetengine_V1_VehicleAttribute: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".VehicleAttribute"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0\u{3}string_value\0\u{3}bool_value\0\u{3}number_value\0")
+  package static let protoMessageName: String = _protobuf_package + ".VehicleAttribute"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0\u{3}string_value\0\u{3}bool_value\0\u{3}number_value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -456,7 +456,7 @@ nonisolated extension Maps_Fleetengine_V1_VehicleAttribute: SwiftProtobuf.Messag
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -485,7 +485,7 @@ nonisolated extension Maps_Fleetengine_V1_VehicleAttribute: SwiftProtobuf.Messag
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_VehicleAttribute, rhs: Maps_Fleetengine_V1_VehicleAttribute) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_VehicleAttribute, rhs: Maps_Fleetengine_V1_VehicleAttribute) -> Bool {
     if lhs.key != rhs.key {return false}
     if lhs.value != rhs.value {return false}
     if lhs.vehicleAttributeValue != rhs.vehicleAttributeValue {return false}
@@ -495,10 +495,10 @@ nonisolated extension Maps_Fleetengine_V1_VehicleAttribute: SwiftProtobuf.Messag
 }
 
 nonisolated extension Maps_Fleetengine_V1_VehicleLocation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".VehicleLocation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}location\0\u{1}heading\0\u{4}\u{2}update_time\0\u{1}altitude\0\u{1}speed\0\u{3}speed_accuracy\0\u{4}\u{4}location_sensor\0\u{4}\u{2}server_time\0\u{4}\u{9}latlng_accuracy\0\u{3}heading_accuracy\0\u{3}altitude_accuracy\0\u{4}\u{3}is_road_snapped\0")
+  package static let protoMessageName: String = _protobuf_package + ".VehicleLocation"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}location\0\u{1}heading\0\u{4}\u{2}update_time\0\u{1}altitude\0\u{1}speed\0\u{3}speed_accuracy\0\u{4}\u{4}location_sensor\0\u{4}\u{2}server_time\0\u{4}\u{9}latlng_accuracy\0\u{3}heading_accuracy\0\u{3}altitude_accuracy\0\u{4}\u{3}is_road_snapped\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -521,7 +521,7 @@ nonisolated extension Maps_Fleetengine_V1_VehicleLocation: SwiftProtobuf.Message
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -565,7 +565,7 @@ nonisolated extension Maps_Fleetengine_V1_VehicleLocation: SwiftProtobuf.Message
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_VehicleLocation, rhs: Maps_Fleetengine_V1_VehicleLocation) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_VehicleLocation, rhs: Maps_Fleetengine_V1_VehicleLocation) -> Bool {
     if lhs._location != rhs._location {return false}
     if lhs._heading != rhs._heading {return false}
     if lhs._altitude != rhs._altitude {return false}

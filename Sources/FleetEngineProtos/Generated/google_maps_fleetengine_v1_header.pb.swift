@@ -23,50 +23,50 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Who is calling: SDK, platform and device.
-public nonisolated struct Maps_Fleetengine_V1_RequestHeader: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_RequestHeader: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var languageCode: String = String()
+  package var languageCode: String = String()
 
-  public var regionCode: String = String()
+  package var regionCode: String = String()
 
-  public var sdkVersion: String = String()
+  package var sdkVersion: String = String()
 
-  public var osVersion: String = String()
+  package var osVersion: String = String()
 
-  public var deviceModel: String = String()
+  package var deviceModel: String = String()
 
-  public var sdkType: Maps_Fleetengine_V1_RequestHeader.SdkType = .unspecified
+  package var sdkType: Maps_Fleetengine_V1_RequestHeader.SdkType = .unspecified
 
-  public var mapsSdkVersion: String = String()
+  package var mapsSdkVersion: String = String()
 
-  public var navSdkVersion: String = String()
+  package var navSdkVersion: String = String()
 
-  public var platform: Maps_Fleetengine_V1_RequestHeader.Platform = .unspecified
+  package var platform: Maps_Fleetengine_V1_RequestHeader.Platform = .unspecified
 
-  public var manufacturer: String = String()
+  package var manufacturer: String = String()
 
-  public var androidApiLevel: Int32 = 0
+  package var androidApiLevel: Int32 = 0
 
-  public var traceID: String = String()
+  package var traceID: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum SdkType: SwiftProtobuf.Enum, Swift.CaseIterable {
-    public typealias RawValue = Int
+  package nonisolated enum SdkType: SwiftProtobuf.Enum, Swift.CaseIterable {
+    package typealias RawValue = Int
     case unspecified // = 0
     case consumer // = 1
     case driver // = 2
     case javascript // = 3
     case UNRECOGNIZED(Int)
 
-    public init() {
+    package init() {
       self = .unspecified
     }
 
-    public init?(rawValue: Int) {
+    package init?(rawValue: Int) {
       switch rawValue {
       case 0: self = .unspecified
       case 1: self = .consumer
@@ -76,7 +76,7 @@ public nonisolated struct Maps_Fleetengine_V1_RequestHeader: Sendable {
       }
     }
 
-    public var rawValue: Int {
+    package var rawValue: Int {
       switch self {
       case .unspecified: return 0
       case .consumer: return 1
@@ -87,7 +87,7 @@ public nonisolated struct Maps_Fleetengine_V1_RequestHeader: Sendable {
     }
 
     // The compiler won't synthesize support with the UNRECOGNIZED case.
-    public static let allCases: [Maps_Fleetengine_V1_RequestHeader.SdkType] = [
+    package static let allCases: [Maps_Fleetengine_V1_RequestHeader.SdkType] = [
       .unspecified,
       .consumer,
       .driver,
@@ -96,19 +96,19 @@ public nonisolated struct Maps_Fleetengine_V1_RequestHeader: Sendable {
 
   }
 
-  public nonisolated enum Platform: SwiftProtobuf.Enum, Swift.CaseIterable {
-    public typealias RawValue = Int
+  package nonisolated enum Platform: SwiftProtobuf.Enum, Swift.CaseIterable {
+    package typealias RawValue = Int
     case unspecified // = 0
     case android // = 1
     case ios // = 2
     case web // = 3
     case UNRECOGNIZED(Int)
 
-    public init() {
+    package init() {
       self = .unspecified
     }
 
-    public init?(rawValue: Int) {
+    package init?(rawValue: Int) {
       switch rawValue {
       case 0: self = .unspecified
       case 1: self = .android
@@ -118,7 +118,7 @@ public nonisolated struct Maps_Fleetengine_V1_RequestHeader: Sendable {
       }
     }
 
-    public var rawValue: Int {
+    package var rawValue: Int {
       switch self {
       case .unspecified: return 0
       case .android: return 1
@@ -129,7 +129,7 @@ public nonisolated struct Maps_Fleetengine_V1_RequestHeader: Sendable {
     }
 
     // The compiler won't synthesize support with the UNRECOGNIZED case.
-    public static let allCases: [Maps_Fleetengine_V1_RequestHeader.Platform] = [
+    package static let allCases: [Maps_Fleetengine_V1_RequestHeader.Platform] = [
       .unspecified,
       .android,
       .ios,
@@ -138,7 +138,7 @@ public nonisolated struct Maps_Fleetengine_V1_RequestHeader: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -146,10 +146,10 @@ public nonisolated struct Maps_Fleetengine_V1_RequestHeader: Sendable {
 fileprivate nonisolated let _protobuf_package = "maps.fleetengine.v1"
 
 nonisolated extension Maps_Fleetengine_V1_RequestHeader: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RequestHeader"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}language_code\0\u{3}region_code\0\u{3}sdk_version\0\u{3}os_version\0\u{3}device_model\0\u{3}sdk_type\0\u{3}maps_sdk_version\0\u{3}nav_sdk_version\0\u{1}platform\0\u{1}manufacturer\0\u{3}android_api_level\0\u{3}trace_id\0")
+  package static let protoMessageName: String = _protobuf_package + ".RequestHeader"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}language_code\0\u{3}region_code\0\u{3}sdk_version\0\u{3}os_version\0\u{3}device_model\0\u{3}sdk_type\0\u{3}maps_sdk_version\0\u{3}nav_sdk_version\0\u{1}platform\0\u{1}manufacturer\0\u{3}android_api_level\0\u{3}trace_id\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -172,7 +172,7 @@ nonisolated extension Maps_Fleetengine_V1_RequestHeader: SwiftProtobuf.Message, 
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.languageCode.isEmpty {
       try visitor.visitSingularStringField(value: self.languageCode, fieldNumber: 1)
     }
@@ -212,7 +212,7 @@ nonisolated extension Maps_Fleetengine_V1_RequestHeader: SwiftProtobuf.Message, 
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_RequestHeader, rhs: Maps_Fleetengine_V1_RequestHeader) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_RequestHeader, rhs: Maps_Fleetengine_V1_RequestHeader) -> Bool {
     if lhs.languageCode != rhs.languageCode {return false}
     if lhs.regionCode != rhs.regionCode {return false}
     if lhs.sdkVersion != rhs.sdkVersion {return false}
@@ -231,9 +231,9 @@ nonisolated extension Maps_Fleetengine_V1_RequestHeader: SwiftProtobuf.Message, 
 }
 
 nonisolated extension Maps_Fleetengine_V1_RequestHeader.SdkType: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SDK_TYPE_UNSPECIFIED\0\u{1}CONSUMER\0\u{1}DRIVER\0\u{1}JAVASCRIPT\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SDK_TYPE_UNSPECIFIED\0\u{1}CONSUMER\0\u{1}DRIVER\0\u{1}JAVASCRIPT\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_RequestHeader.Platform: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0PLATFORM_UNSPECIFIED\0\u{1}ANDROID\0\u{1}IOS\0\u{1}WEB\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0PLATFORM_UNSPECIFIED\0\u{1}ANDROID\0\u{1}IOS\0\u{1}WEB\0")
 }

@@ -18,91 +18,91 @@ import SwiftProtobuf
 
 /// Namespace containing generated types for the "maps.fleetengine.v1.TripService" service.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-public enum Maps_Fleetengine_V1_TripService: Sendable {
+package enum Maps_Fleetengine_V1_TripService: Sendable {
     /// Service descriptor for the "maps.fleetengine.v1.TripService" service.
-    public static let descriptor = GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService")
+    package static let descriptor = GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService")
     /// Namespace for method metadata.
-    public enum Method: Sendable {
+    package enum Method: Sendable {
         /// Namespace for "CreateTrip" metadata.
-        public enum CreateTrip: Sendable {
+        package enum CreateTrip: Sendable {
             /// Request type for "CreateTrip".
-            public typealias Input = Maps_Fleetengine_V1_CreateTripRequest
+            package typealias Input = Maps_Fleetengine_V1_CreateTripRequest
             /// Response type for "CreateTrip".
-            public typealias Output = Maps_Fleetengine_V1_Trip
+            package typealias Output = Maps_Fleetengine_V1_Trip
             /// Descriptor for "CreateTrip".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService"),
                 method: "CreateTrip",
                 type: .unary
             )
         }
         /// Namespace for "GetTrip" metadata.
-        public enum GetTrip: Sendable {
+        package enum GetTrip: Sendable {
             /// Request type for "GetTrip".
-            public typealias Input = Maps_Fleetengine_V1_GetTripRequest
+            package typealias Input = Maps_Fleetengine_V1_GetTripRequest
             /// Response type for "GetTrip".
-            public typealias Output = Maps_Fleetengine_V1_Trip
+            package typealias Output = Maps_Fleetengine_V1_Trip
             /// Descriptor for "GetTrip".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService"),
                 method: "GetTrip",
                 type: .unary
             )
         }
         /// Namespace for "DeleteTrip" metadata.
-        public enum DeleteTrip: Sendable {
+        package enum DeleteTrip: Sendable {
             /// Request type for "DeleteTrip".
-            public typealias Input = Maps_Fleetengine_V1_DeleteTripRequest
+            package typealias Input = Maps_Fleetengine_V1_DeleteTripRequest
             /// Response type for "DeleteTrip".
-            public typealias Output = SwiftProtobuf.Google_Protobuf_Empty
+            package typealias Output = SwiftProtobuf.Google_Protobuf_Empty
             /// Descriptor for "DeleteTrip".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService"),
                 method: "DeleteTrip",
                 type: .unary
             )
         }
         /// Namespace for "ReportBillableTrip" metadata.
-        public enum ReportBillableTrip: Sendable {
+        package enum ReportBillableTrip: Sendable {
             /// Request type for "ReportBillableTrip".
-            public typealias Input = Maps_Fleetengine_V1_ReportBillableTripRequest
+            package typealias Input = Maps_Fleetengine_V1_ReportBillableTripRequest
             /// Response type for "ReportBillableTrip".
-            public typealias Output = SwiftProtobuf.Google_Protobuf_Empty
+            package typealias Output = SwiftProtobuf.Google_Protobuf_Empty
             /// Descriptor for "ReportBillableTrip".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService"),
                 method: "ReportBillableTrip",
                 type: .unary
             )
         }
         /// Namespace for "SearchTrips" metadata.
-        public enum SearchTrips: Sendable {
+        package enum SearchTrips: Sendable {
             /// Request type for "SearchTrips".
-            public typealias Input = Maps_Fleetengine_V1_SearchTripsRequest
+            package typealias Input = Maps_Fleetengine_V1_SearchTripsRequest
             /// Response type for "SearchTrips".
-            public typealias Output = Maps_Fleetengine_V1_SearchTripsResponse
+            package typealias Output = Maps_Fleetengine_V1_SearchTripsResponse
             /// Descriptor for "SearchTrips".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService"),
                 method: "SearchTrips",
                 type: .unary
             )
         }
         /// Namespace for "UpdateTrip" metadata.
-        public enum UpdateTrip: Sendable {
+        package enum UpdateTrip: Sendable {
             /// Request type for "UpdateTrip".
-            public typealias Input = Maps_Fleetengine_V1_UpdateTripRequest
+            package typealias Input = Maps_Fleetengine_V1_UpdateTripRequest
             /// Response type for "UpdateTrip".
-            public typealias Output = Maps_Fleetengine_V1_Trip
+            package typealias Output = Maps_Fleetengine_V1_Trip
             /// Descriptor for "UpdateTrip".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService"),
                 method: "UpdateTrip",
                 type: .unary
             )
         }
         /// Descriptors for all methods in the "maps.fleetengine.v1.TripService" service.
-        public static let descriptors: [GRPCCore.MethodDescriptor] = [
+        package static let descriptors: [GRPCCore.MethodDescriptor] = [
             CreateTrip.descriptor,
             GetTrip.descriptor,
             DeleteTrip.descriptor,
@@ -116,7 +116,7 @@ public enum Maps_Fleetengine_V1_TripService: Sendable {
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension GRPCCore.ServiceDescriptor {
     /// Service descriptor for the "maps.fleetengine.v1.TripService" service.
-    public static let maps_fleetengine_v1_TripService = GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService")
+    package static let maps_fleetengine_v1_TripService = GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.TripService")
 }
 
 // MARK: maps.fleetengine.v1.TripService (server)
@@ -138,7 +138,7 @@ extension Maps_Fleetengine_V1_TripService {
     /// > Source IDL Documentation:
     /// >
     /// > Trips of an on-demand fleet.
-    public protocol StreamingServiceProtocol: GRPCCore.RegistrableRPCService {
+    package protocol StreamingServiceProtocol: GRPCCore.RegistrableRPCService {
         /// Handle the "CreateTrip" method.
         ///
         /// > Source IDL Documentation:
@@ -259,7 +259,7 @@ extension Maps_Fleetengine_V1_TripService {
     /// > Source IDL Documentation:
     /// >
     /// > Trips of an on-demand fleet.
-    public protocol ServiceProtocol: Maps_Fleetengine_V1_TripService.StreamingServiceProtocol {
+    package protocol ServiceProtocol: Maps_Fleetengine_V1_TripService.StreamingServiceProtocol {
         /// Handle the "CreateTrip" method.
         ///
         /// > Source IDL Documentation:
@@ -378,7 +378,7 @@ extension Maps_Fleetengine_V1_TripService {
     /// > Source IDL Documentation:
     /// >
     /// > Trips of an on-demand fleet.
-    public protocol SimpleServiceProtocol: Maps_Fleetengine_V1_TripService.ServiceProtocol {
+    package protocol SimpleServiceProtocol: Maps_Fleetengine_V1_TripService.ServiceProtocol {
         /// Handle the "CreateTrip" method.
         ///
         /// > Source IDL Documentation:
@@ -492,7 +492,7 @@ extension Maps_Fleetengine_V1_TripService {
 // Default implementation of 'registerMethods(with:)'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Maps_Fleetengine_V1_TripService.StreamingServiceProtocol {
-    public func registerMethods<Transport>(with router: inout GRPCCore.RPCRouter<Transport>) where Transport: GRPCCore.ServerTransport {
+    package func registerMethods<Transport>(with router: inout GRPCCore.RPCRouter<Transport>) where Transport: GRPCCore.ServerTransport {
         router.registerHandler(
             forMethod: Maps_Fleetengine_V1_TripService.Method.CreateTrip.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Maps_Fleetengine_V1_CreateTripRequest>(),
@@ -565,7 +565,7 @@ extension Maps_Fleetengine_V1_TripService.StreamingServiceProtocol {
 // Default implementation of streaming methods from 'StreamingServiceProtocol'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Maps_Fleetengine_V1_TripService.ServiceProtocol {
-    public func createTrip(
+    package func createTrip(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_CreateTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_Trip> {
@@ -576,7 +576,7 @@ extension Maps_Fleetengine_V1_TripService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func getTrip(
+    package func getTrip(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_GetTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_Trip> {
@@ -587,7 +587,7 @@ extension Maps_Fleetengine_V1_TripService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func deleteTrip(
+    package func deleteTrip(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_DeleteTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<SwiftProtobuf.Google_Protobuf_Empty> {
@@ -598,7 +598,7 @@ extension Maps_Fleetengine_V1_TripService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func reportBillableTrip(
+    package func reportBillableTrip(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_ReportBillableTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<SwiftProtobuf.Google_Protobuf_Empty> {
@@ -609,7 +609,7 @@ extension Maps_Fleetengine_V1_TripService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func searchTrips(
+    package func searchTrips(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_SearchTripsRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_SearchTripsResponse> {
@@ -620,7 +620,7 @@ extension Maps_Fleetengine_V1_TripService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func updateTrip(
+    package func updateTrip(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_UpdateTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_Trip> {
@@ -635,7 +635,7 @@ extension Maps_Fleetengine_V1_TripService.ServiceProtocol {
 // Default implementation of methods from 'ServiceProtocol'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Maps_Fleetengine_V1_TripService.SimpleServiceProtocol {
-    public func createTrip(
+    package func createTrip(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_CreateTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_Trip> {
@@ -648,7 +648,7 @@ extension Maps_Fleetengine_V1_TripService.SimpleServiceProtocol {
         )
     }
 
-    public func getTrip(
+    package func getTrip(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_GetTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_Trip> {
@@ -661,7 +661,7 @@ extension Maps_Fleetengine_V1_TripService.SimpleServiceProtocol {
         )
     }
 
-    public func deleteTrip(
+    package func deleteTrip(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_DeleteTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<SwiftProtobuf.Google_Protobuf_Empty> {
@@ -674,7 +674,7 @@ extension Maps_Fleetengine_V1_TripService.SimpleServiceProtocol {
         )
     }
 
-    public func reportBillableTrip(
+    package func reportBillableTrip(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_ReportBillableTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<SwiftProtobuf.Google_Protobuf_Empty> {
@@ -687,7 +687,7 @@ extension Maps_Fleetengine_V1_TripService.SimpleServiceProtocol {
         )
     }
 
-    public func searchTrips(
+    package func searchTrips(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_SearchTripsRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_SearchTripsResponse> {
@@ -700,7 +700,7 @@ extension Maps_Fleetengine_V1_TripService.SimpleServiceProtocol {
         )
     }
 
-    public func updateTrip(
+    package func updateTrip(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_UpdateTripRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_Trip> {
@@ -726,7 +726,7 @@ extension Maps_Fleetengine_V1_TripService {
     /// > Source IDL Documentation:
     /// >
     /// > Trips of an on-demand fleet.
-    public protocol ClientProtocol: Sendable {
+    package protocol ClientProtocol: Sendable {
         /// Call the "CreateTrip" method.
         ///
         /// > Source IDL Documentation:
@@ -875,14 +875,14 @@ extension Maps_Fleetengine_V1_TripService {
     /// > Source IDL Documentation:
     /// >
     /// > Trips of an on-demand fleet.
-    public struct Client<Transport>: ClientProtocol where Transport: GRPCCore.ClientTransport {
+    package struct Client<Transport>: ClientProtocol where Transport: GRPCCore.ClientTransport {
         private let client: GRPCCore.GRPCClient<Transport>
 
         /// Creates a new client wrapping the provided `GRPCCore.GRPCClient`.
         ///
         /// - Parameters:
         ///   - client: A `GRPCCore.GRPCClient` providing a communication channel to the service.
-        public init(wrapping client: GRPCCore.GRPCClient<Transport>) {
+        package init(wrapping client: GRPCCore.GRPCClient<Transport>) {
             self.client = client
         }
 
@@ -901,7 +901,7 @@ extension Maps_Fleetengine_V1_TripService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func createTrip<Result>(
+        package func createTrip<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_CreateTripRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_CreateTripRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_Trip>,
@@ -935,7 +935,7 @@ extension Maps_Fleetengine_V1_TripService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func getTrip<Result>(
+        package func getTrip<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_GetTripRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_GetTripRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_Trip>,
@@ -969,7 +969,7 @@ extension Maps_Fleetengine_V1_TripService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func deleteTrip<Result>(
+        package func deleteTrip<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_DeleteTripRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_DeleteTripRequest>,
             deserializer: some GRPCCore.MessageDeserializer<SwiftProtobuf.Google_Protobuf_Empty>,
@@ -1003,7 +1003,7 @@ extension Maps_Fleetengine_V1_TripService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func reportBillableTrip<Result>(
+        package func reportBillableTrip<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_ReportBillableTripRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_ReportBillableTripRequest>,
             deserializer: some GRPCCore.MessageDeserializer<SwiftProtobuf.Google_Protobuf_Empty>,
@@ -1037,7 +1037,7 @@ extension Maps_Fleetengine_V1_TripService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func searchTrips<Result>(
+        package func searchTrips<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_SearchTripsRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_SearchTripsRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_SearchTripsResponse>,
@@ -1071,7 +1071,7 @@ extension Maps_Fleetengine_V1_TripService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func updateTrip<Result>(
+        package func updateTrip<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_UpdateTripRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_UpdateTripRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_Trip>,
@@ -1108,7 +1108,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func createTrip<Result>(
+    package func createTrip<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_CreateTripRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_Trip>) async throws -> Result = { response in
@@ -1137,7 +1137,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func getTrip<Result>(
+    package func getTrip<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_GetTripRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_Trip>) async throws -> Result = { response in
@@ -1166,7 +1166,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func deleteTrip<Result>(
+    package func deleteTrip<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_DeleteTripRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<SwiftProtobuf.Google_Protobuf_Empty>) async throws -> Result = { response in
@@ -1195,7 +1195,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func reportBillableTrip<Result>(
+    package func reportBillableTrip<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_ReportBillableTripRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<SwiftProtobuf.Google_Protobuf_Empty>) async throws -> Result = { response in
@@ -1224,7 +1224,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func searchTrips<Result>(
+    package func searchTrips<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_SearchTripsRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_SearchTripsResponse>) async throws -> Result = { response in
@@ -1253,7 +1253,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func updateTrip<Result>(
+    package func updateTrip<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_UpdateTripRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_Trip>) async throws -> Result = { response in
@@ -1287,7 +1287,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func createTrip<Result>(
+    package func createTrip<Result>(
         _ message: Maps_Fleetengine_V1_CreateTripRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1320,7 +1320,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func getTrip<Result>(
+    package func getTrip<Result>(
         _ message: Maps_Fleetengine_V1_GetTripRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1353,7 +1353,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func deleteTrip<Result>(
+    package func deleteTrip<Result>(
         _ message: Maps_Fleetengine_V1_DeleteTripRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1386,7 +1386,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func reportBillableTrip<Result>(
+    package func reportBillableTrip<Result>(
         _ message: Maps_Fleetengine_V1_ReportBillableTripRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1419,7 +1419,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func searchTrips<Result>(
+    package func searchTrips<Result>(
         _ message: Maps_Fleetengine_V1_SearchTripsRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1452,7 +1452,7 @@ extension Maps_Fleetengine_V1_TripService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func updateTrip<Result>(
+    package func updateTrip<Result>(
         _ message: Maps_Fleetengine_V1_UpdateTripRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,

@@ -22,173 +22,173 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated struct Maps_Fleetengine_V1_CreateTripRequest: @unchecked Sendable {
+package nonisolated struct Maps_Fleetengine_V1_CreateTripRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_storage._header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_uniqueStorage()._header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {_storage._header != nil}
+  package var hasHeader: Bool {_storage._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {_uniqueStorage()._header = nil}
+  package mutating func clearHeader() {_uniqueStorage()._header = nil}
 
   /// providers/{provider}
-  public var parent: String {
+  package var parent: String {
     get {_storage._parent}
     set {_uniqueStorage()._parent = newValue}
   }
 
-  public var tripID: String {
+  package var tripID: String {
     get {_storage._tripID}
     set {_uniqueStorage()._tripID = newValue}
   }
 
-  public var trip: Maps_Fleetengine_V1_Trip {
+  package var trip: Maps_Fleetengine_V1_Trip {
     get {_storage._trip ?? Maps_Fleetengine_V1_Trip()}
     set {_uniqueStorage()._trip = newValue}
   }
   /// Returns true if `trip` has been explicitly set.
-  public var hasTrip: Bool {_storage._trip != nil}
+  package var hasTrip: Bool {_storage._trip != nil}
   /// Clears the value of `trip`. Subsequent reads from it will return its default value.
-  public mutating func clearTrip() {_uniqueStorage()._trip = nil}
+  package mutating func clearTrip() {_uniqueStorage()._trip = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Maps_Fleetengine_V1_GetTripRequest: @unchecked Sendable {
+package nonisolated struct Maps_Fleetengine_V1_GetTripRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_storage._header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_uniqueStorage()._header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {_storage._header != nil}
+  package var hasHeader: Bool {_storage._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {_uniqueStorage()._header = nil}
+  package mutating func clearHeader() {_uniqueStorage()._header = nil}
 
   /// providers/{provider}/trips/{trip}
-  public var name: String {
+  package var name: String {
     get {_storage._name}
     set {_uniqueStorage()._name = newValue}
   }
 
-  public var view: Maps_Fleetengine_V1_TripView {
+  package var view: Maps_Fleetengine_V1_TripView {
     get {_storage._view}
     set {_uniqueStorage()._view = newValue}
   }
 
-  public var currentRouteSegmentVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var currentRouteSegmentVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_storage._currentRouteSegmentVersion ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_uniqueStorage()._currentRouteSegmentVersion = newValue}
   }
   /// Returns true if `currentRouteSegmentVersion` has been explicitly set.
-  public var hasCurrentRouteSegmentVersion: Bool {_storage._currentRouteSegmentVersion != nil}
+  package var hasCurrentRouteSegmentVersion: Bool {_storage._currentRouteSegmentVersion != nil}
   /// Clears the value of `currentRouteSegmentVersion`. Subsequent reads from it will return its default value.
-  public mutating func clearCurrentRouteSegmentVersion() {_uniqueStorage()._currentRouteSegmentVersion = nil}
+  package mutating func clearCurrentRouteSegmentVersion() {_uniqueStorage()._currentRouteSegmentVersion = nil}
 
-  public var remainingWaypointsVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var remainingWaypointsVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_storage._remainingWaypointsVersion ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_uniqueStorage()._remainingWaypointsVersion = newValue}
   }
   /// Returns true if `remainingWaypointsVersion` has been explicitly set.
-  public var hasRemainingWaypointsVersion: Bool {_storage._remainingWaypointsVersion != nil}
+  package var hasRemainingWaypointsVersion: Bool {_storage._remainingWaypointsVersion != nil}
   /// Clears the value of `remainingWaypointsVersion`. Subsequent reads from it will return its default value.
-  public mutating func clearRemainingWaypointsVersion() {_uniqueStorage()._remainingWaypointsVersion = nil}
+  package mutating func clearRemainingWaypointsVersion() {_uniqueStorage()._remainingWaypointsVersion = nil}
 
-  public var routeFormatType: Maps_Fleetengine_V1_PolylineFormatType {
+  package var routeFormatType: Maps_Fleetengine_V1_PolylineFormatType {
     get {_storage._routeFormatType}
     set {_uniqueStorage()._routeFormatType = newValue}
   }
 
-  public var currentRouteSegmentTrafficVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var currentRouteSegmentTrafficVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_storage._currentRouteSegmentTrafficVersion ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_uniqueStorage()._currentRouteSegmentTrafficVersion = newValue}
   }
   /// Returns true if `currentRouteSegmentTrafficVersion` has been explicitly set.
-  public var hasCurrentRouteSegmentTrafficVersion: Bool {_storage._currentRouteSegmentTrafficVersion != nil}
+  package var hasCurrentRouteSegmentTrafficVersion: Bool {_storage._currentRouteSegmentTrafficVersion != nil}
   /// Clears the value of `currentRouteSegmentTrafficVersion`. Subsequent reads from it will return its default value.
-  public mutating func clearCurrentRouteSegmentTrafficVersion() {_uniqueStorage()._currentRouteSegmentTrafficVersion = nil}
+  package mutating func clearCurrentRouteSegmentTrafficVersion() {_uniqueStorage()._currentRouteSegmentTrafficVersion = nil}
 
-  public var remainingWaypointsRouteVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var remainingWaypointsRouteVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_storage._remainingWaypointsRouteVersion ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_uniqueStorage()._remainingWaypointsRouteVersion = newValue}
   }
   /// Returns true if `remainingWaypointsRouteVersion` has been explicitly set.
-  public var hasRemainingWaypointsRouteVersion: Bool {_storage._remainingWaypointsRouteVersion != nil}
+  package var hasRemainingWaypointsRouteVersion: Bool {_storage._remainingWaypointsRouteVersion != nil}
   /// Clears the value of `remainingWaypointsRouteVersion`. Subsequent reads from it will return its default value.
-  public mutating func clearRemainingWaypointsRouteVersion() {_uniqueStorage()._remainingWaypointsRouteVersion = nil}
+  package mutating func clearRemainingWaypointsRouteVersion() {_uniqueStorage()._remainingWaypointsRouteVersion = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Maps_Fleetengine_V1_DeleteTripRequest: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_DeleteTripRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {self._header != nil}
+  package var hasHeader: Bool {self._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {self._header = nil}
+  package mutating func clearHeader() {self._header = nil}
 
   /// providers/{provider}/trips/{trip}
-  public var name: String = String()
+  package var name: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _header: Maps_Fleetengine_V1_RequestHeader? = nil
 }
 
-public nonisolated struct Maps_Fleetengine_V1_ReportBillableTripRequest: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_ReportBillableTripRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// providers/{provider}/billableTrips/{billable_trip}
-  public var name: String = String()
+  package var name: String = String()
 
-  public var countryCode: String = String()
+  package var countryCode: String = String()
 
-  public var platform: Maps_Fleetengine_V1_BillingPlatformIdentifier = .unspecified
+  package var platform: Maps_Fleetengine_V1_BillingPlatformIdentifier = .unspecified
 
-  public var relatedIds: [String] = []
+  package var relatedIds: [String] = []
 
-  public var solutionType: Maps_Fleetengine_V1_ReportBillableTripRequest.SolutionType = .unspecified
+  package var solutionType: Maps_Fleetengine_V1_ReportBillableTripRequest.SolutionType = .unspecified
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum SolutionType: SwiftProtobuf.Enum, Swift.CaseIterable {
-    public typealias RawValue = Int
+  package nonisolated enum SolutionType: SwiftProtobuf.Enum, Swift.CaseIterable {
+    package typealias RawValue = Int
     case unspecified // = 0
     case onDemandRidesharingAndDeliveries // = 1
     case UNRECOGNIZED(Int)
 
-    public init() {
+    package init() {
       self = .unspecified
     }
 
-    public init?(rawValue: Int) {
+    package init?(rawValue: Int) {
       switch rawValue {
       case 0: self = .unspecified
       case 1: self = .onDemandRidesharingAndDeliveries
@@ -196,7 +196,7 @@ public nonisolated struct Maps_Fleetengine_V1_ReportBillableTripRequest: Sendabl
       }
     }
 
-    public var rawValue: Int {
+    package var rawValue: Int {
       switch self {
       case .unspecified: return 0
       case .onDemandRidesharingAndDeliveries: return 1
@@ -205,130 +205,130 @@ public nonisolated struct Maps_Fleetengine_V1_ReportBillableTripRequest: Sendabl
     }
 
     // The compiler won't synthesize support with the UNRECOGNIZED case.
-    public static let allCases: [Maps_Fleetengine_V1_ReportBillableTripRequest.SolutionType] = [
+    package static let allCases: [Maps_Fleetengine_V1_ReportBillableTripRequest.SolutionType] = [
       .unspecified,
       .onDemandRidesharingAndDeliveries,
     ]
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Maps_Fleetengine_V1_UpdateTripRequest: @unchecked Sendable {
+package nonisolated struct Maps_Fleetengine_V1_UpdateTripRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_storage._header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_uniqueStorage()._header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {_storage._header != nil}
+  package var hasHeader: Bool {_storage._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {_uniqueStorage()._header = nil}
+  package mutating func clearHeader() {_uniqueStorage()._header = nil}
 
   /// providers/{provider}/trips/{trip}
-  public var name: String {
+  package var name: String {
     get {_storage._name}
     set {_uniqueStorage()._name = newValue}
   }
 
-  public var trip: Maps_Fleetengine_V1_Trip {
+  package var trip: Maps_Fleetengine_V1_Trip {
     get {_storage._trip ?? Maps_Fleetengine_V1_Trip()}
     set {_uniqueStorage()._trip = newValue}
   }
   /// Returns true if `trip` has been explicitly set.
-  public var hasTrip: Bool {_storage._trip != nil}
+  package var hasTrip: Bool {_storage._trip != nil}
   /// Clears the value of `trip`. Subsequent reads from it will return its default value.
-  public mutating func clearTrip() {_uniqueStorage()._trip = nil}
+  package mutating func clearTrip() {_uniqueStorage()._trip = nil}
 
-  public var updateMask: SwiftProtobuf.Google_Protobuf_FieldMask {
+  package var updateMask: SwiftProtobuf.Google_Protobuf_FieldMask {
     get {_storage._updateMask ?? SwiftProtobuf.Google_Protobuf_FieldMask()}
     set {_uniqueStorage()._updateMask = newValue}
   }
   /// Returns true if `updateMask` has been explicitly set.
-  public var hasUpdateMask: Bool {_storage._updateMask != nil}
+  package var hasUpdateMask: Bool {_storage._updateMask != nil}
   /// Clears the value of `updateMask`. Subsequent reads from it will return its default value.
-  public mutating func clearUpdateMask() {_uniqueStorage()._updateMask = nil}
+  package mutating func clearUpdateMask() {_uniqueStorage()._updateMask = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Maps_Fleetengine_V1_SearchTripsRequest: @unchecked Sendable {
+package nonisolated struct Maps_Fleetengine_V1_SearchTripsRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_storage._header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_uniqueStorage()._header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {_storage._header != nil}
+  package var hasHeader: Bool {_storage._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {_uniqueStorage()._header = nil}
+  package mutating func clearHeader() {_uniqueStorage()._header = nil}
 
   /// providers/{provider}
-  public var parent: String {
+  package var parent: String {
     get {_storage._parent}
     set {_uniqueStorage()._parent = newValue}
   }
 
-  public var vehicleID: String {
+  package var vehicleID: String {
     get {_storage._vehicleID}
     set {_uniqueStorage()._vehicleID = newValue}
   }
 
-  public var activeTripsOnly: Bool {
+  package var activeTripsOnly: Bool {
     get {_storage._activeTripsOnly}
     set {_uniqueStorage()._activeTripsOnly = newValue}
   }
 
-  public var pageSize: Int32 {
+  package var pageSize: Int32 {
     get {_storage._pageSize}
     set {_uniqueStorage()._pageSize = newValue}
   }
 
-  public var pageToken: String {
+  package var pageToken: String {
     get {_storage._pageToken}
     set {_uniqueStorage()._pageToken = newValue}
   }
 
-  public var minimumStaleness: SwiftProtobuf.Google_Protobuf_Duration {
+  package var minimumStaleness: SwiftProtobuf.Google_Protobuf_Duration {
     get {_storage._minimumStaleness ?? SwiftProtobuf.Google_Protobuf_Duration()}
     set {_uniqueStorage()._minimumStaleness = newValue}
   }
   /// Returns true if `minimumStaleness` has been explicitly set.
-  public var hasMinimumStaleness: Bool {_storage._minimumStaleness != nil}
+  package var hasMinimumStaleness: Bool {_storage._minimumStaleness != nil}
   /// Clears the value of `minimumStaleness`. Subsequent reads from it will return its default value.
-  public mutating func clearMinimumStaleness() {_uniqueStorage()._minimumStaleness = nil}
+  package mutating func clearMinimumStaleness() {_uniqueStorage()._minimumStaleness = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Maps_Fleetengine_V1_SearchTripsResponse: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_SearchTripsResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var trips: [Maps_Fleetengine_V1_Trip] = []
+  package var trips: [Maps_Fleetengine_V1_Trip] = []
 
   /// Empty on the last page.
-  public var nextPageToken: String = String()
+  package var nextPageToken: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -336,8 +336,8 @@ public nonisolated struct Maps_Fleetengine_V1_SearchTripsResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "maps.fleetengine.v1"
 
 nonisolated extension Maps_Fleetengine_V1_CreateTripRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CreateTripRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}parent\0\u{1}trip\0\u{3}trip_id\0")
+  package static let protoMessageName: String = _protobuf_package + ".CreateTripRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}parent\0\u{1}trip\0\u{3}trip_id\0")
 
   fileprivate class _StorageClass {
     var _header: Maps_Fleetengine_V1_RequestHeader? = nil
@@ -368,7 +368,7 @@ nonisolated extension Maps_Fleetengine_V1_CreateTripRequest: SwiftProtobuf.Messa
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -386,7 +386,7 @@ nonisolated extension Maps_Fleetengine_V1_CreateTripRequest: SwiftProtobuf.Messa
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -408,7 +408,7 @@ nonisolated extension Maps_Fleetengine_V1_CreateTripRequest: SwiftProtobuf.Messa
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_CreateTripRequest, rhs: Maps_Fleetengine_V1_CreateTripRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_CreateTripRequest, rhs: Maps_Fleetengine_V1_CreateTripRequest) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -427,8 +427,8 @@ nonisolated extension Maps_Fleetengine_V1_CreateTripRequest: SwiftProtobuf.Messa
 }
 
 nonisolated extension Maps_Fleetengine_V1_GetTripRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".GetTripRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{4}\u{3}current_route_segment_version\0\u{3}remaining_waypoints_version\0\u{3}route_format_type\0\u{3}current_route_segment_traffic_version\0\u{3}remaining_waypoints_route_version\0\u{1}view\0")
+  package static let protoMessageName: String = _protobuf_package + ".GetTripRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{4}\u{3}current_route_segment_version\0\u{3}remaining_waypoints_version\0\u{3}route_format_type\0\u{3}current_route_segment_traffic_version\0\u{3}remaining_waypoints_route_version\0\u{1}view\0")
 
   fileprivate class _StorageClass {
     var _header: Maps_Fleetengine_V1_RequestHeader? = nil
@@ -467,7 +467,7 @@ nonisolated extension Maps_Fleetengine_V1_GetTripRequest: SwiftProtobuf.Message,
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -489,7 +489,7 @@ nonisolated extension Maps_Fleetengine_V1_GetTripRequest: SwiftProtobuf.Message,
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -523,7 +523,7 @@ nonisolated extension Maps_Fleetengine_V1_GetTripRequest: SwiftProtobuf.Message,
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_GetTripRequest, rhs: Maps_Fleetengine_V1_GetTripRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_GetTripRequest, rhs: Maps_Fleetengine_V1_GetTripRequest) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -546,10 +546,10 @@ nonisolated extension Maps_Fleetengine_V1_GetTripRequest: SwiftProtobuf.Message,
 }
 
 nonisolated extension Maps_Fleetengine_V1_DeleteTripRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DeleteTripRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{1}name\0")
+  package static let protoMessageName: String = _protobuf_package + ".DeleteTripRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{1}name\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -562,7 +562,7 @@ nonisolated extension Maps_Fleetengine_V1_DeleteTripRequest: SwiftProtobuf.Messa
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -576,7 +576,7 @@ nonisolated extension Maps_Fleetengine_V1_DeleteTripRequest: SwiftProtobuf.Messa
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_DeleteTripRequest, rhs: Maps_Fleetengine_V1_DeleteTripRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_DeleteTripRequest, rhs: Maps_Fleetengine_V1_DeleteTripRequest) -> Bool {
     if lhs._header != rhs._header {return false}
     if lhs.name != rhs.name {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -585,10 +585,10 @@ nonisolated extension Maps_Fleetengine_V1_DeleteTripRequest: SwiftProtobuf.Messa
 }
 
 nonisolated extension Maps_Fleetengine_V1_ReportBillableTripRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ReportBillableTripRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\u{2}name\0\u{3}country_code\0\u{2}\u{2}platform\0\u{3}related_ids\0\u{3}solution_type\0")
+  package static let protoMessageName: String = _protobuf_package + ".ReportBillableTripRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\u{2}name\0\u{3}country_code\0\u{2}\u{2}platform\0\u{3}related_ids\0\u{3}solution_type\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -604,7 +604,7 @@ nonisolated extension Maps_Fleetengine_V1_ReportBillableTripRequest: SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
     }
@@ -623,7 +623,7 @@ nonisolated extension Maps_Fleetengine_V1_ReportBillableTripRequest: SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_ReportBillableTripRequest, rhs: Maps_Fleetengine_V1_ReportBillableTripRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_ReportBillableTripRequest, rhs: Maps_Fleetengine_V1_ReportBillableTripRequest) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.countryCode != rhs.countryCode {return false}
     if lhs.platform != rhs.platform {return false}
@@ -635,12 +635,12 @@ nonisolated extension Maps_Fleetengine_V1_ReportBillableTripRequest: SwiftProtob
 }
 
 nonisolated extension Maps_Fleetengine_V1_ReportBillableTripRequest.SolutionType: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SOLUTION_TYPE_UNSPECIFIED\0\u{1}ON_DEMAND_RIDESHARING_AND_DELIVERIES\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SOLUTION_TYPE_UNSPECIFIED\0\u{1}ON_DEMAND_RIDESHARING_AND_DELIVERIES\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_UpdateTripRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".UpdateTripRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{1}trip\0\u{3}update_mask\0")
+  package static let protoMessageName: String = _protobuf_package + ".UpdateTripRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{1}trip\0\u{3}update_mask\0")
 
   fileprivate class _StorageClass {
     var _header: Maps_Fleetengine_V1_RequestHeader? = nil
@@ -671,7 +671,7 @@ nonisolated extension Maps_Fleetengine_V1_UpdateTripRequest: SwiftProtobuf.Messa
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -689,7 +689,7 @@ nonisolated extension Maps_Fleetengine_V1_UpdateTripRequest: SwiftProtobuf.Messa
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -711,7 +711,7 @@ nonisolated extension Maps_Fleetengine_V1_UpdateTripRequest: SwiftProtobuf.Messa
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_UpdateTripRequest, rhs: Maps_Fleetengine_V1_UpdateTripRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_UpdateTripRequest, rhs: Maps_Fleetengine_V1_UpdateTripRequest) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -730,8 +730,8 @@ nonisolated extension Maps_Fleetengine_V1_UpdateTripRequest: SwiftProtobuf.Messa
 }
 
 nonisolated extension Maps_Fleetengine_V1_SearchTripsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SearchTripsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}parent\0\u{3}vehicle_id\0\u{3}active_trips_only\0\u{3}page_size\0\u{3}page_token\0\u{3}minimum_staleness\0")
+  package static let protoMessageName: String = _protobuf_package + ".SearchTripsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}parent\0\u{3}vehicle_id\0\u{3}active_trips_only\0\u{3}page_size\0\u{3}page_token\0\u{3}minimum_staleness\0")
 
   fileprivate class _StorageClass {
     var _header: Maps_Fleetengine_V1_RequestHeader? = nil
@@ -768,7 +768,7 @@ nonisolated extension Maps_Fleetengine_V1_SearchTripsRequest: SwiftProtobuf.Mess
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -789,7 +789,7 @@ nonisolated extension Maps_Fleetengine_V1_SearchTripsRequest: SwiftProtobuf.Mess
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -820,7 +820,7 @@ nonisolated extension Maps_Fleetengine_V1_SearchTripsRequest: SwiftProtobuf.Mess
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_SearchTripsRequest, rhs: Maps_Fleetengine_V1_SearchTripsRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_SearchTripsRequest, rhs: Maps_Fleetengine_V1_SearchTripsRequest) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -842,10 +842,10 @@ nonisolated extension Maps_Fleetengine_V1_SearchTripsRequest: SwiftProtobuf.Mess
 }
 
 nonisolated extension Maps_Fleetengine_V1_SearchTripsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SearchTripsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}trips\0\u{3}next_page_token\0")
+  package static let protoMessageName: String = _protobuf_package + ".SearchTripsResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}trips\0\u{3}next_page_token\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -858,7 +858,7 @@ nonisolated extension Maps_Fleetengine_V1_SearchTripsResponse: SwiftProtobuf.Mes
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.trips.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.trips, fieldNumber: 1)
     }
@@ -868,7 +868,7 @@ nonisolated extension Maps_Fleetengine_V1_SearchTripsResponse: SwiftProtobuf.Mes
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_SearchTripsResponse, rhs: Maps_Fleetengine_V1_SearchTripsResponse) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_SearchTripsResponse, rhs: Maps_Fleetengine_V1_SearchTripsResponse) -> Bool {
     if lhs.trips != rhs.trips {return false}
     if lhs.nextPageToken != rhs.nextPageToken {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

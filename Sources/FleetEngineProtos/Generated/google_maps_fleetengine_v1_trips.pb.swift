@@ -23,8 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Where a trip is in its life; COMPLETE and CANCELED are final.
-public nonisolated enum Maps_Fleetengine_V1_TripStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Maps_Fleetengine_V1_TripStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unknownTripStatus // = 0
   case new // = 1
   case enrouteToPickup // = 2
@@ -36,11 +36,11 @@ public nonisolated enum Maps_Fleetengine_V1_TripStatus: SwiftProtobuf.Enum, Swif
   case canceled // = 6
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unknownTripStatus
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unknownTripStatus
     case 1: self = .new
@@ -55,7 +55,7 @@ public nonisolated enum Maps_Fleetengine_V1_TripStatus: SwiftProtobuf.Enum, Swif
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unknownTripStatus: return 0
     case .new: return 1
@@ -71,7 +71,7 @@ public nonisolated enum Maps_Fleetengine_V1_TripStatus: SwiftProtobuf.Enum, Swif
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Maps_Fleetengine_V1_TripStatus] = [
+  package static let allCases: [Maps_Fleetengine_V1_TripStatus] = [
     .unknownTripStatus,
     .new,
     .enrouteToPickup,
@@ -86,8 +86,8 @@ public nonisolated enum Maps_Fleetengine_V1_TripStatus: SwiftProtobuf.Enum, Swif
 }
 
 /// Where a billable trip was booked.
-public nonisolated enum Maps_Fleetengine_V1_BillingPlatformIdentifier: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Maps_Fleetengine_V1_BillingPlatformIdentifier: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case server // = 1
   case web // = 2
@@ -96,11 +96,11 @@ public nonisolated enum Maps_Fleetengine_V1_BillingPlatformIdentifier: SwiftProt
   case others // = 5
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .server
@@ -112,7 +112,7 @@ public nonisolated enum Maps_Fleetengine_V1_BillingPlatformIdentifier: SwiftProt
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .server: return 1
@@ -125,7 +125,7 @@ public nonisolated enum Maps_Fleetengine_V1_BillingPlatformIdentifier: SwiftProt
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Maps_Fleetengine_V1_BillingPlatformIdentifier] = [
+  package static let allCases: [Maps_Fleetengine_V1_BillingPlatformIdentifier] = [
     .unspecified,
     .server,
     .web,
@@ -137,18 +137,18 @@ public nonisolated enum Maps_Fleetengine_V1_BillingPlatformIdentifier: SwiftProt
 }
 
 /// Which set of trip fields GetTrip returns.
-public nonisolated enum Maps_Fleetengine_V1_TripView: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Maps_Fleetengine_V1_TripView: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case sdk // = 1
   case journeySharingV1S // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .sdk
@@ -157,7 +157,7 @@ public nonisolated enum Maps_Fleetengine_V1_TripView: SwiftProtobuf.Enum, Swift.
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .sdk: return 1
@@ -167,7 +167,7 @@ public nonisolated enum Maps_Fleetengine_V1_TripView: SwiftProtobuf.Enum, Swift.
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Maps_Fleetengine_V1_TripView] = [
+  package static let allCases: [Maps_Fleetengine_V1_TripView] = [
     .unspecified,
     .sdk,
     .journeySharingV1S,
@@ -176,44 +176,44 @@ public nonisolated enum Maps_Fleetengine_V1_TripView: SwiftProtobuf.Enum, Swift.
 }
 
 /// A ride: providers/{provider}/trips/{trip}.
-public nonisolated struct Maps_Fleetengine_V1_Trip: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_Trip: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Set by the engine.
-  public var name: String = String()
+  package var name: String = String()
 
   /// The vehicle serving the trip, if one is assigned.
-  public var vehicleID: String = String()
+  package var vehicleID: String = String()
 
-  public var tripStatus: Maps_Fleetengine_V1_TripStatus = .unknownTripStatus
+  package var tripStatus: Maps_Fleetengine_V1_TripStatus = .unknownTripStatus
 
-  public var tripType: Maps_Fleetengine_V1_TripType = .unknownTripType
+  package var tripType: Maps_Fleetengine_V1_TripType = .unknownTripType
 
-  public var pickupPoint: Maps_Fleetengine_V1_TerminalLocation {
+  package var pickupPoint: Maps_Fleetengine_V1_TerminalLocation {
     get {_pickupPoint ?? Maps_Fleetengine_V1_TerminalLocation()}
     set {_pickupPoint = newValue}
   }
   /// Returns true if `pickupPoint` has been explicitly set.
-  public var hasPickupPoint: Bool {self._pickupPoint != nil}
+  package var hasPickupPoint: Bool {self._pickupPoint != nil}
   /// Clears the value of `pickupPoint`. Subsequent reads from it will return its default value.
-  public mutating func clearPickupPoint() {self._pickupPoint = nil}
+  package mutating func clearPickupPoint() {self._pickupPoint = nil}
 
-  public var dropoffPoint: Maps_Fleetengine_V1_TerminalLocation {
+  package var dropoffPoint: Maps_Fleetengine_V1_TerminalLocation {
     get {_dropoffPoint ?? Maps_Fleetengine_V1_TerminalLocation()}
     set {_dropoffPoint = newValue}
   }
   /// Returns true if `dropoffPoint` has been explicitly set.
-  public var hasDropoffPoint: Bool {self._dropoffPoint != nil}
+  package var hasDropoffPoint: Bool {self._dropoffPoint != nil}
   /// Clears the value of `dropoffPoint`. Subsequent reads from it will return its default value.
-  public mutating func clearDropoffPoint() {self._dropoffPoint = nil}
+  package mutating func clearDropoffPoint() {self._dropoffPoint = nil}
 
-  public var numberOfPassengers: Int32 = 0
+  package var numberOfPassengers: Int32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _pickupPoint: Maps_Fleetengine_V1_TerminalLocation? = nil
   fileprivate var _dropoffPoint: Maps_Fleetengine_V1_TerminalLocation? = nil
@@ -224,22 +224,22 @@ public nonisolated struct Maps_Fleetengine_V1_Trip: Sendable {
 fileprivate nonisolated let _protobuf_package = "maps.fleetengine.v1"
 
 nonisolated extension Maps_Fleetengine_V1_TripStatus: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_TRIP_STATUS\0\u{1}NEW\0\u{1}ENROUTE_TO_PICKUP\0\u{1}ARRIVED_AT_PICKUP\0\u{1}ENROUTE_TO_DROPOFF\0\u{1}COMPLETE\0\u{1}CANCELED\0\u{1}ARRIVED_AT_INTERMEDIATE_DESTINATION\0\u{1}ENROUTE_TO_INTERMEDIATE_DESTINATION\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_TRIP_STATUS\0\u{1}NEW\0\u{1}ENROUTE_TO_PICKUP\0\u{1}ARRIVED_AT_PICKUP\0\u{1}ENROUTE_TO_DROPOFF\0\u{1}COMPLETE\0\u{1}CANCELED\0\u{1}ARRIVED_AT_INTERMEDIATE_DESTINATION\0\u{1}ENROUTE_TO_INTERMEDIATE_DESTINATION\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_BillingPlatformIdentifier: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0BILLING_PLATFORM_IDENTIFIER_UNSPECIFIED\0\u{1}SERVER\0\u{1}WEB\0\u{1}ANDROID\0\u{1}IOS\0\u{1}OTHERS\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0BILLING_PLATFORM_IDENTIFIER_UNSPECIFIED\0\u{1}SERVER\0\u{1}WEB\0\u{1}ANDROID\0\u{1}IOS\0\u{1}OTHERS\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_TripView: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0TRIP_VIEW_UNSPECIFIED\0\u{1}SDK\0\u{1}JOURNEY_SHARING_V1S\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0TRIP_VIEW_UNSPECIFIED\0\u{1}SDK\0\u{1}JOURNEY_SHARING_V1S\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_Trip: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Trip"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}vehicle_id\0\u{3}trip_status\0\u{3}trip_type\0\u{3}pickup_point\0\u{4}\u{2}dropoff_point\0\u{4}\u{3}number_of_passengers\0")
+  package static let protoMessageName: String = _protobuf_package + ".Trip"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}vehicle_id\0\u{3}trip_status\0\u{3}trip_type\0\u{3}pickup_point\0\u{4}\u{2}dropoff_point\0\u{4}\u{3}number_of_passengers\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -257,7 +257,7 @@ nonisolated extension Maps_Fleetengine_V1_Trip: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -286,7 +286,7 @@ nonisolated extension Maps_Fleetengine_V1_Trip: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_Trip, rhs: Maps_Fleetengine_V1_Trip) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_Trip, rhs: Maps_Fleetengine_V1_Trip) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.vehicleID != rhs.vehicleID {return false}
     if lhs.tripStatus != rhs.tripStatus {return false}

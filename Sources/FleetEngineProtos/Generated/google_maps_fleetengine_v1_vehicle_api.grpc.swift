@@ -18,104 +18,104 @@ import SwiftProtobuf
 
 /// Namespace containing generated types for the "maps.fleetengine.v1.VehicleService" service.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-public enum Maps_Fleetengine_V1_VehicleService: Sendable {
+package enum Maps_Fleetengine_V1_VehicleService: Sendable {
     /// Service descriptor for the "maps.fleetengine.v1.VehicleService" service.
-    public static let descriptor = GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService")
+    package static let descriptor = GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService")
     /// Namespace for method metadata.
-    public enum Method: Sendable {
+    package enum Method: Sendable {
         /// Namespace for "CreateVehicle" metadata.
-        public enum CreateVehicle: Sendable {
+        package enum CreateVehicle: Sendable {
             /// Request type for "CreateVehicle".
-            public typealias Input = Maps_Fleetengine_V1_CreateVehicleRequest
+            package typealias Input = Maps_Fleetengine_V1_CreateVehicleRequest
             /// Response type for "CreateVehicle".
-            public typealias Output = Maps_Fleetengine_V1_Vehicle
+            package typealias Output = Maps_Fleetengine_V1_Vehicle
             /// Descriptor for "CreateVehicle".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService"),
                 method: "CreateVehicle",
                 type: .unary
             )
         }
         /// Namespace for "GetVehicle" metadata.
-        public enum GetVehicle: Sendable {
+        package enum GetVehicle: Sendable {
             /// Request type for "GetVehicle".
-            public typealias Input = Maps_Fleetengine_V1_GetVehicleRequest
+            package typealias Input = Maps_Fleetengine_V1_GetVehicleRequest
             /// Response type for "GetVehicle".
-            public typealias Output = Maps_Fleetengine_V1_Vehicle
+            package typealias Output = Maps_Fleetengine_V1_Vehicle
             /// Descriptor for "GetVehicle".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService"),
                 method: "GetVehicle",
                 type: .unary
             )
         }
         /// Namespace for "DeleteVehicle" metadata.
-        public enum DeleteVehicle: Sendable {
+        package enum DeleteVehicle: Sendable {
             /// Request type for "DeleteVehicle".
-            public typealias Input = Maps_Fleetengine_V1_DeleteVehicleRequest
+            package typealias Input = Maps_Fleetengine_V1_DeleteVehicleRequest
             /// Response type for "DeleteVehicle".
-            public typealias Output = SwiftProtobuf.Google_Protobuf_Empty
+            package typealias Output = SwiftProtobuf.Google_Protobuf_Empty
             /// Descriptor for "DeleteVehicle".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService"),
                 method: "DeleteVehicle",
                 type: .unary
             )
         }
         /// Namespace for "UpdateVehicle" metadata.
-        public enum UpdateVehicle: Sendable {
+        package enum UpdateVehicle: Sendable {
             /// Request type for "UpdateVehicle".
-            public typealias Input = Maps_Fleetengine_V1_UpdateVehicleRequest
+            package typealias Input = Maps_Fleetengine_V1_UpdateVehicleRequest
             /// Response type for "UpdateVehicle".
-            public typealias Output = Maps_Fleetengine_V1_Vehicle
+            package typealias Output = Maps_Fleetengine_V1_Vehicle
             /// Descriptor for "UpdateVehicle".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService"),
                 method: "UpdateVehicle",
                 type: .unary
             )
         }
         /// Namespace for "UpdateVehicleAttributes" metadata.
-        public enum UpdateVehicleAttributes: Sendable {
+        package enum UpdateVehicleAttributes: Sendable {
             /// Request type for "UpdateVehicleAttributes".
-            public typealias Input = Maps_Fleetengine_V1_UpdateVehicleAttributesRequest
+            package typealias Input = Maps_Fleetengine_V1_UpdateVehicleAttributesRequest
             /// Response type for "UpdateVehicleAttributes".
-            public typealias Output = Maps_Fleetengine_V1_UpdateVehicleAttributesResponse
+            package typealias Output = Maps_Fleetengine_V1_UpdateVehicleAttributesResponse
             /// Descriptor for "UpdateVehicleAttributes".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService"),
                 method: "UpdateVehicleAttributes",
                 type: .unary
             )
         }
         /// Namespace for "ListVehicles" metadata.
-        public enum ListVehicles: Sendable {
+        package enum ListVehicles: Sendable {
             /// Request type for "ListVehicles".
-            public typealias Input = Maps_Fleetengine_V1_ListVehiclesRequest
+            package typealias Input = Maps_Fleetengine_V1_ListVehiclesRequest
             /// Response type for "ListVehicles".
-            public typealias Output = Maps_Fleetengine_V1_ListVehiclesResponse
+            package typealias Output = Maps_Fleetengine_V1_ListVehiclesResponse
             /// Descriptor for "ListVehicles".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService"),
                 method: "ListVehicles",
                 type: .unary
             )
         }
         /// Namespace for "SearchVehicles" metadata.
-        public enum SearchVehicles: Sendable {
+        package enum SearchVehicles: Sendable {
             /// Request type for "SearchVehicles".
-            public typealias Input = Maps_Fleetengine_V1_SearchVehiclesRequest
+            package typealias Input = Maps_Fleetengine_V1_SearchVehiclesRequest
             /// Response type for "SearchVehicles".
-            public typealias Output = Maps_Fleetengine_V1_SearchVehiclesResponse
+            package typealias Output = Maps_Fleetengine_V1_SearchVehiclesResponse
             /// Descriptor for "SearchVehicles".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService"),
                 method: "SearchVehicles",
                 type: .unary
             )
         }
         /// Descriptors for all methods in the "maps.fleetengine.v1.VehicleService" service.
-        public static let descriptors: [GRPCCore.MethodDescriptor] = [
+        package static let descriptors: [GRPCCore.MethodDescriptor] = [
             CreateVehicle.descriptor,
             GetVehicle.descriptor,
             DeleteVehicle.descriptor,
@@ -130,7 +130,7 @@ public enum Maps_Fleetengine_V1_VehicleService: Sendable {
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension GRPCCore.ServiceDescriptor {
     /// Service descriptor for the "maps.fleetengine.v1.VehicleService" service.
-    public static let maps_fleetengine_v1_VehicleService = GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService")
+    package static let maps_fleetengine_v1_VehicleService = GRPCCore.ServiceDescriptor(fullyQualifiedService: "maps.fleetengine.v1.VehicleService")
 }
 
 // MARK: maps.fleetengine.v1.VehicleService (server)
@@ -152,7 +152,7 @@ extension Maps_Fleetengine_V1_VehicleService {
     /// > Source IDL Documentation:
     /// >
     /// > Vehicles of an on-demand fleet.
-    public protocol StreamingServiceProtocol: GRPCCore.RegistrableRPCService {
+    package protocol StreamingServiceProtocol: GRPCCore.RegistrableRPCService {
         /// Handle the "CreateVehicle" method.
         ///
         /// > Source IDL Documentation:
@@ -291,7 +291,7 @@ extension Maps_Fleetengine_V1_VehicleService {
     /// > Source IDL Documentation:
     /// >
     /// > Vehicles of an on-demand fleet.
-    public protocol ServiceProtocol: Maps_Fleetengine_V1_VehicleService.StreamingServiceProtocol {
+    package protocol ServiceProtocol: Maps_Fleetengine_V1_VehicleService.StreamingServiceProtocol {
         /// Handle the "CreateVehicle" method.
         ///
         /// > Source IDL Documentation:
@@ -428,7 +428,7 @@ extension Maps_Fleetengine_V1_VehicleService {
     /// > Source IDL Documentation:
     /// >
     /// > Vehicles of an on-demand fleet.
-    public protocol SimpleServiceProtocol: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
+    package protocol SimpleServiceProtocol: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         /// Handle the "CreateVehicle" method.
         ///
         /// > Source IDL Documentation:
@@ -560,7 +560,7 @@ extension Maps_Fleetengine_V1_VehicleService {
 // Default implementation of 'registerMethods(with:)'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Maps_Fleetengine_V1_VehicleService.StreamingServiceProtocol {
-    public func registerMethods<Transport>(with router: inout GRPCCore.RPCRouter<Transport>) where Transport: GRPCCore.ServerTransport {
+    package func registerMethods<Transport>(with router: inout GRPCCore.RPCRouter<Transport>) where Transport: GRPCCore.ServerTransport {
         router.registerHandler(
             forMethod: Maps_Fleetengine_V1_VehicleService.Method.CreateVehicle.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Maps_Fleetengine_V1_CreateVehicleRequest>(),
@@ -644,7 +644,7 @@ extension Maps_Fleetengine_V1_VehicleService.StreamingServiceProtocol {
 // Default implementation of streaming methods from 'StreamingServiceProtocol'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
-    public func createVehicle(
+    package func createVehicle(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_CreateVehicleRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_Vehicle> {
@@ -655,7 +655,7 @@ extension Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func getVehicle(
+    package func getVehicle(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_GetVehicleRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_Vehicle> {
@@ -666,7 +666,7 @@ extension Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func deleteVehicle(
+    package func deleteVehicle(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_DeleteVehicleRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<SwiftProtobuf.Google_Protobuf_Empty> {
@@ -677,7 +677,7 @@ extension Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func updateVehicle(
+    package func updateVehicle(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_UpdateVehicleRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_Vehicle> {
@@ -688,7 +688,7 @@ extension Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func updateVehicleAttributes(
+    package func updateVehicleAttributes(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_UpdateVehicleAttributesRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_UpdateVehicleAttributesResponse> {
@@ -699,7 +699,7 @@ extension Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func listVehicles(
+    package func listVehicles(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_ListVehiclesRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_ListVehiclesResponse> {
@@ -710,7 +710,7 @@ extension Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func searchVehicles(
+    package func searchVehicles(
         request: GRPCCore.StreamingServerRequest<Maps_Fleetengine_V1_SearchVehiclesRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Maps_Fleetengine_V1_SearchVehiclesResponse> {
@@ -725,7 +725,7 @@ extension Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
 // Default implementation of methods from 'ServiceProtocol'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Maps_Fleetengine_V1_VehicleService.SimpleServiceProtocol {
-    public func createVehicle(
+    package func createVehicle(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_CreateVehicleRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_Vehicle> {
@@ -738,7 +738,7 @@ extension Maps_Fleetengine_V1_VehicleService.SimpleServiceProtocol {
         )
     }
 
-    public func getVehicle(
+    package func getVehicle(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_GetVehicleRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_Vehicle> {
@@ -751,7 +751,7 @@ extension Maps_Fleetengine_V1_VehicleService.SimpleServiceProtocol {
         )
     }
 
-    public func deleteVehicle(
+    package func deleteVehicle(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_DeleteVehicleRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<SwiftProtobuf.Google_Protobuf_Empty> {
@@ -764,7 +764,7 @@ extension Maps_Fleetengine_V1_VehicleService.SimpleServiceProtocol {
         )
     }
 
-    public func updateVehicle(
+    package func updateVehicle(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_UpdateVehicleRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_Vehicle> {
@@ -777,7 +777,7 @@ extension Maps_Fleetengine_V1_VehicleService.SimpleServiceProtocol {
         )
     }
 
-    public func updateVehicleAttributes(
+    package func updateVehicleAttributes(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_UpdateVehicleAttributesRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_UpdateVehicleAttributesResponse> {
@@ -790,7 +790,7 @@ extension Maps_Fleetengine_V1_VehicleService.SimpleServiceProtocol {
         )
     }
 
-    public func listVehicles(
+    package func listVehicles(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_ListVehiclesRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_ListVehiclesResponse> {
@@ -803,7 +803,7 @@ extension Maps_Fleetengine_V1_VehicleService.SimpleServiceProtocol {
         )
     }
 
-    public func searchVehicles(
+    package func searchVehicles(
         request: GRPCCore.ServerRequest<Maps_Fleetengine_V1_SearchVehiclesRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Maps_Fleetengine_V1_SearchVehiclesResponse> {
@@ -829,7 +829,7 @@ extension Maps_Fleetengine_V1_VehicleService {
     /// > Source IDL Documentation:
     /// >
     /// > Vehicles of an on-demand fleet.
-    public protocol ClientProtocol: Sendable {
+    package protocol ClientProtocol: Sendable {
         /// Call the "CreateVehicle" method.
         ///
         /// > Source IDL Documentation:
@@ -1001,14 +1001,14 @@ extension Maps_Fleetengine_V1_VehicleService {
     /// > Source IDL Documentation:
     /// >
     /// > Vehicles of an on-demand fleet.
-    public struct Client<Transport>: ClientProtocol where Transport: GRPCCore.ClientTransport {
+    package struct Client<Transport>: ClientProtocol where Transport: GRPCCore.ClientTransport {
         private let client: GRPCCore.GRPCClient<Transport>
 
         /// Creates a new client wrapping the provided `GRPCCore.GRPCClient`.
         ///
         /// - Parameters:
         ///   - client: A `GRPCCore.GRPCClient` providing a communication channel to the service.
-        public init(wrapping client: GRPCCore.GRPCClient<Transport>) {
+        package init(wrapping client: GRPCCore.GRPCClient<Transport>) {
             self.client = client
         }
 
@@ -1027,7 +1027,7 @@ extension Maps_Fleetengine_V1_VehicleService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func createVehicle<Result>(
+        package func createVehicle<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_CreateVehicleRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_CreateVehicleRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_Vehicle>,
@@ -1061,7 +1061,7 @@ extension Maps_Fleetengine_V1_VehicleService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func getVehicle<Result>(
+        package func getVehicle<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_GetVehicleRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_GetVehicleRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_Vehicle>,
@@ -1095,7 +1095,7 @@ extension Maps_Fleetengine_V1_VehicleService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func deleteVehicle<Result>(
+        package func deleteVehicle<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_DeleteVehicleRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_DeleteVehicleRequest>,
             deserializer: some GRPCCore.MessageDeserializer<SwiftProtobuf.Google_Protobuf_Empty>,
@@ -1129,7 +1129,7 @@ extension Maps_Fleetengine_V1_VehicleService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func updateVehicle<Result>(
+        package func updateVehicle<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_UpdateVehicleRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_UpdateVehicleRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_Vehicle>,
@@ -1163,7 +1163,7 @@ extension Maps_Fleetengine_V1_VehicleService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func updateVehicleAttributes<Result>(
+        package func updateVehicleAttributes<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_UpdateVehicleAttributesRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_UpdateVehicleAttributesRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_UpdateVehicleAttributesResponse>,
@@ -1197,7 +1197,7 @@ extension Maps_Fleetengine_V1_VehicleService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func listVehicles<Result>(
+        package func listVehicles<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_ListVehiclesRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_ListVehiclesRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_ListVehiclesResponse>,
@@ -1231,7 +1231,7 @@ extension Maps_Fleetengine_V1_VehicleService {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func searchVehicles<Result>(
+        package func searchVehicles<Result>(
             request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_SearchVehiclesRequest>,
             serializer: some GRPCCore.MessageSerializer<Maps_Fleetengine_V1_SearchVehiclesRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Maps_Fleetengine_V1_SearchVehiclesResponse>,
@@ -1268,7 +1268,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func createVehicle<Result>(
+    package func createVehicle<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_CreateVehicleRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_Vehicle>) async throws -> Result = { response in
@@ -1297,7 +1297,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func getVehicle<Result>(
+    package func getVehicle<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_GetVehicleRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_Vehicle>) async throws -> Result = { response in
@@ -1326,7 +1326,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func deleteVehicle<Result>(
+    package func deleteVehicle<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_DeleteVehicleRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<SwiftProtobuf.Google_Protobuf_Empty>) async throws -> Result = { response in
@@ -1355,7 +1355,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func updateVehicle<Result>(
+    package func updateVehicle<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_UpdateVehicleRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_Vehicle>) async throws -> Result = { response in
@@ -1384,7 +1384,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func updateVehicleAttributes<Result>(
+    package func updateVehicleAttributes<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_UpdateVehicleAttributesRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_UpdateVehicleAttributesResponse>) async throws -> Result = { response in
@@ -1413,7 +1413,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func listVehicles<Result>(
+    package func listVehicles<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_ListVehiclesRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_ListVehiclesResponse>) async throws -> Result = { response in
@@ -1442,7 +1442,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func searchVehicles<Result>(
+    package func searchVehicles<Result>(
         request: GRPCCore.ClientRequest<Maps_Fleetengine_V1_SearchVehiclesRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Maps_Fleetengine_V1_SearchVehiclesResponse>) async throws -> Result = { response in
@@ -1476,7 +1476,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func createVehicle<Result>(
+    package func createVehicle<Result>(
         _ message: Maps_Fleetengine_V1_CreateVehicleRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1509,7 +1509,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func getVehicle<Result>(
+    package func getVehicle<Result>(
         _ message: Maps_Fleetengine_V1_GetVehicleRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1542,7 +1542,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func deleteVehicle<Result>(
+    package func deleteVehicle<Result>(
         _ message: Maps_Fleetengine_V1_DeleteVehicleRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1575,7 +1575,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func updateVehicle<Result>(
+    package func updateVehicle<Result>(
         _ message: Maps_Fleetengine_V1_UpdateVehicleRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1608,7 +1608,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func updateVehicleAttributes<Result>(
+    package func updateVehicleAttributes<Result>(
         _ message: Maps_Fleetengine_V1_UpdateVehicleAttributesRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1641,7 +1641,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func listVehicles<Result>(
+    package func listVehicles<Result>(
         _ message: Maps_Fleetengine_V1_ListVehiclesRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -1674,7 +1674,7 @@ extension Maps_Fleetengine_V1_VehicleService.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func searchVehicles<Result>(
+    package func searchVehicles<Result>(
         _ message: Maps_Fleetengine_V1_SearchVehiclesRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,

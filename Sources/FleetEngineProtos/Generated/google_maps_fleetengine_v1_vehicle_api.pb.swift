@@ -22,311 +22,311 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated struct Maps_Fleetengine_V1_CreateVehicleRequest: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_CreateVehicleRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {self._header != nil}
+  package var hasHeader: Bool {self._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {self._header = nil}
+  package mutating func clearHeader() {self._header = nil}
 
   /// providers/{provider}
-  public var parent: String = String()
+  package var parent: String = String()
 
-  public var vehicleID: String = String()
+  package var vehicleID: String = String()
 
-  public var vehicle: Maps_Fleetengine_V1_Vehicle {
+  package var vehicle: Maps_Fleetengine_V1_Vehicle {
     get {_vehicle ?? Maps_Fleetengine_V1_Vehicle()}
     set {_vehicle = newValue}
   }
   /// Returns true if `vehicle` has been explicitly set.
-  public var hasVehicle: Bool {self._vehicle != nil}
+  package var hasVehicle: Bool {self._vehicle != nil}
   /// Clears the value of `vehicle`. Subsequent reads from it will return its default value.
-  public mutating func clearVehicle() {self._vehicle = nil}
+  package mutating func clearVehicle() {self._vehicle = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _header: Maps_Fleetengine_V1_RequestHeader? = nil
   fileprivate var _vehicle: Maps_Fleetengine_V1_Vehicle? = nil
 }
 
-public nonisolated struct Maps_Fleetengine_V1_GetVehicleRequest: @unchecked Sendable {
+package nonisolated struct Maps_Fleetengine_V1_GetVehicleRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_storage._header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_uniqueStorage()._header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {_storage._header != nil}
+  package var hasHeader: Bool {_storage._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {_uniqueStorage()._header = nil}
+  package mutating func clearHeader() {_uniqueStorage()._header = nil}
 
   /// providers/{provider}/vehicles/{vehicle}
-  public var name: String {
+  package var name: String {
     get {_storage._name}
     set {_uniqueStorage()._name = newValue}
   }
 
-  public var currentRouteSegmentVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var currentRouteSegmentVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_storage._currentRouteSegmentVersion ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_uniqueStorage()._currentRouteSegmentVersion = newValue}
   }
   /// Returns true if `currentRouteSegmentVersion` has been explicitly set.
-  public var hasCurrentRouteSegmentVersion: Bool {_storage._currentRouteSegmentVersion != nil}
+  package var hasCurrentRouteSegmentVersion: Bool {_storage._currentRouteSegmentVersion != nil}
   /// Clears the value of `currentRouteSegmentVersion`. Subsequent reads from it will return its default value.
-  public mutating func clearCurrentRouteSegmentVersion() {_uniqueStorage()._currentRouteSegmentVersion = nil}
+  package mutating func clearCurrentRouteSegmentVersion() {_uniqueStorage()._currentRouteSegmentVersion = nil}
 
-  public var waypointsVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var waypointsVersion: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_storage._waypointsVersion ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_uniqueStorage()._waypointsVersion = newValue}
   }
   /// Returns true if `waypointsVersion` has been explicitly set.
-  public var hasWaypointsVersion: Bool {_storage._waypointsVersion != nil}
+  package var hasWaypointsVersion: Bool {_storage._waypointsVersion != nil}
   /// Clears the value of `waypointsVersion`. Subsequent reads from it will return its default value.
-  public mutating func clearWaypointsVersion() {_uniqueStorage()._waypointsVersion = nil}
+  package mutating func clearWaypointsVersion() {_uniqueStorage()._waypointsVersion = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Maps_Fleetengine_V1_DeleteVehicleRequest: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_DeleteVehicleRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {self._header != nil}
+  package var hasHeader: Bool {self._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {self._header = nil}
+  package mutating func clearHeader() {self._header = nil}
 
   /// providers/{provider}/vehicles/{vehicle}
-  public var name: String = String()
+  package var name: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _header: Maps_Fleetengine_V1_RequestHeader? = nil
 }
 
-public nonisolated struct Maps_Fleetengine_V1_UpdateVehicleRequest: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_UpdateVehicleRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {self._header != nil}
+  package var hasHeader: Bool {self._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {self._header = nil}
+  package mutating func clearHeader() {self._header = nil}
 
   /// providers/{provider}/vehicles/{vehicle}
-  public var name: String = String()
+  package var name: String = String()
 
-  public var vehicle: Maps_Fleetengine_V1_Vehicle {
+  package var vehicle: Maps_Fleetengine_V1_Vehicle {
     get {_vehicle ?? Maps_Fleetengine_V1_Vehicle()}
     set {_vehicle = newValue}
   }
   /// Returns true if `vehicle` has been explicitly set.
-  public var hasVehicle: Bool {self._vehicle != nil}
+  package var hasVehicle: Bool {self._vehicle != nil}
   /// Clears the value of `vehicle`. Subsequent reads from it will return its default value.
-  public mutating func clearVehicle() {self._vehicle = nil}
+  package mutating func clearVehicle() {self._vehicle = nil}
 
-  public var updateMask: SwiftProtobuf.Google_Protobuf_FieldMask {
+  package var updateMask: SwiftProtobuf.Google_Protobuf_FieldMask {
     get {_updateMask ?? SwiftProtobuf.Google_Protobuf_FieldMask()}
     set {_updateMask = newValue}
   }
   /// Returns true if `updateMask` has been explicitly set.
-  public var hasUpdateMask: Bool {self._updateMask != nil}
+  package var hasUpdateMask: Bool {self._updateMask != nil}
   /// Clears the value of `updateMask`. Subsequent reads from it will return its default value.
-  public mutating func clearUpdateMask() {self._updateMask = nil}
+  package mutating func clearUpdateMask() {self._updateMask = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _header: Maps_Fleetengine_V1_RequestHeader? = nil
   fileprivate var _vehicle: Maps_Fleetengine_V1_Vehicle? = nil
   fileprivate var _updateMask: SwiftProtobuf.Google_Protobuf_FieldMask? = nil
 }
 
-public nonisolated struct Maps_Fleetengine_V1_UpdateVehicleAttributesRequest: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_UpdateVehicleAttributesRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {self._header != nil}
+  package var hasHeader: Bool {self._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {self._header = nil}
+  package mutating func clearHeader() {self._header = nil}
 
   /// providers/{provider}/vehicles/{vehicle}
-  public var name: String = String()
+  package var name: String = String()
 
-  public var attributes: [Maps_Fleetengine_V1_VehicleAttribute] = []
+  package var attributes: [Maps_Fleetengine_V1_VehicleAttribute] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _header: Maps_Fleetengine_V1_RequestHeader? = nil
 }
 
-public nonisolated struct Maps_Fleetengine_V1_UpdateVehicleAttributesResponse: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_UpdateVehicleAttributesResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// All of the vehicle's attributes after the merge.
-  public var attributes: [Maps_Fleetengine_V1_VehicleAttribute] = []
+  package var attributes: [Maps_Fleetengine_V1_VehicleAttribute] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Maps_Fleetengine_V1_SearchVehiclesRequest: @unchecked Sendable {
+package nonisolated struct Maps_Fleetengine_V1_SearchVehiclesRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_storage._header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_uniqueStorage()._header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {_storage._header != nil}
+  package var hasHeader: Bool {_storage._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {_uniqueStorage()._header = nil}
+  package mutating func clearHeader() {_uniqueStorage()._header = nil}
 
   /// providers/{provider}
-  public var parent: String {
+  package var parent: String {
     get {_storage._parent}
     set {_uniqueStorage()._parent = newValue}
   }
 
-  public var pickupPoint: Maps_Fleetengine_V1_TerminalLocation {
+  package var pickupPoint: Maps_Fleetengine_V1_TerminalLocation {
     get {_storage._pickupPoint ?? Maps_Fleetengine_V1_TerminalLocation()}
     set {_uniqueStorage()._pickupPoint = newValue}
   }
   /// Returns true if `pickupPoint` has been explicitly set.
-  public var hasPickupPoint: Bool {_storage._pickupPoint != nil}
+  package var hasPickupPoint: Bool {_storage._pickupPoint != nil}
   /// Clears the value of `pickupPoint`. Subsequent reads from it will return its default value.
-  public mutating func clearPickupPoint() {_uniqueStorage()._pickupPoint = nil}
+  package mutating func clearPickupPoint() {_uniqueStorage()._pickupPoint = nil}
 
-  public var dropoffPoint: Maps_Fleetengine_V1_TerminalLocation {
+  package var dropoffPoint: Maps_Fleetengine_V1_TerminalLocation {
     get {_storage._dropoffPoint ?? Maps_Fleetengine_V1_TerminalLocation()}
     set {_uniqueStorage()._dropoffPoint = newValue}
   }
   /// Returns true if `dropoffPoint` has been explicitly set.
-  public var hasDropoffPoint: Bool {_storage._dropoffPoint != nil}
+  package var hasDropoffPoint: Bool {_storage._dropoffPoint != nil}
   /// Clears the value of `dropoffPoint`. Subsequent reads from it will return its default value.
-  public mutating func clearDropoffPoint() {_uniqueStorage()._dropoffPoint = nil}
+  package mutating func clearDropoffPoint() {_uniqueStorage()._dropoffPoint = nil}
 
-  public var pickupRadiusMeters: Int32 {
+  package var pickupRadiusMeters: Int32 {
     get {_storage._pickupRadiusMeters}
     set {_uniqueStorage()._pickupRadiusMeters = newValue}
   }
 
-  public var count: Int32 {
+  package var count: Int32 {
     get {_storage._count}
     set {_uniqueStorage()._count = newValue}
   }
 
-  public var minimumCapacity: Int32 {
+  package var minimumCapacity: Int32 {
     get {_storage._minimumCapacity}
     set {_uniqueStorage()._minimumCapacity = newValue}
   }
 
-  public var tripTypes: [Maps_Fleetengine_V1_TripType] {
+  package var tripTypes: [Maps_Fleetengine_V1_TripType] {
     get {_storage._tripTypes}
     set {_uniqueStorage()._tripTypes = newValue}
   }
 
-  public var maximumStaleness: SwiftProtobuf.Google_Protobuf_Duration {
+  package var maximumStaleness: SwiftProtobuf.Google_Protobuf_Duration {
     get {_storage._maximumStaleness ?? SwiftProtobuf.Google_Protobuf_Duration()}
     set {_uniqueStorage()._maximumStaleness = newValue}
   }
   /// Returns true if `maximumStaleness` has been explicitly set.
-  public var hasMaximumStaleness: Bool {_storage._maximumStaleness != nil}
+  package var hasMaximumStaleness: Bool {_storage._maximumStaleness != nil}
   /// Clears the value of `maximumStaleness`. Subsequent reads from it will return its default value.
-  public mutating func clearMaximumStaleness() {_uniqueStorage()._maximumStaleness = nil}
+  package mutating func clearMaximumStaleness() {_uniqueStorage()._maximumStaleness = nil}
 
-  public var vehicleTypes: [Maps_Fleetengine_V1_Vehicle.VehicleType] {
+  package var vehicleTypes: [Maps_Fleetengine_V1_Vehicle.VehicleType] {
     get {_storage._vehicleTypes}
     set {_uniqueStorage()._vehicleTypes = newValue}
   }
 
-  public var requiredAttributes: [Maps_Fleetengine_V1_VehicleAttribute] {
+  package var requiredAttributes: [Maps_Fleetengine_V1_VehicleAttribute] {
     get {_storage._requiredAttributes}
     set {_uniqueStorage()._requiredAttributes = newValue}
   }
 
-  public var requiredOneOfAttributes: [Maps_Fleetengine_V1_VehicleAttributeList] {
+  package var requiredOneOfAttributes: [Maps_Fleetengine_V1_VehicleAttributeList] {
     get {_storage._requiredOneOfAttributes}
     set {_uniqueStorage()._requiredOneOfAttributes = newValue}
   }
 
-  public var requiredOneOfAttributeSets: [Maps_Fleetengine_V1_VehicleAttributeList] {
+  package var requiredOneOfAttributeSets: [Maps_Fleetengine_V1_VehicleAttributeList] {
     get {_storage._requiredOneOfAttributeSets}
     set {_uniqueStorage()._requiredOneOfAttributeSets = newValue}
   }
 
-  public var orderBy: Maps_Fleetengine_V1_SearchVehiclesRequest.VehicleMatchOrder {
+  package var orderBy: Maps_Fleetengine_V1_SearchVehiclesRequest.VehicleMatchOrder {
     get {_storage._orderBy}
     set {_uniqueStorage()._orderBy = newValue}
   }
 
-  public var includeBackToBack: Bool {
+  package var includeBackToBack: Bool {
     get {_storage._includeBackToBack}
     set {_uniqueStorage()._includeBackToBack = newValue}
   }
 
-  public var tripID: String {
+  package var tripID: String {
     get {_storage._tripID}
     set {_uniqueStorage()._tripID = newValue}
   }
 
-  public var currentTripsPresent: Maps_Fleetengine_V1_SearchVehiclesRequest.CurrentTripsPresent {
+  package var currentTripsPresent: Maps_Fleetengine_V1_SearchVehiclesRequest.CurrentTripsPresent {
     get {_storage._currentTripsPresent}
     set {_uniqueStorage()._currentTripsPresent = newValue}
   }
 
-  public var filter: String {
+  package var filter: String {
     get {_storage._filter}
     set {_uniqueStorage()._filter = newValue}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// How matches are ordered.
-  public nonisolated enum VehicleMatchOrder: SwiftProtobuf.Enum, Swift.CaseIterable {
-    public typealias RawValue = Int
+  package nonisolated enum VehicleMatchOrder: SwiftProtobuf.Enum, Swift.CaseIterable {
+    package typealias RawValue = Int
     case unknownVehicleMatchOrder // = 0
     case pickupPointEta // = 1
     case pickupPointDistance // = 2
@@ -335,11 +335,11 @@ public nonisolated struct Maps_Fleetengine_V1_SearchVehiclesRequest: @unchecked 
     case cost // = 5
     case UNRECOGNIZED(Int)
 
-    public init() {
+    package init() {
       self = .unknownVehicleMatchOrder
     }
 
-    public init?(rawValue: Int) {
+    package init?(rawValue: Int) {
       switch rawValue {
       case 0: self = .unknownVehicleMatchOrder
       case 1: self = .pickupPointEta
@@ -351,7 +351,7 @@ public nonisolated struct Maps_Fleetengine_V1_SearchVehiclesRequest: @unchecked 
       }
     }
 
-    public var rawValue: Int {
+    package var rawValue: Int {
       switch self {
       case .unknownVehicleMatchOrder: return 0
       case .pickupPointEta: return 1
@@ -364,7 +364,7 @@ public nonisolated struct Maps_Fleetengine_V1_SearchVehiclesRequest: @unchecked 
     }
 
     // The compiler won't synthesize support with the UNRECOGNIZED case.
-    public static let allCases: [Maps_Fleetengine_V1_SearchVehiclesRequest.VehicleMatchOrder] = [
+    package static let allCases: [Maps_Fleetengine_V1_SearchVehiclesRequest.VehicleMatchOrder] = [
       .unknownVehicleMatchOrder,
       .pickupPointEta,
       .pickupPointDistance,
@@ -376,18 +376,18 @@ public nonisolated struct Maps_Fleetengine_V1_SearchVehiclesRequest: @unchecked 
   }
 
   /// Which vehicles' current trips qualify them.
-  public nonisolated enum CurrentTripsPresent: SwiftProtobuf.Enum, Swift.CaseIterable {
-    public typealias RawValue = Int
+  package nonisolated enum CurrentTripsPresent: SwiftProtobuf.Enum, Swift.CaseIterable {
+    package typealias RawValue = Int
     case unspecified // = 0
     case none // = 1
     case any // = 2
     case UNRECOGNIZED(Int)
 
-    public init() {
+    package init() {
       self = .unspecified
     }
 
-    public init?(rawValue: Int) {
+    package init?(rawValue: Int) {
       switch rawValue {
       case 0: self = .unspecified
       case 1: self = .none
@@ -396,7 +396,7 @@ public nonisolated struct Maps_Fleetengine_V1_SearchVehiclesRequest: @unchecked 
       }
     }
 
-    public var rawValue: Int {
+    package var rawValue: Int {
       switch self {
       case .unspecified: return 0
       case .none: return 1
@@ -406,7 +406,7 @@ public nonisolated struct Maps_Fleetengine_V1_SearchVehiclesRequest: @unchecked 
     }
 
     // The compiler won't synthesize support with the UNRECOGNIZED case.
-    public static let allCases: [Maps_Fleetengine_V1_SearchVehiclesRequest.CurrentTripsPresent] = [
+    package static let allCases: [Maps_Fleetengine_V1_SearchVehiclesRequest.CurrentTripsPresent] = [
       .unspecified,
       .none,
       .any,
@@ -414,252 +414,252 @@ public nonisolated struct Maps_Fleetengine_V1_SearchVehiclesRequest: @unchecked 
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Maps_Fleetengine_V1_SearchVehiclesResponse: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_SearchVehiclesResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var matches: [Maps_Fleetengine_V1_VehicleMatch] = []
+  package var matches: [Maps_Fleetengine_V1_VehicleMatch] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Maps_Fleetengine_V1_ListVehiclesRequest: @unchecked Sendable {
+package nonisolated struct Maps_Fleetengine_V1_ListVehiclesRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var header: Maps_Fleetengine_V1_RequestHeader {
+  package var header: Maps_Fleetengine_V1_RequestHeader {
     get {_storage._header ?? Maps_Fleetengine_V1_RequestHeader()}
     set {_uniqueStorage()._header = newValue}
   }
   /// Returns true if `header` has been explicitly set.
-  public var hasHeader: Bool {_storage._header != nil}
+  package var hasHeader: Bool {_storage._header != nil}
   /// Clears the value of `header`. Subsequent reads from it will return its default value.
-  public mutating func clearHeader() {_uniqueStorage()._header = nil}
+  package mutating func clearHeader() {_uniqueStorage()._header = nil}
 
   /// providers/{provider}
-  public var parent: String {
+  package var parent: String {
     get {_storage._parent}
     set {_uniqueStorage()._parent = newValue}
   }
 
-  public var pageSize: Int32 {
+  package var pageSize: Int32 {
     get {_storage._pageSize}
     set {_uniqueStorage()._pageSize = newValue}
   }
 
-  public var pageToken: String {
+  package var pageToken: String {
     get {_storage._pageToken}
     set {_uniqueStorage()._pageToken = newValue}
   }
 
-  public var minimumCapacity: SwiftProtobuf.Google_Protobuf_Int32Value {
+  package var minimumCapacity: SwiftProtobuf.Google_Protobuf_Int32Value {
     get {_storage._minimumCapacity ?? SwiftProtobuf.Google_Protobuf_Int32Value()}
     set {_uniqueStorage()._minimumCapacity = newValue}
   }
   /// Returns true if `minimumCapacity` has been explicitly set.
-  public var hasMinimumCapacity: Bool {_storage._minimumCapacity != nil}
+  package var hasMinimumCapacity: Bool {_storage._minimumCapacity != nil}
   /// Clears the value of `minimumCapacity`. Subsequent reads from it will return its default value.
-  public mutating func clearMinimumCapacity() {_uniqueStorage()._minimumCapacity = nil}
+  package mutating func clearMinimumCapacity() {_uniqueStorage()._minimumCapacity = nil}
 
-  public var tripTypes: [Maps_Fleetengine_V1_TripType] {
+  package var tripTypes: [Maps_Fleetengine_V1_TripType] {
     get {_storage._tripTypes}
     set {_uniqueStorage()._tripTypes = newValue}
   }
 
-  public var maximumStaleness: SwiftProtobuf.Google_Protobuf_Duration {
+  package var maximumStaleness: SwiftProtobuf.Google_Protobuf_Duration {
     get {_storage._maximumStaleness ?? SwiftProtobuf.Google_Protobuf_Duration()}
     set {_uniqueStorage()._maximumStaleness = newValue}
   }
   /// Returns true if `maximumStaleness` has been explicitly set.
-  public var hasMaximumStaleness: Bool {_storage._maximumStaleness != nil}
+  package var hasMaximumStaleness: Bool {_storage._maximumStaleness != nil}
   /// Clears the value of `maximumStaleness`. Subsequent reads from it will return its default value.
-  public mutating func clearMaximumStaleness() {_uniqueStorage()._maximumStaleness = nil}
+  package mutating func clearMaximumStaleness() {_uniqueStorage()._maximumStaleness = nil}
 
   /// Required: at least one category.
-  public var vehicleTypeCategories: [Maps_Fleetengine_V1_Vehicle.VehicleType.Category] {
+  package var vehicleTypeCategories: [Maps_Fleetengine_V1_Vehicle.VehicleType.Category] {
     get {_storage._vehicleTypeCategories}
     set {_uniqueStorage()._vehicleTypeCategories = newValue}
   }
 
-  public var requiredAttributes: [String] {
+  package var requiredAttributes: [String] {
     get {_storage._requiredAttributes}
     set {_uniqueStorage()._requiredAttributes = newValue}
   }
 
-  public var requiredOneOfAttributes: [String] {
+  package var requiredOneOfAttributes: [String] {
     get {_storage._requiredOneOfAttributes}
     set {_uniqueStorage()._requiredOneOfAttributes = newValue}
   }
 
-  public var requiredOneOfAttributeSets: [String] {
+  package var requiredOneOfAttributeSets: [String] {
     get {_storage._requiredOneOfAttributeSets}
     set {_uniqueStorage()._requiredOneOfAttributeSets = newValue}
   }
 
-  public var vehicleState: Maps_Fleetengine_V1_VehicleState {
+  package var vehicleState: Maps_Fleetengine_V1_VehicleState {
     get {_storage._vehicleState}
     set {_uniqueStorage()._vehicleState = newValue}
   }
 
-  public var onTripOnly: Bool {
+  package var onTripOnly: Bool {
     get {_storage._onTripOnly}
     set {_uniqueStorage()._onTripOnly = newValue}
   }
 
-  public var filter: String {
+  package var filter: String {
     get {_storage._filter}
     set {_uniqueStorage()._filter = newValue}
   }
 
-  public var viewport: Google_Geo_Type_Viewport {
+  package var viewport: Google_Geo_Type_Viewport {
     get {_storage._viewport ?? Google_Geo_Type_Viewport()}
     set {_uniqueStorage()._viewport = newValue}
   }
   /// Returns true if `viewport` has been explicitly set.
-  public var hasViewport: Bool {_storage._viewport != nil}
+  package var hasViewport: Bool {_storage._viewport != nil}
   /// Clears the value of `viewport`. Subsequent reads from it will return its default value.
-  public mutating func clearViewport() {_uniqueStorage()._viewport = nil}
+  package mutating func clearViewport() {_uniqueStorage()._viewport = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Maps_Fleetengine_V1_ListVehiclesResponse: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_ListVehiclesResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var vehicles: [Maps_Fleetengine_V1_Vehicle] = []
+  package var vehicles: [Maps_Fleetengine_V1_Vehicle] = []
 
   /// Empty on the last page.
-  public var nextPageToken: String = String()
+  package var nextPageToken: String = String()
 
   /// How many vehicles pass the filters, on all pages.
-  public var totalSize: Int64 = 0
+  package var totalSize: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A point of a vehicle's route and when it is reached.
-public nonisolated struct Maps_Fleetengine_V1_Waypoint: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_Waypoint: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var latLng: Google_Type_LatLng {
+  package var latLng: Google_Type_LatLng {
     get {_latLng ?? Google_Type_LatLng()}
     set {_latLng = newValue}
   }
   /// Returns true if `latLng` has been explicitly set.
-  public var hasLatLng: Bool {self._latLng != nil}
+  package var hasLatLng: Bool {self._latLng != nil}
   /// Clears the value of `latLng`. Subsequent reads from it will return its default value.
-  public mutating func clearLatLng() {self._latLng = nil}
+  package mutating func clearLatLng() {self._latLng = nil}
 
-  public var eta: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var eta: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_eta ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_eta = newValue}
   }
   /// Returns true if `eta` has been explicitly set.
-  public var hasEta: Bool {self._eta != nil}
+  package var hasEta: Bool {self._eta != nil}
   /// Clears the value of `eta`. Subsequent reads from it will return its default value.
-  public mutating func clearEta() {self._eta = nil}
+  package mutating func clearEta() {self._eta = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _latLng: Google_Type_LatLng? = nil
   fileprivate var _eta: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 }
 
 /// One vehicle a search found, with how it would serve the trip.
-public nonisolated struct Maps_Fleetengine_V1_VehicleMatch: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_VehicleMatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var vehicle: Maps_Fleetengine_V1_Vehicle {
+  package var vehicle: Maps_Fleetengine_V1_Vehicle {
     get {_vehicle ?? Maps_Fleetengine_V1_Vehicle()}
     set {_vehicle = newValue}
   }
   /// Returns true if `vehicle` has been explicitly set.
-  public var hasVehicle: Bool {self._vehicle != nil}
+  package var hasVehicle: Bool {self._vehicle != nil}
   /// Clears the value of `vehicle`. Subsequent reads from it will return its default value.
-  public mutating func clearVehicle() {self._vehicle = nil}
+  package mutating func clearVehicle() {self._vehicle = nil}
 
-  public var vehiclePickupEta: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var vehiclePickupEta: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_vehiclePickupEta ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_vehiclePickupEta = newValue}
   }
   /// Returns true if `vehiclePickupEta` has been explicitly set.
-  public var hasVehiclePickupEta: Bool {self._vehiclePickupEta != nil}
+  package var hasVehiclePickupEta: Bool {self._vehiclePickupEta != nil}
   /// Clears the value of `vehiclePickupEta`. Subsequent reads from it will return its default value.
-  public mutating func clearVehiclePickupEta() {self._vehiclePickupEta = nil}
+  package mutating func clearVehiclePickupEta() {self._vehiclePickupEta = nil}
 
-  public var vehiclePickupDistanceMeters: SwiftProtobuf.Google_Protobuf_Int32Value {
+  package var vehiclePickupDistanceMeters: SwiftProtobuf.Google_Protobuf_Int32Value {
     get {_vehiclePickupDistanceMeters ?? SwiftProtobuf.Google_Protobuf_Int32Value()}
     set {_vehiclePickupDistanceMeters = newValue}
   }
   /// Returns true if `vehiclePickupDistanceMeters` has been explicitly set.
-  public var hasVehiclePickupDistanceMeters: Bool {self._vehiclePickupDistanceMeters != nil}
+  package var hasVehiclePickupDistanceMeters: Bool {self._vehiclePickupDistanceMeters != nil}
   /// Clears the value of `vehiclePickupDistanceMeters`. Subsequent reads from it will return its default value.
-  public mutating func clearVehiclePickupDistanceMeters() {self._vehiclePickupDistanceMeters = nil}
+  package mutating func clearVehiclePickupDistanceMeters() {self._vehiclePickupDistanceMeters = nil}
 
-  public var vehiclePickupStraightLineDistanceMeters: SwiftProtobuf.Google_Protobuf_Int32Value {
+  package var vehiclePickupStraightLineDistanceMeters: SwiftProtobuf.Google_Protobuf_Int32Value {
     get {_vehiclePickupStraightLineDistanceMeters ?? SwiftProtobuf.Google_Protobuf_Int32Value()}
     set {_vehiclePickupStraightLineDistanceMeters = newValue}
   }
   /// Returns true if `vehiclePickupStraightLineDistanceMeters` has been explicitly set.
-  public var hasVehiclePickupStraightLineDistanceMeters: Bool {self._vehiclePickupStraightLineDistanceMeters != nil}
+  package var hasVehiclePickupStraightLineDistanceMeters: Bool {self._vehiclePickupStraightLineDistanceMeters != nil}
   /// Clears the value of `vehiclePickupStraightLineDistanceMeters`. Subsequent reads from it will return its default value.
-  public mutating func clearVehiclePickupStraightLineDistanceMeters() {self._vehiclePickupStraightLineDistanceMeters = nil}
+  package mutating func clearVehiclePickupStraightLineDistanceMeters() {self._vehiclePickupStraightLineDistanceMeters = nil}
 
-  public var vehicleDropoffEta: SwiftProtobuf.Google_Protobuf_Timestamp {
+  package var vehicleDropoffEta: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_vehicleDropoffEta ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_vehicleDropoffEta = newValue}
   }
   /// Returns true if `vehicleDropoffEta` has been explicitly set.
-  public var hasVehicleDropoffEta: Bool {self._vehicleDropoffEta != nil}
+  package var hasVehicleDropoffEta: Bool {self._vehicleDropoffEta != nil}
   /// Clears the value of `vehicleDropoffEta`. Subsequent reads from it will return its default value.
-  public mutating func clearVehicleDropoffEta() {self._vehicleDropoffEta = nil}
+  package mutating func clearVehicleDropoffEta() {self._vehicleDropoffEta = nil}
 
-  public var vehiclePickupToDropoffDistanceMeters: SwiftProtobuf.Google_Protobuf_Int32Value {
+  package var vehiclePickupToDropoffDistanceMeters: SwiftProtobuf.Google_Protobuf_Int32Value {
     get {_vehiclePickupToDropoffDistanceMeters ?? SwiftProtobuf.Google_Protobuf_Int32Value()}
     set {_vehiclePickupToDropoffDistanceMeters = newValue}
   }
   /// Returns true if `vehiclePickupToDropoffDistanceMeters` has been explicitly set.
-  public var hasVehiclePickupToDropoffDistanceMeters: Bool {self._vehiclePickupToDropoffDistanceMeters != nil}
+  package var hasVehiclePickupToDropoffDistanceMeters: Bool {self._vehiclePickupToDropoffDistanceMeters != nil}
   /// Clears the value of `vehiclePickupToDropoffDistanceMeters`. Subsequent reads from it will return its default value.
-  public mutating func clearVehiclePickupToDropoffDistanceMeters() {self._vehiclePickupToDropoffDistanceMeters = nil}
+  package mutating func clearVehiclePickupToDropoffDistanceMeters() {self._vehiclePickupToDropoffDistanceMeters = nil}
 
-  public var tripType: Maps_Fleetengine_V1_TripType = .unknownTripType
+  package var tripType: Maps_Fleetengine_V1_TripType = .unknownTripType
 
-  public var vehicleTripsWaypoints: [Maps_Fleetengine_V1_Waypoint] = []
+  package var vehicleTripsWaypoints: [Maps_Fleetengine_V1_Waypoint] = []
 
-  public var vehicleMatchType: Maps_Fleetengine_V1_VehicleMatch.VehicleMatchType = .unknown
+  package var vehicleMatchType: Maps_Fleetengine_V1_VehicleMatch.VehicleMatchType = .unknown
 
-  public var requestedOrderedBy: Maps_Fleetengine_V1_SearchVehiclesRequest.VehicleMatchOrder = .unknownVehicleMatchOrder
+  package var requestedOrderedBy: Maps_Fleetengine_V1_SearchVehiclesRequest.VehicleMatchOrder = .unknownVehicleMatchOrder
 
-  public var orderedBy: Maps_Fleetengine_V1_SearchVehiclesRequest.VehicleMatchOrder = .unknownVehicleMatchOrder
+  package var orderedBy: Maps_Fleetengine_V1_SearchVehiclesRequest.VehicleMatchOrder = .unknownVehicleMatchOrder
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum VehicleMatchType: SwiftProtobuf.Enum, Swift.CaseIterable {
-    public typealias RawValue = Int
+  package nonisolated enum VehicleMatchType: SwiftProtobuf.Enum, Swift.CaseIterable {
+    package typealias RawValue = Int
     case unknown // = 0
     case exclusive // = 1
     case backToBack // = 2
@@ -667,11 +667,11 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleMatch: Sendable {
     case carpoolBackToBack // = 4
     case UNRECOGNIZED(Int)
 
-    public init() {
+    package init() {
       self = .unknown
     }
 
-    public init?(rawValue: Int) {
+    package init?(rawValue: Int) {
       switch rawValue {
       case 0: self = .unknown
       case 1: self = .exclusive
@@ -682,7 +682,7 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleMatch: Sendable {
       }
     }
 
-    public var rawValue: Int {
+    package var rawValue: Int {
       switch self {
       case .unknown: return 0
       case .exclusive: return 1
@@ -694,7 +694,7 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleMatch: Sendable {
     }
 
     // The compiler won't synthesize support with the UNRECOGNIZED case.
-    public static let allCases: [Maps_Fleetengine_V1_VehicleMatch.VehicleMatchType] = [
+    package static let allCases: [Maps_Fleetengine_V1_VehicleMatch.VehicleMatchType] = [
       .unknown,
       .exclusive,
       .backToBack,
@@ -704,7 +704,7 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleMatch: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _vehicle: Maps_Fleetengine_V1_Vehicle? = nil
   fileprivate var _vehiclePickupEta: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
@@ -715,16 +715,16 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleMatch: Sendable {
 }
 
 /// A group of attributes for the one-of filters.
-public nonisolated struct Maps_Fleetengine_V1_VehicleAttributeList: Sendable {
+package nonisolated struct Maps_Fleetengine_V1_VehicleAttributeList: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var attributes: [Maps_Fleetengine_V1_VehicleAttribute] = []
+  package var attributes: [Maps_Fleetengine_V1_VehicleAttribute] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -732,10 +732,10 @@ public nonisolated struct Maps_Fleetengine_V1_VehicleAttributeList: Sendable {
 fileprivate nonisolated let _protobuf_package = "maps.fleetengine.v1"
 
 nonisolated extension Maps_Fleetengine_V1_CreateVehicleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CreateVehicleRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}parent\0\u{3}vehicle_id\0\u{1}vehicle\0")
+  package static let protoMessageName: String = _protobuf_package + ".CreateVehicleRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}parent\0\u{3}vehicle_id\0\u{1}vehicle\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -750,7 +750,7 @@ nonisolated extension Maps_Fleetengine_V1_CreateVehicleRequest: SwiftProtobuf.Me
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -770,7 +770,7 @@ nonisolated extension Maps_Fleetengine_V1_CreateVehicleRequest: SwiftProtobuf.Me
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_CreateVehicleRequest, rhs: Maps_Fleetengine_V1_CreateVehicleRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_CreateVehicleRequest, rhs: Maps_Fleetengine_V1_CreateVehicleRequest) -> Bool {
     if lhs._header != rhs._header {return false}
     if lhs.parent != rhs.parent {return false}
     if lhs.vehicleID != rhs.vehicleID {return false}
@@ -781,8 +781,8 @@ nonisolated extension Maps_Fleetengine_V1_CreateVehicleRequest: SwiftProtobuf.Me
 }
 
 nonisolated extension Maps_Fleetengine_V1_GetVehicleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".GetVehicleRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{3}current_route_segment_version\0\u{3}waypoints_version\0")
+  package static let protoMessageName: String = _protobuf_package + ".GetVehicleRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{3}current_route_segment_version\0\u{3}waypoints_version\0")
 
   fileprivate class _StorageClass {
     var _header: Maps_Fleetengine_V1_RequestHeader? = nil
@@ -813,7 +813,7 @@ nonisolated extension Maps_Fleetengine_V1_GetVehicleRequest: SwiftProtobuf.Messa
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -831,7 +831,7 @@ nonisolated extension Maps_Fleetengine_V1_GetVehicleRequest: SwiftProtobuf.Messa
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -853,7 +853,7 @@ nonisolated extension Maps_Fleetengine_V1_GetVehicleRequest: SwiftProtobuf.Messa
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_GetVehicleRequest, rhs: Maps_Fleetengine_V1_GetVehicleRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_GetVehicleRequest, rhs: Maps_Fleetengine_V1_GetVehicleRequest) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -872,10 +872,10 @@ nonisolated extension Maps_Fleetengine_V1_GetVehicleRequest: SwiftProtobuf.Messa
 }
 
 nonisolated extension Maps_Fleetengine_V1_DeleteVehicleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DeleteVehicleRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{1}name\0")
+  package static let protoMessageName: String = _protobuf_package + ".DeleteVehicleRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{1}name\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -888,7 +888,7 @@ nonisolated extension Maps_Fleetengine_V1_DeleteVehicleRequest: SwiftProtobuf.Me
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -902,7 +902,7 @@ nonisolated extension Maps_Fleetengine_V1_DeleteVehicleRequest: SwiftProtobuf.Me
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_DeleteVehicleRequest, rhs: Maps_Fleetengine_V1_DeleteVehicleRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_DeleteVehicleRequest, rhs: Maps_Fleetengine_V1_DeleteVehicleRequest) -> Bool {
     if lhs._header != rhs._header {return false}
     if lhs.name != rhs.name {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -911,10 +911,10 @@ nonisolated extension Maps_Fleetengine_V1_DeleteVehicleRequest: SwiftProtobuf.Me
 }
 
 nonisolated extension Maps_Fleetengine_V1_UpdateVehicleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".UpdateVehicleRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{1}vehicle\0\u{3}update_mask\0")
+  package static let protoMessageName: String = _protobuf_package + ".UpdateVehicleRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{1}vehicle\0\u{3}update_mask\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -929,7 +929,7 @@ nonisolated extension Maps_Fleetengine_V1_UpdateVehicleRequest: SwiftProtobuf.Me
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -949,7 +949,7 @@ nonisolated extension Maps_Fleetengine_V1_UpdateVehicleRequest: SwiftProtobuf.Me
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_UpdateVehicleRequest, rhs: Maps_Fleetengine_V1_UpdateVehicleRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_UpdateVehicleRequest, rhs: Maps_Fleetengine_V1_UpdateVehicleRequest) -> Bool {
     if lhs._header != rhs._header {return false}
     if lhs.name != rhs.name {return false}
     if lhs._vehicle != rhs._vehicle {return false}
@@ -960,10 +960,10 @@ nonisolated extension Maps_Fleetengine_V1_UpdateVehicleRequest: SwiftProtobuf.Me
 }
 
 nonisolated extension Maps_Fleetengine_V1_UpdateVehicleAttributesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".UpdateVehicleAttributesRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{1}attributes\0")
+  package static let protoMessageName: String = _protobuf_package + ".UpdateVehicleAttributesRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}name\0\u{1}attributes\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -977,7 +977,7 @@ nonisolated extension Maps_Fleetengine_V1_UpdateVehicleAttributesRequest: SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -994,7 +994,7 @@ nonisolated extension Maps_Fleetengine_V1_UpdateVehicleAttributesRequest: SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_UpdateVehicleAttributesRequest, rhs: Maps_Fleetengine_V1_UpdateVehicleAttributesRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_UpdateVehicleAttributesRequest, rhs: Maps_Fleetengine_V1_UpdateVehicleAttributesRequest) -> Bool {
     if lhs._header != rhs._header {return false}
     if lhs.name != rhs.name {return false}
     if lhs.attributes != rhs.attributes {return false}
@@ -1004,10 +1004,10 @@ nonisolated extension Maps_Fleetengine_V1_UpdateVehicleAttributesRequest: SwiftP
 }
 
 nonisolated extension Maps_Fleetengine_V1_UpdateVehicleAttributesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".UpdateVehicleAttributesResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}attributes\0")
+  package static let protoMessageName: String = _protobuf_package + ".UpdateVehicleAttributesResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}attributes\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1019,14 +1019,14 @@ nonisolated extension Maps_Fleetengine_V1_UpdateVehicleAttributesResponse: Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.attributes.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.attributes, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_UpdateVehicleAttributesResponse, rhs: Maps_Fleetengine_V1_UpdateVehicleAttributesResponse) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_UpdateVehicleAttributesResponse, rhs: Maps_Fleetengine_V1_UpdateVehicleAttributesResponse) -> Bool {
     if lhs.attributes != rhs.attributes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1034,8 +1034,8 @@ nonisolated extension Maps_Fleetengine_V1_UpdateVehicleAttributesResponse: Swift
 }
 
 nonisolated extension Maps_Fleetengine_V1_SearchVehiclesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SearchVehiclesRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}parent\0\u{3}pickup_point\0\u{3}dropoff_point\0\u{3}pickup_radius_meters\0\u{1}count\0\u{3}minimum_capacity\0\u{3}trip_types\0\u{3}maximum_staleness\0\u{4}\u{2}required_attributes\0\u{3}order_by\0\u{3}vehicle_types\0\u{3}required_one_of_attributes\0\u{4}\u{3}include_back_to_back\0\u{3}trip_id\0\u{3}required_one_of_attribute_sets\0\u{3}current_trips_present\0\u{1}filter\0")
+  package static let protoMessageName: String = _protobuf_package + ".SearchVehiclesRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{2}\u{2}parent\0\u{3}pickup_point\0\u{3}dropoff_point\0\u{3}pickup_radius_meters\0\u{1}count\0\u{3}minimum_capacity\0\u{3}trip_types\0\u{3}maximum_staleness\0\u{4}\u{2}required_attributes\0\u{3}order_by\0\u{3}vehicle_types\0\u{3}required_one_of_attributes\0\u{4}\u{3}include_back_to_back\0\u{3}trip_id\0\u{3}required_one_of_attribute_sets\0\u{3}current_trips_present\0\u{1}filter\0")
 
   fileprivate class _StorageClass {
     var _header: Maps_Fleetengine_V1_RequestHeader? = nil
@@ -1094,7 +1094,7 @@ nonisolated extension Maps_Fleetengine_V1_SearchVehiclesRequest: SwiftProtobuf.M
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1126,7 +1126,7 @@ nonisolated extension Maps_Fleetengine_V1_SearchVehiclesRequest: SwiftProtobuf.M
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -1190,7 +1190,7 @@ nonisolated extension Maps_Fleetengine_V1_SearchVehiclesRequest: SwiftProtobuf.M
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_SearchVehiclesRequest, rhs: Maps_Fleetengine_V1_SearchVehiclesRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_SearchVehiclesRequest, rhs: Maps_Fleetengine_V1_SearchVehiclesRequest) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -1223,18 +1223,18 @@ nonisolated extension Maps_Fleetengine_V1_SearchVehiclesRequest: SwiftProtobuf.M
 }
 
 nonisolated extension Maps_Fleetengine_V1_SearchVehiclesRequest.VehicleMatchOrder: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_VEHICLE_MATCH_ORDER\0\u{1}PICKUP_POINT_ETA\0\u{1}PICKUP_POINT_DISTANCE\0\u{1}DROPOFF_POINT_ETA\0\u{1}PICKUP_POINT_STRAIGHT_DISTANCE\0\u{1}COST\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_VEHICLE_MATCH_ORDER\0\u{1}PICKUP_POINT_ETA\0\u{1}PICKUP_POINT_DISTANCE\0\u{1}DROPOFF_POINT_ETA\0\u{1}PICKUP_POINT_STRAIGHT_DISTANCE\0\u{1}COST\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_SearchVehiclesRequest.CurrentTripsPresent: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CURRENT_TRIPS_PRESENT_UNSPECIFIED\0\u{1}NONE\0\u{1}ANY\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CURRENT_TRIPS_PRESENT_UNSPECIFIED\0\u{1}NONE\0\u{1}ANY\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_SearchVehiclesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SearchVehiclesResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}matches\0")
+  package static let protoMessageName: String = _protobuf_package + ".SearchVehiclesResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}matches\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1246,14 +1246,14 @@ nonisolated extension Maps_Fleetengine_V1_SearchVehiclesResponse: SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.matches.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.matches, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_SearchVehiclesResponse, rhs: Maps_Fleetengine_V1_SearchVehiclesResponse) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_SearchVehiclesResponse, rhs: Maps_Fleetengine_V1_SearchVehiclesResponse) -> Bool {
     if lhs.matches != rhs.matches {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1261,8 +1261,8 @@ nonisolated extension Maps_Fleetengine_V1_SearchVehiclesResponse: SwiftProtobuf.
 }
 
 nonisolated extension Maps_Fleetengine_V1_ListVehiclesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListVehiclesRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{4}\u{2}page_size\0\u{3}page_token\0\u{4}\u{2}minimum_capacity\0\u{3}trip_types\0\u{3}maximum_staleness\0\u{3}vehicle_type_categories\0\u{3}required_attributes\0\u{3}vehicle_state\0\u{1}header\0\u{3}required_one_of_attributes\0\u{3}on_trip_only\0\u{3}required_one_of_attribute_sets\0\u{1}filter\0\u{1}viewport\0")
+  package static let protoMessageName: String = _protobuf_package + ".ListVehiclesRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{4}\u{2}page_size\0\u{3}page_token\0\u{4}\u{2}minimum_capacity\0\u{3}trip_types\0\u{3}maximum_staleness\0\u{3}vehicle_type_categories\0\u{3}required_attributes\0\u{3}vehicle_state\0\u{1}header\0\u{3}required_one_of_attributes\0\u{3}on_trip_only\0\u{3}required_one_of_attribute_sets\0\u{1}filter\0\u{1}viewport\0")
 
   fileprivate class _StorageClass {
     var _header: Maps_Fleetengine_V1_RequestHeader? = nil
@@ -1315,7 +1315,7 @@ nonisolated extension Maps_Fleetengine_V1_ListVehiclesRequest: SwiftProtobuf.Mes
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1344,7 +1344,7 @@ nonisolated extension Maps_Fleetengine_V1_ListVehiclesRequest: SwiftProtobuf.Mes
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -1399,7 +1399,7 @@ nonisolated extension Maps_Fleetengine_V1_ListVehiclesRequest: SwiftProtobuf.Mes
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_ListVehiclesRequest, rhs: Maps_Fleetengine_V1_ListVehiclesRequest) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_ListVehiclesRequest, rhs: Maps_Fleetengine_V1_ListVehiclesRequest) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -1429,10 +1429,10 @@ nonisolated extension Maps_Fleetengine_V1_ListVehiclesRequest: SwiftProtobuf.Mes
 }
 
 nonisolated extension Maps_Fleetengine_V1_ListVehiclesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListVehiclesResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}vehicles\0\u{3}next_page_token\0\u{3}total_size\0")
+  package static let protoMessageName: String = _protobuf_package + ".ListVehiclesResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}vehicles\0\u{3}next_page_token\0\u{3}total_size\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1446,7 +1446,7 @@ nonisolated extension Maps_Fleetengine_V1_ListVehiclesResponse: SwiftProtobuf.Me
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.vehicles.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.vehicles, fieldNumber: 1)
     }
@@ -1459,7 +1459,7 @@ nonisolated extension Maps_Fleetengine_V1_ListVehiclesResponse: SwiftProtobuf.Me
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_ListVehiclesResponse, rhs: Maps_Fleetengine_V1_ListVehiclesResponse) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_ListVehiclesResponse, rhs: Maps_Fleetengine_V1_ListVehiclesResponse) -> Bool {
     if lhs.vehicles != rhs.vehicles {return false}
     if lhs.nextPageToken != rhs.nextPageToken {return false}
     if lhs.totalSize != rhs.totalSize {return false}
@@ -1469,10 +1469,10 @@ nonisolated extension Maps_Fleetengine_V1_ListVehiclesResponse: SwiftProtobuf.Me
 }
 
 nonisolated extension Maps_Fleetengine_V1_Waypoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Waypoint"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}lat_lng\0\u{1}eta\0")
+  package static let protoMessageName: String = _protobuf_package + ".Waypoint"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}lat_lng\0\u{1}eta\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1485,7 +1485,7 @@ nonisolated extension Maps_Fleetengine_V1_Waypoint: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1499,7 +1499,7 @@ nonisolated extension Maps_Fleetengine_V1_Waypoint: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_Waypoint, rhs: Maps_Fleetengine_V1_Waypoint) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_Waypoint, rhs: Maps_Fleetengine_V1_Waypoint) -> Bool {
     if lhs._latLng != rhs._latLng {return false}
     if lhs._eta != rhs._eta {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1508,10 +1508,10 @@ nonisolated extension Maps_Fleetengine_V1_Waypoint: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Maps_Fleetengine_V1_VehicleMatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".VehicleMatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}vehicle\0\u{3}vehicle_pickup_eta\0\u{3}vehicle_pickup_distance_meters\0\u{3}vehicle_dropoff_eta\0\u{3}vehicle_pickup_to_dropoff_distance_meters\0\u{3}trip_type\0\u{3}vehicle_trips_waypoints\0\u{3}vehicle_match_type\0\u{3}requested_ordered_by\0\u{3}ordered_by\0\u{3}vehicle_pickup_straight_line_distance_meters\0")
+  package static let protoMessageName: String = _protobuf_package + ".VehicleMatch"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}vehicle\0\u{3}vehicle_pickup_eta\0\u{3}vehicle_pickup_distance_meters\0\u{3}vehicle_dropoff_eta\0\u{3}vehicle_pickup_to_dropoff_distance_meters\0\u{3}trip_type\0\u{3}vehicle_trips_waypoints\0\u{3}vehicle_match_type\0\u{3}requested_ordered_by\0\u{3}ordered_by\0\u{3}vehicle_pickup_straight_line_distance_meters\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1533,7 +1533,7 @@ nonisolated extension Maps_Fleetengine_V1_VehicleMatch: SwiftProtobuf.Message, S
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1574,7 +1574,7 @@ nonisolated extension Maps_Fleetengine_V1_VehicleMatch: SwiftProtobuf.Message, S
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_VehicleMatch, rhs: Maps_Fleetengine_V1_VehicleMatch) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_VehicleMatch, rhs: Maps_Fleetengine_V1_VehicleMatch) -> Bool {
     if lhs._vehicle != rhs._vehicle {return false}
     if lhs._vehiclePickupEta != rhs._vehiclePickupEta {return false}
     if lhs._vehiclePickupDistanceMeters != rhs._vehiclePickupDistanceMeters {return false}
@@ -1592,14 +1592,14 @@ nonisolated extension Maps_Fleetengine_V1_VehicleMatch: SwiftProtobuf.Message, S
 }
 
 nonisolated extension Maps_Fleetengine_V1_VehicleMatch.VehicleMatchType: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN\0\u{1}EXCLUSIVE\0\u{1}BACK_TO_BACK\0\u{1}CARPOOL\0\u{1}CARPOOL_BACK_TO_BACK\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN\0\u{1}EXCLUSIVE\0\u{1}BACK_TO_BACK\0\u{1}CARPOOL\0\u{1}CARPOOL_BACK_TO_BACK\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_VehicleAttributeList: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".VehicleAttributeList"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}attributes\0")
+  package static let protoMessageName: String = _protobuf_package + ".VehicleAttributeList"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}attributes\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1611,14 +1611,14 @@ nonisolated extension Maps_Fleetengine_V1_VehicleAttributeList: SwiftProtobuf.Me
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.attributes.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.attributes, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_VehicleAttributeList, rhs: Maps_Fleetengine_V1_VehicleAttributeList) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_VehicleAttributeList, rhs: Maps_Fleetengine_V1_VehicleAttributeList) -> Bool {
     if lhs.attributes != rhs.attributes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true

@@ -23,18 +23,18 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Whether a vehicle takes trips.
-public nonisolated enum Maps_Fleetengine_V1_VehicleState: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Maps_Fleetengine_V1_VehicleState: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unknownVehicleState // = 0
   case offline // = 1
   case online // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unknownVehicleState
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unknownVehicleState
     case 1: self = .offline
@@ -43,7 +43,7 @@ public nonisolated enum Maps_Fleetengine_V1_VehicleState: SwiftProtobuf.Enum, Sw
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unknownVehicleState: return 0
     case .offline: return 1
@@ -53,7 +53,7 @@ public nonisolated enum Maps_Fleetengine_V1_VehicleState: SwiftProtobuf.Enum, Sw
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Maps_Fleetengine_V1_VehicleState] = [
+  package static let allCases: [Maps_Fleetengine_V1_VehicleState] = [
     .unknownVehicleState,
     .offline,
     .online,
@@ -62,76 +62,76 @@ public nonisolated enum Maps_Fleetengine_V1_VehicleState: SwiftProtobuf.Enum, Sw
 }
 
 /// A vehicle of an on-demand fleet: providers/{provider}/vehicles/{vehicle}.
-public nonisolated struct Maps_Fleetengine_V1_Vehicle: @unchecked Sendable {
+package nonisolated struct Maps_Fleetengine_V1_Vehicle: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Set by the engine.
-  public var name: String {
+  package var name: String {
     get {_storage._name}
     set {_uniqueStorage()._name = newValue}
   }
 
-  public var vehicleState: Maps_Fleetengine_V1_VehicleState {
+  package var vehicleState: Maps_Fleetengine_V1_VehicleState {
     get {_storage._vehicleState}
     set {_uniqueStorage()._vehicleState = newValue}
   }
 
-  public var supportedTripTypes: [Maps_Fleetengine_V1_TripType] {
+  package var supportedTripTypes: [Maps_Fleetengine_V1_TripType] {
     get {_storage._supportedTripTypes}
     set {_uniqueStorage()._supportedTripTypes = newValue}
   }
 
   /// The ids of the vehicle's unfinished trips; set by the engine.
-  public var currentTrips: [String] {
+  package var currentTrips: [String] {
     get {_storage._currentTrips}
     set {_uniqueStorage()._currentTrips = newValue}
   }
 
-  public var lastLocation: Maps_Fleetengine_V1_VehicleLocation {
+  package var lastLocation: Maps_Fleetengine_V1_VehicleLocation {
     get {_storage._lastLocation ?? Maps_Fleetengine_V1_VehicleLocation()}
     set {_uniqueStorage()._lastLocation = newValue}
   }
   /// Returns true if `lastLocation` has been explicitly set.
-  public var hasLastLocation: Bool {_storage._lastLocation != nil}
+  package var hasLastLocation: Bool {_storage._lastLocation != nil}
   /// Clears the value of `lastLocation`. Subsequent reads from it will return its default value.
-  public mutating func clearLastLocation() {_uniqueStorage()._lastLocation = nil}
+  package mutating func clearLastLocation() {_uniqueStorage()._lastLocation = nil}
 
-  public var maximumCapacity: Int32 {
+  package var maximumCapacity: Int32 {
     get {_storage._maximumCapacity}
     set {_uniqueStorage()._maximumCapacity = newValue}
   }
 
-  public var attributes: [Maps_Fleetengine_V1_VehicleAttribute] {
+  package var attributes: [Maps_Fleetengine_V1_VehicleAttribute] {
     get {_storage._attributes}
     set {_uniqueStorage()._attributes = newValue}
   }
 
   /// Required on creation.
-  public var vehicleType: Maps_Fleetengine_V1_Vehicle.VehicleType {
+  package var vehicleType: Maps_Fleetengine_V1_Vehicle.VehicleType {
     get {_storage._vehicleType ?? Maps_Fleetengine_V1_Vehicle.VehicleType()}
     set {_uniqueStorage()._vehicleType = newValue}
   }
   /// Returns true if `vehicleType` has been explicitly set.
-  public var hasVehicleType: Bool {_storage._vehicleType != nil}
+  package var hasVehicleType: Bool {_storage._vehicleType != nil}
   /// Clears the value of `vehicleType`. Subsequent reads from it will return its default value.
-  public mutating func clearVehicleType() {_uniqueStorage()._vehicleType = nil}
+  package mutating func clearVehicleType() {_uniqueStorage()._vehicleType = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// What kind of vehicle it is.
-  public nonisolated struct VehicleType: Sendable {
+  package nonisolated struct VehicleType: Sendable {
     // SwiftProtobuf.Message conformance is added in an extension below. See the
     // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
     // methods supported on all messages.
 
-    public var category: Maps_Fleetengine_V1_Vehicle.VehicleType.Category = .unknown
+    package var category: Maps_Fleetengine_V1_Vehicle.VehicleType.Category = .unknown
 
-    public var unknownFields = SwiftProtobuf.UnknownStorage()
+    package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-    public nonisolated enum Category: SwiftProtobuf.Enum, Swift.CaseIterable {
-      public typealias RawValue = Int
+    package nonisolated enum Category: SwiftProtobuf.Enum, Swift.CaseIterable {
+      package typealias RawValue = Int
       case unknown // = 0
       case auto // = 1
       case taxi // = 2
@@ -141,11 +141,11 @@ public nonisolated struct Maps_Fleetengine_V1_Vehicle: @unchecked Sendable {
       case pedestrian // = 6
       case UNRECOGNIZED(Int)
 
-      public init() {
+      package init() {
         self = .unknown
       }
 
-      public init?(rawValue: Int) {
+      package init?(rawValue: Int) {
         switch rawValue {
         case 0: self = .unknown
         case 1: self = .auto
@@ -158,7 +158,7 @@ public nonisolated struct Maps_Fleetengine_V1_Vehicle: @unchecked Sendable {
         }
       }
 
-      public var rawValue: Int {
+      package var rawValue: Int {
         switch self {
         case .unknown: return 0
         case .auto: return 1
@@ -172,7 +172,7 @@ public nonisolated struct Maps_Fleetengine_V1_Vehicle: @unchecked Sendable {
       }
 
       // The compiler won't synthesize support with the UNRECOGNIZED case.
-      public static let allCases: [Maps_Fleetengine_V1_Vehicle.VehicleType.Category] = [
+      package static let allCases: [Maps_Fleetengine_V1_Vehicle.VehicleType.Category] = [
         .unknown,
         .auto,
         .taxi,
@@ -184,10 +184,10 @@ public nonisolated struct Maps_Fleetengine_V1_Vehicle: @unchecked Sendable {
 
     }
 
-    public init() {}
+    package init() {}
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
@@ -197,12 +197,12 @@ public nonisolated struct Maps_Fleetengine_V1_Vehicle: @unchecked Sendable {
 fileprivate nonisolated let _protobuf_package = "maps.fleetengine.v1"
 
 nonisolated extension Maps_Fleetengine_V1_VehicleState: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_VEHICLE_STATE\0\u{1}OFFLINE\0\u{1}ONLINE\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN_VEHICLE_STATE\0\u{1}OFFLINE\0\u{1}ONLINE\0")
 }
 
 nonisolated extension Maps_Fleetengine_V1_Vehicle: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Vehicle"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}vehicle_state\0\u{3}supported_trip_types\0\u{3}current_trips\0\u{3}last_location\0\u{3}maximum_capacity\0\u{2}\u{2}attributes\0\u{3}vehicle_type\0")
+  package static let protoMessageName: String = _protobuf_package + ".Vehicle"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}vehicle_state\0\u{3}supported_trip_types\0\u{3}current_trips\0\u{3}last_location\0\u{3}maximum_capacity\0\u{2}\u{2}attributes\0\u{3}vehicle_type\0")
 
   fileprivate class _StorageClass {
     var _name: String = String()
@@ -241,7 +241,7 @@ nonisolated extension Maps_Fleetengine_V1_Vehicle: SwiftProtobuf.Message, SwiftP
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -263,7 +263,7 @@ nonisolated extension Maps_Fleetengine_V1_Vehicle: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -297,7 +297,7 @@ nonisolated extension Maps_Fleetengine_V1_Vehicle: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_Vehicle, rhs: Maps_Fleetengine_V1_Vehicle) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_Vehicle, rhs: Maps_Fleetengine_V1_Vehicle) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -320,10 +320,10 @@ nonisolated extension Maps_Fleetengine_V1_Vehicle: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Maps_Fleetengine_V1_Vehicle.VehicleType: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = Maps_Fleetengine_V1_Vehicle.protoMessageName + ".VehicleType"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}category\0")
+  package static let protoMessageName: String = Maps_Fleetengine_V1_Vehicle.protoMessageName + ".VehicleType"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}category\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -335,14 +335,14 @@ nonisolated extension Maps_Fleetengine_V1_Vehicle.VehicleType: SwiftProtobuf.Mes
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.category != .unknown {
       try visitor.visitSingularEnumField(value: self.category, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Maps_Fleetengine_V1_Vehicle.VehicleType, rhs: Maps_Fleetengine_V1_Vehicle.VehicleType) -> Bool {
+  package static func ==(lhs: Maps_Fleetengine_V1_Vehicle.VehicleType, rhs: Maps_Fleetengine_V1_Vehicle.VehicleType) -> Bool {
     if lhs.category != rhs.category {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -350,5 +350,5 @@ nonisolated extension Maps_Fleetengine_V1_Vehicle.VehicleType: SwiftProtobuf.Mes
 }
 
 nonisolated extension Maps_Fleetengine_V1_Vehicle.VehicleType.Category: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN\0\u{1}AUTO\0\u{1}TAXI\0\u{1}TRUCK\0\u{1}TWO_WHEELER\0\u{1}BICYCLE\0\u{1}PEDESTRIAN\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNKNOWN\0\u{1}AUTO\0\u{1}TAXI\0\u{1}TRUCK\0\u{1}TWO_WHEELER\0\u{1}BICYCLE\0\u{1}PEDESTRIAN\0")
 }

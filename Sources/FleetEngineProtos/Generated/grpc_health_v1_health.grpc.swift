@@ -18,39 +18,39 @@ import GRPCProtobuf
 
 /// Namespace containing generated types for the "grpc.health.v1.Health" service.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-public enum Grpc_Health_V1_Health: Sendable {
+package enum Grpc_Health_V1_Health: Sendable {
     /// Service descriptor for the "grpc.health.v1.Health" service.
-    public static let descriptor = GRPCCore.ServiceDescriptor(fullyQualifiedService: "grpc.health.v1.Health")
+    package static let descriptor = GRPCCore.ServiceDescriptor(fullyQualifiedService: "grpc.health.v1.Health")
     /// Namespace for method metadata.
-    public enum Method: Sendable {
+    package enum Method: Sendable {
         /// Namespace for "Check" metadata.
-        public enum Check: Sendable {
+        package enum Check: Sendable {
             /// Request type for "Check".
-            public typealias Input = Grpc_Health_V1_HealthCheckRequest
+            package typealias Input = Grpc_Health_V1_HealthCheckRequest
             /// Response type for "Check".
-            public typealias Output = Grpc_Health_V1_HealthCheckResponse
+            package typealias Output = Grpc_Health_V1_HealthCheckResponse
             /// Descriptor for "Check".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "grpc.health.v1.Health"),
                 method: "Check",
                 type: .unary
             )
         }
         /// Namespace for "Watch" metadata.
-        public enum Watch: Sendable {
+        package enum Watch: Sendable {
             /// Request type for "Watch".
-            public typealias Input = Grpc_Health_V1_HealthCheckRequest
+            package typealias Input = Grpc_Health_V1_HealthCheckRequest
             /// Response type for "Watch".
-            public typealias Output = Grpc_Health_V1_HealthCheckResponse
+            package typealias Output = Grpc_Health_V1_HealthCheckResponse
             /// Descriptor for "Watch".
-            public static let descriptor = GRPCCore.MethodDescriptor(
+            package static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "grpc.health.v1.Health"),
                 method: "Watch",
                 type: .serverStreaming
             )
         }
         /// Descriptors for all methods in the "grpc.health.v1.Health" service.
-        public static let descriptors: [GRPCCore.MethodDescriptor] = [
+        package static let descriptors: [GRPCCore.MethodDescriptor] = [
             Check.descriptor,
             Watch.descriptor
         ]
@@ -60,7 +60,7 @@ public enum Grpc_Health_V1_Health: Sendable {
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension GRPCCore.ServiceDescriptor {
     /// Service descriptor for the "grpc.health.v1.Health" service.
-    public static let grpc_health_v1_Health = GRPCCore.ServiceDescriptor(fullyQualifiedService: "grpc.health.v1.Health")
+    package static let grpc_health_v1_Health = GRPCCore.ServiceDescriptor(fullyQualifiedService: "grpc.health.v1.Health")
 }
 
 // MARK: grpc.health.v1.Health (server)
@@ -82,7 +82,7 @@ extension Grpc_Health_V1_Health {
     /// > Source IDL Documentation:
     /// >
     /// > The health service load balancers and probes call.
-    public protocol StreamingServiceProtocol: GRPCCore.RegistrableRPCService {
+    package protocol StreamingServiceProtocol: GRPCCore.RegistrableRPCService {
         /// Handle the "Check" method.
         ///
         /// > Source IDL Documentation:
@@ -132,7 +132,7 @@ extension Grpc_Health_V1_Health {
     /// > Source IDL Documentation:
     /// >
     /// > The health service load balancers and probes call.
-    public protocol ServiceProtocol: Grpc_Health_V1_Health.StreamingServiceProtocol {
+    package protocol ServiceProtocol: Grpc_Health_V1_Health.StreamingServiceProtocol {
         /// Handle the "Check" method.
         ///
         /// > Source IDL Documentation:
@@ -180,7 +180,7 @@ extension Grpc_Health_V1_Health {
     /// > Source IDL Documentation:
     /// >
     /// > The health service load balancers and probes call.
-    public protocol SimpleServiceProtocol: Grpc_Health_V1_Health.ServiceProtocol {
+    package protocol SimpleServiceProtocol: Grpc_Health_V1_Health.ServiceProtocol {
         /// Handle the "Check" method.
         ///
         /// > Source IDL Documentation:
@@ -224,7 +224,7 @@ extension Grpc_Health_V1_Health {
 // Default implementation of 'registerMethods(with:)'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Grpc_Health_V1_Health.StreamingServiceProtocol {
-    public func registerMethods<Transport>(with router: inout GRPCCore.RPCRouter<Transport>) where Transport: GRPCCore.ServerTransport {
+    package func registerMethods<Transport>(with router: inout GRPCCore.RPCRouter<Transport>) where Transport: GRPCCore.ServerTransport {
         router.registerHandler(
             forMethod: Grpc_Health_V1_Health.Method.Check.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Grpc_Health_V1_HealthCheckRequest>(),
@@ -253,7 +253,7 @@ extension Grpc_Health_V1_Health.StreamingServiceProtocol {
 // Default implementation of streaming methods from 'StreamingServiceProtocol'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Grpc_Health_V1_Health.ServiceProtocol {
-    public func check(
+    package func check(
         request: GRPCCore.StreamingServerRequest<Grpc_Health_V1_HealthCheckRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Grpc_Health_V1_HealthCheckResponse> {
@@ -264,7 +264,7 @@ extension Grpc_Health_V1_Health.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
-    public func watch(
+    package func watch(
         request: GRPCCore.StreamingServerRequest<Grpc_Health_V1_HealthCheckRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Grpc_Health_V1_HealthCheckResponse> {
@@ -279,7 +279,7 @@ extension Grpc_Health_V1_Health.ServiceProtocol {
 // Default implementation of methods from 'ServiceProtocol'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Grpc_Health_V1_Health.SimpleServiceProtocol {
-    public func check(
+    package func check(
         request: GRPCCore.ServerRequest<Grpc_Health_V1_HealthCheckRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Grpc_Health_V1_HealthCheckResponse> {
@@ -292,7 +292,7 @@ extension Grpc_Health_V1_Health.SimpleServiceProtocol {
         )
     }
 
-    public func watch(
+    package func watch(
         request: GRPCCore.ServerRequest<Grpc_Health_V1_HealthCheckRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Grpc_Health_V1_HealthCheckResponse> {
@@ -322,7 +322,7 @@ extension Grpc_Health_V1_Health {
     /// > Source IDL Documentation:
     /// >
     /// > The health service load balancers and probes call.
-    public protocol ClientProtocol: Sendable {
+    package protocol ClientProtocol: Sendable {
         /// Call the "Check" method.
         ///
         /// > Source IDL Documentation:
@@ -380,14 +380,14 @@ extension Grpc_Health_V1_Health {
     /// > Source IDL Documentation:
     /// >
     /// > The health service load balancers and probes call.
-    public struct Client<Transport>: ClientProtocol where Transport: GRPCCore.ClientTransport {
+    package struct Client<Transport>: ClientProtocol where Transport: GRPCCore.ClientTransport {
         private let client: GRPCCore.GRPCClient<Transport>
 
         /// Creates a new client wrapping the provided `GRPCCore.GRPCClient`.
         ///
         /// - Parameters:
         ///   - client: A `GRPCCore.GRPCClient` providing a communication channel to the service.
-        public init(wrapping client: GRPCCore.GRPCClient<Transport>) {
+        package init(wrapping client: GRPCCore.GRPCClient<Transport>) {
             self.client = client
         }
 
@@ -406,7 +406,7 @@ extension Grpc_Health_V1_Health {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func check<Result>(
+        package func check<Result>(
             request: GRPCCore.ClientRequest<Grpc_Health_V1_HealthCheckRequest>,
             serializer: some GRPCCore.MessageSerializer<Grpc_Health_V1_HealthCheckRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Grpc_Health_V1_HealthCheckResponse>,
@@ -441,7 +441,7 @@ extension Grpc_Health_V1_Health {
         ///       the caller. Returning from the closure will cancel the RPC if it hasn't
         ///       already finished.
         /// - Returns: The result of `handleResponse`.
-        public func watch<Result>(
+        package func watch<Result>(
             request: GRPCCore.ClientRequest<Grpc_Health_V1_HealthCheckRequest>,
             serializer: some GRPCCore.MessageSerializer<Grpc_Health_V1_HealthCheckRequest>,
             deserializer: some GRPCCore.MessageDeserializer<Grpc_Health_V1_HealthCheckResponse>,
@@ -476,7 +476,7 @@ extension Grpc_Health_V1_Health.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func check<Result>(
+    package func check<Result>(
         request: GRPCCore.ClientRequest<Grpc_Health_V1_HealthCheckRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Grpc_Health_V1_HealthCheckResponse>) async throws -> Result = { response in
@@ -506,7 +506,7 @@ extension Grpc_Health_V1_Health.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func watch<Result>(
+    package func watch<Result>(
         request: GRPCCore.ClientRequest<Grpc_Health_V1_HealthCheckRequest>,
         options: GRPCCore.CallOptions = .defaults,
         onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Grpc_Health_V1_HealthCheckResponse>) async throws -> Result
@@ -538,7 +538,7 @@ extension Grpc_Health_V1_Health.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func check<Result>(
+    package func check<Result>(
         _ message: Grpc_Health_V1_HealthCheckRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
@@ -572,7 +572,7 @@ extension Grpc_Health_V1_Health.ClientProtocol {
     ///       the caller. Returning from the closure will cancel the RPC if it hasn't
     ///       already finished.
     /// - Returns: The result of `handleResponse`.
-    public func watch<Result>(
+    package func watch<Result>(
         _ message: Grpc_Health_V1_HealthCheckRequest,
         metadata: GRPCCore.Metadata = [:],
         options: GRPCCore.CallOptions = .defaults,
