@@ -296,6 +296,15 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "GoogleStandInTests",
+            dependencies: [
+                "FleetTokens",
+                "GoogleStandIn",
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdTesting", "hummingbird"),
+            ]
+        ),
+        .testTarget(
             name: "TokenServerTests",
             dependencies: [
                 "Locking",
