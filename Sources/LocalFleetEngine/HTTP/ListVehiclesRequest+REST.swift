@@ -48,8 +48,12 @@ extension ListVehiclesRequest {
         if repeated { json.append(UInt8(ascii: "[")) }
         if let number = Int32(text) { json += Array(String(number).utf8) } else { JSONString.append(text, to: &json) }
         json += Array((repeated ? "]}" : "}").utf8)
-        guard let request = try? ListVehiclesRequest(jsonUTF8Bytes: json) else {
-            throw .invalidArgument("\(name) is '\(text)', which is not a value of Fleet Engine's API")
+        // The first value of each enum is proto3's "not set", which a filter cannot ask for.
+        guard let request = try? ListVehiclesRequest(jsonUTF8Bytes: json),
+              !request.vehicleTypeCategories.contains(where: \.isUnset), !request.tripTypes.contains(where: \.isUnset),
+              !(name == "vehicleState" && request.vehicleState.isUnset)
+        else {
+            throw .invalidArgument("\(name) is '\(text)', which is not a value it can filter by")
         }
         return request
     }

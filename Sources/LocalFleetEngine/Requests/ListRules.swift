@@ -16,7 +16,7 @@ extension ListVehiclesRequest {
         if hasMinimumCapacity, minimumCapacity.value < 0 {
             throw InvalidArgument("minimumCapacity is \(minimumCapacity.value); it must not be negative")
         }
-        for type in tripTypes { try type.requireDefined("tripTypes") }
+        try TripType.requireSharedOrExclusive(tripTypes, "tripTypes")
         try vehicleState.requireDefined("vehicleState")
         if hasMaximumStaleness { try maximumStaleness.validateAsStaleness() }
         guard requiredAttributes.count <= Self.maximumRequiredAttributes else {
