@@ -4,8 +4,8 @@ import Logging
 import ServerHTTP
 
 /// The local Fleet Engine's methods, each one operation — token, permission rule, validation,
-/// store — that the REST routes and the gRPC services both call: the doors only translate
-/// requests in and results and refusals out. Refusals are ``APIError``s, in the order the API
+/// store — that the REST routes and the gRPC services both call with Google's messages: the
+/// doors only read resource names and encodings, and turn refusals into their statuses. Refusals are ``APIError``s, in the order the API
 /// promises: 401, 403, 400, 404, 409.
 struct FleetEngineCore: Sendable {
     /// The vehicles and trips.

@@ -3,8 +3,9 @@ import GRPCCore
 import ServerHTTP
 import SwiftProtobuf
 
-/// `maps.fleetengine.v1.VehicleService` over gRPC: each method translates its request for the
-/// core's operation, the same one the REST route calls, and the result back.
+/// `maps.fleetengine.v1.VehicleService` over gRPC: each method reads the resource name of its
+/// request and hands the request message to the core's operation, the same one the REST route
+/// calls, answering with the message it returns.
 @available(macOS 15.0, iOS 18.0, *)
 struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
     /// Authentication and answering.

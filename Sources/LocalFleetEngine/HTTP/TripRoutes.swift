@@ -5,8 +5,8 @@ import SwiftProtobuf
 
 /// `POST /trips?tripId=`, `GET|PUT|DELETE /trips/{t}`, `POST /trips:search` and
 /// `POST /billableTrips/{t}:report` under `/v1/providers/{p}`: each reads the path, the query and
-/// the body (proto3 JSON of Google's message), calls the core's operation with the same
-/// translation the gRPC door uses, and answers with the resulting message.
+/// the body (proto3 JSON of the message the gRPC door receives), calls the same core operation
+/// as the gRPC door, and answers with the resulting message.
 struct TripRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
 

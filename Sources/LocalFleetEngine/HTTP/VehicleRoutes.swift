@@ -5,8 +5,8 @@ import SwiftProtobuf
 
 /// `POST|GET /vehicles`, `GET|PUT|DELETE /vehicles/{v}`, `POST /vehicles/{v}:updateAttributes` and
 /// `POST /vehicles:search` under `/v1/providers/{p}`: each reads the path, the query and the body
-/// (proto3 JSON of Google's message), calls the core's operation with the same translation the
-/// gRPC door uses, and answers with the resulting message (the token was checked by the route).
+/// (proto3 JSON of the message the gRPC door receives), calls the same core operation as the gRPC
+/// door, and answers with the resulting message (the token was checked by the route).
 struct VehicleRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
 
