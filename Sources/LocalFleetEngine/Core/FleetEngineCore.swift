@@ -5,8 +5,8 @@ import ServerHTTP
 
 /// The local Fleet Engine's methods, each one operation — token, permission rule, validation,
 /// store — that the REST routes and the gRPC services both call with Google's messages: the
-/// doors only read resource names and encodings, and turn refusals into their statuses. Refusals are ``APIError``s, in the order the API
-/// promises: 401, 403, 400, 404, 409.
+/// doors only read resource names and encodings, and turn refusals into their statuses.
+/// Refusals are ``APIError``s, in the order the API promises: 401, 403, 400, 404, 409.
 struct FleetEngineCore: Sendable {
     /// The vehicles and trips.
     let state: FleetState

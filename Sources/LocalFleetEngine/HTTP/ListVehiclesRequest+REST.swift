@@ -22,7 +22,11 @@ extension ListVehiclesRequest {
             case "requiredAttributes": requiredAttributes.append(value)
             case "requiredOneOfAttributes": requiredOneOfAttributes.append(value)
             case "requiredOneOfAttributeSets": requiredOneOfAttributeSets.append(value)
-            case "vehicleState": vehicleState = try Self.enumValue(value, name).vehicleState
+            case "vehicleState":
+                vehicleState = try Self.enumValue(value, name).vehicleState
+                // Its first value is proto3's "not set": no state a listing can filter by. (The
+                // rules refuse it in the repeated filters, over gRPC too.)
+                guard !vehicleState.isUnset else { throw .invalidArgument("vehicleState is '\(value)', which is not a state to filter by") }
             case "onTripOnly":
                 guard let flag = Bool(value) else { throw .invalidArgument("onTripOnly is '\(value)'; it must be true or false") }
                 onTripOnly = flag
@@ -48,12 +52,8 @@ extension ListVehiclesRequest {
         if repeated { json.append(UInt8(ascii: "[")) }
         if let number = Int32(text) { json += Array(String(number).utf8) } else { JSONString.append(text, to: &json) }
         json += Array((repeated ? "]}" : "}").utf8)
-        // The first value of each enum is proto3's "not set", which a filter cannot ask for.
-        guard let request = try? ListVehiclesRequest(jsonUTF8Bytes: json),
-              !request.vehicleTypeCategories.contains(where: \.isUnset), !request.tripTypes.contains(where: \.isUnset),
-              !(name == "vehicleState" && request.vehicleState.isUnset)
-        else {
-            throw .invalidArgument("\(name) is '\(text)', which is not a value it can filter by")
+        guard let request = try? ListVehiclesRequest(jsonUTF8Bytes: json) else {
+            throw .invalidArgument("\(name) is '\(text)', which is not a value of Fleet Engine's API")
         }
         return request
     }
