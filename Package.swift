@@ -83,6 +83,7 @@ let package = Package(
             dependencies: [
                 // HTTPTransport and RetryPolicy, for the keyless (IAM) signer's calls to Google.
                 "FleetTokenProvider",
+                "LeanJSON",
                 "Locking",
                 tokens("Crypto", "swift-crypto"),
                 tokens("CryptoExtras", "swift-crypto"),
@@ -92,6 +93,11 @@ let package = Package(
         // A value behind a lock: the one way the libraries and the servers share state between
         // threads in synchronous code. Foundation only.
         .target(name: "Locking"),
+        // The one hand-written JSON: a strict forward-only reader (tokens' headers and claims,
+        // the shape of the servers' strict bodies) and a string-literal writer, where Foundation's
+        // Codable would cost more than the rest of the work (`fleetauth-bench codecs`).
+        // Foundation only.
+        .target(name: "LeanJSON"),
         .target(name: "FleetTokenProvider", dependencies: ["Locking"]),
         .target(name: "FleetEngineClient", dependencies: ["FleetTokenProvider"]),
         // What both servers store with: SQLite and PostgreSQL behind one SQLKit database, with
@@ -129,6 +135,7 @@ let package = Package(
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 // HTTPDate, for the Date header of the answers a pipeline route writes.
                 "FleetTokenProvider",
+                "LeanJSON",
                 "Locking",
             ]
         ),
@@ -146,6 +153,7 @@ let package = Package(
             name: "LocalFleetEngine",
             dependencies: [
                 "Locking",
+                "LeanJSON",
                 "FleetTokens",
                 "ServerHTTP",
                 "ServerStorage",
@@ -179,6 +187,7 @@ let package = Package(
             name: "TokenServer",
             dependencies: [
                 "FleetTokens",
+                "LeanJSON",
                 "ServerHTTP",
                 "ServerStorage",
                 server("Hummingbird", "hummingbird"),
@@ -241,6 +250,7 @@ let package = Package(
             name: "fleetauth-bench",
             dependencies: [
                 "CommandSupport",
+                "LeanJSON",
                 "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",
@@ -285,6 +295,7 @@ let package = Package(
             name: "FleetTokensTests",
             dependencies: [
                 "Locking",
+                "LeanJSON",
                 "TestSupport",
                 "FleetTokens",
                 "FleetTokenProvider",
@@ -295,6 +306,7 @@ let package = Package(
                 server("CryptoExtras", "swift-crypto"),
             ]
         ),
+        .testTarget(name: "LeanJSONTests", dependencies: ["LeanJSON"]),
         .testTarget(
             name: "GoogleStandInTests",
             dependencies: [
@@ -409,9 +421,9 @@ if Context.environment["FLEETAUTH_FUZZ"] == "1" {
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
         fuzzTarget("FuzzBase64URL", ["FleetTokens"]),
         fuzzTarget("FuzzTokenVerifier", ["FleetTokens", tokens("Crypto", "swift-crypto")]),
-        fuzzTarget("FuzzJSONReaders", ["FleetTokens", "ServerHTTP"]),
+        fuzzTarget("FuzzJSONReaders", ["LeanJSON"]),
         fuzzTarget("FuzzTimes", ["LocalFleetEngine", server("SwiftProtobuf", "swift-protobuf")]),
-        fuzzTarget("FuzzLoginBody", ["TokenServer", "ServerHTTP", "FleetTokens"]),
+        fuzzTarget("FuzzLoginBody", ["TokenServer", "ServerHTTP", "LeanJSON"]),
         fuzzTarget("FuzzRequestBodies", ["LocalFleetEngine", "FleetEngineProtos", "ServerHTTP", server("SwiftProtobuf", "swift-protobuf")]),
     ]
 }

@@ -1,7 +1,6 @@
-import FleetTokens
 import Foundation
 import FuzzSupport
-import ServerHTTP
+import LeanJSON
 
 /// The JSON readers against Foundation's:
 /// - a document ``JSONCursor`` accepts (read whole, every value into a tree) is one Foundation

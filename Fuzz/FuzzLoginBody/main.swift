@@ -1,6 +1,6 @@
-import FleetTokens
 import Foundation
 import FuzzSupport
+import LeanJSON
 import ServerHTTP
 import TokenServer
 

@@ -1,4 +1,5 @@
 import Foundation
+import LeanJSON
 
 extension FleetEngineClaims {
     /// The claims as JSON: the object `JSONEncoder` (without escaped slashes) writes for them,

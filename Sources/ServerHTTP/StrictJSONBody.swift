@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LeanJSON
 
 /// A request body decoded strictly: a JSON object of at most ``StrictJSON/maximumBodySize``
 /// bytes whose every field is one of the type's `CodingKeys`.
@@ -39,28 +40,43 @@ package enum StrictJSON {
             throw .invalidArgument("the request body is larger than \(maximumBodySize) bytes")
         }
         guard !data.isEmpty else { throw .invalidArgument("the request body is empty; a JSON object is expected") }
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: []) else {
-            throw .invalidArgument("the request body is not valid JSON")
-        }
-        guard let fields = object as? [String: Any] else {
-            throw .invalidArgument("the request body must be a JSON object")
-        }
-        guard !JSONDuplicateMembers.found(in: data) else {
-            throw .invalidArgument("the request body names a field twice")
-        }
-        let known = Set(Body.CodingKeys.allCases.map(\.stringValue))
-        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
-            throw .invalidArgument("unknown field \"\(unknown)\"; allowed fields: \(known.sorted().joined(separator: ", "))")
-        }
-        if let null = fields.keys.sorted().first(where: { fields[$0] is NSNull }) {
-            throw .invalidArgument("field \"\(null)\" is null; leave out a field that has no value")
-        }
+        try checkShape(of: data, allowing: Set(Body.CodingKeys.allCases.map(\.stringValue)))
         do {
             return try JSONDecoder().decode(Body.self, from: data)
         } catch let error as DecodingError {
             throw .invalidArgument(describe(error))
         } catch {
             throw .invalidArgument("the request body could not be read")
+        }
+    }
+
+    /// Refuses `data` unless it is one JSON object (strict RFC 8259) naming each member once,
+    /// every member one of `allowed` and none `null`. What the values hold is the decoder's to
+    /// check; Foundation's decoder alone would take a trailing comma, and keep the first of two
+    /// `password`s where another reader keeps the last.
+    private static func checkShape(of data: Data, allowing allowed: Set<String>) throws(APIError) {
+        var members: [(name: String, isNull: Bool)] = []
+        do throws(JSONReadError) {
+            try JSONCursor.read(data) { (cursor) throws(JSONReadError) in
+                try cursor.readDocumentObject { (cursor, name) throws(JSONReadError) in
+                    let isNull = cursor.readNull()
+                    if !isNull { try cursor.skipValue() }
+                    members.append((name, isNull))
+                }
+            }
+        } catch JSONReadError.duplicateKey {
+            throw .invalidArgument("the request body names a field twice")
+        } catch .wrongType(_, let field) where field.isEmpty {
+            throw .invalidArgument("the request body must be a JSON object")
+        } catch {
+            throw .invalidArgument("the request body is not valid JSON")
+        }
+        let names = members.map(\.name).sorted()
+        if let unknown = names.first(where: { !allowed.contains($0) }) {
+            throw .invalidArgument("unknown field \"\(unknown)\"; allowed fields: \(allowed.sorted().joined(separator: ", "))")
+        }
+        if let null = members.filter(\.isNull).map(\.name).min() {
+            throw .invalidArgument("field \"\(null)\" is null; leave out a field that has no value")
         }
     }
 

@@ -98,7 +98,7 @@ struct FleetDatabaseTests {
                 }
                 try await group.waitForAll()
             }
-            for task in busy { try await task.value }
+            for task in busy { _ = try await task.value }
             let count = try await database.sql.raw("SELECT COUNT(*) AS n FROM t").first()?.decode(column: "n", as: Int.self)
             #expect(count == 40)
         }

@@ -3,7 +3,6 @@ import Logging
 import ServerStorage
 import SQLKit
 import Testing
-import TestSupport
 
 /// The databases store tests run against.
 package enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {

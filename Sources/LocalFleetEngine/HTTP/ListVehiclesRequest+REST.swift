@@ -1,5 +1,6 @@
 import FleetTokens
 import Hummingbird
+import LeanJSON
 import ServerHTTP
 import SwiftProtobuf
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FleetTokens
+@testable import LeanJSON
 
 @Suite("JSON strings written by hand")
 struct JSONStringTests {

@@ -8,6 +8,10 @@ package enum JSONReadError: Error, Equatable {
     /// `field` is the member's dotted path (`authorization.vehicleid`), empty for the document.
     case wrongType(expected: String, field: String = "")
 
+    /// An object names a member twice (after unescaping): a second `alg` or `password` must
+    /// never override the first in one reader and not in another.
+    package static let duplicateKey = JSONReadError.syntax("an object has a key twice")
+
     /// This error as seen from the object holding member `key`.
     fileprivate func within(_ key: String) -> JSONReadError {
         guard case .wrongType(let expected, let field) = self else { return self }
@@ -16,7 +20,7 @@ package enum JSONReadError: Error, Equatable {
 }
 
 /// A strict, forward-only reader over small JSON objects: a token's header and payload, and
-/// the bodies of the servers' hottest requests.
+/// the shape of the servers' strict request bodies.
 ///
 /// Its users read only the members they need, straight into their types, and skip (while
 /// still checking the syntax of) everything else: no intermediate tree and no `Codable`
@@ -35,7 +39,7 @@ package struct JSONCursor: ~Copyable {
     }
 
     /// Runs `body` with a cursor over `data`.
-    static func read(_ data: Data, _ body: (inout JSONCursor) throws(JSONReadError) -> Void) throws(JSONReadError) {
+    package static func read(_ data: Data, _ body: (inout JSONCursor) throws(JSONReadError) -> Void) throws(JSONReadError) {
         let result: Result<Void, JSONReadError> = data.withUnsafeBytes { raw in
             Result { () throws(JSONReadError) in try read(raw, body) }
         }
@@ -76,11 +80,11 @@ package struct JSONCursor: ~Copyable {
             let key = try readStringLiteral()
             // The key itself stays out of the message: it is unverified input that may be logged.
             if seenMany.isEmpty, seenFew.count < 16 {
-                guard !seenFew.contains(key) else { throw .syntax("an object has a key twice") }
+                guard !seenFew.contains(key) else { throw .duplicateKey }
                 seenFew.append(key)
             } else {
                 if seenMany.isEmpty { seenMany = Set(seenFew) }
-                guard seenMany.insert(key).inserted else { throw .syntax("an object has a key twice") }
+                guard seenMany.insert(key).inserted else { throw .duplicateKey }
             }
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
@@ -136,7 +140,7 @@ package struct JSONCursor: ~Copyable {
     }
 
     /// Reads an array of strings.
-    mutating func readStringArray() throws(JSONReadError) -> [String] {
+    package mutating func readStringArray() throws(JSONReadError) -> [String] {
         var values: [String] = []
         do {
             try readArray { (cursor) throws(JSONReadError) in values.append(try cursor.readString()) }
@@ -192,18 +196,18 @@ package struct JSONCursor: ~Copyable {
     }
 
     /// Whether the next value is a string (without consuming it).
-    mutating func nextIsString() -> Bool {
+    package mutating func nextIsString() -> Bool {
         skipWhitespace()
         return peek() == UInt8(ascii: "\"")
     }
 
     /// Reads a string, or `nil` for `null`.
-    mutating func readOptionalString() throws(JSONReadError) -> String? {
+    package mutating func readOptionalString() throws(JSONReadError) -> String? {
         readNull() ? nil : try readString()
     }
 
     /// Skips one value of any type, checking its syntax.
-    mutating func skipValue(depth: Int = 0) throws(JSONReadError) {
+    package mutating func skipValue(depth: Int = 0) throws(JSONReadError) {
         guard depth < Self.maximumDepth else { throw .syntax("nested more than \(Self.maximumDepth) levels deep") }
         skipWhitespace()
         switch peek() {
