@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandSupport
 import FleetTokens
 import Foundation
-import LeanJSON
+import LeanCodecs
 import ServerHTTP
 
 /// `fleetauth-bench codecs`: each hand-written codec on the token path beside the library code

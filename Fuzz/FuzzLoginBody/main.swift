@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import LeanJSON
+import LeanCodecs
 import ServerHTTP
 import TokenServer
 

@@ -3,6 +3,7 @@ import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LeanCodecs
 #endif
 
 /// Someone who tries to move `vehicle-0` without being its driver, round and round through

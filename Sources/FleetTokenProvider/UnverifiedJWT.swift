@@ -1,4 +1,5 @@
 import Foundation
+import LeanCodecs
 
 /// Reads a JWT's `iat` and `exp` claims without verifying its signature: enough for a client to
 /// know when to refresh a token it was handed by a server it trusts, never enough to trust the
@@ -36,17 +37,10 @@ enum UnverifiedJWT {
     static func times(of token: String) -> Times {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
-            let payload = decodeBase64URL(segments[1]),
+            let payload = Base64URL.decode(segments[1]),
             let times = try? JSONDecoder().decode(Times.self, from: payload)
         else { return Times() }
         return times
     }
 
-    /// Decodes unpadded base64url text.
-    private static func decodeBase64URL(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+")
-            .replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
-    }
 }

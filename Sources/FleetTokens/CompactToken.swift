@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import LeanCodecs
 
 /// A compact JWT split into its three segments, with header and payload decoded from base64url.
 package struct CompactToken {

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import LeanCodecs
 
 /// Signs Fleet Engine tokens (RS256) with one service-account key.
 ///

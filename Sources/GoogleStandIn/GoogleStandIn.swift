@@ -3,6 +3,7 @@ import FleetTokens
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LeanCodecs
 import Logging
 import ServerHTTP
 

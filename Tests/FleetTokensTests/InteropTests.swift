@@ -1,4 +1,5 @@
 import Foundation
+import LeanCodecs
 import TestSupport
 import Testing
 @testable import FleetTokens

@@ -4,6 +4,7 @@ import Foundation
 import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
+import LeanCodecs
 import TestSupport
 import Testing
 

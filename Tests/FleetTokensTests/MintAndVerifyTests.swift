@@ -1,4 +1,5 @@
 import Foundation
+import LeanCodecs
 import Testing
 @testable import FleetTokens
 import TestSupport

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LeanCodecs
 import Testing
 @testable import FleetTokens
 import TestSupport

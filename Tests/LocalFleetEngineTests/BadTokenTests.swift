@@ -1,6 +1,7 @@
 import Crypto
 import FleetTokens
 import Foundation
+import LeanCodecs
 import NIOHTTP1
 import Testing
 import TestSupport

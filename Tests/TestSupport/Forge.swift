@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import FleetTokens
 import Foundation
+import LeanCodecs
 
 /// Builds tokens by hand, including ones no honest minter would make.
 public enum Forge {

@@ -1,6 +1,6 @@
 import FleetTokens
 import Hummingbird
-import LeanJSON
+import LeanCodecs
 import ServerHTTP
 import SwiftProtobuf
 

@@ -1,6 +1,6 @@
 import FleetTokens
 import Hummingbird
-import LeanJSON
+import LeanCodecs
 import ServerHTTP
 
 /// A token answer: epoch seconds and relative seconds both, for clients of either convention.

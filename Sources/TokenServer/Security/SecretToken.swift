@@ -1,6 +1,7 @@
 import Crypto
 import FleetTokens
 import Foundation
+import LeanCodecs
 
 /// High-entropy bearer secrets (session tokens, admin keys) and the hashes stored in their place.
 ///

@@ -4,6 +4,7 @@ import FleetTokens
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import LeanCodecs
 import Locking
 import Synchronization
 import TestSupport

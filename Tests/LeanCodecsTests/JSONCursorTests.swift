@@ -1,5 +1,5 @@
 import Foundation
-import LeanJSON
+import LeanCodecs
 import Testing
 
 /// The cursor itself; what the token reader makes of it is tested with the claims

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import FleetTokens
+@testable import LeanCodecs
 
 @Suite("base64url")
 struct Base64URLTests {

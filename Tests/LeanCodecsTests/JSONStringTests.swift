@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LeanJSON
+@testable import LeanCodecs
 
 @Suite("JSON strings written by hand")
 struct JSONStringTests {
