@@ -15,4 +15,22 @@ extension TokenKind {
         case .custom: Set(FleetEngineRole.allCases)
         }
     }
+
+    /// The one role of ``signingRoles`` that grants the least beyond this kind of token: what
+    /// an issuer that signs only this kind should sign with (an app's driver tokens with a
+    /// Driver SDK user, a dashboard's fleet reader tokens with a delivery fleet reader, never a
+    /// super user).
+    package var narrowestSigningRole: FleetEngineRole {
+        switch self {
+        case .driver: .driverSDKUser
+        case .consumer: .consumerSDKUser
+        case .server: .onDemandAdmin
+        case .fleetReader: .deliveryFleetReader
+        case .trustedDeliveryDriver: .deliveryTrustedDriver
+        case .untrustedDeliveryDriver: .deliveryUntrustedDriver
+        case .deliveryConsumer, .deliveryConsumerTask: .deliveryConsumer
+        case .deliveryServer: .deliveryAdmin
+        case .custom: .serviceSuperUser
+        }
+    }
 }

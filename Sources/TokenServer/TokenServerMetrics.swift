@@ -49,7 +49,7 @@ struct TokenServerMetrics: Sendable {
     init(metrics: PrometheusMetrics) {
         let factory = metrics.factory
         var issued: [String: Counter] = [:]
-        for kind in ResourceKind.allCases.map({ $0.tokenKind(id: "x").name }) + ["fleet-reader"] {
+        for kind in AccountRole.allCases.map({ $0.tokenKind(id: "x").name }) {
             issued[kind] = Counter(label: "fleetauth_tokens_issued_total", dimensions: [("kind", kind)], factory: factory)
         }
         self.issued = issued

@@ -2,21 +2,21 @@ import FleetTokens
 import Testing
 import TokenServer
 
-/// The token server's accounts sign with the role FleetTokens says their tokens need: the two
-/// tables must agree, or Fleet Engine would deny every token an account gets.
+/// The token server's accounts sign with the role FleetTokens' table gives their tokens: a
+/// role Fleet Engine honours for them, and the narrowest one.
 @Suite("Role table")
 struct RoleTableTests {
-    @Test(arguments: ResourceKind.allCases)
-    func assignedAccountsSignWithAFittingRole(kind: ResourceKind) {
-        #expect(kind.tokenKind(id: "x").signingRoles.contains(kind.accountRole.signingRole))
+    @Test("each account role signs with the narrowest role its tokens accept", arguments: [
+        (AccountRole.driver, FleetEngineRole.driverSDKUser), (.consumer, .consumerSDKUser),
+        (.deliveryDriver, .deliveryUntrustedDriver), (.deliveryConsumer, .deliveryConsumer), (.fleetReader, .deliveryFleetReader),
+    ])
+    func signingRoles(account: AccountRole, role: FleetEngineRole) {
+        #expect(account.signingRole == role)
+        #expect(account.tokenKind(id: "x").signingRoles.contains(account.signingRole))
     }
 
-    @Test func fleetReadersSignWithAFittingRole() {
-        #expect(TokenKind.fleetReader.signingRoles.contains(AccountRole.fleetReader.signingRole))
-    }
-
-    @Test func driverTokensNeedTheDriverRoleAlone() {
-        #expect(TokenKind.driver(vehicleID: "v").signingRoles == [.driverSDKUser])
-        #expect(!TokenKind.server.signingRoles.contains(.driverSDKUser))
+    @Test("an assigned account's token is the one its resource kind gives", arguments: ResourceKind.allCases)
+    func assignedTokens(kind: ResourceKind) {
+        #expect(kind.accountRole.tokenKind(id: "x") == kind.tokenKind(id: "x"))
     }
 }

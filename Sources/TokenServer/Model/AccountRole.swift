@@ -13,15 +13,15 @@ package enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cus
     /// A trusted fleet dashboard: fleet reader tokens (every id `*`, read only).
     case fleetReader = "fleet-reader"
 
-    /// The role of the service account whose key signs this account's tokens.
+    /// The kind of token this role's accounts get for resource `id` (a fleet reader's names none).
+    package func tokenKind(id: String) -> TokenKind {
+        resourceKind?.tokenKind(id: id) ?? .fleetReader
+    }
+
+    /// The role of the service account whose key signs this account's tokens: the narrowest
+    /// Fleet Engine honours for them, from FleetTokens' role table (the id does not change it).
     package var signingRole: FleetEngineRole {
-        switch self {
-        case .driver: .driverSDKUser
-        case .consumer: .consumerSDKUser
-        case .deliveryDriver: .deliveryUntrustedDriver
-        case .deliveryConsumer: .deliveryConsumer
-        case .fleetReader: .deliveryFleetReader
-        }
+        tokenKind(id: "-").narrowestSigningRole
     }
 
     /// The kind of resource this role is assigned to, or `nil` for the fleet reader.
