@@ -225,8 +225,9 @@ let package = Package(
                 server("NIOHTTP1", "swift-nio"),
             ]
         ),
-        // What the command-line tools share: one-line failures and `--json` output.
-        .target(name: "CommandSupport"),
+        // What the command-line tools share: one-line failures, `--json` output, and other programs
+        // run as child processes (by the benchmarks and the tests).
+        .target(name: "CommandSupport", dependencies: ["Locking"]),
         .executableTarget(
             name: "fleetauth",
             dependencies: [
@@ -282,6 +283,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "CommandSupport",
                 "LeanCodecs",
                 "Locking",
                 "FleetTokens",
@@ -296,6 +298,7 @@ let package = Package(
         .testTarget(
             name: "FleetTokensTests",
             dependencies: [
+                "CommandSupport",
                 "Locking",
                 "LeanCodecs",
                 "TestSupport",
@@ -309,6 +312,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LeanCodecsTests", dependencies: ["LeanCodecs"]),
+        .testTarget(name: "CommandSupportTests", dependencies: ["CommandSupport"]),
         .testTarget(
             name: "GoogleStandInTests",
             dependencies: [
@@ -322,6 +326,7 @@ let package = Package(
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
+                "CommandSupport",
                 "LeanCodecs",
                 "Locking",
                 "TestSupport",
@@ -362,6 +367,7 @@ let package = Package(
         .testTarget(
             name: "LocalFleetEngineTests",
             dependencies: [
+                "CommandSupport",
                 "LeanCodecs",
                 "Locking",
                 "TestSupport",

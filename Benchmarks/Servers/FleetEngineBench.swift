@@ -286,7 +286,7 @@ struct FleetEngineBench: AsyncParsableCommand {
             "--connections", String(grpcConnections), "--streams", String(connections), "--seconds", String(seconds), "--run", String(run),
         ]
         let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
-        let child = try await ChildProcess.runOnOwnThread(arguments)
+        let child = try await ChildProcess.run(arguments, standardError: .discarded, timeout: .seconds(seconds + 120)).checked()
         let (cpuAfter, hostAfter) = (Throughput.processCPUSeconds(), HostCPU.now())
         let result = try JSONDecoder().decode(GRPCUpdateLoad.Result.self, from: Data(child.output.utf8))
         // The warm-up second is in both CPU times; scale them to the measured run.

@@ -17,11 +17,13 @@ enum H2Load {
     /// warm-up, over `connections` connections with `streams` calls in flight on each; the
     /// request is the gRPC frame in `bodyFile`.
     static func run(port: Int, method: String, bodyFile: String, connections: Int, streams: Int, seconds: Int) async throws -> Result {
-        let output = try await ChildProcess.runOnOwnThread([
-            "h2load", "--duration=\(seconds)", "--warm-up-time=1", "--clients=\(connections)", "--max-concurrent-streams=\(streams)",
-            "--threads=1", "--data=\(bodyFile)", "--header=content-type: application/grpc", "--header=te: trailers",
-            "http://127.0.0.1:\(port)\(method)",
-        ]).output
+        let output = try await ChildProcess.run(
+            [
+                "h2load", "--duration=\(seconds)", "--warm-up-time=1", "--clients=\(connections)", "--max-concurrent-streams=\(streams)",
+                "--threads=1", "--data=\(bodyFile)", "--header=content-type: application/grpc", "--header=te: trailers",
+                "http://127.0.0.1:\(port)\(method)",
+            ], standardError: .discarded, timeout: .seconds(seconds + 60)
+        ).checked().output
         guard let finished = output.split(separator: "\n").first(where: { $0.hasPrefix("finished in ") }),
               let requests = output.split(separator: "\n").first(where: { $0.hasPrefix("requests: ") }),
               let seconds = Double(finished.dropFirst("finished in ".count).prefix { $0 != "s" })

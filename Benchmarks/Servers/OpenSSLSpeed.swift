@@ -14,10 +14,11 @@ struct OpenSSLSpeed {
     /// One process reports operations per CPU-second of its own (two of them sharing one core
     /// each report the whole core's rate), so its rate holds however busy the machine is; the
     /// `-multi` total divides by elapsed time and drops when other work takes the cores.
-    static func measure(seconds: Int, processes: Int = 1) throws -> Result {
+    static func measure(seconds: Int, processes: Int = 1) async throws -> Result {
         var arguments = ["openssl", "speed", "-seconds", String(seconds)]
         if processes > 1 { arguments += ["-multi", String(processes)] }
-        return try parse(ChildProcess.output(of: arguments + ["rsa2048"]))
+        let run = try await ChildProcess.run(arguments + ["rsa2048"], standardError: .discarded, timeout: .seconds(4 * seconds + 60))
+        return try parse(try run.checked().output)
     }
 
     /// Reads the summary line: `rsa 2048 bits 0.000675s 0.000023s 1481.5 43125.3` (with

@@ -183,11 +183,11 @@ struct TokenServerBench: AsyncParsableCommand {
         var openssl: [Double] = [], opensslPerCPU: [Double] = []
         var runs: [ObjectIdentifier: [FullLoadRun]] = [:]
         for round in 1...rounds {
-            openssl.append(try OpenSSLSpeed.measure(seconds: seconds, processes: cores).signsPerSecond)
-            opensslPerCPU.append(try OpenSSLSpeed.measure(seconds: seconds).signsPerSecond)
+            openssl.append(try await OpenSSLSpeed.measure(seconds: seconds, processes: cores).signsPerSecond)
+            opensslPerCPU.append(try await OpenSSLSpeed.measure(seconds: seconds).signsPerSecond)
             for server in round % 2 == 1 ? [fleetAuth, node] : [node, fleetAuth] {
                 let measured = try await fullLoad(server, seconds: seconds)
-                runs[ObjectIdentifier(server), default: []].append(measured)
+                runs[ObjectIdentifier(server.process), default: []].append(measured)
                 if !json {
                     FileHandle.standardError.write(Data(String(
                         format: "round %d/%d: %@ %.0f tokens/s, %.0f per CPU-second, p99 %.2f ms (openssl %.0f sign/s)\n",
@@ -198,7 +198,7 @@ struct TokenServerBench: AsyncParsableCommand {
         }
         var reports: [ServerReport] = []
         for server in [fleetAuth, node] {
-            let serverRuns = runs[ObjectIdentifier(server)] ?? []
+            let serverRuns = runs[ObjectIdentifier(server.process)] ?? []
             let halfRate = Throughput.median(serverRuns.map(\.tokensPerSecond)) / 2
             let paced = try await halfLoad(port: server.port, rate: halfRate, fleet: fleet)
             reports.append(ServerReport(server.name, runs: serverRuns, halfLoadRate: halfRate, halfLoad: paced))

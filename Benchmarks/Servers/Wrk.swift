@@ -24,8 +24,7 @@ enum Wrk {
 
     /// Runs `wrk` against `url` with the script `Benchmarks/wrk/<script>` (Lua; may define
     /// `report()`, called after the summary in wrk's main state), passing it `arguments`; the
-    /// script, with `wrk/summary.lua` appended, is written into `folder`. Runs on a thread of its
-    /// own (see ``ChildProcess/runOnOwnThread(_:)``).
+    /// script, with `wrk/summary.lua` appended, is written into `folder`.
     static func run(
         url: String, connections: Int, threads: Int, seconds: Int, script: String, arguments: [String], folder: String
     ) async throws -> Result {
@@ -34,10 +33,12 @@ enum Wrk {
             + String(contentsOfFile: try BenchmarkFiles.path("wrk/summary.lua"), encoding: .utf8)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try await ChildProcess.runOnOwnThread([
-            "wrk", "--threads", String(threads), "--connections", String(connections), "--duration", "\(seconds)s",
-            "--timeout", "10s", "--script", path, url, "--",
-        ] + arguments)
+        let run = try await ChildProcess.run(
+            [
+                "wrk", "--threads", String(threads), "--connections", String(connections), "--duration", "\(seconds)s",
+                "--timeout", "10s", "--script", path, url, "--",
+            ] + arguments, standardError: .discarded, timeout: .seconds(seconds + 60)
+        ).checked()
         let lines = run.output.split(separator: "\n")
         guard let line = lines.first(where: { $0.hasPrefix(marker) }) else {
             throw CommandFailure("wrk printed no summary (is the Debian package 'wrk' installed?)")

@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import LeanCodecs
 import TestSupport
@@ -17,11 +18,11 @@ enum PyJWT {
         return (try? await run(["-c", "import jwt, cryptography"])) != nil
     }
 
-    /// Runs python3 with `arguments` (as a ``ChildProgram``, so that no test thread blocks on
+    /// Runs python3 with `arguments` (as a ``ChildProcess``, so that no test thread blocks on
     /// it); returns the last line it printed (the result: anything before it is what Python
     /// warned about), or throws with everything it printed.
     static func run(_ arguments: [String]) async throws -> String {
-        let exit = try await ChildProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments).exit(within: .seconds(60))
+        let exit = try await ChildProcess(["python3"] + arguments).exit(within: .seconds(60))
         guard exit.exited, exit.status == 0 else {
             throw InteropFailure(message: "python3 \(arguments.first ?? "") failed: \(exit.output)")
         }

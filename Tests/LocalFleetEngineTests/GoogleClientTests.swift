@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import TestSupport
 import Testing
@@ -14,7 +15,7 @@ enum GoogleClient {
     /// module fails the run instead of skipping.
     static func isAvailable() async -> Bool {
         if ProcessInfo.processInfo.environment["CI"] != nil { return true }
-        let exit = try? await ChildProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import google.maps.fleetengine_v1"])
+        let exit = try? await ChildProcess(["python3", "-c", "import google.maps.fleetengine_v1"])
             .exit(within: .seconds(60))
         return exit?.exited == true && exit?.status == 0
     }
@@ -35,8 +36,8 @@ struct GoogleClientTests {
             "other_driver": Tokens.driver("v1"),
         ]
         let input = try JSONSerialization.data(withJSONObject: ["target": "127.0.0.1:\(port)", "project": TestKeys.project, "tokens": tokens])
-        let exit = try await ChildProgram(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", GoogleClient.script], input: String(decoding: input, as: UTF8.self)
+        let exit = try await ChildProcess(
+            ["python3", GoogleClient.script], input: String(decoding: input, as: UTF8.self)
         ).exit(within: .seconds(120))
         try #require(exit.exited && exit.status == 0, "\(exit.output)")
         let lastLine = exit.output.split(separator: "\n").last.map(String.init) ?? ""

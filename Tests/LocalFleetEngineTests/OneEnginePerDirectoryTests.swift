@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import TestSupport
 import Testing
@@ -15,7 +16,7 @@ struct OneEnginePerDirectoryTests {
 
         let arguments = ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0", "--grpc-port", "0"]
             + (try ChildEngine.trustArguments(in: folder))
-        let second = try await ChildProgram.runFleetauth(arguments, timeout: .seconds(30))
+        let second = try await ChildProcess.runFleetauth(arguments, timeout: .seconds(30))
         #expect(second.status != 0)
         #expect(second.output.contains("is in use by another local Fleet Engine (process "), "\(second.output)")
 

@@ -1,3 +1,4 @@
+import CommandSupport
 import FleetTokens
 import Foundation
 import NIOHTTP1
@@ -14,14 +15,11 @@ struct ServeEndToEndTests {
 
     @Test func driverAndConsumerTokensReachOnlyTheirOwnResources() async throws {
         let folder = try TestEngine.makeFolder()
-        let serve = try ChildProgram(
-            try ChildProgram.fleetauth,
-            ["serve", "--data-dir", folder, "--project", Self.project, "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0"],
-            keepingErrors: false)
+        let serve = try ChildProcess([try ChildProcess.fleetauth] + ["serve", "--data-dir", folder, "--project", Self.project, "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0"], standardError: .discarded)
         defer { serve.kill() }
         let announcement = try await serve.output(containing: "3. Send")
         var ports: [Int] = []
-        for port in ChildProgram.loopbackPorts(in: announcement) where !ports.contains(port) { ports.append(port) }
+        for port in ChildProcess.loopbackPorts(in: announcement) where !ports.contains(port) { ports.append(port) }
         try #require(ports.count == 3, "\(announcement)")
         let tokenServer = TestClient(port: ports[0]), fleet = TestClient(port: ports[1])
         #expect(!announcement.contains(try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))

@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -9,8 +10,8 @@ import Testing
 @Suite("fleetauth token-server, accounts and assign")
 struct CommandLineTests {
     /// Runs `fleetauth arguments` with `input` on standard input.
-    private func fleetauth(_ arguments: [String], input: String = "") async throws -> ChildProgram.Exit {
-        try await ChildProgram.runFleetauth(arguments, input: input)
+    private func fleetauth(_ arguments: [String], input: String = "") async throws -> ChildProcess.Exit {
+        try await ChildProcess.runFleetauth(arguments, input: input)
     }
 
     @Test("a newcomer's walk: start, create, assign, log in, get a token; revoke from the command line at once")
@@ -23,14 +24,13 @@ struct CommandLineTests {
         #expect(missing.status != 0)
         #expect(missing.output.contains("start 'fleetauth token-server --data-dir"))
 
-        let server = try ChildProgram(
-            try ChildProgram.fleetauth, ["token-server", "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning"] + data, keepingErrors: false)
+        let server = try ChildProcess([try ChildProcess.fleetauth] + ["token-server", "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning"] + data, standardError: .discarded)
         defer { server.kill() }
         let announced = try await server.output(containing: "listening on")
         #expect(announced.contains("created the admin API key in \(folder)/admin-key"))
         let adminKey = try String(contentsOfFile: folder + "/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!announced.contains(adminKey))
-        let port = try #require(ChildProgram.loopbackPorts(in: announced).first)
+        let port = try #require(ChildProcess.loopbackPorts(in: announced).first)
 
         #expect(try await fleetauth(["accounts", "create", "ann", "--role", "driver", "--bcrypt-cost", "4"] + data, input: "correct horse\n").status == 0)
         #expect(try await fleetauth(["assign", "vehicle", "v-1", "ann"] + data).status == 0)
@@ -70,14 +70,10 @@ struct CommandLineTests {
         #expect(noAudience.status != 0 && noAudience.output.contains("at least one audience"))
 
         try await OIDCIssuerStandIn.with(keys: [OIDCKeys.ec]) { issuer in
-            let server = try ChildProgram(
-                try ChildProgram.fleetauth,
-                ["token-server", "--port", "0", "--log-level", "warning", "--oidc-issuer", issuer.issuer, "--oidc-audience", "fleet-app"] + data,
-                keepingErrors: false
-            )
+            let server = try ChildProcess([try ChildProcess.fleetauth] + ["token-server", "--port", "0", "--log-level", "warning", "--oidc-issuer", issuer.issuer, "--oidc-audience", "fleet-app"] + data, standardError: .discarded)
             defer { server.kill() }
             let announced = try await server.output(containing: "accepting ID tokens of")
-            let port = try #require(ChildProgram.loopbackPorts(in: announced).first)
+            let port = try #require(ChildProcess.loopbackPorts(in: announced).first)
 
             let link = ["accounts", "create", "ann", "--role", "driver", "--identity-issuer", issuer.issuer, "--identity-subject", "uid-ann"]
             let created = try await fleetauth(link + data)

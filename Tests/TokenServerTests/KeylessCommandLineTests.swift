@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import GoogleStandIn
 import Hummingbird
@@ -15,29 +16,30 @@ struct KeylessCommandLineTests {
     func mintAndVerifyKeylessly() async throws {
         try await GoogleStandIn().application(port: 0).test(.live) { google in
             let base = "http://127.0.0.1:\(try #require(google.port))"
-            let mint = try ChildProgram(URL(fileURLWithPath: "/usr/bin/env"), [
-                "GCE_METADATA_HOST=\(base.dropFirst("http://".count))", try ChildProgram.fleetauth.path,
-                "mint", "--signer", Self.driver, "--iam-credentials-url", base, "--kind", "driver", "--vehicle", "vehicle-9",
-            ])
+            let mint = try ChildProcess(
+                [
+                    try ChildProcess.fleetauth,
+                    "mint", "--signer", Self.driver, "--iam-credentials-url", base, "--kind", "driver", "--vehicle", "vehicle-9",
+                ], environment: ["GCE_METADATA_HOST": String(base.dropFirst("http://".count))])
             let minted = try await mint.exit()
             #expect(minted.status == 0, "\(minted.output)")
             let token = minted.output.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(token.split(separator: ".").count == 3)
 
-            let verified = try await ChildProgram.runFleetauth(["verify", token, "--trust-account", "driver=\(Self.driver)", "--google-certs-url", base])
+            let verified = try await ChildProcess.runFleetauth(["verify", token, "--trust-account", "driver=\(Self.driver)", "--google-certs-url", base])
             #expect(verified.status == 0 && verified.output.contains("accepted: signed by \(Self.driver)") && verified.output.contains("vehicleid: vehicle-9"), "\(verified.output)")
 
             let other = "fe-driver@someone-else.iam.gserviceaccount.com"
-            let refused = try await ChildProgram.runFleetauth(["verify", token, "--trust-account", "driver=\(other)", "--google-certs-url", base])
+            let refused = try await ChildProcess.runFleetauth(["verify", token, "--trust-account", "driver=\(other)", "--google-certs-url", base])
             #expect(refused.status == 1 && refused.output.contains("refused"), "\(refused.output)")
         }
     }
 
     @Test("a malformed --signer or --trust-account is refused with the expected form")
     func malformedFlags() async throws {
-        let signer = try await ChildProgram.runFleetauth(["token-server", "--data-dir", "/tmp/never-made", "--signer", "pilot=x@y"])
+        let signer = try await ChildProcess.runFleetauth(["token-server", "--data-dir", "/tmp/never-made", "--signer", "pilot=x@y"])
         #expect(signer.status != 0 && signer.output.contains("--signer takes ROLE=EMAIL"), "\(signer.output)")
-        let trust = try await ChildProgram.runFleetauth(["fleet-engine", "--project", "p", "--trust-account", "driver"])
+        let trust = try await ChildProcess.runFleetauth(["fleet-engine", "--project", "p", "--trust-account", "driver"])
         #expect(trust.status != 0 && trust.output.contains("--trust-account takes ROLE=EMAIL"), "\(trust.output)")
     }
 }

@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import TestSupport
 import Testing
@@ -12,17 +13,17 @@ struct OneServerPerDirectoryTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let arguments = ["token-server", "--data-dir", folder, "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning"]
 
-        let first = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
+        let first = try ChildProcess([try ChildProcess.fleetauth] + arguments, standardError: .discarded)
         defer { first.kill() }
         _ = try await first.output(containing: "listening on")
         try await Self.expectRefusal(of: arguments, saying: "is in use by another token server (process ")
 
         first.kill()
         _ = try await first.exit()
-        let restarted = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
+        let restarted = try ChildProcess([try ChildProcess.fleetauth] + arguments, standardError: .discarded)
         defer { restarted.kill() }
         let announced = try await restarted.output(containing: "listening on")
-        let port = try #require(ChildProgram.loopbackPorts(in: announced).first)
+        let port = try #require(ChildProcess.loopbackPorts(in: announced).first)
         let health = try await RawHTTP.exchange(port: port, head: ["GET /healthz HTTP/1.1", "Host: localhost"])
         #expect(health.status == 200, "the restarted token server serves: \(health)")
     }
@@ -34,7 +35,7 @@ struct OneServerPerDirectoryTests {
             "serve", "--data-dir", folder, "--project", "one-serve", "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0",
         ]
 
-        let first = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
+        let first = try ChildProcess([try ChildProcess.fleetauth] + arguments, standardError: .discarded)
         defer { first.kill() }
         _ = try await first.output(containing: "3. Send")
         try await Self.expectRefusal(of: arguments, saying: "is in use by another token server (process ")
@@ -43,7 +44,7 @@ struct OneServerPerDirectoryTests {
     /// Runs `fleetauth arguments` while the first server holds the directory, and expects it to
     /// fail saying `words`.
     private static func expectRefusal(of arguments: [String], saying words: String) async throws {
-        let second = try await ChildProgram.runFleetauth(arguments, timeout: .seconds(30))
+        let second = try await ChildProcess.runFleetauth(arguments, timeout: .seconds(30))
         #expect(second.status != 0)
         #expect(second.output.contains(words), "\(second.output)")
     }

@@ -1,3 +1,4 @@
+import CommandSupport
 import FleetTokens
 import Foundation
 import TestSupport
@@ -18,15 +19,15 @@ enum ChildEngine {
     }
 
     /// Starts the engine and returns it with a client for its REST door and its gRPC port.
-    static func start(folder: String) async throws -> (process: ChildProgram, client: TestClient, grpcPort: Int) {
+    static func start(folder: String) async throws -> (process: ChildProcess, client: TestClient, grpcPort: Int) {
         let arguments = ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0", "--grpc-port", "0"]
             + (try trustArguments(in: folder))
-        let engine = try ChildProgram(try ChildProgram.fleetauth, arguments, keepingErrors: false)
+        let engine = try ChildProcess([try ChildProcess.fleetauth] + arguments, standardError: .discarded)
         _ = try await engine.output(containing: "gRPC on ")
         let announcement = try await engine.output(containing: "on http://")
         func port(onLineWith marker: String) throws -> Int {
             let line = announcement.split(separator: "\n").first { $0.contains(marker) }.map(String.init) ?? ""
-            guard let port = ChildProgram.loopbackPorts(in: line).first else { throw TestFailure("fleetauth fleet-engine said: \(announcement)") }
+            guard let port = ChildProcess.loopbackPorts(in: line).first else { throw TestFailure("fleetauth fleet-engine said: \(announcement)") }
             return port
         }
         return (engine, TestClient(port: try port(onLineWith: "on http://")), try port(onLineWith: "gRPC on "))

@@ -1,0 +1,68 @@
+import CommandSupport
+import Foundation
+import Testing
+
+@Suite("Child processes")
+struct ChildProcessTests {
+    @Test("the status, the output and the input of a program that exits")
+    func exitStatus() async throws {
+        let exit = try await ChildProcess.run(["sh", "-c", "read line; echo \"got $line\"; echo oops >&2; exit 3"], input: "hello\n")
+        #expect(exit.exited && exit.status == 3 && !exit.succeeded)
+        #expect(exit.output == "got hello\noops\n")
+        #expect(throws: CommandFailure.self) { try exit.checked() }
+    }
+
+    @Test("standard error can be left out")
+    func discardedErrors() async throws {
+        let exit = try await ChildProcess.run(["sh", "-c", "echo out; echo err >&2"], standardError: .discarded)
+        #expect(exit.succeeded && exit.output == "out\n")
+    }
+
+    /// Swift concurrency's threads block most signals, and a child inherits the mask: `openssl
+    /// speed` stops on SIGALRM, which it would then never see.
+    @Test("a child started from a task receives signals with their default handling")
+    func signalsReachTheChild() async throws {
+        let exit = try await ChildProcess.run(["sh", "-c", "kill -ALRM $$; sleep 10"], timeout: .seconds(5))
+        #expect(!exit.exited && exit.status == SIGALRM)
+    }
+
+    @Test("a line is awaited as it comes, and terminate ends the program")
+    func firstLineThenTerminate() async throws {
+        let child = try ChildProcess(["sh", "-c", "echo starting; echo 'port 4321'; exec sleep 30"])
+        let port = try await child.firstLine { $0.hasPrefix("port ") ? Int($0.dropFirst(5)) : nil }
+        #expect(port == 4321)
+        child.terminate()
+        let exit = try await child.exit(within: .seconds(5))
+        #expect(!exit.exited && exit.status == SIGTERM)
+    }
+
+    @Test("a wait that outlasts its deadline kills the program and says what it printed")
+    func deadline() async throws {
+        let child = try ChildProcess(["sh", "-c", "echo waiting; exec sleep 30"])
+        let failure = await #expect(throws: CommandFailure.self) { try await child.exit(within: .milliseconds(300)) }
+        #expect(failure?.description.contains("did not end within") == true && failure?.description.contains("waiting") == true)
+        let killed = try await child.exit(within: .seconds(5))
+        #expect(!killed.exited && killed.status == SIGKILL)
+    }
+
+    @Test("output that ends before the awaited text is an error, not a hang")
+    func endsFirst() async throws {
+        let child = try ChildProcess(["sh", "-c", "echo bye"])
+        await #expect(throws: CommandFailure.self) { try await child.output(containing: "never", within: .seconds(10)) }
+    }
+
+    @Test("a program that is not there is a clear error")
+    func missingProgram() {
+        #expect(throws: CommandFailure.self) { try ChildProcess(["no-such-program-fleetauth"]) }
+    }
+
+    @Test("stop asks, then reaps; the CPU time of a finished program is measured")
+    func stopAndCPU() async throws {
+        let child = try ChildProcess(["sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo done; exec sleep 30"])
+        _ = try await child.output(containing: "done")
+        #expect(try child.cpuSeconds() > 0)
+        child.stop()
+        let exit = try await child.exit(within: .seconds(1))
+        #expect(exit.status == SIGTERM && exit.cpuSeconds > 0)
+    }
+}
