@@ -300,7 +300,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let transport = HTTP2ServerTransport.Posix(address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
         let server = GRPCServer(transport: transport, services: [GRPCFloorService()])
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.serve() }
+            group.addTask { try await server.serveOnEventLoops() }
             defer { server.beginGracefulShutdown() }
             guard let port = try await transport.listeningAddress.ipv4?.port else { throw CommandFailure("the gRPC floor did not listen") }
             return try await body(port)

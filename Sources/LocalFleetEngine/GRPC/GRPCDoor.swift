@@ -47,7 +47,7 @@ struct GRPCDoor: Service {
     func run() async throws {
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await server.serve() }
+                group.addTask { try await server.serveOnEventLoops() }
                 let address = try await transport.listeningAddress
                 if let port = address.ipv4?.port ?? address.ipv6?.port { await onStarted(port) }
                 try await group.waitForAll()
