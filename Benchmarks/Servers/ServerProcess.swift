@@ -22,7 +22,7 @@ struct ServerProcess: Sendable {
             return ServerProcess(name: name, process: process, port: try await process.firstLine(matching: readPort, within: timeout))
         } catch {
             process.stop()
-            throw CommandFailure("\(name) did not say it was listening within \(timeout) (\(arguments.joined(separator: " ")))")
+            throw CommandFailure("\(name) did not say it was listening (\(arguments.joined(separator: " "))): \(error)")
         }
     }
 

@@ -90,9 +90,6 @@ package final class ChildProcess: Sendable {
         self.pid = pid
         close(toChild.reading)
         close(fromChild.writing)
-        let inputWriter = FileHandle(fileDescriptor: toChild.writing, closeOnDealloc: true)
-        try? inputWriter.write(contentsOf: Data(input.utf8))
-        try? inputWriter.close()
         let state = state
         let reading = fromChild.reading
         Thread.detachNewThread {
@@ -107,6 +104,14 @@ package final class ChildProcess: Sendable {
                 if count <= 0 { break }
             }
             close(reading)
+        }
+        // Written on a thread of its own: a child that prints before it reads would otherwise
+        // block this initializer once a pipe's worth of input is waiting.
+        let writing = toChild.writing
+        Thread.detachNewThread {
+            let inputWriter = FileHandle(fileDescriptor: writing, closeOnDealloc: true)
+            try? inputWriter.write(contentsOf: Data(input.utf8))
+            try? inputWriter.close()
         }
     }
 
@@ -183,6 +188,8 @@ package final class ChildProcess: Sendable {
     /// The CPU time (user and system, every thread) the running program has used so far, in
     /// seconds, from `/proc/<pid>/stat` (Linux).
     package func cpuSeconds() throws -> Double {
+        // Once reaped, the pid may be another process's.
+        guard state.withLock({ $0.ended == nil }) else { throw CommandFailure("\(name) has ended; its CPU time is in its exit") }
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let afterName = stat.lastIndex(of: ")") else {
             throw CommandFailure("cannot read /proc/\(pid)/stat of \(name) (has it exited?)")
         }
@@ -260,6 +267,15 @@ package final class ChildProcess: Sendable {
     /// Held while a child's pipes are made and it is started (see ``makePipe(for:)``).
     private static let spawning = Locked(())
 
+    #if os(Linux)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), which Swift's
+    /// Glibc module does not declare; `nil` on an older glibc.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+    #endif
+
     /// Starts `arguments` with an empty signal mask and default signal handlers and the given
     /// descriptors as its standard streams (duplicated: the originals close on exec).
     private static func spawn(
@@ -274,6 +290,12 @@ package final class ChildProcess: Sendable {
         case .merged: posix_spawn_file_actions_adddup2(&actions, standardOutput, STDERR_FILENO)
         case .discarded: posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         }
+        // Nothing else of this process reaches the child: a descriptor another part of the
+        // process opened without close-on-exec (a Foundation `Pipe`) would otherwise stay open
+        // in it, and whoever waits for that pipe's end would wait for this child.
+        #if os(Linux)
+        _ = closeFrom.map { $0(&actions, STDERR_FILENO + 1) }
+        #endif
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -284,7 +306,11 @@ package final class ChildProcess: Sendable {
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        #if canImport(Darwin)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        #endif
 
         var cArguments = arguments.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }

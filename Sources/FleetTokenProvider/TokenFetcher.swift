@@ -10,7 +10,8 @@ public protocol TokenFetcher: Sendable {
 /// A token as the token server handed it out, with the expiry the response stated, if any,
 /// and the server's clock when it answered.
 ///
-/// The provider trusts the token's own `exp` claim first; the response's expiry only fills in
+/// The provider trusts the token's own `exp` claim first (read from a compact JWT, its segments
+/// unpadded base64url as RFC 7515 writes them); the response's expiry only fills in
 /// when that is missing, and when both are there the earlier wins. Absolute times are on the
 /// token server's clock and are moved to the device's by the offset measured from
 /// ``serverDate`` and the token's `iat` (see ``CachingTokenProvider``).

@@ -33,7 +33,9 @@ enum UnverifiedJWT {
         }
     }
 
-    /// The token's numeric `iat` and `exp` claims; both `nil` when the token is not a JWT.
+    /// The token's numeric `iat` and `exp` claims; both `nil` when the token is not a compact
+    /// JWT (three segments of unpadded base64url, as RFC 7515 writes them and Fleet Engine reads
+    /// them).
     static func times(of token: String) -> Times {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
@@ -42,5 +44,4 @@ enum UnverifiedJWT {
         else { return Times() }
         return times
     }
-
 }

@@ -241,8 +241,7 @@ package struct JSONCursor: ~Copyable {
                 index += 1
                 // ASCII needs no validation; anything else must be valid UTF-8.
                 if isASCII { return String(decoding: literal, as: UTF8.self) }
-                guard let text = String(validating: literal, as: UTF8.self) else { throw .syntax("a string is not valid UTF-8") }
-                return text
+                return try Self.validUTF8(literal)
             }
             isASCII = isASCII && byte < 0x80
             if byte == UInt8(ascii: "\\") { break }
@@ -252,6 +251,19 @@ package struct JSONCursor: ~Copyable {
         return try readEscapedString(from: start)
     }
 
+    /// `bytes` as text, refused unless they are valid UTF-8. The standard library's validating
+    /// initializer is new in macOS 15 and iOS 18; the app-side libraries run on iOS 17.
+    private static func validUTF8(_ bytes: some Sequence<UInt8>) throws(JSONReadError) -> String {
+        let text: String?
+        if #available(macOS 15.0, iOS 18.0, *) {
+            text = String(validating: bytes, as: UTF8.self)
+        } else {
+            text = String(bytes: bytes, encoding: .utf8)
+        }
+        guard let text else { throw .syntax("a string is not valid UTF-8") }
+        return text
+    }
+
     private mutating func readEscapedString(from start: Int) throws(JSONReadError) -> String {
         index = start
         var utf8: [UInt8] = []
@@ -259,8 +271,7 @@ package struct JSONCursor: ~Copyable {
             guard let byte = next() else { throw .syntax("a string is not closed") }
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: utf8, as: UTF8.self) else { throw .syntax("a string is not valid UTF-8") }
-                return text
+                return try Self.validUTF8(utf8)
             case UInt8(ascii: "\\"):
                 try appendEscape(to: &utf8)
             case 0..<0x20:

@@ -56,13 +56,31 @@ struct ChildProcessTests {
         #expect(throws: CommandFailure.self) { try ChildProcess(["no-such-program-fleetauth"]) }
     }
 
-    @Test("stop asks, then reaps; the CPU time of a finished program is measured")
+    @Test(
+        "the CPU time of a running program, then stop: asked, then reaped, the CPU time in its exit",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "reads /proc"))
     func stopAndCPU() async throws {
-        let child = try ChildProcess(["sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo done; exec sleep 30"])
-        _ = try await child.output(containing: "done")
+        let child = try ChildProcess(["sh", "-c", "while :; do :; done"])
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try child.cpuSeconds() == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(try child.cpuSeconds() > 0)
         child.stop()
         let exit = try await child.exit(within: .seconds(1))
         #expect(exit.status == SIGTERM && exit.cpuSeconds > 0)
+        #expect(throws: CommandFailure.self, "a reaped child's pid may be another process's") { try child.cpuSeconds() }
+    }
+
+    /// A Foundation `Pipe` has no close-on-exec on Linux: a child that inherited its write end
+    /// would keep whoever reads it waiting until that child ends.
+    @Test("a descriptor opened elsewhere in the process does not reach the child")
+    func noInheritedDescriptors() async throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let child = try ChildProcess(["sleep", "30"])
+        defer { child.kill() }
+        close(ends[1])
+        var poller = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+        #expect(poll(&poller, 1, 5_000) == 1 && poller.revents & Int16(POLLHUP) != 0, "the pipe's end is seen while the child lives")
     }
 }

@@ -60,6 +60,11 @@ struct ValidationTests {
         invalid(name: "create with a duplicated attribute", method: .POST, path: "\(p)/vehicles?vehicleId=twice",
              body: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":1,"vehicleType":{"category":"AUTO"},"attributes":[{"key":"a","boolValue":true},{"key":"a","numberValue":1}]}"#,
              phrase: "twice"),
+        // A query is form-encoded: `+` is a space (schemathesis found `tripId=a+b` taken as the id "a+b").
+        invalid(name: "create with a space in tripId, sent as '+'", method: .POST, path: "\(p)/trips?tripId=a+b",
+             body: Fixtures.tripBody(vehicleID: nil), phrase: "contains white space"),
+        invalid(name: "create with a space in vehicleId, sent as '+'", method: .POST, path: "\(p)/vehicles?vehicleId=a+b",
+             body: Fixtures.vehicleBody(), phrase: "contains white space"),
         invalid(name: "trip without pickupPoint", method: .POST, path: "\(p)/trips?tripId=no-pickup", body: #"{"tripType":"EXCLUSIVE"}"#, phrase: "pickupPoint is required"),
         invalid(name: "trip on a vehicle that does not exist", method: .POST, path: "\(p)/trips?tripId=no-vehicle",
              body: Fixtures.tripBody(vehicleID: "v404"), phrase: "names no vehicle"),
@@ -135,6 +140,14 @@ struct ValidationTests {
         let client = try await TestEngine.shared
         let answer = try await client.send(.GET, "\(Self.p)/vehicles?vehicleTypeCategories=AUTO&\(filter)", token: Tokens.server)
         #expect(answer.status == 400, "\(filter): \(answer)")
+    }
+
+    /// A plus is `%2B` in a form-encoded query; names are percent-decoded too.
+    @Test func aPlusInAnIdIsSentEncoded() async throws {
+        let client = try await TestEngine.shared
+        let created = try await client.send(.POST, "\(Self.p)/trips?trip%49d=plus%2Bone", token: Tokens.server, body: Fixtures.tripBody(vehicleID: nil))
+        #expect(created.status == 200, "\(created)")
+        #expect(created.value("name") as? String == "providers/\(TestKeys.project)/trips/plus+one")
     }
 
     @Test func theServerStampsServerTime() async throws {

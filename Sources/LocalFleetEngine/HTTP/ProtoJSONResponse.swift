@@ -23,7 +23,7 @@ struct ProtoJSONResponse<Message: SwiftProtobuf.Message>: ResponseGenerator {
 
     /// Whether `request` has Google's system parameter `$alt=json;enum-encoding=int`.
     static func wantsEnumNumbers(_ request: Request) -> Bool {
-        guard let alt = request.uri.queryParameters.get("$alt") else { return false }
+        guard let alt = request.uri.formQueryParameters.get("$alt") else { return false }
         return alt.split(separator: ";").contains("enum-encoding=int")
     }
 }

@@ -24,7 +24,7 @@ struct TripRoutes: Sendable {
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
-        ProtoJSONResponse(try await core.createTrip(context.fleetCall(), tripID: request.uri.queryParameters.get("tripId") ?? "") {
+        ProtoJSONResponse(try await core.createTrip(context.fleetCall(), tripID: request.uri.formQueryParameters.get("tripId") ?? "") {
             try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request)
         })
     }
@@ -35,7 +35,7 @@ struct TripRoutes: Sendable {
 
     private func update(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
         ProtoJSONResponse(try await core.updateTrip(
-            context.fleetCall(), tripID: context.pathParameter("trip"), updateMask: request.uri.queryParameters.get("updateMask")
+            context.fleetCall(), tripID: context.pathParameter("trip"), updateMask: request.uri.formQueryParameters.get("updateMask")
         ) {
             try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request)
         })

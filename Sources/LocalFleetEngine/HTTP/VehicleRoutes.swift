@@ -25,7 +25,7 @@ struct VehicleRoutes: Sendable {
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
-        ProtoJSONResponse(try await core.createVehicle(context.fleetCall(), vehicleID: request.uri.queryParameters.get("vehicleId") ?? "") {
+        ProtoJSONResponse(try await core.createVehicle(context.fleetCall(), vehicleID: request.uri.formQueryParameters.get("vehicleId") ?? "") {
             try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request)
         })
     }
@@ -36,7 +36,7 @@ struct VehicleRoutes: Sendable {
 
     private func update(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
         ProtoJSONResponse(try await core.updateVehicle(
-            context.fleetCall(), vehicleID: context.pathParameter("vehicle"), updateMask: request.uri.queryParameters.get("updateMask")
+            context.fleetCall(), vehicleID: context.pathParameter("vehicle"), updateMask: request.uri.formQueryParameters.get("updateMask")
         ) {
             try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request)
         })
@@ -56,7 +56,7 @@ struct VehicleRoutes: Sendable {
     }
 
     private func list(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_ListVehiclesResponse> {
-        ProtoJSONResponse(try await core.listVehicles(context.fleetCall()) { try ListVehiclesRequest(query: request.uri.queryParameters) })
+        ProtoJSONResponse(try await core.listVehicles(context.fleetCall()) { try ListVehiclesRequest(query: request.uri.formQueryParameters) })
     }
 
     private func search(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_SearchVehiclesResponse> {
