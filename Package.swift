@@ -161,6 +161,11 @@ let package = Package(
                 server("GRPCCore", "grpc-swift-2"),
                 server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
                 server("GRPCProtobuf", "grpc-swift-protobuf"),
+                // The gRPC door's transport (GRPC/Transport): HTTP/2 straight on swift-nio.
+                server("NIOHTTP2", "swift-nio-http2"),
+                server("NIOHPACK", "swift-nio-http2"),
+                server("NIOExtras", "swift-nio-extras"),
+                server("NIOPosix", "swift-nio"),
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("SQLKit", "sql-kit"),

@@ -53,6 +53,8 @@ struct GRPCFloorsBench: AsyncParsableCommand {
         let grpcSwift: Server
         let nioHTTP2: Server
         let cppCore: Server
+        /// grpc-swift on the engine door's own transport (``UnaryHTTP2ServerTransport``).
+        let grpcSwiftUnaryTransport: Server
         /// The median, over rounds, of grpc-swift's calls/s divided by the C++ core's in the same round.
         let grpcSwiftToCppRatio: Double
         /// The same for swift-nio-http2 alone.
@@ -82,17 +84,25 @@ struct GRPCFloorsBench: AsyncParsableCommand {
         defer { cpp.stop() }
         let transport = HTTP2ServerTransport.Posix(address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
         let server = GRPCServer(transport: transport, services: [GRPCFloorService()])
+        let unaryTransport = UnaryHTTP2ServerTransport(host: "127.0.0.1", port: 0, maximumRequestSize: 4 * 1024 * 1024)
+        let unaryServer = GRPCServer(transport: unaryTransport, services: [GRPCFloorService()])
         let nio = try await NIOHTTP2Floor.start(on: MultiThreadedEventLoopGroup.singleton)
         defer { nio.close(promise: nil) }
         let report = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.serveOnEventLoops() }
-            defer { server.beginGracefulShutdown() }
+            group.addTask { try await unaryServer.serveOnEventLoops() }
+            defer {
+                server.beginGracefulShutdown()
+                unaryServer.beginGracefulShutdown()
+            }
+            let unaryPort = try await unaryTransport.listeningPort
             guard let swiftPort = try await transport.listeningAddress.ipv4?.port, let nioPort = nio.localAddress?.port else {
                 throw CommandFailure("a Swift floor did not listen")
             }
             // The in-process floors' CPU is this process's; the C++ floor's its own.
             let floors: [(port: Int, cpuSeconds: () throws -> Double)] = [
                 (swiftPort, Throughput.processCPUSeconds), (nioPort, Throughput.processCPUSeconds), (cpp.port, cpp.cpuSeconds),
+                (unaryPort, Throughput.processCPUSeconds),
             ]
             var runs: [[(callsPerSecond: Double, cpuMicroseconds: Double)]] = Array(repeating: [], count: floors.count)
             for round in 1...rounds {
@@ -108,7 +118,7 @@ struct GRPCFloorsBench: AsyncParsableCommand {
                 }
                 if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
             }
-            let servers = zip(["grpc-swift", "swift-nio-http2", "gRPC C++ core"], runs).map { name, runs in
+            let servers = zip(["grpc-swift", "swift-nio-http2", "gRPC C++ core", "grpc-swift, unary"], runs).map { name, runs in
                 Server(name: name, callsPerSecond: runs.map(\.callsPerSecond), cpuMicrosecondsPerCall: runs.map(\.cpuMicroseconds))
             }
             func ratioToCpp(_ index: Int) -> Double {
@@ -116,7 +126,7 @@ struct GRPCFloorsBench: AsyncParsableCommand {
             }
             return Report(
                 connections: connections, streamsPerConnection: streams, secondsPerRun: seconds,
-                grpcSwift: servers[0], nioHTTP2: servers[1], cppCore: servers[2],
+                grpcSwift: servers[0], nioHTTP2: servers[1], cppCore: servers[2], grpcSwiftUnaryTransport: servers[3],
                 grpcSwiftToCppRatio: ratioToCpp(0), nioHTTP2ToCppRatio: ratioToCpp(1))
         }
         if json { return try JSONOutput.print(report) }
@@ -126,6 +136,7 @@ struct GRPCFloorsBench: AsyncParsableCommand {
             \(row(report.grpcSwift))
             \(row(report.nioHTTP2))
             \(row(report.cppCore))
+            \(row(report.grpcSwiftUnaryTransport))
             of the C++ core's calls/s: grpc-swift \(String(format: "%.2f", report.grpcSwiftToCppRatio))×, swift-nio-http2 alone \(String(format: "%.2f", report.nioHTTP2ToCppRatio))×
             """)
     }

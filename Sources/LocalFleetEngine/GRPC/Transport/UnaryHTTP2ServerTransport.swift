@@ -1,0 +1,166 @@
+import GRPCCore
+import Locking
+import NIOCore
+import NIOExtras
+import NIOHTTP2
+import NIOPosix
+
+/// grpc-swift 2's server transport for the engine's gRPC door, written directly on
+/// swift-nio-http2: plaintext HTTP/2, each stream read whole in the channel pipeline before its
+/// call starts (every method the engine serves takes one request message), and the answer
+/// written straight back from the call's task, which runs on the stream's event loop.
+///
+/// grpc-swift's own NIO transport gives every stream an async channel, and that bridge cost
+/// about a quarter of the CPU of each call (docs/performance.md); grpc-swift's server, router,
+/// generated services and health service stay as they are.
+@available(macOS 15.0, iOS 18.0, *)
+package final class UnaryHTTP2ServerTransport: ServerTransport {
+    package typealias Bytes = [UInt8]
+
+    private let host: String
+    private let port: Int
+    private let maximumRequestSize: Int
+    private let group: MultiThreadedEventLoopGroup
+    private let quiescing: ServerQuiescingHelper
+    private let calls: AsyncStream<ReadCall>
+    private let callSink: AsyncStream<ReadCall>.Continuation
+    private let address = Locked(AddressState.waiting([]))
+
+    private enum AddressState {
+        case waiting([CheckedContinuation<Int, any Error>])
+        case listening(Int)
+        case failed(any Error)
+    }
+
+    /// A transport that will listen on `host` (an address or a name) and `port` (0 picks a free
+    /// one), refusing request messages larger than `maximumRequestSize` bytes.
+    package init(host: String, port: Int, maximumRequestSize: Int, group: MultiThreadedEventLoopGroup = .singleton) {
+        self.host = host
+        self.port = port
+        self.maximumRequestSize = maximumRequestSize
+        self.group = group
+        self.quiescing = ServerQuiescingHelper(group: group)
+        (calls, callSink) = AsyncStream.makeStream(of: ReadCall.self)
+    }
+
+    /// The port it listens on, once it does.
+    package var listeningPort: Int {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                let known: Result<Int, any Error>? = address.withLock { state in
+                    switch state {
+                    case .waiting(let waiting):
+                        state = .waiting(waiting + [continuation])
+                        return nil
+                    case .listening(let port): return .success(port)
+                    case .failed(let error): return .failure(error)
+                    }
+                }
+                if let known { continuation.resume(with: known) }
+            }
+        }
+    }
+
+    package func listen(
+        streamHandler: @escaping @Sendable (RPCStream<Inbound, Outbound>, ServerContext) async -> Void
+    ) async throws {
+        let channel: any Channel
+        do {
+            channel = try await bind()
+        } catch {
+            settleAddress(.failure(error))
+            throw error
+        }
+        settleAddress(.success(channel.localAddress?.port ?? port))
+        await withTaskCancellationHandler {
+            await withDiscardingTaskGroup { group in
+                for await call in calls {
+                    group.addTask { await Self.run(call, streamHandler) }
+                }
+            }
+        } onCancel: {
+            channel.close(promise: nil)
+            callSink.finish()
+        }
+    }
+
+    /// Stops accepting connections, lets every open one finish its calls, and returns from
+    /// ``listen(streamHandler:)`` once they are closed and their calls ended.
+    package func beginGracefulShutdown() {
+        let closed = group.next().makePromise(of: Void.self)
+        closed.futureResult.whenComplete { [callSink] _ in callSink.finish() }
+        quiescing.initiateShutdown(promise: closed)
+    }
+
+    private func bind() async throws -> any Channel {
+        let maximumRequestSize = maximumRequestSize
+        let accept: @Sendable (ReadCall) -> Void = { [callSink] call in callSink.yield(call) }
+        return try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { [quiescing] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+                        mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+                    ) { stream in
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandler(GRPCStreamHandler(maximumRequestSize: maximumRequestSize, accept: accept))
+                        }
+                    }
+                }
+            }
+            .bind(host: host, port: port)
+            .get()
+    }
+
+    private func settleAddress(_ result: Result<Int, any Error>) {
+        let waiting = address.withLock { state in
+            guard case .waiting(let waiting) = state else { return [CheckedContinuation<Int, any Error>]() }
+            switch result {
+            case .success(let port): state = .listening(port)
+            case .failure(let error): state = .failed(error)
+            }
+            return waiting
+        }
+        waiting.forEach { $0.resume(with: result) }
+    }
+
+    /// Runs `call` through grpc-swift's server (`streamHandler`), with a cancellation handle
+    /// the stream cancels if its caller goes away.
+    private static func run(
+        _ call: ReadCall, _ streamHandler: @Sendable (RPCStream<Inbound, Outbound>, ServerContext) async -> Void
+    ) async {
+        await withServerContextRPCCancellationHandle { handle in
+            call.cancellation.attach(handle)
+            let context = ServerContext(descriptor: call.descriptor, remotePeer: call.remotePeer, localPeer: call.localPeer, cancellation: handle)
+            let stream = RPCStream(
+                descriptor: call.descriptor, inbound: RPCAsyncSequence(wrapping: ReadParts(parts: call.parts)),
+                outbound: RPCWriter.Closable(wrapping: call.writer))
+            await streamHandler(stream, context)
+        }
+    }
+}
+
+/// A call's request parts, already read: an async sequence that never waits.
+private struct ReadParts: AsyncSequence, Sendable {
+    typealias Element = RPCRequestPart<[UInt8]>
+    typealias Failure = any Error
+
+    let parts: [Element]
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var parts: IndexingIterator<[Element]>
+
+        mutating func next() async throws -> Element? {
+            parts.next()
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(parts: parts.makeIterator())
+    }
+}
