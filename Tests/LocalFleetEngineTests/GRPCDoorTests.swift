@@ -394,14 +394,21 @@ struct GRPCDoorTests {
             }
             #expect(tooMany.code == .invalidArgument && tooMany.message.contains("at most 100"), "\(tooMany)")
 
-            // Over gRPC's 4 MiB the message is not read: the transport resets the stream.
+            // Over gRPC's 4 MiB the message is refused as its bytes pass the limit.
             var huge = try Self.vehicle()
             huge.attributes = [.with { $0.key = "k"; $0.stringValue = String(repeating: "x", count: 5 << 20) }]
             let oversized = await grpc.rawCall(
                 create, bytes: try Maps_Fleetengine_V1_CreateVehicleRequest.with { $0.parent = Self.parent; $0.vehicleID = "g-huge"; $0.vehicle = huge }
                     .serializedBytes(),
                 metadata: metadata)
-            #expect(oversized.code != nil, "\(oversized)")
+            #expect(oversized.code == .resourceExhausted && oversized.message.contains("larger than 4194304 bytes"), "\(oversized)")
+
+            var gzip = CallOptions.defaults
+            gzip.compression = .gzip
+            let compressed = await grpc.rawCall(
+                create, bytes: try Maps_Fleetengine_V1_CreateVehicleRequest.with { $0.parent = Self.parent; $0.vehicleID = "g-gzip" }.serializedBytes(),
+                metadata: metadata, options: gzip)
+            #expect(compressed.code == .unimplemented && compressed.message.contains("not supported"), "\(compressed)")
 
             let still = try await grpc.vehicles.getVehicle(.with { $0.name = Self.vehicleName("v1") }, metadata: metadata)
             #expect(still.name == Self.vehicleName("v1"))

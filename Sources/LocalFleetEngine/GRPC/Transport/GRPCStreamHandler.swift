@@ -68,6 +68,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         case .headers(let frame):
             if requestHeaders == nil {
                 requestHeaders = frame.headers
+                if let httpStatus = Self.notGRPC(frame.headers) { return answerHTTP(httpStatus, context: context) }
                 if let refusal = Self.refusal(of: frame.headers) { return refuse(refusal, context: context) }
             }
             if frame.endStream { requestEnded(context: context) }
@@ -89,12 +90,16 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
-    /// Why a stream with these headers cannot be a gRPC call the door answers, or `nil`.
+    /// The HTTP status for a request that is no gRPC call at all, as gRPC's HTTP/2 protocol
+    /// has it (405 for another method than POST, 415 for another content type), or `nil`.
+    private static func notGRPC(_ headers: HPACKHeaders) -> String? {
+        guard headers.first(name: ":method") == "POST" else { return "405" }
+        guard headers.first(name: "content-type")?.hasPrefix("application/grpc") == true else { return "415" }
+        return nil
+    }
+
+    /// Why a gRPC call with these headers cannot be answered, or `nil`.
     private static func refusal(of headers: HPACKHeaders) -> Status? {
-        guard headers.first(name: ":method") == "POST" else { return Status(code: .unimplemented, message: "gRPC calls are POSTs") }
-        guard headers.first(name: "content-type")?.hasPrefix("application/grpc") == true else {
-            return Status(code: .unimplemented, message: "the content-type must be application/grpc")
-        }
         if let encoding = headers.first(name: "grpc-encoding"), encoding != "identity" {
             return Status(code: .unimplemented, message: "compression '\(encoding)' is not supported; send messages uncompressed")
         }
@@ -147,6 +152,13 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             let trailers = GRPCWire.trailers(status, metadata, trailersOnly: !headersSent)
             context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: trailers, endStream: true))), promise: nil)
         }
+    }
+
+    /// Ends the stream with a bare HTTP `status`.
+    private func answerHTTP(_ status: String, context: ChannelHandlerContext) {
+        read = true
+        answered = true
+        context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: [":status": status], endStream: true))), promise: nil)
     }
 
     /// Ends the stream with `status`, before any call ran.

@@ -1,0 +1,48 @@
+import CommandSupport
+import Foundation
+import Testing
+import TestSupport
+
+/// The gRPC door's transport to an HTTP/2 client that is no gRPC client: the HTTP statuses
+/// gRPC's HTTP/2 protocol gives such requests, from nghttp (Debian's `nghttp2-client`, which
+/// `.ci/run` installs).
+@Suite("gRPC door: requests that are not gRPC")
+struct GRPCTransportTests {
+    static var nghttpAvailable: Bool {
+        ProcessInfo.processInfo.environment["CI"] != nil || FileManager.default.isExecutableFile(atPath: "/usr/bin/nghttp")
+    }
+
+    /// The `:status` the door answers `arguments` (nghttp's options) with on `path`.
+    func status(_ arguments: [String], path: String = "/maps.fleetengine.v1.VehicleService/GetVehicle") async throws -> String? {
+        let port = try #require(try await TestEngine.shared.grpcPort)
+        let exit = try await ChildProcess.run(["nghttp", "-v"] + arguments + ["http://127.0.0.1:\(port)\(path)"], timeout: .seconds(30))
+        return exit.output.split(separator: "\n").lazy.compactMap { line in
+            line.range(of: ":status: ").map { String(line[$0.upperBound...]).trimmingCharacters(in: .whitespaces) }
+        }.first
+    }
+
+    @Test("a GET is 405", .enabled(if: nghttpAvailable))
+    func get() async throws {
+        #expect(try await status([]) == "405")
+    }
+
+    @Test("a POST that is not application/grpc is 415", .enabled(if: nghttpAvailable))
+    func notGRPC() async throws {
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("not-grpc-\(UUID().uuidString).json").path
+        try Data(#"{"name":"x"}"#.utf8).write(to: URL(fileURLWithPath: body))
+        defer { try? FileManager.default.removeItem(atPath: body) }
+        #expect(try await status(["-d", body, "-H", "content-type: application/json"]) == "415")
+    }
+
+    @Test("a gRPC call on a path that names no method is answered with a gRPC status", .enabled(if: nghttpAvailable))
+    func noMethod() async throws {
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).grpc").path
+        try Data([0, 0, 0, 0, 0]).write(to: URL(fileURLWithPath: body))
+        defer { try? FileManager.default.removeItem(atPath: body) }
+        let port = try #require(try await TestEngine.shared.grpcPort)
+        let exit = try await ChildProcess.run(
+            ["nghttp", "-v", "-d", body, "-H", "content-type: application/grpc", "-H", "te: trailers", "http://127.0.0.1:\(port)/nothing"],
+            timeout: .seconds(30))
+        #expect(exit.output.contains("grpc-status: 12"), "\(exit.output)")
+    }
+}
