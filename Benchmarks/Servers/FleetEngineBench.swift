@@ -4,7 +4,6 @@ import FleetDemo
 import FleetTokens
 import Foundation
 import GRPCCore
-import GRPCNIOTransportHTTP2
 import LocalFleetEngine
 import Logging
 import NIOCore
@@ -297,13 +296,13 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// Serves ``GRPCFloorService`` on a free port while `body` runs with the port.
     @available(macOS 15.0, *)
     private func withGRPCFloor<Result: Sendable>(logger: Logger, _ body: (Int) async throws -> Result) async throws -> Result {
-        let transport = HTTP2ServerTransport.Posix(address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
+        // Served as the engine's door serves: on its transport, tasks on the event loops.
+        let transport = UnaryHTTP2ServerTransport(host: "127.0.0.1", port: 0, maximumRequestSize: 4 * 1024 * 1024)
         let server = GRPCServer(transport: transport, services: [GRPCFloorService()])
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.serveOnEventLoops() }
             defer { server.beginGracefulShutdown() }
-            guard let port = try await transport.listeningAddress.ipv4?.port else { throw CommandFailure("the gRPC floor did not listen") }
-            return try await body(port)
+            return try await body(try await transport.listeningPort)
         }
     }
 
