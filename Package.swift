@@ -372,6 +372,8 @@ let package = Package(
         .testTarget(
             name: "LocalFleetEngineTests",
             dependencies: [
+                server("NIOCore", "swift-nio"),
+                server("NIOHPACK", "swift-nio-http2"),
                 "CommandSupport",
                 "LeanCodecs",
                 "Locking",
