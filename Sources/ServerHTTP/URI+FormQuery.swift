@@ -10,8 +10,10 @@ extension URI {
     package var formQueryParameters: FlatDictionary<Substring, Substring> {
         guard let query, !query.isEmpty else { return .init() }
         func decoded(_ text: Substring) -> Substring {
-            let spaced = text.replacing("+", with: " ")
-            return (spaced.removingPercentEncoding ?? String(spaced))[...]
+            // Nearly every name and value is plain (`updateMask=lastLocation`): no copy then.
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return text }
+            let spaced = String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            return (spaced.removingPercentEncoding ?? spaced)[...]
         }
         return .init(query.split(separator: "&").map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return (key: decoded(pair), value: "") }
