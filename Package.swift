@@ -159,7 +159,6 @@ let package = Package(
                 "FleetEngineProtos",
                 server("SwiftProtobuf", "swift-protobuf"),
                 server("GRPCCore", "grpc-swift-2"),
-                server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
                 server("GRPCProtobuf", "grpc-swift-protobuf"),
                 // The gRPC door's transport (GRPC/Transport): HTTP/2 straight on swift-nio.
                 server("NIOHTTP2", "swift-nio-http2"),
