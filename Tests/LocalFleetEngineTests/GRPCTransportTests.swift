@@ -1,4 +1,5 @@
 import CommandSupport
+import FleetEngineProtos
 import Foundation
 import Testing
 import TestSupport
@@ -32,6 +33,15 @@ struct GRPCTransportTests {
         try Data(#"{"name":"x"}"#.utf8).write(to: URL(fileURLWithPath: body))
         defer { try? FileManager.default.removeItem(atPath: body) }
         #expect(try await status(["-d", body, "-H", "content-type: application/json"]) == "415")
+    }
+
+    @Test("a connection that does not speak HTTP/2 is closed, and the door goes on")
+    func notHTTP2() async throws {
+        let port = try #require(try await TestEngine.shared.grpcPort)
+        #expect(try await RawHTTP.serverCloses(port: port, after: Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8), within: 10))
+        #expect(try await RawHTTP.serverCloses(port: port, after: Array(repeating: 0xFF, count: 64), within: 10))
+        let health = try await GRPCTestClient.with(try await TestEngine.shared) { grpc in try await grpc.health.check(.with { $0.service = "" }) }
+        #expect(health.status == .serving)
     }
 
     @Test("a gRPC call on a path that names no method is answered with a gRPC status", .enabled(if: nghttpAvailable))

@@ -65,6 +65,26 @@ public enum RawHTTP {
         }
     }
 
+    /// Sends `request` and reads whatever comes back until the server closes the connection;
+    /// returns whether it closed within `timeout` seconds.
+    public static func serverCloses(port: Int, after request: [UInt8], within timeout: Int) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue(label: "raw-http").async {
+                continuation.resume(with: Result {
+                    let descriptor = try connected(port: port, timeout: timeout)
+                    defer { close(descriptor) }
+                    _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, noSignal) }
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    while true {
+                        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                        if count == 0 { return true }
+                        if count < 0 { return false }
+                    }
+                })
+            }
+        }
+    }
+
     /// Sends `head` (lines joined with CRLF, ended by an empty line) and `body`.
     public static func exchange(port: Int, head: [String], body: String = "", timeout: Int = 30) async throws -> Response {
         try await exchange(port: port, request: Array((head.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8), timeout: timeout)

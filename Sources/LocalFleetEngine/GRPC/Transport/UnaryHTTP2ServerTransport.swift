@@ -111,6 +111,9 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
                             try stream.pipeline.syncOperations.addHandler(GRPCStreamHandler(maximumRequestSize: maximumRequestSize, accept: accept))
                         }
                     }
+                    // A connection that breaks HTTP/2 (garbage, a bad preface) gets its GOAWAY
+                    // and is closed, not left open.
+                    try channel.pipeline.syncOperations.addHandler(NIOCloseOnErrorHandler())
                 }
             }
             .bind(host: host, port: port)
