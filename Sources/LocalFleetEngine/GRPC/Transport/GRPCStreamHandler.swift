@@ -53,6 +53,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private var read = false
     private var answered = false
     private var headersSent = false
+    /// Whether a flush is scheduled for a message written without one.
+    private var flushScheduled = false
     private var cancellation: CallCancellation?
 
     /// A handler that hands calls to `accept`, refusing requests larger than
@@ -146,11 +148,26 @@ final class GRPCStreamHandler: ChannelInboundHandler {
                 headersSent = true
                 context.write(wrapOutboundOut(.headers(.init(headers: GRPCWire.responseHeaders(Metadata())))), promise: nil)
             }
-            context.writeAndFlush(wrapOutboundOut(.data(.init(data: .byteBuffer(GRPCWire.frame(message, allocator: context.channel.allocator))))), promise: nil)
+            context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(GRPCWire.frame(message, allocator: context.channel.allocator))))), promise: nil)
+            scheduleFlush(context: context)
         case .status(let status, let metadata):
             answered = true
             let trailers = GRPCWire.trailers(status, metadata, trailersOnly: !headersSent)
             context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: trailers, endStream: true))), promise: nil)
+        }
+    }
+
+    /// Flushes what was written once the loop has run the work under way. A unary call writes
+    /// its status in the same turn, and that write flushes headers, message and trailers in one
+    /// go; a streaming answer (health `Watch`) gets its message out when it stops to wait.
+    private func scheduleFlush(context: ChannelHandlerContext) {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.execute {
+            let (handler, context) = loopBound.value
+            handler.flushScheduled = false
+            context.flush()
         }
     }
 
