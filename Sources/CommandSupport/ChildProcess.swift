@@ -55,7 +55,8 @@ package final class ChildProcess: Sendable {
     private let state = Locked(State())
 
     private struct State {
-        var output = ""
+        /// The bytes printed so far, decoded when read: a character may span two reads.
+        var output: [UInt8] = []
         var outputEnded = false
         /// The raw `wait4` status and the CPU seconds, once the child is reaped.
         var ended: (status: Int32, cpuSeconds: Double)?
@@ -97,9 +98,8 @@ package final class ChildProcess: Sendable {
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(reading, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
-                let text = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
                 state.withLock { state in
-                    if count > 0 { state.output += text } else { state.outputEnded = true }
+                    if count > 0 { state.output += buffer[..<count] } else { state.outputEnded = true }
                 }
                 if count <= 0 { break }
             }
@@ -109,6 +109,13 @@ package final class ChildProcess: Sendable {
         // block this initializer once a pipe's worth of input is waiting.
         let writing = toChild.writing
         Thread.detachNewThread {
+            // A child that exits before reading makes the write fail with EPIPE; the signal
+            // that comes with it is blocked on this thread and dropped when it ends, instead of
+            // ending this process.
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
             let inputWriter = FileHandle(fileDescriptor: writing, closeOnDealloc: true)
             try? inputWriter.write(contentsOf: Data(input.utf8))
             try? inputWriter.close()
@@ -124,7 +131,7 @@ package final class ChildProcess: Sendable {
     }
 
     /// What the program printed so far.
-    package var output: String { state.withLock { $0.output } }
+    package var output: String { String(decoding: state.withLock { $0.output }, as: UTF8.self) }
 
     /// Waits until the output contains `marker` and returns the output so far.
     ///
@@ -150,7 +157,8 @@ package final class ChildProcess: Sendable {
     ) async throws -> Found {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let (text, ended) = state.withLock { ($0.output, $0.outputEnded) }
+            let (bytes, ended) = state.withLock { ($0.output, $0.outputEnded) }
+            let text = String(decoding: bytes, as: UTF8.self)
             let complete = ended ? Substring(text) : text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
             if let found = find(complete.split(separator: "\n"), text) { return found }
             if ended { throw CommandFailure("\(name) ended before printing \(what): \(text)") }
@@ -169,7 +177,8 @@ package final class ChildProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while true {
             reap(blocking: false)
-            let (output, outputEnded, ended) = state.withLock { ($0.output, $0.outputEnded, $0.ended) }
+            let (bytes, outputEnded, ended) = state.withLock { ($0.output, $0.outputEnded, $0.ended) }
+            let output = String(decoding: bytes, as: UTF8.self)
             if let ended, outputEnded {
                 // The status as waitpid(2) encodes it: the low 7 bits are the signal, 0 for an exit.
                 let signal = ended.status & 0x7F

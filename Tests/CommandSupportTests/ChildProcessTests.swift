@@ -12,6 +12,20 @@ struct ChildProcessTests {
         #expect(throws: CommandFailure.self) { try exit.checked() }
     }
 
+    /// The output is read in chunks; a character split between two of them is still one.
+    @Test("a long output of many-byte characters reads back whole")
+    func multibyteOutput() async throws {
+        // One write of 60,000 bytes: the reads of 16 KiB cut a three-byte character.
+        let exit = try await ChildProcess.run(["python3", "-c", "import sys; sys.stdout.write('€' * 20000)"])
+        #expect(exit.output == String(repeating: "€", count: 20000))
+    }
+
+    @Test("input a program never reads, because it has ended, fails quietly")
+    func inputToAnEndedProgram() async throws {
+        let exit = try await ChildProcess.run(["true"], input: String(repeating: "x", count: 1 << 20))
+        #expect(exit.succeeded)
+    }
+
     @Test("standard error can be left out")
     func discardedErrors() async throws {
         let exit = try await ChildProcess.run(["sh", "-c", "echo out; echo err >&2"], standardError: .discarded)
