@@ -104,13 +104,17 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
             }
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let quiescing = QuiescingConnectionHandler()
+                    let connection = NIOLoopBound(quiescing, eventLoop: channel.eventLoop)
                     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
                         mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
+                            connection.value.streamOpened(stream)
                             try stream.pipeline.syncOperations.addHandler(GRPCStreamHandler(maximumRequestSize: maximumRequestSize, accept: accept))
                         }
                     }
+                    try channel.pipeline.syncOperations.addHandler(quiescing)
                     // A connection that breaks HTTP/2 (garbage, a bad preface) gets its GOAWAY
                     // and is closed, not left open.
                     try channel.pipeline.syncOperations.addHandler(NIOCloseOnErrorHandler())

@@ -1,0 +1,62 @@
+import FleetEngineProtos
+import Foundation
+import GRPCCore
+import LocalFleetEngine
+import Logging
+import ServerHTTP
+import ServerStorage
+import Testing
+import TestSupport
+
+/// The gRPC door on its own transport, stopping: a graceful shutdown takes no new connection
+/// but lets the call under way finish and be answered.
+@Suite("gRPC door: graceful shutdown")
+struct GRPCShutdownTests {
+    @Test func aGracefulShutdownLetsTheCallUnderWayFinish() async throws {
+        let folder = try TestEngine.makeFolder()
+        let logger = Logger(label: "test-grpc-shutdown")
+        let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
+        let sql = SQLFleetStore(database: database)
+        try await sql.prepare()
+        let store = FaultyStore(sql)
+        let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)
+        let engine = try await RunningService.start(logger: logger) { onStarted in
+            var configuration = LocalFleetEngineConfiguration(
+                projectID: TestKeys.project, trustedAccounts: TestKeys.trustedAccounts, port: 0, grpcPort: 0,
+                onGRPCStarted: { grpcPortSink.yield($0) })
+            configuration.onStarted = onStarted
+            return LocalFleetEngine(configuration: configuration, store: store, logger: logger)
+        }
+        let grpcPort = try #require(await grpcPorts.first { _ in true })
+        let metadata = GRPCTestClient.bearer(Tokens.server)
+
+        try await GRPCTestClient.with(TestClient(port: engine.port, grpcPort: grpcPort)) { grpc in
+            _ = try await grpc.vehicles.createVehicle(
+                .with { $0.parent = GRPCDoorTests.parent; $0.vehicleID = "g-stopping"; $0.vehicle = try! GRPCDoorTests.vehicle() },
+                metadata: metadata)
+            store.hold()
+            let update = Task {
+                try await grpc.vehicles.updateVehicle(
+                    .with {
+                        $0.name = GRPCDoorTests.vehicleName("g-stopping")
+                        $0.vehicle = .with { $0.lastLocation = .with { $0.location = .with { $0.latitude = 1.25; $0.longitude = 2.5 } } }
+                        $0.updateMask = .with { $0.paths = ["last_location"] }
+                    }, metadata: metadata)
+            }
+            try await waitUntil { store.waiting == 1 }
+            let stopping = Task { await engine.stop() }
+
+            // No new connection is taken once the shutdown has begun.
+            try await waitUntil { (try? await RawHTTP.serverCloses(port: grpcPort, after: [], within: 1)) == nil }
+            #expect(store.waiting == 1, "the call under way is still waiting for its commit")
+
+            store.release()
+            let updated = try await update.value
+            #expect(updated.lastLocation.location.latitude == 1.25)
+            await stopping.value
+        }
+        let saved = try await sql.load(provider: TestKeys.project).vehicles["g-stopping"]
+        #expect(saved?.lastLocation.location.latitude == 1.25, "the answered update is saved")
+        await database.shutdown()
+    }
+}
