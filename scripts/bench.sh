@@ -10,7 +10,8 @@
 #                               # not depend on the machine's speed still hold
 #
 # Needs wrk, node, openssl and h2load, as the server benchmarks do, and gRPC's C++ library for
-# the gRPC floors' competitor (Benchmarks/grpc-floor-cpp/build.sh installs it when missing).
+# the gRPC load generator and the gRPC floors' competitor (Benchmarks/grpc-cpp/build.sh installs
+# it when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,8 +56,9 @@ else
     bench="$(swift build -c release --show-bin-path)/fleetauth-bench"
 fi
 
-# The C++ gRPC server that grpc-floors measures grpc-swift against.
-cpp_floor=$(Benchmarks/grpc-floor-cpp/build.sh 2>"$log" | tail -1) || { cat "$log"; echo "bench: the C++ gRPC floor did not build" >&2; exit 1; }
+# The C++ gRPC programs: fleet-engine's gRPC load generator, and the server grpc-floors
+# measures grpc-swift against.
+grpc_cpp=$(Benchmarks/grpc-cpp/build.sh 2>"$log" | tail -1) || { cat "$log"; echo "bench: the C++ gRPC programs did not build" >&2; exit 1; }
 
 run() {
     echo "== fleetauth-bench $*"
@@ -77,12 +79,13 @@ if $quick; then
     run codecs --rounds 1 --seconds 0.1
     run token-server --vehicles 32 --connections 4 --seconds 1 --rounds 1 --cores 1
     run keyless --vehicles 16 --connections 4 --seconds 2 --interval 1 --sign-delay 5 --token-lifetime 60
-    run fleet-engine --vehicles 64 --connections 8 --seconds 1 --rounds 1
+    run fleet-engine --vehicles 64 --connections 8 --seconds 1 --rounds 1 --grpc-load "$grpc_cpp/update-load"
     run fleet-store --vehicles 100 --batch-sizes 1 10 --seconds 1 --rounds 1
-    run grpc-floors --cpp-floor "$cpp_floor" --seconds 1 --rounds 1
+    run grpc-floors --cpp-floor "$grpc_cpp/floor" --seconds 1 --rounds 1
 else
-    for command in codecs token-server keyless fleet-engine fleet-store; do
+    for command in codecs token-server keyless fleet-store; do
         run "$command"
     done
-    run grpc-floors --cpp-floor "$cpp_floor"
+    run fleet-engine --grpc-load "$grpc_cpp/update-load"
+    run grpc-floors --cpp-floor "$grpc_cpp/floor"
 fi

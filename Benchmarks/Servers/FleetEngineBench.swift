@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// `fleetauth-bench fleet-engine`: location updates per second over loopback HTTP (load from
 /// `wrk`), one cached driver token per vehicle, every update acknowledged only once committed
 /// to SQLite (WAL); the same with every token verified afresh; the same two over the gRPC door
-/// (load from grpc-swift's client, ``GRPCUpdateLoad``); what verification costs per request;
+/// (load from gRPC's C++ core, ``GRPCUpdateLoad``); what verification costs per request;
 /// and, as the references for this host at this moment, how many authenticated reads of a
 /// vehicle the same engine serves (the floor of HTTP, routing and token checks) and how many
 /// updates grpc-swift answers with nothing behind it (``GRPCFloorService``, the gRPC floor).
@@ -42,6 +42,9 @@ struct FleetEngineBench: AsyncParsableCommand {
 
     @Option(help: "HTTP/2 connections of the gRPC runs, over which --connections calls are multiplexed.")
     var grpcConnections = 4
+
+    @Option(help: "The gRPC load generator, built by Benchmarks/grpc-cpp/build.sh.")
+    var grpcLoad = ".build-grpc-cpp/update-load"
 
     @Option(help: "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file.")
     var databaseURL: String?
@@ -106,6 +109,9 @@ struct FleetEngineBench: AsyncParsableCommand {
         guard seconds >= 1, (1...19).contains(rounds), clientThreads >= 1, (1...connections).contains(grpcConnections) else {
             throw ValidationError("--seconds and --client-threads must be at least 1, --rounds 1 to 19, --grpc-connections 1 to --connections")
         }
+        guard FileManager.default.isExecutableFile(atPath: grpcLoad) else {
+            throw ValidationError("no gRPC load generator at \(grpcLoad): build it with Benchmarks/grpc-cpp/build.sh")
+        }
     }
 
     func run() async throws {
@@ -161,7 +167,9 @@ struct FleetEngineBench: AsyncParsableCommand {
                         load.succeeded, load.failed, load.seconds, load.latency, cpuSeconds: cpuSeconds, stolenPercent: stolenPercent,
                         durability: durability(of: load.acknowledged, run: run, project: project, store: store))
                     if capacity == 1 { grpcUncached.append(result) } else { grpcCached.append(result) }
-                    if load.failed > 0 { logger.warning("gRPC calls failed", metadata: ["count": "\(load.failed)"]) }
+                    if load.failed > 0 {
+                        logger.warning("gRPC calls failed", metadata: ["count": "\(load.failed)", "first": "\(load.firstFailure ?? "?")"])
+                    }
                 }
                 let (floor, floorCPU, floorStolen) = try await withGRPCFloor(logger: logger) { port in
                     try await measureGRPC(project: project, port: port, tokensFile: tokensFile, run: run)
@@ -274,23 +282,17 @@ struct FleetEngineBench: AsyncParsableCommand {
     }
 
     /// One run of gRPC updates on `port`, as ``measure(project:port:tokensFile:run:folder:)`` over
-    /// REST: the load runs in a child process (`fleetauth-bench grpc-load`, after its own 1 s
-    /// warm-up), so this process's CPU time is the server's alone.
-    @available(macOS 15.0, *)
+    /// REST; the load generator warms up for 1 s, whose share this process's CPU time leaves out.
     private func measureGRPC(
         project: String, port: Int, tokensFile: String, run: Int
     ) async throws -> (load: GRPCUpdateLoad.Result, cpuSeconds: (server: Double, load: Double), stolenPercent: Double?) {
-        let arguments = [
-            BenchExecutables.bench, "grpc-load", "--port", String(port), "--project", project, "--tokens-file", tokensFile,
-            "--connections", String(grpcConnections), "--streams", String(connections), "--seconds", String(seconds), "--run", String(run),
-        ]
         let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
-        let child = try await ChildProcess.run(arguments, standardError: .discarded, timeout: .seconds(seconds + 120)).checked()
+        let (result, loadCPUSeconds) = try await GRPCUpdateLoad.run(
+            program: grpcLoad, port: port, project: project, tokensFile: tokensFile, connections: grpcConnections, streams: connections,
+            seconds: seconds, run: run)
         let (cpuAfter, hostAfter) = (Throughput.processCPUSeconds(), HostCPU.now())
-        let result = try JSONDecoder().decode(GRPCUpdateLoad.Result.self, from: Data(child.output.utf8))
-        // The warm-up second is in both CPU times; scale them to the measured run.
-        let share = Double(seconds) / Double(seconds + 1)
-        return (result, ((cpuAfter - cpuBefore) * share, child.cpuSeconds * share), HostCPU.stolenPercent(from: hostBefore, to: hostAfter))
+        let serverCPUSeconds = (cpuAfter - cpuBefore) * Double(seconds) / Double(seconds + 1)
+        return (result, (serverCPUSeconds, loadCPUSeconds), HostCPU.stolenPercent(from: hostBefore, to: hostAfter))
     }
 
     /// Serves ``GRPCFloorService`` on a free port while `body` runs with the port.
@@ -390,7 +392,7 @@ struct FleetEngineBench: AsyncParsableCommand {
                    report.readsMedianPerSecond, stolen(report.readsStolenPercent).trimmingCharacters(in: .whitespaces), report.updatesToReadsRatio),
             String(format: "verification per request: cached %.0f ns, uncached %.1f µs (one thread)",
                    report.verifyCachedNanoseconds, report.verifyUncachedNanoseconds / 1000),
-            "CPU µs/update counts the server and the load generator (wrk; grpc-swift's client in `fleetauth-bench grpc-load` for gRPC) together, "
+            "CPU µs/update counts the server and the load generator (wrk; for gRPC `update-load`, on gRPC's C++ core) together, "
                 + "(server) the server alone; stolen is the machine's time the hypervisor gave to other guests.",
         ].joined(separator: "\n")
     }

@@ -11,15 +11,15 @@ import SwiftProtobuf
 /// `fleetauth-bench grpc-floors`: how many UpdateVehicle calls a gRPC server with nothing
 /// behind it answers per second here, on grpc-swift (``GRPCFloorService``, what the engine's
 /// gRPC door is built on), on swift-nio-http2 alone (``NIOHTTP2Floor``) and on gRPC's C++ core
-/// (`Benchmarks/grpc-floor-cpp`), all under `h2load`, rounds interleaved. It tells whether the
+/// (`Benchmarks/grpc-cpp`), all under `h2load`, rounds interleaved. It tells whether the
 /// gRPC library bounds the engine's gRPC door: compare with the REST door's durable updates of
 /// `bench fleet-engine` in the same session.
 struct GRPCFloorsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "grpc-floors", abstract: "UpdateVehicle calls/s with nothing behind them: grpc-swift, swift-nio-http2 and gRPC's C++ core, under h2load.")
 
-    @Option(help: "The C++ floor server, built by Benchmarks/grpc-floor-cpp/build.sh.")
-    var cppFloor = ".build-grpc-floor/floor"
+    @Option(help: "The C++ floor server, built by Benchmarks/grpc-cpp/build.sh.")
+    var cppFloor = ".build-grpc-cpp/floor"
 
     @Option(help: "HTTP/2 connections.")
     var connections = 4
@@ -64,7 +64,7 @@ struct GRPCFloorsBench: AsyncParsableCommand {
     func run() async throws {
         guard #available(macOS 15.0, *) else { throw CommandFailure("grpc-swift 2 needs macOS 15") }
         guard FileManager.default.isExecutableFile(atPath: cppFloor) else {
-            throw CommandFailure("no C++ floor at \(cppFloor): build it with Benchmarks/grpc-floor-cpp/build.sh")
+            throw CommandFailure("no C++ floor at \(cppFloor): build it with Benchmarks/grpc-cpp/build.sh")
         }
         let folder = try BenchFolder.create()
         defer { BenchFolder.remove(folder) }
