@@ -372,6 +372,7 @@ let package = Package(
             name: "LocalFleetEngineTests",
             dependencies: [
                 server("NIOCore", "swift-nio"),
+                server("NIOEmbedded", "swift-nio"),
                 server("NIOHPACK", "swift-nio-http2"),
                 "CommandSupport",
                 "LeanCodecs",

@@ -106,6 +106,7 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
                 channel.eventLoop.makeCompletedFuture {
                     let quiescing = QuiescingConnectionHandler()
                     let connection = NIOLoopBound(quiescing, eventLoop: channel.eventLoop)
+                    try channel.pipeline.syncOperations.addHandler(FlushCoalescingHandler())
                     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
                         mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
                     ) { stream in
