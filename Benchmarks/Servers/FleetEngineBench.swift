@@ -298,11 +298,11 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// Serves ``GRPCFloorService`` on a free port while `body` runs with the port.
     @available(macOS 15.0, *)
     private func withGRPCFloor<Result: Sendable>(logger: Logger, _ body: (Int) async throws -> Result) async throws -> Result {
-        // Served as the engine's door serves: on its transport, tasks on the event loops.
+        // Served as the engine's door serves: on its transport.
         let transport = UnaryHTTP2ServerTransport(host: "127.0.0.1", port: 0, maximumRequestSize: 4 * 1024 * 1024)
         let server = GRPCServer(transport: transport, services: [GRPCFloorService()])
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.serveOnEventLoops() }
+            group.addTask { try await server.serve() }
             defer { server.beginGracefulShutdown() }
             return try await body(try await transport.listeningPort)
         }

@@ -90,7 +90,7 @@ struct GRPCFloorsBench: AsyncParsableCommand {
         defer { nio.close(promise: nil) }
         let report = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.serveOnEventLoops() }
-            group.addTask { try await unaryServer.serveOnEventLoops() }
+            group.addTask { try await unaryServer.serve() }
             defer {
                 server.beginGracefulShutdown()
                 unaryServer.beginGracefulShutdown()

@@ -17,6 +17,7 @@ struct GRPCDoor: Service {
 
     private let transport: UnaryHTTP2ServerTransport
     private let server: GRPCServer<UnaryHTTP2ServerTransport>
+    private let shutdown = DoorShutdown()
     private let onStarted: @Sendable (_ port: Int) async -> Void
 
     /// A door serving `core` on `host` (an address or a name such as `localhost`) and `port` (0
@@ -27,7 +28,7 @@ struct GRPCDoor: Service {
         self.transport = transport
         self.server = GRPCServer(
             transport: transport,
-            services: [VehicleServiceDoor(requests: requests), TripServiceDoor(requests: requests), HealthDoor()])
+            services: [VehicleServiceDoor(requests: requests), TripServiceDoor(requests: requests), HealthDoor(shutdown: shutdown)])
         self.onStarted = onStarted
     }
 
@@ -35,11 +36,12 @@ struct GRPCDoor: Service {
     func run() async throws {
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await server.serveOnEventLoops() }
+                group.addTask { try await server.serve() }
                 await onStarted(try await transport.listeningPort)
                 try await group.waitForAll()
             }
-        } onGracefulShutdown: {
+        } onGracefulShutdown: { [shutdown] in
+            shutdown.begin()
             server.beginGracefulShutdown()
         }
     }

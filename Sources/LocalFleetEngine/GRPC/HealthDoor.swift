@@ -1,6 +1,5 @@
 import FleetEngineProtos
 import GRPCCore
-import ServiceLifecycle
 
 /// The standard gRPC health service (`grpc.health.v1.Health`): the server and its two Fleet
 /// Engine services are `SERVING` while the door is up, and `NOT_SERVING` once it shuts down.
@@ -10,6 +9,9 @@ struct HealthDoor: Grpc_Health_V1_Health.SimpleServiceProtocol {
     static let services: Set<String> = [
         "", "maps.fleetengine.v1.VehicleService", "maps.fleetengine.v1.TripService", "grpc.health.v1.Health",
     ]
+
+    /// The door's shutdown, which `Watch` streams wait for.
+    let shutdown: DoorShutdown
 
     /// `SERVING` for the server and its services; `NOT_FOUND` for any other service.
     func check(request: Grpc_Health_V1_HealthCheckRequest, context: ServerContext) async throws -> Grpc_Health_V1_HealthCheckResponse {
@@ -21,18 +23,14 @@ struct HealthDoor: Grpc_Health_V1_Health.SimpleServiceProtocol {
 
     /// The status now (`SERVICE_UNKNOWN` for a service the server does not know), then, when
     /// the server begins to shut down, `NOT_SERVING`, and the stream ends so that the shutdown
-    /// does not wait on it. Ends without a word when the caller hangs up.
+    /// does not wait on it. Ends without a word as soon as the caller hangs up.
     func watch(
         request: Grpc_Health_V1_HealthCheckRequest, response: RPCWriter<Grpc_Health_V1_HealthCheckResponse>, context: ServerContext
     ) async throws {
         let known = Self.services.contains(request.service)
         try await response.write(.with { $0.status = known ? .serving : .serviceUnknown })
         // Nothing else changes a status while the door is up.
-        do {
-            try await gracefulShutdown()
-        } catch is CancellationError {
-            return
-        }
+        guard await shutdown.wait() == .shuttingDown else { return }
         try await response.write(.with { $0.status = known ? .notServing : .serviceUnknown })
     }
 }

@@ -4,11 +4,12 @@ import NIOCore
 import NIOExtras
 import NIOHTTP2
 import NIOPosix
+import ServerHTTP
 
 /// grpc-swift 2's server transport for the engine's gRPC door, written directly on
 /// swift-nio-http2: plaintext HTTP/2, each stream read whole in the channel pipeline before its
-/// call starts (every method the engine serves takes one request message), and the answer
-/// written straight back from the call's task, which runs on the stream's event loop.
+/// call starts (every method the engine serves takes one request message), the call started
+/// there as a task on the stream's event loop, and the answer written straight back from it.
 ///
 /// grpc-swift's own NIO transport gives every stream an async channel, and that bridge cost
 /// about a quarter of the CPU of each call (docs/performance.md); grpc-swift's server, router,
@@ -22,9 +23,19 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     private let maximumRequestSize: Int
     private let group: MultiThreadedEventLoopGroup
     private let quiescing: ServerQuiescingHelper
-    private let calls: AsyncStream<ReadCall>
-    private let callSink: AsyncStream<ReadCall>.Continuation
+    private let executor: EventLoopTaskExecutor
+    /// Finished when the server stops listening: quiesced, or cancelled.
+    private let stopped: AsyncStream<Never>
+    private let stop: AsyncStream<Never>.Continuation
+    private let calls = Locked(RunningCalls())
     private let address = Locked(AddressState.waiting([]))
+
+    /// The calls under way, each with the handle that cancels it, and who waits for none to be left.
+    private struct RunningCalls {
+        var nextID = 0
+        var running: [Int: CallCancellation] = [:]
+        var whenNoneLeft: CheckedContinuation<Void, Never>?
+    }
 
     private enum AddressState {
         case waiting([CheckedContinuation<Int, any Error>])
@@ -40,7 +51,8 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
         self.maximumRequestSize = maximumRequestSize
         self.group = group
         self.quiescing = ServerQuiescingHelper(group: group)
-        (calls, callSink) = AsyncStream.makeStream(of: ReadCall.self)
+        self.executor = EventLoopTaskExecutor(group: group)
+        (stopped, stop) = AsyncStream.makeStream(of: Never.self)
     }
 
     /// The port it listens on, once it does.
@@ -66,21 +78,28 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     ) async throws {
         let channel: any Channel
         do {
-            channel = try await bind()
+            channel = try await bind { [self] call in start(call, streamHandler) }
         } catch {
             settleAddress(.failure(error))
             throw error
         }
         settleAddress(.success(channel.localAddress?.port ?? port))
         await withTaskCancellationHandler {
-            await withDiscardingTaskGroup { group in
-                for await call in calls {
-                    group.addTask { await Self.run(call, streamHandler) }
-                }
-            }
-        } onCancel: {
+            for await _ in stopped {}
+        } onCancel: { [self] in
             channel.close(promise: nil)
-            callSink.finish()
+            stop.finish()
+            for call in calls.withLock({ Array($0.running.values) }) { call.cancel() }
+        }
+        await withCheckedContinuation { continuation in
+            let noneLeft = calls.withLock { calls in
+                guard calls.running.isEmpty else {
+                    calls.whenNoneLeft = continuation
+                    return false
+                }
+                return true
+            }
+            if noneLeft { continuation.resume() }
         }
     }
 
@@ -88,13 +107,33 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     /// ``listen(streamHandler:)`` once they are closed and their calls ended.
     package func beginGracefulShutdown() {
         let closed = group.next().makePromise(of: Void.self)
-        closed.futureResult.whenComplete { [callSink] _ in callSink.finish() }
+        closed.futureResult.whenComplete { [stop] _ in stop.finish() }
         quiescing.initiateShutdown(promise: closed)
     }
 
-    private func bind() async throws -> any Channel {
+    /// Runs `call` through grpc-swift's server (`streamHandler`) as a task of its own on the
+    /// event loop that read it (or on the next loop, called elsewhere). Called by the stream
+    /// once its request is read.
+    private func start(_ call: ReadCall, _ streamHandler: @escaping @Sendable (RPCStream<Inbound, Outbound>, ServerContext) async -> Void) {
+        let id = calls.withLock { calls in
+            calls.nextID += 1
+            calls.running[calls.nextID] = call.cancellation
+            return calls.nextID
+        }
+        Task(executorPreference: executor) { [calls] in
+            await Self.run(call, streamHandler)
+            let waiting = calls.withLock { calls -> CheckedContinuation<Void, Never>? in
+                calls.running[id] = nil
+                guard calls.running.isEmpty else { return nil }
+                defer { calls.whenNoneLeft = nil }
+                return calls.whenNoneLeft
+            }
+            waiting?.resume()
+        }
+    }
+
+    private func bind(accept: @escaping @Sendable (ReadCall) -> Void) async throws -> any Channel {
         let maximumRequestSize = maximumRequestSize
-        let accept: @Sendable (ReadCall) -> Void = { [callSink] call in callSink.yield(call) }
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { [quiescing] channel in
@@ -107,8 +146,14 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
                     let quiescing = QuiescingConnectionHandler()
                     let connection = NIOLoopBound(quiescing, eventLoop: channel.eventLoop)
                     try channel.pipeline.syncOperations.addHandler(FlushCoalescingHandler())
+                    // swift-nio-http2's check of every header's characters cost about 2 µs a
+                    // call, most of it on the long `authorization` value. The stream handler
+                    // checks what it reads (`:method`, `content-type`, `:path`, `grpc-encoding`),
+                    // and a token with a stray character is refused like any malformed token.
+                    var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
+                    connectionConfiguration.headerBlockValidation = .disabled
                     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+                        mode: .server, connectionConfiguration: connectionConfiguration, streamConfiguration: .init()
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             connection.value.streamOpened(stream)
@@ -138,7 +183,7 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     }
 
     /// Runs `call` through grpc-swift's server (`streamHandler`), with a cancellation handle
-    /// the stream cancels if its caller goes away.
+    /// the stream cancels if its caller goes away (or the server, if it is cancelled).
     private static func run(
         _ call: ReadCall, _ streamHandler: @Sendable (RPCStream<Inbound, Outbound>, ServerContext) async -> Void
     ) async {
