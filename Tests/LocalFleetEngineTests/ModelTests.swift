@@ -30,6 +30,12 @@ struct ModelTests {
         #expect(try FieldMask.parse("trip_status", as: TripField.self) == [.tripStatus])
     }
 
+    @Test(arguments: [("last_location", "lastLocation"), ("lastLocation", "lastLocation"), ("a__b", "aB"), ("a_", "a"),
+                      ("_x", "X"), ("a_1b", "a1b"), ("", "")])
+    func snakeCaseBecomesCamelCase(path: String, expected: String) {
+        #expect(FieldMask.camelCase(path) == expected)
+    }
+
     /// `FieldMask.parse` takes a mask equal to one field's name without splitting it, which is
     /// only right while no name has what the splitting treats specially.
     @Test func noUpdatableFieldNameHasASeparator() {

@@ -4,9 +4,10 @@ package enum FieldMask {
     /// The fields `text` names, refusing a missing or empty mask and any path that is not an
     /// updatable top-level field of `Field`'s resource.
     package static func parse<Field: UpdatableField>(_ text: String?, as _: Field.Type = Field.self) throws(InvalidArgument) -> Set<Field> {
-        // The mask of nearly every request: one field, in camelCase. (No field's name has an
-        // underscore, comma or space, which the general path below would treat differently.)
-        if let text, let field = Field(rawValue: text) { return [field] }
+        // The mask of nearly every request: one field, in camelCase (REST) or snake_case (gRPC).
+        // (No field's name has an underscore, comma or space, which the general path below
+        // would treat differently.)
+        if let text, let field = Field(rawValue: text) ?? Field(rawValue: camelCase(text)) { return [field] }
         var known: String { Field.allCases.map(\.rawValue).joined(separator: ", ") }
         let paths = (text ?? "").split(separator: ",").map(trimmingSpaces).filter { !$0.isEmpty }
         guard !paths.isEmpty else {
@@ -29,10 +30,22 @@ package enum FieldMask {
         return String(trimmed)
     }
 
-    /// `last_location` → `lastLocation`; camelCase paths are returned unchanged.
+    /// `last_location` → `lastLocation`: each underscore dropped and the ASCII letter after it
+    /// capitalized; camelCase paths are returned unchanged.
     static func camelCase(_ path: String) -> String {
-        let words = path.split(separator: "_", omittingEmptySubsequences: false)
-        guard words.count > 1 else { return path }
-        return String(words[0]) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        guard path.utf8.contains(UInt8(ascii: "_")) else { return path }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count)
+        var capitalizeNext = false
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "_") {
+                capitalizeNext = true
+                continue
+            }
+            let isLowercase = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            bytes.append(capitalizeNext && isLowercase ? byte - 32 : byte)
+            capitalizeNext = false
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

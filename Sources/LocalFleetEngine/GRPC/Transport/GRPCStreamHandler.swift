@@ -48,6 +48,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     private let maximumRequestSize: Int
     private let accept: @Sendable (ReadCall) -> Void
+    private let remotePeer: String
+    private let localPeer: String
     private var requestHeaders: HPACKHeaders?
     private var body = ByteBuffer()
     private var read = false
@@ -58,9 +60,11 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private var cancellation: CallCancellation?
 
     /// A handler that hands calls to `accept`, refusing requests larger than
-    /// `maximumRequestSize` bytes of messages.
-    init(maximumRequestSize: Int, accept: @escaping @Sendable (ReadCall) -> Void) {
+    /// `maximumRequestSize` bytes of messages; the connection's addresses name its peers.
+    init(maximumRequestSize: Int, remotePeer: String, localPeer: String, accept: @escaping @Sendable (ReadCall) -> Void) {
         self.maximumRequestSize = maximumRequestSize
+        self.remotePeer = remotePeer
+        self.localPeer = localPeer
         self.accept = accept
     }
 
@@ -131,8 +135,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             parts: [.metadata(GRPCWire.metadata(of: headers))] + messages.map { .message($0) },
             writer: GRPCStreamWriter(eventLoop: context.eventLoop) { part in loopBound.value.write(part, context: contextBound.value) },
             cancellation: cancellation,
-            remotePeer: context.channel.parent?.remoteAddress.map { "\($0)" } ?? "",
-            localPeer: context.channel.parent?.localAddress.map { "\($0)" } ?? ""))
+            remotePeer: remotePeer,
+            localPeer: localPeer))
     }
 
     /// Writes one part of the answer; the status ends the stream.

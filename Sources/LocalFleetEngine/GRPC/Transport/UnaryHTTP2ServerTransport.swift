@@ -145,6 +145,9 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
                 channel.eventLoop.makeCompletedFuture {
                     let quiescing = QuiescingConnectionHandler()
                     let connection = NIOLoopBound(quiescing, eventLoop: channel.eventLoop)
+                    // Formatted once per connection, not per call.
+                    let remotePeer = channel.remoteAddress.map { "\($0)" } ?? ""
+                    let localPeer = channel.localAddress.map { "\($0)" } ?? ""
                     try channel.pipeline.syncOperations.addHandler(FlushCoalescingHandler())
                     // swift-nio-http2's check of every header's characters cost about 2 µs a
                     // call, most of it on the long `authorization` value. The stream handler
@@ -157,7 +160,8 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             connection.value.streamOpened(stream)
-                            try stream.pipeline.syncOperations.addHandler(GRPCStreamHandler(maximumRequestSize: maximumRequestSize, accept: accept))
+                            try stream.pipeline.syncOperations.addHandler(GRPCStreamHandler(
+                                maximumRequestSize: maximumRequestSize, remotePeer: remotePeer, localPeer: localPeer, accept: accept))
                         }
                     }
                     try channel.pipeline.syncOperations.addHandler(quiescing)
