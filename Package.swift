@@ -373,7 +373,9 @@ let package = Package(
             dependencies: [
                 server("NIOCore", "swift-nio"),
                 server("NIOEmbedded", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
                 server("NIOHPACK", "swift-nio-http2"),
+                server("NIOHTTP2", "swift-nio-http2"),
                 "CommandSupport",
                 "LeanCodecs",
                 "Locking",

@@ -1,7 +1,7 @@
 import FleetEngineProtos
 import Foundation
 import GRPCCore
-import LocalFleetEngine
+@testable import LocalFleetEngine
 import Logging
 import ServerHTTP
 import ServerStorage
@@ -58,5 +58,33 @@ struct GRPCShutdownTests {
         let saved = try await sql.load(provider: TestKeys.project).vehicles["g-stopping"]
         #expect(saved?.lastLocation.location.latitude == 1.25, "the answered update is saved")
         await database.shutdown()
+    }
+
+    /// A cancelled server (not a graceful shutdown) cancels its calls, and also those its open
+    /// connections still start: a health `Watch` would otherwise wait until its caller hangs up.
+    @Test(.timeLimit(.minutes(1)))
+    func aCancelledServerCancelsEvenTheCallsStartedAfterwards() async throws {
+        let transport = UnaryHTTP2ServerTransport(host: "127.0.0.1", port: 0, maximumRequestSize: 1 << 20)
+        let server = GRPCServer(transport: transport, services: [HealthDoor(shutdown: DoorShutdown())])
+        let serving = Task { try await server.serve() }
+        let port = try await transport.listeningPort
+        try await GRPCTestClient.with(TestClient(port: 0, grpcPort: port)) { grpc in
+            @Sendable func watch(_ started: AsyncStream<Void>.Continuation) async throws {
+                try await grpc.health.watch(.with { $0.service = "" }) { response in
+                    for try await _ in response.messages { started.yield() }
+                }
+            }
+            let (first, firstStarted) = AsyncStream.makeStream(of: Void.self)
+            let watching = Task { try await watch(firstStarted) }
+            _ = await first.first { _ in true }
+            serving.cancel()
+            let (_, secondStarted) = AsyncStream.makeStream(of: Void.self)
+            let late = Task { try await watch(secondStarted) }
+            // The server ends although both callers still listen, and the call that came
+            // after its cancellation ends as well instead of running on with no server.
+            _ = try? await serving.value
+            try await late.value
+            watching.cancel()
+        }
     }
 }

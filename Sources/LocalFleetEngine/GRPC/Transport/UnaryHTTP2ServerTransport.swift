@@ -34,6 +34,9 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     private struct RunningCalls {
         var nextID = 0
         var running: [Int: CallCancellation] = [:]
+        /// Set when the server is cancelled: a call its open connections still start is
+        /// cancelled at once.
+        var cancelled = false
         var whenNoneLeft: CheckedContinuation<Void, Never>?
     }
 
@@ -89,7 +92,11 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
         } onCancel: { [self] in
             channel.close(promise: nil)
             stop.finish()
-            for call in calls.withLock({ Array($0.running.values) }) { call.cancel() }
+            let running = calls.withLock { calls in
+                calls.cancelled = true
+                return Array(calls.running.values)
+            }
+            for call in running { call.cancel() }
         }
         await withCheckedContinuation { continuation in
             let noneLeft = calls.withLock { calls in
@@ -115,11 +122,12 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     /// event loop that read it (or on the next loop, called elsewhere). Called by the stream
     /// once its request is read.
     private func start(_ call: ReadCall, _ streamHandler: @escaping @Sendable (RPCStream<Inbound, Outbound>, ServerContext) async -> Void) {
-        let id = calls.withLock { calls in
+        let (id, cancelled) = calls.withLock { calls in
             calls.nextID += 1
             calls.running[calls.nextID] = call.cancellation
-            return calls.nextID
+            return (calls.nextID, calls.cancelled)
         }
+        if cancelled { call.cancellation.cancel() }
         Task(executorPreference: executor) { [calls] in
             await Self.run(call, streamHandler)
             let waiting = calls.withLock { calls -> CheckedContinuation<Void, Never>? in
