@@ -6,27 +6,22 @@ import Testing
 /// What a waiting call (health `Watch`) learns from the gRPC door's shutdown signal.
 @Suite(.timeLimit(.minutes(1)))
 struct DoorShutdownTests {
-    @Test func aWaitingCallLearnsThatTheDoorShutsDown() async {
-        let shutdown = DoorShutdown()
-        let outcome = await withServerContextRPCCancellationHandle { _ in
-            async let waited = shutdown.wait()
-            try? await Task.sleep(for: .milliseconds(50))
-            shutdown.begin()
-            return await waited
-        }
-        #expect(outcome == .shuttingDown)
-        #expect(await shutdown.wait() == .shuttingDown, "a call that waits after the shutdown began returns at once")
-    }
-
-    @Test func aWaitingCallEndsWhenItsCallerHangsUp() async {
+    @Test(arguments: [DoorShutdown.Outcome.shuttingDown, .hungUp])
+    func aWaitingCallLearnsWhatEndedItsWait(_ cause: DoorShutdown.Outcome) async {
         let shutdown = DoorShutdown()
         let outcome = await withServerContextRPCCancellationHandle { handle in
             async let waited = shutdown.wait()
             try? await Task.sleep(for: .milliseconds(50))
-            handle.cancel()
+            if cause == .shuttingDown { shutdown.begin() } else { handle.cancel() }
             return await waited
         }
-        #expect(outcome == .hungUp)
+        #expect(outcome == cause)
+    }
+
+    @Test func aCallThatWaitsOnceTheShutdownBeganReturnsAtOnce() async {
+        let shutdown = DoorShutdown()
+        shutdown.begin()
+        #expect(await shutdown.wait() == .shuttingDown)
     }
 
     @Test func aCallWhoseCallerHasGoneDoesNotWait() async {
