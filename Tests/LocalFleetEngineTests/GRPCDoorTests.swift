@@ -394,6 +394,23 @@ struct GRPCDoorTests {
             }
             #expect(tooMany.code == .invalidArgument && tooMany.message.contains("at most 100"), "\(tooMany)")
 
+            // Under gRPC's 4 MiB a message is read whole, over many of the connection's flow
+            // control windows, two at once on one connection, and reaches the engine's rules.
+            let big = try {
+                var vehicle = try Self.vehicle()
+                vehicle.attributes = [.with { $0.key = "k"; $0.stringValue = String(repeating: "x", count: 3 << 20) }]
+                return vehicle
+            }()
+            async let first = GRPCOutcome.of {
+                try await grpc.vehicles.createVehicle(.with { $0.parent = Self.parent; $0.vehicleID = "g-big"; $0.vehicle = big }, metadata: metadata)
+            }
+            async let second = GRPCOutcome.of {
+                try await grpc.vehicles.createVehicle(.with { $0.parent = Self.parent; $0.vehicleID = "g-big-2"; $0.vehicle = big }, metadata: metadata)
+            }
+            for outcome in await [first, second] {
+                #expect(outcome.code == .invalidArgument && outcome.message.contains("longer than 256 characters"), "\(outcome)")
+            }
+
             // Over gRPC's 4 MiB the message is refused as its bytes pass the limit.
             var huge = try Self.vehicle()
             huge.attributes = [.with { $0.key = "k"; $0.stringValue = String(repeating: "x", count: 5 << 20) }]

@@ -27,6 +27,18 @@ enum GRPCWire {
         return messages
     }
 
+    /// The method a request's `:path` names, `/{service}/{method}`, or `nil` when it names none.
+    static func method(atPath path: String) -> MethodDescriptor? {
+        let slash = UInt8(ascii: "/")
+        let bytes = path.utf8
+        guard bytes.first == slash else { return nil }
+        let serviceStart = bytes.index(after: bytes.startIndex)
+        guard let separator = bytes[serviceStart...].firstIndex(of: slash) else { return nil }
+        let methodStart = bytes.index(after: separator)
+        guard serviceStart < separator, methodStart < bytes.endIndex, !bytes[methodStart...].contains(slash) else { return nil }
+        return MethodDescriptor(fullyQualifiedService: String(path[serviceStart..<separator]), method: String(path[methodStart...]))
+    }
+
     /// `message` with its 5-byte prefix (uncompressed).
     static func frame(_ message: [UInt8], allocator: ByteBufferAllocator) -> ByteBuffer {
         var buffer = allocator.buffer(capacity: message.count + 5)

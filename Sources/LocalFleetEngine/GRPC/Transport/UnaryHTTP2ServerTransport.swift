@@ -151,31 +151,22 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
             }
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let quiescing = QuiescingConnectionHandler()
-                    let connection = NIOLoopBound(quiescing, eventLoop: channel.eventLoop)
-                    // Formatted once per connection, not per call.
-                    let remotePeer = channel.remoteAddress.map { "\($0)" } ?? ""
-                    let localPeer = channel.localAddress.map { "\($0)" } ?? ""
-                    try channel.pipeline.syncOperations.addHandler(FlushCoalescingHandler())
                     // swift-nio-http2's check of every header's characters cost about 2 µs a
-                    // call, most of it on the long `authorization` value. The stream handler
+                    // call, most of it on the long `authorization` value. The connection handler
                     // checks what it reads (`:method`, `content-type`, `:path`, `grpc-encoding`),
                     // and a token with a stray character is refused like any malformed token.
-                    var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
-                    connectionConfiguration.headerBlockValidation = .disabled
-                    _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .server, connectionConfiguration: connectionConfiguration, streamConfiguration: .init()
-                    ) { stream in
-                        stream.eventLoop.makeCompletedFuture {
-                            connection.value.streamOpened(stream)
-                            try stream.pipeline.syncOperations.addHandler(GRPCStreamHandler(
-                                maximumRequestSize: maximumRequestSize, remotePeer: remotePeer, localPeer: localPeer, accept: accept))
-                        }
-                    }
-                    try channel.pipeline.syncOperations.addHandler(quiescing)
-                    // A connection that breaks HTTP/2 (garbage, a bad preface) gets its GOAWAY
-                    // and is closed, not left open.
-                    try channel.pipeline.syncOperations.addHandler(NIOCloseOnErrorHandler())
+                    var configuration = NIOHTTP2Handler.ConnectionConfiguration()
+                    configuration.headerBlockValidation = .disabled
+                    configuration.initialSettings = GRPCConnectionHandler.initialSettings(maximumRequestSize: maximumRequestSize)
+                    let handlers: [any ChannelHandler] = [
+                        FlushCoalescingHandler(),
+                        NIOHTTP2Handler(mode: .server, frameDelegate: nil, connectionConfiguration: configuration),
+                        GRPCConnectionHandler(maximumRequestSize: maximumRequestSize, accept: accept),
+                        // A connection that breaks HTTP/2 (garbage, a bad preface) gets its GOAWAY
+                        // and is closed, not left open.
+                        NIOCloseOnErrorHandler(),
+                    ]
+                    try channel.pipeline.syncOperations.addHandlers(handlers)
                 }
             }
             .bind(host: host, port: port)
