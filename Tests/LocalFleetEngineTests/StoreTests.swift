@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ServerHTTP
 import ServerStorage
+import SQLKit
 import Testing
 import TestSupport
 
@@ -21,6 +22,43 @@ struct StoreTests {
             try await Self.roundTrip(at: database.location)
             try await Self.largeBatch(at: database.location)
             try await Self.deletions(at: database.location)
+        }
+    }
+
+    /// A database written by a version that kept each resource as proto3 JSON opens with every
+    /// vehicle and trip it held, of every provider; the old tables are gone after, and the rows
+    /// hold binary messages.
+    @Test(arguments: StoreBackend.allCases)
+    func opensWhatEarlierVersionsSavedAsJSON(on backend: StoreBackend) async throws {
+        try await TestDatabase.with(backend) { database in
+            let provider = "json-\(UUID().uuidString.prefix(8))"
+            let opened = try await FleetDatabase.open(database.location, logger: Logger(label: "test-store"))
+            for (table, idColumn) in [(JSONDocumentTables.vehicles, "vehicle_id"), (JSONDocumentTables.trips, "trip_id")] {
+                try await opened.sql.raw("CREATE TABLE \(unsafeRaw: table) (provider TEXT NOT NULL, \(unsafeRaw: idColumn) TEXT NOT NULL, document TEXT NOT NULL, PRIMARY KEY (provider, \(unsafeRaw: idColumn)))").run()
+            }
+            for (owner, id) in [(provider, "v1"), ("\(provider)-other", "v2")] {
+                try await opened.sql.raw("INSERT INTO \(unsafeRaw: JSONDocumentTables.vehicles) VALUES (\(bind: owner), \(bind: id), \(bind: try Self.vehicle.jsonString()))").run()
+            }
+            try await opened.sql.raw("INSERT INTO \(unsafeRaw: JSONDocumentTables.trips) VALUES (\(bind: provider), 't1', \(bind: try Self.trip.jsonString()))").run()
+
+            try await TestDatabases.withStore(at: database.location) { store async throws in
+                #expect(try await store.load(provider: provider) == FleetSnapshot(vehicles: ["v1": Self.vehicle], trips: ["t1": Self.trip]))
+                #expect(try await store.load(provider: "\(provider)-other") == FleetSnapshot(vehicles: ["v2": Self.vehicle]))
+            }
+            for table in [JSONDocumentTables.vehicles, JSONDocumentTables.trips] {
+                await #expect(throws: (any Error).self, "\(table) is still there") { try await opened.sql.raw("SELECT 1 FROM \(unsafeRaw: table)").run() }
+            }
+            if backend == .sqlite {
+                let kinds = try await opened.sql.raw("SELECT DISTINCT typeof(message) AS kind FROM \(unsafeRaw: SQLFleetStore.vehiclesTable)").all()
+                #expect(try kinds.map { try $0.decode(column: "kind", as: String.self) } == ["blob"])
+            }
+            // Opened again, there is nothing left to move and nothing lost.
+            try await TestDatabases.withStore(at: database.location) { store in
+                #expect(try await store.load(provider: provider).vehicles.count == 1)
+                try await store.removeAll(provider: provider)
+                try await store.removeAll(provider: "\(provider)-other")
+            }
+            await opened.shutdown()
         }
     }
 

@@ -1,19 +1,22 @@
 import FleetEngineProtos
+import Foundation
 import ServerStorage
 import SQLKit
 import SwiftProtobuf
 
 /// A ``FleetStore`` in an SQL database (SQLite or PostgreSQL) through SQLKit: one row per
-/// vehicle and per trip, each holding the resource's proto3 JSON (swift-protobuf's, of the generated message).
+/// vehicle and per trip, each holding the generated message in protobuf's binary format
+/// (swift-protobuf writes a vehicle so in a quarter of the time its proto3 JSON takes, and
+/// SQLite stores the smaller row for less).
 ///
 /// A save is one multi-row upsert per table (up to ``rowsPerStatement`` rows each), in one
 /// transaction when there is more than one statement, so a batch of thousands of location
 /// updates costs one commit.
 package struct SQLFleetStore: FleetStore {
     /// The vehicles table.
-    static let vehiclesTable = "fleet_engine_vehicles"
+    static let vehiclesTable = "fleet_engine_vehicle_messages"
     /// The trips table.
-    static let tripsTable = "fleet_engine_trips"
+    static let tripsTable = "fleet_engine_trip_messages"
     /// Rows per upsert statement (SQLite allows 32,766 bound values; three per row).
     static let rowsPerStatement = 1000
 
@@ -24,27 +27,30 @@ package struct SQLFleetStore: FleetStore {
         self.database = database
     }
 
-    /// Creates the tables when they are missing.
+    /// Creates the tables when they are missing, and moves in the rows of earlier versions'
+    /// tables (``JSONDocumentTables``).
     package func prepare() async throws {
         for (table, idColumn) in [(Self.vehiclesTable, "vehicle_id"), (Self.tripsTable, "trip_id")] {
             try await database.sql.create(table: table)
                 .ifNotExists()
                 .column("provider", type: .text, .notNull)
                 .column(idColumn, type: .text, .notNull)
-                .column("document", type: .text, .notNull)
+                .column("message", type: .blob, .notNull)
                 .primaryKey(["provider", idColumn])
                 .run()
         }
+        try await JSONDocumentTables.move(Vehicle.self, from: JSONDocumentTables.vehicles, to: Self.vehiclesTable, idColumn: "vehicle_id", in: database)
+        try await JSONDocumentTables.move(Trip.self, from: JSONDocumentTables.trips, to: Self.tripsTable, idColumn: "trip_id", in: database)
     }
 
     /// Every vehicle and trip of `provider`, decoded from their rows.
     package func load(provider: String) async throws -> FleetSnapshot {
         var snapshot = FleetSnapshot()
         for row in try await rows(of: Self.vehiclesTable, idColumn: "vehicle_id", provider: provider) {
-            snapshot.vehicles[row.id] = try Vehicle(jsonString: row.document)
+            snapshot.vehicles[row.id] = try Vehicle(serializedBytes: row.message)
         }
         for row in try await rows(of: Self.tripsTable, idColumn: "trip_id", provider: provider) {
-            snapshot.trips[row.id] = try Trip(jsonString: row.document)
+            snapshot.trips[row.id] = try Trip(serializedBytes: row.message)
         }
         return snapshot
     }
@@ -64,8 +70,8 @@ package struct SQLFleetStore: FleetStore {
             }
         }
         var statements: [any SQLExpression] = []
-        statements += Self.statements(Self.vehiclesTable, "vehicle_id", provider, try vehicles.mapValues { try $0.map { try $0.jsonString() } })
-        statements += Self.statements(Self.tripsTable, "trip_id", provider, try trips.mapValues { try $0.map { try $0.jsonString() } })
+        statements += Self.statements(Self.vehiclesTable, "vehicle_id", provider, try vehicles.mapValues { try $0.map(Self.message) })
+        statements += Self.statements(Self.tripsTable, "trip_id", provider, try trips.mapValues { try $0.map(Self.message) })
         if statements.count == 1 {
             try await database.executeAtomically(statements[0])
         } else if !statements.isEmpty {
@@ -75,15 +81,20 @@ package struct SQLFleetStore: FleetStore {
         }
     }
 
-    /// The upserts of the `documents` of `table` and the deletes of its ids whose document is
+    /// What a row holds of `resource`.
+    static func message(_ resource: some SwiftProtobuf.Message) throws -> Data {
+        try resource.serializedBytes()
+    }
+
+    /// The upserts of the `messages` of `table` and the deletes of its ids whose message is
     /// `nil`, at most ``rowsPerStatement`` rows a statement.
-    private static func statements(_ table: String, _ idColumn: String, _ provider: String, _ documents: [String: String?]) -> [any SQLExpression] {
-        let upserts = documents.compactMap { id, document in document.map { (key: id, value: $0) } }
-        let deletions = documents.filter { $0.value == nil }.map(\.key)
+    static func statements(_ table: String, _ idColumn: String, _ provider: String, _ messages: [String: Data?]) -> [any SQLExpression] {
+        let upserts = messages.compactMap { id, message in message.map { (key: id, value: $0) } }
+        let deletions = messages.filter { $0.value == nil }.map(\.key)
         var statements: [any SQLExpression] = []
         for start in stride(from: 0, to: upserts.count, by: rowsPerStatement) {
             let slice = upserts[start..<min(start + rowsPerStatement, upserts.count)]
-            statements.append(DocumentUpsert(table: table, idColumn: idColumn, provider: provider, rows: slice))
+            statements.append(MessageUpsert(table: table, idColumn: idColumn, provider: provider, rows: slice))
         }
         for start in stride(from: 0, to: deletions.count, by: rowsPerStatement) {
             let ids = deletions[start..<min(start + rowsPerStatement, deletions.count)]
@@ -103,30 +114,30 @@ package struct SQLFleetStore: FleetStore {
         }
     }
 
-    private func rows(of table: String, idColumn: String, provider: String) async throws -> [(id: String, document: String)] {
+    private func rows(of table: String, idColumn: String, provider: String) async throws -> [(id: String, message: Data)] {
         try await database.sql.select()
-            .column(SQLIdentifier(idColumn)).column("document")
+            .column(SQLIdentifier(idColumn)).column("message")
             .from(table)
             .where("provider", .equal, provider)
             .all()
-            .map { (try $0.decode(column: idColumn, as: String.self), try $0.decode(column: "document", as: String.self)) }
+            .map { (try $0.decode(column: idColumn, as: String.self), try $0.decode(column: "message", as: Data.self)) }
     }
 }
 
-/// `INSERT INTO table (provider, id, document) VALUES (…), (…) ON CONFLICT (provider, id) DO
-/// UPDATE SET document = excluded.document`, written straight into the serializer: SQLKit's
+/// `INSERT INTO table (provider, id, message) VALUES (…), (…) ON CONFLICT (provider, id) DO
+/// UPDATE SET message = excluded.message`, written straight into the serializer: SQLKit's
 /// insert builder spent more time composing a batch of a hundred rows than SQLite took to
 /// parse it. Table and column names are the store's own constants, plain lowercase words.
-private struct DocumentUpsert: SQLExpression {
+private struct MessageUpsert: SQLExpression {
     let table: String
     let idColumn: String
     let provider: String
-    let rows: ArraySlice<(key: String, value: String)>
+    let rows: ArraySlice<(key: String, value: Data)>
 
     func serialize(to serializer: inout SQLSerializer) {
         serializer.sql.reserveCapacity(160 + rows.count * 24)
         serializer.binds.reserveCapacity(serializer.binds.count + rows.count * 3)
-        serializer.write("INSERT INTO \(table) (provider, \(idColumn), document) VALUES ")
+        serializer.write("INSERT INTO \(table) (provider, \(idColumn), message) VALUES ")
         for (index, row) in rows.enumerated() {
             serializer.write(index == 0 ? "(" : ", (")
             serializer.write(bind: provider)
@@ -136,6 +147,6 @@ private struct DocumentUpsert: SQLExpression {
             serializer.write(bind: row.value)
             serializer.write(")")
         }
-        serializer.write(" ON CONFLICT (provider, \(idColumn)) DO UPDATE SET document = excluded.document")
+        serializer.write(" ON CONFLICT (provider, \(idColumn)) DO UPDATE SET message = excluded.message")
     }
 }

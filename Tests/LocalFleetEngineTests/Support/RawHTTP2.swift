@@ -23,8 +23,11 @@ enum RawHTTP2 {
     /// Sends `headers` and `body` on a stream of a new connection to 127.0.0.1:`port`, ending
     /// the stream, and returns what comes back.
     static func send(port: Int, headers: HPACKHeaders, body: [UInt8]) async throws -> Answer {
-        var configuration = NIOHTTP2Handler.Configuration()
-        configuration.connection.headerBlockValidation = .disabled
+        let configuration = {
+            var configuration = NIOHTTP2Handler.Configuration()
+            configuration.connection.headerBlockValidation = .disabled
+            return configuration
+        }()
         let (connection, multiplexer) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -1,0 +1,44 @@
+import Foundation
+import ServerStorage
+import SQLKit
+import SwiftProtobuf
+
+/// The tables of versions that stored each vehicle and trip as its proto3 JSON document.
+/// ``SQLFleetStore/prepare()`` moves their rows into its own tables once, then drops them, so
+/// a data directory or database written by such a version opens with everything it held.
+enum JSONDocumentTables {
+    /// The vehicles table of those versions.
+    static let vehicles = "fleet_engine_vehicles"
+    /// The trips table of those versions.
+    static let trips = "fleet_engine_trips"
+
+    /// Moves every row of `jsonTable`, decoded as `Resource`, into `table` and drops
+    /// `jsonTable`, all or none; does nothing when there is no `jsonTable`.
+    static func move<Resource: SwiftProtobuf.Message>(
+        _: Resource.Type, from jsonTable: String, to table: String, idColumn: String, in database: FleetDatabase
+    ) async throws {
+        guard try await exists(jsonTable, in: database) else { return }
+        try await database.transaction { connection in
+            var messages: [String: [String: Data?]] = [:]
+            for row in try await connection.select().column("provider").column(SQLIdentifier(idColumn)).column("document").from(jsonTable).all() {
+                let resource = try Resource(jsonString: try row.decode(column: "document", as: String.self))
+                let provider = try row.decode(column: "provider", as: String.self)
+                messages[provider, default: [:]][try row.decode(column: idColumn, as: String.self)] = try SQLFleetStore.message(resource)
+            }
+            for (provider, messages) in messages {
+                for statement in SQLFleetStore.statements(table, idColumn, provider, messages) {
+                    try await connection.execute(sql: statement) { _ in }
+                }
+            }
+            try await connection.drop(table: jsonTable).run()
+        }
+    }
+
+    private static func exists(_ table: String, in database: FleetDatabase) async throws -> Bool {
+        let query: SQLQueryString = switch database.kind {
+        case .sqlite: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(bind: table)"
+        case .postgres: "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = \(bind: table)"
+        }
+        return try await database.sql.raw(query).first() != nil
+    }
+}
