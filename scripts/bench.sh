@@ -9,9 +9,10 @@
 #                               # that all still build and run and that the promises which do
 #                               # not depend on the machine's speed still hold
 #
-# Needs wrk, node, openssl and h2load, as the server benchmarks do, and gRPC's C++ library for
-# the gRPC load generator and the gRPC floors' competitor (Benchmarks/grpc-cpp/build.sh installs
-# it when missing).
+# Needs wrk, node, openssl and h2load, as the server benchmarks do, gRPC's C++ library for the
+# gRPC load generator and the gRPC floors' competitor (Benchmarks/grpc-cpp/build.sh installs it
+# when missing), and a C compiler with OpenSSL's headers for the token server's C competitor
+# (Benchmarks/c-token-server/build.sh installs them when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,6 +60,8 @@ fi
 # The C++ gRPC programs: fleet-engine's gRPC load generator, and the server grpc-floors
 # measures grpc-swift against.
 grpc_cpp=$(Benchmarks/grpc-cpp/build.sh 2>"$log" | tail -1) || { cat "$log"; echo "bench: the C++ gRPC programs did not build" >&2; exit 1; }
+# The C token server that token-server measures as the fastest competitor.
+c_token_server=$(Benchmarks/c-token-server/build.sh 2>"$log" | tail -1) || { cat "$log"; echo "bench: the C token server did not build" >&2; exit 1; }
 
 run() {
     echo "== fleetauth-bench $*"
@@ -77,13 +80,15 @@ run() {
 
 if $quick; then
     run codecs --rounds 1 --seconds 0.1
-    run token-server --vehicles 32 --connections 4 --seconds 1 --rounds 1 --cores 1
+    run token-server --vehicles 32 --connections 4 --seconds 1 --rounds 1 --cores 1 --c-server "$c_token_server/token-server"
     run keyless --vehicles 16 --connections 4 --seconds 2 --interval 1 --sign-delay 5 --token-lifetime 60
     run fleet-engine --vehicles 64 --connections 8 --seconds 1 --rounds 1 --grpc-load "$grpc_cpp/update-load"
     run fleet-store --vehicles 100 --batch-sizes 1 10 --seconds 1 --rounds 1
     run grpc-floors --cpp-floor "$grpc_cpp/floor" --seconds 1 --rounds 1
 else
-    for command in codecs token-server keyless fleet-store; do
+    run codecs
+    run token-server --c-server "$c_token_server/token-server"
+    for command in keyless fleet-store; do
         run "$command"
     done
     run fleet-engine --grpc-load "$grpc_cpp/update-load"

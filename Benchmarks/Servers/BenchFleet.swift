@@ -7,7 +7,7 @@ import TokenServer
 
 /// The drivers of `fleetauth-bench token-server`: one driver account per vehicle, each
 /// assigned to its vehicle and logged in, written to the token server's database and to the
-/// files the load generator and the Node.js competitor read.
+/// files the load generator and the competitors (Node.js and C) read.
 struct BenchFleet {
     /// One logged-in driver and the vehicle it drives.
     struct Driver {
@@ -61,7 +61,7 @@ struct BenchFleet {
         try Self.writeSecret(Data(lines.utf8), to: path)
     }
 
-    /// Writes the Node.js competitor's fixtures (mode 0600): its key file and the same
+    /// Writes the competitors' fixtures (mode 0600): their key file and the same
     /// accounts, session hashes and assignments as the database holds.
     func writeCompetitorFixtures(to path: String) throws {
         let fixtures = CompetitorFixtures(
@@ -79,7 +79,7 @@ struct BenchFleet {
         }
     }
 
-    /// The shape `Benchmarks/node/token-server.mjs` reads.
+    /// The shape `Benchmarks/node/token-server.mjs` and `Benchmarks/c-token-server/token-server.c` read.
     private struct CompetitorFixtures: Encodable {
         struct Account: Encodable { let username, role: String }
         struct Session: Encodable {

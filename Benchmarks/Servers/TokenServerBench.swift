@@ -15,16 +15,17 @@ import NIOPosix
 import TokenServer
 
 /// `fleetauth-bench token-server`: FleetAuth's token server (`fleetauth token-server`, a process
-/// of its own) beside a minimal Node.js token server (`Benchmarks/node/token-server.mjs`) with
-/// the same key, token, checks and answers, in one run: driver tokens per second from `wrk`
-/// rotating over a fleet of logged-in drivers, tokens per CPU-second of each server (from
-/// `/proc/<pid>/stat`), p50/p99 at full load and at half load (a paced, open-loop generator
-/// that counts queueing against the server), all next to `openssl speed -multi 2 rsa2048`
-/// measured between the runs.
+/// of its own) beside a minimal Node.js token server (`Benchmarks/node/token-server.mjs`) and,
+/// when built, a minimal C one (`Benchmarks/c-token-server/token-server.c`, the fastest design
+/// for the job), all with the same key, token, checks and answers, in one run: driver tokens
+/// per second from `wrk` rotating over a fleet of logged-in drivers, tokens per CPU-second of
+/// each server (from `/proc/<pid>/stat`), p50/p99 at full load and at half load (a paced,
+/// open-loop generator that counts queueing against the server), all next to
+/// `openssl speed -multi 2 rsa2048` measured between the runs.
 struct TokenServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token-server",
-        abstract: "Token server vs a minimal Node.js token server and two cores of OpenSSL: tokens/s, tokens per CPU-second, p50/p99."
+        abstract: "Token server vs minimal Node.js and C token servers and two cores of OpenSSL: tokens/s, tokens per CPU-second, p50/p99."
     )
 
     @Option(help: "Concurrent keep-alive connections at full load (and at half load).")
@@ -36,7 +37,7 @@ struct TokenServerBench: AsyncParsableCommand {
     @Option(help: "Seconds per measured run (after a 1 s warm-up of each server).")
     var seconds = 5
 
-    @Option(help: "Rounds of (openssl, FleetAuth, Node.js) runs, interleaved; medians are reported.")
+    @Option(help: "Rounds of (openssl, FleetAuth, Node.js, C) runs, interleaved; medians are reported.")
     var rounds = 3
 
     @Option(help: "Processes for 'openssl speed -multi' (the cores the servers may use).")
@@ -47,6 +48,9 @@ struct TokenServerBench: AsyncParsableCommand {
 
     @Option(help: "A PostgreSQL URL for FleetAuth's sessions and assignments instead of an SQLite file (or $FLEETAUTH_DATABASE_URL).")
     var databaseURL: String?
+
+    @Option(help: "The C competitor, built by Benchmarks/c-token-server/build.sh; skipped when it is not there.")
+    var cServer = ".build-c-token-server/token-server"
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -106,11 +110,15 @@ struct TokenServerBench: AsyncParsableCommand {
         let opensslSignPerCPUSecond: [Double]
         let fleetAuth: ServerReport
         let node: ServerReport
+        /// The C competitor's numbers, when it was built.
+        let cServer: ServerReport?
         /// FleetAuth's tokens/s over Node's (medians).
         let nodeRatio: Double
         /// FleetAuth's tokens/s over `openssl speed -multi` sign/s (medians).
         let opensslRatio: Double
         let nodeOpensslRatio: Double
+        /// The C competitor's tokens/s over `openssl speed -multi` sign/s (medians), when it ran.
+        let cServerOpensslRatio: Double?
         /// FleetAuth's tokens per CPU-second over Node's.
         let cpuRatio: Double
     }
@@ -128,43 +136,37 @@ struct TokenServerBench: AsyncParsableCommand {
         let nodeScript = try BenchmarkFiles.path("node/token-server.mjs")
         if !json { FileHandle.standardError.write(Data("creating \(vehicles) logged-in drivers…\n".utf8)) }
         let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
-        let requestsFile = folder + "/requests", fixturesFile = folder + "/node-fixtures.json"
+        let requestsFile = folder + "/requests", fixturesFile = folder + "/competitor-fixtures.json"
         try fleet.writeRequests(to: requestsFile)
         try fleet.writeCompetitorFixtures(to: fixturesFile)
 
-        let fleetAuth = try await ServerProcess.start(
+        var servers: [ServerProcess] = []
+        defer { servers.forEach { $0.stop() } }
+        servers.append(try await ServerProcess.start(
             name: "FleetAuth",
             arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project"],
             environment: databaseURL.map { ["FLEETAUTH_DATABASE_URL": $0] } ?? [:],
             port: Self.fleetAuthPort
-        )
-        let node: ServerProcess
-        do {
-            node = try await ServerProcess.start(name: "Node.js", arguments: ["node", nodeScript, fixturesFile]) { line in
-                line.hasPrefix("listening ") ? Int(line.dropFirst("listening ".count)) : nil
-            }
-        } catch {
-            fleetAuth.stop()
-            throw error
+        ))
+        servers.append(try await ServerProcess.start(name: "Node.js", arguments: ["node", nodeScript, fixturesFile], port: Self.competitorPort))
+        if FileManager.default.isExecutableFile(atPath: cServer) {
+            servers.append(try await ServerProcess.start(name: "C", arguments: [cServer, fixturesFile], port: Self.competitorPort))
+        } else {
+            FileHandle.standardError.write(Data("skipped the C competitor: no \(cServer); build it with Benchmarks/c-token-server/build.sh\n".utf8))
         }
-        defer {
-            fleetAuth.stop()
-            node.stop()
-        }
-        try await Self.checkSameAnswers(fleetAuth: fleetAuth.port, node: node.port, fleet: fleet)
+        try await Self.checkSameAnswers(servers: servers, fleet: fleet)
         let report = try await measure(
-            fleetAuth: fleetAuth, node: node, fleet: fleet, requestsFile: requestsFile, folder: folder,
-            database: configuration.databaseLocation
+            servers: servers, fleet: fleet, requestsFile: requestsFile, folder: folder, database: configuration.databaseLocation
         )
         if json { return try JSONOutput.print(report) }
         print(Self.table(report, cores: cores))
     }
 
-    /// Interleaves rounds of OpenSSL and both servers at full load (the servers' order
-    /// alternating), then paces each server at half its rate.
+    /// Interleaves rounds of OpenSSL and the servers (FleetAuth, Node.js, then the C competitor
+    /// if it runs) at full load, the servers' order alternating, then paces each server at half
+    /// its rate.
     private func measure(
-        fleetAuth: ServerProcess, node: ServerProcess, fleet: BenchFleet, requestsFile: String, folder: String,
-        database: DatabaseLocation
+        servers: [ServerProcess], fleet: BenchFleet, requestsFile: String, folder: String, database: DatabaseLocation
     ) async throws -> Report {
         func fullLoad(_ server: ServerProcess, seconds: Int) async throws -> FullLoadRun {
             let cpuStart = try server.cpuSeconds()
@@ -178,14 +180,15 @@ struct TokenServerBench: AsyncParsableCommand {
                 latency: run.latency,
                 failed: run.failed)
         }
-        _ = try await fullLoad(fleetAuth, seconds: 1)
-        _ = try await fullLoad(node, seconds: 1)
+        for server in servers {
+            _ = try await fullLoad(server, seconds: 1)
+        }
         var openssl: [Double] = [], opensslPerCPU: [Double] = []
         var runs: [ObjectIdentifier: [FullLoadRun]] = [:]
         for round in 1...rounds {
             openssl.append(try await OpenSSLSpeed.measure(seconds: seconds, processes: cores).signsPerSecond)
             opensslPerCPU.append(try await OpenSSLSpeed.measure(seconds: seconds).signsPerSecond)
-            for server in round % 2 == 1 ? [fleetAuth, node] : [node, fleetAuth] {
+            for server in round % 2 == 1 ? servers : servers.reversed() {
                 let measured = try await fullLoad(server, seconds: seconds)
                 runs[ObjectIdentifier(server.process), default: []].append(measured)
                 if !json {
@@ -197,13 +200,13 @@ struct TokenServerBench: AsyncParsableCommand {
             }
         }
         var reports: [ServerReport] = []
-        for server in [fleetAuth, node] {
+        for server in servers {
             let serverRuns = runs[ObjectIdentifier(server.process)] ?? []
             let halfRate = Throughput.median(serverRuns.map(\.tokensPerSecond)) / 2
             let paced = try await halfLoad(port: server.port, rate: halfRate, fleet: fleet)
             reports.append(ServerReport(server.name, runs: serverRuns, halfLoadRate: halfRate, halfLoad: paced))
         }
-        let (ours, theirs) = (reports[0], reports[1])
+        let (ours, theirs, c) = (reports[0], reports[1], reports.count > 2 ? reports[2] : nil)
         return Report(
             database: database.description,
             connections: connections,
@@ -213,9 +216,11 @@ struct TokenServerBench: AsyncParsableCommand {
             opensslSignPerCPUSecond: opensslPerCPU,
             fleetAuth: ours,
             node: theirs,
+            cServer: c,
             nodeRatio: Throughput.median(ours.tokensPerSecond) / Throughput.median(theirs.tokensPerSecond),
             opensslRatio: Throughput.median(ours.tokensPerSecond) / Throughput.median(openssl),
             nodeOpensslRatio: Throughput.median(theirs.tokensPerSecond) / Throughput.median(openssl),
+            cServerOpensslRatio: c.map { Throughput.median($0.tokensPerSecond) / Throughput.median(openssl) },
             cpuRatio: Throughput.median(ours.tokensPerCPUSecond) / Throughput.median(theirs.tokensPerCPUSecond)
         )
     }
@@ -235,6 +240,11 @@ struct TokenServerBench: AsyncParsableCommand {
         }
     }
 
+    /// The port in a competitor's `listening PORT`.
+    @Sendable private static func competitorPort(_ line: Substring) -> Int? {
+        line.hasPrefix("listening ") ? Int(line.dropFirst("listening ".count)) : nil
+    }
+
     /// The port in `token server listening on http://127.0.0.1:PORT (…)`.
     @Sendable private static func fleetAuthPort(_ line: Substring) -> Int? {
         guard let start = line.range(of: "listening on http://")?.upperBound else { return nil }
@@ -242,21 +252,21 @@ struct TokenServerBench: AsyncParsableCommand {
         return address.lastIndex(of: ":").flatMap { Int(address[address.index(after: $0)...]) }
     }
 
-    /// Both servers answer the first driver's request with a token for its vehicle signed by
-    /// the driver key, and refuse it a token for the second driver's vehicle with 403: the
-    /// competitor does the same work.
-    private static func checkSameAnswers(fleetAuth: Int, node: Int, fleet: BenchFleet) async throws {
+    /// Every server answers the first driver's request with a token for its vehicle signed by
+    /// the driver key, and refuses it a token for the second driver's vehicle with 403: the
+    /// competitors do the same work.
+    private static func checkSameAnswers(servers: [ServerProcess], fleet: BenchFleet) async throws {
         guard fleet.drivers.count >= 2 else { throw ValidationError("--vehicles must be at least 2") }
         let verifier = TokenVerifier(trusting: fleet.keys.trustedAccounts)
         let (first, second) = (fleet.drivers[0], fleet.drivers[1])
-        for (name, port) in [("FleetAuth", fleetAuth), ("Node.js", node)] {
-            let (granted, status) = try await tokenAnswer(port: port, driver: first, vehicleID: first.vehicleID)
+        for server in servers {
+            let (granted, status) = try await tokenAnswer(port: server.port, driver: first, vehicleID: first.vehicleID)
             guard status == 200, let token = granted["token"] as? String, granted["expiresInSeconds"] is Int,
                   let verified = try? verifier.verifyWithoutCache(token), verified.role == FleetEngineRole.driverSDKUser,
                   verified.authorization.vehicleID == first.vehicleID
-            else { throw CommandFailure("\(name) did not answer a driver's token request with a valid driver token (status \(status))") }
-            let (_, refused) = try await tokenAnswer(port: port, driver: first, vehicleID: second.vehicleID)
-            guard refused == 403 else { throw CommandFailure("\(name) answered \(refused), not 403, for a vehicle its driver is not assigned to") }
+            else { throw CommandFailure("\(server.name) did not answer a driver's token request with a valid driver token (status \(status))") }
+            let (_, refused) = try await tokenAnswer(port: server.port, driver: first, vehicleID: second.vehicleID)
+            guard refused == 403 else { throw CommandFailure("\(server.name) answered \(refused), not 403, for a vehicle its driver is not assigned to") }
         }
     }
 
@@ -280,18 +290,21 @@ struct TokenServerBench: AsyncParsableCommand {
                           server.fullLoad.p50Milliseconds, server.fullLoad.p99Milliseconds, server.halfLoadRate,
                           server.halfLoad.p50Milliseconds, server.halfLoad.p99Milliseconds, server.failed)
         }
-        return [
+        let servers = [report.fleetAuth, report.node] + (report.cServer.map { [$0] } ?? [])
+        let cLine = report.cServerOpensslRatio.map {
+            [String(format: "C / openssl: %.2fx, the fastest competitor beside FleetAuth's target of %.2fx", $0, opensslRatioTarget)]
+        } ?? []
+        return ([
             "token servers, GET /v1/tokens/driver/{id}: \(report.connections) connections over \(report.vehicles) drivers, \(report.secondsPerRun) s runs, medians of \(report.opensslSignPerSecond.count) rounds; FleetAuth on \(report.database)",
             String(format: "openssl speed -multi %d rsa2048: %.0f sign/s; one process: %.0f sign per CPU-second", cores, openssl,
                    Throughput.median(report.opensslSignPerCPUSecond)),
             "server      tokens/s  vs openssl  tokens/CPU-s  full load p50 / p99 ms  half load/s  p50 / p99 ms  failed",
-            row(report.fleetAuth),
-            row(report.node),
+        ] + servers.map(row) + [
             String(format: "FleetAuth / Node.js: %.2fx tokens/s (target >= %.2fx %@), %.2fx tokens per CPU-second", report.nodeRatio, nodeRatioTarget,
                    nodeOK ? "ok" : "MISSED", report.cpuRatio),
             String(format: "FleetAuth / openssl: %.2fx (target >= %.2fx %@); FleetAuth p99 at half load %.2f ms (target < %.0f ms %@)",
                    report.opensslRatio, opensslRatioTarget, opensslOK ? "ok" : "MISSED", report.fleetAuth.halfLoad.p99Milliseconds,
                    p99TargetMilliseconds, p99OK ? "ok" : "MISSED"),
-        ].joined(separator: "\n")
+        ] + cLine).joined(separator: "\n")
     }
 }
