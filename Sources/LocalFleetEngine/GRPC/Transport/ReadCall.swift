@@ -37,7 +37,7 @@ final class CallCancellation: Sendable {
 }
 
 /// Where grpc-swift's server writes a call's answer: each part goes to the call's stream on its
-/// connection's event loop (at once when written there, as the calls are).
+/// connection's event loop (at once when written there, else in a hop to the loop).
 struct GRPCStreamWriter: ClosableRPCWriterProtocol {
     typealias Element = RPCResponsePart<[UInt8]>
 

@@ -4,12 +4,16 @@ import NIOCore
 import NIOExtras
 import NIOHTTP2
 import NIOPosix
-import ServerHTTP
 
 /// grpc-swift 2's server transport for the engine's gRPC door, written directly on
 /// swift-nio-http2: plaintext HTTP/2, each stream read whole in the channel pipeline before its
 /// call starts (every method the engine serves takes one request message), the call started
-/// there as a task on the stream's event loop, and the answer written straight back from it.
+/// there as a task, and its answer handed back to the connection's event loop.
+///
+/// The calls run on Swift's global executor, not on the event loop that read them: a
+/// connection's calls then use both cores whichever loop the connection is on. Pinned to their
+/// loop (a task executor preference), they saved a hop each but left a core idle whenever one
+/// loop had more calls than the other: 7–10 % fewer updates a second (docs/performance.md).
 ///
 /// grpc-swift's own NIO transport gives every stream an async channel, and that bridge cost
 /// about a quarter of the CPU of each call (docs/performance.md); grpc-swift's server, router,
@@ -23,7 +27,6 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     private let maximumRequestSize: Int
     private let group: MultiThreadedEventLoopGroup
     private let quiescing: ServerQuiescingHelper
-    private let executor: EventLoopTaskExecutor
     /// Finished when the server stops listening: quiesced, or cancelled.
     private let stopped: AsyncStream<Never>
     private let stop: AsyncStream<Never>.Continuation
@@ -54,7 +57,6 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
         self.maximumRequestSize = maximumRequestSize
         self.group = group
         self.quiescing = ServerQuiescingHelper(group: group)
-        self.executor = EventLoopTaskExecutor(group: group)
         (stopped, stop) = AsyncStream.makeStream(of: Never.self)
     }
 
@@ -118,9 +120,8 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
         quiescing.initiateShutdown(promise: closed)
     }
 
-    /// Runs `call` through grpc-swift's server (`streamHandler`) as a task of its own on the
-    /// event loop that read it (or on the next loop, called elsewhere). Called by the stream
-    /// once its request is read.
+    /// Runs `call` through grpc-swift's server (`streamHandler`) as a task of its own. Called by
+    /// the connection once the call's request is read.
     private func start(_ call: ReadCall, _ streamHandler: @escaping @Sendable (RPCStream<Inbound, Outbound>, ServerContext) async -> Void) {
         let (id, cancelled) = calls.withLock { calls in
             calls.nextID += 1
@@ -128,7 +129,7 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
             return (calls.nextID, calls.cancelled)
         }
         if cancelled { call.cancellation.cancel() }
-        Task(executorPreference: executor) { [calls] in
+        Task { [calls] in
             await Self.run(call, streamHandler)
             let waiting = calls.withLock { calls -> CheckedContinuation<Void, Never>? in
                 calls.running[id] = nil
