@@ -8,7 +8,7 @@ extension GRPCServer {
     /// instead of hopping to Swift concurrency's pool and back for each message read and
     /// written. grpc-swift's own transport answered UpdateVehicle with nothing behind it for a
     /// sixth less CPU per call so; it is how `grpc-floors` serves it. (The engine's transport,
-    /// `UnaryHTTP2ServerTransport`, starts each call on its loop itself.)
+    /// `UnaryHTTP2ServerTransport`, starts each call as a task of its own.)
     func serveOnEventLoops() async throws {
         try await withTaskExecutorPreference(EventLoopTaskExecutor()) {
             try await serve()

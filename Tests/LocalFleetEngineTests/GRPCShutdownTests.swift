@@ -60,6 +60,30 @@ struct GRPCShutdownTests {
         await database.shutdown()
     }
 
+    /// A call whose caller resets its stream (here a health `Watch` the client cancels, on a
+    /// connection it keeps open) is cancelled: the graceful shutdown after it, which waits for
+    /// every call, ends.
+    @Test(.timeLimit(.minutes(1)))
+    func aCallWhoseCallerResetsItsStreamIsCancelled() async throws {
+        let transport = UnaryHTTP2ServerTransport(host: "127.0.0.1", port: 0, maximumRequestSize: 1 << 20)
+        let server = GRPCServer(transport: transport, services: [HealthDoor(shutdown: DoorShutdown())])
+        let serving = Task { try await server.serve() }
+        let port = try await transport.listeningPort
+        try await GRPCTestClient.with(TestClient(port: 0, grpcPort: port)) { grpc in
+            let (started, startedSink) = AsyncStream.makeStream(of: Void.self)
+            let watching = Task {
+                try await grpc.health.watch(.with { $0.service = "" }) { response in
+                    for try await _ in response.messages { startedSink.yield() }
+                }
+            }
+            _ = await started.first { _ in true }
+            watching.cancel()
+            _ = await watching.result
+            server.beginGracefulShutdown()
+            try await serving.value
+        }
+    }
+
     /// A cancelled server (not a graceful shutdown) cancels its calls, and also those its open
     /// connections still start: a health `Watch` would otherwise wait until its caller hangs up.
     @Test(.timeLimit(.minutes(1)))

@@ -4,8 +4,8 @@ import NIOCore
 /// of the turn. Calls on the same connection are answered together when the commit they
 /// waited for ends; without it each answer would leave in a system call of its own.
 ///
-/// It sits between the socket and swift-nio-http2's handler, which flushes once per stream
-/// that flushes. What waits for the end of the turn still leaves when the connection is closed
+/// It sits between the socket and swift-nio-http2's handler, which also flushes on its own
+/// (settings acknowledgements, pings, the connection handler's window updates). What waits for the end of the turn still leaves when the connection is closed
 /// first (a graceful shutdown closes it as soon as its last answer is written).
 final class FlushCoalescingHandler: ChannelOutboundHandler {
     typealias OutboundIn = NIOAny

@@ -12,32 +12,22 @@ import NIOHTTP2
 /// entry in a dictionary, not a child channel with a pipeline of its own, which cost a few
 /// microseconds a call (docs/performance.md). What the multiplexer did for the door is done
 /// here:
-/// - **Flow control.** Every stream's window is opened to hold a whole request at once
-///   (``initialSettings(maximumRequestSize:)``), so a stream needs no window updates; the
-///   connection's window is topped up as data arrives.
+/// - **Flow control** (``InboundWindows``). Every stream's window is opened to hold a whole
+///   request at once (``initialSettings(maximumRequestSize:)``); the connection's window is
+///   topped up as data arrives, up to a budget of unfinished requests held.
 /// - **Cancellation.** A stream closed (reset by its caller, or the connection gone) before its
 ///   answer ended cancels its call.
 /// - **Graceful shutdown.** When the server quiesces, a GOAWAY tells the client that no new
 ///   call is taken, and the connection closes once the calls under way have been answered.
 /// - **Flushes.** The answers written in one turn of the event loop leave with one flush.
-final class GRPCConnectionHandler: ChannelDuplexHandler {
+final class GRPCConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
-    typealias OutboundIn = Never
     typealias OutboundOut = HTTP2Frame
 
     /// The settings the door opens each connection with: swift-nio-http2's defaults, and a
     /// stream window that holds a request of `maximumRequestSize` bytes of messages.
     static func initialSettings(maximumRequestSize: Int) -> HTTP2Settings {
-        var settings = nioDefaultSettings.filter { $0.parameter != .initialWindowSize }
-        settings.append(HTTP2Setting(parameter: .initialWindowSize, value: streamWindowSize(maximumRequestSize)))
-        return settings
-    }
-
-    /// What the connection's inbound window is topped up to.
-    private static let connectionWindowSize = 1 << 20
-
-    private static func streamWindowSize(_ maximumRequestSize: Int) -> Int {
-        min(maximumRequestSize + 1024, Int(Int32.max))  // HTTP/2's largest window
+        nioDefaultSettings + [HTTP2Setting(parameter: .initialWindowSize, value: InboundWindows(maximumRequestSize: maximumRequestSize).streamTarget)]
     }
 
     /// One stream, from its first headers until swift-nio-http2 reports it closed.
@@ -54,7 +44,11 @@ final class GRPCConnectionHandler: ChannelDuplexHandler {
         var cancellation: CallCancellation?
     }
 
+    /// How long a closing connection waits for its caller to read what is left.
+    static let closingGrace = TimeAmount.seconds(5)
+
     private let maximumRequestSize: Int
+    private var windows: InboundWindows
     private let accept: @Sendable (ReadCall) -> Void
     private var remotePeer = ""
     private var localPeer = ""
@@ -62,11 +56,14 @@ final class GRPCConnectionHandler: ChannelDuplexHandler {
     private var context: ChannelHandlerContext?
     private var flushScheduled = false
     private var quiescing = false
+    /// The last stream whose request was read, for the GOAWAY that closes the connection.
+    private var lastStreamRead = HTTP2StreamID(0)
 
     /// A handler that hands calls to `accept`, refusing requests larger than
     /// `maximumRequestSize` bytes of messages.
     init(maximumRequestSize: Int, accept: @escaping @Sendable (ReadCall) -> Void) {
         self.maximumRequestSize = maximumRequestSize
+        self.windows = InboundWindows(maximumRequestSize: maximumRequestSize)
         self.accept = accept
     }
 
@@ -104,6 +101,7 @@ final class GRPCConnectionHandler: ChannelDuplexHandler {
                     return refuse(
                         Status(code: .resourceExhausted, message: "the request is larger than \(maximumRequestSize) bytes"), stream, frame.streamID)
                 }
+                windows.bufferedBytes += bytes.readableBytes
                 stream.body.writeBuffer(&bytes)
             }
             if data.endStream { requestEnded(stream, frame.streamID) }
@@ -122,8 +120,8 @@ final class GRPCConnectionHandler: ChannelDuplexHandler {
         switch event {
         case let closed as StreamClosedEvent:
             streamClosed(closed.streamID)
-        case let window as NIOHTTP2WindowUpdatedEvent where window.streamID == .rootStream:
-            topUpConnectionWindow(inboundWindowSize: window.inboundWindowSize)
+        case let window as NIOHTTP2WindowUpdatedEvent:
+            windowReported(window)
         case is ChannelShouldQuiesceEvent:
             quiesce()
         default:
@@ -144,13 +142,35 @@ final class GRPCConnectionHandler: ChannelDuplexHandler {
         context.fireErrorCaught(error)
     }
 
-    /// Answers the caller's data with window updates of the whole connection, as a stream
-    /// multiplexer would: once less than half of ``connectionWindowSize`` is left.
-    private func topUpConnectionWindow(inboundWindowSize: Int?) {
-        guard let size = inboundWindowSize, size < Self.connectionWindowSize / 2, let context else { return }
-        let update = HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: Self.connectionWindowSize - size))
-        context.write(wrapOutboundOut(update), promise: nil)
+    /// Lets the caller send more on the connection or on a stream still being read, when their
+    /// windows run low.
+    private func windowReported(_ window: NIOHTTP2WindowUpdatedEvent) {
+        guard let size = window.inboundWindowSize, let context else { return }
+        if window.streamID == .rootStream {
+            windows.connectionWindowReported(size)
+            return grantConnectionWindow()
+        }
+        guard let stream = streams[window.streamID], !stream.read, let increment = windows.streamTopUp(window: size) else { return }
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: window.streamID, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
         scheduleFlush()
+    }
+
+    private func grantConnectionWindow() {
+        guard let context, let increment = windows.connectionTopUp() else { return }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: increment))), promise: written)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        written.futureResult.whenComplete { _ in handler.value.windows.topUpWritten() }
+        scheduleFlush()
+    }
+
+    /// Stops reading `stream`'s request (read whole, refused, or gone): its bytes no longer
+    /// count against the connection's budget.
+    private func stopReading(_ stream: Stream) {
+        guard !stream.read else { return }
+        stream.read = true
+        windows.bufferedBytes -= stream.body.readableBytes
+        grantConnectionWindow()
     }
 
     /// The HTTP status for a request that is no gRPC call at all, as gRPC's HTTP/2 protocol
@@ -170,8 +190,11 @@ final class GRPCConnectionHandler: ChannelDuplexHandler {
     }
 
     private func requestEnded(_ stream: Stream, _ streamID: HTTP2StreamID) {
-        stream.read = true
+        stopReading(stream)
+        lastStreamRead = max(lastStreamRead, streamID)
         guard let headers = stream.requestHeaders, let context else { return }
+        // What the call needs is copied out below; the stream keeps no request bytes while it runs.
+        defer { (stream.requestHeaders, stream.body) = (nil, ByteBuffer()) }
         let path = headers.first(name: ":path") ?? ""
         guard let descriptor = GRPCWire.method(atPath: path) else {
             return refuse(Status(code: .unimplemented, message: "'\(path)' names no gRPC method"), stream, streamID)
@@ -236,7 +259,8 @@ final class GRPCConnectionHandler: ChannelDuplexHandler {
         guard let context else { return }
         stream.answered = true
         context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))), promise: nil)
-        stream.read = true
+        stopReading(stream)
+        (stream.requestHeaders, stream.body) = (nil, ByteBuffer())
         if !stream.callerEnded {
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.noError))), promise: nil)
         }
@@ -263,6 +287,7 @@ final class GRPCConnectionHandler: ChannelDuplexHandler {
 
     private func streamClosed(_ streamID: HTTP2StreamID) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
+        stopReading(stream)
         if !stream.answered { stream.cancellation?.cancel() }
         if quiescing, streams.isEmpty { closeConnection() }
     }
@@ -275,16 +300,24 @@ final class GRPCConnectionHandler: ChannelDuplexHandler {
         if streams.isEmpty { closeConnection() } else { scheduleFlush() }
     }
 
-    /// Closes the connection once what was written has left: on the next turn of the loop, as
-    /// swift-nio-http2 may be in the middle of writing the frame that closed the last stream.
+    /// Closes the connection once what was written has left: on the next turn of the loop (as
+    /// swift-nio-http2 may be in the middle of writing the frame that closed the last stream), a
+    /// last GOAWAY names the last stream that was read, so the client knows any later one went
+    /// unanswered and may be retried; the connection closes when that frame has been written, or
+    /// after ``closingGrace`` if the caller does not read it.
     private func closeConnection() {
         guard let context else { return }
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         context.eventLoop.execute {
-            guard let context = handler.value.context else { return }
-            handler.value.flushScheduled = false
-            context.flush()
-            context.close(promise: nil)
+            let handler = handler.value
+            guard let context = handler.context else { return }
+            handler.flushScheduled = false
+            let goAway = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: handler.lastStreamRead, errorCode: .noError, opaqueData: nil))
+            let written = context.eventLoop.makePromise(of: Void.self)
+            context.writeAndFlush(handler.wrapOutboundOut(goAway), promise: written)
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+            context.eventLoop.scheduleTask(in: Self.closingGrace) { bound.value.close(promise: nil) }
         }
     }
 }
