@@ -65,18 +65,8 @@ struct GRPCShutdownTests {
     /// every call, ends.
     @Test(.timeLimit(.minutes(1)))
     func aCallWhoseCallerResetsItsStreamIsCancelled() async throws {
-        let transport = UnaryHTTP2ServerTransport(host: "127.0.0.1", port: 0, maximumRequestSize: 1 << 20)
-        let server = GRPCServer(transport: transport, services: [HealthDoor(shutdown: DoorShutdown())])
-        let serving = Task { try await server.serve() }
-        let port = try await transport.listeningPort
-        try await GRPCTestClient.with(TestClient(port: 0, grpcPort: port)) { grpc in
-            let (started, startedSink) = AsyncStream.makeStream(of: Void.self)
-            let watching = Task {
-                try await grpc.health.watch(.with { $0.service = "" }) { response in
-                    for try await _ in response.messages { startedSink.yield() }
-                }
-            }
-            _ = await started.first { _ in true }
+        try await Self.withHealthServer { server, serving, grpc in
+            let watching = await Self.watchingStarted(grpc)
             watching.cancel()
             _ = await watching.result
             server.beginGracefulShutdown()
@@ -88,27 +78,42 @@ struct GRPCShutdownTests {
     /// connections still start: a health `Watch` would otherwise wait until its caller hangs up.
     @Test(.timeLimit(.minutes(1)))
     func aCancelledServerCancelsEvenTheCallsStartedAfterwards() async throws {
-        let transport = UnaryHTTP2ServerTransport(host: "127.0.0.1", port: 0, maximumRequestSize: 1 << 20)
-        let server = GRPCServer(transport: transport, services: [HealthDoor(shutdown: DoorShutdown())])
-        let serving = Task { try await server.serve() }
-        let port = try await transport.listeningPort
-        try await GRPCTestClient.with(TestClient(port: 0, grpcPort: port)) { grpc in
-            @Sendable func watch(_ started: AsyncStream<Void>.Continuation) async throws {
-                try await grpc.health.watch(.with { $0.service = "" }) { response in
-                    for try await _ in response.messages { started.yield() }
-                }
-            }
-            let (first, firstStarted) = AsyncStream.makeStream(of: Void.self)
-            let watching = Task { try await watch(firstStarted) }
-            _ = await first.first { _ in true }
+        try await Self.withHealthServer { _, serving, grpc in
+            let watching = await Self.watchingStarted(grpc)
             serving.cancel()
-            let (_, secondStarted) = AsyncStream.makeStream(of: Void.self)
-            let late = Task { try await watch(secondStarted) }
+            let late = Task { try await Self.watch(grpc) }
             // The server ends although both callers still listen, and the call that came
             // after its cancellation ends as well instead of running on with no server.
             _ = try? await serving.value
             try await late.value
             watching.cancel()
+        }
+    }
+
+    /// Runs `body` with a server of the health service alone on the door's transport, the task
+    /// serving it, and a client connected to it.
+    private static func withHealthServer(
+        _ body: (GRPCServer<UnaryHTTP2ServerTransport>, Task<Void, any Error>, GRPCTestClient) async throws -> Void
+    ) async throws {
+        let transport = UnaryHTTP2ServerTransport(host: "127.0.0.1", port: 0, maximumRequestSize: 1 << 20)
+        let server = GRPCServer(transport: transport, services: [HealthDoor(shutdown: DoorShutdown())])
+        let serving = Task { try await server.serve() }
+        let port = try await transport.listeningPort
+        try await GRPCTestClient.with(TestClient(port: 0, grpcPort: port)) { grpc in try await body(server, serving, grpc) }
+    }
+
+    /// A health `Watch` of the whole server, once its first answer has arrived.
+    private static func watchingStarted(_ grpc: GRPCTestClient) async -> Task<Void, any Error> {
+        let (started, answered) = AsyncStream.makeStream(of: Void.self)
+        let watching = Task { try await watch(grpc, answered: answered) }
+        _ = await started.first { _ in true }
+        return watching
+    }
+
+    /// Watches the health of the whole server until it ends, yielding to `answered` on each answer.
+    private static func watch(_ grpc: GRPCTestClient, answered: AsyncStream<Void>.Continuation? = nil) async throws {
+        try await grpc.health.watch(.with { $0.service = "" }) { response in
+            for try await _ in response.messages { answered?.yield() }
         }
     }
 }
