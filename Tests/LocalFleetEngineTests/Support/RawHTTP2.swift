@@ -43,10 +43,12 @@ enum RawHTTP2 {
             }
         }
         return try await stream.executeThenClose { inbound, outbound in
-            try await outbound.write(.headers(.init(headers: headers, endStream: body.isEmpty)))
-            if !body.isEmpty { try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: body)), endStream: true))) }
             var answer = HPACKHeaders()
             do {
+                // The server may end the connection as soon as it reads the headers, before
+                // the body is written: that, too, is its answer.
+                try await outbound.write(.headers(.init(headers: headers, endStream: body.isEmpty)))
+                if !body.isEmpty { try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: body)), endStream: true))) }
                 for try await payload in inbound {
                     switch payload {
                     case .headers(let block): answer.add(contentsOf: block.headers)
