@@ -160,7 +160,6 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
                     configuration.headerBlockValidation = .disabled
                     configuration.initialSettings = GRPCConnectionHandler.initialSettings(maximumRequestSize: maximumRequestSize)
                     let handlers: [any ChannelHandler] = [
-                        FlushCoalescingHandler(),
                         NIOHTTP2Handler(mode: .server, frameDelegate: nil, connectionConfiguration: configuration),
                         GRPCConnectionHandler(maximumRequestSize: maximumRequestSize, accept: accept),
                         // A connection that breaks HTTP/2 (garbage, a bad preface) gets its GOAWAY
