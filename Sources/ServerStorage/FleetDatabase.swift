@@ -89,6 +89,11 @@ package final class FleetDatabase: Sendable {
         }
     }
 
+    /// A read that could not be made on the calling thread without waiting: always on
+    /// PostgreSQL; on SQLite when a lock or the WAL's recovery would make it wait. Make it with
+    /// ``first(_:)`` instead.
+    package struct WouldWait: Error {}
+
     /// The first row `query` answers, for a read that runs on every request.
     ///
     /// On SQLite it is read on the calling thread, its statement prepared once (see
@@ -96,19 +101,29 @@ package final class FleetDatabase: Sendable {
     /// time. When that cannot be done without waiting, and on PostgreSQL, it is read through
     /// the pool like any query. Either way it sees every commit made before it began.
     package func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
-        if let directReader {
-            var serializer = SQLSerializer(database: sql)
-            query.serialize(to: &serializer)
-            let binds = serializer.binds.compactMap(SQLiteDirectReader.Value.init(bind:))
-            if binds.count == serializer.binds.count {
-                do {
-                    return try directReader.firstRow(serializer.sql, binds: binds).map(SQLiteDirectRow.init(values:))
-                } catch {
-                    // Read through the pool below, which waits for the lock or reports the failure.
-                }
-            }
+        do {
+            return try firstWithoutWaiting(query)
+        } catch {
+            return try await sql.raw(query).first()
         }
-        return try await sql.raw(query).first()
+    }
+
+    /// The first row `query` answers, read on the calling thread as ``first(_:)`` reads it on
+    /// SQLite, for a caller that has other work to do when it cannot be had at once.
+    ///
+    /// - Throws: ``WouldWait`` on PostgreSQL, and on SQLite when the read would wait or fails
+    ///   (``first(_:)`` then waits, or reports the failure).
+    package func firstWithoutWaiting(_ query: SQLQueryString) throws(WouldWait) -> (any SQLRow)? {
+        guard let directReader else { throw WouldWait() }
+        var serializer = SQLSerializer(database: sql)
+        query.serialize(to: &serializer)
+        let binds = serializer.binds.compactMap(SQLiteDirectReader.Value.init(bind:))
+        guard binds.count == serializer.binds.count else { throw WouldWait() }
+        do {
+            return try directReader.firstRow(serializer.sql, binds: binds).map(SQLiteDirectRow.init(values:))
+        } catch {
+            throw WouldWait()
+        }
     }
 
     /// Runs `body` in a transaction: all of its statements take effect, or none does (an error

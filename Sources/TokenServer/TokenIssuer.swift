@@ -1,6 +1,7 @@
 import FleetTokens
 import Logging
 import ServerHTTP
+import ServerStorage
 
 /// What a token request asks for.
 enum TokenRequest: Sendable {
@@ -15,6 +16,11 @@ enum TokenRequest: Sendable {
         case .resource(let resource): resource.kind.accountRole
         case .fleetReader: .fleetReader
         }
+    }
+
+    /// The resource asked about; `nil` for a fleet reader token.
+    var resource: Resource? {
+        if case .resource(let resource) = self { resource } else { nil }
     }
 
     /// The token that answers it.
@@ -51,12 +57,51 @@ struct TokenIssuer: Sendable {
     /// that is not plain), role and assignment (403), then signs.
     func issue(_ request: TokenRequest, credential: BearerCredential?) async throws -> MintedToken {
         let start = ContinuousClock.now
-        var resource: Resource?
-        if case .resource(let asked) = request {
-            resource = asked
+        let grant = try await grant(for: credential, resource: request.resource)
+        try authorize(request, grant: grant)
+        let minted: MintedToken
+        do {
+            minted = try await signers.token(request.tokenKind, for: grant.role, resourceID: request.resource?.id ?? FleetEngineIdentifier.wildcard)
+        } catch let error as APIError {
+            logger.warning("token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
+            throw refusal(.signingFailed, error, grant)
         }
-        let grant = try await grant(for: credential, resource: resource)
-        if let resource {
+        recordIssued(request, for: grant, since: start)
+        return minted
+    }
+
+    /// ``issue(_:credential:)`` done on the calling thread, with the same checks and refusals,
+    /// when nothing on the way waits: a session read straight from SQLite, a key file that
+    /// signs. `nil` when something would wait (PostgreSQL, a locked SQLite file, an ID token,
+    /// IAM, reused tokens): then ``issue(_:credential:)``.
+    func issueWithoutWaiting(_ request: TokenRequest, credential: BearerCredential?) throws -> MintedToken? {
+        let start = ContinuousClock.now
+        guard signers.signsWithoutWaiting else { return nil }
+        let grant: SessionGrant
+        switch credential {
+        case nil:
+            throw missingCredentials()
+        case .idToken:
+            return nil
+        case .session(let token):
+            do {
+                guard let found = try store.sessionGrantWithoutWaiting(tokenHash: SecretToken.hash(token), now: options.epochSeconds, resource: request.resource)
+                else { throw invalidSession() }
+                grant = found
+            } catch is FleetDatabase.WouldWait {
+                return nil
+            }
+        }
+        try authorize(request, grant: grant)
+        guard let minted = try signers.tokenWithoutWaiting(request.tokenKind, for: grant.role) else { return nil }
+        recordIssued(request, for: grant, since: start)
+        return minted
+    }
+
+    /// Refuses (403) an id that is `*` or not plain, an account of another role, or one not
+    /// assigned to the resource asked about.
+    private func authorize(_ request: TokenRequest, grant: SessionGrant) throws {
+        if let resource = request.resource {
             if resource.id == FleetEngineIdentifier.wildcard {
                 throw refusal(.badID, .permissionDenied("a token for every \(resource.kind) (\"*\") is never issued to an app; ask for one \(resource.kind) id"), grant)
             }
@@ -67,32 +112,24 @@ struct TokenIssuer: Sendable {
         guard grant.role == request.accountRole else {
             throw refusal(.wrongRole, .permissionDenied("account \"\(grant.username)\" is a \(grant.role) account; \(request.tokenKind.name) tokens are for \(request.accountRole) accounts"), grant)
         }
-        if let resource, !grant.isAssigned {
+        if let resource = request.resource, !grant.isAssigned {
             throw refusal(.notAssigned, .permissionDenied("account \"\(grant.username)\" is not assigned to \(resource)"), grant)
         }
-        let minted: MintedToken
-        do {
-            minted = try await signers.token(request.tokenKind, for: grant.role, resourceID: resource?.id ?? FleetEngineIdentifier.wildcard)
-        } catch let error as APIError {
-            logger.warning("token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
-            throw refusal(.signingFailed, error, grant)
-        }
+    }
+
+    private func recordIssued(_ request: TokenRequest, for grant: SessionGrant, since start: ContinuousClock.Instant) {
         metrics.tokenIssued(kind: request.tokenKind.name, elapsed: ContinuousClock.now - start)
-        logger.debug("token issued", metadata: ["username": "\(grant.username)", "kind": "\(request.tokenKind.name)", "resource": "\(resource.map(\.description) ?? "*")"])
-        return minted
+        logger.debug("token issued", metadata: ["username": "\(grant.username)", "kind": "\(request.tokenKind.name)", "resource": "\(request.resource.map(\.description) ?? "*")"])
     }
 
     /// The grant of the session or linked identity the credential stands for.
     private func grant(for credential: BearerCredential?, resource: Resource?) async throws -> SessionGrant {
         switch credential {
         case nil:
-            let idToken = idTokens == nil ? "" : ", or an ID token of your sign-in"
-            throw refusal(.unauthenticated, .unauthenticated("missing credentials: send Authorization: Bearer <session token> from POST /v1/sessions\(idToken)"))
+            throw missingCredentials()
         case .session(let token):
             let grant = try await store.sessionGrant(tokenHash: SecretToken.hash(token), now: options.epochSeconds, resource: resource)
-            guard let grant else {
-                throw refusal(.unauthenticated, .unauthenticated("the session is not valid: it is unknown, ended or expired; log in again"))
-            }
+            guard let grant else { throw invalidSession() }
             return grant
         case .idToken(let token):
             guard let idTokens else {
@@ -118,6 +155,15 @@ struct TokenIssuer: Sendable {
             metrics.login(.oidc, succeeded: true)
             return grant
         }
+    }
+
+    private func missingCredentials() -> APIError {
+        let idToken = idTokens == nil ? "" : ", or an ID token of your sign-in"
+        return refusal(.unauthenticated, .unauthenticated("missing credentials: send Authorization: Bearer <session token> from POST /v1/sessions\(idToken)"))
+    }
+
+    private func invalidSession() -> APIError {
+        refusal(.unauthenticated, .unauthenticated("the session is not valid: it is unknown, ended or expired; log in again"))
     }
 
     private func refusal(_ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil, rule: String? = nil) -> APIError {

@@ -1,68 +1,248 @@
-import HTTPTypes
+import Locking
 import NIOCore
 import NIOEmbedded
-import NIOHTTPTypes
-import Locking
+import NIOHTTP1
 @testable import ServerHTTP
 import Testing
 
-/// ``PipelineRouteHandler`` on an embedded channel: what it passes on, and when it reads.
+/// ``PipelineRouteHandler`` on a testing channel: what it passes on, when it reads, and the order
+/// of answers, whichever side gives them.
 @Suite("Pipeline route handler")
 struct PipelineRouteHandlerTests {
-    /// Answers `GET /answered` with 200 and "answered"; leaves every other request.
-    private struct AnsweredRoute: PipelineRoute {
-        func match(_ head: HTTPRequest) -> String? { head.path == "/answered" ? "answered" : nil }
+    /// Answers a `GET` whose path starts `/answered`, with its path as the body, once the test
+    /// opens the gate; leaves every other request.
+    private struct GatedRoute: PipelineRoute {
+        let calls = Locked<[String]>([])
+        let gate = AsyncStream.makeStream(of: Void.self)
+
+        func match(_ head: HTTPRequestHead) -> String? { head.uri.hasPrefix("/answered") ? head.uri : nil }
+
+        /// Answers `/answered/now…` at once; any other waits for the gate.
+        func respondWithoutWaiting(to match: String) -> PipelineAnswer? {
+            guard match.hasPrefix("/answered/now") else { return nil }
+            calls.withLock { $0.append(match) }
+            return PipelineAnswer(status: .accepted, headers: [:], body: ByteBuffer(string: match))
+        }
+
         func respond(to match: String) async -> PipelineAnswer {
-            PipelineAnswer(status: .ok, headers: [:], body: ByteBuffer(string: match))
+            calls.withLock { $0.append(match) }
+            for await _ in gate.stream { break }
+            return PipelineAnswer(status: .ok, headers: [.contentType: "text/plain"], body: ByteBuffer(string: match))
+        }
+
+        /// Lets one answer go.
+        func open() { gate.continuation.yield() }
+
+        /// Waits until the route has been asked `count` times in all.
+        func waitForCalls(_ count: Int) async throws {
+            for _ in 0..<500 where calls.withLock({ $0.count }) < count {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(calls.withLock { $0.count } == count)
         }
     }
 
     /// Counts the reads that reach the socket's side of the pipeline.
-    private final class ReadCounter: ChannelOutboundHandler {
+    private final class ReadCounter: ChannelOutboundHandler, Sendable {
         typealias OutboundIn = Never
-        var reads = 0
+        private let count = Locked(0)
+        var reads: Int { count.withLock { $0 } }
         func read(context: ChannelHandlerContext) {
-            reads += 1
+            count.withLock { $0 += 1 }
             context.read()
         }
     }
 
-    private func channel(inFlight: PipelineAnswersInFlight = .init()) throws -> (EmbeddedChannel, ReadCounter) {
-        let counter = ReadCounter()
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(counter)
-        try channel.pipeline.syncOperations.addHandler(
-            PipelineRouteHandler(route: AnsweredRoute(), executor: EventLoopTaskExecutor(), serverName: "test", inFlight: inFlight))
-        return (channel, counter)
+    /// Records the events that get past the handler, as Hummingbird's handlers would see them.
+    private final class EventRecorder: ChannelInboundHandler, Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        private let recorded = Locked<[String]>([])
+        var events: [String] { recorded.withLock { $0 } }
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            context.fireChannelRead(data)
+        }
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            recorded.withLock { $0.append(event is ChannelShouldQuiesceEvent ? "quiesce" : "\(event)") }
+        }
     }
 
-    /// A client that sends without reading must not make answers pile up: the review's finding.
+    private struct Harness {
+        let channel: NIOAsyncTestingChannel
+        let route: GatedRoute
+        let reads: ReadCounter
+        let events: EventRecorder
+
+        init() async throws {
+            route = GatedRoute()
+            reads = ReadCounter()
+            events = EventRecorder()
+            channel = NIOAsyncTestingChannel()
+            try await channel.pipeline.addHandler(reads)
+            try await channel.pipeline.addHandler(
+                PipelineRouteHandler(route: route, executor: EventLoopTaskExecutor(), serverName: "test", inFlight: .init()))
+            try await channel.pipeline.addHandler(events)
+        }
+
+        func send(_ uri: String, method: HTTPMethod = .GET, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:]) async throws {
+            try await channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: version, method: method, uri: uri, headers: headers)))
+            try await channel.writeInbound(HTTPServerRequestPart.end(nil))
+        }
+
+        /// The head and body of the next answer the handler writes, waiting for it.
+        func answer() async throws -> (head: HTTPResponseHead, body: String) {
+            guard case .head(let head) = try await channel.waitForOutboundWrite(as: HTTPServerResponsePart.self),
+                  case .body(.byteBuffer(let body)) = try await channel.waitForOutboundWrite(as: HTTPServerResponsePart.self),
+                  case .end = try await channel.waitForOutboundWrite(as: HTTPServerResponsePart.self)
+            else { throw AnswerShapeError() }
+            return (head, String(buffer: body))
+        }
+
+        /// What got past the handler to Hummingbird's side.
+        func passedOn() async throws -> [HTTPServerRequestPart] {
+            var parts: [HTTPServerRequestPart] = []
+            while let part = try await channel.readInbound(as: HTTPServerRequestPart.self) { parts.append(part) }
+            return parts
+        }
+
+        func read() async throws {
+            try await channel.testingEventLoop.executeInContext { channel.read() }
+        }
+
+        /// Fires an event into the pipeline on the channel's loop, done when the call returns.
+        func fire(_ event: @escaping @Sendable (ChannelPipeline) -> Void) async throws {
+            try await channel.testingEventLoop.executeInContext { event(channel.pipeline) }
+        }
+    }
+
+    private struct AnswerShapeError: Error {}
+
+    /// A client that sends without reading must not make answers pile up.
     @Test("reads are held while the channel is not writable, and passed on once it is")
-    func readsWaitForWritability() throws {
-        let (channel, counter) = try channel()
-        channel.read()
-        #expect(counter.reads == 1)
-        channel.isWritable = false
-        channel.read()
-        channel.read()
-        #expect(counter.reads == 1)
-        channel.isWritable = true
-        channel.pipeline.fireChannelWritabilityChanged()
-        #expect(counter.reads == 2)
-        channel.pipeline.fireChannelWritabilityChanged()
-        #expect(counter.reads == 2, "one held read is passed on once")
+    func readsWaitForWritability() async throws {
+        let harness = try await Harness()
+        try await harness.read()
+        #expect(harness.reads.reads == 1)
+        harness.channel.isWritable = false
+        try await harness.read()
+        try await harness.read()
+        #expect(harness.reads.reads == 1)
+        harness.channel.isWritable = true
+        try await harness.fire { $0.fireChannelWritabilityChanged() }
+        #expect(harness.reads.reads == 2)
+        try await harness.fire { $0.fireChannelWritabilityChanged() }
+        #expect(harness.reads.reads == 2, "one held read is passed on once")
     }
 
     @Test("a request the route does not match goes on unchanged, body and all")
-    func declinedRequestPassesOn() throws {
-        let (channel, _) = try channel()
-        let head = HTTPRequest(method: .post, scheme: nil, authority: "x", path: "/answered", headerFields: [.contentLength: "2"])
-        try channel.writeInbound(HTTPRequestPart.head(head))
-        try channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "{}")))
-        try channel.writeInbound(HTTPRequestPart.end(nil))
-        #expect(try channel.readInbound(as: HTTPRequestPart.self) == .head(head))
-        #expect(try channel.readInbound(as: HTTPRequestPart.self) == .body(ByteBuffer(string: "{}")))
-        #expect(try channel.readInbound(as: HTTPRequestPart.self) == .end(nil))
+    func declinedRequestPassesOn() async throws {
+        let harness = try await Harness()
+        let head = HTTPRequestHead(version: .http1_1, method: .POST, uri: "/answered", headers: ["content-length": "2"])
+        try await harness.channel.writeInbound(HTTPServerRequestPart.head(head))
+        try await harness.channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "{}")))
+        try await harness.channel.writeInbound(HTTPServerRequestPart.end(nil))
+        #expect(try await harness.passedOn() == [.head(head), .body(ByteBuffer(string: "{}")), .end(nil)])
+        #expect(harness.route.calls.withLock { $0 }.isEmpty)
+    }
+
+    /// Holding reads during every answer made the socket's registration change twice a request.
+    @Test("reads go on while an answer is computed, and the answer has its headers")
+    func readsGoOnDuringAnAnswer() async throws {
+        let harness = try await Harness()
+        try await harness.send("/answered/1")
+        try await harness.route.waitForCalls(1)
+        try await harness.read()
+        #expect(harness.reads.reads == 1, "the read did not go on during the answer")
+        harness.route.open()
+        let (head, body) = try await harness.answer()
+        #expect(head.status == .ok && body == "/answered/1")
+        #expect(head.headers["content-length"] == ["11"] && head.headers["server"] == ["test"])
+        #expect(head.headers["content-type"] == ["text/plain"] && head.headers["date"].count == 1)
+        #expect(head.headers["connection"].isEmpty)
+        #expect(try await harness.passedOn().isEmpty)
+    }
+
+    @Test("a request that arrives during an answer waits for it, and reads stop until it is handled")
+    func pipelinedRequestWaits() async throws {
+        let harness = try await Harness()
+        try await harness.send("/answered/1")
+        try await harness.route.waitForCalls(1)
+        try await harness.send("/answered/2")
+        try await harness.send("/healthz")
+        try await harness.read()
+        #expect(harness.reads.reads == 0, "a read went on while a request waited")
+        #expect(harness.route.calls.withLock { $0 } == ["/answered/1"])
+        harness.route.open()
+        #expect(try await harness.answer().body == "/answered/1")
+        try await harness.route.waitForCalls(2)
+        #expect(try await harness.passedOn().isEmpty, "the request after the second went on before its answer")
+        harness.route.open()
+        #expect(try await harness.answer().body == "/answered/2")
+        try await Task.sleep(for: .milliseconds(20))
+        let passed = try await harness.passedOn()
+        #expect(passed.count == 2 && passed.first.map { if case .head(let head) = $0 { head.uri == "/healthz" } else { false } } == true)
+        #expect(harness.reads.reads == 1, "the held read went on once nothing waited")
+    }
+
+    /// Hummingbird answers its requests in order; one the route answered before them would
+    /// overtake them.
+    @Test("while Hummingbird owes an answer, matching requests go to Hummingbird too")
+    func requestsAfterAPassedOneArePassedOn() async throws {
+        let harness = try await Harness()
+        try await harness.send("/healthz")
+        try await harness.send("/answered/1")
+        #expect(try await harness.passedOn().count == 4)
+        #expect(harness.route.calls.withLock { $0 }.isEmpty)
+        for part in [HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)), .end(nil)] {
+            try await harness.channel.writeOutbound(part)
+        }
+        #expect(try await harness.passedOn().isEmpty)
+        try await harness.channel.writeOutbound(HTTPServerResponsePart.end(nil))
+        try await harness.send("/answered/2")
+        try await harness.route.waitForCalls(1)
+        #expect(harness.route.calls.withLock { $0 } == ["/answered/2"])
+    }
+
+    @Test("an answer given at once is written before the next request is read, and in order after one that waited")
+    func answersGivenAtOnce() async throws {
+        let harness = try await Harness()
+        try await harness.send("/answered/now/1")
+        let first = try await harness.answer()
+        #expect(first.head.status == .accepted && first.body == "/answered/now/1")
+        try await harness.send("/answered/1")
+        try await harness.route.waitForCalls(2)
+        try await harness.send("/answered/now/2")
+        try await harness.send("/answered/now/3")
+        #expect(harness.route.calls.withLock { $0.count } == 2, "an answer given at once overtook one that waited")
+        harness.route.open()
+        #expect(try await harness.answer().body == "/answered/1")
+        #expect(try await harness.answer().body == "/answered/now/2")
+        #expect(try await harness.answer().body == "/answered/now/3")
+        #expect(try await harness.passedOn().isEmpty)
+    }
+
+    @Test("graceful shutdown during an answer goes on after it, and the route answers nothing more")
+    func quiesceWaitsForTheAnswer() async throws {
+        let harness = try await Harness()
+        try await harness.send("/answered/1")
+        try await harness.route.waitForCalls(1)
+        try await harness.fire { $0.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+        #expect(harness.events.events.isEmpty, "the event overtook the answer")
+        harness.route.open()
+        #expect(try await harness.answer().body == "/answered/1")
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(harness.events.events == ["quiesce"])
+        try await harness.send("/answered/2")
+        #expect(try await harness.passedOn().count == 2, "a request after shutdown began was answered here")
+    }
+
+    @Test("an HTTP/1.0 request without keep-alive is answered in HTTP/1.0 with Connection: close")
+    func http10ClosesAfterTheAnswer() async throws {
+        let harness = try await Harness()
+        try await harness.send("/answered/1", version: .http1_0)
+        try await harness.route.waitForCalls(1)
+        harness.route.open()
+        let (head, _) = try await harness.answer()
+        #expect(head.version == .http1_0 && head.headers["connection"] == ["close"])
     }
 
     @Test("draining waits for an answer in flight, and returns at once when there is none")

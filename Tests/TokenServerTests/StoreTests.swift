@@ -1,5 +1,6 @@
 import Foundation
 import ServerHTTP
+import ServerStorage
 import TestSupport
 import Testing
 @testable import TokenServer
@@ -105,6 +106,33 @@ struct StoreTests {
             #expect(try await store.endSession(tokenHash: "s2"))
             #expect(try await store.endSession(tokenHash: "s2") == false)
             #expect(try await store.sessionCount(username: "ann") == 0)
+        }
+    }
+
+    /// The token route reads the grant on the event loop when it can; it must see what the
+    /// pooled read sees, revocations included.
+    @Test("a session grant read without waiting agrees with the pooled read on SQLite; on PostgreSQL it always waits", arguments: StoreBackend.allCases)
+    func sessionGrantWithoutWaiting(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            try await store.createAccount(account("ann", .driver), passwordHash: "h")
+            try await store.assign(Resource(.vehicle, id: "v-1"), to: "ann", at: 1)
+            try await store.createSession(tokenHash: "s1", username: "ann", createdAt: 100, expiresAt: 200)
+            func agree(_ hash: String, at now: Int64, _ resource: Resource?) async throws -> SessionGrant? {
+                let pooled = try await store.sessionGrant(tokenHash: hash, now: now, resource: resource)
+                switch backend {
+                case .sqlite:
+                    #expect(try store.sessionGrantWithoutWaiting(tokenHash: hash, now: now, resource: resource) == pooled)
+                case .postgres:
+                    #expect(throws: FleetDatabase.WouldWait.self) { try store.sessionGrantWithoutWaiting(tokenHash: hash, now: now, resource: resource) }
+                }
+                return pooled
+            }
+            #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-1"))?.isAssigned == true)
+            #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-2"))?.isAssigned == false)
+            #expect(try await agree("s1", at: 200, nil) == nil)
+            #expect(try await agree("other", at: 150, nil) == nil)
+            #expect(try await store.unassign(Resource(.vehicle, id: "v-1")))
+            #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-1"))?.isAssigned == false)
         }
     }
 

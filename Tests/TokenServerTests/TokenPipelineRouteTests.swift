@@ -69,6 +69,18 @@ struct TokenPipelineRouteTests {
         }
     }
 
+    @Test("an HTTP/1.0 token request without keep-alive is answered, then the connection closes")
+    func http10Closes() async throws {
+        try await TestServer.serve { client, _ in
+            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
+            let port = try #require(client.http.port)
+            let request = "GET /v1/tokens/driver/v-1 HTTP/1.0\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\r\n"
+            let answers = try await RawHTTP.exchange(port: port, request: Array((request + request).utf8), responses: 2, timeout: 10)
+            #expect(answers.map(\.status) == [200], "\(answers)")
+            #expect(answers.first?.headers["connection"] == "close")
+        }
+    }
+
     /// The answer is computed in a task of its own; the client's going away must neither stop
     /// the server nor keep its shutdown (which waits for answers in flight) waiting.
     @Test("clients that hang up before their answers leave the server serving, and its shutdown prompt", .timeLimit(.minutes(1)))

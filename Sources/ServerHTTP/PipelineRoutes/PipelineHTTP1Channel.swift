@@ -7,11 +7,10 @@ import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1.1 child channel with a ``PipelineRoute`` in front of the router.
 ///
-/// The pipeline is Hummingbird's own (`HTTP1Channel`) but for two things: NIO's pipelining
-/// handler is on, so that answers written by the route and by Hummingbird leave in request
-/// order (it also closes the connection on graceful shutdown once the answer under way is
-/// written); and ``PipelineRouteHandler`` sits just before the async channel, after
-/// Hummingbird's connection-state handler, which so counts every request and answer.
+/// The pipeline is Hummingbird's own (`HTTP1Channel`) with ``PipelineRouteHandler`` just after
+/// NIO's HTTP/1.1 codec: the route's requests and answers skip the conversion to HTTP types and
+/// Hummingbird's handlers, and the handler keeps answers in request order whichever side gives
+/// them.
 struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let route: Route
@@ -27,16 +26,16 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
             limits.maxHeaderFieldCount = FleetHTTPServer.maximumHeaderFields
             let pipeline = channel.pipeline.syncOperations
             try pipeline.configureHTTPServerPipeline(
-                withPipeliningAssistance: true,
+                withPipeliningAssistance: false,
                 withErrorHandling: false,
                 withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits
             )
+            try pipeline.addHandler(PipelineRouteHandler(route: route, executor: executor, serverName: serverName, inFlight: inFlight))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(ParseErrorJSONHandler())
             try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))
-            try pipeline.addHandler(PipelineRouteHandler(route: route, executor: executor, serverName: serverName, inFlight: inFlight))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }

@@ -1,21 +1,27 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 
-/// A route answered inside the channel pipeline, on the event loop that read the request,
-/// before Hummingbird's async channel and router see it.
+/// A route answered inside the channel pipeline, on the event loop that read the request, just
+/// after NIO's HTTP/1.1 codec, before Hummingbird's handlers, async channel and router see it.
 ///
-/// For a server's one hot route, where handing each request to Hummingbird (the async channel's
-/// inbound stream and outbound writer, the router, the request context) costs a noticeable
-/// share of the work itself. A request the route does not ``match(_:)`` goes on to the router
-/// unchanged, so the router keeps every other route, its 404s and 405s.
+/// For a server's one hot route, where handing each request to Hummingbird (the conversion to
+/// HTTP types, the connection-state handler, the async channel's inbound stream and outbound
+/// writer, the router, the request context) costs a noticeable share of the work itself. A
+/// request the route does not ``match(_:)`` goes on to Hummingbird unchanged, so the router keeps
+/// every other route, its 404s and 405s.
 package protocol PipelineRoute: Sendable {
     /// What the route read from a request head it answers.
     associatedtype Match: Sendable
 
     /// What to answer `head` with, or `nil` to leave the request to the router. Called on the
     /// event loop: read the head, do no I/O.
-    func match(_ head: HTTPRequest) -> Match?
+    func match(_ head: HTTPRequestHead) -> Match?
+
+    /// The answer to a matched request given at once, on the event loop, when nothing on the
+    /// way would wait (no I/O but what returns at once); `nil` to have ``respond(to:)`` give it.
+    func respondWithoutWaiting(to match: Match) -> PipelineAnswer?
 
     /// The answer to a matched request; any refusal is an answer too.
     func respond(to match: Match) async -> PipelineAnswer

@@ -1,37 +1,52 @@
 import FleetTokenProvider
-import Foundation
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 
-/// Answers the requests a ``PipelineRoute`` matches, passing every other request on to
-/// Hummingbird.
+/// Answers the requests a ``PipelineRoute`` matches straight after NIO's HTTP/1.1 codec, and
+/// passes every other request on to Hummingbird's handlers above it.
 ///
-/// It sits after NIO's pipelining handler, which hands on one request at a time and holds the
-/// next until the answer to the last is written, so answers leave in the order requests came
-/// whichever side wrote them. A matched request is answered by a task that prefers the event
-/// loop's executor, so it runs on the loop that read the request and writes from there.
+/// Answers leave in request order. What arrives while the route is reading or answering a
+/// request (the next pipelined request, an error, an event such as half-closure or graceful
+/// shutdown) waits here until the answer is written. While Hummingbird owes answers to requests
+/// passed on, every request is passed on: Hummingbird answers its requests in order, and its
+/// router serves the route's paths too.
 ///
-/// The pipelining handler reads on as soon as an answer is written, whether or not the socket
-/// took it; so that a client that sends without reading cannot pile answers up in memory, this
-/// handler holds back reads while the channel is not writable (as Hummingbird's async writer
-/// does for its own answers).
+/// Reads go on while an answer is computed, so that a client waiting for each answer costs no
+/// change to the socket's registration; they stop while something waits here, and while the
+/// channel is not writable, so that a client that sends without reading cannot pile answers up.
+///
+/// Graceful shutdown (`ChannelShouldQuiesceEvent`) goes on to Hummingbird's connection-state
+/// handler once the route's answer under way is written; that handler closes the connection when
+/// its own answers are written, and the route answers nothing after it.
 final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private enum State {
         /// Between requests.
         case idle
-        /// Reading a request the route matched (its head read, its end not yet); whether it
-        /// asked for the connection to close after the answer.
-        case reading(Route.Match, closing: Bool)
-        /// The route is answering; nothing more arrives until it has written.
+        /// Reading a request the route matched: its head read, its end not yet.
+        case reading(Route.Match, Reply)
+        /// The route is answering.
         case answering
         /// Passing a request the route declined on to Hummingbird, until its end.
         case passing
+    }
+
+    /// How to answer a request the route matched: in its HTTP version, and whether the
+    /// connection stays open after the answer.
+    private struct Reply {
+        let version: HTTPVersion
+        let keepAlive: Bool
+    }
+
+    /// Something that arrived while the route was reading or answering a request.
+    private enum Waiting {
+        case part(HTTPServerRequestPart)
+        case error(any Error)
+        case event(Any)
     }
 
     private let route: Route
@@ -39,7 +54,12 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     private let serverName: String?
     private let inFlight: PipelineAnswersInFlight
     private var state = State.idle
-    /// A read asked for while the channel was not writable, to be passed on once it is.
+    private var waiting = CircularBuffer<Waiting>()
+    /// Requests passed on whose answers Hummingbird has not finished writing.
+    private var answersOwedByHummingbird = 0
+    /// Whether graceful shutdown has begun (the route answers no more requests).
+    private var quiescing = false
+    /// A read asked for while reads stop, to be passed on when they go on.
     private var heldRead = false
 
     init(route: Route, executor: EventLoopTaskExecutor, serverName: String?, inFlight: PipelineAnswersInFlight) {
@@ -49,9 +69,9 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         self.inFlight = inFlight
     }
 
-    /// Passes a read on only while the channel can take more writes.
+    /// Passes a read on unless something waits here or the channel cannot take more writes.
     func read(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
+        if waiting.isEmpty, context.channel.isWritable {
             context.read()
         } else {
             heldRead = true
@@ -60,80 +80,154 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
 
     /// Passes on the read held back, once the client has taken enough of the answers.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if heldRead, context.channel.isWritable {
-            heldRead = false
-            context.read()
-        }
+        resumeReading(context: context)
         context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch (state, unwrapInboundIn(data)) {
+        let part = unwrapInboundIn(data)
+        if case .answering = state {
+            waiting.append(.part(part))
+        } else {
+            handle(part, context: context)
+        }
+    }
+
+    /// Holds an error that arrives during an answer; any other goes on at once, and ends the
+    /// reading of a matched request (the parser's errors leave no end to wait for).
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch state {
+        case .answering:
+            waiting.append(.error(error))
+        case .reading:
+            state = .idle
+            context.fireErrorCaught(error)
+        case .idle, .passing:
+            context.fireErrorCaught(error)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch state {
+        case .reading, .answering: waiting.append(.event(event))
+        case .idle, .passing: pass(event, context: context)
+        }
+    }
+
+    /// Counts the answers Hummingbird finishes; passes every write on.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), answersOwedByHummingbird > 0 {
+            answersOwedByHummingbird -= 1
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// Whether the route is answering a request, so that what arrives must wait.
+    private var isAnswering: Bool {
+        if case .answering = state { true } else { false }
+    }
+
+    private func handle(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        switch (state, part) {
         case (.idle, .head(let head)):
-            if let match = Self.hasNoBody(head) ? route.match(head) : nil {
-                state = .reading(match, closing: Self.asksToClose(head))
+            if !quiescing, answersOwedByHummingbird == 0, Self.hasNoBody(head), let match = route.match(head) {
+                state = .reading(match, Reply(version: head.version, keepAlive: head.isKeepAlive))
             } else {
                 state = .passing
-                context.fireChannelRead(data)
+                answersOwedByHummingbird += 1
+                context.fireChannelRead(wrapInboundOut(part))
             }
-        case (.reading(let match, let closing), .end):
+        case (.reading(let match, let reply), .end):
             state = .answering
-            answer(match, closing: closing, context: context)
+            answer(match, reply: reply, context: context)
         case (.reading, .body):
             // A GET the route matched has no body (see hasNoBody); nothing to keep.
             break
         case (.passing, .end):
             state = .idle
-            context.fireChannelRead(data)
+            context.fireChannelRead(wrapInboundOut(part))
         default:
-            context.fireChannelRead(data)
+            context.fireChannelRead(wrapInboundOut(part))
         }
     }
 
-    /// Runs the route off the pipeline and writes its answer on the channel's loop.
-    private func answer(_ match: Route.Match, closing: Bool, context: ChannelHandlerContext) {
+    private func pass(_ event: Any, context: ChannelHandlerContext) {
+        if event is ChannelShouldQuiesceEvent { quiescing = true }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Writes the route's answer at once when it can be given without waiting; else runs the
+    /// route off the pipeline, writes its answer on the channel's loop and goes on with what
+    /// arrived meanwhile.
+    private func answer(_ match: Route.Match, reply: Reply, context: ChannelHandlerContext) {
+        if let answer = route.respondWithoutWaiting(to: match) {
+            write(answer, reply: reply, context: context)
+            return
+        }
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         Task(executorPreference: executor) { [route, inFlight] in
             let answer = await inFlight.run { await route.respond(to: match) }
-            if loop.inEventLoop {
-                bound.value.handler.write(answer, closing: closing, context: bound.value.context)
-            } else {
-                loop.execute { bound.value.handler.write(answer, closing: closing, context: bound.value.context) }
+            let write: @Sendable () -> Void = {
+                bound.value.handler.write(answer, reply: reply, context: bound.value.context)
+                bound.value.handler.handleWaiting(context: bound.value.context)
             }
+            if loop.inEventLoop { write() } else { loop.execute(write) }
         }
     }
 
-    private func write(_ answer: PipelineAnswer, closing: Bool, context: ChannelHandlerContext) {
-        var head = answer.head
-        head.headerFields[.contentLength] = String(answer.body.readableBytes)
-        head.headerFields[.date] = HTTPDate.now
-        if let serverName { head.headerFields[.server] = serverName }
-        // Idle before the end goes out: writing it lets the pipelining handler hand on the
-        // next request at once, from inside this call.
+    /// Writes an answer; the route is idle again after it, unless the connection closes.
+    private func write(_ answer: PipelineAnswer, reply: Reply, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        for field in answer.head.headerFields {
+            headers.add(name: field.name.canonicalName, value: field.value)
+        }
+        headers.add(name: "content-length", value: String(answer.body.readableBytes))
+        headers.add(name: "date", value: HTTPDate.now)
+        if let serverName { headers.add(name: "server", value: serverName) }
+        if !reply.keepAlive { headers.add(name: "connection", value: "close") }
+        let head = HTTPResponseHead(version: reply.version, status: HTTPResponseStatus(statusCode: answer.head.status.code), headers: headers)
         state = .idle
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil)
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if closing {
+        if !reply.keepAlive {
             // The output side only, as Hummingbird does: a full close with the client's unread
             // bytes still queued would reset the connection, and a client may lose the answer.
+            quiescing = true
+            waiting.removeAll()
             let channel = context.channel
             written.whenComplete { _ in channel.close(mode: .output, promise: nil) }
         }
     }
 
-    /// Whether the request says `Connection: close` (alone or among other options), after
-    /// which the connection closes.
-    private static func asksToClose(_ head: HTTPRequest) -> Bool {
-        head.headerFields[values: .connection].contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "close" }
+    /// Handles, in order, what arrived during the answer just written, until the route starts
+    /// answering again; then lets reads go on if nothing waits.
+    private func handleWaiting(context: ChannelHandlerContext) {
+        var passedOn = false
+        while !isAnswering, let next = waiting.popFirst() {
+            switch next {
+            case .part(let part): handle(part, context: context)
+            case .error(let error): context.fireErrorCaught(error)
+            case .event(let event): pass(event, context: context)
+            }
+            passedOn = true
+        }
+        // Hummingbird's async channel hands on what it was given at the end of a read.
+        if passedOn { context.fireChannelReadComplete() }
+        resumeReading(context: context)
+    }
+
+    private func resumeReading(context: ChannelHandlerContext) {
+        if heldRead, waiting.isEmpty, context.channel.isWritable {
+            heldRead = false
+            context.read()
         }
     }
 
     /// Whether the request announces no body: the routes answered here are `GET`s, and one
     /// with a body is left to the router.
-    private static func hasNoBody(_ head: HTTPRequest) -> Bool {
-        head.headerFields[.transferEncoding] == nil && (head.headerFields[.contentLength] ?? "0") == "0"
+    private static func hasNoBody(_ head: HTTPRequestHead) -> Bool {
+        !head.headers.contains(name: "transfer-encoding") && (head.headers.first(name: "content-length") ?? "0") == "0"
     }
 }

@@ -1,8 +1,8 @@
-import HTTPTypes
+import NIOHTTP1
 import ServerHTTP
 
 /// The token routes, answered in the channel pipeline: `GET /v1/tokens/{kind}/{id}` and
-/// `GET /v1/tokens/fleet-reader`, by the same ``TokenServer/tokenAnswer(_:headers:path:)``
+/// `GET /v1/tokens/fleet-reader`, by the same ``TokenServer/tokenAnswer(_:credential:path:)``
 /// as the router's routes.
 ///
 /// Matches only plain paths (no percent-escape, no extra segment, no trailing slash); anything
@@ -10,32 +10,41 @@ import ServerHTTP
 struct TokenPipelineRoute: PipelineRoute {
     let server: TokenServer
 
-    /// The token asked for, the request's headers and its path.
+    /// The token asked for, the caller's credential and the request's path.
     struct Match: Sendable {
         let request: TokenRequest
-        let headers: HTTPFields
-        let path: String
+        let credential: BearerCredential?
+        let path: Substring
     }
 
-    func match(_ head: HTTPRequest) -> Match? {
-        guard head.method == .get, let target = head.path else { return nil }
-        let path = target.prefix { $0 != "?" }
-        guard path.hasPrefix("/v1/tokens/"), !path.contains("%") else { return nil }
-        let segments = path.dropFirst("/v1/tokens/".count).split(separator: "/", omittingEmptySubsequences: false)
+    private static let prefix = "/v1/tokens/".utf8
+
+    func match(_ head: HTTPRequestHead) -> Match? {
+        guard head.method == .GET else { return nil }
+        let target = head.uri
+        let path = target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
+        guard path.utf8.starts(with: Self.prefix), !path.utf8.contains(UInt8(ascii: "%")) else { return nil }
+        let rest = path.utf8.dropFirst(Self.prefix.count)
         let request: TokenRequest
-        switch segments.count {
-        case 1 where segments[0] == "fleet-reader":
+        if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
+            let id = path[path.utf8.index(after: slash)...]
+            guard !id.isEmpty, !id.utf8.contains(UInt8(ascii: "/")),
+                  let route = TokenServer.resourceTokenRoutes.first(where: { $0.segment.utf8.elementsEqual(rest[..<slash]) })
+            else { return nil }
+            request = .resource(Resource(route.kind, id: String(id)))
+        } else if rest.elementsEqual("fleet-reader".utf8) {
             request = .fleetReader
-        case 2 where !segments[1].isEmpty:
-            guard let route = TokenServer.resourceTokenRoutes.first(where: { $0.segment == segments[0] }) else { return nil }
-            request = .resource(Resource(route.kind, id: String(segments[1])))
-        default:
+        } else {
             return nil
         }
-        return Match(request: request, headers: head.headerFields, path: String(path))
+        return Match(request: request, credential: BearerToken.credential(from: head.headers["authorization"]), path: path)
+    }
+
+    func respondWithoutWaiting(to match: Match) -> PipelineAnswer? {
+        server.tokenAnswerWithoutWaiting(match.request, credential: match.credential, path: match.path)
     }
 
     func respond(to match: Match) async -> PipelineAnswer {
-        await server.tokenAnswer(match.request, headers: match.headers, path: match.path)
+        await server.tokenAnswer(match.request, credential: match.credential, path: match.path)
     }
 }

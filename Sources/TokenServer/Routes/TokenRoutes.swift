@@ -47,30 +47,41 @@ extension TokenServer {
         for route in Self.resourceTokenRoutes {
             group.get(RouterPath("\(route.segment)/:\(route.parameter)")) { request, context in
                 let resource = Resource(route.kind, id: try context.parameters.decoded(route.parameter))
-                return await self.tokenAnswer(.resource(resource), headers: request.headers, path: request.uri.path).response
+                return await self.tokenAnswer(.resource(resource), credential: BearerToken.credential(from: request.headers), path: request.uri.path[...]).response
             }
         }
         group.get("fleet-reader") { request, _ in
-            await self.tokenAnswer(.fleetReader, headers: request.headers, path: request.uri.path).response
+            await self.tokenAnswer(.fleetReader, credential: BearerToken.credential(from: request.headers), path: request.uri.path[...]).response
         }
     }
 
-    /// The answer to a token request with `headers`: the token, or the refusal. `path` is
+    /// The answer to a token request with `credential`: the token, or the refusal. `path` is
     /// for the log, should something fail that no rule expects.
-    func tokenAnswer(_ tokenRequest: TokenRequest, headers: HTTPFields, path: String) async -> PipelineAnswer {
+    func tokenAnswer(_ tokenRequest: TokenRequest, credential: BearerCredential?, path: Substring) async -> PipelineAnswer {
         do {
-            let minted = try await issuer.issue(tokenRequest, credential: BearerToken.credential(from: headers))
-            let json = TokenResponse(
-                token: minted.token,
-                issuedAt: minted.claims.issuedAt,
-                expiresAt: minted.claims.expiresAt,
-                now: options.epochSeconds
-            ).json
-            return PipelineAnswer(status: .ok, headers: JSONResponse.headers, body: ByteBuffer(bytes: json))
-        } catch let error as APIError {
-            return PipelineAnswer(error)
+            return answer(try await issuer.issue(tokenRequest, credential: credential))
         } catch {
-            return PipelineAnswer(.unexpected(error, method: .get, path: path, logger: logger))
+            return refusal(error, path: path)
         }
+    }
+
+    /// ``tokenAnswer(_:credential:path:)`` given on the calling thread, or `nil` when it would
+    /// wait (see ``TokenIssuer/issueWithoutWaiting(_:credential:)``).
+    func tokenAnswerWithoutWaiting(_ tokenRequest: TokenRequest, credential: BearerCredential?, path: Substring) -> PipelineAnswer? {
+        do {
+            return try issuer.issueWithoutWaiting(tokenRequest, credential: credential).map(answer)
+        } catch {
+            return refusal(error, path: path)
+        }
+    }
+
+    private func answer(_ minted: MintedToken) -> PipelineAnswer {
+        let json = TokenResponse(token: minted.token, issuedAt: minted.claims.issuedAt, expiresAt: minted.claims.expiresAt, now: options.epochSeconds).json
+        return PipelineAnswer(status: .ok, headers: JSONResponse.headers, body: ByteBuffer(bytes: json))
+    }
+
+    private func refusal(_ error: any Error, path: Substring) -> PipelineAnswer {
+        if let error = error as? APIError { return PipelineAnswer(error) }
+        return PipelineAnswer(.unexpected(error, method: .get, path: String(path), logger: logger))
     }
 }

@@ -14,7 +14,13 @@ enum BearerToken {
     /// The request headers' bearer as a session token or, when it has the three segments of a JWT,
     /// an ID token; `nil` when there is none.
     static func credential(from headers: HTTPFields) -> BearerCredential? {
-        guard let token = from(headers) else { return nil }
+        credential(from: headers[values: .authorization])
+    }
+
+    /// The bearer of a request's `Authorization` values as a session token or an ID token, as
+    /// ``credential(from:)-(HTTPFields)`` reads them.
+    static func credential(from authorizationValues: some Collection<String>) -> BearerCredential? {
+        guard case .token(let token) = BearerCredentials.read(authorizationValues) else { return nil }
         let dots = token.utf8.reduce(0) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
         return dots == 2 ? .idToken(token) : .session(token)
     }

@@ -47,11 +47,25 @@ struct RoleSigners: Sendable {
         self.now = options.now
     }
 
+    /// Whether every role signs with a key file and no token is kept for reuse, so that
+    /// ``tokenWithoutWaiting(_:for:resourceID:)`` always signs.
+    var signsWithoutWaiting: Bool {
+        reuse == nil && signers.values.allSatisfy { if case .keyFile = $0 { true } else { false } }
+    }
+
+    /// A token of `kind` for `role` signed on the calling thread with the role's key file;
+    /// `nil` when the role signs through IAM or tokens are reused (both may wait).
+    func tokenWithoutWaiting(_ kind: TokenKind, for role: AccountRole) throws -> MintedToken? {
+        guard reuse == nil, case .keyFile(let minter)? = signers[role] else { return nil }
+        return try minter.mint(kind)
+    }
+
     /// A token of `kind` for `role`: one kept for the same account, kind and id while more
     /// than half its life is left, else a new signature.
     ///
     /// - Throws: ``APIError`` 503 when IAM refuses or cannot be reached, with what to fix.
     func token(_ kind: TokenKind, for role: AccountRole, resourceID: String) async throws -> MintedToken {
+        if let minted = try tokenWithoutWaiting(kind, for: role) { return minted }
         guard let signer = signers[role] else { throw APIError.internal }
         let key = "\(signer.accountEmail)|\(kind.name)|\(resourceID)"
         let time = now()

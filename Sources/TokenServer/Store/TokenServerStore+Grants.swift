@@ -25,19 +25,33 @@ extension TokenServerStore {
 
     /// The grant of the account `a` found through `tables` where `condition` holds.
     func grant(joining tables: SQLQueryString, where condition: SQLQueryString, resource: Resource?) async throws -> SessionGrant? {
-        let row = try await database.first("""
-            SELECT a.username AS username, a.role AS role,
-                CASE WHEN EXISTS (
-                    SELECT 1 FROM token_server_assignments x
-                    WHERE x.kind = \(bind: resource?.kind.rawValue ?? "") AND x.resource_id = \(bind: resource?.id ?? "") AND x.username = a.username
-                ) THEN 1 ELSE 0 END AS assigned
-            FROM \(tables)
-            WHERE \(condition)
-            """)
-        guard let row else { return nil }
-        return SessionGrant(
+        try await database.first(Self.grantQuery(joining: tables, where: condition, resource: resource)).map(Self.grant(from:))
+    }
+
+    /// ``grant(joining:where:resource:)`` read on the calling thread (see
+    /// ``ServerStorage/FleetDatabase/firstWithoutWaiting(_:)``).
+    ///
+    /// - Throws: ``ServerStorage/FleetDatabase/WouldWait`` when it cannot be read at once.
+    func grantWithoutWaiting(joining tables: SQLQueryString, where condition: SQLQueryString, resource: Resource?) throws -> SessionGrant? {
+        try database.firstWithoutWaiting(Self.grantQuery(joining: tables, where: condition, resource: resource)).map(Self.grant(from:))
+    }
+
+    private static func grantQuery(joining tables: SQLQueryString, where condition: SQLQueryString, resource: Resource?) -> SQLQueryString {
+        """
+        SELECT a.username AS username, a.role AS role,
+            CASE WHEN EXISTS (
+                SELECT 1 FROM token_server_assignments x
+                WHERE x.kind = \(bind: resource?.kind.rawValue ?? "") AND x.resource_id = \(bind: resource?.id ?? "") AND x.username = a.username
+            ) THEN 1 ELSE 0 END AS assigned
+        FROM \(tables)
+        WHERE \(condition)
+        """
+    }
+
+    private static func grant(from row: any SQLRow) throws -> SessionGrant {
+        SessionGrant(
             username: try row.decode(column: "username", as: String.self),
-            role: try Self.role(from: row),
+            role: try role(from: row),
             isAssigned: try row.decode(column: "assigned", as: Int.self) == 1
         )
     }

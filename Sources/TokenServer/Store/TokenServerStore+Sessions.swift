@@ -20,11 +20,21 @@ extension TokenServerStore {
     /// account is assigned to `resource` — one query, so a token request costs one round trip
     /// and sees a revocation the moment it commits, on every replica.
     package func sessionGrant(tokenHash: String, now: Int64, resource: Resource?) async throws -> SessionGrant? {
-        try await grant(
-            joining: "token_server_sessions s JOIN token_server_accounts a ON a.username = s.username",
-            where: "s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now)",
-            resource: resource
-        )
+        try await grant(joining: Self.sessionAccounts, where: Self.liveSession(tokenHash: tokenHash, now: now), resource: resource)
+    }
+
+    /// ``sessionGrant(tokenHash:now:resource:)`` read on the calling thread.
+    ///
+    /// - Throws: ``ServerStorage/FleetDatabase/WouldWait`` when it cannot be read at once
+    ///   (always on PostgreSQL).
+    package func sessionGrantWithoutWaiting(tokenHash: String, now: Int64, resource: Resource?) throws -> SessionGrant? {
+        try grantWithoutWaiting(joining: Self.sessionAccounts, where: Self.liveSession(tokenHash: tokenHash, now: now), resource: resource)
+    }
+
+    private static let sessionAccounts: SQLQueryString = "token_server_sessions s JOIN token_server_accounts a ON a.username = s.username"
+
+    private static func liveSession(tokenHash: String, now: Int64) -> SQLQueryString {
+        "s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now)"
     }
 
     /// Deletes sessions that expired at or before `now`; returns how many.
