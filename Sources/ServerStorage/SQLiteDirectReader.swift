@@ -32,6 +32,8 @@ final class SQLiteDirectReader: Sendable {
         init?(bind: any Encodable & Sendable) {
             switch bind {
             case let text as String: self = .text(text)
+            // The common integer first: a cast to a concrete type is cheaper than to a protocol.
+            case let number as Int64: self = .integer(number)
             case let number as any BinaryInteger:
                 guard let fitting = Int64(exactly: number) else { return nil }
                 self = .integer(fitting)

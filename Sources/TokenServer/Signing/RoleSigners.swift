@@ -43,15 +43,14 @@ struct RoleSigners: Sendable {
         }
         self.signers = signers
         self.reuse = keyless.reusesTokens ? TokenReuse() : nil
+        self.signsWithoutWaiting = reuse == nil && signers.values.allSatisfy { if case .keyFile = $0 { true } else { false } }
         self.lifetime = options.tokenLifetime
         self.now = options.now
     }
 
     /// Whether every role signs with a key file and no token is kept for reuse, so that
-    /// ``tokenWithoutWaiting(_:for:resourceID:)`` always signs.
-    var signsWithoutWaiting: Bool {
-        reuse == nil && signers.values.allSatisfy { if case .keyFile = $0 { true } else { false } }
-    }
+    /// ``tokenWithoutWaiting(_:for:)`` always signs.
+    let signsWithoutWaiting: Bool
 
     /// A token of `kind` for `role` signed on the calling thread with the role's key file;
     /// `nil` when the role signs through IAM or tokens are reused (both may wait).
