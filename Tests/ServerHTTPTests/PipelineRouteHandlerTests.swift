@@ -88,6 +88,12 @@ struct PipelineRouteHandlerTests {
             try await channel.writeInbound(HTTPServerRequestPart.end(nil))
         }
 
+        /// Sends a request the route answers after the gate opens, and waits until it is asked.
+        func sendAwaited(_ uri: String, call: Int = 1) async throws {
+            try await send(uri)
+            try await route.waitForCalls(call)
+        }
+
         /// The head and body of the next answer the handler writes, waiting for it.
         func answer() async throws -> (head: HTTPResponseHead, body: String) {
             guard case .head(let head) = try await channel.waitForOutboundWrite(as: HTTPServerResponsePart.self),
@@ -148,8 +154,7 @@ struct PipelineRouteHandlerTests {
     @Test("reads go on while an answer is computed, and the answer has its headers")
     func readsGoOnDuringAnAnswer() async throws {
         let harness = try await Harness()
-        try await harness.send("/answered/1")
-        try await harness.route.waitForCalls(1)
+        try await harness.sendAwaited("/answered/1")
         try await harness.read()
         #expect(harness.reads.reads == 1, "the read did not go on during the answer")
         harness.route.open()
@@ -164,8 +169,7 @@ struct PipelineRouteHandlerTests {
     @Test("a request that arrives during an answer waits for it, and reads stop until it is handled")
     func pipelinedRequestWaits() async throws {
         let harness = try await Harness()
-        try await harness.send("/answered/1")
-        try await harness.route.waitForCalls(1)
+        try await harness.sendAwaited("/answered/1")
         try await harness.send("/answered/2")
         try await harness.send("/healthz")
         try await harness.read()
@@ -197,8 +201,7 @@ struct PipelineRouteHandlerTests {
         }
         #expect(try await harness.passedOn().isEmpty)
         try await harness.channel.writeOutbound(HTTPServerResponsePart.end(nil))
-        try await harness.send("/answered/2")
-        try await harness.route.waitForCalls(1)
+        try await harness.sendAwaited("/answered/2")
         #expect(harness.route.calls.withLock { $0 } == ["/answered/2"])
     }
 
@@ -208,8 +211,7 @@ struct PipelineRouteHandlerTests {
         try await harness.send("/answered/now/1")
         let first = try await harness.answer()
         #expect(first.head.status == .accepted && first.body == "/answered/now/1")
-        try await harness.send("/answered/1")
-        try await harness.route.waitForCalls(2)
+        try await harness.sendAwaited("/answered/1", call: 2)
         try await harness.send("/answered/now/2")
         try await harness.send("/answered/now/3")
         #expect(harness.route.calls.withLock { $0.count } == 2, "an answer given at once overtook one that waited")
@@ -223,8 +225,7 @@ struct PipelineRouteHandlerTests {
     @Test("graceful shutdown during an answer goes on after it, and the route answers nothing more")
     func quiesceWaitsForTheAnswer() async throws {
         let harness = try await Harness()
-        try await harness.send("/answered/1")
-        try await harness.route.waitForCalls(1)
+        try await harness.sendAwaited("/answered/1")
         try await harness.fire { $0.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
         #expect(harness.events.events.isEmpty, "the event overtook the answer")
         harness.route.open()

@@ -21,6 +21,13 @@ struct StoreTests {
         }
     }
 
+    /// Driver "ann", assigned to vehicle v-1, with session "s1" from 100 until 200.
+    private func addDriverWithSession(to store: TokenServerStore) async throws {
+        try await store.createAccount(account("ann", .driver), passwordHash: "h")
+        try await store.assign(Resource(.vehicle, id: "v-1"), to: "ann", at: 1)
+        try await store.createSession(tokenHash: "s1", username: "ann", createdAt: 100, expiresAt: 200)
+    }
+
     private func account(_ name: String, _ role: AccountRole) -> Account {
         Account(username: name, role: role, createdAt: 1_800_000_000)
     }
@@ -90,9 +97,7 @@ struct StoreTests {
     @Test("a session grant says who and whether assigned, until it expires or ends", arguments: StoreBackend.allCases)
     func sessions(backend: StoreBackend) async throws {
         try await withStore(backend) { store in
-            try await store.createAccount(account("ann", .driver), passwordHash: "h")
-            try await store.assign(Resource(.vehicle, id: "v-1"), to: "ann", at: 1)
-            try await store.createSession(tokenHash: "s1", username: "ann", createdAt: 100, expiresAt: 200)
+            try await addDriverWithSession(to: store)
             let mine = try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.vehicle, id: "v-1"))
             #expect(mine == SessionGrant(username: "ann", role: .driver, isAssigned: true))
             #expect(try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.vehicle, id: "v-2"))?.isAssigned == false)
@@ -114,9 +119,7 @@ struct StoreTests {
     @Test("a session grant read without waiting agrees with the pooled read on SQLite; on PostgreSQL it always waits", arguments: StoreBackend.allCases)
     func sessionGrantWithoutWaiting(backend: StoreBackend) async throws {
         try await withStore(backend) { store in
-            try await store.createAccount(account("ann", .driver), passwordHash: "h")
-            try await store.assign(Resource(.vehicle, id: "v-1"), to: "ann", at: 1)
-            try await store.createSession(tokenHash: "s1", username: "ann", createdAt: 100, expiresAt: 200)
+            try await addDriverWithSession(to: store)
             func agree(_ hash: String, at now: Int64, _ resource: Resource?) async throws -> SessionGrant? {
                 let pooled = try await store.sessionGrant(tokenHash: hash, now: now, resource: resource)
                 switch backend {

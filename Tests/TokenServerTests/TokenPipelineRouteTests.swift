@@ -57,24 +57,17 @@ struct TokenPipelineRouteTests {
         }
     }
 
-    @Test("a token request with Connection: close is answered, then the connection closes")
-    func connectionClose() async throws {
+    /// HTTP/1.1 with `Connection: close`, and HTTP/1.0 without keep-alive.
+    @Test("a token request that asks to close is answered, then the connection closes", arguments: [
+        ("HTTP/1.1", "Connection: close\r\n"),
+        ("HTTP/1.0", ""),
+    ])
+    func connectionClose(version: String, closing: String) async throws {
         try await TestServer.serve { client, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
             let port = try #require(client.http.port)
-            let request = "GET /v1/tokens/driver/v-1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(session)\r\nConnection: close\r\n\r\n"
+            let request = "GET /v1/tokens/driver/v-1 \(version)\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\(closing)\r\n"
             // Asks for two answers: only the closed connection ends the read before its time-out.
-            let answers = try await RawHTTP.exchange(port: port, request: Array(request.utf8), responses: 2, timeout: 10)
-            #expect(answers.map(\.status) == [200], "\(answers)")
-        }
-    }
-
-    @Test("an HTTP/1.0 token request without keep-alive is answered, then the connection closes")
-    func http10Closes() async throws {
-        try await TestServer.serve { client, _ in
-            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
-            let port = try #require(client.http.port)
-            let request = "GET /v1/tokens/driver/v-1 HTTP/1.0\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\r\n"
             let answers = try await RawHTTP.exchange(port: port, request: Array((request + request).utf8), responses: 2, timeout: 10)
             #expect(answers.map(\.status) == [200], "\(answers)")
             #expect(answers.first?.headers["connection"] == "close")
