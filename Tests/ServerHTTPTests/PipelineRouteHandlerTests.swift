@@ -53,6 +53,24 @@ struct PipelineRouteHandlerTests {
         }
     }
 
+    /// A slow socket, once told to be: holds each write's promise until the test lets the
+    /// writes finish.
+    private final class HeldWrites: ChannelOutboundHandler, Sendable {
+        typealias OutboundIn = Any
+        let holding = Locked(false)
+        private let held = Locked<[EventLoopPromise<Void>]>([])
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            guard holding.withLock({ $0 }) else { return context.write(data, promise: promise) }
+            let mine = context.eventLoop.makePromise(of: Void.self)
+            context.write(data, promise: nil)
+            if let promise { mine.futureResult.cascade(to: promise) }
+            held.withLock { $0.append(mine) }
+        }
+        func finish() {
+            for promise in held.withLock({ held in defer { held = [] }; return held }) { promise.succeed() }
+        }
+    }
+
     /// Records the events that get past the handler, as Hummingbird's handlers would see them.
     private final class EventRecorder: ChannelInboundHandler, Sendable {
         typealias InboundIn = HTTPServerRequestPart
@@ -71,6 +89,7 @@ struct PipelineRouteHandlerTests {
         let route: GatedRoute
         let reads: ReadCounter
         let events: EventRecorder
+        let writes = HeldWrites()
 
         init() async throws {
             route = GatedRoute()
@@ -78,6 +97,7 @@ struct PipelineRouteHandlerTests {
             events = EventRecorder()
             channel = NIOAsyncTestingChannel()
             try await channel.pipeline.addHandler(reads)
+            try await channel.pipeline.addHandler(writes)
             try await channel.pipeline.addHandler(
                 PipelineRouteHandler(route: route, executor: EventLoopTaskExecutor(), serverName: "test", inFlight: .init()))
             try await channel.pipeline.addHandler(events)
@@ -222,6 +242,47 @@ struct PipelineRouteHandlerTests {
         #expect(try await harness.passedOn().isEmpty)
     }
 
+    /// Hummingbird never saw the route's requests: on graceful shutdown it closes at once, and
+    /// would cut off an answer still on its way out.
+    @Test("graceful shutdown goes on only once the route's last answer has left")
+    func quiesceWaitsForTheLastWrite() async throws {
+        let harness = try await Harness()
+        harness.writes.holding.withLock { $0 = true }
+        try await harness.send("/answered/now/1")
+        _ = try await harness.answer()
+        try await harness.fire { $0.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+        #expect(harness.events.events.isEmpty, "the event went on before the answer left")
+        try await harness.channel.testingEventLoop.executeInContext { harness.writes.finish() }
+        #expect(harness.events.events == ["quiesce"])
+    }
+
+    /// Each answer given at once is a signature; a burst of them must leave the event loop to
+    /// other connections now and then.
+    @Test("of one read's requests, at most answersAtOnceInARow are answered at once; the next waits its turn")
+    func burstsAreCapped() async throws {
+        let harness = try await Harness()
+        let cap = PipelineRouteHandler<GatedRoute>.answersAtOnceInARow
+        // One read: the parts of every request, then no read-complete.
+        try await harness.fire { pipeline in
+            for index in 1...cap + 1 {
+                let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/answered/now/\(index)")
+                pipeline.fireChannelRead(HTTPServerRequestPart.head(head))
+                pipeline.fireChannelRead(HTTPServerRequestPart.end(nil))
+            }
+        }
+        for index in 1...cap {
+            let answer = try await harness.answer()
+            #expect(answer.head.status == .accepted && answer.body == "/answered/now/\(index)")
+        }
+        try await harness.route.waitForCalls(cap + 1)
+        harness.route.open()
+        let waited = try await harness.answer()
+        #expect(waited.head.status == .ok && waited.body == "/answered/now/\(cap + 1)", "the request after the cap was not answered by a task")
+        try await harness.fire { $0.fireChannelReadComplete() }
+        try await harness.send("/answered/now/next")
+        #expect(try await harness.answer().head.status == .accepted, "a new read did not start a new count")
+    }
+
     @Test("graceful shutdown during an answer goes on after it, and the route answers nothing more")
     func quiesceWaitsForTheAnswer() async throws {
         let harness = try await Harness()
@@ -230,7 +291,6 @@ struct PipelineRouteHandlerTests {
         #expect(harness.events.events.isEmpty, "the event overtook the answer")
         harness.route.open()
         #expect(try await harness.answer().body == "/answered/1")
-        try await Task.sleep(for: .milliseconds(20))
         #expect(harness.events.events == ["quiesce"])
         try await harness.send("/answered/2")
         #expect(try await harness.passedOn().count == 2, "a request after shutdown began was answered here")
@@ -244,6 +304,16 @@ struct PipelineRouteHandlerTests {
         harness.route.open()
         let (head, _) = try await harness.answer()
         #expect(head.version == .http1_0 && head.headers["connection"] == ["close"])
+    }
+
+    @Test("an HTTP/1.0 request with keep-alive is answered with Connection: keep-alive, and the connection stays")
+    func http10KeepAlive() async throws {
+        let harness = try await Harness()
+        try await harness.send("/answered/now/1", version: .http1_0, headers: ["connection": "keep-alive"])
+        let (head, _) = try await harness.answer()
+        #expect(head.version == .http1_0 && head.headers["connection"] == ["keep-alive"])
+        try await harness.send("/answered/now/2", version: .http1_0, headers: ["connection": "keep-alive"])
+        #expect(try await harness.answer().body == "/answered/now/2")
     }
 
     @Test("draining waits for an answer in flight, and returns at once when there is none")
