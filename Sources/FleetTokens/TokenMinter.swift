@@ -64,8 +64,8 @@ public struct TokenMinter: FleetTokenSigner {
     /// Signs an arbitrary claim set as-is (no lifetime or wildcard checks): for tests and tools
     /// that need tokens Fleet Engine would refuse.
     public func sign(_ claims: FleetEngineClaims) throws(TokenMintError) -> String {
-        let signingInput = encodedHeader + "." + Base64URL.encode(claims.jsonBytes)
-        let digest = SHA256.hash(data: Data(signingInput.utf8))
+        var signingInput = encodedHeader + "." + Base64URL.encode(claims.jsonBytes)
+        let digest = signingInput.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
         guard let signature = signer.signature(for: digest) else { throw .signingFailed }
         return signingInput + "." + Base64URL.encode(signature)
     }

@@ -20,15 +20,19 @@ package enum SecretToken {
         return prefix + Base64URL.encode(bytes)
     }
 
-    /// The hex SHA-256 of `token`, the form in which it is stored and looked up.
+    /// The hex SHA-256 of `token`, the form in which it is stored and looked up (on every token
+    /// request: hashed in place, no copy of the token, no table built per call).
     package static func hash(_ token: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Array(token.utf8)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0xF)])
+        var token = token
+        let digest = token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+        return String(unsafeUninitializedCapacity: 2 * SHA256.byteCount) { hex in
+            for (index, byte) in digest.enumerated() {
+                hex[2 * index] = hexDigits[Int(byte >> 4)]
+                hex[2 * index + 1] = hexDigits[Int(byte & 0xF)]
+            }
+            return 2 * SHA256.byteCount
         }
-        return String(decoding: hex, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
