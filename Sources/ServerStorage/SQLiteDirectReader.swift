@@ -13,6 +13,11 @@ import VaporCSQLite
 /// through the pool. Each read is a transaction of its own, ended before the call returns, so it
 /// sees every commit made before it began, by any connection or process.
 ///
+/// A read repeated while the database is unchanged is answered from memory, without SQLite's
+/// work or its file locks: each connection keeps its answers until the WAL index shows a
+/// commit (see ``SQLiteWALIndex``), which every commit, of any process, rewrites before it
+/// returns. So an answer from memory is still one a read from the file would give.
+///
 /// Connections are opened as calls need them: a call holds one for its whole (synchronous)
 /// duration, so there are never more than the threads that read at once.
 final class SQLiteDirectReader: Sendable {
@@ -74,6 +79,12 @@ final class SQLiteDirectReader: Sendable {
         return try connection.firstRow(sql, binds: binds)
     }
 
+    /// How many statements the idle connections have run on the file; answers given again
+    /// from memory are not counted.
+    var statementsRun: Int {
+        state.withLock { state in state.idle.reduce(0) { $0 + $1.statementsRun } }
+    }
+
     /// Closes the idle connections, and those in use when their read ends; later reads fail.
     func close() {
         state.withLock { state in
@@ -87,6 +98,13 @@ final class SQLiteDirectReader: Sendable {
     private final class Connection: @unchecked Sendable {
         private let handle: OpaquePointer
         private var statements: [String: OpaquePointer] = [:]
+        /// Answers kept while the database is unchanged.
+        private var answers = SQLiteReadCache(capacity: 10_000)
+        /// Where SQLite maps the WAL index, once a read has made it map it.
+        private var walIndex: SQLiteWALIndex?
+        private var lookedForWALIndex = false
+        /// How many statements this connection has run on the file (answers kept not counted).
+        private(set) var statementsRun = 0
 
         /// Opens the file at `path` for reads only, failing rather than waiting for locks.
         init(path: String) throws(Unavailable) {
@@ -113,8 +131,35 @@ final class SQLiteDirectReader: Sendable {
         }
 
         /// The first row of `sql` with `binds`, or `nil`; see ``SQLiteDirectReader/firstRow(_:binds:)``.
+        ///
+        /// An answer read earlier is given again while the WAL index shows no commit since.
         func firstRow(_ sql: String, binds: [Value]) throws(Unavailable) -> [String: Value]? {
+            // Read before the statement's own snapshot, so a kept answer is never older than
+            // the header it is kept under.
+            let header = walIndex?.header()
             let statement = try prepared(sql)
+            let key = SQLiteReadCache.Key(statement: statement, binds: binds)
+            if let header, let kept = answers.answer(for: key, header: header) { return kept.row }
+            let row = try read(statement, binds: binds)
+            statementsRun += 1
+            if let header {
+                answers.keep(.init(row: row), for: key, header: header)
+            } else if !lookedForWALIndex {
+                lookedForWALIndex = true
+                walIndex = try findWALIndex()
+            }
+            return row
+        }
+
+        /// The WAL index SQLite mapped for this connection's first read; `nil` when the file is
+        /// not in WAL mode (asking SQLite for it then would create one).
+        private func findWALIndex() throws(Unavailable) -> SQLiteWALIndex? {
+            guard try read(prepared("PRAGMA journal_mode"), binds: [])?["journal_mode"] == .text("wal") else { return nil }
+            return SQLiteWALIndex(of: handle)
+        }
+
+        /// The first row of `statement` with `binds`, read from the file.
+        private func read(_ statement: OpaquePointer, binds: [Value]) throws(Unavailable) -> [String: Value]? {
             // Ends the read transaction. (The binds stay until the next read replaces them:
             // clearing them would make SQLite prepare the statement again on the next step.)
             defer { sqlite_nio_sqlite3_reset(statement) }

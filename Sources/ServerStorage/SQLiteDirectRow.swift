@@ -19,12 +19,16 @@ struct SQLiteDirectRow: SQLRow {
         try value(column) == .null
     }
 
-    /// `column` as `type`; throws `DecodingError` when it is missing or holds another kind of value.
+    /// `column` as `type`, an optional type taking NULL as `nil`; throws `DecodingError` when
+    /// it is missing or holds another kind of value.
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
+        if let optional = type as? any OptionalColumn.Type, let decoded = try optional.decode(column, from: self) as? D {
+            return decoded
+        }
         let decoded: D? = switch try value(column) {
         case .text(let text): text as? D
         case .integer(let number): (type as? any FixedWidthInteger.Type).flatMap { $0.init(exactly: number) as? D } ?? (type == Bool.self ? (number != 0) as? D : nil)
-        case .null: (type as? any ExpressibleByNilLiteral.Type).flatMap { $0.init(nilLiteral: ()) as? D }
+        case .null: nil
         }
         guard let decoded else {
             throw DecodingError.typeMismatch(type, .init(codingPath: [], debugDescription: "column \(column) is not a \(type)"))
@@ -38,6 +42,17 @@ struct SQLiteDirectRow: SQLRow {
             throw DecodingError.keyNotFound(SQLiteDirectColumn(column), .init(codingPath: [], debugDescription: "no column \(column)"))
         }
         return value
+    }
+}
+
+/// An optional type a column decodes to: NULL as `nil`, anything else as its wrapped type.
+private protocol OptionalColumn {
+    static func decode(_ column: String, from row: SQLiteDirectRow) throws -> Self
+}
+
+extension Optional: OptionalColumn where Wrapped: Decodable {
+    fileprivate static func decode(_ column: String, from row: SQLiteDirectRow) throws -> Self {
+        try row.decodeNil(column: column) ? nil : row.decode(column: column, as: Wrapped.self)
     }
 }
 

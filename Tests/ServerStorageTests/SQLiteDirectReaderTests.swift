@@ -42,6 +42,78 @@ struct SQLiteDirectReaderTests {
         }
     }
 
+    @Test("a repeated read is answered from memory until a commit, made in this process or another, and then read again")
+    func repeatedReadUntilCommit() async throws {
+        try await withDatabase { database, path in
+            try await database.executeAtomically(SQLRaw("INSERT INTO grants VALUES ('t1', 'ann', 100)"))
+            let reader = SQLiteDirectReader(path: path)
+            defer { reader.close() }
+            func name(_ token: String = "t1") throws -> SQLiteDirectReader.Value? {
+                try reader.firstRow("SELECT username FROM grants WHERE token = ?", binds: [.text(token)])?["username"]
+            }
+            #expect(try name() == .text("ann"))
+            #expect(try name() == .text("ann"))
+            let read = reader.statementsRun
+            #expect(try name() == .text("ann"))
+            #expect(reader.statementsRun == read, "answered from memory")
+            #expect(try name("t2") == nil)
+            #expect(try name("t2") == nil)
+            #expect(reader.statementsRun == read + 1, "another bind is another read; its empty answer is kept too")
+
+            try await database.executeAtomically(SQLRaw("UPDATE grants SET username = 'bob'"))
+            #expect(try name() == .text("bob"))
+            #expect(reader.statementsRun == read + 2)
+
+            try runPython("""
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                c.execute("UPDATE grants SET username = 'cy'")
+                c.execute("INSERT INTO grants VALUES ('t2', 'dee', 1)")
+                c.commit()
+                """, path)
+            #expect(try name() == .text("cy"))
+            #expect(try name("t2") == .text("dee"))
+
+            for round in 0..<50 {
+                try await database.executeAtomically(SQLRaw("UPDATE grants SET username = 'u\(round)' WHERE token = 't1'"))
+                #expect(try name() == .text("u\(round)"))
+            }
+            try await database.executeAtomically(SQLRaw("DELETE FROM grants"))
+            #expect(try name() == nil)
+        }
+    }
+
+    @Test("a file not in WAL mode is read from the file every time, and gets no WAL index")
+    func rollbackJournalIsNotKept() async throws {
+        try await withDatabase { _, path in
+            let rollbackPath = path + ".rollback"
+            try runPython("""
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                c.execute("CREATE TABLE t (x INTEGER)")
+                c.execute("INSERT INTO t VALUES (7)")
+                c.commit()
+                """, rollbackPath)
+            let reader = SQLiteDirectReader(path: rollbackPath)
+            defer { reader.close() }
+            for _ in 0..<3 {
+                #expect(try reader.firstRow("SELECT x FROM t", binds: [])?["x"] == .integer(7))
+            }
+            #expect(reader.statementsRun == 3)
+            #expect(!FileManager.default.fileExists(atPath: rollbackPath + "-shm"))
+        }
+    }
+
+    /// Runs a Python script with `argument`, as another process writing to the file would.
+    private func runPython(_ script: String, _ argument: String) throws {
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script, argument]
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0, "python3 with sqlite3 is needed")
+    }
+
     @Test("integers decode as integers and booleans, text as strings; a mismatch is an error, not a crash")
     func decodesColumns() async throws {
         try await withDatabase { database, _ in
@@ -52,6 +124,9 @@ struct SQLiteDirectReaderTests {
             #expect(try row.decode(column: "live", as: Bool.self))
             #expect(try row.decodeNil(column: "absent"))
             #expect(try row.decode(column: "absent", as: String?.self) == nil)
+            #expect(try row.decode(column: "expires", as: Int64?.self) == 100)
+            #expect(try row.decode(column: "username", as: String?.self) == "ann")
+            #expect(throws: DecodingError.self) { try row.decode(column: "username", as: Int?.self) }
             #expect(throws: DecodingError.self) { try row.decode(column: "username", as: Int.self) }
             #expect(throws: DecodingError.self) { try row.decode(column: "missing", as: String.self) }
         }

@@ -133,7 +133,9 @@ struct StoreTests {
             #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-1"))?.isAssigned == true)
             #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-2"))?.isAssigned == false)
             #expect(try await agree("s1", at: 200, nil) == nil)
+            #expect(try await agree("s1", at: 200, Resource(.vehicle, id: "v-1")) == nil, "a repeated read still sees the session expire")
             #expect(try await agree("other", at: 150, nil) == nil)
+            #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-1"))?.isAssigned == true)
             #expect(try await store.unassign(Resource(.vehicle, id: "v-1")))
             #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-1"))?.isAssigned == false)
         }

@@ -16,29 +16,24 @@ extension TokenServerStore {
     /// `resource` — one query, read on every request, so deleting the account (or its link)
     /// ends the identity's use the moment it commits, on every replica.
     package func identityGrant(_ identity: LinkedIdentity, resource: Resource?) async throws -> SessionGrant? {
-        try await grant(
+        let query = Self.grantQuery(
             joining: "token_server_identities i JOIN token_server_accounts a ON a.username = i.username",
             where: "i.issuer = \(bind: identity.issuer) AND i.subject = \(bind: identity.subject)",
+            endingAt: "NULL",
             resource: resource
         )
+        return try await database.first(query).flatMap { try Self.grant(from: $0, now: 0) }
     }
 
-    /// The grant of the account `a` found through `tables` where `condition` holds.
-    func grant(joining tables: SQLQueryString, where condition: SQLQueryString, resource: Resource?) async throws -> SessionGrant? {
-        try await database.first(Self.grantQuery(joining: tables, where: condition, resource: resource)).map(Self.grant(from:))
-    }
-
-    /// ``grant(joining:where:resource:)`` read on the calling thread (see
-    /// ``ServerStorage/FleetDatabase/firstWithoutWaiting(_:)``).
+    /// The query of the grant of the account `a` found through `tables` where `condition`
+    /// holds, with the moment (`ending`, epoch seconds, NULL for never) the grant ends.
     ///
-    /// - Throws: ``ServerStorage/FleetDatabase/WouldWait`` when it cannot be read at once.
-    func grantWithoutWaiting(joining tables: SQLQueryString, where condition: SQLQueryString, resource: Resource?) throws -> SessionGrant? {
-        try database.firstWithoutWaiting(Self.grantQuery(joining: tables, where: condition, resource: resource)).map(Self.grant(from:))
-    }
-
-    private static func grantQuery(joining tables: SQLQueryString, where condition: SQLQueryString, resource: Resource?) -> SQLQueryString {
+    /// The end is compared by the caller, not in the query: the query's binds then stay the
+    /// same from one second to the next, and SQLite may give a repeated read's answer again
+    /// (see ``ServerStorage/FleetDatabase/first(_:)``).
+    static func grantQuery(joining tables: SQLQueryString, where condition: SQLQueryString, endingAt ending: SQLQueryString, resource: Resource?) -> SQLQueryString {
         """
-        SELECT a.username AS username, a.role AS role,
+        SELECT a.username AS username, a.role AS role, \(ending) AS ends_at,
             CASE WHEN EXISTS (
                 SELECT 1 FROM token_server_assignments x
                 WHERE x.kind = \(bind: resource?.kind.rawValue ?? "") AND x.resource_id = \(bind: resource?.id ?? "") AND x.username = a.username
@@ -48,8 +43,10 @@ extension TokenServerStore {
         """
     }
 
-    private static func grant(from row: any SQLRow) throws -> SessionGrant {
-        SessionGrant(
+    /// The grant `row` holds, or `nil` when it ended at or before `now`.
+    static func grant(from row: any SQLRow, now: Int64) throws -> SessionGrant? {
+        if let end = try row.decode(column: "ends_at", as: Int64?.self), end <= now { return nil }
+        return SessionGrant(
             username: try row.decode(column: "username", as: String.self),
             role: try role(from: row),
             isAssigned: try row.decode(column: "assigned", as: Int.self) == 1

@@ -20,21 +20,25 @@ extension TokenServerStore {
     /// account is assigned to `resource` — one query, so a token request costs one round trip
     /// and sees a revocation the moment it commits, on every replica.
     package func sessionGrant(tokenHash: String, now: Int64, resource: Resource?) async throws -> SessionGrant? {
-        try await grant(joining: Self.sessionAccounts, where: Self.liveSession(tokenHash: tokenHash, now: now), resource: resource)
+        try await database.first(Self.sessionGrantQuery(tokenHash: tokenHash, resource: resource)).flatMap { try Self.grant(from: $0, now: now) }
     }
 
-    /// ``sessionGrant(tokenHash:now:resource:)`` read on the calling thread.
+    /// ``sessionGrant(tokenHash:now:resource:)`` read on the calling thread (see
+    /// ``ServerStorage/FleetDatabase/firstWithoutWaiting(_:)``).
     ///
     /// - Throws: ``ServerStorage/FleetDatabase/WouldWait`` when it cannot be read at once
     ///   (always on PostgreSQL).
     package func sessionGrantWithoutWaiting(tokenHash: String, now: Int64, resource: Resource?) throws -> SessionGrant? {
-        try grantWithoutWaiting(joining: Self.sessionAccounts, where: Self.liveSession(tokenHash: tokenHash, now: now), resource: resource)
+        try database.firstWithoutWaiting(Self.sessionGrantQuery(tokenHash: tokenHash, resource: resource)).flatMap { try Self.grant(from: $0, now: now) }
     }
 
-    private static let sessionAccounts: SQLQueryString = "token_server_sessions s JOIN token_server_accounts a ON a.username = s.username"
-
-    private static func liveSession(tokenHash: String, now: Int64) -> SQLQueryString {
-        "s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now)"
+    private static func sessionGrantQuery(tokenHash: String, resource: Resource?) -> SQLQueryString {
+        grantQuery(
+            joining: "token_server_sessions s JOIN token_server_accounts a ON a.username = s.username",
+            where: "s.token_hash = \(bind: tokenHash)",
+            endingAt: "s.expires_at",
+            resource: resource
+        )
     }
 
     /// Deletes sessions that expired at or before `now`; returns how many.
