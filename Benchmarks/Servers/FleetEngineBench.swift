@@ -98,6 +98,12 @@ struct FleetEngineBench: AsyncParsableCommand {
         let grpcFloor: [Run]
         /// The median, over rounds, of cached gRPC updates/s divided by the floor's in the same round.
         let grpcToFloorRatio: Double
+        /// The Node.js competitor's updates (``nodeScript``), one run per round.
+        let node: [Run]
+        /// The Node.js competitor's authenticated `GET`s per second, one run per round.
+        let nodeReadsPerSecond: [Double]
+        /// The median, over rounds, of the competitor's updates/s divided by its reads/s in the same round.
+        let nodeUpdatesToReadsRatio: Double
         let verifyCachedNanoseconds: Double
         let verifyUncachedNanoseconds: Double
     }
@@ -139,6 +145,8 @@ struct FleetEngineBench: AsyncParsableCommand {
 
         var cached: [Run] = [], uncached: [Run] = [], grpcCached: [Run] = [], grpcUncached: [Run] = []
         var grpcFloor: [Run] = [], reads: [Double] = [], readsStolen: [Double?] = []
+        var node: [Run] = [], nodeReads: [Double] = []
+        let nodeFixtures = try Self.writeNodeFixtures(project: project, keys: [server, driver], vehicles: vehicles, folder: folder)
         do {
             try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 10, logger: logger) { port, _ in
                 try await createVehicles(project: project, port: port, token: serverToken, on: clients)
@@ -183,6 +191,10 @@ struct FleetEngineBench: AsyncParsableCommand {
                 reads.append(Double(read.succeeded) / read.seconds)
                 readsStolen.append(readStolenPercent)
                 if read.failed > 0 { logger.warning("reads failed", metadata: ["count": "\(read.failed)"]) }
+                run += 1
+                let competitor = try await measureNode(project: project, fixtures: nodeFixtures, tokensFile: tokensFile, run: run, folder: folder)
+                node.append(competitor.updates)
+                nodeReads.append(competitor.readsPerSecond)
                 if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
             }
         } catch {
@@ -210,6 +222,8 @@ struct FleetEngineBench: AsyncParsableCommand {
             grpcToRESTRatio: Throughput.median(zip(grpcCached, cached).map { $0.updatesPerSecond / $1.updatesPerSecond }),
             grpcFloor: grpcFloor,
             grpcToFloorRatio: Throughput.median(zip(grpcCached, grpcFloor).map { $0.updatesPerSecond / $1.updatesPerSecond }),
+            node: node, nodeReadsPerSecond: nodeReads,
+            nodeUpdatesToReadsRatio: Throughput.median(zip(node, nodeReads).map { $0.updatesPerSecond / $1 }),
             verifyCachedNanoseconds: 1e9 / cachedRate, verifyUncachedNanoseconds: 1e9 / uncachedRate
         )
         if json {
@@ -268,7 +282,8 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// update it is. Returns the run, the CPU time of this process and wrk together, and the
     /// share of the machine's time stolen meanwhile.
     private func measure(
-        project: String, port: Int, tokensFile: String, run: Int, folder: String
+        project: String, port: Int, tokensFile: String, run: Int, folder: String,
+        serverCPUSeconds: () throws -> Double = Throughput.processCPUSeconds
     ) async throws -> (load: Wrk.Result, cpuSeconds: (server: Double, load: Double), stolenPercent: Double?) {
         func load(seconds: Int) async throws -> Wrk.Result {
             try await Wrk.run(
@@ -276,9 +291,9 @@ struct FleetEngineBench: AsyncParsableCommand {
                 arguments: [project, String(run), tokensFile, String(clientThreads)], folder: folder)
         }
         _ = try await load(seconds: 1)
-        let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
+        let (cpuBefore, hostBefore) = (try serverCPUSeconds(), HostCPU.now())
         let result = try await load(seconds: seconds)
-        return ((result), (Throughput.processCPUSeconds() - cpuBefore, result.cpuSeconds), HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
+        return ((result), (try serverCPUSeconds() - cpuBefore, result.cpuSeconds), HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
     }
 
     /// One run of gRPC updates on `port`, as ``measure(project:port:tokensFile:run:folder:)`` over
@@ -335,6 +350,63 @@ struct FleetEngineBench: AsyncParsableCommand {
         return (result, HostCPU.stolenPercent(from: hostBefore, to: HostCPU.now()))
     }
 
+    /// The Node.js competitor of the REST runs: durable updates and authenticated reads of the
+    /// same vehicles with the same tokens, nothing else (see the script).
+    static let nodeScript = "node/fleet-engine.mjs"
+
+    /// Where the competitor reads what it trusts and serves, and where it logs its updates.
+    struct NodeFixtures {
+        let file: String
+        let log: String
+    }
+
+    /// Writes the competitor's fixtures: the trusted accounts' key files, the vehicles, its log.
+    private static func writeNodeFixtures(project: String, keys: [ServiceAccountKey], vehicles: Int, folder: String) throws -> NodeFixtures {
+        let keyFiles = try keys.enumerated().map { index, key in
+            let path = folder + "/competitor-key-\(index).json"
+            guard FileManager.default.createFile(atPath: path, contents: key.jsonRepresentation(), attributes: [.posixPermissions: 0o600]) else {
+                throw CommandFailure("cannot write \(path)")
+            }
+            return path
+        }
+        let fixtures = NodeFixtures(file: folder + "/competitor.json", log: folder + "/competitor-updates.log")
+        let document: [String: Any] = ["project": project, "keyFiles": keyFiles, "vehicles": (0..<vehicles).map(vehicleID), "log": fixtures.log]
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: fixtures.file))
+        return fixtures
+    }
+
+    /// One run of updates and one of reads on the Node.js competitor, started afresh (its log
+    /// emptied) for the round, under the same load as the engine's REST runs.
+    private func measureNode(project: String, fixtures: NodeFixtures, tokensFile: String, run: Int, folder: String) async throws -> (updates: Run, readsPerSecond: Double) {
+        try? FileManager.default.removeItem(atPath: fixtures.log)
+        let server = try await ServerProcess.start(
+            name: "Node.js", arguments: ["node", try BenchmarkFiles.path(Self.nodeScript), fixtures.file], port: ServerProcess.listeningPort)
+        defer { server.stop() }
+        let (load, cpuSeconds, stolenPercent) = try await measure(
+            project: project, port: server.port, tokensFile: tokensFile, run: run, folder: folder, serverCPUSeconds: server.cpuSeconds)
+        let updates = Self.run(
+            load.succeeded, load.failed, load.seconds, load.latency, cpuSeconds: cpuSeconds, stolenPercent: stolenPercent,
+            durability: try Self.durability(of: Self.acknowledged(load), run: run, log: fixtures.log))
+        let (reads, _) = try await measureReads(project: project, port: server.port, tokensFile: tokensFile, folder: folder)
+        return (updates, Double(reads.succeeded) / reads.seconds)
+    }
+
+    /// ``durability(of:run:project:store:)`` for the competitor: its log's last line for each vehicle.
+    private static func durability(of acknowledged: [Int: ClosedRange<Int>], run: Int, log: String) throws -> (checked: Int, durable: Int) {
+        var latitudes: [String: Double] = [:]
+        for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
+            guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let name = record["name"] as? String,
+                  let latitude = ((record["lastLocation"] as? [String: Any])?["location"] as? [String: Any])?["latitude"] as? Double
+            else { throw CommandFailure("the competitor's log has a line that is not an update") }
+            latitudes[String(name.split(separator: "/").last ?? "")] = latitude
+        }
+        let durable = acknowledged.filter { index, steps in
+            latitudes[vehicleID(index)].map { steps.contains(Int((($0 - Double(10 + run)) * 1e7).rounded())) } ?? false
+        }
+        return (acknowledged.count, durable.count)
+    }
+
     /// By vehicle, the highest step answered with 200 and the last step sent, as the script
     /// reported them.
     private static func acknowledged(_ load: Wrk.Result) -> [Int: ClosedRange<Int>] {
@@ -386,10 +458,13 @@ struct FleetEngineBench: AsyncParsableCommand {
             row("gRPC, cached tokens", report.grpcCached, report.grpcCachedMedianUpdatesPerSecond, target: nil),
             row("gRPC, every verified", report.grpcUncached, report.grpcUncachedMedianUpdatesPerSecond, target: nil),
             row("gRPC floor (no engine)", report.grpcFloor, Throughput.median(report.grpcFloor.map(\.updatesPerSecond)), target: nil),
+            row("Node.js competitor", report.node, Throughput.median(report.node.map(\.updatesPerSecond)), target: nil),
             String(format: "gRPC cached updates are %.2f× of REST cached updates and %.2f× of the gRPC floor (medians over rounds of the same round's ratio)",
                    report.grpcToRESTRatio, report.grpcToFloorRatio),
             String(format: "reference: authenticated GET of a vehicle %9.0f/s (the engine's floor on this host now; stolen %@); cached updates are %.2f× of it",
                    report.readsMedianPerSecond, stolen(report.readsStolenPercent).trimmingCharacters(in: .whitespaces), report.updatesToReadsRatio),
+            String(format: "Node.js competitor (%@, a log file): authenticated GET %9.0f/s; its updates are %.2f× of it",
+                   nodeScript, Throughput.median(report.nodeReadsPerSecond), report.nodeUpdatesToReadsRatio),
             String(format: "verification per request: cached %.0f ns, uncached %.1f µs (one thread)",
                    report.verifyCachedNanoseconds, report.verifyUncachedNanoseconds / 1000),
             "CPU µs/update counts the server and the load generator (wrk; for gRPC `update-load`, on gRPC's C++ core) together, "

@@ -26,6 +26,11 @@ struct ServerProcess: Sendable {
         }
     }
 
+    /// The port in a competitor's `listening PORT`, the line the benchmarks' own servers print.
+    @Sendable static func listeningPort(_ line: Substring) -> Int? {
+        line.hasPrefix("listening ") ? Int(line.dropFirst("listening ".count)) : nil
+    }
+
     /// CPU time (user and system, every thread) the server has used so far, in seconds.
     func cpuSeconds() throws -> Double {
         try process.cpuSeconds()

@@ -148,9 +148,9 @@ struct TokenServerBench: AsyncParsableCommand {
             environment: databaseURL.map { ["FLEETAUTH_DATABASE_URL": $0] } ?? [:],
             port: Self.fleetAuthPort
         ))
-        servers.append(try await ServerProcess.start(name: "Node.js", arguments: ["node", nodeScript, fixturesFile], port: Self.competitorPort))
+        servers.append(try await ServerProcess.start(name: "Node.js", arguments: ["node", nodeScript, fixturesFile], port: ServerProcess.listeningPort))
         if FileManager.default.isExecutableFile(atPath: cServer) {
-            servers.append(try await ServerProcess.start(name: "C", arguments: [cServer, fixturesFile], port: Self.competitorPort))
+            servers.append(try await ServerProcess.start(name: "C", arguments: [cServer, fixturesFile], port: ServerProcess.listeningPort))
         } else {
             FileHandle.standardError.write(Data("skipped the C competitor: no \(cServer); build it with Benchmarks/c-token-server/build.sh\n".utf8))
         }
@@ -238,11 +238,6 @@ struct TokenServerBench: AsyncParsableCommand {
         return try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), rate: rate, on: group) { connection, n in
             HTTPLoad.Request(head: heads[(connection + n * connections) % heads.count], body: nil)
         }
-    }
-
-    /// The port in a competitor's `listening PORT`.
-    @Sendable private static func competitorPort(_ line: Substring) -> Int? {
-        line.hasPrefix("listening ") ? Int(line.dropFirst("listening ".count)) : nil
     }
 
     /// The port in `token server listening on http://127.0.0.1:PORT (…)`.
