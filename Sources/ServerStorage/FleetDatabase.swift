@@ -100,6 +100,10 @@ package final class FleetDatabase: Sendable {
     /// ``SQLiteDirectReader``): no hop to a thread pool and back, no parsing of the SQL each
     /// time. When that cannot be done without waiting, and on PostgreSQL, it is read through
     /// the pool like any query. Either way it sees every commit made before it began.
+    ///
+    /// On SQLite, an answer read before is given again while no commit has come since: a
+    /// query whose answer depends on anything but the database and its binds (the time,
+    /// `random()`) must compare that itself, as the token server's session expiry is compared.
     package func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
         do {
             return try firstWithoutWaiting(query)

@@ -99,7 +99,7 @@ final class SQLiteDirectReader: Sendable {
         private let handle: OpaquePointer
         private var statements: [String: OpaquePointer] = [:]
         /// Answers kept while the database is unchanged.
-        private var answers = SQLiteReadCache(capacity: 10_000)
+        private var answers = SQLiteReadCache(capacity: 4_096)
         /// Where SQLite maps the WAL index, once a read has made it map it.
         private var walIndex: SQLiteWALIndex?
         private var lookedForWALIndex = false

@@ -4,7 +4,9 @@
 /// Every entry belongs to the WAL-index header read just before the entries were read (see
 /// ``SQLiteWALIndex``). A header that differs means some commit came between, so all entries
 /// are dropped; one that reads the same means none did, so they are still the database's
-/// answers. Bounded: when full, it starts again empty.
+/// answers. Only rows are kept, not the absence of one, so that requests with made-up keys
+/// (unknown session tokens) neither fill it nor push out real answers. Bounded: when full, it
+/// starts again empty.
 struct SQLiteReadCache {
     /// A read: its prepared statement and its binds.
     struct Key: Hashable {
@@ -42,8 +44,8 @@ struct SQLiteReadCache {
     /// Keeps `answer`, read after the header was `header` (as given to the last
     /// ``answer(for:header:)``).
     mutating func keep(_ answer: Answer, for key: Key, header read: SQLiteWALIndex.Header) {
-        guard read == header else { return }
-        if answers.count >= capacity { answers.removeAll(keepingCapacity: true) }
+        guard read == header, answer.row != nil else { return }
+        if answers.count >= capacity { answers.removeAll() }
         answers[key] = answer
     }
 }

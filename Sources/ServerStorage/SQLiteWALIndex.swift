@@ -5,9 +5,10 @@ import VaporCSQLite
 /// maps it into: a change signal that costs no system call.
 ///
 /// Every commit, by any connection of any process, rewrites the header before the commit
-/// returns (its change counter and last frame move; a WAL restart changes its salts), and
-/// nothing else rewrites it. So while the header reads the same, the database holds what it
-/// held when the header was last read. The format is SQLite's documented WAL-index format
+/// returns (its change counter and last frame move; a WAL restart changes its salts). So while
+/// the header reads the same, no commit came between, and the database holds what it held when
+/// the header was last read. (Checkpoints that truncate the WAL and recovery rewrite it too,
+/// without a change of content: a reader then only reads again what it had.) The format is SQLite's documented WAL-index format
 /// (https://www.sqlite.org/walformat.html): two copies of a 48-byte header, the second written
 /// first, so a reader that finds both copies equal has not caught a writer half-way.
 struct SQLiteWALIndex {
