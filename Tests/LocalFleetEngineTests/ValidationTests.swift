@@ -118,6 +118,8 @@ struct ValidationTests {
         let byNumber = try await client.send(.GET, "\(Self.p)/vehicles/v-enum-numbers?$alt=json;enum-encoding=int", token: Tokens.server)
         #expect(byNumber.value("vehicleState") as? Int == 1, "\(byNumber)")
         #expect(byNumber.value("vehicleType.category") as? Int == 1)
+        let escaped = try await client.send(.GET, "\(Self.p)/vehicles/v-enum-numbers?%24alt=json%3Benum-encoding%3Dint", token: Tokens.server)
+        #expect(escaped.value("vehicleState") as? Int == 1, "percent-escaped: \(escaped)")
         let listed = try await client.send(
             .GET, "\(Self.p)/vehicles?vehicleTypeCategories=AUTO&pageSize=100&$alt=json;enum-encoding=int", token: Tokens.server)
         #expect(listed.status == 200, "\(listed)")

@@ -23,7 +23,8 @@ struct ProtoJSONResponse<Message: SwiftProtobuf.Message>: ResponseGenerator {
 
     /// Whether `request` has Google's system parameter `$alt=json;enum-encoding=int`.
     static func wantsEnumNumbers(_ request: Request) -> Bool {
-        guard let alt = request.uri.formQueryParameters.get("$alt") else { return false }
+        // Most requests name no `$alt` (escaped or not): they are answered without parsing the query.
+        guard request.uri.query?.contains("alt") == true, let alt = request.uri.formQueryParameters.get("$alt") else { return false }
         return alt.split(separator: ";").contains("enum-encoding=int")
     }
 }
