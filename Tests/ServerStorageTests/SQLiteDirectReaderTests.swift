@@ -96,6 +96,41 @@ struct SQLiteDirectReaderTests {
         }
     }
 
+    @Test("readers on several connections each see a commit by another process as soon as it returns")
+    func severalConnectionsSeeEachCommit() async throws {
+        try await withDatabase { database, path in
+            try await database.executeAtomically(SQLRaw("INSERT INTO grants VALUES ('t1', 'u0', 0)"))
+            let reader = SQLiteDirectReader(path: path)
+            defer { reader.close() }
+            // Another process commits the value it is given and says so once the commit returned.
+            let writer = try PythonPeer("""
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1], isolation_level=None)
+                for line in sys.stdin:
+                    c.execute("UPDATE grants SET expires = ? WHERE token = 't1'", (int(line),))
+                    print("committed", flush=True)
+                """, path)
+            defer { writer.finish() }
+            for value in 1...60 {
+                writer.say("\(value)")
+                #expect(try writer.nextLine() == "committed")
+                // Four reads at once, each on a connection of its own, each read twice (the
+                // second may come from memory).
+                let seen = try await withThrowingTaskGroup(of: [SQLiteDirectReader.Value?].self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            try (0..<2).map { _ in
+                                try reader.firstRow("SELECT expires FROM grants WHERE token = ?", binds: [.text("t1")])?["expires"]
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0 += $1 }
+                }
+                #expect(seen.allSatisfy { $0 == .integer(Int64(value)) }, "after commit \(value): \(seen)")
+            }
+        }
+    }
+
     @Test("a file not in WAL mode is read from the file every time, and gets no WAL index")
     func rollbackJournalIsNotKept() async throws {
         try await withDatabase { _, path in
@@ -114,6 +149,43 @@ struct SQLiteDirectReaderTests {
             }
             #expect(reader.statementsRun == 3)
             #expect(!FileManager.default.fileExists(atPath: rollbackPath + "-shm"))
+        }
+    }
+
+    /// A Python script run with `argument` as another process using the file: it reads lines
+    /// from its standard input and answers with lines on its standard output.
+    private struct PythonPeer {
+        private let process = Process()
+        private let input = Pipe(), output = Pipe()
+
+        init(_ script: String, _ argument: String) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", script, argument]
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+        }
+
+        /// Sends `line` to the script.
+        func say(_ line: String) {
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        }
+
+        /// The script's next line (all it writes are whole lines), without its line break.
+        func nextLine() throws -> String {
+            var said = Data()
+            while said.last != UInt8(ascii: "\n") {
+                let read = output.fileHandleForReading.availableData
+                try #require(!read.isEmpty, "python3 with sqlite3 is needed")
+                said += read
+            }
+            return String(decoding: said.dropLast(), as: UTF8.self)
+        }
+
+        /// Ends the script's input and waits for it to exit.
+        func finish() {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
         }
     }
 
@@ -151,26 +223,16 @@ struct SQLiteDirectReaderTests {
             // Another process holds the write lock of a file in rollback-journal mode, where
             // readers must wait for it.
             let lockedPath = path + ".locked"
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            holder.arguments = ["python3", "-c", """
+            let holder = try PythonPeer("""
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1], isolation_level=None)
                 c.execute("CREATE TABLE t (x INTEGER)")
                 c.execute("BEGIN EXCLUSIVE")
                 print("locked", flush=True)
                 sys.stdin.read()
-                """, lockedPath]
-            let output = Pipe(), input = Pipe()
-            holder.standardOutput = output
-            holder.standardInput = input
-            try holder.run()
-            defer {
-                try? input.fileHandleForWriting.close()
-                holder.waitUntilExit()
-            }
-            let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            try #require(said.hasPrefix("locked"), "python3 with sqlite3 is needed: \(said)")
+                """, lockedPath)
+            defer { holder.finish() }
+            #expect(try holder.nextLine() == "locked")
             let reader = SQLiteDirectReader(path: lockedPath)
             defer { reader.close() }
             let started = ContinuousClock.now
