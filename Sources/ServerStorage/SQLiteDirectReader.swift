@@ -79,8 +79,8 @@ final class SQLiteDirectReader: Sendable {
         return try connection.firstRow(sql, binds: binds)
     }
 
-    /// How many statements the idle connections have run on the file; answers given again
-    /// from memory are not counted.
+    /// How many statements the idle connections have run on the file; rows given again from
+    /// memory are not counted.
     var statementsRun: Int {
         state.withLock { state in state.idle.reduce(0) { $0 + $1.statementsRun } }
     }
@@ -98,12 +98,12 @@ final class SQLiteDirectReader: Sendable {
     private final class Connection: @unchecked Sendable {
         private let handle: OpaquePointer
         private var statements: [String: OpaquePointer] = [:]
-        /// Answers kept while the database is unchanged.
-        private var answers = SQLiteReadCache(capacity: 4_096)
+        /// Rows kept while the database is unchanged.
+        private var rows = SQLiteReadCache(capacity: 4_096)
         /// Where SQLite maps the WAL index, once a read has made it map it.
         private var walIndex: SQLiteWALIndex?
         private var lookedForWALIndex = false
-        /// How many statements this connection has run on the file (answers kept not counted).
+        /// How many statements this connection has run on the file (rows kept not counted).
         private(set) var statementsRun = 0
 
         /// Opens the file at `path` for reads only, failing rather than waiting for locks.
@@ -138,13 +138,13 @@ final class SQLiteDirectReader: Sendable {
             // the header it is kept under.
             let header = walIndex?.header()
             let statement = try prepared(sql)
-            let key = SQLiteReadCache.Key(statement: statement, binds: binds)
-            if let header, let kept = answers.answer(for: key, header: header) { return kept.row }
-            let row = try read(statement, binds: binds)
-            statementsRun += 1
             if let header {
-                answers.keep(.init(row: row), for: key, header: header)
-            } else if !lookedForWALIndex {
+                return try rows.row(for: SQLiteReadCache.Key(statement: statement, binds: binds), header: header) { () throws(Unavailable) in
+                    try read(statement, binds: binds)
+                }
+            }
+            let row = try read(statement, binds: binds)
+            if !lookedForWALIndex {
                 lookedForWALIndex = true
                 walIndex = try findWALIndex()
             }
@@ -160,6 +160,7 @@ final class SQLiteDirectReader: Sendable {
 
         /// The first row of `statement` with `binds`, read from the file.
         private func read(_ statement: OpaquePointer, binds: [Value]) throws(Unavailable) -> [String: Value]? {
+            statementsRun += 1
             // Ends the read transaction. (The binds stay until the next read replaces them:
             // clearing them would make SQLite prepare the statement again on the next step.)
             defer { sqlite_nio_sqlite3_reset(statement) }

@@ -1,12 +1,12 @@
 /// Rows one connection has read, kept while the database is unchanged: the answer to a
 /// repeated read without SQLite's work and its file locks.
 ///
-/// Every entry belongs to the WAL-index header read just before the entries were read (see
-/// ``SQLiteWALIndex``). A header that differs means some commit came between, so all entries
-/// are dropped; one that reads the same means none did, so they are still the database's
-/// answers. Only rows are kept, not the absence of one, so that requests with made-up keys
-/// (unknown session tokens) neither fill it nor push out real answers. Bounded: when full, it
-/// starts again empty.
+/// Every row belongs to the WAL-index header read just before it was read (see
+/// ``SQLiteWALIndex``). A header that differs means some commit came between, so all rows are
+/// dropped; one that reads the same means none did, so they are still the database's answers.
+/// Only rows are kept, not the absence of one, so that requests with made-up keys (unknown
+/// session tokens) neither fill it nor push out real answers. Bounded: when full, it starts
+/// again empty.
 struct SQLiteReadCache {
     /// A read: its prepared statement and its binds.
     struct Key: Hashable {
@@ -14,38 +14,33 @@ struct SQLiteReadCache {
         let binds: [SQLiteDirectReader.Value]
     }
 
-    /// A read's answer.
-    struct Answer {
-        /// Its first row, or `nil` when it had none.
-        let row: [String: SQLiteDirectReader.Value]?
-    }
+    /// A row by column name.
+    typealias Row = [String: SQLiteDirectReader.Value]
 
     private let capacity: Int
-    private var answers: [Key: Answer] = [:]
-    /// The header the answers belong to.
+    private var rows: [Key: Row] = [:]
+    /// The header the rows belong to.
     private var header: SQLiteWALIndex.Header?
 
-    /// A cache of at most `capacity` answers.
+    /// A cache of at most `capacity` rows.
     init(capacity: Int) {
         self.capacity = capacity
     }
 
-    /// The answer kept for `key`, if the database is as it was when it was read (`header`
-    /// is the header now). A new header drops every answer.
-    mutating func answer(for key: Key, header now: SQLiteWALIndex.Header) -> Answer? {
-        guard now == header else {
-            answers.removeAll(keepingCapacity: true)
+    /// The row kept for `key` while the header still reads `now` (as it did when the row was
+    /// read); else the one `read` gives, kept under `now` when there is one.
+    mutating func row(
+        for key: Key, header now: SQLiteWALIndex.Header, orRead read: () throws(SQLiteDirectReader.Unavailable) -> Row?
+    ) throws(SQLiteDirectReader.Unavailable) -> Row? {
+        if now != header {
+            rows.removeAll(keepingCapacity: true)
             header = now
-            return nil
+        } else if let kept = rows[key] {
+            return kept
         }
-        return answers[key]
-    }
-
-    /// Keeps `answer`, read after the header was `header` (as given to the last
-    /// ``answer(for:header:)``).
-    mutating func keep(_ answer: Answer, for key: Key, header read: SQLiteWALIndex.Header) {
-        guard read == header, answer.row != nil else { return }
-        if answers.count >= capacity { answers.removeAll() }
-        answers[key] = answer
+        guard let row = try read() else { return nil }
+        if rows.count >= capacity { rows.removeAll() }
+        rows[key] = row
+        return row
     }
 }

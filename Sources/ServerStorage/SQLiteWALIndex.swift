@@ -8,9 +8,11 @@ import VaporCSQLite
 /// returns (its change counter and last frame move; a WAL restart changes its salts). So while
 /// the header reads the same, no commit came between, and the database holds what it held when
 /// the header was last read. (Checkpoints that truncate the WAL and recovery rewrite it too,
-/// without a change of content: a reader then only reads again what it had.) The format is SQLite's documented WAL-index format
-/// (https://www.sqlite.org/walformat.html): two copies of a 48-byte header, the second written
-/// first, so a reader that finds both copies equal has not caught a writer half-way.
+/// without a change of content: a reader then only reads again what it had.)
+///
+/// The format is SQLite's documented WAL-index format (https://www.sqlite.org/walformat.html):
+/// two copies of a 48-byte header, the second written first, so a reader that finds both
+/// copies equal has not caught a writer half-way.
 struct SQLiteWALIndex {
     /// The WAL index's first 32 KiB region, as the connection maps it.
     private let region: UnsafeRawPointer
