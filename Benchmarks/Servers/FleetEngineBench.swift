@@ -192,7 +192,8 @@ struct FleetEngineBench: AsyncParsableCommand {
                 readsStolen.append(readStolenPercent)
                 if read.failed > 0 { logger.warning("reads failed", metadata: ["count": "\(read.failed)"]) }
                 run += 1
-                let competitor = try await measureNode(project: project, fixtures: nodeFixtures, tokensFile: tokensFile, run: run, folder: folder)
+                let competitor = try await measureNode(
+                    project: project, fixtures: nodeFixtures, tokens: tokens, tokensFile: tokensFile, run: run, folder: folder, on: clients)
                 node.append(competitor.updates)
                 nodeReads.append(competitor.readsPerSecond)
                 if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
@@ -377,11 +378,14 @@ struct FleetEngineBench: AsyncParsableCommand {
 
     /// One run of updates and one of reads on the Node.js competitor, started afresh (its log
     /// emptied) for the round, under the same load as the engine's REST runs.
-    private func measureNode(project: String, fixtures: NodeFixtures, tokensFile: String, run: Int, folder: String) async throws -> (updates: Run, readsPerSecond: Double) {
+    private func measureNode(
+        project: String, fixtures: NodeFixtures, tokens: [String], tokensFile: String, run: Int, folder: String, on group: any EventLoopGroup
+    ) async throws -> (updates: Run, readsPerSecond: Double) {
         try? FileManager.default.removeItem(atPath: fixtures.log)
         let server = try await ServerProcess.start(
             name: "Node.js", arguments: ["node", try BenchmarkFiles.path(Self.nodeScript), fixtures.file], port: ServerProcess.listeningPort)
         defer { server.stop() }
+        try await Self.checkTokens(project: project, port: server.port, tokens: tokens, on: group)
         let (load, cpuSeconds, stolenPercent) = try await measure(
             project: project, port: server.port, tokensFile: tokensFile, run: run, folder: folder, serverCPUSeconds: server.cpuSeconds)
         let updates = Self.run(
@@ -389,6 +393,22 @@ struct FleetEngineBench: AsyncParsableCommand {
             durability: try Self.durability(of: Self.acknowledged(load), run: run, log: fixtures.log))
         let (reads, _) = try await measureReads(project: project, port: server.port, tokensFile: tokensFile, folder: folder)
         return (updates, Double(reads.succeeded) / reads.seconds)
+    }
+
+    /// Checks that the server on `port` checks tokens as the engine does: the first vehicle's
+    /// driver reads its vehicle and is refused the second (403).
+    private static func checkTokens(project: String, port: Int, tokens: [String], on group: any EventLoopGroup) async throws {
+        for (vehicle, expected) in [(0, "200"), (1, "HTTP 403")] {
+            let tally = try await HTTPLoad.run(
+                host: "127.0.0.1", port: port, connections: 1, duration: .seconds(10), requestsPerConnection: 1, on: group
+            ) { _, _ in
+                HTTPLoad.Request(head: head(.GET, "/v1/providers/\(project)/vehicles/\(vehicleID(vehicle))", token: tokens[0], length: 0), body: nil)
+            }
+            let answered = tally.succeeded == 1 ? "200" : tally.firstFailure ?? "nothing"
+            guard answered == expected else {
+                throw CommandFailure("the competitor answered \(answered) where the engine answers \(expected) (a driver reading vehicle \(vehicle))")
+            }
+        }
     }
 
     /// ``durability(of:run:project:store:)`` for the competitor: its log's last line for each vehicle.
@@ -401,10 +421,7 @@ struct FleetEngineBench: AsyncParsableCommand {
             else { throw CommandFailure("the competitor's log has a line that is not an update") }
             latitudes[String(name.split(separator: "/").last ?? "")] = latitude
         }
-        let durable = acknowledged.filter { index, steps in
-            latitudes[vehicleID(index)].map { steps.contains(Int((($0 - Double(10 + run)) * 1e7).rounded())) } ?? false
-        }
-        return (acknowledged.count, durable.count)
+        return durability(of: acknowledged, run: run) { latitudes[$0] }
     }
 
     /// By vehicle, the highest step answered with 200 and the last step sent, as the script
@@ -424,12 +441,20 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// vehicle in flight at most, which the engine may still have saved).
     private func durability(of acknowledged: [Int: ClosedRange<Int>], run: Int, project: String, store: SQLFleetStore) async throws -> (checked: Int, durable: Int) {
         let snapshot = try await store.load(provider: project)
-        var durable = 0
-        for (index, steps) in acknowledged {
-            guard let location = snapshot.vehicles[Self.vehicleID(index)]?.lastLocation, location.hasLocation else { continue }
-            if steps.contains(Int(((location.location.latitude - Double(10 + run)) * 1e7).rounded())) { durable += 1 }
+        return Self.durability(of: acknowledged, run: run) { vehicleID in
+            snapshot.vehicles[vehicleID]?.lastLocation.location.latitude
         }
-        return (acknowledged.count, durable)
+    }
+
+    /// How many vehicles `acknowledged` names, and for how many the stored `latitude` (by
+    /// vehicle id; `nil` when none is stored) is one of the steps that may have been saved.
+    private static func durability(
+        of acknowledged: [Int: ClosedRange<Int>], run: Int, latitude: (String) -> Double?
+    ) -> (checked: Int, durable: Int) {
+        let durable = acknowledged.filter { index, steps in
+            latitude(vehicleID(index)).map { steps.contains(Int((($0 - Double(10 + run)) * 1e7).rounded())) } ?? false
+        }
+        return (acknowledged.count, durable.count)
     }
 
     private static func head(_ method: HTTPMethod, _ uri: String, token: String, length: Int) -> HTTPRequestHead {
