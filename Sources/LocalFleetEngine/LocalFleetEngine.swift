@@ -70,11 +70,15 @@ package struct LocalFleetEngine: Service {
         TripRoutes(core: core).register(on: providers)
         router.answerWrongMethodsWith405()
 
+        let serverName = "local-fleet-engine"
+        let updatesInFlight = PipelineAnswersInFlight()
         let application = Application(
             router: router,
-            server: FleetHTTPServer.http1,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "local-fleet-engine"),
-            services: [WriteDrain(state: state)] + grpcDoor(core),
+            server: FleetHTTPServer.http1(
+                answering: VehicleUpdateRoute(core: core, logger: logger), serverName: serverName, executor: EventLoopTaskExecutor(),
+                inFlight: updatesInFlight),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+            services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core),
             onServerRunning: { channel in await configuration.onStarted(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
@@ -100,12 +104,15 @@ package struct LocalFleetEngine: Service {
     }
 }
 
-/// Waits, on graceful shutdown, until every write the engine accepted is saved.
+/// Waits, on graceful shutdown, until every write the engine accepted is saved, those of
+/// location updates still waiting for a key fetch among them.
 private struct WriteDrain: Service {
     let state: FleetState
+    let updatesInFlight: PipelineAnswersInFlight
 
     func run() async throws {
         try? await gracefulShutdown()
+        await updatesInFlight.drained()
         await state.drain()
     }
 }

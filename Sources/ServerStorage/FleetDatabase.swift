@@ -20,6 +20,8 @@ package final class FleetDatabase: Sendable {
     private let transactions: any SQLConnectionLender
     /// SQLite's reads on the calling thread, for ``first(_:)``; `nil` on PostgreSQL.
     private let directReader: SQLiteDirectReader?
+    /// SQLite's writes on the calling thread, for ``executeWithoutWaiting(_:)``; `nil` on PostgreSQL.
+    private let directWriter: SQLiteDirectWriter?
     private let close: @Sendable () async -> Void
 
     private init(
@@ -27,6 +29,7 @@ package final class FleetDatabase: Sendable {
         sql: any SQLDatabase,
         transactions: any SQLConnectionLender,
         directReader: SQLiteDirectReader? = nil,
+        directWriter: SQLiteDirectWriter? = nil,
         close: @escaping @Sendable () async -> Void
     ) {
         self.kind = location.kind
@@ -34,6 +37,7 @@ package final class FleetDatabase: Sendable {
         self.sql = sql
         self.transactions = transactions
         self.directReader = directReader
+        self.directWriter = directWriter
         self.close = close
     }
 
@@ -54,13 +58,16 @@ package final class FleetDatabase: Sendable {
                 throw error
             }
             let directReader = SQLiteDirectReader(path: path)
+            let directWriter = SQLiteDirectWriter(path: path)
             return FleetDatabase(
                 location: location,
                 sql: PooledSQLDatabase(lender: readers, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
                 transactions: writer,
                 directReader: directReader,
+                directWriter: directWriter,
                 close: {
                     directReader.close()
+                    directWriter.close()
                     await readers.close()
                     await writer.close()
                 }
@@ -89,10 +96,13 @@ package final class FleetDatabase: Sendable {
         }
     }
 
-    /// A read that could not be made on the calling thread without waiting: always on
+    /// A read or write that could not be made on the calling thread without waiting: always on
     /// PostgreSQL; on SQLite when a lock or the WAL's recovery would make it wait. Make it with
-    /// ``first(_:)`` instead.
-    package struct WouldWait: Error {}
+    /// ``first(_:)``, ``executeAtomically(_:)`` or ``transaction(_:)`` instead.
+    package struct WouldWait: Error {
+        /// The sign to save through the waiting path, for stores that always take it.
+        package init() {}
+    }
 
     /// The first row `query` answers, for a read that runs on every request.
     ///
@@ -119,15 +129,39 @@ package final class FleetDatabase: Sendable {
     ///   (``first(_:)`` then waits, or reports the failure).
     package func firstWithoutWaiting(_ query: SQLQueryString) throws(WouldWait) -> (any SQLRow)? {
         guard let directReader else { throw WouldWait() }
-        var serializer = SQLSerializer(database: sql)
-        query.serialize(to: &serializer)
-        let binds = serializer.binds.compactMap(SQLiteDirectReader.Value.init(bind:))
-        guard binds.count == serializer.binds.count else { throw WouldWait() }
+        let (sql, binds) = try direct(query)
         do {
-            return try directReader.firstRow(serializer.sql, binds: binds).map(SQLiteDirectRow.init(values:))
+            return try directReader.firstRow(sql, binds: binds).map(SQLiteDirectRow.init(values:))
         } catch {
             throw WouldWait()
         }
+    }
+
+    /// Runs `statements` on the calling thread, all or none, as ``executeAtomically(_:)`` runs
+    /// one and ``transaction(_:)`` several (see ``SQLiteDirectWriter``): for a caller that saves
+    /// on the thread that accepted the change, and saves through those when it cannot.
+    ///
+    /// - Throws: ``WouldWait`` on PostgreSQL, and on SQLite when the write would wait for a
+    ///   lock or fails; nothing of `statements` was written.
+    package func executeWithoutWaiting(_ statements: [any SQLExpression]) throws(WouldWait) {
+        guard let directWriter else { throw WouldWait() }
+        var serialized: [(sql: String, binds: [SQLiteDirectReader.Value])] = []
+        serialized.reserveCapacity(statements.count)
+        for statement in statements { serialized.append(try direct(statement)) }
+        do {
+            try directWriter.execute(serialized)
+        } catch {
+            throw WouldWait()
+        }
+    }
+
+    /// `expression`'s SQL and binds as SQLite's direct calls take them.
+    private func direct(_ expression: any SQLExpression) throws(WouldWait) -> (sql: String, binds: [SQLiteDirectReader.Value]) {
+        var serializer = SQLSerializer(database: sql)
+        expression.serialize(to: &serializer)
+        let binds = serializer.binds.compactMap(SQLiteDirectReader.Value.init(bind:))
+        guard binds.count == serializer.binds.count else { throw WouldWait() }
+        return (serializer.sql, binds)
     }
 
     /// Runs `body` in a transaction: all of its statements take effect, or none does (an error

@@ -1,5 +1,6 @@
 // The SQLite library SQLiteNIO is built on (the same copy: two copies of SQLite in one process
 // would drop each other's POSIX locks on the file).
+import Foundation
 import Locking
 import VaporCSQLite
 
@@ -31,18 +32,34 @@ final class SQLiteDirectReader: Sendable {
     enum Value: Sendable, Hashable {
         case text(String)
         case integer(Int64)
+        case blob(Data)
         case null
 
-        /// A query's bind as a value, when it is text or an integer that fits; else `nil`.
+        /// A query's bind as a value, when it is text, bytes or an integer that fits; else `nil`.
         init?(bind: any Encodable & Sendable) {
             switch bind {
             case let text as String: self = .text(text)
             // The common integer first: a cast to a concrete type is cheaper than to a protocol.
             case let number as Int64: self = .integer(number)
+            case let bytes as Data: self = .blob(bytes)
             case let number as any BinaryInteger:
                 guard let fitting = Int64(exactly: number) else { return nil }
                 self = .integer(fitting)
             default: return nil
+            }
+        }
+
+        /// Binds `values` to the `?`s of `statement`, in order.
+        static func bind(_ values: [Value], to statement: OpaquePointer) throws(Unavailable) {
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                let bound = switch value {
+                case .text(let text): sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
+                case .integer(let number): sqlite_nio_sqlite3_bind_int64(statement, index, number)
+                case .blob(let bytes): bytes.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), transient) }
+                case .null: sqlite_nio_sqlite3_bind_null(statement, index)
+                }
+                guard bound == SQLITE_OK else { throw Unavailable(code: bound) }
             }
         }
     }
@@ -164,15 +181,7 @@ final class SQLiteDirectReader: Sendable {
             // Ends the read transaction. (The binds stay until the next read replaces them:
             // clearing them would make SQLite prepare the statement again on the next step.)
             defer { sqlite_nio_sqlite3_reset(statement) }
-            for (offset, value) in binds.enumerated() {
-                let index = Int32(offset + 1)
-                let bound = switch value {
-                case .text(let text): sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
-                case .integer(let number): sqlite_nio_sqlite3_bind_int64(statement, index, number)
-                case .null: sqlite_nio_sqlite3_bind_null(statement, index)
-                }
-                guard bound == SQLITE_OK else { throw Unavailable(code: bound) }
-            }
+            try Value.bind(binds, to: statement)
             let stepped = sqlite_nio_sqlite3_step(statement)
             if stepped == SQLITE_DONE { return nil }
             guard stepped == SQLITE_ROW else { throw Unavailable(code: stepped) }
@@ -182,6 +191,8 @@ final class SQLiteDirectReader: Sendable {
                 row[name] = switch sqlite_nio_sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER: .integer(sqlite_nio_sqlite3_column_int64(statement, column))
                 case SQLITE_NULL: .null
+                case SQLITE_BLOB:
+                    .blob(Data(bytes: sqlite_nio_sqlite3_column_blob(statement, column), count: Int(sqlite_nio_sqlite3_column_bytes(statement, column))))
                 default: sqlite_nio_sqlite3_column_text(statement, column).map { .text(String(cString: $0)) } ?? .null
                 }
             }
@@ -192,12 +203,18 @@ final class SQLiteDirectReader: Sendable {
         /// a schema change).
         private func prepared(_ sql: String) throws(Unavailable) -> OpaquePointer {
             if let statement = statements[sql] { return statement }
-            var statement: OpaquePointer?
-            let result = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-            guard result == SQLITE_OK, let statement else { throw Unavailable(code: result) }
+            let statement = try SQLiteDirectReader.prepare(sql, on: handle)
             statements[sql] = statement
             return statement
         }
+    }
+
+    /// `sql` prepared on the connection `handle`, to be kept (finalize it when done).
+    static func prepare(_ sql: String, on handle: OpaquePointer) throws(Unavailable) -> OpaquePointer {
+        var statement: OpaquePointer?
+        let result = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard result == SQLITE_OK, let statement else { throw Unavailable(code: result) }
+        return statement
     }
 }
 

@@ -1,7 +1,8 @@
+import Foundation
 import SQLKit
 
 /// A row read by ``SQLiteDirectReader``, decoded as SQLKit's rows are: text as `String`,
-/// integers as any fixed-width integer type or `Bool`.
+/// integers as any fixed-width integer type or `Bool`, blobs as `Data`.
 struct SQLiteDirectRow: SQLRow {
     /// The row's values by column name.
     let values: [String: SQLiteDirectReader.Value]
@@ -27,6 +28,7 @@ struct SQLiteDirectRow: SQLRow {
         }
         let decoded: D? = switch try value(column) {
         case .text(let text): text as? D
+        case .blob(let bytes): bytes as? D
         case .integer(let number): (type as? any FixedWidthInteger.Type).flatMap { $0.init(exactly: number) as? D } ?? (type == Bool.self ? (number != 0) as? D : nil)
         case .null: nil
         }

@@ -112,6 +112,22 @@ struct JWKSRefreshTests {
         }
     }
 
+    /// A location update is answered on the event loop when its token's key is at hand; one
+    /// whose key must first be fetched is answered once the fetch brings it.
+    @Test func aLocationUpdateWhoseKeyIsNotAtHandIsAnsweredOnceItIsFetched() async throws {
+        try await Self.withJWKSEngine(interval: .milliseconds(100)) { client, publisher in
+            let created = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=fetched", token: Tokens.server,
+                                                body: Fixtures.vehicleBody())
+            try #require(created.status == 200, "\(created)")
+            try publisher.publish([(TestKeys.server, .serviceSuperUser), (TestKeys.driver, .driverSDKUser)])
+            try await Task.sleep(for: .milliseconds(150))
+            let moved = try await client.send(.PUT, "\(Fixtures.provider)/vehicles/fetched?updateMask=lastLocation", token: Tokens.driver("fetched"),
+                                              body: Fixtures.locationUpdate(latitude: 1, longitude: 2))
+            #expect(moved.status == 200, "\(moved)")
+            #expect(publisher.fetches.load(ordering: .relaxed) == 2, "fetched at start, then for the driver's key")
+        }
+    }
+
     /// Requests with made-up key ids, all at once: each waits for the next fetch the interval
     /// allows, they share it, and each is refused; at most one fetch per interval.
     @Test func aFloodOfUnknownKeysCausesOneFetchPerInterval() async throws {

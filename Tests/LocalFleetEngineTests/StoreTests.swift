@@ -1,6 +1,7 @@
 import Foundation
 @testable import LocalFleetEngine
 import Logging
+import NIOPosix
 import ServerHTTP
 import ServerStorage
 import SQLKit
@@ -107,7 +108,7 @@ struct StoreTests {
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let store = FaultyStore(sql)
             let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
-            _ = try await state.createVehicle("v1", Self.vehicle)
+            _ = try await state.createVehicle("v1", Self.vehicle).saved()
             let updates = 500
             store.hold()
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -115,11 +116,11 @@ struct StoreTests {
                     group.addTask {
                         var update = Vehicle()
                         update.lastLocation = VehicleLocation(at: LatLng(latitude: Double(index) / 100, longitude: 1))
-                        _ = try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
+                        _ = try await state.updateVehicle("v1", with: update, fields: [.lastLocation]).saved()
                     }
                 }
                 try await waitUntil { store.waiting == 1 }
-                try await waitUntil { await state.acceptedWriteCount == UInt64(updates + 1) }
+                try await waitUntil { state.acceptedWriteCount == UInt64(updates + 1) }
                 #expect(store.savedRecords == 1, "an update was acknowledged before it was saved")
                 store.release()
                 try await group.waitForAll()
@@ -128,7 +129,7 @@ struct StoreTests {
             #expect(store.saves == 3, "\(store.saves) saves for the creation and \(updates) concurrent updates: one held, one for the rest")
             let saved = try await sql.load(provider: "p").vehicles["v1"]
             #expect(saved != nil)
-            #expect(saved == (await state.vehicle("v1")))
+            #expect(saved == state.vehicle("v1"))
         }
     }
 
@@ -136,18 +137,88 @@ struct StoreTests {
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let store = FaultyStore(sql)
             let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
-            _ = try await state.createVehicle("v1", Self.vehicle)
+            _ = try await state.createVehicle("v1", Self.vehicle).saved()
             store.failNextSave()
             var update = Vehicle()
             update.lastLocation = VehicleLocation(at: LatLng(latitude: 10, longitude: 10))
             await #expect(throws: APIError(.unavailable, "the change could not be saved and was not made; try again")) {
-                try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
+                try await state.updateVehicle("v1", with: update, fields: [.lastLocation]).saved()
             }
-            #expect(await state.vehicle("v1")?.lastLocation.location == Self.vehicle.lastLocation.location)
+            #expect(state.vehicle("v1")?.lastLocation.location == Self.vehicle.lastLocation.location)
             #expect(try await sql.load(provider: "p").vehicles["v1"]?.lastLocation.location == Self.vehicle.lastLocation.location)
-            await #expect(throws: APIError.self) { try await state.createVehicle("v1", Self.vehicle) }
-            let moved = try await state.updateVehicle("v1", with: update, fields: [.lastLocation])
+            await #expect(throws: APIError.self) { try await state.createVehicle("v1", Self.vehicle).saved() }
+            let moved = try await state.updateVehicle("v1", with: update, fields: [.lastLocation]).saved()
             #expect(moved.lastLocation.location == LatLng(latitude: 10, longitude: 10))
+        }
+    }
+
+    /// What a location update read on an event loop does: accepted there, and saved there once
+    /// the loop has handled the rest of what it read, all of it in one batch.
+    @Test func writesAcceptedOnAnEventLoopAreSavedThereInOneBatch() async throws {
+        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
+            let store = FaultyStore(sql)
+            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            _ = try await state.createVehicle("v1", Self.vehicle).saved()
+            #expect(store.savesWithoutWaiting == 1, "a write accepted in a task is saved in it, without the thread pool")
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            let accepted = try await loop.submit {
+                try (1...10).map { step in
+                    try state.updateVehicle("v1", with: Vehicle(lastLocation: VehicleLocation(at: LatLng(latitude: Double(step), longitude: 1))),
+                                            fields: [.lastLocation])
+                }
+            }.get()
+            for write in accepted { _ = try await write.saved() }
+            #expect(store.savesWithoutWaiting == 2, "ten writes of one turn of the loop took \(store.savesWithoutWaiting - 1) saves")
+            #expect(store.saves == 2, "a save waited")
+            #expect(try await sql.load(provider: "p").vehicles["v1"]?.lastLocation.location.latitude == 10)
+        }
+    }
+
+    /// When the store cannot save on the loop (another writer holds the lock), the batch is
+    /// saved by a task that waits, and what is accepted meanwhile is saved after it, in order.
+    @Test func aBatchTheLoopCannotSaveIsSavedWaitingAndInOrder() async throws {
+        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
+            let store = FaultyStore(sql)
+            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            _ = try await state.createVehicle("v1", Self.vehicle).saved()
+            store.hold()
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            func move(to latitude: Double) async throws -> Accepted<Vehicle> {
+                try await loop.submit {
+                    try state.updateVehicle("v1", with: Vehicle(lastLocation: VehicleLocation(at: LatLng(latitude: latitude, longitude: 1))),
+                                            fields: [.lastLocation])
+                }.get()
+            }
+            let first = try await move(to: 20)
+            try await waitUntil { store.waiting == 1 }
+            let second = try await move(to: 30)
+            #expect(state.vehicle("v1")?.lastLocation.location.latitude == 52.5, "an unsaved write is visible")
+            store.release()
+            #expect(try await first.saved().lastLocation.location.latitude == 20)
+            #expect(try await second.saved().lastLocation.location.latitude == 30)
+            #expect(state.vehicle("v1")?.lastLocation.location.latitude == 30)
+            #expect(try await sql.load(provider: "p").vehicles["v1"]?.lastLocation.location.latitude == 30)
+            #expect(store.saves - store.savesWithoutWaiting >= 1)
+        }
+    }
+
+    /// On PostgreSQL every save waits for its connection; on SQLite it is made on the calling thread.
+    @Test(arguments: StoreBackend.allCases)
+    func savesWithoutWaitingOnSQLiteOnly(on backend: StoreBackend) async throws {
+        try await TestDatabase.with(backend) { database in
+            try await TestDatabases.withStore(at: database.location) { store in
+                let provider = "direct-\(UUID().uuidString.prefix(8))"
+                let record = FleetRecord.vehicle(id: "v1", Self.vehicle)
+                switch backend {
+                case .sqlite:
+                    try store.saveWithoutWaiting([record], provider: provider)
+                    #expect(try await store.load(provider: provider).vehicles["v1"] == Self.vehicle)
+                case .postgres:
+                    #expect(throws: FleetDatabase.WouldWait.self) { try store.saveWithoutWaiting([record], provider: provider) }
+                    #expect(try await store.load(provider: provider).vehicles.isEmpty)
+                }
+                try await store.removeAll(provider: provider)
+            }
         }
     }
 
@@ -156,13 +227,13 @@ struct StoreTests {
             let store = FaultyStore(sql)
             let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
             store.hold()
-            let creating = Task { try await state.createVehicle("v1", Self.vehicle) }
+            let creating = Task { try await state.createVehicle("v1", Self.vehicle).saved() }
             try await waitUntil { store.waiting == 1 }
-            #expect(await state.vehicle("v1") == nil, "an unsaved vehicle is visible")
-            await #expect(throws: APIError.self) { try await state.createVehicle("v1", Self.vehicle) }
+            #expect(state.vehicle("v1") == nil, "an unsaved vehicle is visible")
+            await #expect(throws: APIError.self) { try await state.createVehicle("v1", Self.vehicle).saved() }
             store.release()
             _ = try await creating.value
-            #expect(await state.vehicle("v1") != nil)
+            #expect(state.vehicle("v1") != nil)
         }
     }
 
@@ -170,15 +241,15 @@ struct StoreTests {
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let store = FaultyStore(sql)
             let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
-            _ = try await state.createVehicle("v1", Self.vehicle)
+            _ = try await state.createVehicle("v1", Self.vehicle).saved()
             let move = Vehicle(lastLocation: VehicleLocation(at: LatLng(latitude: 1, longitude: 1)))
 
             // A trip accepted but not yet saved, then a location update of its vehicle.
             store.hold()
-            let creatingTrip = Task { try await state.createTrip("t1", Self.trip) }
+            let creatingTrip = Task { try await state.createTrip("t1", Self.trip).saved() }
             try await waitUntil { store.waiting == 1 }
-            let moving = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]) }
-            try await waitUntil { await state.acceptedWriteCount == 3 }
+            let moving = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]).saved() }
+            try await waitUntil { state.acceptedWriteCount == 3 }
             store.release()
             _ = try await creatingTrip.value
             #expect(try await moving.value.currentTrips == ["t1"])
@@ -186,12 +257,12 @@ struct StoreTests {
             // The trip's completion, not yet saved, then another update.
             store.hold()
             let completing = Task {
-                try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full))
+                try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full)).saved()
             }
             try await waitUntil { store.waiting == 1 }
-            let movingAgain = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]) }
-            try await waitUntil { await state.acceptedWriteCount == 5 }
-            #expect(await state.vehicle("v1")?.currentTrips == ["t1"], "reads show saved state only")
+            let movingAgain = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]).saved() }
+            try await waitUntil { state.acceptedWriteCount == 5 }
+            #expect(state.vehicle("v1")?.currentTrips == ["t1"], "reads show saved state only")
             store.release()
             _ = try await completing.value
             #expect(try await movingAgain.value.currentTrips.isEmpty)
@@ -201,12 +272,12 @@ struct StoreTests {
     @Test func currentTripsFollowTripStatus() async throws {
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let state = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
-            _ = try await state.createVehicle("v1", Self.vehicle)
-            _ = try await state.createTrip("t1", Self.trip)
-            _ = try await state.createTrip("t2", Self.trip)
-            #expect(await state.vehicle("v1")?.currentTrips == ["t1", "t2"])
-            _ = try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full))
-            #expect(await state.vehicle("v1")?.currentTrips == ["t2"])
+            _ = try await state.createVehicle("v1", Self.vehicle).saved()
+            _ = try await state.createTrip("t1", Self.trip).saved()
+            _ = try await state.createTrip("t2", Self.trip).saved()
+            #expect(state.vehicle("v1")?.currentTrips == ["t1", "t2"])
+            _ = try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full)).saved()
+            #expect(state.vehicle("v1")?.currentTrips == ["t2"])
             let reloaded = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
             #expect(await reloaded.vehicle("v1")?.currentTrips == ["t2"])
         }

@@ -9,22 +9,32 @@ import Testing
 /// of answers, whichever side gives them.
 @Suite("Pipeline route handler")
 struct PipelineRouteHandlerTests {
-    /// Answers a `GET` whose path starts `/answered`, with its path as the body, once the test
-    /// opens the gate; leaves every other request.
+    /// Answers a request (but a `POST`) whose path starts `/answered`, with its path as the
+    /// body, once the test opens the gate; leaves every other request.
     private struct GatedRoute: PipelineRoute {
         let calls = Locked<[String]>([])
         let gate = AsyncStream.makeStream(of: Void.self)
+        /// The promises of `/answered/later…` answers, for the test to complete.
+        let promises = Locked<[EventLoopPromise<PipelineAnswer>]>([])
+        let maximumBodyBytes = 16
 
-        func match(_ head: HTTPRequestHead) -> String? { head.uri.hasPrefix("/answered") ? head.uri : nil }
+        func match(_ head: HTTPRequestHead) -> String? { head.method != .POST && head.uri.hasPrefix("/answered") ? head.uri : nil }
 
-        /// Answers `/answered/now…` at once; any other waits for the gate.
-        func respondWithoutWaiting(to match: String) -> PipelineAnswer? {
+        /// Answers `/answered/now…` at once (`/answered/now/echo` with the request's body),
+        /// `/answered/later…` once the test completes its promise; any other waits for the gate.
+        func respondWithoutWaiting(to match: String, body: ByteBuffer, on eventLoop: any EventLoop) -> PipelineReply? {
+            if match.hasPrefix("/answered/later") {
+                calls.withLock { $0.append(match) }
+                let promise = eventLoop.makePromise(of: PipelineAnswer.self)
+                promises.withLock { $0.append(promise) }
+                return .later(promise.futureResult)
+            }
             guard match.hasPrefix("/answered/now") else { return nil }
             calls.withLock { $0.append(match) }
-            return PipelineAnswer(status: .accepted, headers: [:], body: ByteBuffer(string: match))
+            return .now(PipelineAnswer(status: .accepted, headers: [:], body: match == "/answered/now/echo" ? body : ByteBuffer(string: match)))
         }
 
-        func respond(to match: String) async -> PipelineAnswer {
+        func respond(to match: String, body _: ByteBuffer) async -> PipelineAnswer {
             calls.withLock { $0.append(match) }
             for await _ in gate.stream { break }
             return PipelineAnswer(status: .ok, headers: [.contentType: "text/plain"], body: ByteBuffer(string: match))
@@ -157,6 +167,56 @@ struct PipelineRouteHandlerTests {
         #expect(harness.reads.reads == 2)
         try await harness.fire { $0.fireChannelWritabilityChanged() }
         #expect(harness.reads.reads == 2, "one held read is passed on once")
+    }
+
+    @Test("a body within the route's limit is read whole, from every part, and handed to the route")
+    func bodyIsHandedToTheRoute() async throws {
+        let harness = try await Harness()
+        let head = HTTPRequestHead(version: .http1_1, method: .PUT, uri: "/answered/now/echo", headers: ["content-length": "16"])
+        try await harness.channel.writeInbound(HTTPServerRequestPart.head(head))
+        for part in ["{\"a\":", "1234", "5678}", "\n"] {
+            try await harness.channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: part)))
+        }
+        try await harness.channel.writeInbound(HTTPServerRequestPart.end(nil))
+        let answer = try await harness.answer()
+        #expect(answer.head.status == .accepted && answer.body == "{\"a\":12345678}\n")
+        #expect(try await harness.passedOn().isEmpty)
+    }
+
+    @Test("a body over the route's limit, or one sent in chunks, goes on to Hummingbird", arguments: [
+        HTTPHeaders([("content-length", "17")]), HTTPHeaders([("transfer-encoding", "chunked")]), HTTPHeaders([("content-length", "x")]),
+    ])
+    func bodiesTheRouteDoesNotReadPassOn(headers: HTTPHeaders) async throws {
+        let harness = try await Harness()
+        let head = HTTPRequestHead(version: .http1_1, method: .PUT, uri: "/answered/now/echo", headers: headers)
+        try await harness.channel.writeInbound(HTTPServerRequestPart.head(head))
+        try await harness.channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "{}")))
+        try await harness.channel.writeInbound(HTTPServerRequestPart.end(nil))
+        #expect(try await harness.passedOn() == [.head(head), .body(ByteBuffer(string: "{}")), .end(nil)])
+        #expect(harness.route.calls.withLock { $0 }.isEmpty)
+    }
+
+    @Test("an answer given later leaves when its future completes, and a request sent meanwhile waits for it")
+    func answersGivenLater() async throws {
+        let harness = try await Harness()
+        try await harness.send("/answered/later/1")
+        try await harness.send("/answered/now/2")
+        #expect(harness.route.calls.withLock { $0 } == ["/answered/later/1"], "a request overtook the answer given later")
+        #expect(try await harness.channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
+        let promise = try #require(harness.route.promises.withLock { $0.first })
+        promise.succeed(PipelineAnswer(status: .ok, headers: [:], body: ByteBuffer(string: "saved")))
+        #expect(try await harness.answer().body == "saved")
+        #expect(try await harness.answer().body == "/answered/now/2")
+    }
+
+    @Test("an answer whose future fails is a 500 in the JSON error shape")
+    func failedLaterAnswerIsInternal() async throws {
+        let harness = try await Harness()
+        try await harness.send("/answered/later/1")
+        let promise = try #require(harness.route.promises.withLock { $0.first })
+        promise.fail(CancellationError())
+        let (head, body) = try await harness.answer()
+        #expect(head.status == .internalServerError && body.contains("\"INTERNAL\""))
     }
 
     @Test("a request the route does not match goes on unchanged, body and all")

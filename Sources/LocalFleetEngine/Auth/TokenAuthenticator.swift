@@ -52,13 +52,33 @@ final class TokenAuthenticator: Sendable {
 
     /// The verified token, or why it is refused.
     func authenticate(_ token: String) async throws(TokenRefusal) -> VerifiedToken {
-        refreshStaleSourcesInBackground()
-        do {
-            return try verifier.withLock { $0 }.verify(token)
-        } catch {
-            guard Self.mayBeNewKey(error), await refreshAll(waitingForNextSlot: Self.namesNewKey(error)) else { throw error }
+        switch verifyWithKeysAtHand(token) {
+        case .success(let verified):
+            return verified
+        case .failure(let refusal):
+            guard mayFetchKeyFor(refusal), await refreshAll(waitingForNextSlot: Self.namesNewKey(refusal)) else { throw refusal }
             return try verifier.withLock { $0 }.verify(token)
         }
+    }
+
+    /// ``authenticate(_:)`` without waiting: the verified token or its refusal with the keys at
+    /// hand, or `nil` when the refusal is one a fetch of keys might cure.
+    func authenticateWithoutWaiting(_ token: String) -> Result<VerifiedToken, TokenRefusal>? {
+        let outcome = verifyWithKeysAtHand(token)
+        if case .failure(let refusal) = outcome, mayFetchKeyFor(refusal) { return nil }
+        return outcome
+    }
+
+    private func verifyWithKeysAtHand(_ token: String) -> Result<VerifiedToken, TokenRefusal> {
+        refreshStaleSourcesInBackground()
+        let verifier = verifier.withLock { $0 }
+        return Result { () throws(TokenRefusal) in try verifier.verify(token) }
+    }
+
+    /// Whether fetching keys might cure `refusal`: there are sources to fetch, and it names a
+    /// key or account not at hand, or a signature no key at hand matches.
+    private func mayFetchKeyFor(_ refusal: TokenRefusal) -> Bool {
+        !refreshers.isEmpty && Self.mayBeNewKey(refusal)
     }
 
     /// Once per interval, refreshes the sources whose keys are past their `max-age`, without

@@ -25,10 +25,27 @@ struct FleetEngineCore: Sendable {
         do {
             return try await authenticator.authenticate(BearerToken.extract(from: values))
         } catch {
-            logger.info("token refused", metadata: ["reason": "\(error.reason)", "path": "\(path)"])
-            metrics.refused(reason: error.reason)
-            throw .unauthenticated(error.description)
+            throw refused(error, path: path, logger: logger)
         }
+    }
+
+    /// ``authenticate(authorization:path:logger:)`` with the keys at hand, or `nil` when
+    /// fetching keys might change the answer.
+    func authenticateWithoutWaiting(authorization values: [String], path: String, logger: Logger) -> Result<VerifiedToken, APIError>? {
+        let outcome: Result<VerifiedToken, TokenRefusal>?
+        do {
+            outcome = authenticator.authenticateWithoutWaiting(try BearerToken.extract(from: values))
+        } catch {
+            outcome = .failure(error)
+        }
+        return outcome?.mapError { refused($0, path: path, logger: logger) }
+    }
+
+    /// The 401 for a refused token, logged and counted.
+    private func refused(_ refusal: TokenRefusal, path: String, logger: Logger) -> APIError {
+        logger.info("token refused", metadata: ["reason": "\(refusal.reason)", "path": "\(path)"])
+        metrics.refused(reason: refusal.reason)
+        return .unauthenticated(refusal.description)
     }
 
     /// Runs `operation`, the whole of API `method`'s answer through `door`, and counts it.

@@ -17,11 +17,11 @@ struct CheckedUpdate<Resource: FleetResource> {
 extension FleetEngineCore {
     /// Checks the creation of resource `id` from the body `readBody` gives.
     func checkedCreation<Resource: FleetResource>(
-        of _: Resource.Type, _ call: FleetCall, id: String, readBody: () async throws -> Resource
-    ) async throws -> Resource {
+        of _: Resource.Type, _ call: FleetCall, id: String, readBody: () throws -> Resource
+    ) throws -> Resource {
         _ = try authorize(Resource.creation(id: id), call)
         try Self.requireValidID(id, Resource.idField)
-        let resource = try await readBody()
+        let resource = try readBody()
         let name = Resource.resourceName(provider: call.provider, id: id)
         try Self.validate { () throws(InvalidArgument) in
             try ResourceName.check(resource.name, matches: name)
@@ -35,18 +35,18 @@ extension FleetEngineCore {
     /// permission decision, for checks that need the stored resource (and may throw 403).
     func checkedUpdate<Resource: FleetResource>(
         of _: Resource.Type, _ call: FleetCall, id: String, updateMask: String?,
-        authorized: (AccessDecision) async throws -> Void = { _ in },
-        readBody: () async throws -> Resource
-    ) async throws -> CheckedUpdate<Resource> {
+        authorized: (AccessDecision) throws -> Void = { _ in },
+        readBody: () throws -> Resource
+    ) throws -> CheckedUpdate<Resource> {
         let decision = try authorize(Resource.update(id: id), call)
-        try await authorized(decision)
+        try authorized(decision)
         try Self.requireValidID(id, "the \(Resource.kind) id")
         var fields: Set<Resource.Field> = []
         try Self.validate { () throws(InvalidArgument) in
             fields = try FieldMask.parse(updateMask)
             try (decision.grant ?? .full).checkWritable(fields)
         }
-        let resource = try await readBody()
+        let resource = try readBody()
         let name = Resource.resourceName(provider: call.provider, id: id)
         try Self.validate { () throws(InvalidArgument) in
             try ResourceName.check(resource.name, matches: name)

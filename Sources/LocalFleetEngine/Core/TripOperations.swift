@@ -5,15 +5,15 @@ import ServerHTTP
 /// gets 403 for a trip that does not exist just as for one that is not its own.
 extension FleetEngineCore {
     /// CreateTrip: trip `tripID` from the body `readBody` gives, once saved.
-    func createTrip(_ call: FleetCall, tripID: String, readBody: () async throws -> Trip) async throws -> Trip {
-        let trip = try await checkedCreation(of: Trip.self, call, id: tripID, readBody: readBody)
-        return try await state.createTrip(tripID, trip)
+    func createTrip(_ call: FleetCall, tripID: String, readBody: () throws -> Trip) async throws -> Trip {
+        let trip = try checkedCreation(of: Trip.self, call, id: tripID, readBody: readBody)
+        return try await state.createTrip(tripID, trip).saved()
     }
 
     /// GetTrip.
-    func getTrip(_ call: FleetCall, tripID: String) async throws -> Trip {
+    func getTrip(_ call: FleetCall, tripID: String) throws -> Trip {
         let decision = try authorize(.getTrip(tripID: tripID), call)
-        let trip = await state.trip(tripID)
+        let trip = state.trip(tripID)
         if case .denied(let rule) = decision.resolved(tripVehicleID: trip?.vehicleID) { throw APIError.permissionDenied(rule) }
         try Self.requireValidID(tripID, "the trip id")
         guard let trip else { throw APIError.notFound("trip '\(tripID)' does not exist") }
@@ -21,27 +21,27 @@ extension FleetEngineCore {
     }
 
     /// UpdateTrip: the fields `updateMask` names, from the body `readBody` gives, once saved.
-    func updateTrip(_ call: FleetCall, tripID: String, updateMask: String?, readBody: () async throws -> Trip) async throws -> Trip {
-        let update = try await checkedUpdate(
+    func updateTrip(_ call: FleetCall, tripID: String, updateMask: String?, readBody: () throws -> Trip) async throws -> Trip {
+        let update = try checkedUpdate(
             of: Trip.self, call, id: tripID, updateMask: updateMask,
             authorized: { decision in
-                if case .denied(let rule) = decision.resolved(tripVehicleID: await state.trip(tripID)?.vehicleID) {
+                if case .denied(let rule) = decision.resolved(tripVehicleID: state.trip(tripID)?.vehicleID) {
                     throw APIError.permissionDenied(rule)
                 }
             },
             readBody: readBody
         )
-        return try await state.updateTrip(tripID, with: update.resource, fields: update.fields, decision: update.decision)
+        return try await state.updateTrip(tripID, with: update.resource, fields: update.fields, decision: update.decision).saved()
     }
 }
 
 extension FleetEngineCore {
     /// ReportBillableTrip: checks the report `readBody` gives and takes note of it in the log
     /// (the local Fleet Engine bills nobody).
-    func reportBillableTrip(_ call: FleetCall, billableTripID: String, readBody: () async throws -> BillableTripReport) async throws {
+    func reportBillableTrip(_ call: FleetCall, billableTripID: String, readBody: () throws -> BillableTripReport) throws {
         _ = try authorize(.reportBillableTrip(tripID: billableTripID), call)
         try Self.requireValidID(billableTripID, "the billable trip id")
-        let report = try await readBody()
+        let report = try readBody()
         try Self.validate { () throws(InvalidArgument) in try report.validate() }
         call.logger.info("billable trip reported", metadata: ["trip": "\(billableTripID)", "countryCode": "\(report.countryCode)"])
     }
@@ -52,19 +52,19 @@ extension FleetEngineCore {
     func deleteTrip(_ call: FleetCall, tripID: String) async throws {
         _ = try authorize(.deleteTrip(tripID: tripID), call)
         try Self.requireValidID(tripID, "the trip id")
-        try await state.deleteTrip(tripID)
+        try await state.deleteTrip(tripID).saved()
     }
 
     /// SearchTrips: a page of trips, by id, of one vehicle or of all. The query is read before
     /// the permission check, since a driver's permission depends on the vehicle it names.
-    func searchTrips(_ call: FleetCall, readQuery: () async throws -> SearchTripsRequest) async throws -> SearchTripsResponse {
-        let query = try await readQuery()
+    func searchTrips(_ call: FleetCall, readQuery: () throws -> SearchTripsRequest) throws -> SearchTripsResponse {
+        let query = try readQuery()
         let vehicleID = query.vehicleID.isEmpty ? nil : query.vehicleID
         _ = try authorize(.searchTrips(vehicleID: vehicleID), call)
         if let vehicleID { try Self.requireValidID(vehicleID, "vehicleId") }
         try Self.validate { () throws(InvalidArgument) in try query.validate() }
         let activeOnly = query.activeTripsOnly
-        let found = await state.trips { trip in
+        let found = state.trips { trip in
             (vehicleID == nil || trip.vehicleID == vehicleID) && (!activeOnly || trip.isActive)
         }
         do {

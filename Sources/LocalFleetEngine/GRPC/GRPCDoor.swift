@@ -23,7 +23,8 @@ struct GRPCDoor: Service {
     /// A door serving `core` on `host` (an address or a name such as `localhost`) and `port` (0
     /// picks a free one), calling `onStarted` with the port once it listens.
     init(core: FleetEngineCore, host: String, port: Int, logger: Logger, onStarted: @escaping @Sendable (_ port: Int) async -> Void) {
-        let transport = UnaryHTTP2ServerTransport(host: host, port: port, maximumRequestSize: Self.maximumMessageSize)
+        let transport = UnaryHTTP2ServerTransport(
+            host: host, port: port, maximumRequestSize: Self.maximumMessageSize, methodsOnLoop: [VehicleUpdateOnLoop(core: core, logger: logger)])
         let requests = GRPCRequests(core: core, logger: logger)
         self.transport = transport
         self.server = GRPCServer(

@@ -27,7 +27,7 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
         try await requests.answer(request, method: "GetTrip", target: { message throws(APIError) in
             try ResourceNames.parse(message.name, collection: "trips")
         }) { call, id, _ in
-            try await requests.core.getTrip(call, tripID: id)
+            try requests.core.getTrip(call, tripID: id)
         }
     }
 
@@ -60,7 +60,7 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
         try await requests.answer(request, method: "ReportBillableTrip", target: { message throws(APIError) in
             try ResourceNames.parse(message.name, collection: "billableTrips")
         }) { call, id, message in
-            try await requests.core.reportBillableTrip(call, billableTripID: id) { message }
+            try requests.core.reportBillableTrip(call, billableTripID: id) { message }
             return Google_Protobuf_Empty()
         }
     }
@@ -71,7 +71,7 @@ struct TripServiceDoor: Maps_Fleetengine_V1_TripService.ServiceProtocol {
         try await requests.answer(request, method: "SearchTrips", target: { message throws(APIError) in
             (try ResourceNames.provider(ofParent: message.parent), "")
         }) { call, _, message in
-            try await requests.core.searchTrips(call) { message }
+            try requests.core.searchTrips(call) { message }
         }
     }
 }

@@ -27,7 +27,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "GetVehicle", target: { message throws(APIError) in
             try ResourceNames.parse(message.name, collection: "vehicles")
         }) { call, id, _ in
-            try await requests.core.getVehicle(call, vehicleID: id)
+            try requests.core.getVehicle(call, vehicleID: id)
         }
     }
 
@@ -47,7 +47,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "SearchVehicles", target: { message throws(APIError) in
             (try ResourceNames.provider(ofParent: message.parent), "")
         }) { call, _, message in
-            try await requests.core.searchVehicles(call) { message }
+            try requests.core.searchVehicles(call) { message }
         }
     }
 
@@ -78,7 +78,7 @@ struct VehicleServiceDoor: Maps_Fleetengine_V1_VehicleService.ServiceProtocol {
         try await requests.answer(request, method: "ListVehicles", target: { message throws(APIError) in
             (try ResourceNames.provider(ofParent: message.parent), "")
         }) { call, _, message in
-            try await requests.core.listVehicles(call) { message }
+            try requests.core.listVehicles(call) { message }
         }
     }
 }

@@ -9,15 +9,20 @@ import SwiftProtobuf
 /// ``StrictJSON/maximumBodySize`` bytes. A refusal names the field at fault
 /// (``ProtoJSONDiagnosis``).
 package enum ProtoJSONBody {
-    /// The body of `request` as a `Body`, or a 400 that names the field at fault.
-    static func decode<Body: SwiftProtobuf.Message>(_ type: Body.Type, from request: Request) async throws(APIError) -> Body {
-        let buffer: ByteBuffer
+    /// The bytes of `request`'s body, or the 400 for a body over the limit: collected before
+    /// the core asks for the body, which it does only once the caller may make the request.
+    static func collect(_ request: Request) async -> Result<[UInt8], APIError> {
         do {
-            buffer = try await request.body.collect(upTo: StrictJSON.maximumBodySize)
+            return .success(Array(try await request.body.collect(upTo: StrictJSON.maximumBodySize).readableBytesView))
         } catch {
-            throw .invalidArgument("the request body is larger than \(StrictJSON.maximumBodySize) bytes")
+            return .failure(.invalidArgument("the request body is larger than \(StrictJSON.maximumBodySize) bytes"))
         }
-        return try decode(type, from: Array(buffer.readableBytesView))
+    }
+
+    /// The `collected` body as a `Body`, or the 400 that refused its collection or names the
+    /// field at fault.
+    static func decode<Body: SwiftProtobuf.Message>(_ type: Body.Type, from collected: Result<[UInt8], APIError>) throws(APIError) -> Body {
+        try decode(type, from: collected.get())
     }
 
     /// The JSON in `bytes` as a `Body`, or a 400 that names the field at fault.

@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import ServerHTTP
 import SwiftProtobuf
 
 /// A generated message that a REST route answers with: `200 OK` and the message's proto3 JSON
@@ -14,17 +16,25 @@ struct ProtoJSONResponse<Message: SwiftProtobuf.Message>: ResponseGenerator {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var options = JSONEncodingOptions()
-        options.alwaysPrintEnumsAsInts = Self.wantsEnumNumbers(request)
-        let bytes: [UInt8] = try message.jsonUTF8Bytes(options: options)
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        try PipelineAnswer(protoJSON: message, enumsAsNumbers: request.uri.asksForEnumNumbers).response
     }
+}
 
-    /// Whether `request` has Google's system parameter `$alt=json;enum-encoding=int`.
-    static func wantsEnumNumbers(_ request: Request) -> Bool {
+extension PipelineAnswer {
+    /// `200 OK` with `message`'s proto3 JSON, its enums by number when `enumsAsNumbers`.
+    init(protoJSON message: some SwiftProtobuf.Message, enumsAsNumbers: Bool) throws {
+        var options = JSONEncodingOptions()
+        options.alwaysPrintEnumsAsInts = enumsAsNumbers
+        let bytes: [UInt8] = try message.jsonUTF8Bytes(options: options)
+        self.init(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ByteBuffer(bytes: bytes))
+    }
+}
+
+extension URI {
+    /// Whether the query has Google's system parameter `$alt=json;enum-encoding=int`.
+    var asksForEnumNumbers: Bool {
         // Most requests name no `$alt` (escaped or not): they are answered without parsing the query.
-        guard request.uri.query?.contains("alt") == true, let alt = request.uri.formQueryParameters.get("$alt") else { return false }
+        guard query?.contains("alt") == true, let alt = formQueryParameters.get("$alt") else { return false }
         return alt.split(separator: ";").contains("enum-encoding=int")
     }
 }

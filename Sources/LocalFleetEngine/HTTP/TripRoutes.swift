@@ -14,7 +14,7 @@ struct TripRoutes: Sendable {
 
     func register(on group: RouterGroup<Context>) {
         group.route(.post, "trips", "CreateTrip", core: core) { request, context in try await create(request, context) }
-        group.route(.get, "trips/:trip", "GetTrip", core: core) { request, context in try await get(request, context) }
+        group.route(.get, "trips/:trip", "GetTrip", core: core) { request, context in try get(request, context) }
         group.route(.put, "trips/:trip", "UpdateTrip", core: core) { request, context in try await update(request, context) }
         group.route(.delete, "trips/:trip", "DeleteTrip", core: core) { request, context in try await delete(request, context) }
         group.route(.post, "trips:search", "SearchTrips", core: core) { request, context in try await search(request, context) }
@@ -24,20 +24,22 @@ struct TripRoutes: Sendable {
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
-        ProtoJSONResponse(try await core.createTrip(context.fleetCall(), tripID: request.uri.formQueryParameters.get("tripId") ?? "") {
-            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request)
+        let body = await ProtoJSONBody.collect(request)
+        return ProtoJSONResponse(try await core.createTrip(context.fleetCall(), tripID: request.uri.formQueryParameters.get("tripId") ?? "") {
+            try ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: body)
         })
     }
 
-    private func get(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
-        ProtoJSONResponse(try await core.getTrip(context.fleetCall(), tripID: context.pathParameter("trip")))
+    private func get(_ request: Request, _ context: Context) throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
+        ProtoJSONResponse(try core.getTrip(context.fleetCall(), tripID: context.pathParameter("trip")))
     }
 
     private func update(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Trip> {
-        ProtoJSONResponse(try await core.updateTrip(
+        let body = await ProtoJSONBody.collect(request)
+        return ProtoJSONResponse(try await core.updateTrip(
             context.fleetCall(), tripID: context.pathParameter("trip"), updateMask: request.uri.formQueryParameters.get("updateMask")
         ) {
-            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: request)
+            try ProtoJSONBody.decode(Maps_Fleetengine_V1_Trip.self, from: body)
         })
     }
 
@@ -47,14 +49,16 @@ struct TripRoutes: Sendable {
     }
 
     private func search(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_SearchTripsResponse> {
-        ProtoJSONResponse(try await core.searchTrips(context.fleetCall()) {
-            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchTripsRequest.self, from: request)
+        let body = await ProtoJSONBody.collect(request)
+        return ProtoJSONResponse(try core.searchTrips(context.fleetCall()) {
+            try ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchTripsRequest.self, from: body)
         })
     }
 
     private func reportBillable(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Google_Protobuf_Empty> {
-        try await core.reportBillableTrip(context.fleetCall(), billableTripID: context.pathParameter("trip")) {
-            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_ReportBillableTripRequest.self, from: request)
+        let body = await ProtoJSONBody.collect(request)
+        try core.reportBillableTrip(context.fleetCall(), billableTripID: context.pathParameter("trip")) {
+            try ProtoJSONBody.decode(Maps_Fleetengine_V1_ReportBillableTripRequest.self, from: body)
         }
         return ProtoJSONResponse(Google_Protobuf_Empty())
     }

@@ -14,31 +14,35 @@ struct VehicleRoutes: Sendable {
 
     func register(on group: RouterGroup<Context>) {
         group.route(.post, "vehicles", "CreateVehicle", core: core) { request, context in try await create(request, context) }
-        group.route(.get, "vehicles", "ListVehicles", core: core) { request, context in try await list(request, context) }
+        group.route(.get, "vehicles", "ListVehicles", core: core) { request, context in try list(request, context) }
         group.route(.post, "vehicles/{vehicle}:updateAttributes", "UpdateVehicleAttributes", core: core) { request, context in
             try await updateAttributes(request, context)
         }
-        group.route(.get, "vehicles/:vehicle", "GetVehicle", core: core) { request, context in try await get(request, context) }
+        group.route(.get, "vehicles/:vehicle", "GetVehicle", core: core) { request, context in try get(request, context) }
         group.route(.put, "vehicles/:vehicle", "UpdateVehicle", core: core) { request, context in try await update(request, context) }
         group.route(.delete, "vehicles/:vehicle", "DeleteVehicle", core: core) { request, context in try await delete(request, context) }
         group.route(.post, "vehicles:search", "SearchVehicles", core: core) { request, context in try await search(request, context) }
     }
 
     private func create(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
-        ProtoJSONResponse(try await core.createVehicle(context.fleetCall(), vehicleID: request.uri.formQueryParameters.get("vehicleId") ?? "") {
-            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request)
+        let body = await ProtoJSONBody.collect(request)
+        return ProtoJSONResponse(try await core.createVehicle(context.fleetCall(), vehicleID: request.uri.formQueryParameters.get("vehicleId") ?? "") {
+            try ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: body)
         })
     }
 
-    private func get(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
-        ProtoJSONResponse(try await core.getVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle")))
+    private func get(_ request: Request, _ context: Context) throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
+        ProtoJSONResponse(try core.getVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle")))
     }
 
+    /// The router's UpdateVehicle, for what ``VehicleUpdateRoute`` leaves to it (escaped paths,
+    /// chunked bodies).
     private func update(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
-        ProtoJSONResponse(try await core.updateVehicle(
+        let body = await ProtoJSONBody.collect(request)
+        return ProtoJSONResponse(try await core.updateVehicle(
             context.fleetCall(), vehicleID: context.pathParameter("vehicle"), updateMask: request.uri.formQueryParameters.get("updateMask")
         ) {
-            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: request)
+            try ProtoJSONBody.decode(Maps_Fleetengine_V1_Vehicle.self, from: body)
         })
     }
 
@@ -50,18 +54,20 @@ struct VehicleRoutes: Sendable {
     private func updateAttributes(
         _ request: Request, _ context: Context
     ) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_UpdateVehicleAttributesResponse> {
-        ProtoJSONResponse(try await core.updateVehicleAttributes(context.fleetCall(), vehicleID: context.pathParameter("vehicle")) {
-            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_UpdateVehicleAttributesRequest.self, from: request)
+        let body = await ProtoJSONBody.collect(request)
+        return ProtoJSONResponse(try await core.updateVehicleAttributes(context.fleetCall(), vehicleID: context.pathParameter("vehicle")) {
+            try ProtoJSONBody.decode(Maps_Fleetengine_V1_UpdateVehicleAttributesRequest.self, from: body)
         })
     }
 
-    private func list(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_ListVehiclesResponse> {
-        ProtoJSONResponse(try await core.listVehicles(context.fleetCall()) { try ListVehiclesRequest(query: request.uri.formQueryParameters) })
+    private func list(_ request: Request, _ context: Context) throws -> ProtoJSONResponse<Maps_Fleetengine_V1_ListVehiclesResponse> {
+        ProtoJSONResponse(try core.listVehicles(context.fleetCall()) { try ListVehiclesRequest(query: request.uri.formQueryParameters) })
     }
 
     private func search(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_SearchVehiclesResponse> {
-        ProtoJSONResponse(try await core.searchVehicles(context.fleetCall()) {
-            try await ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchVehiclesRequest.self, from: request)
+        let body = await ProtoJSONBody.collect(request)
+        return ProtoJSONResponse(try core.searchVehicles(context.fleetCall()) {
+            try ProtoJSONBody.decode(Maps_Fleetengine_V1_SearchVehiclesRequest.self, from: body)
         })
     }
 }

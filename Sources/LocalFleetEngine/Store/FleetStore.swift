@@ -1,3 +1,5 @@
+import ServerStorage
+
 /// Where the local Fleet Engine keeps its vehicles and trips so that they outlive the process.
 ///
 /// The engine holds the live state in memory (``FleetState``) and hands the store every
@@ -10,6 +12,21 @@ package protocol FleetStore: Sendable {
     /// Saves `records` of `provider` in one transaction: all of them, or none (then it throws).
     /// When a resource appears twice, the later record (a new version or its removal) wins.
     func save(_ records: [FleetRecord], provider: String) async throws
+
+    /// Saves `records` as ``save(_:provider:)`` does, on the calling thread, when that needs no
+    /// waiting.
+    ///
+    /// - Throws: `FleetDatabase.WouldWait` when the store cannot (a lock, a failure, or a store
+    ///   that always waits, as the default does); nothing of `records` was saved, and
+    ///   ``save(_:provider:)`` must save them.
+    func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait)
+}
+
+extension FleetStore {
+    /// A store that always waits saves nothing here.
+    package func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
+        throw FleetDatabase.WouldWait()
+    }
 }
 
 /// The saved vehicles and trips of one provider, by id.

@@ -24,47 +24,56 @@ struct Accepted<Value: Sendable>: Sendable {
     }
 }
 
-/// Where the caller of a write waits for its batch to be saved, apart from ``FleetState``: the
-/// waiting caller resumes on its own executor, not on the actor, so a batch of a thousand
-/// writes does not queue a thousand jobs on the actor once it is saved.
+/// Where the caller of a write learns that its batch is saved, apart from ``FleetState``: a
+/// waiting task resumes on its own executor, and a callback runs on the thread that completed
+/// the save, never on the state's lock, so a batch of a thousand writes does not queue a
+/// thousand jobs behind the state.
 final class WriteAcknowledgement: Sendable {
+    private typealias Callback = @Sendable (Result<Void, any Error>) -> Void
+
     private enum State {
         case pending
-        case waiting(CheckedContinuation<Void, any Error>)
+        case notifying(Callback)
         case done(Result<Void, any Error>)
     }
 
     private let state = Locked(State.pending)
 
+    /// Calls `callback` with the outcome once ``complete(_:)`` is called (at once, on this
+    /// thread, if it was); call once, or ``wait()`` once.
+    func whenComplete(_ callback: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let outcome: Result<Void, any Error>? = state.withLock { state in
+            switch state {
+            case .pending:
+                state = .notifying(callback)
+                return nil
+            case .done(let result):
+                return result
+            case .notifying:
+                preconditionFailure("a write's acknowledgement is awaited once")
+            }
+        }
+        if let outcome { callback(outcome) }
+    }
+
     /// Waits until ``complete(_:)`` is called (returns at once if it was); call once.
     func wait() async throws {
         if case .done(let result) = state.withLock({ $0 }) { return try result.get() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let result: Result<Void, any Error>? = state.withLock { state in
-                switch state {
-                case .pending:
-                    state = .waiting(continuation)
-                    return nil
-                case .done(let result):
-                    return result
-                case .waiting:
-                    preconditionFailure("a write's acknowledgement is awaited once")
-                }
-            }
-            if let result { continuation.resume(with: result) }
+            whenComplete { continuation.resume(with: $0) }
         }
     }
 
-    /// Completes the write with `result`, resuming its waiting caller; call once.
+    /// Completes the write with `result`, telling its waiting caller; call once.
     func complete(_ result: Result<Void, any Error>) {
-        let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
+        let callback: Callback? = state.withLock { state in
             defer { state = .done(result) }
             switch state {
-            case .waiting(let continuation): return continuation
+            case .notifying(let callback): return callback
             case .pending: return nil
             case .done: preconditionFailure("a write is acknowledged once")
             }
         }
-        waiter?.resume(with: result)
+        callback?(result)
     }
 }

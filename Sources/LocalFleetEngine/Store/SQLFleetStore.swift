@@ -57,8 +57,30 @@ package struct SQLFleetStore: FleetStore {
 
     /// Upserts and deletes `records`, all or none (the later record of a resource wins).
     package func save(_ records: [FleetRecord], provider: String) async throws {
-        // Keep the latest of each resource first (nil: removed), so a record replaced in the
-        // same batch is never encoded.
+        let statements = try Self.statements(saving: records, provider: provider)
+        if statements.count == 1 {
+            try await database.executeAtomically(statements[0])
+        } else if !statements.isEmpty {
+            try await database.transaction { [statements] connection in
+                for statement in statements { try await connection.execute(sql: statement) { _ in } }
+            }
+        }
+    }
+
+    /// ``save(_:provider:)`` on the calling thread, on SQLite (see ``FleetDatabase/executeWithoutWaiting(_:)``).
+    package func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
+        let statements: [any SQLExpression]
+        do {
+            statements = try Self.statements(saving: records, provider: provider)
+        } catch {
+            throw FleetDatabase.WouldWait()
+        }
+        try database.executeWithoutWaiting(statements)
+    }
+
+    /// The statements that save `records`. The latest of each resource is kept first (nil:
+    /// removed), so a record replaced in the same batch is never encoded.
+    private static func statements(saving records: [FleetRecord], provider: String) throws -> [any SQLExpression] {
         var vehicles: [String: Vehicle?] = [:]
         var trips: [String: Trip?] = [:]
         for record in records {
@@ -69,16 +91,8 @@ package struct SQLFleetStore: FleetStore {
             case .deletedTrip(let id): trips[id] = .some(nil)
             }
         }
-        var statements: [any SQLExpression] = []
-        statements += Self.statements(Self.vehiclesTable, "vehicle_id", provider, try vehicles.mapValues { try $0.map(Self.message) })
-        statements += Self.statements(Self.tripsTable, "trip_id", provider, try trips.mapValues { try $0.map(Self.message) })
-        if statements.count == 1 {
-            try await database.executeAtomically(statements[0])
-        } else if !statements.isEmpty {
-            try await database.transaction { [statements] connection in
-                for statement in statements { try await connection.execute(sql: statement) { _ in } }
-            }
-        }
+        return statements(vehiclesTable, "vehicle_id", provider, try vehicles.mapValues { try $0.map(message) })
+            + statements(tripsTable, "trip_id", provider, try trips.mapValues { try $0.map(message) })
     }
 
     /// What a row holds of `resource`.

@@ -15,16 +15,36 @@ package protocol PipelineRoute: Sendable {
     /// What the route read from a request head it answers.
     associatedtype Match: Sendable
 
+    /// The most body bytes the route reads. A request that announces more, or sends its body
+    /// in chunks, is left to the router, which answers it as before. `0` (the default): only
+    /// requests without a body are the route's.
+    var maximumBodyBytes: Int { get }
+
     /// What to answer `head` with, or `nil` to leave the request to the router. Called on the
     /// event loop: read the head, do no I/O.
     func match(_ head: HTTPRequestHead) -> Match?
 
-    /// The answer to a matched request given at once, on the event loop, when nothing on the
-    /// way would wait (no I/O but what returns at once); `nil` to have ``respond(to:)`` give it.
-    func respondWithoutWaiting(to match: Match) -> PipelineAnswer?
+    /// The answer to a matched request with `body`, given without a task when nothing on the
+    /// way would wait (no I/O but what returns at once, or completes a promise of `eventLoop`);
+    /// `nil` to have ``respond(to:body:)`` give it. Called on `eventLoop`, the channel's.
+    func respondWithoutWaiting(to match: Match, body: ByteBuffer, on eventLoop: any EventLoop) -> PipelineReply?
 
-    /// The answer to a matched request; any refusal is an answer too.
-    func respond(to match: Match) async -> PipelineAnswer
+    /// The answer to a matched request with `body`; any refusal is an answer too.
+    func respond(to match: Match, body: ByteBuffer) async -> PipelineAnswer
+}
+
+extension PipelineRoute {
+    /// Routes of requests without a body read none.
+    package var maximumBodyBytes: Int { 0 }
+}
+
+/// How a pipeline route answers without a task: now, or when a future of the channel's event
+/// loop completes (a write acknowledged once saved, say).
+package enum PipelineReply: Sendable {
+    /// The answer, at once.
+    case now(PipelineAnswer)
+    /// The answer once the future succeeds; a failed future is answered 500.
+    case later(EventLoopFuture<PipelineAnswer>)
 }
 
 /// A response as a pipeline route gives it: the head and the whole body.

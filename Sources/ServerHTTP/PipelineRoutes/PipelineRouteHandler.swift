@@ -28,15 +28,16 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// The most requests of one read answered without waiting, one after another, before the
-    /// next waits its turn on the event loop (each is a signature, about 0.2 ms).
+    /// The most requests of one read answered without a task, one after another, before the
+    /// next waits its turn on the event loop (a token's is a signature, about 0.2 ms).
     static var answersAtOnceInARow: Int { 16 }
 
     private enum State {
         /// Between requests.
         case idle
-        /// Reading a request the route matched: its head read, its end not yet.
-        case reading(Route.Match, Reply)
+        /// Reading a request the route matched: its head read, and its body so far (`nil`:
+        /// none yet), its end not yet.
+        case reading(Route.Match, Reply, ByteBuffer?)
         /// The route is answering.
         case answering
         /// Passing a request the route declined on to Hummingbird, until its end.
@@ -166,19 +167,25 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         case (.closed, _):
             break
         case (.idle, .head(let head)):
-            if !quiescing, answersOwedByHummingbird == 0, Self.hasNoBody(head), let match = route.match(head) {
-                state = .reading(match, Reply(version: head.version, keepAlive: head.isKeepAlive))
+            if !quiescing, answersOwedByHummingbird == 0, Self.bodyFits(head, within: route.maximumBodyBytes),
+               let match = route.match(head) {
+                state = .reading(match, Reply(version: head.version, keepAlive: head.isKeepAlive), nil)
             } else {
                 state = .passing
                 answersOwedByHummingbird += 1
                 context.fireChannelRead(wrapInboundOut(part))
             }
-        case (.reading(let match, let reply), .end):
+        case (.reading(let match, let reply, let body), .end):
             state = .answering
-            answer(match, reply: reply, context: context)
-        case (.reading, .body):
-            // A GET the route matched has no body (see hasNoBody); nothing to keep.
-            break
+            answer(match, body: body ?? ByteBuffer(), reply: reply, context: context)
+        case (.reading(let match, let reply, let body), .body(var part)):
+            // The parser holds the body to its Content-Length, which the route allowed.
+            guard var body else {
+                state = .reading(match, reply, part)
+                break
+            }
+            body.writeBuffer(&part)
+            state = .reading(match, reply, body)
         case (.passing, .end):
             state = .idle
             context.fireChannelRead(wrapInboundOut(part))
@@ -201,27 +208,40 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         lastAnswerWritten.assumeIsolated().whenComplete { _ in fire() }
     }
 
-    /// Writes the route's answer at once when it can be given without waiting (up to
-    /// ``answersAtOnceInARow`` in one read); else runs the route off the pipeline, writes its
-    /// answer on the channel's loop and goes on with what arrived meanwhile.
-    private func answer(_ match: Route.Match, reply: Reply, context: ChannelHandlerContext) {
-        if answeredAtOnce < Self.answersAtOnceInARow, let answer = route.respondWithoutWaiting(to: match) {
+    /// Writes the route's answer at once, or once its future completes, when it can be given
+    /// without a task (up to ``answersAtOnceInARow`` in one read); else runs the route off the
+    /// pipeline, writes its answer on the channel's loop and goes on with what arrived meanwhile.
+    private func answer(_ match: Route.Match, body: ByteBuffer, reply: Reply, context: ChannelHandlerContext) {
+        if answeredAtOnce < Self.answersAtOnceInARow, let answer = route.respondWithoutWaiting(to: match, body: body, on: context.eventLoop) {
             answeredAtOnce += 1
-            write(answer, reply: reply, context: context)
+            switch answer {
+            case .now(let answer):
+                write(answer, reply: reply, context: context)
+            case .later(let future):
+                future.hop(to: context.eventLoop).assumeIsolated().whenComplete { result in
+                    self.writeLater((try? result.get()) ?? PipelineAnswer(.internal), reply: reply, context: context)
+                }
+            }
             return
         }
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         Task(executorPreference: executor) { [route, inFlight] in
-            let answer = await inFlight.run { await route.respond(to: match) }
+            let answer = await inFlight.run { await route.respond(to: match, body: body) }
             let write: @Sendable () -> Void = {
                 let (handler, context) = bound.value
-                guard handler.isAnswering else { return }
-                handler.write(answer, reply: reply, context: context)
-                handler.handleWaiting(context: context)
+                handler.writeLater(answer, reply: reply, context: context)
             }
             if loop.inEventLoop { write() } else { loop.execute(write) }
         }
+    }
+
+    /// Writes an answer that was not given at once, unless the connection closed meanwhile, and
+    /// goes on with what arrived while it was computed.
+    private func writeLater(_ answer: PipelineAnswer, reply: Reply, context: ChannelHandlerContext) {
+        guard isAnswering else { return }
+        write(answer, reply: reply, context: context)
+        handleWaiting(context: context)
     }
 
     /// Writes an answer; the route is idle again after it, unless the connection closes.
@@ -275,9 +295,11 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         }
     }
 
-    /// Whether the request announces no body: the routes answered here are `GET`s, and one
-    /// with a body is left to the router.
-    private static func hasNoBody(_ head: HTTPRequestHead) -> Bool {
-        !head.headers.contains(name: "transfer-encoding") && (head.headers.first(name: "content-length") ?? "0") == "0"
+    /// Whether the request's body, if any, is announced by `Content-Length` and at most
+    /// `maximum` bytes: a route reads no chunked body, and one too large is left to the router.
+    private static func bodyFits(_ head: HTTPRequestHead, within maximum: Int) -> Bool {
+        guard !head.headers.contains(name: "transfer-encoding") else { return false }
+        guard let length = head.headers.first(name: "content-length") else { return true }
+        return Int(length).map { (0...maximum).contains($0) } ?? false
     }
 }

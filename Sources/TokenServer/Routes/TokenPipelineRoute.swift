@@ -1,3 +1,4 @@
+import NIOCore
 import NIOHTTP1
 import ServerHTTP
 
@@ -40,11 +41,11 @@ struct TokenPipelineRoute: PipelineRoute {
         return Match(request: request, credential: BearerToken.credential(from: head.headers["authorization"]), path: path)
     }
 
-    func respondWithoutWaiting(to match: Match) -> PipelineAnswer? {
-        server.tokenAnswerWithoutWaiting(match.request, credential: match.credential, path: match.path)
+    func respondWithoutWaiting(to match: Match, body _: ByteBuffer, on _: any EventLoop) -> PipelineReply? {
+        server.tokenAnswerWithoutWaiting(match.request, credential: match.credential, path: match.path).map(PipelineReply.now)
     }
 
-    func respond(to match: Match) async -> PipelineAnswer {
+    func respond(to match: Match, body _: ByteBuffer) async -> PipelineAnswer {
         await server.tokenAnswer(match.request, credential: match.credential, path: match.path)
     }
 }

@@ -33,6 +33,7 @@ enum TestDatabases {
 final class FaultyStore: FleetStore {
     private struct Counters {
         var saves = 0
+        var savesWithoutWaiting = 0
         var records = 0
         var failNext = false
         var held = false
@@ -46,8 +47,10 @@ final class FaultyStore: FleetStore {
         self.inner = inner
     }
 
-    /// Saves made (or failed).
+    /// Saves made (or failed), on the calling thread or waiting.
     var saves: Int { counters.withLock { $0.saves } }
+    /// Saves made on the calling thread.
+    var savesWithoutWaiting: Int { counters.withLock { $0.savesWithoutWaiting } }
     /// Records saved.
     var savedRecords: Int { counters.withLock { $0.records } }
     /// Saves waiting because the store is held.
@@ -62,6 +65,18 @@ final class FaultyStore: FleetStore {
 
     func load(provider: String) async throws -> FleetSnapshot {
         try await inner.load(provider: provider)
+    }
+
+    /// Passes the save to the real store on the calling thread; a held store, or one told to
+    /// fail, can only save waiting.
+    func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
+        guard counters.withLock({ !$0.held && !$0.failNext }) else { throw FleetDatabase.WouldWait() }
+        try inner.saveWithoutWaiting(records, provider: provider)
+        counters.withLock { counters in
+            counters.saves += 1
+            counters.savesWithoutWaiting += 1
+            counters.records += records.count
+        }
     }
 
     func save(_ records: [FleetRecord], provider: String) async throws {

@@ -27,18 +27,21 @@ enum TestEngine {
     }
 
     /// ``with(folder:configure:_:)``, also handing `body` the engine's database, for tests that
-    /// make it fail; the data is at `location` when given (a PostgreSQL database, say).
+    /// make it fail; the data is at `location` when given (a PostgreSQL database, say), and the
+    /// engine saves through what `wrap` makes of the store (a ``FaultyStore``, say).
     static func withDatabase<Result: Sendable>(
         folder: String? = nil,
         location: DatabaseLocation? = nil,
+        wrap: @Sendable (SQLFleetStore) -> any FleetStore = { $0 },
         configure: @Sendable (inout LocalFleetEngineConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestClient, FleetDatabase) async throws -> Result
     ) async throws -> Result {
         let location = try location ?? .sqlite(path: (folder ?? makeFolder()) + "/fleet-engine.sqlite")
         let logger = Logger(label: "test-fleet-engine")
         let database = try await FleetDatabase.open(location, logger: logger)
-        let store = SQLFleetStore(database: database)
-        try await store.prepare()
+        let sqlStore = SQLFleetStore(database: database)
+        try await sqlStore.prepare()
+        let store = wrap(sqlStore)
         let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)
         var configuration = LocalFleetEngineConfiguration(
             projectID: TestKeys.project, trustedAccounts: TestKeys.trustedAccounts, port: 0, grpcPort: 0,

@@ -61,6 +61,20 @@ struct GRPCStreamWriter: ClosableRPCWriterProtocol {
         for element in elements { try await write(element) }
     }
 
+    /// Writes a unary call's whole answer, from any thread: its message and an `OK` status, or
+    /// the status alone when it is refused, as grpc-swift's server writes them.
+    func answer(_ outcome: Result<[UInt8], RPCError>) {
+        let parts: [Element] = switch outcome {
+        case .success(let message): [.metadata(Metadata()), .message(message), .status(Status(code: .ok, message: ""), Metadata())]
+        case .failure(let error): [.status(Status(code: Status.Code(error.code), message: error.message), Metadata())]
+        }
+        if eventLoop.inEventLoop {
+            parts.forEach(send)
+        } else {
+            eventLoop.execute { [send] in parts.forEach(send) }
+        }
+    }
+
     /// grpc-swift writes a status before it finishes; a call that ends without one is answered
     /// `INTERNAL`.
     func finish() async {

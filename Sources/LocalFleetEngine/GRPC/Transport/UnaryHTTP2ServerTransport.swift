@@ -25,6 +25,8 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     private let host: String
     private let port: Int
     private let maximumRequestSize: Int
+    /// The methods answered on the event loop when they can, by `service/method`.
+    private let methodsOnLoop: [String: any UnaryMethodOnLoop]
     private let group: MultiThreadedEventLoopGroup
     private let quiescing: ServerQuiescingHelper
     /// Finished when the server stops listening: quiesced, or cancelled.
@@ -50,11 +52,16 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     }
 
     /// A transport that will listen on `host` (an address or a name) and `port` (0 picks a free
-    /// one), refusing request messages larger than `maximumRequestSize` bytes.
-    package init(host: String, port: Int, maximumRequestSize: Int, group: MultiThreadedEventLoopGroup = .singleton) {
+    /// one), refusing request messages larger than `maximumRequestSize` bytes, and answering the
+    /// calls of `methodsOnLoop` where they are read when they can.
+    package init(
+        host: String, port: Int, maximumRequestSize: Int, methodsOnLoop: [any UnaryMethodOnLoop] = [],
+        group: MultiThreadedEventLoopGroup = .singleton
+    ) {
         self.host = host
         self.port = port
         self.maximumRequestSize = maximumRequestSize
+        self.methodsOnLoop = Dictionary(methodsOnLoop.map { ($0.fullyQualifiedMethod, $0) }, uniquingKeysWith: { first, _ in first })
         self.group = group
         self.quiescing = ServerQuiescingHelper(group: group)
         (stopped, stop) = AsyncStream.makeStream(of: Never.self)
@@ -120,9 +127,15 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
         quiescing.initiateShutdown(promise: closed)
     }
 
-    /// Runs `call` through grpc-swift's server (`streamHandler`) as a task of its own. Called by
-    /// the connection once the call's request is read.
+    /// Answers `call` on this event loop when its method is one of ``methodsOnLoop`` and takes it;
+    /// else runs it through grpc-swift's server (`streamHandler`) as a task of its own. Called by
+    /// the connection, on its loop, once the call's request is read.
     private func start(_ call: ReadCall, _ streamHandler: @escaping @Sendable (RPCStream<Inbound, Outbound>, ServerContext) async -> Void) {
+        if let method = methodsOnLoop[call.descriptor.fullyQualifiedMethod], call.parts.count == 2,
+           case .metadata(let metadata) = call.parts[0], case .message(let message) = call.parts[1],
+           method.answer(metadata: metadata, message: message, respond: { [writer = call.writer] (outcome: Result<[UInt8], RPCError>) in writer.answer(outcome) }) {
+            return
+        }
         let (id, cancelled) = calls.withLock { calls in
             calls.nextID += 1
             calls.running[calls.nextID] = call.cancellation

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import ServerHTTP
+
+extension FleetEngineCore {
+    /// Where an UpdateVehicle answered without a task comes from, and what the door read of it.
+    struct UpdateWithoutWaiting {
+        /// The door it came through, for `/metrics`.
+        let door: FleetEngineMetrics.Door
+        /// The request's `authorization` values.
+        let authorization: [String]
+        /// What names the request in the log (a path, a method).
+        let logPath: String
+        /// The log of the door.
+        let logger: Logger
+        /// The provider and vehicle the request names (a gRPC request's `name`); read once the
+        /// token is verified, as the door's other calls read it.
+        let target: () throws(APIError) -> (provider: String, vehicleID: String)
+        /// The update mask.
+        let updateMask: String?
+        /// The vehicle of the request (its body, or its message's field).
+        let readBody: () throws -> Vehicle
+    }
+
+    /// UpdateVehicle, the location update of a driver app, answered without a task: the token is
+    /// checked with the keys at hand, the update with ``acceptVehicleUpdate(_:vehicleID:updateMask:readBody:)``,
+    /// and `completion` gets the vehicle once its write is saved (on the thread that saved it),
+    /// or the refusal (at once). Counted for `/metrics` as every call is.
+    ///
+    /// - Returns: `false`, having done nothing, when the token's key might first have to be
+    ///   fetched: the door answers through ``updateVehicle(_:vehicleID:updateMask:readBody:)``.
+    func updateVehicleWithoutWaiting(
+        _ request: UpdateWithoutWaiting, completion: @escaping @Sendable (Result<Vehicle, APIError>) -> Void
+    ) -> Bool {
+        let start = ContinuousClock.now
+        guard let authenticated = authenticateWithoutWaiting(authorization: request.authorization, path: request.logPath, logger: request.logger)
+        else { return false }
+        let door = request.door
+        let end: @Sendable (Result<Vehicle, APIError>) -> Void = { [metrics] outcome in
+            metrics.record("UpdateVehicle", door: door, refusal: outcome.failure, elapsed: .now - start)
+            completion(outcome)
+        }
+        do {
+            let token = try authenticated.get()
+            let (provider, vehicleID) = try request.target()
+            let call = FleetCall(token: token, provider: provider, logger: request.logger)
+            let accepted = try acceptVehicleUpdate(call, vehicleID: vehicleID, updateMask: request.updateMask, readBody: request.readBody)
+            accepted.acknowledgement.whenComplete { saved in
+                end(saved.map { accepted.value }.mapError { $0 as? APIError ?? .internal })
+            }
+        } catch {
+            end(.failure(error as? APIError ?? .unexpected(error, method: .put, path: request.logPath, logger: request.logger)))
+        }
+        return true
+    }
+}
+
+extension Result {
+    /// The error, or `nil` for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
