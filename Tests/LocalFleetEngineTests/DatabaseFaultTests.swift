@@ -20,7 +20,7 @@ struct FleetEngineDatabaseFaultTests {
     func sqliteFull() async throws {
         let folder = try TestEngine.makeFolder()
         let vehicle = try await TestEngine.withDatabase(folder: folder) { client, database in
-            try await database.capSQLite(atPages: nil)
+            try await database.capSQLiteSize(atPages: nil)
             var refused: String?
             for index in 0..<200 where refused == nil {
                 let id = "bulky-\(index)"
@@ -34,7 +34,7 @@ struct FleetEngineDatabaseFaultTests {
             let id = try #require(refused, "the capped database never filled")
             #expect(try await client.send(.GET, "\(Fixtures.provider)/vehicles/\(id)", token: Tokens.server).status == 404)
 
-            try await database.capSQLite(atPages: 1 << 30)
+            try await database.capSQLiteSize(atPages: 1 << 30)
             let retried = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server, body: Self.bulkyVehicle)
             #expect(retried.status == 200, "\(retried)")
             return id

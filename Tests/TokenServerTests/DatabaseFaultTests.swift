@@ -22,7 +22,7 @@ struct TokenServerDatabaseFaultTests {
     func sqliteFull() async throws {
         try await TestServer.serve(.sqlite) { client, server in
             let database = server.server.store.database
-            try await database.capSQLite(atPages: nil)
+            try await database.capSQLiteSize(atPages: nil)
             var refused: String?
             for index in 0..<400 where refused == nil {
                 let username = "filler-\(index)"
@@ -36,7 +36,7 @@ struct TokenServerDatabaseFaultTests {
             let username = try #require(refused, "the capped database never filled")
             #expect(try await server.server.store.account(username: username) == nil)
 
-            try await database.capSQLite(atPages: 1 << 30)
+            try await database.capSQLiteSize(atPages: 1 << 30)
             // The same account and identity again: 201, not 409, so neither row was left behind.
             let retried = try await client.admin(.post, "/v1/admin/accounts", json: Self.accountBody(username))
             #expect(retried.status == .created, "\(String(buffer: retried.body))")
