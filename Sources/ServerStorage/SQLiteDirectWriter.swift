@@ -15,7 +15,7 @@ import VaporCSQLite
 /// pool instead. Statements are prepared once, up to ``preparedCapacity`` of them.
 final class SQLiteDirectWriter: Sendable {
     /// The most statements kept prepared; others are prepared for each call.
-    static let preparedCapacity = 256
+    static let preparedCapacity = 64
 
     private let path: String
     /// The connection, once opened, and whether ``close()`` was called.
@@ -42,7 +42,14 @@ final class SQLiteDirectWriter: Sendable {
                     connection = try Connection(path: path)
                     state.connection = connection
                 }
-                try connection.execute(statements)
+                do throws(SQLiteDirectReader.Unavailable) {
+                    try connection.execute(statements)
+                } catch {
+                    // A connection left inside a transaction (its ROLLBACK failed) would hold
+                    // the write lock: it is closed, and the next call opens another.
+                    if connection.isInTransaction { state.connection = nil }
+                    throw error
+                }
             }
         }
         try outcome.get()
@@ -80,6 +87,9 @@ final class SQLiteDirectWriter: Sendable {
                 throw SQLiteDirectReader.Unavailable(code: setUp)
             }
         }
+
+        /// Whether a transaction is open on the connection.
+        var isInTransaction: Bool { sqlite_nio_sqlite3_get_autocommit(handle) == 0 }
 
         /// Finalizes the prepared statements and closes the connection.
         deinit {
@@ -119,7 +129,11 @@ final class SQLiteDirectWriter: Sendable {
                     sqlite_nio_sqlite3_finalize(statement)
                 }
             }
-            defer { sqlite_nio_sqlite3_reset(statement) }
+            defer {
+                // Kept statements hold no copy of the batch they wrote.
+                sqlite_nio_sqlite3_reset(statement)
+                sqlite_nio_sqlite3_clear_bindings(statement)
+            }
             try SQLiteDirectReader.Value.bind(binds, to: statement)
             var stepped = sqlite_nio_sqlite3_step(statement)
             while stepped == SQLITE_ROW { stepped = sqlite_nio_sqlite3_step(statement) }

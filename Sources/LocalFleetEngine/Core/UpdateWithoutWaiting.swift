@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import ServerHTTP
 
@@ -49,7 +50,9 @@ extension FleetEngineCore {
                 end(saved.map { accepted.value }.mapError { $0 as? APIError ?? .internal })
             }
         } catch {
-            end(.failure(error as? APIError ?? .unexpected(error, method: .put, path: request.logPath, logger: request.logger)))
+            // For the log: REST's UpdateVehicle is a PUT, a gRPC call a POST.
+            let method: HTTPRequest.Method = request.door == .rest ? .put : .post
+            end(.failure(error as? APIError ?? .unexpected(error, method: method, path: request.logPath, logger: request.logger)))
         }
         return true
     }

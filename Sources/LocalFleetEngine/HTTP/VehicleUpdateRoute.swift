@@ -9,13 +9,13 @@ import ServerHTTP
 /// pipeline (see ``ServerHTTP/PipelineRoute``): a driver app's location update, the engine's
 /// busiest request.
 ///
-/// It calls the core's own operation (``FleetEngineCore/acceptVehicleUpdate(_:vehicleID:updateMask:readBody:)``)
+/// It runs the core's own operation (``FleetEngineCore/updateVehicleWithoutWaiting(_:completion:)``)
 /// on the event loop that read the request, and its answer leaves from that loop once the
 /// group commit holding the update is saved: no task, no hop to another thread and back but
-/// the commit's. A token whose key must first be fetched is answered through
-/// ``respond(to:body:)`` instead. Paths with a percent-escape or a colon, and bodies the
-/// request does not announce with `Content-Length`, are left to the router's route, which
-/// answers them the same way.
+/// the commit's. A token whose key must first be fetched (and a request beyond the pipeline
+/// handler's answers at once in one read) is answered through ``respond(to:body:)``, in a task.
+/// Paths with a percent-escape or a colon, chunked bodies and bodies over the limit are left to
+/// the router's route, which answers them the same way.
 struct VehicleUpdateRoute: PipelineRoute {
     let core: FleetEngineCore
     let logger: Logger

@@ -17,12 +17,12 @@ import ServerHTTP
 /// request can be checked and its write accepted on the event loop that read it, and a write's
 /// caller waits for the save through the ``Accepted`` it is given.
 ///
-/// A commit starts where the first write of its batch was accepted: on an event loop, once the
-/// loop has handled what it read (so that the batch holds all of it), on the loop's own thread;
-/// elsewhere in a task. Either way the store saves on that thread when it can without waiting
-/// (SQLite with no other writer: a WAL commit, no `fsync`), and through its waiting path
-/// otherwise. So a location update read on an event loop is checked, saved and answered there,
-/// without a hop to another thread and back.
+/// Each batch is saved where its first write was accepted: on an event loop, once the loop has
+/// handled what it read (so that the batch holds all of it), on the loop's own thread; elsewhere
+/// in a task. Either way the store saves on that thread when it can without waiting (SQLite with
+/// no other writer: a WAL commit, which syncs nothing but for the checkpoint SQLite makes every
+/// thousand pages), and through its waiting path otherwise. So a location update read on an
+/// event loop is checked, saved and answered there, without a hop to another thread and back.
 ///
 /// The state is loaded once at start: one local Fleet Engine process owns its database.
 final class FleetState: Sendable {
@@ -47,29 +47,34 @@ final class FleetState: Sendable {
 
     /// The vehicle, with its name and current trips, or `nil`.
     func vehicle(_ id: String) -> Vehicle? {
-        live.withLock { $0.vehicle(id) }
+        live.withLock { $0.saved.vehicle(id) }
     }
 
     /// The trip, or `nil`.
     func trip(_ id: String) -> Trip? {
-        live.withLock { $0.trip(id) }
+        live.withLock { $0.saved.trip(id) }
     }
 
     /// The vehicles, as the API shows them, that `isIncluded` accepts, sorted by id.
     func vehicles(where isIncluded: @Sendable (Vehicle) -> Bool) -> [(id: String, vehicle: Vehicle)] {
-        live.withLock { $0.vehicles(where: isIncluded) }
+        savedState.vehicles(where: isIncluded)
     }
 
     /// The trips that `isIncluded` accepts, sorted by id.
     func trips(where isIncluded: @Sendable (Trip) -> Bool) -> [(id: String, trip: Trip)] {
-        live.withLock { $0.trips(where: isIncluded) }
+        savedState.trips(where: isIncluded)
     }
 
     /// The vehicles that match `request` at `now`, nearest first.
     /// Each match says that it is ordered by straight-line distance, whatever order was asked
     /// for: the engine has no road network.
     func search(_ request: SearchVehiclesRequest, now: Date) -> [VehicleMatch] {
-        live.withLock { $0.search(request, now: now) }
+        savedState.search(request, now: now)
+    }
+
+    /// The saved state, copied out of the lock to be read through without holding it.
+    private var savedState: SavedFleet {
+        live.withLock { $0.saved }
     }
 
     // MARK: Writes (acknowledged once durable)
@@ -143,38 +148,51 @@ final class FleetState: Sendable {
             defer { fleet.isCommitting = true }
             return (accepted, !fleet.isCommitting)
         }
-        if startsCommit { startCommit() }
+        if startsCommit { commitNext() }
         return accepted
     }
 
-    /// Starts the commit of what is queued. On an event loop it runs once the loop has handled
-    /// what it read, so that a batch holds all of it; elsewhere it runs as a task.
-    private func startCommit() {
-        if let loop = MultiThreadedEventLoopGroup.currentEventLoop {
-            loop.execute { self.commitBatch(on: loop) }
+    /// Has the next batch saved where its first write was accepted: on that event loop once
+    /// the loop has handled what it read, so that the batch holds all of it (and a loop that
+    /// just saved one goes back to its own connections meanwhile), or in a task. Ends the commit
+    /// when nothing is queued, releasing the callers of ``drain()``.
+    private func commitNext() {
+        let (queued, origin, waiters) = live.withLock { fleet -> (Bool, (any EventLoop)?, [CheckedContinuation<Void, Never>]) in
+            guard fleet.hasQueuedWrites else {
+                fleet.isCommitting = false
+                defer { fleet.drainWaiters = [] }
+                return (false, nil, fleet.drainWaiters)
+            }
+            return (true, fleet.queueOrigin, [])
+        }
+        for waiter in waiters { waiter.resume() }
+        guard queued else { return }
+        if let origin {
+            origin.execute { self.commitBatch() }
         } else {
-            Task(priority: .high) { await self.commitAll() }
+            Task(priority: .high) { await self.commitBatchWaiting() }
         }
     }
 
-    /// Saves the next batch on `loop`'s thread, then comes back for the next one after the
-    /// loop's other work; leaves the rest to a task when the store cannot save without waiting.
-    private func commitBatch(on loop: any EventLoop) {
-        guard let batch = nextBatch() else { return }
+    /// Saves the next batch on this event loop's thread; hands it to a task when the store
+    /// cannot save it without waiting.
+    private func commitBatch() {
+        guard let batch = live.withLock({ $0.nextBatch(atMost: Self.maximumBatch) }) else { return commitNext() }
         guard savedWithoutWaiting(batch) else {
             Task(priority: .high) {
                 await self.save(batch)
-                await self.commitAll()
+                self.commitNext()
             }
             return
         }
-        loop.execute { self.commitBatch(on: loop) }
+        commitNext()
     }
 
-    /// Saves batch after batch until the queue is empty. A task runs it at high priority: a
-    /// commit releases every request waiting on it, so it should not queue behind them.
-    private func commitAll() async {
-        while let batch = nextBatch() { await save(batch) }
+    /// Saves the next batch in a task (high priority: a commit releases every request waiting
+    /// on it, so it should not queue behind them).
+    private func commitBatchWaiting() async {
+        if let batch = live.withLock({ $0.nextBatch(atMost: Self.maximumBatch) }) { await save(batch) }
+        commitNext()
     }
 
     /// Saves `batch`, on this thread when the store can without waiting; fails it, and every
@@ -199,19 +217,6 @@ final class FleetState: Sendable {
         }
         saved(batch)
         return true
-    }
-
-    /// The next batch to save; `nil` when the queue is empty, which ends the commit (and
-    /// releases the callers of ``drain()``).
-    private func nextBatch() -> [PendingWrite]? {
-        let (batch, waiters) = live.withLock { fleet -> ([PendingWrite]?, [CheckedContinuation<Void, Never>]) in
-            if let batch = fleet.nextBatch(atMost: Self.maximumBatch) { return (batch, []) }
-            fleet.isCommitting = false
-            defer { fleet.drainWaiters = [] }
-            return (nil, fleet.drainWaiters)
-        }
-        for waiter in waiters { waiter.resume() }
-        return batch
     }
 
     /// Makes a saved batch visible, then tells its writers.

@@ -1,15 +1,14 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import ServerHTTP
 
 /// The vehicles and trips of one provider as ``FleetState`` keeps them under its lock: what
 /// is saved (what reads show), the writes accepted and not yet saved, and the queue of the
 /// next batch. Every write is checked against everything accepted before it, saved or not.
 struct LiveFleet {
-    private let provider: String
-    private var vehicles: [String: Vehicle]
-    private var trips: [String: Trip]
-    /// The unfinished trips of saved state: what reads show.
-    private var activeTrips = ActiveTripIndex()
+    /// What is saved: what reads show.
+    private(set) var saved: SavedFleet
     /// The unfinished trips of every accepted write, saved or not: what a write's result shows,
     /// so that it reflects every write accepted before it (which are all saved by the time its
     /// caller is released).
@@ -19,67 +18,23 @@ struct LiveFleet {
     private var pendingTrips: [String: (sequence: UInt64, trip: Trip?)] = [:]
     /// Accepted writes not yet handed to the store, oldest first.
     private var queue: [PendingWrite] = []
+    /// The event loop that accepted the queue's first write (`nil`: a task did): where its
+    /// batch is saved.
+    private(set) var queueOrigin: (any EventLoop)?
     /// How many writes were accepted since start: saved, failed or waiting for their save.
     private(set) var acceptedWriteCount: UInt64 = 0
     /// Whether a commit is scheduled or under way: one at a time, batch after batch until the
     /// queue is empty, so that batches are saved in the order they were accepted.
     var isCommitting = false
+    /// Whether the queue has writes.
+    var hasQueuedWrites: Bool { !queue.isEmpty }
     /// Callers of ``FleetState/drain()``, resumed when the commit under way ends.
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// The saved state `snapshot` of `provider`.
     init(provider: String, snapshot: FleetSnapshot) {
-        self.provider = provider
-        self.vehicles = snapshot.vehicles
-        self.trips = snapshot.trips
-        for (id, trip) in snapshot.trips { activeTrips.record(tripID: id, old: nil, new: trip) }
-        acceptedActiveTrips = activeTrips
-    }
-
-    // MARK: Reads (saved state only)
-
-    /// The vehicle, with its name and current trips, or `nil`.
-    func vehicle(_ id: String) -> Vehicle? {
-        vehicles[id].map { presented($0, id: id, trips: activeTrips) }
-    }
-
-    /// The trip, or `nil`.
-    func trip(_ id: String) -> Trip? {
-        trips[id]
-    }
-
-    /// The vehicles, as the API shows them, that `isIncluded` accepts, sorted by id.
-    func vehicles(where isIncluded: @Sendable (Vehicle) -> Bool) -> [(id: String, vehicle: Vehicle)] {
-        vehicles.keys.sorted().compactMap { id in
-            guard let vehicle = vehicles[id] else { return nil }
-            let shown = presented(vehicle, id: id, trips: activeTrips)
-            return isIncluded(shown) ? (id, shown) : nil
-        }
-    }
-
-    /// The trips that `isIncluded` accepts, sorted by id.
-    func trips(where isIncluded: @Sendable (Trip) -> Bool) -> [(id: String, trip: Trip)] {
-        trips.keys.sorted().compactMap { id in trips[id].flatMap { isIncluded($0) ? (id, $0) : nil } }
-    }
-
-    /// The vehicles that match `request` at `now`, nearest first.
-    /// Each match says that it is ordered by straight-line distance, whatever order was asked
-    /// for: the engine has no road network.
-    func search(_ request: SearchVehiclesRequest, now: Date) -> [VehicleMatch] {
-        let candidates = VehicleSearch.candidates(
-            for: request, among: vehicles, activeTrips: activeTrips, now: now, status: { self.trips[$0]?.tripStatus })
-        return candidates.compactMap { candidate in
-            vehicles[candidate.id].map { vehicle in
-                .with { match in
-                    match.vehicle = presented(vehicle, id: candidate.id, trips: activeTrips)
-                    match.vehiclePickupStraightLineDistanceMeters = .init(Int32(clamping: Int(candidate.distanceMeters.rounded())))
-                    match.tripType = candidate.tripType
-                    match.vehicleMatchType = candidate.matchType
-                    match.requestedOrderedBy = request.orderBy
-                    match.orderedBy = .pickupPointStraightDistance
-                }
-            }
-        }
+        saved = SavedFleet(provider: provider, snapshot: snapshot)
+        acceptedActiveTrips = saved.activeTrips
     }
 
     // MARK: Accepting writes
@@ -88,16 +43,16 @@ struct LiveFleet {
     mutating func acceptVehicleCreation(_ id: String, _ vehicle: Vehicle) throws -> Accepted<Vehicle> {
         guard latestVehicle(id) == nil else { throw APIError.alreadyExists("vehicle '\(id)' already exists") }
         var created = vehicle
-        created.name = ResourceName.vehicle(provider: provider, id: id)
+        created.name = ResourceName.vehicle(provider: saved.provider, id: id)
         created.currentTrips = []
-        return Accepted(value: presented(created, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, created)))
+        return Accepted(value: saved.presented(created, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, created)))
     }
 
     /// Accepts new values of a vehicle's `fields`; 404 when there is no such vehicle.
     mutating func acceptVehicleUpdate(_ id: String, with update: Vehicle, fields: Set<VehicleField>) throws -> Accepted<Vehicle> {
         guard let current = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
         let updated = current.applying(update, fields: fields)
-        return Accepted(value: presented(updated, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, updated)))
+        return Accepted(value: saved.presented(updated, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, updated)))
     }
 
     /// Accepts attributes merged into a vehicle's by key; 404 without the vehicle, 400 over the limit.
@@ -144,7 +99,7 @@ struct LiveFleet {
         guard latestTrip(id) == nil else { throw APIError.alreadyExists("trip '\(id)' already exists") }
         try requireVehicle(trip.vehicleID)
         var created = trip
-        created.name = ResourceName.trip(provider: provider, id: id)
+        created.name = ResourceName.trip(provider: saved.provider, id: id)
         created.tripStatus = .new
         return Accepted(value: created, acknowledgement: write(.trip(id: id, created)))
     }
@@ -186,14 +141,13 @@ struct LiveFleet {
 
     /// Makes a saved vehicle (or its deletion, `nil`) visible.
     private mutating func publish(vehicle: Vehicle?, id: String, sequence: UInt64) {
-        vehicles[id] = vehicle
+        saved.publish(vehicle: vehicle, id: id)
         if pendingVehicles[id]?.sequence == sequence { pendingVehicles[id] = nil }
     }
 
     /// Makes a saved trip (or its deletion, `nil`) visible.
     private mutating func publish(trip: Trip?, id: String, sequence: UInt64) {
-        activeTrips.record(tripID: id, old: trips[id], new: trip)
-        trips[id] = trip
+        saved.publish(trip: trip, id: id)
         if pendingTrips[id]?.sequence == sequence { pendingTrips[id] = nil }
     }
 
@@ -203,7 +157,7 @@ struct LiveFleet {
         defer { queue.removeAll() }
         pendingVehicles.removeAll()
         pendingTrips.removeAll()
-        acceptedActiveTrips = activeTrips
+        acceptedActiveTrips = saved.activeTrips
         return failedBatch + queue
     }
 
@@ -224,32 +178,25 @@ struct LiveFleet {
             pendingTrips[id] = (sequence, nil)
         }
         let acknowledgement = WriteAcknowledgement()
+        if queue.isEmpty { queueOrigin = MultiThreadedEventLoopGroup.currentEventLoop }
         queue.append(PendingWrite(sequence: sequence, record: record, acknowledgement: acknowledgement))
         return acknowledgement
     }
 
     private func latestVehicle(_ id: String) -> Vehicle? {
         if let pending = pendingVehicles[id] { return pending.vehicle }
-        return vehicles[id]
+        return saved.vehicles[id]
     }
 
     private func latestTrip(_ id: String) -> Trip? {
         if let pending = pendingTrips[id] { return pending.trip }
-        return trips[id]
+        return saved.trips[id]
     }
 
     private func requireVehicle(_ vehicleID: String) throws {
         guard !vehicleID.isEmpty else { return }
         guard latestVehicle(vehicleID) != nil else {
-            throw APIError.invalidArgument("vehicleId '\(vehicleID)' names no vehicle of provider '\(provider)'")
+            throw APIError.invalidArgument("vehicleId '\(vehicleID)' names no vehicle of provider '\(saved.provider)'")
         }
-    }
-
-    /// The vehicle as the API shows it: its name, and its current trips from `trips`.
-    private func presented(_ vehicle: Vehicle, id: String, trips: ActiveTripIndex) -> Vehicle {
-        var shown = vehicle
-        shown.name = ResourceName.vehicle(provider: provider, id: id)
-        shown.currentTrips = trips.trips(of: id)
-        return shown
     }
 }

@@ -69,6 +69,8 @@ package struct SQLFleetStore: FleetStore {
 
     /// ``save(_:provider:)`` on the calling thread, on SQLite (see ``FleetDatabase/executeWithoutWaiting(_:)``).
     package func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
+        // PostgreSQL always waits: nothing is encoded for it here.
+        guard database.kind == .sqlite else { throw FleetDatabase.WouldWait() }
         let statements: [any SQLExpression]
         do {
             statements = try Self.statements(saving: records, provider: provider)

@@ -184,6 +184,7 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
                 state = .reading(match, reply, part)
                 break
             }
+            state = .answering  // lets go of the state's copy, so that the body grows in place
             body.writeBuffer(&part)
             state = .reading(match, reply, body)
         case (.passing, .end):

@@ -10,8 +10,11 @@ import NIOPosix
 /// call starts (every method the engine serves takes one request message), the call started
 /// there as a task, and its answer handed back to the connection's event loop.
 ///
-/// The calls run on Swift's global executor, not on the event loop that read them: a
-/// connection's calls then use both cores whichever loop the connection is on. Pinned to their
+/// The calls of ``UnaryMethodOnLoop`` methods are answered on the event loop that read them,
+/// without a task, when the method takes them (these are not among the calls a cancelled
+/// transport waits for: they end with their save). Every other call runs on Swift's global
+/// executor, not on the event loop that read it: a connection's calls then use both cores
+/// whichever loop the connection is on. Pinned to their
 /// loop (a task executor preference), they saved a hop each but left a core idle whenever one
 /// loop had more calls than the other: 7–10 % fewer updates a second (docs/performance.md).
 ///

@@ -1,0 +1,85 @@
+import Foundation
+
+/// What reads show of a provider's vehicles and trips: everything saved, nothing else. A value:
+/// ``FleetState`` copies it out of its lock to list and search, so that the event loops that
+/// accept writes never wait for a whole list to be sorted.
+struct SavedFleet: Sendable {
+    let provider: String
+    private(set) var vehicles: [String: Vehicle]
+    private(set) var trips: [String: Trip]
+    /// The unfinished trips of saved state.
+    private(set) var activeTrips = ActiveTripIndex()
+
+    /// The saved state `snapshot` of `provider`.
+    init(provider: String, snapshot: FleetSnapshot) {
+        self.provider = provider
+        self.vehicles = snapshot.vehicles
+        self.trips = snapshot.trips
+        for (id, trip) in snapshot.trips { activeTrips.record(tripID: id, old: nil, new: trip) }
+    }
+
+    /// The vehicle, with its name and current trips, or `nil`.
+    func vehicle(_ id: String) -> Vehicle? {
+        vehicles[id].map { presented($0, id: id, trips: activeTrips) }
+    }
+
+    /// The trip, or `nil`.
+    func trip(_ id: String) -> Trip? {
+        trips[id]
+    }
+
+    /// The vehicles, as the API shows them, that `isIncluded` accepts, sorted by id.
+    func vehicles(where isIncluded: @Sendable (Vehicle) -> Bool) -> [(id: String, vehicle: Vehicle)] {
+        vehicles.keys.sorted().compactMap { id in
+            guard let vehicle = vehicles[id] else { return nil }
+            let shown = presented(vehicle, id: id, trips: activeTrips)
+            return isIncluded(shown) ? (id, shown) : nil
+        }
+    }
+
+    /// The trips that `isIncluded` accepts, sorted by id.
+    func trips(where isIncluded: @Sendable (Trip) -> Bool) -> [(id: String, trip: Trip)] {
+        trips.keys.sorted().compactMap { id in trips[id].flatMap { isIncluded($0) ? (id, $0) : nil } }
+    }
+
+    /// The vehicles that match `request` at `now`, nearest first.
+    /// Each match says that it is ordered by straight-line distance, whatever order was asked
+    /// for: the engine has no road network.
+    func search(_ request: SearchVehiclesRequest, now: Date) -> [VehicleMatch] {
+        let candidates = VehicleSearch.candidates(
+            for: request, among: vehicles, activeTrips: activeTrips, now: now, status: { self.trips[$0]?.tripStatus })
+        return candidates.compactMap { candidate in
+            vehicles[candidate.id].map { vehicle in
+                .with { match in
+                    match.vehicle = presented(vehicle, id: candidate.id, trips: activeTrips)
+                    match.vehiclePickupStraightLineDistanceMeters = .init(Int32(clamping: Int(candidate.distanceMeters.rounded())))
+                    match.tripType = candidate.tripType
+                    match.vehicleMatchType = candidate.matchType
+                    match.requestedOrderedBy = request.orderBy
+                    match.orderedBy = .pickupPointStraightDistance
+                }
+            }
+        }
+    }
+
+    // MARK: Saving
+
+    /// Makes a saved vehicle (or its deletion, `nil`) visible.
+    mutating func publish(vehicle: Vehicle?, id: String) {
+        vehicles[id] = vehicle
+    }
+
+    /// Makes a saved trip (or its deletion, `nil`) visible.
+    mutating func publish(trip: Trip?, id: String) {
+        activeTrips.record(tripID: id, old: trips[id], new: trip)
+        trips[id] = trip
+    }
+
+    /// The vehicle as the API shows it: its name, and its current trips from `trips`.
+    func presented(_ vehicle: Vehicle, id: String, trips: ActiveTripIndex) -> Vehicle {
+        var shown = vehicle
+        shown.name = ResourceName.vehicle(provider: provider, id: id)
+        shown.currentTrips = trips.trips(of: id)
+        return shown
+    }
+}
