@@ -2,6 +2,7 @@ import FleetTokenProvider
 import Foundation
 import Locking
 import Testing
+import TestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -217,17 +218,19 @@ struct HTTPTokenFetcherTests {
 
     @Test("an unreachable server is a transport error, retried up to maxAttempts")
     func retriesTransportErrors() async throws {
-        let closedPort = try await FakeTokenServer.run { server in server.port }
-        let sleeps = SleepRecorder()
-        let fetcher = HTTPTokenFetcher(
-            urlTemplate: try TokenURLTemplate("http://127.0.0.1:\(closedPort)/v1/tokens/driver/{vehicleId}"),
-            retryPolicy: sleeps.policy(maxAttempts: 3)
-        )
-        let error = await #expect(throws: TokenProviderError.self) { try await fetcher.fetchToken(for: v1) }
-        guard case .transport = error else {
-            Issue.record("expected a transport error, got \(String(describing: error))")
-            return
+        // A port of a server that stopped could meanwhile be another test's server's.
+        try await ClosedPort.with { closedPort in
+            let sleeps = SleepRecorder()
+            let fetcher = HTTPTokenFetcher(
+                urlTemplate: try TokenURLTemplate("http://127.0.0.1:\(closedPort)/v1/tokens/driver/{vehicleId}"),
+                retryPolicy: sleeps.policy(maxAttempts: 3)
+            )
+            let error = await #expect(throws: TokenProviderError.self) { try await fetcher.fetchToken(for: v1) }
+            guard case .transport = error else {
+                Issue.record("expected a transport error, got \(String(describing: error))")
+                return
+            }
+            #expect(sleeps.recorded.count == 2)
         }
-        #expect(sleeps.recorded.count == 2)
     }
 }
