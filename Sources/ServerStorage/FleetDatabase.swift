@@ -199,15 +199,16 @@ package final class FleetDatabase: Sendable {
     }
 
     /// Caps an SQLite file at `pages` pages (its present size when `nil`) for every connection
-    /// that writes, the pool's and the one of ``executeWithoutWaiting(_:)``: a write that needs
-    /// a page more then fails as on a full disk. Nothing on PostgreSQL.
+    /// that writes, the pool's and the one of ``executeWithoutWaiting(_:)`` (also when it is
+    /// opened again): a write that needs a page more then fails as on a full disk. Nothing on
+    /// PostgreSQL.
     package func capSQLiteSize(atPages pages: Int?) async throws {
         guard kind == .sqlite else { return }
         try await transaction { database in
             let current = try await database.raw("PRAGMA page_count").first()?.decode(column: "page_count", as: Int.self) ?? 1
-            let cap = SQLQueryString("PRAGMA max_page_count = \(unsafeRaw: String(pages ?? current))")
-            try await database.raw(cap).run()
-            try self.directWriter?.execute([(try self.direct(cap).sql, [])])
+            let cap = pages ?? current
+            try await database.raw(SQLQueryString("PRAGMA max_page_count = \(unsafeRaw: String(cap))")).run()
+            try self.directWriter?.cap(atPages: cap)
         }
     }
 

@@ -18,8 +18,9 @@ final class SQLiteDirectWriter: Sendable {
     static let preparedCapacity = 64
 
     private let path: String
-    /// The connection, once opened, and whether ``close()`` was called.
-    private let state = Locked<(connection: Connection?, isClosed: Bool)>((nil, false))
+    /// The connection, once opened; whether ``close()`` was called; the size cap of
+    /// ``cap(atPages:)``, kept for a connection opened later.
+    private let state = Locked<(connection: Connection?, isClosed: Bool, pageCap: Int?)>((nil, false, nil))
 
     /// A writer to the SQLite file at `path` (which must exist, in WAL mode).
     init(path: String) {
@@ -39,7 +40,7 @@ final class SQLiteDirectWriter: Sendable {
                 if let open = state.connection {
                     connection = open
                 } else {
-                    connection = try Connection(path: path)
+                    connection = try Connection(path: path, pageCap: state.pageCap)
                     state.connection = connection
                 }
                 do throws(SQLiteDirectReader.Unavailable) {
@@ -51,6 +52,16 @@ final class SQLiteDirectWriter: Sendable {
                     throw error
                 }
             }
+        }
+        try outcome.get()
+    }
+
+    /// Caps the file at `pages` pages for this writer's writes, as `PRAGMA max_page_count` caps
+    /// a connection's: one needing a page more then fails as on a full disk.
+    func cap(atPages pages: Int) throws(SQLiteDirectReader.Unavailable) {
+        let outcome = state.withLock { state in
+            state.pageCap = pages
+            return Result { () throws(SQLiteDirectReader.Unavailable) in try state.connection?.cap(atPages: pages) }
         }
         try outcome.get()
     }
@@ -69,8 +80,8 @@ final class SQLiteDirectWriter: Sendable {
         private var prepared: [String: OpaquePointer] = [:]
 
         /// Opens the file at `path` for writing, set up as the pool's connections are but never
-        /// waiting for a lock.
-        init(path: String) throws(SQLiteDirectReader.Unavailable) {
+        /// waiting for a lock, capped at `pageCap` pages when given.
+        init(path: String, pageCap: Int?) throws(SQLiteDirectReader.Unavailable) {
             var handle: OpaquePointer?
             let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
             let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
@@ -86,6 +97,20 @@ final class SQLiteDirectWriter: Sendable {
                 sqlite_nio_sqlite3_close(handle)
                 throw SQLiteDirectReader.Unavailable(code: setUp)
             }
+            if let pageCap {
+                do {
+                    try cap(atPages: pageCap)
+                } catch {
+                    sqlite_nio_sqlite3_close(handle)
+                    throw error
+                }
+            }
+        }
+
+        /// Caps the file at `pages` pages for this connection's writes.
+        func cap(atPages pages: Int) throws(SQLiteDirectReader.Unavailable) {
+            let result = sqlite_nio_sqlite3_exec(handle, "PRAGMA max_page_count = \(pages)", nil, nil, nil)
+            guard result == SQLITE_OK else { throw SQLiteDirectReader.Unavailable(code: result) }
         }
 
         /// Whether a transaction is open on the connection.

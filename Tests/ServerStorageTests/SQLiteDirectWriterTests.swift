@@ -83,6 +83,19 @@ struct SQLiteDirectWriterTests {
         }
     }
 
+    @Test("a size cap holds here as on the pool: a write needing a page more is refused whole; it lands once the cap is raised")
+    func sizeCapHoldsHere() async throws {
+        try await withDatabase { database in
+            try await database.capSQLiteSize(atPages: nil)
+            let bulky = Data(repeating: 7, count: 100_000)
+            #expect(throws: FleetDatabase.WouldWait.self) { try database.executeWithoutWaiting([insert("big", bulky)]) }
+            #expect(try await message(database, "big") == nil)
+            try await database.capSQLiteSize(atPages: 1 << 30)
+            try database.executeWithoutWaiting([insert("big", bulky)])
+            #expect(try await message(database, "big") == bulky)
+        }
+    }
+
     @Test("after shutdown, writes here are refused")
     func closedWriterRefuses() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("direct-write-\(UUID().uuidString)").path
