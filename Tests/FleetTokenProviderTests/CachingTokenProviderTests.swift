@@ -135,8 +135,11 @@ struct CachingTokenProviderTests {
     func boundsFetchWithTimeout() async throws {
         try await FakeTokenServer.run { server in
             await server.state.enqueue(.delayed(.seconds(30), .token(lifetime: 3600)))
-            // Generous enough that the second, prompt fetch never times out on a loaded machine.
-            let provider = try server.provider(configuration: .init(fetchTimeout: .seconds(3)))
+            // Generous enough that the second, prompt fetch never times out on a loaded machine
+            // (the whole suite starts at once on two cores, and 3 s were once not enough); the
+            // fetcher's own request timeout longer still, so that it does not retry first.
+            let provider = CachingTokenProvider(
+                fetcher: try server.fetcher(requestTimeout: .seconds(60)), configuration: .init(fetchTimeout: .seconds(10)), clock: server.clock)
             let started = ContinuousClock.now
             await #expect(throws: TokenProviderError.timedOut) { try await provider.token(for: v1) }
             #expect(ContinuousClock.now - started < .seconds(20))
