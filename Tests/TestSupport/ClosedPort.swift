@@ -1,6 +1,6 @@
 #if canImport(Glibc)
 import Glibc
-#else
+#elseif canImport(Darwin)
 import Darwin
 #endif
 
@@ -9,18 +9,9 @@ import Darwin
 public enum ClosedPort {
     /// Runs `body` with a port on 127.0.0.1 where a connection is refused at once.
     public static func with<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
-        #if canImport(Glibc)
-        let socketType = Int32(SOCK_STREAM.rawValue)
-        #else
-        let socketType = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, socketType, 0)
-        guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
+        let descriptor = try LoopbackSocket.open()
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = LoopbackSocket.address(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
