@@ -113,18 +113,23 @@ struct JWKSRefreshTests {
     }
 
     /// A location update is answered on the event loop when its token's key is at hand; one
-    /// whose key must first be fetched is answered once the fetch brings it.
-    @Test func aLocationUpdateWhoseKeyIsNotAtHandIsAnsweredOnceItIsFetched() async throws {
+    /// whose key must first be fetched is answered once the fetch brings it, through either door
+    /// (REST's route in a task, gRPC through grpc-swift's server).
+    @Test(arguments: DurabilityTests.Door.allCases)
+    func aLocationUpdateWhoseKeyIsNotAtHandIsAnsweredOnceItIsFetched(through door: DurabilityTests.Door) async throws {
         try await Self.withJWKSEngine(interval: .milliseconds(100)) { client, publisher in
             let created = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=fetched", token: Tokens.server,
                                                 body: Fixtures.vehicleBody())
             try #require(created.status == 200, "\(created)")
             try publisher.publish([(TestKeys.server, .serviceSuperUser), (TestKeys.driver, .driverSDKUser)])
             try await Task.sleep(for: .milliseconds(150))
-            let moved = try await client.send(.PUT, "\(Fixtures.provider)/vehicles/fetched?updateMask=lastLocation", token: Tokens.driver("fetched"),
-                                              body: Fixtures.locationUpdate(latitude: 1, longitude: 2))
-            #expect(moved.status == 200, "\(moved)")
+            let moved = try await GRPCTestClient.with(client) { grpc in
+                await DurabilityTests.move("fetched", to: 1, token: Tokens.driver("fetched"), through: door, client, grpc)
+            }
+            #expect(moved, "the update was not acknowledged")
             #expect(publisher.fetches.load(ordering: .relaxed) == 2, "fetched at start, then for the driver's key")
+            let shown = try await client.send(.GET, "\(Fixtures.provider)/vehicles/fetched", token: Tokens.server)
+            #expect(shown.value("lastLocation.location.latitude") as? Double == 1, "\(shown)")
         }
     }
 
