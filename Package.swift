@@ -203,7 +203,14 @@ let package = Package(
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
             ],
-            resources: [.embedInCode("Resources/token-server.openapi.yaml")]
+            // The OpenAPI document, and the browser module and example page (Browser/).
+            resources: [
+                .embedInCode("Resources/token-server.openapi.yaml"),
+                .embedInCode("Resources/fleetauth.js"),
+                .embedInCode("Resources/rider.html"),
+                .embedInCode("Resources/rider.js"),
+                .embedInCode("Resources/rider.css"),
+            ]
         ),
         // `fleetauth demo` as a library: the token server, the local Fleet Engine and (keyless)
         // the Google stand-in in one process, simulated driver and consumer apps, an intruder,
@@ -232,6 +239,9 @@ let package = Package(
         // What the command-line tools share: one-line failures, `--json` output, and other programs
         // run as child processes (by the benchmarks and the tests).
         .target(name: "CommandSupport", dependencies: ["Locking"]),
+        // Headless Chromium driven over WebDriver, for the browser tests and the browser
+        // benchmark: pages and the browser module run by a real browser. Foundation only.
+        .target(name: "BrowserDriver", dependencies: ["CommandSupport"]),
         .executableTarget(
             name: "fleetauth",
             dependencies: [
@@ -255,6 +265,7 @@ let package = Package(
         .executableTarget(
             name: "fleetauth-bench",
             dependencies: [
+                "BrowserDriver",
                 "CommandSupport",
                 "LeanCodecs",
                 "FleetDemo",
@@ -296,6 +307,7 @@ let package = Package(
                 server("SQLKit", "sql-kit"),
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
+                server("Logging", "swift-log"),
             ],
             path: "Tests/TestSupport"
         ),
@@ -412,6 +424,24 @@ let package = Package(
                 "LocalFleetEngine",
                 "ServerHTTP",
                 server("ServiceLifecycle", "swift-service-lifecycle"),
+            ]
+        ),
+        // In headless Chromium: the browser module, CORS on both servers, the example page.
+        .testTarget(
+            name: "BrowserTests",
+            dependencies: [
+                "BrowserDriver",
+                "Locking",
+                "TestSupport",
+                "FleetDemo",
+                "FleetEngineClient",
+                "FleetTokenProvider",
+                "FleetTokens",
+                "TokenServer",
+                "LocalFleetEngine",
+                "ServerHTTP",
+                server("Hummingbird", "hummingbird"),
+                server("Logging", "swift-log"),
             ]
         ),
         .testTarget(

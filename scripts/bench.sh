@@ -9,7 +9,8 @@
 #                               # that all still build and run and that the promises which do
 #                               # not depend on the machine's speed still hold
 #
-# Needs wrk, node, openssl and h2load, as the server benchmarks do, gRPC's C++ library for the
+# Needs wrk, node, openssl and h2load, as the server benchmarks do, Debian's chromium and
+# chromium-driver for the browser module's, gRPC's C++ library for the
 # gRPC load generator and the gRPC floors' competitor (Benchmarks/grpc-cpp/build.sh installs it
 # when missing), and a C compiler with OpenSSL's headers for the token server's C competitor
 # (Benchmarks/c-token-server/build.sh installs them when missing).
@@ -85,6 +86,7 @@ if $quick; then
     run fleet-engine --vehicles 64 --connections 8 --seconds 1 --rounds 1 --grpc-load "$grpc_cpp/update-load"
     run fleet-store --vehicles 100 --batch-sizes 1 10 --seconds 1 --rounds 1
     run grpc-floors --cpp-floor "$grpc_cpp/floor" --seconds 1 --rounds 1
+    run browser-fetcher --calls 1000 --rounds 1
 else
     run codecs
     run token-server --c-server "$c_token_server/token-server"
@@ -93,4 +95,5 @@ else
     done
     run fleet-engine --grpc-load "$grpc_cpp/update-load"
     run grpc-floors --cpp-floor "$grpc_cpp/floor"
+    run browser-fetcher
 fi

@@ -45,7 +45,8 @@ package struct DemoSettings: Sendable {
     package func play() async throws -> DemoReport {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let options = TokenServerOptions(tokenLifetime: .seconds(tokenLifetime), bcryptCost: DemoRun.bcryptCost)
+        let options = TokenServerOptions(
+            tokenLifetime: .seconds(tokenLifetime), bcryptCost: DemoRun.bcryptCost, allowedOrigins: .loopback, servesExamples: true)
         var logger = Logger(label: "fleetauth.demo", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .error
         let servers = try await LocalFleet.start(dataDirectory: folder, project: DemoRun.project, options: options, keyless: keyless, logger: logger)

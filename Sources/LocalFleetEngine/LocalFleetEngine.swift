@@ -58,6 +58,8 @@ package struct LocalFleetEngine: Service {
             metrics: FleetEngineMetrics(prometheus: metrics))
 
         let router = Router(context: FleetEngineRequestContext.self)
+        // Web pages of any origin may call the API, as Google's answers browsers.
+        router.add(middleware: CrossOriginMiddleware(CrossOriginPolicy.fleetEngine))
         router.add(middleware: APIErrorMiddleware())
         // Up, with the vehicles and trips loaded (they are served from memory).
         router.get("healthz") { _, _ in
@@ -76,7 +78,7 @@ package struct LocalFleetEngine: Service {
             router: router,
             server: FleetHTTPServer.http1(
                 answering: VehicleUpdateRoute(core: core, logger: logger), serverName: serverName, executor: EventLoopTaskExecutor(),
-                inFlight: updatesInFlight),
+                inFlight: updatesInFlight, crossOrigin: .fleetEngine),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core),
             onServerRunning: { channel in await configuration.onStarted(channel.localAddress?.port ?? configuration.port) },

@@ -23,12 +23,15 @@ package enum FleetHTTPServer {
     /// ``http1`` with `route` answered in the channel pipeline, before the router (see
     /// ``PipelineRoute``); `serverName` goes in its answers' `Server` header, as Hummingbird
     /// puts the application's in the router's. Await `inFlight`'s ``PipelineAnswersInFlight/drained()``
-    /// after the server stops, before closing what the route uses.
+    /// after the server stops, before closing what the route uses. The route's answers get the
+    /// CORS headers of `crossOrigin`, as ``CrossOriginMiddleware`` gives the router's.
     package static func http1(
-        answering route: some PipelineRoute, serverName: String?, executor: EventLoopTaskExecutor, inFlight: PipelineAnswersInFlight
+        answering route: some PipelineRoute, serverName: String?, executor: EventLoopTaskExecutor, inFlight: PipelineAnswersInFlight,
+        crossOrigin: CrossOriginPolicy? = nil
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            PipelineHTTP1Channel(responder: responder, route: route, executor: executor, serverName: serverName, inFlight: inFlight)
+            PipelineHTTP1Channel(
+                responder: responder, route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin)
         }
     }
 }

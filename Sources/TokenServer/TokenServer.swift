@@ -32,6 +32,8 @@ package final class TokenServer: Sendable {
     let throttle: LoginThrottle
     let issuer: TokenIssuer
     let jsonWebKeySet: Data
+    /// Which web pages may call the session and token routes.
+    let crossOrigin: CrossOriginPolicy
     /// The claim on the data directory of a server on SQLite (replicas share PostgreSQL).
     private let directoryLock: DataDirectoryLock?
     /// The token answers being computed in the channel pipeline, which ``shutdown()`` waits for.
@@ -69,6 +71,7 @@ package final class TokenServer: Sendable {
         self.throttle = LoginThrottle(policy: options.loginThrottle, now: options.now)
         self.issuer = try TokenIssuer(store: store, keys: keys, options: options, metrics: TokenServerMetrics(metrics: metrics), logger: logger)
         self.jsonWebKeySet = try keys.jsonWebKeySet().jsonRepresentation()
+        self.crossOrigin = .tokenServer(allowing: options.allowedOrigins, metrics: metrics)
     }
 
     /// Opens (or on first start creates) the data directory: `keys/<role>.json`, the SQLite
@@ -107,12 +110,16 @@ package final class TokenServer: Sendable {
         }
     }
 
-    /// The router with every route: sessions, tokens, admin, JWKS, health, metrics, OpenAPI;
-    /// a known path asked with a method it does not take answers 405.
+    /// The router with every route: sessions, tokens, admin, JWKS, health, metrics, OpenAPI,
+    /// the browser module (and with ``TokenServerOptions/servesExamples`` the example page);
+    /// a known path asked with a method it does not take answers 405. The session and token
+    /// routes answer the pages of the allowed origins (CORS); the admin routes never do.
     package func buildRouter() -> Router<TokenServerContext> {
         let router = Router(context: TokenServerContext.self)
+        router.add(middleware: CrossOriginMiddleware(crossOrigin))
         router.add(middleware: APIErrorMiddleware())
         addPublicRoutes(to: router)
+        addBrowserRoutes(to: router)
         addSessionRoutes(to: router.group("v1/sessions"))
         addTokenRoutes(to: router.group("v1/tokens"))
         addAdminRoutes(to: router.group("v1/admin"))
@@ -137,7 +144,7 @@ package final class TokenServer: Sendable {
             router: buildRouter(),
             server: FleetHTTPServer.http1(
                 answering: TokenPipelineRoute(server: self), serverName: serverName, executor: EventLoopTaskExecutor(group: loops),
-                inFlight: tokenAnswersInFlight),
+                inFlight: tokenAnswersInFlight, crossOrigin: crossOrigin),
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,

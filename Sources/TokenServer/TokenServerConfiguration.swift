@@ -1,4 +1,5 @@
 import Foundation
+import ServerHTTP
 import ServerStorage
 
 /// How a token server behaves, whatever its storage.
@@ -15,6 +16,10 @@ package struct TokenServerOptions: Sendable {
     package var oidc: OIDCSettings
     /// The roles that sign through IAM instead of key files (none by default), and reuse.
     package var keyless: KeylessSigning
+    /// The web origins whose pages may log in and get tokens (none by default).
+    package var allowedOrigins: AllowedOrigins
+    /// Whether the example web page is served under `/examples/` (`serve` and `demo`).
+    package var servesExamples: Bool
     /// The clock (tests move it).
     package var now: @Sendable () -> Date
 
@@ -26,6 +31,8 @@ package struct TokenServerOptions: Sendable {
         loginThrottle: LoginThrottle.Policy = .init(),
         oidc: OIDCSettings = .init(),
         keyless: KeylessSigning = .init(),
+        allowedOrigins: AllowedOrigins = .none,
+        servesExamples: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.tokenLifetime = tokenLifetime
@@ -34,6 +41,8 @@ package struct TokenServerOptions: Sendable {
         self.loginThrottle = loginThrottle
         self.oidc = oidc
         self.keyless = keyless
+        self.allowedOrigins = allowedOrigins
+        self.servesExamples = servesExamples
         self.now = now
     }
 

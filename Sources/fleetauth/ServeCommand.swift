@@ -44,6 +44,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Sign the app roles' tokens keylessly, through IAM as Google would (a Google stand-in started here), and trust those accounts by email.")
     var keyless = false
 
+    @OptionGroup var browsers: AllowOriginOptions
+
+    func validate() throws {
+        _ = try browsers.allowedOrigins()
+    }
+
     func run() async throws {
         let logger = Logger(label: "fleetauth.serve", factory: DeferredMetadataLogHandler.standardError)
         let local = keyless ? try await LocalKeyless.start(logger: logger) : nil
@@ -61,7 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
     /// Opens both servers (app tokens signed through `local` when keyless) and runs them until
     /// SIGTERM or SIGINT, then closes them.
     private func serve(signingThrough local: LocalKeyless?, logger: Logger) async throws {
-        let options = TokenServerOptions(keyless: local?.signing(project: project) ?? KeylessSigning())
+        let options = TokenServerOptions(
+            keyless: local?.signing(project: project) ?? KeylessSigning(),
+            allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true)
         let (tokenServer, database, engineLock) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)
         defer { engineLock.release() }
@@ -141,6 +149,8 @@ actor ServeBanner {
             "  token server:  \(tokens)   (JWKS \(tokens)/.well-known/jwks.json)",
             "  Fleet Engine:  \(fleet)/   (trusts the token server's \(accounts) signing accounts, each with its role)",
             "  Fleet Engine gRPC: \(host):\(grpcPort)   (maps.fleetengine.v1 VehicleService and TripService, plaintext)",
+            "  browsers:      \(tokens)/sdk/fleetauth.js (the authTokenFetcher module); example page "
+                + "\(tokens)/examples/?fleetEngine=http://\(host):\(fleetEnginePort)&provider=\(project)",
             "  admin API key: \(dataDirectory)/admin-key\(adminKeyNote)",
             googleStandIn.map { "  keyless:       app tokens signed through IAM (Google stand-in \($0)); no key files for those roles" }
                 ?? "  signing keys:  \(dataDirectory)/keys/<role>.json (mode 0600)",

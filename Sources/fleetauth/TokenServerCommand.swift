@@ -77,6 +77,8 @@ struct TokenServerCommand: AsyncParsableCommand {
 
     @OptionGroup var keyless: KeylessOptions
 
+    @OptionGroup var browsers: AllowOriginOptions
+
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
@@ -123,6 +125,7 @@ struct TokenServerCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let problem = oidc.problem { throw ValidationError("--oidc-issuer/--oidc-audience: \(problem)") }
         _ = try keyless.keylessSigning()
+        _ = try browsers.allowedOrigins()
     }
 
     func run() async throws {
@@ -137,7 +140,8 @@ struct TokenServerCommand: AsyncParsableCommand {
                 sessionLifetime: .seconds(sessionLifetime),
                 bcryptCost: UInt8(bcryptCost),
                 oidc: oidc,
-                keyless: try keyless.keylessSigning()
+                keyless: try keyless.keylessSigning(),
+                allowedOrigins: try browsers.allowedOrigins()
             )
         )
         let server = try await TokenServer.open(configuration, logger: logger)

@@ -17,6 +17,7 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
     let executor: EventLoopTaskExecutor
     let serverName: String?
     let inFlight: PipelineAnswersInFlight
+    let crossOrigin: CrossOriginPolicy?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>> {
         channel.eventLoop.makeCompletedFuture {
@@ -32,7 +33,7 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits
             )
-            try pipeline.addHandler(PipelineRouteHandler(route: route, executor: executor, serverName: serverName, inFlight: inFlight))
+            try pipeline.addHandler(PipelineRouteHandler(route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(ParseErrorJSONHandler())
             try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))

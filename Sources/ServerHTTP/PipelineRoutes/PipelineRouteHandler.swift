@@ -1,4 +1,5 @@
 import FleetTokenProvider
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
@@ -47,11 +48,12 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         case closed
     }
 
-    /// How to answer a request the route matched: in its HTTP version, and whether the
-    /// connection stays open after the answer.
+    /// How to answer a request the route matched: in its HTTP version, whether the connection
+    /// stays open after the answer, and with which CORS headers.
     private struct Reply {
         let version: HTTPVersion
         let keepAlive: Bool
+        let crossOrigin: HTTPFields?
     }
 
     /// An error or event on its way to Hummingbird.
@@ -70,6 +72,7 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     private let executor: EventLoopTaskExecutor
     private let serverName: String?
     private let inFlight: PipelineAnswersInFlight
+    private let crossOrigin: CrossOriginPolicy?
     private var state = State.idle
     private var waiting = CircularBuffer<Waiting>()
     /// Requests passed on whose answers Hummingbird has not finished writing.
@@ -83,11 +86,12 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     /// The write of the route's last answer, which errors and events passed on wait for.
     private var lastAnswerWritten: EventLoopFuture<Void>?
 
-    init(route: Route, executor: EventLoopTaskExecutor, serverName: String?, inFlight: PipelineAnswersInFlight) {
+    init(route: Route, executor: EventLoopTaskExecutor, serverName: String?, inFlight: PipelineAnswersInFlight, crossOrigin: CrossOriginPolicy? = nil) {
         self.route = route
         self.executor = executor
         self.serverName = serverName
         self.inFlight = inFlight
+        self.crossOrigin = crossOrigin
     }
 
     /// Passes a read on unless something waits here or the channel cannot take more writes.
@@ -169,7 +173,7 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         case (.idle, .head(let head)):
             if !quiescing, answersOwedByHummingbird == 0, Self.bodyFits(head, within: route.maximumBodyBytes),
                let match = route.match(head) {
-                state = .reading(match, Reply(version: head.version, keepAlive: head.isKeepAlive), nil)
+                state = .reading(match, Reply(version: head.version, keepAlive: head.isKeepAlive, crossOrigin: crossOriginHeaders(for: head)), nil)
             } else {
                 state = .passing
                 answersOwedByHummingbird += 1
@@ -251,6 +255,9 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         for field in answer.head.headerFields {
             headers.add(name: field.name.canonicalName, value: field.value)
         }
+        for field in reply.crossOrigin ?? [:] {
+            headers.add(name: field.name.canonicalName, value: field.value)
+        }
         headers.replaceOrAdd(name: "content-length", value: String(answer.body.readableBytes))
         headers.replaceOrAdd(name: "date", value: HTTPDate.now)
         if let serverName { headers.replaceOrAdd(name: "server", value: serverName) }
@@ -294,6 +301,13 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
             heldRead = false
             context.read()
         }
+    }
+
+    /// The CORS headers the answer to `head` gets, when the policy covers its path.
+    private func crossOriginHeaders(for head: HTTPRequestHead) -> HTTPFields? {
+        guard let crossOrigin, crossOrigin.covers(head.uri) else { return nil }
+        let verdict = crossOrigin.verdict(origin: head.headers.first(name: "origin"), host: head.headers.first(name: "host"))
+        return crossOrigin.answerHeaders(for: verdict)
     }
 
     /// Whether the request's body, if any, is announced by `Content-Length` and at most

@@ -2,18 +2,21 @@ import Logging
 import Locking
 
 /// Keeps every log line (message and metadata) so that tests can look for secrets in them.
-final class LogRecorder: Sendable {
+public final class LogRecorder: Sendable {
     private let lines = Locked<[String]>([])
 
+    /// A recorder with nothing recorded.
+    public init() {}
+
     /// A logger at trace level that records here.
-    var logger: Logger {
+    public var logger: Logger {
         var logger = Logger(label: "recorded") { _ in Handler(recorder: self) }
         logger.logLevel = .trace
         return logger
     }
 
     /// Everything logged so far, one string per line.
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    public var text: String { lines.withLock { $0.joined(separator: "\n") } }
 
     fileprivate func append(_ line: String) {
         lines.withLock { $0.append(line) }

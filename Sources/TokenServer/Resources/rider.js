@@ -1,0 +1,1 @@
+../../../Browser/examples/rider.js
