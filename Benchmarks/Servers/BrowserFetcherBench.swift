@@ -21,7 +21,7 @@ struct BrowserFetcherBench: AsyncParsableCommand {
     var calls = 10_000
 
     @Option(help: "Rounds (medians are reported).")
-    var rounds = 5
+    var rounds = 11
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -44,7 +44,7 @@ struct BrowserFetcherBench: AsyncParsableCommand {
         /// The report as a table.
         func text(rounds: Int) -> String {
             """
-            browser-fetcher (\(browser), \(calls) cached calls a round, \(rounds) rounds, medians of batches of 100)
+            browser-fetcher (\(browser), \(calls) cached calls a round, medians of \(rounds) rounds)
               authTokenFetcher, cached:   \(String(format: "%.3f", fetcherMicroseconds)) µs a call   (target < 5 µs)
               Map + resolved promise:     \(String(format: "%.3f", referenceMicroseconds)) µs a call
               fetcher ÷ reference:        \(String(format: "%.2f", ratio))×
@@ -85,7 +85,7 @@ struct BrowserFetcherBench: AsyncParsableCommand {
     private func measure(in browser: WebDriverSession, page: String) async throws -> Report {
         try await browser.setScriptTimeout(.seconds(300))
         try await browser.navigate(to: page)
-        let browserVersion = try await browser.run("return navigator.userAgent.match(/Chrome\\/[\\d.]+/)?.[0] ?? navigator.userAgent;")
+        let browserVersion = try await browser.run("return navigator.userAgent.match(/Chrome\\/[\\d.]+/)?.[0] ?? navigator.userAgent;", as: String.self)
         var measured: [Round] = []
         for round in 1...rounds {
             measured.append(try await browser.run(Self.script, [calls], as: Round.self))
@@ -95,12 +95,12 @@ struct BrowserFetcherBench: AsyncParsableCommand {
         let reference = Throughput.median(measured.map(\.reference))
         return Report(
             calls: calls, fetcherMicroseconds: fetcher, referenceMicroseconds: reference, ratio: fetcher / reference,
-            browser: browserVersion.trimmingCharacters(in: .init(charactersIn: "\"")))
+            browser: browserVersion)
     }
 
     /// One round in the page: a fetcher whose one network answer is a canned token (only
-    /// cache hits are measured), warmed up, then `calls` awaited calls in batches of 100 for it
-    /// and for the reference, interleaved; the medians of the batches, per call.
+    /// cache hits are measured), warmed up, then `calls` awaited calls to it and as many to the
+    /// reference, each run timed whole (the page's clock ticks in 100 µs steps) and given per call.
     private static let script = """
         const calls = arguments[0];
         const { createAuthTokenFetcher } = await import("/sdk/fleetauth.js");
@@ -110,16 +110,12 @@ struct BrowserFetcherBench: AsyncParsableCommand {
         const reference = (options) => Promise.resolve(held.get(options.context.tripId));
         const options = { context: { tripId: "trip-1" } };
         for (let i = 0; i < 2000; i += 1) { await fetcher(options); await reference(options); }
-        const batch = 100, fetcherTimes = [], referenceTimes = [];
-        for (let done = 0; done < calls; done += batch) {
-          let start = performance.now();
-          for (let i = 0; i < batch; i += 1) await fetcher(options);
-          fetcherTimes.push((performance.now() - start) * 1000 / batch);
-          start = performance.now();
-          for (let i = 0; i < batch; i += 1) await reference(options);
-          referenceTimes.push((performance.now() - start) * 1000 / batch);
-        }
-        const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-        return { fetcher: median(fetcherTimes), reference: median(referenceTimes) };
+        let start = performance.now();
+        for (let i = 0; i < calls; i += 1) await fetcher(options);
+        const fetcherTime = performance.now() - start;
+        start = performance.now();
+        for (let i = 0; i < calls; i += 1) await reference(options);
+        const referenceTime = performance.now() - start;
+        return { fetcher: fetcherTime * 1000 / calls, reference: referenceTime * 1000 / calls };
         """
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A browser session driven over the W3C WebDriver protocol (chromedriver's HTTP API): open a
 /// page, run a script in it, read its DOM and its console. What the browser tests and the
@@ -92,19 +89,18 @@ package struct WebDriverSession: Sendable {
 
 /// A WebDriver request and its answer's `value`.
 enum WebDriverCall {
+    /// How long one call may take: a page's script runs at most its script timeout.
+    static let timeout = Duration.seconds(600)
+
     static func send(_ method: String, _ url: URL, body: [String: any Sendable]?) async throws -> Any? {
-        var request = URLRequest(url: url, timeoutInterval: 120)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
+        guard let port = url.port else { throw WebDriverError("the driver's address has no port: \(url)") }
+        let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) }
+        let answer = try await LoopbackHTTP.exchange(port: port, method: method, path: url.path, body: payload, timeout: timeout)
+        let object = try JSONSerialization.jsonObject(with: answer.body, options: [.fragmentsAllowed]) as? [String: Any]
         let value = object?["value"]
-        if let status = (response as? HTTPURLResponse)?.statusCode, status >= 400 {
+        if answer.status >= 400 {
             let details = value as? [String: Any]
-            throw WebDriverError("\(method) \(url.path): \(details?["error"] ?? status): \(details?["message"] ?? "")")
+            throw WebDriverError("\(method) \(url.path): \(details?["error"] ?? answer.status): \(details?["message"] ?? "")")
         }
         return value
     }

@@ -34,7 +34,7 @@ struct FetcherRulesTests {
                     """, as: Outcome.self)
             #expect(outcome.calls == 200)
             #expect(outcome.distinct == 1)
-            #expect(outcome.leastLeft >= 29)
+            #expect(outcome.leastLeft >= 25)
             #expect(scene.fleet.issuedTokens("consumer") == 1)
         }
     }

@@ -151,10 +151,12 @@ public enum RawHTTP {
     }
 
     /// Where the first whole response in `bytes` ends: its head and `Content-Length` bytes of
-    /// body (none for an answer to `HEAD`, which is `bodyless`); `nil` while it is incomplete.
+    /// body (none for an answer to `HEAD`, which is `bodyless`, nor for a 204 or 304); `nil`
+    /// while it is incomplete.
     private static func responseEnd(_ bytes: [UInt8], bodyless: Bool) -> Int? {
         guard let (headers, bodyStart) = try? head(of: bytes) else { return nil }
-        if bodyless { return bodyStart }
+        let status = bytes.dropFirst("HTTP/1.1 ".count).prefix(3)
+        if bodyless || status.elementsEqual("204".utf8) || status.elementsEqual("304".utf8) { return bodyStart }
         guard let length = headers["content-length"].flatMap(Int.init), bytes.count - bodyStart >= length else { return nil }
         return bodyStart + length
     }

@@ -95,6 +95,11 @@ package struct AllowedOriginsError: Error, CustomStringConvertible, Equatable {
     /// The value as given.
     package let value: String
 
+    /// The error for `value`.
+    package init(value: String) {
+        self.value = value
+    }
+
     package var description: String {
         "'\(value)' is not an origin: give scheme://host or scheme://host:port (http or https, no path), or scheme://host:* for any port; never *"
     }

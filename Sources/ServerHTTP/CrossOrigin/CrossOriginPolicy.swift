@@ -43,6 +43,9 @@ package struct CrossOriginPolicy: Sendable {
     package let maxAgeSeconds: Int
     /// The request headers an answer varies with, sent as `Vary` on every covered answer.
     package let vary: String
+    /// The headers of an answer no other origin may read: `Vary` alone (made once; most
+    /// requests, an app's, have no `Origin`).
+    private let varyOnly: HTTPFields
     private let refusals: Counter?
 
     /// A policy; `metrics` counts refused origins as `fleetauth_cors_refused_total`.
@@ -57,6 +60,7 @@ package struct CrossOriginPolicy: Sendable {
         self.exposedHeaders = exposedHeaders
         self.maxAgeSeconds = maxAgeSeconds
         self.vary = vary.joined(separator: ", ")
+        self.varyOnly = [.vary: self.vary]
         self.refusals = metrics.map { Counter(label: "fleetauth_cors_refused_total", factory: $0.factory) }
     }
 
@@ -101,12 +105,10 @@ package struct CrossOriginPolicy: Sendable {
     /// The headers an answer to a covered request gets: `Vary` always, and for an allowed
     /// origin `Access-Control-Allow-Origin` (never `*`) and `Access-Control-Expose-Headers`.
     package func answerHeaders(for verdict: Verdict) -> HTTPFields {
-        var headers = HTTPFields()
-        headers[.vary] = vary
-        if case .allowed(let origin) = verdict {
-            headers[.accessControlAllowOrigin] = origin
-            if !exposedHeaders.isEmpty { headers[.accessControlExposeHeaders] = exposedHeaders.joined(separator: ", ") }
-        }
+        guard case .allowed(let origin) = verdict else { return varyOnly }
+        var headers = varyOnly
+        headers[.accessControlAllowOrigin] = origin
+        if !exposedHeaders.isEmpty { headers[.accessControlExposeHeaders] = exposedHeaders.joined(separator: ", ") }
         return headers
     }
 
