@@ -185,6 +185,7 @@ let package = Package(
                 server("Crypto", "swift-crypto"),
                 server("Hummingbird", "hummingbird"),
                 server("Logging", "swift-log"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         .target(

@@ -6,6 +6,7 @@ import Hummingbird
 import LeanCodecs
 import Logging
 import ServerHTTP
+import ServiceLifecycle
 
 /// An offline stand-in for the parts of Google Cloud that keyless signing talks to, in
 /// Google's documented request and response shapes, so that it runs on a laptop and in tests:
@@ -134,7 +135,8 @@ package struct GoogleStandIn: Sendable {
     private func answer(fault: Int) async throws {
         switch fault {
         case 0:
-            try await Task.sleep(for: silence)
+            // Silent until the silence ends, or the stand-in shuts down (which does not wait it out).
+            try await cancelWhenGracefulShutdown { try await Task.sleep(for: silence) }
             throw APIError(.unavailable, "The service is currently unavailable.")
         case 429: throw APIError(.resourceExhausted, "Quota exceeded for quota metric 'Sign JWT requests'.", retryAfter: .seconds(1))
         case 403: throw APIError(.permissionDenied, "Permission 'iam.serviceAccounts.signJwt' denied on resource (or it may not exist).")

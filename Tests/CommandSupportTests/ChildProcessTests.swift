@@ -36,7 +36,7 @@ struct ChildProcessTests {
     /// speed` stops on SIGALRM, which it would then never see.
     @Test("a child started from a task receives signals with their default handling")
     func signalsReachTheChild() async throws {
-        let exit = try await ChildProcess.run(["sh", "-c", "kill -ALRM $$; sleep 10"], timeout: .seconds(5))
+        let exit = try await ChildProcess.run(["sh", "-c", "kill -ALRM $$; sleep 60"], timeout: .seconds(30))
         #expect(!exit.exited && exit.status == SIGALRM)
     }
 
@@ -46,23 +46,25 @@ struct ChildProcessTests {
         let port = try await child.firstLine { $0.hasPrefix("port ") ? Int($0.dropFirst(5)) : nil }
         #expect(port == 4321)
         child.terminate()
-        let exit = try await child.exit(within: .seconds(5))
+        let exit = try await child.exit(within: .seconds(30))
         #expect(!exit.exited && exit.status == SIGTERM)
     }
 
     @Test("a wait that outlasts its deadline kills the program and says what it printed")
     func deadline() async throws {
-        let child = try ChildProcess(["sh", "-c", "echo waiting; exec sleep 30"])
+        let child = try ChildProcess(["sh", "-c", "echo waiting; exec sleep 60"])
+        // Once it has printed (however long a loaded machine takes to start it), a short deadline.
+        _ = try await child.output(containing: "waiting", within: .seconds(30))
         let failure = await #expect(throws: CommandFailure.self) { try await child.exit(within: .milliseconds(300)) }
         #expect(failure?.description.contains("did not end within") == true && failure?.description.contains("waiting") == true)
-        let killed = try await child.exit(within: .seconds(5))
+        let killed = try await child.exit(within: .seconds(30))
         #expect(!killed.exited && killed.status == SIGKILL)
     }
 
     @Test("output that ends before the awaited text is an error, not a hang")
     func endsFirst() async throws {
         let child = try ChildProcess(["sh", "-c", "echo bye"])
-        await #expect(throws: CommandFailure.self) { try await child.output(containing: "never", within: .seconds(10)) }
+        await #expect(throws: CommandFailure.self) { try await child.output(containing: "never", within: .seconds(30)) }
     }
 
     @Test("a program that is not there is a clear error")
@@ -75,11 +77,11 @@ struct ChildProcessTests {
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "reads /proc"))
     func stopAndCPU() async throws {
         let child = try ChildProcess(["sh", "-c", "while :; do :; done"])
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while try child.cpuSeconds() == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(try child.cpuSeconds() > 0)
         child.stop()
-        let exit = try await child.exit(within: .seconds(1))
+        let exit = try await child.exit(within: .seconds(30))
         #expect(exit.status == SIGTERM && exit.cpuSeconds > 0)
         #expect(throws: CommandFailure.self, "a reaped child's pid may be another process's") { try child.cpuSeconds() }
     }
@@ -95,6 +97,6 @@ struct ChildProcessTests {
         defer { child.kill() }
         close(ends[1])
         var poller = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-        #expect(poll(&poller, 1, 5_000) == 1 && poller.revents & Int16(POLLHUP) != 0, "the pipe's end is seen while the child lives")
+        #expect(poll(&poller, 1, 30_000) == 1 && poller.revents & Int16(POLLHUP) != 0, "the pipe's end is seen while the child lives")
     }
 }

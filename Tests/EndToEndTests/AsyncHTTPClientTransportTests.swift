@@ -53,10 +53,10 @@ struct AsyncHTTPClientTransportTests {
         let started = ContinuousClock.now
         let timedOut = await #expect(throws: URLError.self) { try await transport.send(silent, timeout: .milliseconds(300)) }
         #expect(timedOut?.code == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(20), "the 300 ms timeout, not a hang")
 
         listener.stop()
-        let refused = await #expect(throws: URLError.self) { try await transport.send(silent, timeout: .seconds(5)) }
+        let refused = await #expect(throws: URLError.self) { try await transport.send(silent, timeout: .seconds(30)) }
         #expect(refused?.code == .cannotConnectToHost)
         await transport.shutdown()
     }

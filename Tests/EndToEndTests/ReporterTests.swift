@@ -50,7 +50,9 @@ struct ReporterTests {
     @Test func failuresAreRetriedWithCappedBackoffAndTheNewestLocationIsSent() async throws {
         let fleet = try await TestFleet.start()
         let waits = Locked<[Duration]>([])
-        let policy = RetryPolicy(maxAttempts: 50, initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(80), random: { 0.5 }) { delay in
+        // Attempts enough to outlast a restart of Fleet Engine however slow the machine (what
+        // running out does is aLocationIsDroppedWhenItsAttemptsRunOut's to test).
+        let policy = RetryPolicy(maxAttempts: 100_000, initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(80), random: { 0.5 }) { delay in
             waits.withLock { $0.append(delay) }
             try await Task.sleep(for: delay)
         }

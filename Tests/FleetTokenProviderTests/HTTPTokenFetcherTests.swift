@@ -200,7 +200,7 @@ struct HTTPTokenFetcherTests {
     @Test("a slow server hits the request timeout, which is retried")
     func timesOutSlowRequests() async throws {
         try await FakeTokenServer.run { server in
-            await server.state.setFallback(.delayed(.seconds(10), .token(lifetime: 3600)))
+            await server.state.setFallback(.delayed(.seconds(120), .token(lifetime: 3600)))
             let sleeps = SleepRecorder()
             let fetcher = try server.fetcher(
                 requestTimeout: .seconds(1),
@@ -208,7 +208,7 @@ struct HTTPTokenFetcherTests {
             )
             let started = ContinuousClock.now
             await #expect(throws: TokenProviderError.timedOut) { try await fetcher.fetchToken(for: v1) }
-            #expect(ContinuousClock.now - started < .seconds(6))  // two timeouts of 1 s; the server would take 20 s
+            #expect(ContinuousClock.now - started < .seconds(30))  // two timeouts of 1 s; the server would take 240 s
             #expect(sleeps.recorded.count == 1, "one retry after the first timeout")
             // Two attempts at most; on a loaded machine the second may time out before the
             // server has read it.

@@ -28,8 +28,10 @@ struct ServerClockTests {
             var handedOutLate: [Double] = []
             let end = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < end {
+                // Judged at the moment of asking: a loaded machine may stall after the answer.
+                let asked = Date()
                 let token = try await provider.token(for: v1)
-                let left = try #require(TestJWT.expiry(of: token)).timeIntervalSinceNow
+                let left = try #require(TestJWT.expiry(of: token)).timeIntervalSince(asked)
                 if left <= 0 { handedOutLate.append(left) }
                 try await Task.sleep(for: .milliseconds(100))
             }

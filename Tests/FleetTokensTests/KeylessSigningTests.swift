@@ -19,7 +19,7 @@ struct KeylessSigningTests {
     func withStandIn<Result: Sendable>(
         signJwtDelay: Duration = .zero,
         maxConcurrentCalls: Int = 16,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         maxAttempts: Int = 3,
         silence: Duration = .seconds(2),
         backoff: @escaping @Sendable (Duration) async throws -> Void = { _ in },
@@ -81,7 +81,7 @@ struct KeylessSigningTests {
             clock.advance(by: 3599 - 200)  // inside the last five minutes: refresh due, still valid
             #expect(try await credentials.accessToken() == first, "no caller waits while the token is valid")
             var second = first
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(30)
             while second == first, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
                 second = try await credentials.accessToken()
@@ -96,7 +96,10 @@ struct KeylessSigningTests {
 
     @Test("identical requests in flight share one IAM call")
     func identicalRequestsShareOneCall() async throws {
-        try await withStandIn(signJwtDelay: .milliseconds(300)) { standIn, signer in
+        // IAM takes 3 s to answer, so that all ten callers, however slowly a loaded machine
+        // starts them, arrive while the first call is in flight; a timeout that only bounds a
+        // hang, so that a slow answer is not asked for twice.
+        try await withStandIn(signJwtDelay: .seconds(3), timeout: .seconds(60)) { standIn, signer in
             let claims = try FleetEngineClaims(kind: .driver(vehicleID: "vehicle-1"), account: Self.driver, issuedAt: 1_800_000_000, lifetime: .seconds(600))
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<10 { group.addTask { try await signer.sign(claims) } }
@@ -109,7 +112,8 @@ struct KeylessSigningTests {
 
     @Test("no more than maxConcurrentCalls IAM calls run at once")
     func concurrentCallsAreBounded() async throws {
-        try await withStandIn(signJwtDelay: .milliseconds(100), maxConcurrentCalls: 2) { standIn, signer in
+        // Each call takes 1 s, so that calls overlap however slowly a loaded machine starts them.
+        try await withStandIn(signJwtDelay: .seconds(1), maxConcurrentCalls: 2, timeout: .seconds(60)) { standIn, signer in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<8 {
                     group.addTask { _ = try await signer.mint(.driver(vehicleID: "v\(index)"), lifetime: .seconds(600), at: Date()) }
@@ -138,7 +142,7 @@ struct KeylessSigningTests {
             let other = Task { try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date()) }
             let otherFinished = try await withThrowingTaskGroup(of: Bool.self) { race in
                 race.addTask { _ = try await other.value; return true }
-                race.addTask { try await Task.sleep(for: .seconds(10)); return false }
+                race.addTask { try await Task.sleep(for: .seconds(30)); return false }
                 defer { race.cancelAll() }
                 return try await race.next() ?? false
             }
@@ -182,18 +186,20 @@ struct KeylessSigningTests {
         }
     }
 
-    /// IAM holds both attempts for 12 s; the signer gives up on each after 1 s, so the caller
-    /// hears of it after about 2 s, well before the silence ends (9 s leaves room for a loaded
-    /// machine), and the next call (IAM answering again) succeeds.
+    /// IAM holds both attempts for 120 s; the signer gives up on each after 5 s, so the caller
+    /// hears of it after about 10 s, long before the silence ends (60 s leaves room for a
+    /// loaded machine), and the next call (IAM answering again, well within the 5 s) succeeds.
     @Test("IAM answering nothing: the wait is bounded by the timeout, and the next call works")
     func silenceIsBounded() async throws {
-        try await withStandIn(timeout: .seconds(1), maxAttempts: 2, silence: .seconds(12)) { standIn, signer in
+        try await withStandIn(timeout: .seconds(5), maxAttempts: 2, silence: .seconds(120)) { standIn, signer in
             await standIn.accounts.injectSignJwtFaults([0, 0])
             let start = ContinuousClock.now
             let error = await #expect(throws: GoogleAPIError.self) {
                 try await signer.mint(.driver(vehicleID: "vehicle-1"), lifetime: .seconds(600), at: Date())
             }
-            #expect(ContinuousClock.now - start < .seconds(9), "bounded by two 1 s timeouts, not the 12 s silence")
+            let waited = ContinuousClock.now - start
+            #expect(waited >= .seconds(9), "both attempts waited out their timeout")
+            #expect(waited < .seconds(60), "bounded by two 5 s timeouts, not the 120 s silence")
             #expect(error?.message.contains("no answer") == true)
             _ = try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date())
         }

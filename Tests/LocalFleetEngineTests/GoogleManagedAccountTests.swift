@@ -88,7 +88,7 @@ struct GoogleManagedAccountTests {
             let after = try await driverToken(standIn)
             let start = ContinuousClock.now
             #expect(try await getVehicle(client, token: after).status == 401)
-            #expect(ContinuousClock.now - start < .seconds(6), "bounded by the interval and the fetch timeout")
+            #expect(ContinuousClock.now - start < .seconds(30), "bounded by the interval and the fetch timeout, not a hang")
             #expect(try await getVehicle(client, token: before).status == 404, "the cached key still works")
             await standIn.accounts.setPublicKeysDown(false)
             #expect(try await getVehicle(client, token: after).status == 404, "fetched once the endpoint is back")

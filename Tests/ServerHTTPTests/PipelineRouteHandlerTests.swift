@@ -4,6 +4,7 @@ import NIOEmbedded
 import NIOHTTP1
 @testable import ServerHTTP
 import Testing
+import TestSupport
 
 /// ``PipelineRouteHandler`` on a testing channel: what it passes on, when it reads, and the order
 /// of answers, whichever side gives them.
@@ -45,9 +46,7 @@ struct PipelineRouteHandlerTests {
 
         /// Waits until the route has been asked `count` times in all.
         func waitForCalls(_ count: Int) async throws {
-            for _ in 0..<500 where calls.withLock({ $0.count }) < count {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await waitUntil("the route was asked \(count) times") { calls.withLock { $0.count } >= count }
             #expect(calls.withLock { $0.count } == count)
         }
     }
@@ -261,8 +260,12 @@ struct PipelineRouteHandlerTests {
         #expect(try await harness.passedOn().isEmpty, "the request after the second went on before its answer")
         harness.route.open()
         #expect(try await harness.answer().body == "/answered/2")
-        try await Task.sleep(for: .milliseconds(20))
-        let passed = try await harness.passedOn()
+        // The waiting request goes on once the answer is written, on the channel's loop.
+        var passed: [HTTPServerRequestPart] = []
+        try await waitUntil("the waiting request was passed on") {
+            passed += try await harness.passedOn()
+            return passed.count >= 2
+        }
         #expect(passed.count == 2 && passed.first.map { if case .head(let head) = $0 { head.uri == "/healthz" } else { false } } == true)
         #expect(harness.reads.reads == 1, "the held read went on once nothing waited")
     }

@@ -28,7 +28,7 @@ struct OIDCSetup: Sendable {
             try await OIDCIssuerStandIn.with(keys: keys) { issuer in
                 let clock = TestClock()
                 var options = TestServer.options(clock: clock)
-                options.oidc = OIDCSettings(issuers: [issuer.issuer], audiences: ["other-app", audience], requestTimeout: .seconds(2))
+                options.oidc = OIDCSettings(issuers: [issuer.issuer], audiences: ["other-app", audience], requestTimeout: .seconds(30))
                 let server = try await TestServer.open(dataDirectory: database.folder + "/data", database: database.location, options: options, logger: logger)
                 try await server.serve { client in
                     try await body(OIDCSetup(client: client, issuer: issuer, clock: clock))
