@@ -10,22 +10,31 @@ import PackageDescription
 ///   TokenServer, LocalFleetEngine → FleetTokens
 ///   fleetauth → everything
 ///
-/// Everything that needs another package sits behind a trait, both on by default:
+/// Everything that needs another package sits behind a trait:
 /// - `Tokens`: FleetTokens and swift-crypto, for a backend that mints or verifies tokens
 ///   (`traits: ["Tokens"]` resolves swift-crypto and swift-asn1 only);
-/// - `Server`: the token server, the local Fleet Engine and the fleetauth tool (and `Tokens`).
+/// - `Server` (the default): the token server, the local Fleet Engine and the fleetauth tool,
+///   and FleetTokens with them.
 /// An app that only wants FleetTokenProvider or FleetEngineClient adds the package with
 /// `traits: []` and resolves no other package at all (see README, "Tokens in the app").
+///
+/// FleetTokens' dependencies are there under either trait, rather than `Server` enabling
+/// `Tokens`: with two traits on, SwiftPM passes their `-D` flags in an order that changes from
+/// one invocation to the next, and every `swift build` after a `swift test` recompiled every
+/// module of the package (and SwiftProtobuf). One trait on, one flag, nothing rebuilt.
 
 /// A dependency of the server side, there only while the `Server` trait is on.
 func server(_ product: String, _ package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: ["Server"]))
 }
 
-/// A dependency of FleetTokens, there only while the `Tokens` trait is on.
+/// A dependency of FleetTokens, there while the `Tokens` trait or the `Server` trait is on.
 func tokens(_ product: String, _ package: String) -> Target.Dependency {
-    .product(name: product, package: package, condition: .when(traits: ["Tokens"]))
+    .product(name: product, package: package, condition: .when(traits: tokenTraits))
 }
+
+/// The traits that bring FleetTokens' dependencies.
+let tokenTraits: Set<String> = ["Tokens", "Server"]
 
 let package = Package(
     name: "fleetauth",
@@ -40,15 +49,18 @@ let package = Package(
         .trait(name: "Tokens", description: "FleetTokens: minting and verifying Fleet Engine tokens, on swift-crypto"),
         .trait(
             name: "Server",
-            description: "The token server, the local Fleet Engine and the fleetauth tool, with the packages they need",
-            enabledTraits: ["Tokens"]
+            description: "The token server, the local Fleet Engine and the fleetauth tool, with the packages they need (FleetTokens' among them)"
         ),
-        .default(enabledTraits: ["Server", "Tokens"]),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // No default traits, here and for swift-protobuf: two traits on pass their `-D` flags in
+        // an order that changes from one SwiftPM invocation to the next, which recompiled
+        // Hummingbird and SwiftProtobuf after every `swift test` (and FleetAuth uses neither
+        // Hummingbird's swift-configuration support nor swift-protobuf's Foundation streams).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         // Server plumbing shared by the token server and the local Fleet Engine.
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
@@ -67,7 +79,7 @@ let package = Package(
         // The HTTP parts Hummingbird's channel carries, for the handler that answers parse errors.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // The local Fleet Engine's gRPC door: Google's Fleet Engine v1 messages and services.
-        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0", traits: []),
         .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
@@ -87,7 +99,7 @@ let package = Package(
                 "Locking",
                 tokens("Crypto", "swift-crypto"),
                 tokens("CryptoExtras", "swift-crypto"),
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: ["Tokens"])),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: tokenTraits)),
             ]
         ),
         // A value behind a lock: the one way the libraries and the servers share state between

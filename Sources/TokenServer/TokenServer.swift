@@ -110,8 +110,8 @@ package final class TokenServer: Sendable {
         }
     }
 
-    /// The router with every route: sessions, tokens, admin, JWKS, health, metrics, OpenAPI,
-    /// the browser module (and with ``TokenServerOptions/servesExamples`` the example page);
+    /// The router with every route: an index, sessions, tokens, admin, JWKS, health, metrics,
+    /// OpenAPI, the browser module (and with ``TokenServerOptions/servesExamples`` the example page);
     /// a known path asked with a method it does not take answers 405. The session and token
     /// routes answer the pages of the allowed origins (CORS); the admin routes never do.
     package func buildRouter() -> Router<TokenServerContext> {
@@ -123,6 +123,7 @@ package final class TokenServer: Sendable {
         addSessionRoutes(to: router.group("v1/sessions"))
         addTokenRoutes(to: router.group("v1/tokens"))
         addAdminRoutes(to: router.group("v1/admin"))
+        addIndexRoute(to: router)
         router.answerWrongMethodsWith405()
         return router
     }

@@ -52,7 +52,8 @@ struct InspectCommand: ParsableCommand {
     }
 
     private func relative(_ seconds: Int64) -> String {
-        seconds >= 0 ? "in \(TimeText.span(seconds: seconds))" : "\(TimeText.span(seconds: seconds)) ago"
+        if seconds == 0 { return "now" }
+        return seconds > 0 ? "in \(TimeText.span(seconds: seconds))" : "\(TimeText.span(seconds: seconds)) ago"
     }
 }
 

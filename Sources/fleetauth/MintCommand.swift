@@ -20,14 +20,31 @@ struct MintCommand: AsyncParsableCommand {
             """
     )
 
-    /// The token kinds as the command line names them.
+    /// The token kinds as the command line names them: a delivery driver's as its role is
+    /// spelled everywhere else (`verify --role delivery-trusted-driver`).
     enum Kind: String, CaseIterable, ExpressibleByArgument {
         case driver, consumer, server
         case fleetReader = "fleet-reader"
-        case trustedDeliveryDriver = "trusted-delivery-driver"
-        case untrustedDeliveryDriver = "untrusted-delivery-driver"
+        case deliveryTrustedDriver = "delivery-trusted-driver"
+        case deliveryUntrustedDriver = "delivery-untrusted-driver"
         case deliveryConsumer = "delivery-consumer"
         case deliveryServer = "delivery-server"
+
+        /// Earlier versions' spellings, still taken, with a note.
+        static let formerSpellings: [String: Kind] = [
+            "trusted-delivery-driver": .deliveryTrustedDriver, "untrusted-delivery-driver": .deliveryUntrustedDriver,
+        ]
+
+        init?(argument: String) {
+            if let kind = Kind(rawValue: argument) {
+                self = kind
+            } else if let kind = Self.formerSpellings[argument] {
+                FileHandle.standardError.write(Data("note: --kind \(argument) is now spelled \(kind.rawValue); the old spelling still works\n".utf8))
+                self = kind
+            } else {
+                return nil
+            }
+        }
     }
 
     @Option(help: "The service-account key file that signs.")
@@ -111,9 +128,9 @@ struct MintCommand: AsyncParsableCommand {
         case .consumer: return .consumer(tripID: try required(trip, "trip"))
         case .server: return .server
         case .fleetReader: return .fleetReader
-        case .trustedDeliveryDriver:
+        case .deliveryTrustedDriver:
             return .trustedDeliveryDriver(deliveryVehicleID: try required(deliveryVehicle, "delivery-vehicle"), taskID: task)
-        case .untrustedDeliveryDriver:
+        case .deliveryUntrustedDriver:
             return .untrustedDeliveryDriver(deliveryVehicleID: try required(deliveryVehicle, "delivery-vehicle"))
         case .deliveryConsumer:
             if let tracking { return .deliveryConsumer(trackingID: tracking) }

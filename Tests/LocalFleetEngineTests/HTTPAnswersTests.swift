@@ -25,6 +25,23 @@ struct FleetEngineHTTPAnswersTests {
         #expect(response.googleError?.status == "UNIMPLEMENTED")
     }
 
+    @Test("the provider's address that serve prints lists every REST method and the gRPC door; another provider is 404")
+    func providerIndex() async throws {
+        let client = try await TestEngine.shared
+        for path in [Fixtures.provider, Fixtures.provider + "/"] {
+            let index = try await RawHTTP.exchange(port: client.port, head: ["GET \(path) HTTP/1.1", "Host: x"])
+            #expect(index.status == 200, "\(path): \(index)")
+            struct Index: Decodable { let provider: String; let rest: [String]; let openapi: String }
+            let decoded = try JSONDecoder().decode(Index.self, from: Data(index.body.utf8))
+            #expect(decoded.provider == TestKeys.project)
+            #expect(decoded.rest.contains("PUT \(Fixtures.provider)/vehicles/{vehicle}"), "\(decoded.rest)")
+            #expect(decoded.rest.contains("POST \(Fixtures.provider)/trips:search"), "\(decoded.rest)")
+            #expect(decoded.rest.count == 13, "the 13 methods of VehicleService and TripService: \(decoded.rest)")
+        }
+        let other = try await RawHTTP.exchange(port: client.port, head: ["GET /v1/providers/someone-else HTTP/1.1", "Host: x"])
+        #expect(other.status == 404 && other.googleError?.message.contains(TestKeys.project) == true, "\(other)")
+    }
+
     @Test("the served OpenAPI document is the repository's")
     func openAPIDocument() async throws {
         let client = try await TestEngine.shared

@@ -131,6 +131,18 @@ struct CrossOriginTests {
         }
     }
 
+    @Test("the server's root lists what it answers")
+    func index() async throws {
+        try await TestServer.serve { client, _ in
+            let port = try #require(client.http.port)
+            let answer = try await RawHTTP.exchange(port: port, head: ["GET / HTTP/1.1", "Host: x"])
+            #expect(answer.status == 200)
+            for route in ["POST /v1/sessions", "GET /v1/tokens/driver/{vehicleId}", "GET /v1/tokens/fleet-reader", "GET /sdk/fleetauth.js"] {
+                #expect(answer.body.contains(route), "\(route): \(answer.body)")
+            }
+        }
+    }
+
     @Test("the browser module is public JavaScript: any origin may load it")
     func moduleIsPublic() async throws {
         try await TestServer.serve { client, _ in

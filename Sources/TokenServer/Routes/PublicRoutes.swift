@@ -25,4 +25,17 @@ extension TokenServer {
         router.addMetricsRoute(metrics)
         router.addOpenAPIRoute(OpenAPIDocument.yaml)
     }
+
+    /// `GET /`: what this server answers, for a developer who opens the address `serve` prints.
+    /// Add it after every other route, so that it lists them all.
+    func addIndexRoute(to router: Router<TokenServerContext>) {
+        struct Index: Encodable {
+            let service = "FleetAuth token server"
+            let routes: [String]
+            let openapi = "/openapi.yaml"
+            let browsers = "/sdk/fleetauth.js"
+        }
+        let index = Index(routes: router.routeList())
+        router.get("/") { _, _ in try JSONResponse.make(index) }
+    }
 }

@@ -1,0 +1,56 @@
+import CommandSupport
+import Foundation
+import TestSupport
+import Testing
+
+/// What a newcomer meets at the command line when something is missing or spelled the old way.
+@Suite("fleetauth usage errors and spellings")
+struct CommandLineUsageTests {
+    /// A driver key file in a fresh folder, and the folder.
+    private func driverKey() async throws -> (key: String, folder: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-usage-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let key = folder + "/driver.json"
+        try await ChildProcess.runFleetauth(["keygen", "--project", "p", "--role", "driver", "--out", key]).checked()
+        return (key, folder)
+    }
+
+    @Test("an option a subcommand finds missing while it runs prints that subcommand's usage, not the tool's")
+    func subcommandUsage() async throws {
+        let (key, folder) = try await driverKey()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let exit = try await ChildProcess.runFleetauth(["mint", "--key", key, "--kind", "driver"])
+        #expect(exit.exited && exit.status == 64)
+        #expect(exit.output.contains("Error: --kind driver needs --vehicle"), "\(exit.output)")
+        #expect(exit.output.contains("Usage: fleetauth mint "), "\(exit.output)")
+        #expect(exit.output.contains("See 'fleetauth mint --help'"), "\(exit.output)")
+        #expect(!exit.output.contains("SUBCOMMANDS"), "the tool's own usage")
+    }
+
+    @Test("a delivery driver's kind is spelled as its role; the old spelling still works, with a note")
+    func oneSpellingPerRole() async throws {
+        let (key, folder) = try await driverKey()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (spelling, note) in [("delivery-untrusted-driver", false), ("untrusted-delivery-driver", true)] {
+            let exit = try await ChildProcess.runFleetauth(
+                ["mint", "--key", key, "--kind", spelling, "--delivery-vehicle", "dv-1", "--json"])
+            #expect(exit.succeeded, "\(spelling): \(exit.output)")
+            #expect(exit.output.contains("\"deliveryvehicleid\" : \"dv-1\"") || exit.output.contains(#""deliveryvehicleid":"dv-1""#), "\(exit.output)")
+            #expect(exit.output.contains("note: --kind untrusted-delivery-driver is now spelled delivery-untrusted-driver") == note, "\(exit.output)")
+        }
+        let help = try await ChildProcess.runFleetauth(["mint", "--help"])
+        #expect(help.output.contains("delivery-trusted-driver") && !help.output.contains("trusted-delivery-driver"), "\(help.output)")
+    }
+
+    @Test("inspect says a token minted this second was issued now, not 'in 0s'")
+    func issuedNow() async throws {
+        let (key, folder) = try await driverKey()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let token = try await ChildProcess.runFleetauth(["mint", "--key", key, "--kind", "driver", "--vehicle", "v-1"]).checked().output
+        let inspected = try await ChildProcess.runFleetauth(["inspect", token.trimmingCharacters(in: .whitespacesAndNewlines)]).checked().output
+        let issued = try #require(inspected.split(separator: "\n").first { $0.hasPrefix("issued:") })
+        // Within the same second, or the one after on a slow machine.
+        #expect(issued.hasSuffix("(now)") || issued.hasSuffix("(1s ago)"), "\(issued)")
+        #expect(!inspected.contains("(in 0s)"))
+    }
+}
