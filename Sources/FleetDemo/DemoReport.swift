@@ -56,7 +56,9 @@ package struct DemoReport {
             "  intruder: \(intruderAttempts) attempts, \(intruderAttempts - counts.intrusionsAccepted) refused",
         ]
         for (trick, tally) in counts.intrusions.sorted(by: { $0.key < $1.key }) {
-            lines.append("    \(trick.padding(toLength: 46, withPad: " ", startingAt: 0)) \(tally.refused)/\(tally.attempts) refused  \(tally.firstAnswer.prefix(110))")
+            // The answer whole, on a line of its own: it says which rule refused.
+            lines.append("    \(trick.padding(toLength: 46, withPad: " ", startingAt: 0)) \(tally.refused)/\(tally.attempts) refused")
+            lines.append("      \(tally.firstAnswer)")
         }
         lines.append("  last acknowledged location stored: \(settings.drivers - lostVehicles.count)/\(settings.drivers) vehicles; lost updates: \(lostVehicles.count + counts.dropped)")
         lines.append(succeeded ? "Result: OK" : "Result: FAILED" + (lostVehicles.isEmpty ? "" : " (lost: \(lostVehicles.prefix(10).joined(separator: ", ")))"))

@@ -18,11 +18,11 @@ package struct LocalKeyless: Sendable {
     /// Where the stand-in listens, e.g. `http://127.0.0.1:53211`.
     package let baseURL: String
 
-    /// Starts a stand-in on a free loopback port.
-    package static func start(logger: Logger) async throws -> LocalKeyless {
+    /// Starts a stand-in on loopback `port` (0 picks a free one).
+    package static func start(port: Int = 0, logger: Logger) async throws -> LocalKeyless {
         let standIn = GoogleStandIn(logger: logger)
         let run = try await RunningService.start(logger: logger) { onStarted in
-            standIn.application(host: "127.0.0.1", port: 0, onRunning: onStarted)
+            standIn.application(host: "127.0.0.1", port: port, onRunning: onStarted)
         }
         return LocalKeyless(standIn: standIn, run: run, baseURL: "http://127.0.0.1:\(run.port)")
     }

@@ -70,27 +70,39 @@ package actor StandInAccounts {
     }
 
     /// The current key of `email`, made on first use.
-    package func currentKey(of email: String) throws -> Key {
+    package func currentKey(of email: String) async throws -> Key {
         if let key = keys[email]?.first { return key }
-        return try rotateKey(of: email)
+        let made = try await Self.makeKey()
+        // Another caller may have made one while this one was made: the first stays.
+        if let key = keys[email]?.first { return key }
+        keys[email] = [made]
+        return made
     }
 
     /// Every published key of `email`, the current one first; an account gets its first key
     /// when first asked about, as every Google service account has keys.
-    package func publishedKeys(of email: String) throws -> [Key] {
+    package func publishedKeys(of email: String) async throws -> [Key] {
         calls.publicKeys += 1
-        _ = try currentKey(of: email)
+        _ = try await currentKey(of: email)
         return keys[email] ?? []
     }
 
     /// Makes a new current key for `email`; the old ones stay published.
     @discardableResult
-    package func rotateKey(of email: String) throws -> Key {
-        let privateKey = try RSAPrivateKey.generate()
-        guard let signer = RS256Signer(privateKey.backing) else { throw StandInError.signingUnavailable }
-        let key = Key(id: Self.randomHex(bytes: 20), privateKey: privateKey, signer: signer)
+    package func rotateKey(of email: String) async throws -> Key {
+        let key = try await Self.makeKey()
         keys[email, default: []].insert(key, at: 0)
         return key
+    }
+
+    /// A new RSA key, generated off the actor: keys for several accounts asked for at once
+    /// (an engine loading every account's keys at start) are made on all cores, not one by one.
+    private static func makeKey() async throws -> Key {
+        try await Task.detached {
+            let privateKey = try RSAPrivateKey.generate()
+            guard let signer = RS256Signer(privateKey.backing) else { throw StandInError.signingUnavailable }
+            return Key(id: randomHex(bytes: 20), privateKey: privateKey, signer: signer)
+        }.value
     }
 
     /// Refuses (403) every signJwt as `email` from now on, or allows it again.

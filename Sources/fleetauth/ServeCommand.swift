@@ -44,15 +44,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Sign the app roles' tokens keylessly, through IAM as Google would (a Google stand-in started here), and trust those accounts by email.")
     var keyless = false
 
+    @Option(help: "The Google stand-in's port with --keyless (0 picks a free one).")
+    var standInPort = 0
+
     @OptionGroup var browsers: AllowOriginOptions
 
     func validate() throws {
         _ = try browsers.allowedOrigins()
+        guard (0...65535).contains(standInPort) else { throw ValidationError("--stand-in-port must be 0 to 65535") }
     }
 
     func run() async throws {
         let logger = Logger(label: "fleetauth.serve", factory: DeferredMetadataLogHandler.standardError)
-        let local = keyless ? try await LocalKeyless.start(logger: logger) : nil
+        let local = keyless ? try await LocalKeyless.start(port: standInPort, logger: logger) : nil
         var failure: (any Error)?
         do {
             try await serve(signingThrough: local, logger: logger)

@@ -47,7 +47,10 @@ final class TokenAuthenticator: Sendable {
 
     /// Fetches every source's keys; called once at start.
     func loadKeys() async {
-        for refresher in refreshers { _ = await refresher.refresh() }
+        // All at once: one source that is slow to answer delays no other account's keys.
+        await withTaskGroup(of: Void.self) { group in
+            for refresher in refreshers { group.addTask { _ = await refresher.refresh() } }
+        }
     }
 
     /// The verified token, or why it is refused.
