@@ -19,7 +19,9 @@
 //   503 after the server's `Retry-After`); 401 and 403 are not, and reject with the server's
 //   message;
 // - nothing is sticky: a failed fetch is forgotten, and the next call asks again.
-// Tokens are never logged, and never part of an error's message.
+// Tokens are never logged, and never part of an error's message. The fetcher's `invalidate`
+// forgets one id's token (after Fleet Engine answered 401 with it), and `clear` forgets them
+// all: call it when the user signs out.
 
 /** The kinds of token the token server hands out, with the route and the id each reads. */
 const KINDS = {
@@ -43,8 +45,8 @@ const DEFAULTS = {
 
 /** A refusal or failure of the token server, with its HTTP status (0 for none). */
 export class TokenFetchError extends Error {
-  constructor(message, { status = 0, retryable = false } = {}) {
-    super(message);
+  constructor(message, { status = 0, retryable = false, cause } = {}) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = "TokenFetchError";
     this.status = status;
     this.retryable = retryable;
@@ -78,28 +80,45 @@ export function createAuthTokenFetcher({
   if (typeof authorize !== "function") throw new TypeError("authorize must be a function that returns the Authorization header");
   const base = new URL(baseURL, globalThis.location?.href);
 
-  /** id ("" for fleet-reader) → {token, expiresAt, reuseUntil}, on `clock`'s scale. */
+  /** id ("" for fleet-reader) → {token, receivedAt, lifetime, reuseFor}: when it arrived (on
+   * both clocks), how long it lives and for how long it is handed out, in milliseconds. */
   const cache = new Map();
+  /** Counts `clear()`s: a request started before one hands its token to its own callers only. */
+  let generation = 0;
   /** id → the promise of the request in flight. */
   const inFlight = new Map();
 
-  function fresh(key, now) {
+  /** Now, as the two clocks a token's age is judged on: `clock()` (monotonic) and `Date`. */
+  function now() {
+    return { monotonic: clock(), wall: Date.now() };
+  }
+
+  /** How long ago `then` was: the larger of the two clocks' answers, so that a monotonic clock
+   * that stood still while the computer slept does not keep an expired token, and a `Date`
+   * hours off changes nothing (only its difference is used). */
+  function since(then, at) {
+    return Math.max(at.monotonic - then.monotonic, at.wall - then.wall);
+  }
+
+  function fresh(key, at) {
     const held = cache.get(key);
-    return held && now < held.reuseUntil ? held : null;
+    return held && since(held.receivedAt, at) < held.reuseFor ? held : null;
   }
 
-  function answer(held, now) {
-    return { token: held.token, expiresInSeconds: Math.floor((held.expiresAt - now) / 1000) };
+  function answer(held, at) {
+    return { token: held.token, expiresInSeconds: Math.floor((held.lifetime - since(held.receivedAt, at)) / 1000) };
   }
 
-  function remember(key, { token, expiresInSeconds, receivedAt }) {
+  /** A fetched token as the cache holds it. */
+  function hold({ token, expiresInSeconds, receivedAt }) {
     const lifetime = Math.max(0, expiresInSeconds * 1000);
-    const expiresAt = receivedAt + lifetime;
+    return { token, receivedAt, lifetime, reuseFor: lifetime - Math.min(margin, lifetime / 4) };
+  }
+
+  function remember(key, held) {
     cache.delete(key);
     if (cache.size >= cacheSize) cache.delete(cache.keys().next().value);
-    const held = { token, expiresAt, reuseUntil: expiresAt - Math.min(margin, lifetime / 4) };
     cache.set(key, held);
-    return held;
   }
 
   function url(id) {
@@ -108,28 +127,37 @@ export function createAuthTokenFetcher({
   }
 
   async function attempt(id) {
+    // The app's own credential first, outside the request's time: its failure is the app's
+    // (signed out, say), not the network's, and is not retried.
+    let authorization;
+    try {
+      authorization = await authorize();
+    } catch (error) {
+      throw new TokenFetchError(`authorize() failed: ${error?.message ?? error}`, { cause: error });
+    }
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeout);
     let response;
+    let body = null;
+    let receivedAt;
     try {
       response = await send(url(id), {
-        headers: { Authorization: await authorize() },
+        headers: { Authorization: authorization },
         cache: "no-store",
         credentials: "omit",
         signal: controller.signal,
+      });
+      receivedAt = now();
+      // The body within the same time: a server that sends its head and stalls is a timeout too.
+      body = await response.json().catch(() => {
+        if (controller.signal.aborted) throw new DOMException("the answer's body did not arrive in time", "AbortError");
+        return null;
       });
     } catch (error) {
       const why = error?.name === "AbortError" ? `no answer within ${timeout} ms` : "the network request failed";
       throw new TokenFetchError(`the token server could not be reached: ${why}`, { retryable: true });
     } finally {
       clearTimeout(timer);
-    }
-    const receivedAt = clock();
-    let body = null;
-    try {
-      body = await response.json();
-    } catch {
-      body = null;
     }
     if (response.ok) {
       if (typeof body?.token !== "string" || !Number.isFinite(body?.expiresInSeconds)) {
@@ -166,7 +194,7 @@ export function createAuthTokenFetcher({
     return id;
   }
 
-  return function authTokenFetcher(options) {
+  function authTokenFetcher(options) {
     let id;
     try {
       id = idFrom(options);
@@ -174,15 +202,41 @@ export function createAuthTokenFetcher({
       return Promise.reject(error);
     }
     const key = id ?? "";
-    const held = fresh(key, clock());
-    if (held) return Promise.resolve(answer(held, clock()));
+    const at = now();
+    const held = fresh(key, at);
+    if (held) return Promise.resolve(answer(held, at));
     let pending = inFlight.get(key);
     if (!pending) {
+      const started = generation;
       pending = fetchWithRetries(id)
-        .then((fetched) => remember(key, fetched))
-        .finally(() => inFlight.delete(key));
+        .then((fetched) => {
+          const token = hold(fetched);
+          if (started === generation) remember(key, token);
+          return token;
+        })
+        .finally(() => {
+          if (inFlight.get(key) === pending) inFlight.delete(key);
+        });
       inFlight.set(key, pending);
     }
-    return pending.then((token) => answer(token, clock()));
+    return pending.then((token) => answer(token, now()));
+  }
+
+  /** Forgets the token for `options.context`'s id (after Fleet Engine answered 401 with it):
+   * the next call asks the token server again. */
+  authTokenFetcher.invalidate = (options) => {
+    const key = idFrom(options) ?? "";
+    cache.delete(key);
+    inFlight.delete(key);
   };
+
+  /** Forgets every token, and lets no request in flight hand its token out: call it when the
+   * user signs out, so that the next user's calls never get the last user's tokens. */
+  authTokenFetcher.clear = () => {
+    cache.clear();
+    inFlight.clear();
+    generation += 1;
+  };
+
+  return authTokenFetcher;
 }

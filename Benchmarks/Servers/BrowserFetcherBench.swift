@@ -83,7 +83,7 @@ struct BrowserFetcherBench: AsyncParsableCommand {
     }
 
     private func measure(in browser: WebDriverSession, page: String) async throws -> Report {
-        try await browser.setScriptTimeout(.seconds(300))
+        try await browser.setScriptTimeout(.seconds(60))
         try await browser.navigate(to: page)
         let browserVersion = try await browser.run("return navigator.userAgent.match(/Chrome\\/[\\d.]+/)?.[0] ?? navigator.userAgent;", as: String.self)
         var measured: [Round] = []

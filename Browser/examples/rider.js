@@ -4,7 +4,7 @@
 
 const form = document.getElementById("login");
 const params = new URLSearchParams(location.search);
-const pollMilliseconds = Number(params.get("poll") ?? 2000);
+const pollMilliseconds = Math.max(100, Number(params.get("poll")) || 2000);
 const defaults = {
   tokenServer: location.origin,
   fleetEngine: `${location.protocol}//${location.hostname}:8081`,
@@ -68,11 +68,24 @@ async function findVehicle(fetcher, tripId, base, trip) {
   return match?.vehicle?.lastLocation?.location ?? null;
 }
 
+/** Whether the page may send the rider's password to `address`: its own origin, or a server on
+ * this computer (where `serve` and `demo` run). A link to this page cannot point the login at
+ * anyone else's server. */
+function mayLogInAt(address) {
+  const url = new URL(address);
+  return url.origin === location.origin || ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+}
+
+/** Counts the trips followed, so that a second submit stops the first one's polling. */
+let following = 0;
+
 async function follow(event) {
   event.preventDefault();
   const values = Object.fromEntries(new FormData(form));
+  const mine = ++following;
   document.getElementById("error").hidden = true;
   try {
+    if (!mayLogInAt(values.tokenServer)) throw new Error(`this example logs in only at its own origin or on this computer, not at ${values.tokenServer}`);
     const { createAuthTokenFetcher } = await import(new URL("/sdk/fleetauth.js", values.tokenServer).href);
     const session = await logIn(values.tokenServer, values.username, values.password);
     form.elements.password.value = "";
@@ -96,6 +109,7 @@ async function follow(event) {
       show("read-at", new Date().toLocaleTimeString());
     };
     const poll = async () => {
+      if (mine !== following) return;
       try {
         await read();
         setTimeout(poll, pollMilliseconds);

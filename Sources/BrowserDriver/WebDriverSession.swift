@@ -89,8 +89,9 @@ package struct WebDriverSession: Sendable {
 
 /// A WebDriver request and its answer's `value`.
 enum WebDriverCall {
-    /// How long one call may take: a page's script runs at most its script timeout.
-    static let timeout = Duration.seconds(600)
+    /// How long one call may take: longer than any script timeout the tests and the benchmark
+    /// set (60 s), so that a hung driver fails the call instead of stalling the suite.
+    static let timeout = Duration.seconds(90)
 
     static func send(_ method: String, _ url: URL, body: [String: any Sendable]?) async throws -> Any? {
         guard let port = url.port else { throw WebDriverError("the driver's address has no port: \(url)") }

@@ -83,7 +83,7 @@ extension BrowserSuite {
             }
         }
 
-        @Test("503 and 429 are retried after Retry-After or a jittered backoff, network errors too; 401 and 403 are not; nothing sticks")
+        @Test("503 and 429 are retried after Retry-After or a jittered backoff, network errors too; 401, 403 and the app's own credential failing are not; a stalled body times out; nothing sticks; invalidate and clear forget")
         func retriesAndRefusals() async throws {
             try await BrowserScene.run { scene in
                 try await scene.openBlankPage()
@@ -98,6 +98,10 @@ extension BrowserSuite {
                     let unauthenticatedAttempts: Int
                     let exhausted: String
                     let afterExhausted: Bool
+                    let signedOut: String
+                    let signedOutAttempts: Int
+                    let stalled: String
+                    let forgetAttempts: Int
                 }
                 let outcome = try await scene.browser.run(
                     scene.prelude + """
@@ -138,7 +142,38 @@ extension BrowserSuite {
                         const fresh = make(rider);
                         try { await fresh({ context: { tripId: "trip-1" } }); } catch (error) { exhausted = error.message; }
                         const afterExhausted = typeof (await fresh({ context: { tripId: "trip-1" } })).token === "string";
+
+                        // The app's credential failing is the app's error, said as such, and never sent.
+                        attempts = 0;
+                        let signedOut = "";
+                        try { await make(async () => { throw new Error("no user is signed in"); })({ context: { tripId: "trip-1" } }); } catch (error) { signedOut = error.message; }
+                        const signedOutAttempts = attempts;
+
+                        // A server that sends its head and stalls is a timeout.
+                        let stalled = "";
+                        const stalling = module.createAuthTokenFetcher({
+                          baseURL: tokenServer, kind: "consumer", authorize: rider, timeout: 300, maxAttempts: 1,
+                          fetch: (url, init) => Promise.resolve(new Response(new ReadableStream({
+                            start(controller) {
+                              controller.enqueue(new TextEncoder().encode('{"token":'));
+                              init.signal.addEventListener("abort", () => controller.error(new DOMException("aborted", "AbortError")));
+                            },
+                          }))),
+                        });
+                        try { await stalling({ context: { tripId: "trip-1" } }); } catch (error) { stalled = error.message; }
+
+                        // invalidate forgets one id's token, clear every token: the next call asks again.
+                        attempts = 0;
+                        const kept = make(rider);
+                        await kept({ context: { tripId: "trip-1" } });
+                        await kept({ context: { tripId: "trip-1" } });
+                        kept.invalidate({ context: { tripId: "trip-1" } });
+                        await kept({ context: { tripId: "trip-1" } });
+                        kept.clear();
+                        await kept({ context: { tripId: "trip-1" } });
+                        const forgetAttempts = attempts;
                         return {
+                          signedOut, signedOutAttempts, stalled, forgetAttempts,
                           sleeps, attempts: retried, gotToken: typeof answer.token === "string", forbidden, forbiddenStatus,
                           forbiddenAttempts, unauthenticatedStatus, unauthenticatedAttempts, exhausted, afterExhausted,
                         };
@@ -155,6 +190,9 @@ extension BrowserSuite {
                 #expect(outcome.unauthenticatedAttempts == 1)
                 #expect(outcome.exhausted.contains("busy"), "\(outcome.exhausted)")
                 #expect(outcome.afterExhausted, "a failure is not sticky")
+                #expect(outcome.signedOut == "authorize() failed: no user is signed in" && outcome.signedOutAttempts == 0, "\(outcome.signedOut)")
+                #expect(outcome.stalled.contains("no answer within 300 ms"), "\(outcome.stalled)")
+                #expect(outcome.forgetAttempts == 3, "one fetch, a reuse, then one after invalidate and one after clear")
             }
         }
     }

@@ -306,6 +306,7 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     /// The CORS headers the answer to `head` gets, when the policy covers its path.
     private func crossOriginHeaders(for head: HTTPRequestHead) -> HTTPFields? {
         guard let crossOrigin, crossOrigin.covers(head.uri) else { return nil }
+        // The Host is read only for a request with an Origin (an app's have none).
         let verdict = crossOrigin.verdict(origin: head.headers.first(name: "origin"), host: head.headers.first(name: "host"))
         return crossOrigin.answerHeaders(for: verdict)
     }

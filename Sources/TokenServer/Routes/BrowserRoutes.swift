@@ -7,7 +7,7 @@ package enum BrowserFiles {
     static var module: [UInt8] { PackageResources.fleetauth_js }
 
     /// The example page's files under `/examples/`: name, media type, bytes.
-    static var examples: [(name: String, type: String, bytes: [UInt8])] {
+    package static var examples: [(name: String, type: String, bytes: [UInt8])] {
         [
             ("rider.html", "text/html; charset=utf-8", PackageResources.rider_html),
             ("rider.js", "text/javascript; charset=utf-8", PackageResources.rider_js),
