@@ -53,7 +53,7 @@ package final class HeadlessChromium: Sendable {
             return HeadlessChromium(session: session, driver: driver, profile: profile)
         } catch {
             driver.stop()
-            try? FileManager.default.removeItem(at: profile)
+            await Self.endBrowsers(using: profile)
             throw error
         }
     }
@@ -62,6 +62,14 @@ package final class HeadlessChromium: Sendable {
     package func stop() async {
         await session.close()
         driver.stop()
+        await Self.endBrowsers(using: profile)
+    }
+
+    /// Ends every browser process still running on `profile` (a session the driver opened but
+    /// never answered for, or one whose driver was stopped first, leaves Chromium running), and
+    /// removes the profile.
+    private static func endBrowsers(using profile: URL) async {
+        _ = try? await ChildProcess.run(["pkill", "-KILL", "-f", "user-data-dir=\(profile.path)"], timeout: .seconds(30))
         try? FileManager.default.removeItem(at: profile)
     }
 }
