@@ -31,7 +31,7 @@ struct AllowedOriginsTests {
     @Test("what is not an origin is refused, naming it", arguments: [
         "*", "https://*.example.com", "rider.example.com", "ftp://rider.example.com", "https://rider.example.com/", "https://rider.example.com/app",
         "https://user@rider.example.com", "https://rider.example.com:0", "https://rider.example.com:70000", "https://", "https://rider.example.com?x",
-        "https://rider.example.com:*1",
+        "https://rider.example.com:*1", "https://bücher.example",
     ])
     func notOrigins(_ value: String) {
         #expect(throws: AllowedOriginsError(value: value)) { try AllowedOrigins(parsing: [value]) }
@@ -39,7 +39,6 @@ struct AllowedOriginsTests {
 
     @Test("none allows nothing; union keeps both")
     func noneAndUnion() throws {
-        #expect(AllowedOrigins.none.isEmpty)
         #expect(!AllowedOrigins.none.allows("http://localhost:3000"))
         let both = try AllowedOrigins(parsing: ["https://rider.example.com"]).union(.loopback)
         #expect(both.allows("https://rider.example.com") && both.allows("http://localhost:3000"))

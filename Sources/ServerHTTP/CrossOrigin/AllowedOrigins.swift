@@ -21,9 +21,6 @@ package struct AllowedOrigins: Sendable, Equatable {
         return origins
     }
 
-    /// Whether no origin is allowed.
-    package var isEmpty: Bool { exact.isEmpty && anyPort.isEmpty }
-
     /// These origins and `other`'s.
     package func union(_ other: AllowedOrigins) -> AllowedOrigins {
         var both = self
@@ -75,7 +72,8 @@ package struct AllowedOrigins: Sendable, Equatable {
             host = authority[..<colon]
             port = authority[authority.index(after: colon)...]
         }
-        guard !host.isEmpty, !host.contains("*"), host.allSatisfy({ $0.isLetter || $0.isNumber || "-.[]:".contains($0) }) else { return nil }
+        // ASCII only: browsers send a domain's punycode form, which an entry in Unicode would never match.
+        guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.[]:".contains($0)) }) else { return nil }
         let base = "\(scheme)://\(host)"
         switch port {
         case nil:
