@@ -249,8 +249,9 @@ let package = Package(
                 server("NIOHTTP1", "swift-nio"),
             ]
         ),
-        // What the command-line tools share: one-line failures, `--json` output, and other programs
-        // run as child processes (by the benchmarks and the tests).
+        // What the command-line tools share: one-line failures, `--json` output, other programs
+        // run as child processes, and HTTP/1.1 spoken byte for byte on loopback (by the
+        // benchmarks, the browser driver and the tests).
         .target(name: "CommandSupport", dependencies: ["Locking"]),
         // Headless Chromium driven over WebDriver, for the browser tests and the browser
         // benchmark: pages and the browser module run by a real browser. Foundation only.
@@ -373,6 +374,7 @@ let package = Package(
         .testTarget(
             name: "ServerHTTPTests",
             dependencies: [
+                "CommandSupport",
                 "Locking",
                 "TestSupport",
                 "ServerHTTP",

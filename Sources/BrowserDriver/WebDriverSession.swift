@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 
 /// A browser session driven over the W3C WebDriver protocol (chromedriver's HTTP API): open a
@@ -87,17 +88,23 @@ package struct WebDriverSession: Sendable {
     }
 }
 
-/// A WebDriver request and its answer's `value`.
+/// A WebDriver request and its answer's `value`, through ``RawHTTP`` (chromedriver writes its
+/// header fields without a space after the colon, which URLSession on Linux refuses).
 enum WebDriverCall {
-    /// How long one call may take: longer than any script timeout the tests and the benchmark
-    /// set (60 s), so that a hung driver fails the call instead of stalling the suite.
-    static let timeout = Duration.seconds(90)
+    /// How long one read of an answer may wait: longer than any script timeout the tests and the
+    /// benchmark set (60 s), so that a hung driver fails the call instead of stalling the suite.
+    static let timeoutSeconds = 90
 
     static func send(_ method: String, _ url: URL, body: [String: any Sendable]?) async throws -> Any? {
         guard let port = url.port else { throw WebDriverError("the driver's address has no port: \(url)") }
-        let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) }
-        let answer = try await LoopbackHTTP.exchange(port: port, method: method, path: url.path, body: payload, timeout: timeout)
-        let object = try JSONSerialization.jsonObject(with: answer.body, options: [.fragmentsAllowed]) as? [String: Any]
+        var head = ["\(method) \(url.path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"]
+        var payload = ""
+        if let body {
+            payload = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+            head += ["Content-Type: application/json; charset=utf-8", "Content-Length: \(payload.utf8.count)"]
+        }
+        let answer = try await RawHTTP.exchange(port: port, head: head, body: payload, timeout: timeoutSeconds)
+        let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8), options: [.fragmentsAllowed]) as? [String: Any]
         let value = object?["value"]
         if answer.status >= 400 {
             let details = value as? [String: Any]

@@ -1,3 +1,4 @@
+import CommandSupport
 import FleetEngineProtos
 import Foundation
 import GRPCCore

@@ -1,3 +1,4 @@
+import CommandSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import CommandSupport
 import FleetTokenProvider
 import FleetTokens
 import Foundation

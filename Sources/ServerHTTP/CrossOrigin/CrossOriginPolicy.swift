@@ -46,6 +46,8 @@ package struct CrossOriginPolicy: Sendable {
     /// The headers of an answer no other origin may read: `Vary` alone (made once; most
     /// requests, an app's, have no `Origin`).
     private let varyOnly: HTTPFields
+    /// The lists as header values, joined once.
+    private let exposedValue: String, methodsValue: String, headersValue: String
     private let refusals: Counter?
 
     /// A policy; `metrics` counts refused origins as `fleetauth_cors_refused_total`.
@@ -61,6 +63,9 @@ package struct CrossOriginPolicy: Sendable {
         self.maxAgeSeconds = maxAgeSeconds
         self.vary = vary.joined(separator: ", ")
         self.varyOnly = [.vary: self.vary]
+        self.exposedValue = exposedHeaders.joined(separator: ", ")
+        self.methodsValue = allowedMethods.map(\.rawValue).joined(separator: ", ")
+        self.headersValue = self.allowedHeaders.joined(separator: ", ")
         self.refusals = metrics.map { Counter(label: "fleetauth_cors_refused_total", factory: $0.factory) }
     }
 
@@ -110,7 +115,7 @@ package struct CrossOriginPolicy: Sendable {
         guard case .allowed(let origin) = verdict else { return varyOnly }
         var headers = varyOnly
         headers[.accessControlAllowOrigin] = origin
-        if !exposedHeaders.isEmpty { headers[.accessControlExposeHeaders] = exposedHeaders.joined(separator: ", ") }
+        if !exposedHeaders.isEmpty { headers[.accessControlExposeHeaders] = exposedValue }
         return headers
     }
 
@@ -129,11 +134,11 @@ package struct CrossOriginPolicy: Sendable {
         guard methodAllowed, asked.allSatisfy(allowedHeaders.contains) else {
             return (.forbidden, answerHeaders(for: .refused), APIError.permissionDenied(
                 "a cross-origin \(requestedMethod) with headers [\(asked.joined(separator: ", "))] is not allowed here: "
-                    + "methods \(allowedMethods.map(\.rawValue).joined(separator: ", ")), headers \(allowedHeaders.joined(separator: ", "))"))
+                    + "methods \(methodsValue), headers \(headersValue)"))
         }
         var headers = answerHeaders(for: verdict)
-        headers[.accessControlAllowMethods] = allowedMethods.map(\.rawValue).joined(separator: ", ")
-        headers[.accessControlAllowHeaders] = allowedHeaders.joined(separator: ", ")
+        headers[.accessControlAllowMethods] = methodsValue
+        headers[.accessControlAllowHeaders] = headersValue
         headers[.accessControlMaxAge] = String(maxAgeSeconds)
         return (.noContent, headers, nil)
     }

@@ -1,3 +1,4 @@
+import CommandSupport
 import NIOCore
 import NIOHPACK
 import NIOHTTP2

@@ -6,27 +6,29 @@ import Glibc
 import Darwin
 #endif
 
-/// One HTTP/1.1 exchange written byte for byte, for requests no HTTP client would send
-/// (headers over a server's limit, a malformed request line, broken chunked encoding).
+/// One HTTP/1.1 exchange written byte for byte: for the tests' requests that no HTTP client would
+/// send (headers over a server's limit, a malformed request line, broken chunked encoding), and
+/// for peers whose answers an HTTP client refuses (chromedriver writes `Content-Length:917`,
+/// with no space, which URLSession on Linux does not take).
 ///
 /// The socket is driven on a dispatch queue of its own, so no blocking call holds one of Swift
 /// concurrency's threads; every read has a deadline.
-public enum RawHTTP {
+package enum RawHTTP {
     /// What the server answered.
-    public struct Response: Sendable, CustomStringConvertible {
+    package struct Response: Sendable, CustomStringConvertible {
         /// The status code, e.g. 431.
-        public let status: Int
+        package let status: Int
         /// The header fields, names lowercased (the last of repeated names).
-        public let headers: [String: String]
+        package let headers: [String: String]
         /// The body as text.
-        public let body: String
+        package let body: String
 
         /// `431 {"error":…}`.
-        public var description: String { "\(status) \(body)" }
+        package var description: String { "\(status) \(body)" }
 
         /// The body's Google error `{"error":{"code","status","message"}}`, or `nil` when it is
         /// not one.
-        public var googleError: (code: Int, status: String, message: String)? {
+        package var googleError: (code: Int, status: String, message: String)? {
             guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
                 let error = object["error"] as? [String: Any],
                 let code = error["code"] as? Int, let status = error["status"] as? String, let message = error["message"] as? String
@@ -37,13 +39,13 @@ public enum RawHTTP {
 
     /// Sends `request` to `127.0.0.1:port` and reads one response (to its `Content-Length`, or
     /// until the server closes), waiting at most `timeout` seconds for each read.
-    public static func exchange(port: Int, request: [UInt8], timeout: Int = 30) async throws -> Response {
+    package static func exchange(port: Int, request: [UInt8], timeout: Int = 30) async throws -> Response {
         try await exchange(port: port, request: request, responses: 1, timeout: timeout)[0]
     }
 
     /// Sends `request` — several pipelined requests, if it holds them — and reads `responses`
     /// answers from the same connection, in the order they arrive.
-    public static func exchange(port: Int, request: [UInt8], responses: Int, timeout: Int = 30) async throws -> [Response] {
+    package static func exchange(port: Int, request: [UInt8], responses: Int, timeout: Int = 30) async throws -> [Response] {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue(label: "raw-http").async {
                 continuation.resume(with: Result { try exchangeBlocking(port: port, request: request, responses: responses, timeout: timeout) })
@@ -53,7 +55,7 @@ public enum RawHTTP {
 
     /// Sends `request` to `127.0.0.1:port` and hangs up at once, without reading an answer: a
     /// client that goes away while the server is still answering.
-    public static func sendAndHangUp(port: Int, request: [UInt8]) async throws {
+    package static func sendAndHangUp(port: Int, request: [UInt8]) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue(label: "raw-http").async {
                 continuation.resume(with: Result {
@@ -67,7 +69,7 @@ public enum RawHTTP {
 
     /// Sends `request` and reads whatever comes back until the server closes the connection;
     /// returns whether it closed within `timeout` seconds.
-    public static func serverCloses(port: Int, after request: [UInt8], within timeout: Int) async throws -> Bool {
+    package static func serverCloses(port: Int, after request: [UInt8], within timeout: Int) async throws -> Bool {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue(label: "raw-http").async {
                 continuation.resume(with: Result {
@@ -86,7 +88,7 @@ public enum RawHTTP {
     }
 
     /// Sends `head` (lines joined with CRLF, ended by an empty line) and `body`.
-    public static func exchange(port: Int, head: [String], body: String = "", timeout: Int = 30) async throws -> Response {
+    package static func exchange(port: Int, head: [String], body: String = "", timeout: Int = 30) async throws -> Response {
         try await exchange(port: port, request: Array((head.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8), timeout: timeout)
     }
 
@@ -107,7 +109,7 @@ public enum RawHTTP {
         }
         guard result == 0 else {
             close(descriptor)
-            throw TestFailure("connect to port \(port) failed: errno \(errno)")
+            throw CommandFailure("connect to port \(port) failed: errno \(errno)")
         }
         return descriptor
     }
@@ -139,14 +141,14 @@ public enum RawHTTP {
                 break
             }
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw TestFailure("no answer within \(timeout) s") }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw CommandFailure("no answer within \(timeout) s") }
             if count <= 0 {
                 closed = true
             } else {
                 received += chunk[0..<count]
             }
         }
-        guard !answers.isEmpty else { throw TestFailure("the server closed without answering") }
+        guard !answers.isEmpty else { throw CommandFailure("the server closed without answering") }
         return answers
     }
 
@@ -165,7 +167,7 @@ public enum RawHTTP {
         let (headers, bodyStart) = try head(of: bytes)
         let statusLine = String(decoding: bytes.prefix(while: { $0 != UInt8(ascii: "\r") }), as: UTF8.self)
         let parts = statusLine.split(separator: " ")
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw TestFailure("not an HTTP response: \(statusLine)") }
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw CommandFailure("not an HTTP response: \(statusLine)") }
         // The first answer only: a server may answer a request and then the unreadable rest
         // of the connection, and both can arrive in one read.
         let bodyEnd = headers["content-length"].flatMap(Int.init).map { min(bytes.count, bodyStart + $0) } ?? bytes.count
@@ -176,7 +178,7 @@ public enum RawHTTP {
     private static func head(of bytes: [UInt8]) throws -> ([String: String], Int) {
         let separator = Array("\r\n\r\n".utf8)
         guard let end = (0...max(0, bytes.count - separator.count)).first(where: { bytes[$0..<min(bytes.count, $0 + 4)].elementsEqual(separator) })
-        else { throw TestFailure("the answer has no complete head (\(bytes.count) bytes)") }
+        else { throw CommandFailure("the answer has no complete head (\(bytes.count) bytes)") }
         var headers: [String: String] = [:]
         for line in String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }

@@ -4,22 +4,22 @@ import Glibc
 import Darwin
 #endif
 
-/// TCP sockets on 127.0.0.1, for the tests that speak to a port byte for byte or hold one.
-enum LoopbackSocket {
+/// TCP sockets on 127.0.0.1, for speaking to a port byte for byte (``RawHTTP``) or holding one.
+package enum LoopbackSocket {
     /// A new TCP socket.
-    static func open() throws -> Int32 {
+    package static func open() throws -> Int32 {
         #if canImport(Glibc)
         let socketType = Int32(SOCK_STREAM.rawValue)
         #else
         let socketType = SOCK_STREAM
         #endif
         let descriptor = socket(AF_INET, socketType, 0)
-        guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
+        guard descriptor >= 0 else { throw CommandFailure("socket() failed: errno \(errno)") }
         return descriptor
     }
 
     /// `127.0.0.1:port` (0: any free port, when binding).
-    static func address(port: Int) -> sockaddr_in {
+    package static func address(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
