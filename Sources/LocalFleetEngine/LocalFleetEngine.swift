@@ -38,7 +38,7 @@ package struct LocalFleetEngine: Service {
         self.logger = logger
     }
 
-    /// Loads the vehicles and trips and the trusted keys, and builds the HTTP application, with
+    /// Loads the vehicles and trips, starts loading the trusted keys, and builds the HTTP application, with
     /// the gRPC door among its services (not yet listening): for running under a `ServiceGroup`
     /// or HummingbirdTesting.
     package func makeApplication() async throws -> some ApplicationProtocol {
@@ -52,7 +52,7 @@ package struct LocalFleetEngine: Service {
         ) { accounts in
             TokenVerifier(trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: configuration.now)
         }
-        await authenticator.loadKeys()
+        authenticator.startLoadingKeys()
         let core = FleetEngineCore(
             state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator, now: configuration.now,
             metrics: FleetEngineMetrics(prometheus: metrics))

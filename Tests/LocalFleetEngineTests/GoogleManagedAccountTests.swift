@@ -54,6 +54,31 @@ struct GoogleManagedAccountTests {
         ])
     }
 
+    @Test("a JWKS URL that never answers delays neither the start nor the Google-managed account's tokens")
+    func silentSourceDelaysNoOtherAccount() async throws {
+        let publisher = JWKSRefreshTests.Publisher()
+        publisher.answer.withLock { $0 = .silence }
+        let standIn = GoogleStandIn()
+        try await JWKSRefreshTests.withJWKSServer(publisher) { jwksURL in
+            try await standIn.application(port: 0).test(.live) { google in
+                let certs = "http://127.0.0.1:\(try #require(google.port))"
+                try await TestEngine.with(configure: { configuration in
+                    configuration.jwksURL = jwksURL
+                    configuration.googleManagedAccounts = [GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser)]
+                    configuration.googleCertsURL = certs
+                }) { client in
+                    let answer = try await getVehicle(client, token: try await driverToken(standIn))
+                    #expect(answer.status == 404, "the Google-managed account's token is accepted: \(answer)")
+                    // The JWKS URL holds its fetch for 10 s and the engine gives up on it after
+                    // JWKSRefresher.timeout: the token was answered before that, so neither the
+                    // start nor the token waited for the silent source.
+                    let heldSince = try #require(publisher.firstFetch.withLock { $0 }, "the JWKS URL was fetched")
+                    #expect(ContinuousClock.now - heldSince < JWKSRefresher.timeout, "the token waited for the silent JWKS URL")
+                }
+            }
+        }
+    }
+
     @Test("a token of the account is accepted, with its kid and without")
     func accountTokensAreAccepted() async throws {
         try await withEngine { client, standIn in

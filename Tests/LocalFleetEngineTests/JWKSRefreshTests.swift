@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// An engine that trusts a JWKS URL: keys are fetched at start, again when a token names an
+/// An engine that trusts a JWKS URL: keys are fetched from start (a token that comes first waits for that fetch), again when a token names an
 /// unknown key or account (at most once per interval), and removed keys stop being trusted.
 @Suite("JWKS URL trust")
 struct JWKSRefreshTests {
@@ -31,6 +31,8 @@ struct JWKSRefreshTests {
         let document = Locked(Data())
         let answer = Locked(Answer.document)
         let fetches = Atomic(0)
+        /// When the first fetch arrived.
+        let firstFetch = Locked<ContinuousClock.Instant?>(nil)
 
         func publish(_ accounts: [(ServiceAccountKey, FleetEngineRole)]) throws {
             let set = try JSONWebKeySet(publishing: accounts.map { (key: $0.0, role: $0.1) })
@@ -43,6 +45,7 @@ struct JWKSRefreshTests {
         let router = Router()
         router.get("jwks.json") { _, _ in
             publisher.fetches.add(1, ordering: .relaxed)
+            publisher.firstFetch.withLock { $0 = $0 ?? .now }
             switch publisher.answer.withLock({ $0 }) {
             case .document:
                 return Response(status: .ok, headers: [.contentType: "application/json"],
@@ -86,8 +89,8 @@ struct JWKSRefreshTests {
 
     @Test func newKeysAreFetchedWhenATokenNamesThemAndRemovedKeysStopWorking() async throws {
         try await Self.withJWKSEngine(interval: .milliseconds(300)) { client, publisher in
-            #expect(publisher.fetches.load(ordering: .relaxed) == 1, "fetched at start")
             #expect(try await Self.getVehicle(client, token: Tokens.server).status == 404)
+            #expect(publisher.fetches.load(ordering: .relaxed) == 1, "fetched once: at start, the first token joining that fetch")
 
             // A driver account the JWKS does not have yet, once the interval allows a fetch: the
             // request fetches, and is refused when the account is not there either. (An unknown

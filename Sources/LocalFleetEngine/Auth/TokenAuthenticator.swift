@@ -45,11 +45,12 @@ final class TokenAuthenticator: Sendable {
         }
     }
 
-    /// Fetches every source's keys; called once at start.
-    func loadKeys() async {
-        // All at once: one source that is slow to answer delays no other account's keys.
-        await withTaskGroup(of: Void.self) { group in
-            for refresher in refreshers { group.addTask { _ = await refresher.refresh() } }
+    /// Starts fetching every source's keys, all at once, and returns without waiting for them:
+    /// a source that is slow to answer delays neither the start nor another account's tokens.
+    /// A token that arrives before its keys joins the fetch under way (see ``authenticate(_:)``).
+    func startLoadingKeys() {
+        for refresher in refreshers {
+            Task { _ = await refresher.refresh() }
         }
     }
 
@@ -59,8 +60,8 @@ final class TokenAuthenticator: Sendable {
         case .success(let verified):
             return verified
         case .failure(let refusal):
-            guard mayFetchKeyFor(refusal), await refreshAll(waitingForNextSlot: Self.namesNewKey(refusal)) else { throw refusal }
-            return try verifier.withLock { $0 }.verify(token)
+            guard mayFetchKeyFor(refusal) else { throw refusal }
+            return try await verifyAfterFetching(token, waitingForNextSlot: Self.namesNewKey(refusal), refusal: refusal)
         }
     }
 
@@ -104,12 +105,28 @@ final class TokenAuthenticator: Sendable {
     }
 
     /// Refreshes every source (rate-limited; waiting for the next fetch each one's interval
-    /// allows when `waitingForNextSlot`); whether any fetched.
-    private func refreshAll(waitingForNextSlot: Bool) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            for refresher in refreshers { group.addTask { await refresher.refresh(waitingForNextSlot: waitingForNextSlot) } }
-            return await group.contains(true)
+    /// allows when `waitingForNextSlot`) and verifies `token` again after each fetch: the
+    /// token is accepted as soon as a fetch brings its key, whatever the other sources still
+    /// take. Refused with the last refusal once every source is done (with `refusal` when none
+    /// fetched).
+    private func verifyAfterFetching(_ token: String, waitingForNextSlot: Bool, refusal: TokenRefusal) async throws(TokenRefusal) -> VerifiedToken {
+        let (fetches, finished) = AsyncStream.makeStream(of: Bool.self)
+        let remaining = Locked(refreshers.count)
+        for refresher in refreshers {
+            // Unstructured: a source still fetching holds up no token another source verified.
+            Task {
+                finished.yield(await refresher.refresh(waitingForNextSlot: waitingForNextSlot))
+                if remaining.withLock({ $0 -= 1; return $0 }) == 0 { finished.finish() }
+            }
         }
+        var lastRefusal = refusal
+        for await fetched in fetches where fetched {
+            switch verifyWithKeysAtHand(token) {
+            case .success(let verified): return verified
+            case .failure(let refused): lastRefusal = refused
+            }
+        }
+        throw lastRefusal
     }
 
     /// Whether `refusal` names a key id a trusted account does not have (yet): the sign of a
