@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetTokens
+import Foundation
 
 /// `fleetauth keygen`: writes a new service-account key file in Google's exact shape.
 struct KeygenCommand: ParsableCommand {
@@ -17,7 +18,7 @@ struct KeygenCommand: ParsableCommand {
     @Option(help: "The account id (the part of the email before @); defaults to fe-<role>.")
     var account: String?
 
-    @Option(help: "Where to write the key file.")
+    @Option(help: "Where to write the key file (missing folders are created, mode 0700).")
     var out: String
 
     @Flag(help: "Replace an existing file.")
@@ -25,6 +26,12 @@ struct KeygenCommand: ParsableCommand {
 
     func run() throws {
         let key = try ServiceAccountKey.generate(projectID: project, role: role, accountID: account)
+        let folder = URL(fileURLWithPath: out).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ValidationError("\(folder): cannot be created as a folder for the key file")
+        }
         try key.write(to: out, overwrite: force)
         print("wrote \(out) (mode 0600)")
         print("  account: \(key.clientEmail)")

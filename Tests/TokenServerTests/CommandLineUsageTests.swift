@@ -11,8 +11,19 @@ struct CommandLineUsageTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-usage-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let key = folder + "/driver.json"
-        try await ChildProcess.runFleetauth(["keygen", "--project", "p", "--role", "driver", "--out", key]).checked()
+        _ = try await ChildProcess.runFleetauth(["keygen", "--project", "p", "--role", "driver", "--out", key]).checked()
         return (key, folder)
+    }
+
+    @Test("keygen creates the folders its --out names, readable by the owner only")
+    func keygenCreatesFolders() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-keygen-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let key = folder + "/keys/server.json"
+        _ = try await ChildProcess.runFleetauth(["keygen", "--project", "p", "--role", "server", "--out", key]).checked()
+        let folderMode = try FileManager.default.attributesOfItem(atPath: folder + "/keys")[.posixPermissions] as? Int
+        let keyMode = try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int
+        #expect(folderMode == 0o700 && keyMode == 0o600, "folder \(String(folderMode ?? 0, radix: 8)), key \(String(keyMode ?? 0, radix: 8))")
     }
 
     @Test("an option a subcommand finds missing while it runs prints that subcommand's usage, not the tool's")
