@@ -69,10 +69,8 @@ extension FleetEngineCore {
         _ = try authorize(.listVehicles, call)
         let query = try readQuery()
         try Self.validate { () throws(InvalidArgument) in try query.validate() }
-        let now = now()
-        let found = state.vehicles { VehicleListing.matches($0, query, now: now) }
         do {
-            return try VehicleListing.page(of: found, query)
+            return try state.listVehicles(query, now: now())
         } catch {
             throw APIError.invalidArgument(error.description)
         }

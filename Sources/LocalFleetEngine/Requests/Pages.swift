@@ -14,14 +14,25 @@ enum Pages {
         of found: [(id: String, item: Item)], size: Int, token: String
     ) throws(InvalidArgument) -> (items: [Item], nextPageToken: String) {
         var start = found.startIndex
-        if !token.isEmpty {
-            guard let last = Base64URL.decode(Substring(token)).flatMap({ String(data: $0, encoding: .utf8) }) else {
-                throw InvalidArgument("pageToken is not one this engine gave; pass nextPageToken unchanged")
-            }
+        if let last = try lastID(in: token) {
             start = found.firstIndex { $0.id > last } ?? found.endIndex
         }
         let page = found[start...].prefix(size == 0 ? defaultSize : size)
-        let next = page.endIndex < found.endIndex ? page.last.map { Base64URL.encode(Data($0.id.utf8)) } ?? "" : ""
+        let next = page.endIndex < found.endIndex ? page.last.map { token(after: $0.id) } ?? "" : ""
         return (page.map(\.item), next)
+    }
+
+    /// The id the page of `token` ended with (`nil` for the first page's empty token).
+    static func lastID(in token: String) throws(InvalidArgument) -> String? {
+        guard !token.isEmpty else { return nil }
+        guard let last = Base64URL.decode(Substring(token)).flatMap({ String(data: $0, encoding: .utf8) }) else {
+            throw InvalidArgument("pageToken is not one this engine gave; pass nextPageToken unchanged")
+        }
+        return last
+    }
+
+    /// The token of the page after the one that ended with `id`.
+    static func token(after id: String) -> String {
+        Base64URL.encode(Data(id.utf8))
     }
 }

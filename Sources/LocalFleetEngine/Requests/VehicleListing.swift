@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which vehicles a ListVehicles query finds, and its pages (``Pages``).
+/// Which vehicles a ListVehicles query finds, and its pages, read from ``VehicleIndexes``.
 enum VehicleListing {
     /// Whether `vehicle` (as the API shows it, with its current trips) passes the filters of a
     /// validated `query` at time `now`.
@@ -25,13 +25,41 @@ enum VehicleListing {
         return true
     }
 
-    /// The page of `found` (vehicles with their ids, sorted by id) that `query` asks for.
-    static func page(of found: [(id: String, vehicle: Vehicle)], _ query: ListVehiclesRequest) throws(InvalidArgument) -> ListVehiclesResponse {
-        let page = try Pages.page(of: found.map { ($0.id, $0.vehicle) }, size: Int(query.pageSize), token: query.pageToken)
-        return .with { response in
-            response.vehicles = page.items
-            response.nextPageToken = page.nextPageToken
-            response.totalSize = Int64(found.count)
+    /// The page a validated `query` asks for at `now`: the vehicles of its categories (and
+    /// state) read from `indexes` in id order from where its page token ended, each as `shown`
+    /// gives it, until the page is full and one more match shows there is a next page. The
+    /// total comes from the indexes' counts when the query filters by nothing else; otherwise
+    /// the vehicles of its categories and state are all looked at to count it.
+    static func page(
+        _ query: ListVehiclesRequest, now: Date, indexes: VehicleIndexes, shown: (String) -> Vehicle?
+    ) throws(InvalidArgument) -> ListVehiclesResponse {
+        let size = query.pageSize == 0 ? Pages.defaultSize : Int(query.pageSize)
+        var page: [Vehicle] = []
+        var hasMore = false
+        var lastID: String?
+        for id in indexes.ids(of: query.vehicleTypeCategories, in: query.vehicleState, after: try Pages.lastID(in: query.pageToken)) {
+            guard let vehicle = shown(id), matches(vehicle, query, now: now) else { continue }
+            guard page.count < size else {
+                hasMore = true
+                break
+            }
+            page.append(vehicle)
+            lastID = id
         }
+        let total = filtersOnlyByKind(query)
+            ? indexes.count(of: query.vehicleTypeCategories, in: query.vehicleState)
+            : indexes.ids(of: query.vehicleTypeCategories, in: query.vehicleState, after: nil)
+                .reduce(0) { count, id in count + (shown(id).map { matches($0, query, now: now) } == true ? 1 : 0) }
+        return .with { response in
+            response.vehicles = page
+            response.nextPageToken = hasMore ? lastID.map(Pages.token(after:)) ?? "" : ""
+            response.totalSize = Int64(total)
+        }
+    }
+
+    /// Whether `query` filters by nothing but category and state, which the indexes count.
+    private static func filtersOnlyByKind(_ query: ListVehiclesRequest) -> Bool {
+        !query.hasMinimumCapacity && query.tripTypes.isEmpty && !query.onTripOnly && !query.hasMaximumStaleness
+            && query.requiredAttributes.isEmpty && query.requiredOneOfAttributes.isEmpty && query.requiredOneOfAttributeSets.isEmpty
     }
 }

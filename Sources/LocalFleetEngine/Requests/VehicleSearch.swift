@@ -16,20 +16,22 @@ enum VehicleSearch {
     /// The most current trips a vehicle offered with `currentTripsPresent: ANY` may have.
     static let maximumCurrentTrips = 5
 
-    /// The vehicles among `vehicles` (by id) that match a validated `request` at `now`, nearest
-    /// first (ties by id), at most `request.count`; `activeTrips` has their unfinished trips and
+    /// The vehicles among those of `ids` (the keys of `vehicles`, or those the spatial index
+    /// found near the pickup point) that match a validated `request` at `now`, nearest first
+    /// (ties by id), at most `request.count`; `activeTrips` has their unfinished trips and
     /// `status` each trip's status.
     static func candidates(
-        for request: SearchVehiclesRequest, among vehicles: [String: Vehicle], activeTrips: ActiveTripIndex, now: Date,
-        status: (String) -> TripStatus?
+        for request: SearchVehiclesRequest, among ids: some Sequence<String>, of vehicles: [String: Vehicle], activeTrips: ActiveTripIndex,
+        now: Date, status: (String) -> TripStatus?
     ) -> [Candidate] {
         let pickup = request.pickupPoint.point
         let wantedCategories = Set(request.vehicleTypes.map(\.category))
         let staleness = request.staleness.components
         let oldest = now.addingTimeInterval(-Double(staleness.seconds) - Double(staleness.attoseconds) / 1e18)
         var found: [Candidate] = []
-        for (id, vehicle) in vehicles where vehicle.vehicleState == .online {
-            guard vehicle.hasLastLocation, vehicle.lastLocation.hasLocation, vehicle.lastLocation.hasServerTime,
+        for id in ids {
+            guard let vehicle = vehicles[id], vehicle.vehicleState == .online,
+                  vehicle.hasLastLocation, vehicle.lastLocation.hasLocation, vehicle.lastLocation.hasServerTime,
                   vehicle.lastLocation.serverTime.date >= oldest,
                   vehicle.maximumCapacity >= request.minimumCapacity,
                   vehicle.hasVehicleType, wantedCategories.contains(vehicle.vehicleType.category),

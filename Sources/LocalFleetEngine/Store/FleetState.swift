@@ -55,26 +55,25 @@ final class FleetState: Sendable {
         live.withLock { $0.saved.trip(id) }
     }
 
-    /// The vehicles, as the API shows them, that `isIncluded` accepts, sorted by id.
-    func vehicles(where isIncluded: @Sendable (Vehicle) -> Bool) -> [(id: String, vehicle: Vehicle)] {
-        savedState.vehicles(where: isIncluded)
+    /// The page of vehicles a validated ListVehicles `query` asks for at `now`: read under the
+    /// lock, from the indexes, at the cost of the page (and of the total, when the query filters
+    /// by more than category and state).
+    func listVehicles(_ query: ListVehiclesRequest, now: Date) throws(InvalidArgument) -> ListVehiclesResponse {
+        try live.withLock { live in Result { () throws(InvalidArgument) in try live.saved.listVehicles(query, now: now) } }.get()
     }
 
     /// The trips that `isIncluded` accepts, sorted by id.
     func trips(where isIncluded: @Sendable (Trip) -> Bool) -> [(id: String, trip: Trip)] {
-        savedState.trips(where: isIncluded)
+        live.withLock { $0.saved }.trips(where: isIncluded)
     }
 
     /// The vehicles that match `request` at `now`, nearest first.
     /// Each match says that it is ordered by straight-line distance, whatever order was asked
     /// for: the engine has no road network.
+    /// Read under the lock, from the spatial index: a copy taken out of the lock would cost the
+    /// next write a copy of the whole fleet.
     func search(_ request: SearchVehiclesRequest, now: Date) -> [VehicleMatch] {
-        savedState.search(request, now: now)
-    }
-
-    /// The saved state, copied out of the lock to be read through without holding it.
-    private var savedState: SavedFleet {
-        live.withLock { $0.saved }
+        live.withLock { $0.saved.search(request, now: now) }
     }
 
     // MARK: Writes (acknowledged once durable)

@@ -1,14 +1,17 @@
 import Foundation
 
-/// What reads show of a provider's vehicles and trips: everything saved, nothing else. A value:
-/// ``FleetState`` copies it out of its lock to list and search, so that the event loops that
-/// accept writes never wait for a whole list to be sorted.
+/// What reads show of a provider's vehicles and trips: everything saved, nothing else, with the
+/// indexes that make a search or a page of vehicles cost what it returns (``VehicleIndexes``).
+/// A value: ``FleetState`` reads the vehicles under its lock, and copies it out of the lock
+/// only to scan the trips.
 struct SavedFleet: Sendable {
     let provider: String
     private(set) var vehicles: [String: Vehicle]
     private(set) var trips: [String: Trip]
     /// The unfinished trips of saved state.
     private(set) var activeTrips = ActiveTripIndex()
+    /// Where the vehicles are, and their ids in order by category and state.
+    private(set) var indexes = VehicleIndexes()
 
     /// The saved state `snapshot` of `provider`.
     init(provider: String, snapshot: FleetSnapshot) {
@@ -16,6 +19,7 @@ struct SavedFleet: Sendable {
         self.vehicles = snapshot.vehicles
         self.trips = snapshot.trips
         for (id, trip) in snapshot.trips { activeTrips.record(tripID: id, old: nil, new: trip) }
+        for (id, vehicle) in snapshot.vehicles { indexes.record(id: id, old: nil, new: vehicle) }
     }
 
     /// The vehicle, with its name and current trips, or `nil`.
@@ -28,13 +32,9 @@ struct SavedFleet: Sendable {
         trips[id]
     }
 
-    /// The vehicles, as the API shows them, that `isIncluded` accepts, sorted by id.
-    func vehicles(where isIncluded: @Sendable (Vehicle) -> Bool) -> [(id: String, vehicle: Vehicle)] {
-        vehicles.keys.sorted().compactMap { id in
-            guard let vehicle = vehicles[id] else { return nil }
-            let shown = presented(vehicle, id: id, trips: activeTrips)
-            return isIncluded(shown) ? (id, shown) : nil
-        }
+    /// The page of vehicles a validated ListVehicles `query` asks for at `now`.
+    func listVehicles(_ query: ListVehiclesRequest, now: Date) throws(InvalidArgument) -> ListVehiclesResponse {
+        try VehicleListing.page(query, now: now, indexes: indexes, shown: vehicle)
     }
 
     /// The trips that `isIncluded` accepts, sorted by id.
@@ -46,8 +46,9 @@ struct SavedFleet: Sendable {
     /// Each match says that it is ordered by straight-line distance, whatever order was asked
     /// for: the engine has no road network.
     func search(_ request: SearchVehiclesRequest, now: Date) -> [VehicleMatch] {
+        let nearby = indexes.positions.ids(within: Double(request.pickupRadiusMeters), of: request.pickupPoint.point)
         let candidates = VehicleSearch.candidates(
-            for: request, among: vehicles, activeTrips: activeTrips, now: now, status: { self.trips[$0]?.tripStatus })
+            for: request, among: nearby, of: vehicles, activeTrips: activeTrips, now: now, status: { self.trips[$0]?.tripStatus })
         return candidates.compactMap { candidate in
             vehicles[candidate.id].map { vehicle in
                 .with { match in
@@ -66,6 +67,7 @@ struct SavedFleet: Sendable {
 
     /// Makes a saved vehicle (or its deletion, `nil`) visible.
     mutating func publish(vehicle: Vehicle?, id: String) {
+        indexes.record(id: id, old: vehicles[id], new: vehicle)
         vehicles[id] = vehicle
     }
 

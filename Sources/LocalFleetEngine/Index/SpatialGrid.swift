@@ -1,0 +1,118 @@
+import Foundation
+
+/// Where the vehicles are, by cells of a fixed grid of latitude and longitude
+/// (``cellDegrees`` square), so that a search around a point looks at the vehicles of the
+/// cells its circle may reach, not at the whole fleet. It only narrows the search: callers
+/// measure each candidate's distance themselves.
+///
+/// The cells a circle may reach are those of its bounding box on the sphere: the latitudes
+/// within the radius, and the longitudes within `asin(sin(r) / cos(latitude))` of the center
+/// (every longitude when the circle holds a pole), wrapped across the antimeridian. When the
+/// box has more cells than the grid has occupied ones (near a pole, or a sparse fleet), the
+/// occupied cells are looked at instead.
+struct SpatialGrid: Sendable {
+    /// A cell's side, in degrees: about 1.1 km of latitude.
+    static let cellDegrees = 0.01
+    /// Cells around the earth along a parallel.
+    private static let columns = Int(360 / cellDegrees)
+
+    /// A cell: its row counted from the south pole, its column from the antimeridian eastwards.
+    private struct Cell: Hashable {
+        let row: Int
+        let column: Int
+    }
+
+    /// The ids in each occupied cell, unordered.
+    private var cells: [Cell: [String]] = [:]
+    /// The cell of each placed id.
+    private var cellOf: [String: Cell] = [:]
+
+    /// How many ids are placed.
+    var count: Int { cellOf.count }
+
+    /// Places `id` at `point`, moving it from where it was; `nil` takes it off the grid.
+    mutating func place(_ id: String, at point: LatLng?) {
+        let cell = point.map(Self.cell(of:))
+        let old = cellOf[id]
+        guard old != cell else { return }
+        if let old { remove(id, from: old) }
+        if let cell {
+            cells[cell, default: []].append(id)
+            cellOf[id] = cell
+        } else {
+            cellOf[id] = nil
+        }
+    }
+
+    /// The ids placed in the cells a circle of `radiusMeters` around `center` may reach: every
+    /// id within the radius, and some beyond it.
+    func ids(within radiusMeters: Double, of center: LatLng) -> [String] {
+        let reach = Self.reach(of: radiusMeters, around: center)
+        var found: [String] = []
+        if reach.cellCount > cells.count {
+            for (cell, ids) in cells where reach.contains(cell) { found.append(contentsOf: ids) }
+        } else {
+            for row in reach.rows {
+                for column in reach.columns {
+                    if let ids = cells[Cell(row: row, column: Self.wrapped(column))] { found.append(contentsOf: ids) }
+                }
+            }
+        }
+        return found
+    }
+
+    private mutating func remove(_ id: String, from cell: Cell) {
+        guard var ids = cells[cell], let index = ids.firstIndex(of: id) else { return }
+        ids.swapAt(index, ids.count - 1)
+        ids.removeLast()
+        cells[cell] = ids.isEmpty ? nil : ids
+    }
+
+    /// The rows and columns (unwrapped: they may pass the antimeridian) of a circle's bounding box.
+    private struct Reach {
+        let rows: ClosedRange<Int>
+        let columns: ClosedRange<Int>
+
+        /// How many cells the box has.
+        var cellCount: Int { rows.count * columns.count }
+
+        /// Whether `cell` is in the box.
+        func contains(_ cell: Cell) -> Bool {
+            guard rows.contains(cell.row) else { return false }
+            if columns.count >= SpatialGrid.columns { return true }
+            // The column, or the same column one turn round the earth further east or west.
+            return columns.contains(cell.column) || columns.contains(cell.column + SpatialGrid.columns)
+                || columns.contains(cell.column - SpatialGrid.columns)
+        }
+    }
+
+    private static func reach(of radiusMeters: Double, around center: LatLng) -> Reach {
+        // A hair more than the radius, so that rounding never leaves out a point on the circle.
+        let angle = radiusMeters / LatLng.earthRadiusMeters
+        let angleDegrees = angle * 180 / .pi + 1e-9
+        let south = center.latitude - angleDegrees, north = center.latitude + angleDegrees
+        let rows = row(of: max(south, -90))...row(of: min(north, 90))
+        let ratio = sin(angle) / cos(center.latitude * .pi / 180)
+        guard south > -90, north < 90, ratio < 1 else { return Reach(rows: rows, columns: 0...(columns - 1)) }
+        let spread = asin(ratio) * 180 / .pi + 1e-9
+        let first = column(of: center.longitude - spread), last = column(of: center.longitude + spread)
+        return Reach(rows: rows, columns: last - first + 1 >= columns ? 0...(columns - 1) : first...last)
+    }
+
+    private static func cell(of point: LatLng) -> Cell {
+        Cell(row: row(of: point.latitude), column: wrapped(column(of: point.longitude)))
+    }
+
+    private static func row(of latitude: Double) -> Int {
+        Int(((latitude + 90) / cellDegrees).rounded(.down))
+    }
+
+    /// The column of `longitude`, not wrapped: below 0 west of -180, at or above ``columns`` east of 180.
+    private static func column(of longitude: Double) -> Int {
+        Int(((longitude + 180) / cellDegrees).rounded(.down))
+    }
+
+    private static func wrapped(_ column: Int) -> Int {
+        ((column % columns) + columns) % columns
+    }
+}
