@@ -18,7 +18,7 @@ enum Pages {
             start = found.firstIndex { $0.id > last } ?? found.endIndex
         }
         let page = found[start...].prefix(size == 0 ? defaultSize : size)
-        let next = page.endIndex < found.endIndex ? page.last.map { token(after: $0.id) } ?? "" : ""
+        let next = page.endIndex < found.endIndex ? page.last.map { Self.token(after: $0.id) } ?? "" : ""
         return (page.map(\.item), next)
     }
 
