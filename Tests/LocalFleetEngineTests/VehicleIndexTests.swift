@@ -1,6 +1,8 @@
 import Foundation
 @testable import LocalFleetEngine
+import Logging
 import Testing
+import TestSupport
 
 /// The indexes that searches and listings read agree with a scan of the whole fleet: the same
 /// matches in the same order, over random fleets, moves, state changes and deletions, with
@@ -161,6 +163,33 @@ struct VehicleIndexTests {
                 page.pageToken = answer.nextPageToken
             }
             #expect(listed == expected, "seed \(seed), round \(round): \(listed.count) listed, \(expected.count) expected")
+        }
+    }
+
+    @Test("an engine restarted on a large fleet answers the searches and pages it answered before")
+    func aRestartAnswersTheSame() async throws {
+        var random = SeededRandom(state: 7)
+        let center = LatLng(latitude: 52.52, longitude: 13.40)
+        let vehicles = (0..<10_000).map { _ in
+            Self.vehicle(at: Self.destination(from: center, meters: Double.random(in: 0...20_000, using: &random), bearing: Double.random(in: 0..<(2 * .pi), using: &random)),
+                         state: Int.random(in: 0..<4, using: &random) == 0 ? .offline : .online)
+        }
+        let searches = (0..<20).map { _ in
+            Self.search(around: Self.destination(from: center, meters: Double.random(in: 0...15_000, using: &random), bearing: Double.random(in: 0..<(2 * .pi), using: &random)),
+                        radius: Int32.random(in: 400...3_000, using: &random))
+        }
+        let listing = ListVehiclesRequest.with { $0.vehicleTypeCategories = [.auto]; $0.vehicleState = .online; $0.pageSize = 100 }
+        try await TestDatabases.withStore(at: TestDatabases.sqlite()) { store in
+            let before = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            let accepted = try vehicles.enumerated().map { try before.createVehicle("v\($0.offset)", $0.element) }
+            for write in accepted { _ = try await write.saved() }
+            let restarted = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            for request in searches {
+                let found = restarted.search(request, now: Self.now).map(\.vehicle.name)
+                #expect(found == before.search(request, now: Self.now).map(\.vehicle.name))
+                #expect(!found.isEmpty, "a search found nothing: the comparison shows little")
+            }
+            #expect(try restarted.listVehicles(listing, now: Self.now) == before.listVehicles(listing, now: Self.now))
         }
     }
 
