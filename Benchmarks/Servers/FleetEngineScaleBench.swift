@@ -1,0 +1,248 @@
+import ArgumentParser
+import CommandSupport
+import FleetTokens
+import Foundation
+import LocalFleetEngine
+import Logging
+import ServerHTTP
+import SwiftProtobuf
+
+/// `fleetauth-bench fleet-engine-scale`: what the local Fleet Engine's reads and updates cost
+/// as the fleet grows. For each fleet size, a fresh SQLite store is filled with that many
+/// vehicles spread over a 45 × 45 km city (a tenth of them on a trip, a tenth offline) and an
+/// engine is started on it; then, over loopback REST, the median of single GetVehicle,
+/// SearchVehicles (2 km, 10 results) and ListVehicles (a page of 100 ONLINE vehicles) calls,
+/// and location updates per second from wrk on the same 1,000 vehicles at every size. The
+/// smallest fleet is the reference: the targets are ratios to it, measured in the same run.
+struct FleetEngineScaleBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet-engine-scale",
+        abstract: "Local Fleet Engine at city scale: read latency, update rate, start-up and memory per vehicle by fleet size."
+    )
+
+    @Option(parsing: .upToNextOption, help: "Fleet sizes; the first is the reference.")
+    var sizes = [1_000, 10_000, 100_000]
+
+    @Option(help: "Calls of each read per size; medians are reported.")
+    var calls = 200
+
+    @Option(help: "Seconds of location updates per size (after a 1 s warm-up).")
+    var seconds = 5
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    /// Vehicles that get location updates, at every size.
+    static let movingVehicles = 1_000
+    /// The city's side, in meters, and its south-west corner.
+    static let citySide = 45_000.0
+    static let southWest = (latitude: 52.3, longitude: 13.1)
+
+    /// What one fleet size measured.
+    struct SizeReport: Encodable {
+        let vehicles: Int
+        let startUpSeconds: Double
+        /// How much the engine's start grew this process's resident memory.
+        let engineResidentBytes: Int
+        let getVehicleMilliseconds: Double
+        let searchVehiclesMilliseconds: Double
+        let listVehiclesMilliseconds: Double
+        let searchMatches: Int
+        let updatesPerSecond: Double
+        let failedUpdates: Int
+    }
+
+    struct Report: Encodable {
+        let sizes: [SizeReport]
+        /// Each size's time over the reference size's.
+        let searchRatio: Double
+        let listRatio: Double
+        let getRatio: Double
+        /// The largest fleet's update rate over the reference's.
+        let updateRatio: Double
+        /// The engine's memory per vehicle: the growth of its resident memory from the first
+        /// size to the largest over the growth of the fleet (fixed costs cancel out).
+        let bytesPerVehicle: Double
+    }
+
+    func validate() throws {
+        guard sizes.count >= 2, sizes.allSatisfy({ $0 >= Self.movingVehicles }), calls >= 1, seconds >= 1 else {
+            throw ValidationError("give at least two --sizes of at least \(Self.movingVehicles) vehicles; --calls and --seconds at least 1")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "bench.fleet-engine-scale", factory: DeferredMetadataLogHandler.standardError)
+        logger.logLevel = .warning
+        var reports: [SizeReport] = []
+        for size in sizes {
+            reports.append(try await measure(size: size, logger: logger))
+            if !json { FileHandle.standardError.write(Data("\(size) vehicles done\n".utf8)) }
+        }
+        let reference = reports[0], largest = reports[reports.count - 1]
+        let report = Report(
+            sizes: reports,
+            searchRatio: largest.searchVehiclesMilliseconds / reference.searchVehiclesMilliseconds,
+            listRatio: largest.listVehiclesMilliseconds / reference.listVehiclesMilliseconds,
+            getRatio: largest.getVehicleMilliseconds / reference.getVehicleMilliseconds,
+            updateRatio: largest.updatesPerSecond / reference.updatesPerSecond,
+            bytesPerVehicle: Double(largest.engineResidentBytes - reference.engineResidentBytes) / Double(largest.vehicles - reference.vehicles))
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(Self.table(report))
+        }
+        guard reports.allSatisfy({ $0.failedUpdates == 0 && $0.searchMatches > 0 }) else {
+            throw CommandFailure("updates failed, or a search found nothing: the run measured the wrong thing")
+        }
+    }
+
+    private func measure(size: Int, logger: Logger) async throws -> SizeReport {
+        let project = BenchProvider.named("bench-scale")
+        let serverKey = try ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser)
+        let driverKey = try ServiceAccountKey.generate(projectID: project, role: .driverSDKUser)
+        let accounts = [TrustedServiceAccount(key: serverKey, role: .serviceSuperUser), TrustedServiceAccount(key: driverKey, role: .driverSDKUser)]
+        let serverToken = try TokenMinter(key: serverKey).mint(.server).token
+        let driverMinter = try TokenMinter(key: driverKey)
+        let folder = try BenchFolder.create()
+        defer { BenchFolder.remove(folder) }
+        let tokensFile = folder + "/driver-tokens"
+        let tokens = try (0..<Self.movingVehicles).map { try driverMinter.mint(.driver(vehicleID: Self.vehicleID($0))).token }
+        guard FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw CommandFailure("cannot write \(tokensFile)")
+        }
+
+        let (database, lock) = try await EngineDatabase.open(dataDirectory: folder, databaseURL: nil, logger: logger)
+        defer { lock.release() }
+        let store = SQLFleetStore(database: database)
+        try await Self.fill(store, project: project, vehicles: size)
+
+        let residentBefore = Self.residentBytes()
+        let started = ContinuousClock.now
+        let engine = try await RunningService.start(logger: logger) { onStarted in
+            LocalFleetEngine(
+                configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, onStarted: onStarted),
+                store: store, logger: logger)
+        }
+        let startUp = ContinuousClock.now - started
+        let engineResidentBytes = Self.residentBytes() - residentBefore
+        do {
+            let port = engine.port
+            let reads = try await measureReads(port: port, project: project, token: serverToken)
+            let updates = try await Wrk.run(
+                url: "http://127.0.0.1:\(port)", connections: 100, threads: 1, seconds: seconds, script: "fleet-engine-updates.lua",
+                arguments: [project, "1", tokensFile, "1"], folder: folder)
+            await engine.stop()
+            await database.shutdown()
+            return SizeReport(
+                vehicles: size, startUpSeconds: startUp.seconds, engineResidentBytes: engineResidentBytes,
+                getVehicleMilliseconds: reads.get, searchVehiclesMilliseconds: reads.search, listVehiclesMilliseconds: reads.list,
+                searchMatches: reads.matches, updatesPerSecond: Double(updates.succeeded) / updates.seconds, failedUpdates: updates.failed)
+        } catch {
+            await engine.stop()
+            await database.shutdown()
+            throw error
+        }
+    }
+
+    /// The median milliseconds of single calls of each read, and how many vehicles a search found.
+    private func measureReads(port: Int, project: String, token: String) async throws -> (get: Double, search: Double, list: Double, matches: Int) {
+        let provider = "/v1/providers/\(project)"
+        let center = Self.point(east: Self.citySide / 2, north: Self.citySide / 2)
+        let search = """
+            {"pickupPoint":{"point":{"latitude":\(center.latitude),"longitude":\(center.longitude)}},"pickupRadiusMeters":2000,"count":10,\
+            "minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_ETA",\
+            "maximumStaleness":"3600s"}
+            """
+        func call(_ method: String, _ path: String, body: String = "") async throws -> (milliseconds: Double, response: RawHTTP.Response) {
+            let head = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1", "Authorization: Bearer \(token)", "Content-Type: application/json",
+                        "Content-Length: \(body.utf8.count)", "Connection: close"]
+            let started = ContinuousClock.now
+            let response = try await RawHTTP.exchange(port: port, head: head, body: body)
+            let elapsed = ContinuousClock.now - started
+            guard response.status == 200 else { throw CommandFailure("\(method) \(path): \(response.status)") }
+            return (elapsed.seconds * 1000, response)
+        }
+        var get: [Double] = [], searches: [Double] = [], lists: [Double] = []
+        var matches = 0
+        for index in 0..<calls {
+            get.append(try await call("GET", "\(provider)/vehicles/\(Self.vehicleID(index * 7919 % Self.movingVehicles))").milliseconds)
+            let searched = try await call("POST", "\(provider)/vehicles:search", body: search)
+            searches.append(searched.milliseconds)
+            matches = searched.response.body.components(separatedBy: "\"vehiclePickupStraightLineDistanceMeters\"").count - 1
+            lists.append(try await call("GET", "\(provider)/vehicles?vehicleTypeCategories=AUTO&vehicleState=ONLINE&pageSize=100").milliseconds)
+        }
+        return (Throughput.median(get), Throughput.median(searches), Throughput.median(lists), matches)
+    }
+
+    /// Saves `vehicles` vehicles in `store`, spread evenly at random over the city; every tenth
+    /// offline, every tenth (of the others) on a trip.
+    private static func fill(_ store: SQLFleetStore, project: String, vehicles: Int) async throws {
+        var random = SystemRandomNumberGenerator()
+        let now = Google_Protobuf_Timestamp(date: Date())
+        var records: [FleetRecord] = []
+        for index in 0..<vehicles {
+            let id = vehicleID(index)
+            let vehicle = Vehicle.with { vehicle in
+                vehicle.vehicleState = index % 10 == 9 ? .offline : .online
+                vehicle.supportedTripTypes = [.exclusive]
+                vehicle.maximumCapacity = 4
+                vehicle.vehicleType = .with { $0.category = .auto }
+                vehicle.lastLocation = .with { location in
+                    location.location = point(east: .random(in: 0..<citySide, using: &random), north: .random(in: 0..<citySide, using: &random))
+                    location.serverTime = now
+                }
+            }
+            records.append(.vehicle(id: id, vehicle))
+            if index % 10 == 4 {
+                records.append(.trip(id: "trip-\(index)", Trip.with { trip in
+                    trip.vehicleID = id
+                    trip.tripStatus = .enrouteToPickup
+                    trip.tripType = .exclusive
+                    trip.pickupPoint = .with { $0.point = vehicle.lastLocation.location }
+                }))
+            }
+            if records.count >= 4096 {
+                try await store.save(records, provider: project)
+                records.removeAll(keepingCapacity: true)
+            }
+        }
+        try await store.save(records, provider: project)
+    }
+
+    static func vehicleID(_ index: Int) -> String { "bench-\(index)" }
+
+    /// The point `east` and `north` meters from the city's south-west corner.
+    private static func point(east: Double, north: Double) -> LatLng {
+        let metersPerDegree = 111_195.0
+        return LatLng(
+            latitude: southWest.latitude + north / metersPerDegree,
+            longitude: southWest.longitude + east / (metersPerDegree * cos(southWest.latitude * .pi / 180)))
+    }
+
+    /// This process's resident memory, in bytes (Linux; 0 elsewhere).
+    private static func residentBytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    private static func table(_ report: Report) -> String {
+        func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+        var lines = [
+            "| vehicles | GetVehicle ms | SearchVehicles ms (matches) | ListVehicles page ms | updates/s | start-up s | engine memory MB |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for size in report.sizes {
+            lines.append("| \(size.vehicles) | \(format(size.getVehicleMilliseconds)) | \(format(size.searchVehiclesMilliseconds)) (\(size.searchMatches)) | "
+                + "\(format(size.listVehiclesMilliseconds)) | \(format(size.updatesPerSecond, 0)) | \(format(size.startUpSeconds)) | \(format(Double(size.engineResidentBytes) / 1e6, 1)) |")
+        }
+        lines.append("")
+        lines.append("largest / first: SearchVehicles \(format(report.searchRatio))× (target ≤ 1.5), ListVehicles page \(format(report.listRatio))× (target ≤ 1.5), "
+            + "GetVehicle \(format(report.getRatio))× (flat), updates \(format(report.updateRatio))× (target ≥ 0.95); "
+            + "memory per vehicle \(format(report.bytesPerVehicle, 0)) bytes")
+        return lines.joined(separator: "\n")
+    }
+}
