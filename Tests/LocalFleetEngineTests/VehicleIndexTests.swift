@@ -4,8 +4,8 @@ import Logging
 import Testing
 import TestSupport
 
-/// The indexes that searches and listings read agree with a scan of the whole fleet: the same
-/// matches in the same order, over random fleets, moves, state changes and deletions, with
+/// The indexes that searches and listings read (and a vehicle's trips) agree with a scan of the
+/// whole fleet: the same matches in the same order, over random fleets, moves, state changes and deletions, with
 /// vehicles on the circle's edge, across the antimeridian and around the poles.
 @Suite("Vehicle indexes agree with a full scan")
 struct VehicleIndexTests {
@@ -190,6 +190,32 @@ struct VehicleIndexTests {
                 #expect(!found.isEmpty, "a search found nothing: the comparison shows little")
             }
             #expect(try restarted.listVehicles(listing, now: Self.now) == before.listVehicles(listing, now: Self.now))
+        }
+    }
+
+    @Test("a vehicle's trips, read from their index, are those a scan of every trip finds, as trips are reassigned and deleted")
+    func tripsOfAVehicleAgreeWithAScan() {
+        var random = SeededRandom(state: 21)
+        var fleet = SavedFleet(provider: "p", snapshot: FleetSnapshot())
+        let statuses: [TripStatus] = [.new, .enrouteToPickup, .enrouteToDropoff, .complete, .canceled]
+        for step in 0..<5_000 {
+            let id = "t\(Int.random(in: 0..<800, using: &random))"
+            if Int.random(in: 0..<6, using: &random) == 0 {
+                fleet.publish(trip: nil, id: id)
+            } else {
+                fleet.publish(trip: Trip.with { trip in
+                    trip.vehicleID = Int.random(in: 0..<5, using: &random) == 0 ? "" : "v\(Int.random(in: 0..<40, using: &random))"
+                    trip.tripStatus = statuses.randomElement(using: &random)!
+                }, id: id)
+            }
+            if step % 250 == 0 {
+                for vehicle in (0..<40).map({ "v\($0)" }) {
+                    let activeOnly = Bool.random(using: &random)
+                    let indexed = fleet.trips(ofVehicle: vehicle) { !activeOnly || $0.isActive }.map(\.id)
+                    let scanned = fleet.trips { $0.vehicleID == vehicle && (!activeOnly || $0.isActive) }.map(\.id)
+                    #expect(indexed == scanned, "step \(step), vehicle \(vehicle)")
+                }
+            }
         }
     }
 

@@ -64,8 +64,10 @@ extension FleetEngineCore {
         if let vehicleID { try Self.requireValidID(vehicleID, "vehicleId") }
         try Self.validate { () throws(InvalidArgument) in try query.validate() }
         let activeOnly = query.activeTripsOnly
-        let found = state.trips { trip in
-            (vehicleID == nil || trip.vehicleID == vehicleID) && (!activeOnly || trip.isActive)
+        let found = if let vehicleID {
+            state.trips(ofVehicle: vehicleID) { !activeOnly || $0.isActive }
+        } else {
+            state.trips { !activeOnly || $0.isActive }
         }
         do {
             let page = try Pages.page(of: found.map { ($0.id, $0.trip) }, size: Int(query.pageSize), token: query.pageToken)

@@ -67,6 +67,12 @@ final class FleetState: Sendable {
         live.withLock { $0.saved }.trips(where: isIncluded)
     }
 
+    /// The trips assigned to `vehicleID` that `isIncluded` accepts, sorted by id; read under
+    /// the lock, at the cost of that vehicle's trips.
+    func trips(ofVehicle vehicleID: String, where isIncluded: (Trip) -> Bool) -> [(id: String, trip: Trip)] {
+        live.withLock { $0.saved.trips(ofVehicle: vehicleID, where: isIncluded) }
+    }
+
     /// The vehicles that match `request` at `now`, nearest first.
     /// Each match says that it is ordered by straight-line distance, whatever order was asked
     /// for: the engine has no road network.

@@ -12,13 +12,18 @@ struct SavedFleet: Sendable {
     private(set) var activeTrips = ActiveTripIndex()
     /// Where the vehicles are, and their ids in order by category and state.
     private(set) var indexes = VehicleIndexes()
+    /// The ids of every trip, finished or not, by the vehicle it is assigned to.
+    private var tripsByVehicle: [String: SortedIDs] = [:]
 
     /// The saved state `snapshot` of `provider`.
     init(provider: String, snapshot: FleetSnapshot) {
         self.provider = provider
         self.vehicles = snapshot.vehicles
         self.trips = snapshot.trips
-        for (id, trip) in snapshot.trips { activeTrips.record(tripID: id, old: nil, new: trip) }
+        for (id, trip) in snapshot.trips {
+            activeTrips.record(tripID: id, old: nil, new: trip)
+            recordVehicle(ofTrip: id, old: nil, new: trip)
+        }
         for (id, vehicle) in snapshot.vehicles { indexes.record(id: id, old: nil, new: vehicle) }
     }
 
@@ -40,6 +45,13 @@ struct SavedFleet: Sendable {
     /// The trips that `isIncluded` accepts, sorted by id.
     func trips(where isIncluded: @Sendable (Trip) -> Bool) -> [(id: String, trip: Trip)] {
         trips.keys.sorted().compactMap { id in trips[id].flatMap { isIncluded($0) ? (id, $0) : nil } }
+    }
+
+    /// The trips assigned to `vehicleID` that `isIncluded` accepts, sorted by id: at the cost
+    /// of that vehicle's trips, not of all.
+    func trips(ofVehicle vehicleID: String, where isIncluded: (Trip) -> Bool) -> [(id: String, trip: Trip)] {
+        guard let ids = tripsByVehicle[vehicleID] else { return [] }
+        return IteratorSequence(ids.ids(after: nil)).compactMap { id in trips[id].flatMap { isIncluded($0) ? (id, $0) : nil } }
     }
 
     /// The vehicles that match `request` at `now`, nearest first.
@@ -74,7 +86,19 @@ struct SavedFleet: Sendable {
     /// Makes a saved trip (or its deletion, `nil`) visible.
     mutating func publish(trip: Trip?, id: String) {
         activeTrips.record(tripID: id, old: trips[id], new: trip)
+        recordVehicle(ofTrip: id, old: trips[id], new: trip)
         trips[id] = trip
+    }
+
+    /// Takes note that trip `id` moved from `old`'s vehicle to `new`'s (`nil`: none, or deleted).
+    private mutating func recordVehicle(ofTrip id: String, old: Trip?, new: Trip?) {
+        let oldVehicle = old?.vehicleID ?? "", newVehicle = new?.vehicleID ?? ""
+        guard oldVehicle != newVehicle else { return }
+        if !oldVehicle.isEmpty {
+            tripsByVehicle[oldVehicle]?.remove(id)
+            if tripsByVehicle[oldVehicle]?.count == 0 { tripsByVehicle[oldVehicle] = nil }
+        }
+        if !newVehicle.isEmpty { tripsByVehicle[newVehicle, default: SortedIDs()].insert(id) }
     }
 
     /// The vehicle as the API shows it: its name, and its current trips from `trips`.
