@@ -61,7 +61,7 @@ struct VehicleIndexTests {
     /// What a scan of every vehicle finds for `request`.
     static func scanned(_ fleet: SavedFleet, _ request: SearchVehiclesRequest) -> [String] {
         VehicleSearch.candidates(
-            for: request, among: fleet.vehicles.keys, of: fleet.vehicles, activeTrips: fleet.activeTrips, now: now,
+            for: request, among: [(nearest: 0, ids: Array(fleet.vehicles.keys))], of: fleet.vehicles, activeTrips: fleet.activeTrips, now: now,
             status: { fleet.trips[$0]?.tripStatus }
         ).map(\.id)
     }

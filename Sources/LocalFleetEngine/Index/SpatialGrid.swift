@@ -44,21 +44,47 @@ struct SpatialGrid: Sendable {
         }
     }
 
-    /// The ids placed in the cells a circle of `radiusMeters` around `center` may reach: every
-    /// id within the radius, and some beyond it.
-    func ids(within radiusMeters: Double, of center: LatLng) -> [String] {
+    /// The occupied cells a circle of `radiusMeters` around `center` may reach, nearest first:
+    /// each with its ids and a lower bound of their distance from `center` in meters. Every id
+    /// within the radius is in one of them, and no id of a cell is nearer than its bound, so a
+    /// search that has what it needs nearer than the next cell's bound may stop there.
+    func cells(within radiusMeters: Double, of center: LatLng) -> [(nearest: Double, ids: [String])] {
         let reach = Self.reach(of: radiusMeters, around: center)
-        var found: [String] = []
+        var found: [(nearest: Double, ids: [String])] = []
+        func add(_ cell: Cell, _ ids: [String]) {
+            let nearest = Self.nearestDistance(to: cell, from: center)
+            if nearest <= radiusMeters { found.append((nearest, ids)) }
+        }
         if reach.cellCount > cells.count {
-            for (cell, ids) in cells where reach.contains(cell) { found.append(contentsOf: ids) }
+            for (cell, ids) in cells where reach.contains(cell) { add(cell, ids) }
         } else {
             for row in reach.rows {
                 for column in reach.columns {
-                    if let ids = cells[Cell(row: row, column: Self.wrapped(column))] { found.append(contentsOf: ids) }
+                    let cell = Cell(row: row, column: Self.wrapped(column))
+                    if let ids = cells[cell] { add(cell, ids) }
                 }
             }
         }
+        found.sort { $0.nearest < $1.nearest }
         return found
+    }
+
+    /// A lower bound, in meters, of the distance from `center` to any point of `cell`: exact
+    /// (the nearest point is on the cell's meridian nearest in longitude, or inside it) less a
+    /// meter, which covers the rounding of `acos` near zero.
+    private static func nearestDistance(to cell: Cell, from center: LatLng) -> Double {
+        let radians = Double.pi / 180
+        let south = Double(cell.row) * cellDegrees - 90, north = south + cellDegrees
+        let west = Double(cell.column) * cellDegrees - 180, east = west + cellDegrees
+        let offset = { (longitude: Double) in abs((longitude - center.longitude + 540).truncatingRemainder(dividingBy: 360) - 180) }
+        let insideBand = offset(west) + offset(east) <= cellDegrees + 1e-12
+        let longitudeOffset = insideBand ? 0 : min(offset(west), offset(east)) * radians
+        // On that meridian, cos(distance) = a·sin(φ) + b·cos(φ): a sinusoid in φ whose largest
+        // value over [south, north] is at its crest when that lies between, else at an end.
+        let a = sin(center.latitude * radians), b = cos(center.latitude * radians) * cos(longitudeOffset)
+        let crest = min(max(atan2(a, b), south * radians), north * radians)
+        let closest = [south * radians, north * radians, crest].map { a * sin($0) + b * cos($0) }.max()!
+        return max(0, acos(min(1, closest)) * LatLng.earthRadiusMeters - 1)
     }
 
     private mutating func remove(_ id: String, from cell: Cell) {

@@ -16,34 +16,53 @@ enum VehicleSearch {
     /// The most current trips a vehicle offered with `currentTripsPresent: ANY` may have.
     static let maximumCurrentTrips = 5
 
-    /// The vehicles among those of `ids` (the keys of `vehicles`, or those the spatial index
-    /// found near the pickup point) that match a validated `request` at `now`, nearest first
-    /// (ties by id), at most `request.count`; `activeTrips` has their unfinished trips and
-    /// `status` each trip's status.
+    /// The vehicles among those of `groups` (all the keys of `vehicles` in one group, or the
+    /// spatial index's cells near the pickup point) that match a validated `request` at `now`,
+    /// nearest first (ties by id), at most `request.count`; `activeTrips` has their unfinished
+    /// trips and `status` each trip's status. The groups come nearest first, each with a lower
+    /// bound of its vehicles' distance: once `count` matches are nearer than the next group's
+    /// bound, the rest are not looked at.
     static func candidates(
-        for request: SearchVehiclesRequest, among ids: some Sequence<String>, of vehicles: [String: Vehicle], activeTrips: ActiveTripIndex,
-        now: Date, status: (String) -> TripStatus?
+        for request: SearchVehiclesRequest, among groups: some Sequence<(nearest: Double, ids: [String])>, of vehicles: [String: Vehicle],
+        activeTrips: ActiveTripIndex, now: Date, status: @escaping (String) -> TripStatus?
     ) -> [Candidate] {
+        let count = Int(request.count)
+        let order = { (one: Candidate, other: Candidate) in (one.distanceMeters, one.id) < (other.distanceMeters, other.id) }
+        let isMatch = matcher(for: request, now: now, activeTrips: activeTrips, status: status)
+        var found: [Candidate] = []
+        for group in groups {
+            if found.count == count, let farthest = found.last, group.nearest > farthest.distanceMeters { break }
+            for id in group.ids {
+                if let vehicle = vehicles[id], let candidate = isMatch(id, vehicle) { found.append(candidate) }
+            }
+            // The best `count` so far: a later group can only displace them.
+            found.sort(by: order)
+            if found.count > count { found.removeLast(found.count - count) }
+        }
+        return found
+    }
+
+    /// The test of one vehicle against `request`: the candidate it makes, or `nil`. The
+    /// distance is checked first, as the cheapest test that turns most vehicles of a cell away.
+    private static func matcher(
+        for request: SearchVehiclesRequest, now: Date, activeTrips: ActiveTripIndex, status: @escaping (String) -> TripStatus?
+    ) -> (String, Vehicle) -> Candidate? {
         let pickup = request.pickupPoint.point
+        let radius = Double(request.pickupRadiusMeters)
         let wantedCategories = Set(request.vehicleTypes.map(\.category))
         let staleness = request.staleness.components
         let oldest = now.addingTimeInterval(-Double(staleness.seconds) - Double(staleness.attoseconds) / 1e18)
-        var found: [Candidate] = []
-        for id in ids {
-            guard let vehicle = vehicles[id], vehicle.vehicleState == .online,
-                  vehicle.hasLastLocation, vehicle.lastLocation.hasLocation, vehicle.lastLocation.hasServerTime,
-                  vehicle.lastLocation.serverTime.date >= oldest,
+        return { id, vehicle in
+            guard vehicle.vehicleState == .online, vehicle.hasLastLocation, vehicle.lastLocation.hasLocation else { return nil }
+            let distance = vehicle.lastLocation.location.distance(to: pickup)
+            guard distance <= radius, vehicle.lastLocation.hasServerTime, vehicle.lastLocation.serverTime.date >= oldest,
                   vehicle.maximumCapacity >= request.minimumCapacity,
                   vehicle.hasVehicleType, wantedCategories.contains(vehicle.vehicleType.category),
                   hasRequiredAttributes(vehicle.attributes, request),
                   let offer = offer(vehicle, trips: activeTrips.trips(of: id), request, status: status)
-            else { continue }
-            let distance = vehicle.lastLocation.location.distance(to: pickup)
-            guard distance <= Double(request.pickupRadiusMeters) else { continue }
-            found.append(Candidate(id: id, distanceMeters: distance, tripType: offer.tripType, matchType: offer.matchType))
+            else { return nil }
+            return Candidate(id: id, distanceMeters: distance, tripType: offer.tripType, matchType: offer.matchType)
         }
-        found.sort { ($0.distanceMeters, $0.id) < ($1.distanceMeters, $1.id) }
-        return Array(found.prefix(Int(request.count)))
     }
 
     /// How `vehicle`, with unfinished `trips`, could take the trip, if at all: alone when it

@@ -58,7 +58,7 @@ struct SavedFleet: Sendable {
     /// Each match says that it is ordered by straight-line distance, whatever order was asked
     /// for: the engine has no road network.
     func search(_ request: SearchVehiclesRequest, now: Date) -> [VehicleMatch] {
-        let nearby = indexes.positions.ids(within: Double(request.pickupRadiusMeters), of: request.pickupPoint.point)
+        let nearby = indexes.positions.cells(within: Double(request.pickupRadiusMeters), of: request.pickupPoint.point)
         let candidates = VehicleSearch.candidates(
             for: request, among: nearby, of: vehicles, activeTrips: activeTrips, now: now, status: { self.trips[$0]?.tripStatus })
         return candidates.compactMap { candidate in
