@@ -12,7 +12,8 @@ import SwiftProtobuf
 /// vehicles spread over a 45 × 45 km city (a tenth of them on a trip, a tenth offline) and an
 /// engine is started on it; then, over loopback REST, the median of single GetVehicle,
 /// SearchVehicles (2 km, 10 results) and ListVehicles (a page of 100 ONLINE vehicles) calls,
-/// and location updates per second from wrk on the same 1,000 vehicles at every size. The
+/// and location updates per second from wrk on the same 1,000 vehicles at every size (the
+/// median of `rounds` runs). The
 /// smallest fleet is the reference: the targets are ratios to it, measured in the same run.
 struct FleetEngineScaleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,8 +27,11 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     @Option(help: "Calls of each read per size; medians are reported.")
     var calls = 200
 
-    @Option(help: "Seconds of location updates per size (after a 1 s warm-up).")
+    @Option(help: "Seconds of each run of location updates.")
     var seconds = 5
+
+    @Option(help: "Runs of location updates per size; the median is reported.")
+    var rounds = 3
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -66,7 +70,7 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard sizes.count >= 2, sizes.allSatisfy({ $0 >= Self.movingVehicles }), calls >= 1, seconds >= 1 else {
+        guard sizes.count >= 2, sizes.allSatisfy({ $0 >= Self.movingVehicles }), calls >= 1, seconds >= 1, rounds >= 1 else {
             throw ValidationError("give at least two --sizes of at least \(Self.movingVehicles) vehicles; --calls and --seconds at least 1")
         }
     }
@@ -131,15 +135,20 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         do {
             let port = engine.port
             let reads = try await measureReads(port: port, project: project, token: serverToken)
-            let updates = try await Wrk.run(
-                url: "http://127.0.0.1:\(port)", connections: 100, threads: 1, seconds: seconds, script: "fleet-engine-updates.lua",
-                arguments: [project, "1", tokensFile, "1"], folder: folder)
+            var rates: [Double] = [], failed = 0
+            for run in 1...rounds {
+                let updates = try await Wrk.run(
+                    url: "http://127.0.0.1:\(port)", connections: 100, threads: 1, seconds: seconds, script: "fleet-engine-updates.lua",
+                    arguments: [project, String(run), tokensFile, "1"], folder: folder)
+                rates.append(Double(updates.succeeded) / updates.seconds)
+                failed += updates.failed
+            }
             await engine.stop()
             await database.shutdown()
             return SizeReport(
                 vehicles: size, startUpSeconds: startUp.seconds, engineResidentBytes: engineResidentBytes,
                 getVehicleMilliseconds: reads.get, searchVehiclesMilliseconds: reads.search, listVehiclesMilliseconds: reads.list,
-                searchMatches: reads.matches, updatesPerSecond: Double(updates.succeeded) / updates.seconds, failedUpdates: updates.failed)
+                searchMatches: reads.matches, updatesPerSecond: Throughput.median(rates), failedUpdates: failed)
         } catch {
             await engine.stop()
             await database.shutdown()
