@@ -27,9 +27,6 @@ struct SpatialGrid: Sendable {
     /// The cell of each placed id.
     private var cellOf: [String: Cell] = [:]
 
-    /// How many ids are placed.
-    var count: Int { cellOf.count }
-
     /// Places `id` at `point`, moving it from where it was; `nil` takes it off the grid.
     mutating func place(_ id: String, at point: LatLng?) {
         let cell = point.map(Self.cell(of:))
