@@ -33,6 +33,9 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     @Option(help: "Runs of location updates per size; the median is reported.")
     var rounds = 3
 
+    @Option(help: "Vehicles created through the gRPC door at each size, after the other measurements.")
+    var creations = 20_000
+
     @Flag(help: "Print JSON.")
     var json = false
 
@@ -54,6 +57,9 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         let searchMatches: Int
         let updatesPerSecond: Double
         let failedUpdates: Int
+        /// Vehicles created per second through the gRPC door, durable.
+        let creationsPerSecond: Double
+        let failedCreations: Int
     }
 
     struct Report: Encodable {
@@ -70,8 +76,8 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard sizes.count >= 2, sizes.allSatisfy({ $0 >= Self.movingVehicles }), calls >= 1, seconds >= 1, rounds >= 1 else {
-            throw ValidationError("give at least two --sizes of at least \(Self.movingVehicles) vehicles; --calls and --seconds at least 1")
+        guard sizes.count >= 2, sizes.allSatisfy({ $0 >= Self.movingVehicles }), calls >= 1, seconds >= 1, rounds >= 1, creations >= 1 else {
+            throw ValidationError("give at least two --sizes of at least \(Self.movingVehicles) vehicles; --calls --seconds, --rounds and --creations at least 1")
         }
     }
 
@@ -98,12 +104,13 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         } else {
             print(Self.table(report))
         }
-        guard reports.allSatisfy({ $0.failedUpdates == 0 && $0.searchMatches > 0 }) else {
-            throw CommandFailure("updates failed, or a search found nothing: the run measured the wrong thing")
+        guard reports.allSatisfy({ $0.failedUpdates == 0 && $0.failedCreations == 0 && $0.searchMatches > 0 }) else {
+            throw CommandFailure("updates or creations failed, or a search found nothing: the run measured the wrong thing")
         }
     }
 
     private func measure(size: Int, logger: Logger) async throws -> SizeReport {
+        guard #available(macOS 15.0, *) else { throw CommandFailure("the gRPC door needs grpc-swift 2, which needs macOS 15") }
         let project = BenchProvider.named("bench-scale")
         let serverKey = try ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser)
         let driverKey = try ServiceAccountKey.generate(projectID: project, role: .driverSDKUser)
@@ -125,9 +132,11 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
 
         let residentBefore = Self.residentBytes()
         let started = ContinuousClock.now
+        let (grpcPorts, grpcStarted) = AsyncStream.makeStream(of: Int.self)
         let engine = try await RunningService.start(logger: logger) { onStarted in
             LocalFleetEngine(
-                configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, onStarted: onStarted),
+                configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, grpcPort: 0, onStarted: onStarted,
+                                     onGRPCStarted: { grpcStarted.yield($0) }),
                 store: store, logger: logger)
         }
         let startUp = ContinuousClock.now - started
@@ -143,12 +152,18 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
                 rates.append(Double(updates.succeeded) / updates.seconds)
                 failed += updates.failed
             }
+            let center = Self.point(east: Self.citySide / 2, north: Self.citySide / 2)
+            let creation = try await GRPCVehicleCreation.run(
+                port: await grpcPorts.first { _ in true } ?? 0, project: project, token: serverToken,
+                ids: (0..<creations).map { "created-\($0)" }, concurrency: 64,
+                at: center)
             await engine.stop()
             await database.shutdown()
             return SizeReport(
                 vehicles: size, startUpSeconds: startUp.seconds, engineResidentBytes: engineResidentBytes,
                 getVehicleMilliseconds: reads.get, searchVehiclesMilliseconds: reads.search, listVehiclesMilliseconds: reads.list,
-                searchMatches: reads.matches, updatesPerSecond: Throughput.median(rates), failedUpdates: failed)
+                searchMatches: reads.matches, updatesPerSecond: Throughput.median(rates), failedUpdates: failed,
+                creationsPerSecond: creation.perSecond, failedCreations: creation.failed)
         } catch {
             await engine.stop()
             await database.shutdown()
@@ -241,12 +256,12 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     private static func table(_ report: Report) -> String {
         func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
         var lines = [
-            "| vehicles | GetVehicle ms | SearchVehicles ms (matches) | ListVehicles page ms | updates/s | start-up s | engine memory MB |",
-            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| vehicles | GetVehicle ms | SearchVehicles ms (matches) | ListVehicles page ms | updates/s | gRPC creations/s | start-up s | engine memory MB |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for size in report.sizes {
             lines.append("| \(size.vehicles) | \(format(size.getVehicleMilliseconds)) | \(format(size.searchVehiclesMilliseconds)) (\(size.searchMatches)) | "
-                + "\(format(size.listVehiclesMilliseconds)) | \(format(size.updatesPerSecond, 0)) | \(format(size.startUpSeconds)) | \(format(Double(size.engineResidentBytes) / 1e6, 1)) |")
+                + "\(format(size.listVehiclesMilliseconds)) | \(format(size.updatesPerSecond, 0)) | \(format(size.creationsPerSecond, 0)) | \(format(size.startUpSeconds)) | \(format(Double(size.engineResidentBytes) / 1e6, 1)) |")
         }
         lines.append("")
         lines.append("largest / first: SearchVehicles \(format(report.searchRatio))× (target ≤ 1.5), ListVehicles page \(format(report.listRatio))× (target ≤ 1.5), "
