@@ -87,7 +87,7 @@ if $quick; then
     run fleet-store --vehicles 100 --batch-sizes 1 10 --seconds 1 --rounds 1
     run grpc-floors --cpp-floor "$grpc_cpp/floor" --seconds 1 --rounds 1
     run browser-fetcher --calls 1000 --rounds 1
-    run fleet-engine-scale --sizes 1000 5000 --calls 10 --seconds 1 --rounds 1 --creations 500
+    run fleet-engine-scale --sizes 1000 5000 --calls 10 --seconds 1 --rounds 1 --creations 500 --grpc-create "$grpc_cpp/create-load"
 else
     run codecs
     run token-server --c-server "$c_token_server/token-server"
@@ -97,5 +97,5 @@ else
     run fleet-engine --grpc-load "$grpc_cpp/update-load"
     run grpc-floors --cpp-floor "$grpc_cpp/floor"
     run browser-fetcher
-    run fleet-engine-scale
+    run fleet-engine-scale --grpc-create "$grpc_cpp/create-load"
 fi

@@ -5,6 +5,7 @@ import Foundation
 import LocalFleetEngine
 import Logging
 import ServerHTTP
+import ServerStorage
 import SwiftProtobuf
 
 /// `fleetauth-bench fleet-engine-scale`: what the local Fleet Engine's reads and updates cost
@@ -12,9 +13,10 @@ import SwiftProtobuf
 /// vehicles spread over a 45 × 45 km city (a tenth of them on a trip, a tenth offline) and an
 /// engine is started on it; then, over loopback REST, the median of single GetVehicle,
 /// SearchVehicles (2 km, 10 results) and ListVehicles (a page of 100 ONLINE vehicles) calls,
-/// and location updates per second from wrk on the same 1,000 vehicles at every size (the
-/// median of `rounds` runs). The
-/// smallest fleet is the reference: the targets are ratios to it, measured in the same run.
+/// location updates per second from wrk on the same 1,000 vehicles at every size (`rounds`
+/// runs, the sizes taking turns; the ratio is the median of each turn's), and vehicles created
+/// per second through the gRPC door by gRPC's C++ core (``GRPCVehicleCreation``). The smallest
+/// fleet is the reference: the targets are ratios to it, measured in the same run.
 struct FleetEngineScaleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet-engine-scale",
@@ -35,6 +37,9 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
 
     @Option(help: "Vehicles created through the gRPC door at each size, after the other measurements.")
     var creations = 20_000
+
+    @Option(help: "The gRPC vehicle creator, built by Benchmarks/grpc-cpp/build.sh.")
+    var grpcCreate = ".build-grpc-cpp/create-load"
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -68,7 +73,8 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         let searchRatio: Double
         let listRatio: Double
         let getRatio: Double
-        /// The largest fleet's update rate over the reference's.
+        /// The largest fleet's update rate over the reference's: the median over the rounds, in
+        /// each of which every size ran once.
         let updateRatio: Double
         /// The engine's memory per vehicle: the growth of its resident memory from the first
         /// size to the largest over the growth of the fleet (fixed costs cancel out).
@@ -79,23 +85,64 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         guard sizes.count >= 2, sizes.allSatisfy({ $0 >= Self.movingVehicles }), calls >= 1, seconds >= 1, rounds >= 1, creations >= 1 else {
             throw ValidationError("give at least two --sizes of at least \(Self.movingVehicles) vehicles; --calls --seconds, --rounds and --creations at least 1")
         }
+        guard FileManager.default.isExecutableFile(atPath: grpcCreate) else {
+            throw ValidationError("no gRPC vehicle creator at \(grpcCreate): build it with Benchmarks/grpc-cpp/build.sh")
+        }
     }
 
     func run() async throws {
         var logger = Logger(label: "bench.fleet-engine-scale", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
-        var reports: [SizeReport] = []
-        for size in sizes {
-            reports.append(try await measure(size: size, logger: logger))
-            if !json { FileHandle.standardError.write(Data("\(size) vehicles done\n".utf8)) }
+        // Every size's engine runs at once, so that the update runs of the sizes can take turns:
+        // a drift in the machine's speed then touches them alike.
+        var fleets: [ScaleFleet] = []
+        let reports: [SizeReport]
+        let updateRatios: [Double]
+        do {
+            for size in sizes {
+                fleets.append(try await ScaleFleet.start(vehicles: size, logger: logger))
+                if !json { FileHandle.standardError.write(Data("\(size) vehicles started\n".utf8)) }
+            }
+            var reads: [(get: Double, search: Double, list: Double, matches: Int)] = []
+            for fleet in fleets { reads.append(try await measureReads(port: fleet.engine.port, project: fleet.project, token: fleet.serverToken)) }
+            var rates = [[Double]](repeating: [], count: fleets.count), failedUpdates = [Int](repeating: 0, count: fleets.count)
+            for run in 1...rounds {
+                for (index, fleet) in fleets.enumerated() {
+                    let updates = try await Wrk.run(
+                        url: "http://127.0.0.1:\(fleet.engine.port)", connections: 100, threads: 1, seconds: seconds,
+                        script: "fleet-engine-updates.lua", arguments: [fleet.project, String(run), fleet.tokensFile, "1"], folder: fleet.folder)
+                    rates[index].append(Double(updates.succeeded) / updates.seconds)
+                    failedUpdates[index] += updates.failed
+                }
+            }
+            updateRatios = zip(rates[rates.count - 1], rates[0]).map { $0 / $1 }
+            let center = Self.point(east: Self.citySide / 2, north: Self.citySide / 2)
+            var built: [SizeReport] = []
+            for (index, fleet) in fleets.enumerated() {
+                let creation = try await GRPCVehicleCreation.run(
+                    program: grpcCreate, port: fleet.grpcPort, project: fleet.project, tokenFile: fleet.serverTokenFile, count: creations,
+                    connections: 4, streams: 64, at: center)
+                built.append(SizeReport(
+                    vehicles: fleet.vehicles, startUpSeconds: fleet.startUp.seconds, engineResidentBytes: fleet.engineResidentBytes,
+                    getVehicleMilliseconds: reads[index].get, searchVehiclesMilliseconds: reads[index].search,
+                    listVehiclesMilliseconds: reads[index].list, searchMatches: reads[index].matches,
+                    updatesPerSecond: Throughput.median(rates[index]), failedUpdates: failedUpdates[index],
+                    creationsPerSecond: Double(creation.succeeded) / creation.seconds, failedCreations: creation.failed))
+            }
+            reports = built
+        } catch {
+            for fleet in fleets { await fleet.stop() }
+            throw error
         }
+        for fleet in fleets { await fleet.stop() }
+
         let reference = reports[0], largest = reports[reports.count - 1]
         let report = Report(
             sizes: reports,
             searchRatio: largest.searchVehiclesMilliseconds / reference.searchVehiclesMilliseconds,
             listRatio: largest.listVehiclesMilliseconds / reference.listVehiclesMilliseconds,
             getRatio: largest.getVehicleMilliseconds / reference.getVehicleMilliseconds,
-            updateRatio: largest.updatesPerSecond / reference.updatesPerSecond,
+            updateRatio: Throughput.median(updateRatios),
             bytesPerVehicle: Double(largest.engineResidentBytes - reference.engineResidentBytes) / Double(largest.vehicles - reference.vehicles))
         if json {
             let encoder = JSONEncoder()
@@ -109,65 +156,67 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         }
     }
 
-    private func measure(size: Int, logger: Logger) async throws -> SizeReport {
-        guard #available(macOS 15.0, *) else { throw CommandFailure("the gRPC door needs grpc-swift 2, which needs macOS 15") }
-        let project = BenchProvider.named("bench-scale")
-        let serverKey = try ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser)
-        let driverKey = try ServiceAccountKey.generate(projectID: project, role: .driverSDKUser)
-        let accounts = [TrustedServiceAccount(key: serverKey, role: .serviceSuperUser), TrustedServiceAccount(key: driverKey, role: .driverSDKUser)]
-        let serverToken = try TokenMinter(key: serverKey).mint(.server).token
-        let driverMinter = try TokenMinter(key: driverKey)
-        let folder = try BenchFolder.create()
-        defer { BenchFolder.remove(folder) }
-        let tokensFile = folder + "/driver-tokens"
-        let tokens = try (0..<Self.movingVehicles).map { try driverMinter.mint(.driver(vehicleID: Self.vehicleID($0))).token }
-        guard FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw CommandFailure("cannot write \(tokensFile)")
-        }
+    /// One fleet size: its store, filled, and an engine running on it with both doors.
+    private struct ScaleFleet {
+        let vehicles: Int
+        let project: String
+        let serverToken: String
+        /// The server token, alone on a line.
+        let serverTokenFile: String
+        /// The driver tokens of the vehicles that move, one per line.
+        let tokensFile: String
+        let folder: String
+        let engine: RunningService
+        let grpcPort: Int
+        let database: FleetDatabase
+        let lock: DataDirectoryLock
+        /// From the engine's start to its listening, the store loaded and the indexes built.
+        let startUp: Duration
+        /// How much the engine's start grew this process's resident memory.
+        let engineResidentBytes: Int
 
-        let (database, lock) = try await EngineDatabase.open(dataDirectory: folder, databaseURL: nil, logger: logger)
-        defer { lock.release() }
-        let store = SQLFleetStore(database: database)
-        try await Self.fill(store, project: project, vehicles: size)
-
-        let residentBefore = Self.residentBytes()
-        let started = ContinuousClock.now
-        let (grpcPorts, grpcStarted) = AsyncStream.makeStream(of: Int.self)
-        let engine = try await RunningService.start(logger: logger) { onStarted in
-            LocalFleetEngine(
-                configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, grpcPort: 0, onStarted: onStarted,
-                                     onGRPCStarted: { grpcStarted.yield($0) }),
-                store: store, logger: logger)
-        }
-        let startUp = ContinuousClock.now - started
-        let engineResidentBytes = Self.residentBytes() - residentBefore
-        do {
-            let port = engine.port
-            let reads = try await measureReads(port: port, project: project, token: serverToken)
-            var rates: [Double] = [], failed = 0
-            for run in 1...rounds {
-                let updates = try await Wrk.run(
-                    url: "http://127.0.0.1:\(port)", connections: 100, threads: 1, seconds: seconds, script: "fleet-engine-updates.lua",
-                    arguments: [project, String(run), tokensFile, "1"], folder: folder)
-                rates.append(Double(updates.succeeded) / updates.seconds)
-                failed += updates.failed
+        static func start(vehicles: Int, logger: Logger) async throws -> ScaleFleet {
+            let project = BenchProvider.named("bench-scale")
+            let serverKey = try ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser)
+            let driverKey = try ServiceAccountKey.generate(projectID: project, role: .driverSDKUser)
+            let accounts = [TrustedServiceAccount(key: serverKey, role: .serviceSuperUser), TrustedServiceAccount(key: driverKey, role: .driverSDKUser)]
+            let driverMinter = try TokenMinter(key: driverKey)
+            let folder = try BenchFolder.create()
+            let tokensFile = folder + "/driver-tokens"
+            let tokens = try (0..<FleetEngineScaleBench.movingVehicles).map { try driverMinter.mint(.driver(vehicleID: FleetEngineScaleBench.vehicleID($0))).token }
+            let serverToken = try TokenMinter(key: serverKey).mint(.server).token
+            let serverTokenFile = folder + "/server-token"
+            for (file, lines) in [(tokensFile, tokens), (serverTokenFile, [serverToken])] {
+                guard FileManager.default.createFile(atPath: file, contents: Data(lines.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+                    BenchFolder.remove(folder)
+                    throw CommandFailure("cannot write \(file)")
+                }
             }
-            let center = Self.point(east: Self.citySide / 2, north: Self.citySide / 2)
-            let creation = try await GRPCVehicleCreation.run(
-                port: await grpcPorts.first { _ in true } ?? 0, project: project, token: serverToken,
-                ids: (0..<creations).map { "created-\($0)" }, concurrency: 64,
-                at: center)
+            let (database, lock) = try await EngineDatabase.open(dataDirectory: folder, databaseURL: nil, logger: logger)
+            let store = SQLFleetStore(database: database)
+            try await FleetEngineScaleBench.fill(store, project: project, vehicles: vehicles)
+
+            let residentBefore = FleetEngineScaleBench.residentBytes()
+            let started = ContinuousClock.now
+            let (grpcPorts, grpcStarted) = AsyncStream.makeStream(of: Int.self)
+            let engine = try await RunningService.start(logger: logger) { onStarted in
+                LocalFleetEngine(
+                    configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, grpcPort: 0, onStarted: onStarted,
+                                         onGRPCStarted: { grpcStarted.yield($0) }),
+                    store: store, logger: logger)
+            }
+            let startUp = ContinuousClock.now - started
+            return ScaleFleet(
+                vehicles: vehicles, project: project, serverToken: serverToken, serverTokenFile: serverTokenFile, tokensFile: tokensFile,
+                folder: folder, engine: engine, grpcPort: await grpcPorts.first { _ in true } ?? 0, database: database, lock: lock,
+                startUp: startUp, engineResidentBytes: FleetEngineScaleBench.residentBytes() - residentBefore)
+        }
+
+        func stop() async {
             await engine.stop()
             await database.shutdown()
-            return SizeReport(
-                vehicles: size, startUpSeconds: startUp.seconds, engineResidentBytes: engineResidentBytes,
-                getVehicleMilliseconds: reads.get, searchVehiclesMilliseconds: reads.search, listVehiclesMilliseconds: reads.list,
-                searchMatches: reads.matches, updatesPerSecond: Throughput.median(rates), failedUpdates: failed,
-                creationsPerSecond: creation.perSecond, failedCreations: creation.failed)
-        } catch {
-            await engine.stop()
-            await database.shutdown()
-            throw error
+            lock.release()
+            BenchFolder.remove(folder)
         }
     }
 
@@ -203,7 +252,7 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
 
     /// Saves `vehicles` vehicles in `store`, spread evenly at random over the city; every tenth
     /// offline, every tenth (of the others) on a trip.
-    private static func fill(_ store: SQLFleetStore, project: String, vehicles: Int) async throws {
+    fileprivate static func fill(_ store: SQLFleetStore, project: String, vehicles: Int) async throws {
         var random = SystemRandomNumberGenerator()
         let now = Google_Protobuf_Timestamp(date: Date())
         var records: [FleetRecord] = []
@@ -247,7 +296,7 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     }
 
     /// This process's resident memory, in bytes (Linux; 0 elsewhere).
-    private static func residentBytes() -> Int {
+    fileprivate static func residentBytes() -> Int {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
               let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))

@@ -1,54 +1,35 @@
-import FleetEngineProtos
+import CommandSupport
 import Foundation
-import GRPCCore
-import GRPCNIOTransportHTTP2
-import GRPCProtobuf
 import LocalFleetEngine
 
-/// Vehicles created through the local Fleet Engine's gRPC door with grpc-swift's generated
-/// client, as a dispatch backend's load test creates its fleet: `concurrency` calls in flight
-/// over one HTTP/2 connection, each acknowledged only once the vehicle is durable.
+/// Vehicles created through the local Fleet Engine's gRPC door for `bench fleet-engine-scale`,
+/// by `create-load` (`Benchmarks/grpc-cpp/create-load.cc`): gRPC's C++ core on one thread, in
+/// a process of its own, as a dispatch backend's load test would create its fleet. Every call
+/// is answered only once its vehicle is durable.
 enum GRPCVehicleCreation {
-    /// Creates a vehicle for each of `ids` at `latitude`, `longitude` on 127.0.0.1:`port` with
-    /// `token`; returns the vehicles created per second and how many calls failed.
-    @available(macOS 15.0, *)
+    /// What a run saw.
+    struct Result: Decodable {
+        /// Calls answered OK.
+        let succeeded: Int
+        /// Other answers.
+        let failed: Int
+        /// From the first call to the last answer.
+        let seconds: Double
+        /// The status code and message of the first call that failed, if one did.
+        let firstFailure: String?
+    }
+
+    /// Runs `program` against 127.0.0.1:`port`, creating `count` vehicles at `location` with
+    /// `streams` calls in flight over `connections` HTTP/2 connections, authorized by the token
+    /// in `tokenFile`.
     static func run(
-        port: Int, project: String, token: String, ids: [String], concurrency: Int, at location: LatLng
-    ) async throws -> (perSecond: Double, failed: Int) {
-        let transport = try HTTP2ClientTransport.Posix(target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
-        return try await withGRPCClient(transport: transport) { client in
-            let vehicles = Maps_Fleetengine_V1_VehicleService.Client(wrapping: client)
-            let metadata: Metadata = ["authorization": "Bearer \(token)"]
-            let started = ContinuousClock.now
-            let failed = await withTaskGroup(of: Int.self) { group in
-                for worker in 0..<concurrency {
-                    group.addTask {
-                        var failed = 0
-                        for index in stride(from: worker, to: ids.count, by: concurrency) {
-                            let request = Maps_Fleetengine_V1_CreateVehicleRequest.with { request in
-                                request.parent = "providers/\(project)"
-                                request.vehicleID = ids[index]
-                                request.vehicle = .with { vehicle in
-                                    vehicle.vehicleState = .online
-                                    vehicle.supportedTripTypes = [.exclusive]
-                                    vehicle.maximumCapacity = 4
-                                    vehicle.vehicleType = .with { $0.category = .auto }
-                                    vehicle.lastLocation = .with { $0.location = location }
-                                }
-                            }
-                            do {
-                                _ = try await vehicles.createVehicle(request, metadata: metadata)
-                            } catch {
-                                failed += 1
-                            }
-                        }
-                        return failed
-                    }
-                }
-                return await group.reduce(0, +)
-            }
-            let elapsed = ContinuousClock.now - started
-            return (Double(ids.count - failed) / elapsed.seconds, failed)
-        }
+        program: String, port: Int, project: String, tokenFile: String, count: Int, connections: Int, streams: Int, at location: LatLng
+    ) async throws -> Result {
+        let child = try await ChildProcess.run(
+            [program, String(port), project, tokenFile, String(count), String(connections), String(streams),
+             String(location.latitude), String(location.longitude)],
+            standardError: .discarded, timeout: .seconds(600)
+        ).checked()
+        return try JSONDecoder().decode(Result.self, from: Data(child.output.utf8))
     }
 }

@@ -3,6 +3,7 @@
 # (default: .build-grpc-cpp/ at the repository root) and prints that folder:
 #   floor        the gRPC floors' competitor (floor.cc)
 #   update-load  bench fleet-engine's gRPC load generator (update-load.cc)
+#   create-load  bench fleet-engine-scale's vehicle creator (create-load.cc)
 # Needs Debian's g++, libgrpc++-dev, protobuf-compiler and protobuf-compiler-grpc (installed
 # when missing). Rebuilds only what is older than its sources.
 set -euo pipefail
@@ -31,9 +32,9 @@ if [[ ! -f "$out/protos.a" || -n "$(find Protos -name '*.proto' -newer "$out/pro
     rm -f "$out/protos.a"
     ar rcs "$out/protos.a" "$out"/gen/*.o
 fi
-for program in floor update-load; do
+for program in floor update-load create-load; do
     source="Benchmarks/grpc-cpp/$program.cc"
-    if [[ ! -x "$out/$program" || "$source" -nt "$out/$program" || "$out/protos.a" -nt "$out/$program" ]]; then
+    if [[ ! -x "$out/$program" || "$source" -nt "$out/$program" || Benchmarks/grpc-cpp/json_text.h -nt "$out/$program" || "$out/protos.a" -nt "$out/$program" ]]; then
         g++ "${flags[@]}" "$source" "$out/protos.a" $(pkg-config --libs grpc++ protobuf) -o "$out/$program"
     fi
 done

@@ -25,6 +25,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "google/maps/fleetengine/v1/vehicle_api.grpc.pb.h"
+#include "json_text.h"
 
 namespace fe = maps::fleetengine::v1;
 using Clock = std::chrono::steady_clock;
@@ -102,24 +103,6 @@ void drive(std::vector<Loop>& loops, grpc::CompletionQueue& queue, int run, Cloc
             inFlight -= 1;
         }
     }
-}
-
-// `text` as a JSON string.
-std::string quoted(const std::string& text) {
-    std::string json = "\"";
-    for (unsigned char c : text) {
-        if (c == '"' || c == '\\') {
-            json += '\\';
-            json += static_cast<char>(c);
-        } else if (c < 0x20) {
-            char escape[8];
-            std::snprintf(escape, sizeof escape, "\\u%04x", c);
-            json += escape;
-        } else {
-            json += static_cast<char>(c);
-        }
-    }
-    return json + "\"";
 }
 
 double percentileMilliseconds(const std::vector<long long>& sorted, double fraction) {
