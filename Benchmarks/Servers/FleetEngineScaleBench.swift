@@ -103,8 +103,7 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
                 fleets.append(try await ScaleFleet.start(vehicles: size, logger: logger))
                 if !json { FileHandle.standardError.write(Data("\(size) vehicles started\n".utf8)) }
             }
-            var reads: [(get: Double, search: Double, list: Double, matches: Int)] = []
-            for fleet in fleets { reads.append(try await measureReads(port: fleet.engine.port, project: fleet.project, token: fleet.serverToken)) }
+            let reads = try await measureReads(of: fleets)
             var rates = [[Double]](repeating: [], count: fleets.count), failedUpdates = [Int](repeating: 0, count: fleets.count)
             for run in 1...rounds {
                 for (index, fleet) in fleets.enumerated() {
@@ -220,34 +219,37 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         }
     }
 
-    /// The median milliseconds of single calls of each read, and how many vehicles a search found.
-    private func measureReads(port: Int, project: String, token: String) async throws -> (get: Double, search: Double, list: Double, matches: Int) {
-        let provider = "/v1/providers/\(project)"
+    /// For each fleet, the median milliseconds of single calls of each read and how many
+    /// vehicles a search found; the fleets take turns call by call, so that a drift in the
+    /// machine's speed touches them alike.
+    private func measureReads(of fleets: [ScaleFleet]) async throws -> [(get: Double, search: Double, list: Double, matches: Int)] {
         let center = Self.point(east: Self.citySide / 2, north: Self.citySide / 2)
         let search = """
             {"pickupPoint":{"point":{"latitude":\(center.latitude),"longitude":\(center.longitude)}},"pickupRadiusMeters":2000,"count":10,\
             "minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_ETA",\
             "maximumStaleness":"3600s"}
             """
-        func call(_ method: String, _ path: String, body: String = "") async throws -> (milliseconds: Double, response: RawHTTP.Response) {
-            let head = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1", "Authorization: Bearer \(token)", "Content-Type: application/json",
-                        "Content-Length: \(body.utf8.count)", "Connection: close"]
+        func call(_ fleet: ScaleFleet, _ method: String, _ path: String, body: String = "") async throws -> (milliseconds: Double, response: RawHTTP.Response) {
+            let head = ["\(method) /v1/providers/\(fleet.project)\(path) HTTP/1.1", "Host: 127.0.0.1", "Authorization: Bearer \(fleet.serverToken)",
+                        "Content-Type: application/json", "Content-Length: \(body.utf8.count)", "Connection: close"]
             let started = ContinuousClock.now
-            let response = try await RawHTTP.exchange(port: port, head: head, body: body)
+            let response = try await RawHTTP.exchange(port: fleet.engine.port, head: head, body: body)
             let elapsed = ContinuousClock.now - started
             guard response.status == 200 else { throw CommandFailure("\(method) \(path): \(response.status)") }
             return (elapsed.seconds * 1000, response)
         }
-        var get: [Double] = [], searches: [Double] = [], lists: [Double] = []
-        var matches = 0
+        var get = [[Double]](repeating: [], count: fleets.count), searches = get, lists = get
+        var matches = [Int](repeating: 0, count: fleets.count)
         for index in 0..<calls {
-            get.append(try await call("GET", "\(provider)/vehicles/\(Self.vehicleID(index * 7919 % Self.movingVehicles))").milliseconds)
-            let searched = try await call("POST", "\(provider)/vehicles:search", body: search)
-            searches.append(searched.milliseconds)
-            matches = searched.response.body.components(separatedBy: "\"vehiclePickupStraightLineDistanceMeters\"").count - 1
-            lists.append(try await call("GET", "\(provider)/vehicles?vehicleTypeCategories=AUTO&vehicleState=ONLINE&pageSize=100").milliseconds)
+            for (turn, fleet) in fleets.enumerated() {
+                get[turn].append(try await call(fleet, "GET", "/vehicles/\(Self.vehicleID(index * 7919 % Self.movingVehicles))").milliseconds)
+                let searched = try await call(fleet, "POST", "/vehicles:search", body: search)
+                searches[turn].append(searched.milliseconds)
+                matches[turn] = searched.response.body.components(separatedBy: "\"vehiclePickupStraightLineDistanceMeters\"").count - 1
+                lists[turn].append(try await call(fleet, "GET", "/vehicles?vehicleTypeCategories=AUTO&vehicleState=ONLINE&pageSize=100").milliseconds)
+            }
         }
-        return (Throughput.median(get), Throughput.median(searches), Throughput.median(lists), matches)
+        return fleets.indices.map { (Throughput.median(get[$0]), Throughput.median(searches[$0]), Throughput.median(lists[$0]), matches[$0]) }
     }
 
     /// Saves `vehicles` vehicles in `store`, spread evenly at random over the city; every tenth

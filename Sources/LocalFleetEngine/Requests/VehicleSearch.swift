@@ -28,34 +28,37 @@ enum VehicleSearch {
     ) -> [Candidate] {
         let count = Int(request.count)
         let order = { (one: Candidate, other: Candidate) in (one.distanceMeters, one.id) < (other.distanceMeters, other.id) }
-        let isMatch = matcher(for: request, now: now, activeTrips: activeTrips, status: status)
         var found: [Candidate] = []
+        // Once `count` are found, the farthest of them: a vehicle beyond it cannot be among them.
+        var cutoff = Double(request.pickupRadiusMeters)
+        let isMatch = matcher(for: request, now: now, activeTrips: activeTrips, status: status)
         for group in groups {
-            if found.count == count, let farthest = found.last, group.nearest > farthest.distanceMeters { break }
+            if group.nearest > cutoff, found.count == count { break }
             for id in group.ids {
-                if let vehicle = vehicles[id], let candidate = isMatch(id, vehicle) { found.append(candidate) }
+                if let vehicle = vehicles[id], let candidate = isMatch(id, vehicle, cutoff) { found.append(candidate) }
             }
             // The best `count` so far: a later group can only displace them.
             found.sort(by: order)
             if found.count > count { found.removeLast(found.count - count) }
+            if found.count == count, let farthest = found.last { cutoff = farthest.distanceMeters }
         }
         return found
     }
 
-    /// The test of one vehicle against `request`: the candidate it makes, or `nil`. The
-    /// distance is checked first, as the cheapest test that turns most vehicles of a cell away.
+    /// The test of one vehicle against `request`: the candidate it makes, or `nil`, also when
+    /// it is farther than the cutoff it is given. The distance is checked first, as the
+    /// cheapest test that turns most vehicles of a cell away.
     private static func matcher(
         for request: SearchVehiclesRequest, now: Date, activeTrips: ActiveTripIndex, status: @escaping (String) -> TripStatus?
-    ) -> (String, Vehicle) -> Candidate? {
+    ) -> (String, Vehicle, Double) -> Candidate? {
         let pickup = request.pickupPoint.point
-        let radius = Double(request.pickupRadiusMeters)
         let wantedCategories = Set(request.vehicleTypes.map(\.category))
         let staleness = request.staleness.components
         let oldest = now.addingTimeInterval(-Double(staleness.seconds) - Double(staleness.attoseconds) / 1e18)
-        return { id, vehicle in
+        return { id, vehicle, cutoff in
             guard vehicle.vehicleState == .online, vehicle.hasLastLocation, vehicle.lastLocation.hasLocation else { return nil }
             let distance = vehicle.lastLocation.location.distance(to: pickup)
-            guard distance <= radius, vehicle.lastLocation.hasServerTime, vehicle.lastLocation.serverTime.date >= oldest,
+            guard distance <= cutoff, vehicle.lastLocation.hasServerTime, vehicle.lastLocation.serverTime.date >= oldest,
                   vehicle.maximumCapacity >= request.minimumCapacity,
                   vehicle.hasVehicleType, wantedCategories.contains(vehicle.vehicleType.category),
                   hasRequiredAttributes(vehicle.attributes, request),
@@ -72,18 +75,18 @@ enum VehicleSearch {
     private static func offer(
         _ vehicle: Vehicle, trips: [String], _ request: SearchVehiclesRequest, status: (String) -> TripStatus?
     ) -> (tripType: TripType, matchType: VehicleMatch.VehicleMatchType)? {
-        let supported = Set(vehicle.supportedTripTypes).intersection(request.tripTypes)
-        let exclusive = supported.contains(.exclusive)
+        let offers = { (type: TripType) in vehicle.supportedTripTypes.contains(type) && request.tripTypes.contains(type) }
+        let exclusive = offers(.exclusive), shared = offers(.shared)
         if trips.isEmpty {
-            guard let type = exclusive ? TripType.exclusive : supported.first else { return nil }
-            return (type, .exclusive)
+            guard exclusive || shared else { return nil }
+            return (exclusive ? .exclusive : .shared, .exclusive)
         }
         switch request.currentTripsPresent {
         case .none:
             return nil
         case .any:
             guard trips.count <= maximumCurrentTrips else { return nil }
-            if supported.contains(.shared) { return (.shared, .carpool) }
+            if shared { return (.shared, .carpool) }
             return exclusive ? (.exclusive, .backToBack) : nil
         case .unspecified, .UNRECOGNIZED:
             guard request.includeBackToBack, exclusive, trips.count == 1, status(trips[0]) == .enrouteToDropoff else { return nil }
