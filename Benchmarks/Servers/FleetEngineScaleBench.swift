@@ -14,7 +14,8 @@ import SwiftProtobuf
 /// engine is started on it; then, over loopback REST, the median of single GetVehicle,
 /// SearchVehicles (2 km, 10 results) and ListVehicles (a page of 100 ONLINE vehicles) calls,
 /// location updates per second from wrk on the same 1,000 vehicles at every size (`rounds`
-/// runs, the sizes taking turns; the ratio is the median of each turn's), and vehicles created
+/// rounds, the sizes taking turns, every other round in the other order; the ratio is the
+/// median of the rounds'), and vehicles created
 /// per second through the gRPC door by gRPC's C++ core (``GRPCVehicleCreation``). The smallest
 /// fleet is the reference: the targets are ratios to it, measured in the same run.
 struct FleetEngineScaleBench: AsyncParsableCommand {
@@ -32,8 +33,8 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     @Option(help: "Seconds of each run of location updates.")
     var seconds = 5
 
-    @Option(help: "Runs of location updates per size; the median is reported.")
-    var rounds = 3
+    @Option(help: "Rounds of location updates, each size once per round (every other round in the other order); medians are reported.")
+    var rounds = 4
 
     @Option(help: "Vehicles created through the gRPC door at each size, after the other measurements.")
     var creations = 20_000
@@ -61,6 +62,8 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         let listVehiclesMilliseconds: Double
         let searchMatches: Int
         let updatesPerSecond: Double
+        /// Each round's updates per second.
+        let updateRuns: [Double]
         let failedUpdates: Int
         /// Vehicles created per second through the gRPC door, durable.
         let creationsPerSecond: Double
@@ -106,7 +109,9 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
             let reads = try await measureReads(of: fleets)
             var rates = [[Double]](repeating: [], count: fleets.count), failedUpdates = [Int](repeating: 0, count: fleets.count)
             for run in 1...rounds {
-                for (index, fleet) in fleets.enumerated() {
+                // Every other round in the other order, so that going first or last favours no size.
+                for index in run.isMultiple(of: 2) ? Array(fleets.indices.reversed()) : Array(fleets.indices) {
+                    let fleet = fleets[index]
                     let updates = try await Wrk.run(
                         url: "http://127.0.0.1:\(fleet.engine.port)", connections: 100, threads: 1, seconds: seconds,
                         script: "fleet-engine-updates.lua", arguments: [fleet.project, String(run), fleet.tokensFile, "1"], folder: fleet.folder)
@@ -125,7 +130,7 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
                     vehicles: fleet.vehicles, startUpSeconds: fleet.startUp.seconds, engineResidentBytes: fleet.engineResidentBytes,
                     getVehicleMilliseconds: reads[index].get, searchVehiclesMilliseconds: reads[index].search,
                     listVehiclesMilliseconds: reads[index].list, searchMatches: reads[index].matches,
-                    updatesPerSecond: Throughput.median(rates[index]), failedUpdates: failedUpdates[index],
+                    updatesPerSecond: Throughput.median(rates[index]), updateRuns: rates[index], failedUpdates: failedUpdates[index],
                     creationsPerSecond: Double(creation.succeeded) / creation.seconds, failedCreations: creation.failed))
             }
             reports = built
