@@ -54,8 +54,8 @@ package struct GoogleStandIn: Sendable {
         let router = Router()
         router.add(middleware: APIErrorMiddleware())
         let metadata = router.group("computeMetadata/v1/instance/service-accounts/default")
-        metadata.get("token") { request, _ in try await metadataToken(request) }
-        metadata.get("email") { request, _ in try metadataEmail(request) }
+        metadata.get("token") { request, _ in try await Self.asMetadataServer(request) { try await metadataToken() } }
+        metadata.get("email") { request, _ in try await Self.asMetadataServer(request) { metadataEmail() } }
         router.post("v1/projects/-/serviceAccounts/:call") { request, context in
             try await signJwt(request, call: try context.parameters.require("call"))
         }
@@ -82,22 +82,35 @@ package struct GoogleStandIn: Sendable {
         )
     }
 
-    private func metadataToken(_ request: Request) async throws -> Response {
-        try requireMetadataFlavor(request)
+    private func metadataToken() async throws -> Response {
         let token = await accounts.issueAccessToken(lifetime: Self.accessTokenLifetime, now: now())
         return try JSONBody.response(MetadataToken(accessToken: token, expiresIn: Int(Self.accessTokenLifetime), tokenType: "Bearer"))
     }
 
-    private func metadataEmail(_ request: Request) throws -> Response {
-        try requireMetadataFlavor(request)
-        return Response(status: .ok, headers: [.contentType: "application/text"], body: .init(byteBuffer: ByteBuffer(string: runtimeAccount)))
+    private func metadataEmail() -> Response {
+        Response(status: .ok, headers: [.contentType: "application/text"], body: .init(byteBuffer: ByteBuffer(string: runtimeAccount)))
     }
 
-    /// The metadata server refuses requests without the header, against SSRF.
-    private func requireMetadataFlavor(_ request: Request) throws {
-        guard request.headers[.metadataFlavor] == "Google" else {
-            throw APIError(.permissionDenied, "Missing Metadata-Flavor:Google header.")
+    /// Answers as the metadata server does: every answer, refusals included, says
+    /// `Metadata-Flavor: Google` (Google's clients check it), and a request without that header
+    /// (the metadata server's guard against request forgery) is refused with a 403 HTML page
+    /// naming the missing header, not with an API's JSON error.
+    private static func asMetadataServer(_ request: Request, _ answer: () async throws -> Response) async throws -> Response {
+        var response: Response
+        if request.headers[.metadataFlavor] == "Google" {
+            response = try await answer()
+        } else {
+            let page = """
+                <!DOCTYPE html>
+                <html lang=en><meta charset=utf-8><title>Error 403 (Forbidden)</title>
+                <p><b>403.</b> The metadata server answers only requests that send Metadata-Flavor: Google. Missing Metadata-Flavor:Google header.
+                </html>
+
+                """
+            response = Response(status: .forbidden, headers: [.contentType: "text/html; charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
         }
+        response.headers[.metadataFlavor] = "Google"
+        return response
     }
 
     private func signJwt(_ request: Request, call: String) async throws -> Response {

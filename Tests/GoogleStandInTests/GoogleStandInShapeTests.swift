@@ -24,12 +24,18 @@ struct GoogleStandInShapeTests {
         #expect((error["message"] as? String)?.isEmpty == false)
     }
 
-    @Test("the metadata server wants Metadata-Flavor: Google, and answers access_token, expires_in, token_type; and the email")
+    @Test("the metadata server wants Metadata-Flavor: Google (a 403 HTML page without it), says it on every answer, and answers access_token, expires_in, token_type; and the email")
     func metadataServer() async throws {
         try await GoogleStandIn(runtimeAccount: "runner@shapes.iam.gserviceaccount.com").application(port: 0).test(.router) { client in
             let path = "/computeMetadata/v1/instance/service-accounts/default/"
-            #expect(try await client.execute(uri: path + "token", method: .get).status == .forbidden)
-            let token = try json(try await client.execute(uri: path + "token", method: .get, headers: [.init("Metadata-Flavor")!: "Google"]))
+            // Refused as Google's metadata server refuses: 403, an HTML page naming the header.
+            let refused = try await client.execute(uri: path + "token", method: .get)
+            #expect(refused.status == .forbidden && refused.headers[.contentType] == "text/html; charset=UTF-8")
+            #expect(String(buffer: refused.body).contains("Missing Metadata-Flavor:Google header."))
+            #expect(refused.headers[.init("Metadata-Flavor")!] == "Google")
+            let answer = try await client.execute(uri: path + "token", method: .get, headers: [.init("Metadata-Flavor")!: "Google"])
+            #expect(answer.headers[.init("Metadata-Flavor")!] == "Google", "every answer says Metadata-Flavor: Google")
+            let token = try json(answer)
             #expect((token["access_token"] as? String)?.isEmpty == false)
             #expect(token["expires_in"] as? Int == 3599 && token["token_type"] as? String == "Bearer")
             let email = try await client.execute(uri: path + "email", method: .get, headers: [.init("Metadata-Flavor")!: "Google"])
