@@ -135,6 +135,36 @@ struct GoogleManagedAccountTests {
         }
     }
 
+    @Test("a token with a made-up key id fetches the keys of the account it names, not those of every trusted account")
+    func madeUpKeyIDFetchesOnlyItsAccount() async throws {
+        let standIn = GoogleStandIn()
+        let consumerAccount = "fe-consumer@\(TestKeys.project).iam.gserviceaccount.com"
+        try await standIn.application(port: 0).test(.live) { google in
+            let certs = "http://127.0.0.1:\(try #require(google.port))"
+            try await TestEngine.with(configure: { configuration in
+                configuration.googleManagedAccounts = [
+                    GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser),
+                    GoogleManagedAccount(email: consumerAccount, role: .consumerSDKUser),
+                ]
+                configuration.googleCertsURL = certs
+                configuration.jwksMinimumRefreshInterval = .milliseconds(100)
+            }) { client in
+                // Both accounts' keys are at hand, and the interval since their first fetch is over.
+                #expect(try await getVehicle(client, token: try await driverToken(standIn)).status == 404)
+                try await Task.sleep(for: .milliseconds(300))
+                let key = try await standIn.accounts.currentKey(of: Self.driverAccount)
+                let signer = ServiceAccountKey(projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount, privateKey: key.privateKey)
+                var header = Forge.header(for: signer)
+                header["kid"] = "made-up"
+                let before = await standIn.accounts.calls.publicKeys
+                let forged = try await getVehicle(client, token: Forge.token(header: header, payload: Forge.driverPayload(for: signer), signedBy: signer))
+                #expect(forged.status == 401, "\(forged)")
+                let fetches = await standIn.accounts.calls.publicKeys - before
+                #expect(fetches == 1, "\(fetches) key fetches for one account's made-up key id")
+            }
+        }
+    }
+
     /// Requests with made-up key ids wait for the next fetch the interval allows and share it,
     /// so however many come, the account's keys are fetched at most once per interval.
     @Test("a flood of made-up key ids costs at most one fetch of the account's keys per interval")

@@ -30,6 +30,15 @@ actor JWKSRefresher {
         self.apply = apply
     }
 
+    /// Whether the source may hold keys of the account `issuer` (any account when `nil`): a
+    /// JWKS URL may hold any account's, Google's keys of an account only that account's.
+    nonisolated func mayHoldKeys(of issuer: String?) -> Bool {
+        switch source {
+        case .jwks: true
+        case .googleAccount(let account, _): issuer.map { $0 == account.email } ?? true
+        }
+    }
+
     /// Whether the keys at hand are past the freshness the source gave them.
     var isStale: Bool {
         freshUntil.map { clock.now >= $0 } ?? false

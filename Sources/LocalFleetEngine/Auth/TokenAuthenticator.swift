@@ -104,12 +104,16 @@ final class TokenAuthenticator: Sendable {
         }
     }
 
-    /// Refreshes every source (rate-limited; waiting for the next fetch each one's interval
-    /// allows when `waitingForNextSlot`) and verifies `token` again after each fetch: the
-    /// token is accepted as soon as a fetch brings its key, whatever the other sources still
-    /// take. Refused with the last refusal once every source is done (with `refusal` when none
-    /// fetched).
+    /// Refreshes the sources that may hold the keys of the account `token` claims as its
+    /// issuer (rate-limited; waiting for the next fetch each one's interval allows when
+    /// `waitingForNextSlot`) and verifies `token` again after each fetch: the token is accepted
+    /// as soon as a fetch brings its key, whatever the other sources still take. Refused with
+    /// the last refusal once every such source is done (with `refusal` when none fetched). A
+    /// made-up token costs no fetch of another account's keys.
     private func verifyAfterFetching(_ token: String, waitingForNextSlot: Bool, refusal: TokenRefusal) async throws(TokenRefusal) -> VerifiedToken {
+        let issuer = Self.claimedIssuer(of: token)
+        let refreshers = refreshers.filter { $0.mayHoldKeys(of: issuer) }
+        guard !refreshers.isEmpty else { throw refusal }
         let (fetches, finished) = AsyncStream.makeStream(of: Bool.self)
         let remaining = Locked(refreshers.count)
         for refresher in refreshers {
@@ -127,6 +131,12 @@ final class TokenAuthenticator: Sendable {
             }
         }
         throw lastRefusal
+    }
+
+    /// The issuer `token` claims, unverified: whose keys might verify it (`nil` when unreadable).
+    private static func claimedIssuer(of token: String) -> String? {
+        guard let segments = try? CompactToken(token), let payload = try? ClaimsPayload(json: segments.payload) else { return nil }
+        return payload.iss
     }
 
     /// Whether `refusal` names a key id a trusted account does not have (yet): the sign of a
