@@ -1,9 +1,13 @@
 import FleetTokens
 import Foundation
 
-/// The stand-in's memory: the service accounts it signs for, each with its keys (the current
-/// one first; older ones stay published, as Google keeps a key valid for hours after it last
-/// signed), the access tokens it handed out, what it was asked, and the faults tests inject.
+/// The stand-in's memory: the service accounts it signs for, each with its keys, the access
+/// tokens it handed out, what it was asked, and the faults tests inject.
+///
+/// An account's keys are published as Google publishes those it manages: the next key before it
+/// signs anything, so that a verifier holding the published set already has it when a
+/// rotation makes it current; the current one; and older ones, which stay published as Google
+/// keeps a key valid for hours after it last signed.
 package actor StandInAccounts {
     /// One key of an account.
     package struct Key: Sendable {
@@ -23,7 +27,10 @@ package actor StandInAccounts {
         package var mostConcurrentSignJwt = 0
     }
 
+    /// By account: the current key first, then older ones.
     private var keys: [String: [Key]] = [:]
+    /// By account: the key the next rotation makes current, published already.
+    private var nextKeys: [String: Key] = [:]
     private var accessTokens: [String: Date] = [:]
     private var denied: Set<String> = []
     private var signJwtFaults: [Int] = []
@@ -79,20 +86,34 @@ package actor StandInAccounts {
         return made
     }
 
-    /// Every published key of `email`, the current one first; an account gets its first key
-    /// when first asked about, as every Google service account has keys.
+    /// Every published key of `email`: the current one first, then the next one, then older
+    /// ones; an account gets its first keys when first asked about, as every Google service
+    /// account has keys.
     package func publishedKeys(of email: String) async throws -> [Key] {
         calls.publicKeys += 1
-        _ = try await currentKey(of: email)
-        return keys[email] ?? []
+        let current = try await currentKey(of: email)
+        let next = try await nextKey(of: email)
+        return [current, next] + (keys[email] ?? []).dropFirst()
     }
 
-    /// Makes a new current key for `email`; the old ones stay published.
+    /// Makes the published next key of `email` its current one, and publishes a new next key;
+    /// the old ones stay published. Returns the new current key.
     @discardableResult
     package func rotateKey(of email: String) async throws -> Key {
-        let key = try await Self.makeKey()
+        let key = try await nextKey(of: email)
+        nextKeys[email] = nil
         keys[email, default: []].insert(key, at: 0)
+        _ = try await nextKey(of: email)
         return key
+    }
+
+    /// The key the next rotation of `email` makes current, made on first use.
+    private func nextKey(of email: String) async throws -> Key {
+        if let key = nextKeys[email] { return key }
+        let made = try await Self.makeKey()
+        if let key = nextKeys[email] { return key }
+        nextKeys[email] = made
+        return made
     }
 
     /// A new RSA key, generated off the actor: keys for several accounts asked for at once

@@ -58,7 +58,9 @@ struct KeylessDemoTests {
         #expect(report.authFailures == 0 && report.lostVehicles.isEmpty, "\(report.counts)")
         #expect(keyless.signJwt >= 8, "every app's first tokens were signed by IAM")
         #expect(keyless.metadataToken == 1, "one access token for the whole drive")
-        #expect(keyless.publicKeys >= 2 * LocalKeyless.roles.count, "the keys were fetched at start and again after the rotation")
+        // The rotation's new keys were published before they signed (as Google publishes the keys
+        // it manages), so the keys fetched at start already held them: no honest app was refused.
+        #expect(keyless.publicKeys >= LocalKeyless.roles.count, "every role's keys were fetched")
         #expect(report.counts.intrusionsAccepted == 0)
     }
 }

@@ -68,20 +68,22 @@ struct GoogleStandInShapeTests {
         }
     }
 
-    @Test("the public keys are an RS256 JWKS with Cache-Control; a rotation adds a key and keeps the old one")
+    @Test("the public keys are an RS256 JWKS with Cache-Control, the next key published before it signs; a rotation makes it current, publishes a new next one and keeps the old one")
     func publicKeys() async throws {
         try await GoogleStandIn().application(port: 0).test(.router) { client in
             let path = "/service_accounts/v1/metadata/jwk/\(Self.account)"
             let first = try await client.execute(uri: path, method: .get)
             #expect(first.headers[.cacheControl]?.contains("max-age=") == true)
             let keys = try #require(try json(first)["keys"] as? [[String: Any]])
-            #expect(keys.count == 1)
+            #expect(keys.count == 2, "the current key and the next one")
             for field in ["kty", "alg", "use", "kid", "n", "e"] { #expect(keys[0][field] is String, "\(field)") }
             #expect(keys[0]["kty"] as? String == "RSA" && keys[0]["alg"] as? String == "RS256" && keys[0]["use"] as? String == "sig")
 
             let rotated = try json(try await client.execute(uri: "/stand-in/v1/accounts/\(Self.account):rotateKey", method: .post))
             let after = try #require(try json(try await client.execute(uri: path, method: .get))["keys"] as? [[String: Any]])
-            #expect(after.map { $0["kid"] as? String } == [rotated["keyId"] as? String, keys[0]["kid"] as? String])
+            #expect(rotated["keyId"] as? String == keys[1]["kid"] as? String, "the published next key became current")
+            #expect(after.count == 3 && after[0]["kid"] as? String == keys[1]["kid"] as? String && after[2]["kid"] as? String == keys[0]["kid"] as? String)
+            #expect(!keys.contains { $0["kid"] as? String == after[1]["kid"] as? String }, "a new next key is published")
         }
     }
 }

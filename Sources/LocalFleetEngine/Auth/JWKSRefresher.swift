@@ -44,10 +44,11 @@ actor JWKSRefresher {
         freshUntil.map { clock.now >= $0 } ?? false
     }
 
-    /// Fetches the document when the schedule allows (see ``RefetchSchedule/run(waitingForNextSlot:_:)``);
-    /// returns whether a fetch was made, i.e. whether the keys may have changed.
-    func refresh(waitingForNextSlot: Bool = false) async -> Bool {
-        await schedule.run(waitingForNextSlot: waitingForNextSlot) { await self.fetch() }
+    /// Fetches the document when the schedule allows it now, or joins the fetch under way (see
+    /// ``RefetchSchedule/run(waitingForNextSlot:_:)``); returns whether a fetch was made, i.e.
+    /// whether the keys may have changed.
+    func refresh() async -> Bool {
+        await schedule.run { await self.fetch() }
     }
 
     private func fetch() async {

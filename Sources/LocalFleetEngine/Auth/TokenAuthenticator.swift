@@ -6,9 +6,11 @@ import Logging
 /// files) and those of the fetched key sources (the token server's JWKS URL, Google-managed
 /// accounts), fetched again when a token comes from an unknown key or account, or fails its
 /// signature (a new key a token without `kid` was signed with), and when their `max-age` ran
-/// out — each source at most once per interval (see ``JWKSRefresher``). A token naming an
-/// unknown `kid` of a trusted account waits for that fetch rather than being refused, so
-/// that a key rotation refuses no honest app.
+/// out — each source at most once per interval (see ``JWKSRefresher``). Only the sources that
+/// may hold the token's claimed issuer are fetched, and a key still unknown after a fetch less
+/// than an interval old is refused at once: a flood of made-up key ids costs one fetch of one
+/// account per interval and waits for nothing. A rotation refuses no honest app where keys are
+/// published before they sign, as Google publishes the keys it manages.
 ///
 /// Verified tokens are remembered by the verifier, so a device's repeated requests cost a
 /// hash and a lookup. Changed keys replace the verifier whole, so removed keys stop being
@@ -61,7 +63,7 @@ final class TokenAuthenticator: Sendable {
             return verified
         case .failure(let refusal):
             guard mayFetchKeyFor(refusal) else { throw refusal }
-            return try await verifyAfterFetching(token, waitingForNextSlot: Self.namesNewKey(refusal), refusal: refusal)
+            return try await verifyAfterFetching(token, refusal: refusal)
         }
     }
 
@@ -105,12 +107,13 @@ final class TokenAuthenticator: Sendable {
     }
 
     /// Refreshes the sources that may hold the keys of the account `token` claims as its
-    /// issuer (rate-limited; waiting for the next fetch each one's interval allows when
-    /// `waitingForNextSlot`) and verifies `token` again after each fetch: the token is accepted
-    /// as soon as a fetch brings its key, whatever the other sources still take. Refused with
-    /// the last refusal once every such source is done (with `refusal` when none fetched). A
-    /// made-up token costs no fetch of another account's keys.
-    private func verifyAfterFetching(_ token: String, waitingForNextSlot: Bool, refusal: TokenRefusal) async throws(TokenRefusal) -> VerifiedToken {
+    /// issuer, each as its interval allows (joining a fetch under way), and verifies `token`
+    /// again after each fetch: the token is accepted as soon as a fetch brings its key, whatever
+    /// the other sources still take. Refused with the last refusal once every such source is
+    /// done, and at once (with `refusal`) when each fetched less than its interval ago: a key
+    /// still unknown after a fresh fetch is not waited for. A made-up token costs no fetch of
+    /// another account's keys.
+    private func verifyAfterFetching(_ token: String, refusal: TokenRefusal) async throws(TokenRefusal) -> VerifiedToken {
         let issuer = Self.claimedIssuer(of: token)
         let refreshers = refreshers.filter { $0.mayHoldKeys(of: issuer) }
         guard !refreshers.isEmpty else { throw refusal }
@@ -119,7 +122,7 @@ final class TokenAuthenticator: Sendable {
         for refresher in refreshers {
             // Unstructured: a source still fetching holds up no token another source verified.
             Task {
-                finished.yield(await refresher.refresh(waitingForNextSlot: waitingForNextSlot))
+                finished.yield(await refresher.refresh())
                 if remaining.withLock({ $0 -= 1; return $0 }) == 0 { finished.finish() }
             }
         }
@@ -137,13 +140,6 @@ final class TokenAuthenticator: Sendable {
     private static func claimedIssuer(of token: String) -> String? {
         guard let segments = try? CompactToken(token), let payload = try? ClaimsPayload(json: segments.payload) else { return nil }
         return payload.iss
-    }
-
-    /// Whether `refusal` names a key id a trusted account does not have (yet): the sign of a
-    /// key rotation, worth waiting for the next fetch. Other refusals that a fetch might cure
-    /// (an unknown account, a signature no key at hand matches) only fetch when it is allowed now.
-    private static func namesNewKey(_ refusal: TokenRefusal) -> Bool {
-        if case .unknownKeyID = refusal { true } else { false }
     }
 
     /// Whether `refusal` could be cured by fetching the keys again.
