@@ -77,7 +77,7 @@ struct KeylessBench: AsyncParsableCommand {
         defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
-        let standIn = GoogleStandIn(signJwtDelay: .milliseconds(signDelay), logger: logger)
+        let standIn = GoogleStandIn(serviceAccounts: ["fe-driver@bench-project.iam.gserviceaccount.com"], signJwtDelay: .milliseconds(signDelay), logger: logger)
         let google = try await RunningService.start(logger: logger) { standIn.application(port: 0, onRunning: $0) }
         do {
             let keyless = KeylessSigning(

@@ -52,7 +52,7 @@ package actor LocalFleet {
     package static func start(
         dataDirectory: String, project: String, options: TokenServerOptions, keyless: Bool, logger: Logger
     ) async throws -> LocalFleet {
-        let local = keyless ? try await LocalKeyless.start(logger: logger) : nil
+        let local = keyless ? try await LocalKeyless.start(project: project, logger: logger) : nil
         var options = options
         if let local { options.keyless = local.signing(project: project) }
         let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: project, options: options)

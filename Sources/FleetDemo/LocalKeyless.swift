@@ -18,9 +18,10 @@ package struct LocalKeyless: Sendable {
     /// Where the stand-in listens, e.g. `http://127.0.0.1:53211`.
     package let baseURL: String
 
-    /// Starts a stand-in on loopback `port` (0 picks a free one).
-    package static func start(port: Int = 0, logger: Logger) async throws -> LocalKeyless {
-        let standIn = GoogleStandIn(logger: logger)
+    /// Starts a stand-in on loopback `port` (0 picks a free one) where each app role's account
+    /// of `project` exists.
+    package static func start(port: Int = 0, project: String, logger: Logger) async throws -> LocalKeyless {
+        let standIn = GoogleStandIn(serviceAccounts: roles.map { account(of: $0, project: project) }, logger: logger)
         let run = try await RunningService.start(logger: logger) { onStarted in
             standIn.application(host: "127.0.0.1", port: port, onRunning: onStarted)
         }

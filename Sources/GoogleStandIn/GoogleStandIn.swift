@@ -15,7 +15,8 @@ import ServiceLifecycle
 ///   `Metadata-Flavor: Google`);
 /// - IAM Credentials `POST /v1/projects/-/serviceAccounts/{EMAIL}:signJwt`, which checks the
 ///   bearer is one of its access tokens and signs the payload with a key of its own for EMAIL
-///   (made on first use), answering `{"keyId", "signedJwt"}` or a Google JSON error;
+///   (made on first use), answering `{"keyId", "signedJwt"}` or a Google JSON error (404
+///   `NOT_FOUND` for an account that does not exist);
 /// - the public keys of an account, `GET /service_accounts/v1/metadata/jwk/{EMAIL}`;
 /// - and, its own addition, `POST /stand-in/v1/accounts/{EMAIL}:rotateKey`.
 package struct GoogleStandIn: Sendable {
@@ -33,10 +34,13 @@ package struct GoogleStandIn: Sendable {
     private let logger: Logger
     private let now: @Sendable () -> Date
 
-    /// A stand-in whose runtime account is `runtimeAccount`; each signJwt answer is held back
-    /// `signJwtDelay`, as IAM's round trip would, and an injected "no answer" lasts `silence`.
+    /// A stand-in whose runtime account is `runtimeAccount` and where `serviceAccounts` exist
+    /// (more with ``StandInAccounts/create(_:)``; any other is 404, as at Google); each signJwt
+    /// answer is held back `signJwtDelay`, as IAM's round trip would, and an injected "no
+    /// answer" lasts `silence`.
     package init(
         runtimeAccount: String = "token-server@local-project.iam.gserviceaccount.com",
+        serviceAccounts: [String] = [],
         signJwtDelay: Duration = .zero,
         silence: Duration = .seconds(30),
         logger: Logger = Logger(label: "fleetauth.google-stand-in"),
@@ -44,7 +48,7 @@ package struct GoogleStandIn: Sendable {
     ) {
         self.runtimeAccount = runtimeAccount
         self.silence = silence
-        self.accounts = StandInAccounts(signJwtDelay: signJwtDelay)
+        self.accounts = StandInAccounts(signJwtDelay: signJwtDelay, serviceAccounts: serviceAccounts)
         self.logger = logger
         self.now = now
     }
@@ -125,6 +129,7 @@ package struct GoogleStandIn: Sendable {
         defer { Task { await accounts.endSignJwt() } }
         try await Task.sleep(for: await accounts.signJwtDelay)
         if let fault { try await answer(fault: fault) }
+        try await requireExisting(email)
         guard await accounts.maySign(as: email) else {
             throw APIError(.permissionDenied, "Permission 'iam.serviceAccounts.signJwt' denied on resource (or it may not exist).")
         }
@@ -144,6 +149,11 @@ package struct GoogleStandIn: Sendable {
         return try JSONBody.response(SignJwtAnswer(keyId: key.id, signedJwt: signingInput + "." + Base64URL.encode(signature)))
     }
 
+    /// Refuses an account that does not exist as Google does: 404 `NOT_FOUND`.
+    private func requireExisting(_ email: String) async throws {
+        guard await accounts.exists(email) else { throw APIError(.notFound, "Not found; Gaia id not found for email \(email)") }
+    }
+
     /// Answers with an injected fault: an HTTP status, or (0) nothing for ``silence``.
     private func answer(fault: Int) async throws {
         switch fault {
@@ -159,6 +169,7 @@ package struct GoogleStandIn: Sendable {
 
     private func publicKeys(of email: String) async throws -> Response {
         guard await !accounts.publicKeysDown else { throw APIError(.unavailable, "The service is currently unavailable.") }
+        try await requireExisting(email)
         var keys: [JSONWebKey] = []
         for key in try await accounts.publishedKeys(of: email) {
             keys.append(try JSONWebKey(publishing: key.privateKey.publicKey, keyID: key.id))
@@ -172,6 +183,7 @@ package struct GoogleStandIn: Sendable {
     private func rotateKey(call: String) async throws -> Response {
         guard call.hasSuffix(":rotateKey") else { throw APIError(.notFound, "no such method: \(call)") }
         let email = String(call.dropLast(":rotateKey".count))
+        try await requireExisting(email)
         let key = try await accounts.rotateKey(of: email)
         logger.info("key rotated", metadata: ["account": "\(email)", "keyId": "\(key.id)"])
         return try JSONBody.response(["keyId": key.id])

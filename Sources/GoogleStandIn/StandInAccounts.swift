@@ -27,6 +27,8 @@ package actor StandInAccounts {
         package var mostConcurrentSignJwt = 0
     }
 
+    /// The service accounts that exist; IAM answers 404 for any other.
+    private var existing: Set<String>
     /// By account: the current key first, then older ones.
     private var keys: [String: [Key]] = [:]
     /// By account: the key the next rotation makes current, published already.
@@ -41,8 +43,19 @@ package actor StandInAccounts {
     /// How long a signJwt answer is held back, as the network round trip to IAM would.
     private(set) var signJwtDelay: Duration
 
-    init(signJwtDelay: Duration) {
+    init(signJwtDelay: Duration, serviceAccounts: [String]) {
         self.signJwtDelay = signJwtDelay
+        self.existing = Set(serviceAccounts)
+    }
+
+    /// Creates the service account `email`, as `gcloud iam service-accounts create` would.
+    package func create(_ email: String) {
+        existing.insert(email)
+    }
+
+    /// Whether the service account `email` exists.
+    func exists(_ email: String) -> Bool {
+        existing.contains(email)
     }
 
     /// A new access token of the runtime account, valid for `lifetime` from `now`.

@@ -11,8 +11,9 @@ struct GoogleStandInCommand: AsyncParsableCommand {
         commandName: "google-stand-in",
         abstract: "Run a stand-in for Google's metadata server, IAM signJwt and service-account public keys, for keyless signing offline.",
         discussion: """
-        It signs as any service account asked for, with keys of its own (made on first use), and \
-        publishes their public halves as Google does. Rotate an account's key with \
+        It signs as the service accounts named with --account, with keys of its own (made on \
+        first use), and publishes their public halves as Google does, the next key before it \
+        signs; any other account is 404 NOT_FOUND, as at Google. Rotate an account's key with \
         POST /stand-in/v1/accounts/EMAIL:rotateKey; the old keys stay published.
         """
     )
@@ -26,6 +27,9 @@ struct GoogleStandInCommand: AsyncParsableCommand {
     @Option(help: "The account the token server 'runs as' (the metadata server's email).")
     var runtimeAccount = "token-server@local-project.iam.gserviceaccount.com"
 
+    @Option(name: .customLong("account"), help: "A service account that exists, e.g. fe-driver@my-fleet.iam.gserviceaccount.com (repeatable).")
+    var serviceAccounts: [String] = []
+
     @Option(help: "Milliseconds each signJwt answer is held back, as IAM's round trip would be.")
     var signDelay = 0
 
@@ -36,7 +40,8 @@ struct GoogleStandInCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "fleetauth.google-stand-in", factory: DeferredMetadataLogHandler.standardError)
-        let standIn = GoogleStandIn(runtimeAccount: runtimeAccount, signJwtDelay: .milliseconds(signDelay), logger: logger)
+        let standIn = GoogleStandIn(
+            runtimeAccount: runtimeAccount, serviceAccounts: serviceAccounts, signJwtDelay: .milliseconds(signDelay), logger: logger)
         let host = host
         let application = standIn.application(host: host, port: port) { port in
             let base = "http://\(host):\(port)"

@@ -56,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "fleetauth.serve", factory: DeferredMetadataLogHandler.standardError)
-        let local = keyless ? try await LocalKeyless.start(port: standInPort, logger: logger) : nil
+        let local = keyless ? try await LocalKeyless.start(port: standInPort, project: project, logger: logger) : nil
         var failure: (any Error)?
         do {
             try await serve(signingThrough: local, logger: logger)

@@ -25,7 +25,7 @@ struct KeylessSigningTests {
         backoff: @escaping @Sendable (Duration) async throws -> Void = { _ in },
         _ body: @Sendable @escaping (GoogleStandIn, IAMSigner) async throws -> Result
     ) async throws -> Result {
-        let standIn = GoogleStandIn(signJwtDelay: signJwtDelay, silence: silence)
+        let standIn = GoogleStandIn(serviceAccounts: [Self.driver], signJwtDelay: signJwtDelay, silence: silence)
         return try await standIn.application(port: 0).test(.live) { client in
             let port = try #require(client.port)
             let retries = RetryPolicy(maxAttempts: maxAttempts, initialBackoff: .milliseconds(1), maxBackoff: .milliseconds(2), sleep: backoff)
@@ -73,7 +73,7 @@ struct KeylessSigningTests {
 
     @Test("an access token due for a refresh is still handed out while the new one is fetched; an expired one is not")
     func accessTokenIsRefreshedAhead() async throws {
-        let standIn = GoogleStandIn()
+        let standIn = GoogleStandIn(serviceAccounts: [Self.driver])
         try await standIn.application(port: 0).test(.live) { client in
             let clock = TestClock()
             let credentials = try MetadataServerCredentials(host: "127.0.0.1:\(try #require(client.port))", now: clock.function)

@@ -45,7 +45,7 @@ struct GoogleStandInShapeTests {
 
     @Test("signJwt wants a bearer it issued and a JSON payload, and answers keyId and signedJwt")
     func signJwt() async throws {
-        try await GoogleStandIn().application(port: 0).test(.router) { client in
+        try await GoogleStandIn(serviceAccounts: [Self.account]).application(port: 0).test(.router) { client in
             let path = "/v1/projects/-/serviceAccounts/\(Self.account):signJwt"
             let body = ByteBuffer(string: #"{"payload":"{\"iss\":\"x\"}"}"#)
             try expectGoogleError(try await client.execute(uri: path, method: .post, body: body), code: 401, status: "UNAUTHENTICATED")
@@ -68,9 +68,29 @@ struct GoogleStandInShapeTests {
         }
     }
 
+    @Test("an account that does not exist is 404 NOT_FOUND, as at Google: for signJwt, its public keys and a rotation")
+    func unknownAccount() async throws {
+        let standIn = GoogleStandIn(serviceAccounts: [Self.account])
+        try await standIn.application(port: 0).test(.router) { client in
+            let stranger = "nobody@shapes.iam.gserviceaccount.com"
+            let tokenAnswer = try json(try await client.execute(
+                uri: "/computeMetadata/v1/instance/service-accounts/default/token", method: .get, headers: [.init("Metadata-Flavor")!: "Google"]))
+            let bearer = try #require(tokenAnswer["access_token"] as? String)
+            let signed = try await client.execute(
+                uri: "/v1/projects/-/serviceAccounts/\(stranger):signJwt", method: .post, headers: [.authorization: "Bearer \(bearer)"],
+                body: ByteBuffer(string: #"{"payload":"{}"}"#))
+            try expectGoogleError(signed, code: 404, status: "NOT_FOUND")
+            try expectGoogleError(try await client.execute(uri: "/service_accounts/v1/metadata/jwk/\(stranger)", method: .get), code: 404, status: "NOT_FOUND")
+            try expectGoogleError(try await client.execute(uri: "/stand-in/v1/accounts/\(stranger):rotateKey", method: .post), code: 404, status: "NOT_FOUND")
+            // Once created, it signs.
+            await standIn.accounts.create(stranger)
+            #expect(try await client.execute(uri: "/service_accounts/v1/metadata/jwk/\(stranger)", method: .get).status == .ok)
+        }
+    }
+
     @Test("the public keys are an RS256 JWKS with Cache-Control, the next key published before it signs; a rotation makes it current, publishes a new next one and keeps the old one")
     func publicKeys() async throws {
-        try await GoogleStandIn().application(port: 0).test(.router) { client in
+        try await GoogleStandIn(serviceAccounts: [Self.account]).application(port: 0).test(.router) { client in
             let path = "/service_accounts/v1/metadata/jwk/\(Self.account)"
             let first = try await client.execute(uri: path, method: .get)
             #expect(first.headers[.cacheControl]?.contains("max-age=") == true)

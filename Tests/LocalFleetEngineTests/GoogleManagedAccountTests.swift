@@ -17,7 +17,7 @@ struct GoogleManagedAccountTests {
     /// A stand-in and an engine trusting ``driverAccount`` as a driver through it (refetching
     /// at most once per `interval`).
     func withEngine(interval: Duration = .milliseconds(500), _ body: @Sendable @escaping (TestClient, GoogleStandIn) async throws -> Void) async throws {
-        let standIn = GoogleStandIn()
+        let standIn = GoogleStandIn(serviceAccounts: [Self.driverAccount])
         try await standIn.application(port: 0).test(.live) { google in
             let certs = "http://127.0.0.1:\(try #require(google.port))"
             try await TestEngine.with(configure: { configuration in
@@ -58,7 +58,7 @@ struct GoogleManagedAccountTests {
     func silentSourceDelaysNoOtherAccount() async throws {
         let publisher = JWKSRefreshTests.Publisher()
         publisher.answer.withLock { $0 = .silence }
-        let standIn = GoogleStandIn()
+        let standIn = GoogleStandIn(serviceAccounts: [Self.driverAccount])
         try await JWKSRefreshTests.withJWKSServer(publisher) { jwksURL in
             try await standIn.application(port: 0).test(.live) { google in
                 let certs = "http://127.0.0.1:\(try #require(google.port))"
@@ -142,8 +142,8 @@ struct GoogleManagedAccountTests {
 
     @Test("a token with a made-up key id fetches the keys of the account it names, not those of every trusted account")
     func madeUpKeyIDFetchesOnlyItsAccount() async throws {
-        let standIn = GoogleStandIn()
         let consumerAccount = "fe-consumer@\(TestKeys.project).iam.gserviceaccount.com"
+        let standIn = GoogleStandIn(serviceAccounts: [Self.driverAccount, consumerAccount])
         try await standIn.application(port: 0).test(.live) { google in
             let certs = "http://127.0.0.1:\(try #require(google.port))"
             try await TestEngine.with(configure: { configuration in

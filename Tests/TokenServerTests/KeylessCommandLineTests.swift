@@ -11,10 +11,12 @@ import Testing
 @Suite("fleetauth keyless commands")
 struct KeylessCommandLineTests {
     static let driver = "fe-driver@cli-keyless.iam.gserviceaccount.com"
+    /// Another account that exists, whose keys did not sign the token.
+    static let other = "fe-driver@someone-else.iam.gserviceaccount.com"
 
     @Test("mint --signer signs through IAM; verify --trust-account accepts it, and refuses it for another account")
     func mintAndVerifyKeylessly() async throws {
-        try await GoogleStandIn().application(port: 0).test(.live) { google in
+        try await GoogleStandIn(serviceAccounts: [Self.driver, Self.other]).application(port: 0).test(.live) { google in
             let base = "http://127.0.0.1:\(try #require(google.port))"
             let mint = try ChildProcess(
                 [
@@ -29,8 +31,7 @@ struct KeylessCommandLineTests {
             let verified = try await ChildProcess.runFleetauth(["verify", token, "--trust-account", "driver=\(Self.driver)", "--google-certs-url", base])
             #expect(verified.status == 0 && verified.output.contains("accepted: signed by \(Self.driver)") && verified.output.contains("vehicleid: vehicle-9"), "\(verified.output)")
 
-            let other = "fe-driver@someone-else.iam.gserviceaccount.com"
-            let refused = try await ChildProcess.runFleetauth(["verify", token, "--trust-account", "driver=\(other)", "--google-certs-url", base])
+            let refused = try await ChildProcess.runFleetauth(["verify", token, "--trust-account", "driver=\(Self.other)", "--google-certs-url", base])
             #expect(refused.status == 1 && refused.output.contains("refused"), "\(refused.output)")
         }
     }

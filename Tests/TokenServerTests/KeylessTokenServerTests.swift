@@ -21,7 +21,7 @@ struct KeylessTokenServerTests {
         logger: Logger = Logger(label: "test"),
         _ body: @Sendable @escaping (Client, GoogleStandIn, TestClock) async throws -> Void
     ) async throws {
-        let standIn = GoogleStandIn(silence: .seconds(1))
+        let standIn = GoogleStandIn(serviceAccounts: [Self.driverAccount], silence: .seconds(1))
         try await standIn.application(port: 0).test(.live) { google in
             let port = try #require(google.port)
             var options = TestServer.options(clock: clock)
