@@ -104,9 +104,11 @@ package actor StandInAccounts {
     /// account has keys.
     package func publishedKeys(of email: String) async throws -> [Key] {
         calls.publicKeys += 1
-        let current = try await currentKey(of: email)
+        _ = try await currentKey(of: email)
         let next = try await nextKey(of: email)
-        return [current, next] + (keys[email] ?? []).dropFirst()
+        // Read in one step after the awaits, so that a rotation meanwhile shows whole.
+        let published = keys[email] ?? []
+        return Array(published.prefix(1)) + [nextKeys[email] ?? next] + published.dropFirst()
     }
 
     /// Makes the published next key of `email` its current one, and publishes a new next key;

@@ -87,6 +87,26 @@ struct JWKSRefreshTests {
         try await client.send(.GET, "\(Fixtures.provider)/vehicles/none", token: token)
     }
 
+    @Test("an engine started before its JWKS URL answers waits for the next fetch for the first tokens, and accepts them")
+    func aSourceThatNeverAnsweredIsWaitedFor() async throws {
+        let publisher = Publisher()
+        try publisher.publish([(TestKeys.server, .serviceSuperUser)])
+        publisher.answer.withLock { $0 = .unavailable }
+        try await Self.withJWKSServer(publisher) { url in
+            try await TestEngine.with(configure: { configuration in
+                configuration.trustedAccounts = []
+                configuration.jwksURL = url
+                configuration.jwksMinimumRefreshInterval = .milliseconds(500)
+            }) { client in
+                while publisher.fetches.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+                // The start's fetch failed less than the interval ago; the URL answers now.
+                publisher.answer.withLock { $0 = .document }
+                let answer = try await Self.getVehicle(client, token: Tokens.server)
+                #expect(answer.status == 404, "the first token waited for the next fetch and was accepted: \(answer)")
+            }
+        }
+    }
+
     @Test func newKeysAreFetchedWhenATokenNamesThemAndRemovedKeysStopWorking() async throws {
         try await Self.withJWKSEngine(interval: .milliseconds(300)) { client, publisher in
             #expect(try await Self.getVehicle(client, token: Tokens.server).status == 404)

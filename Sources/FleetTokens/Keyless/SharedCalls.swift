@@ -15,16 +15,18 @@ actor SharedCalls {
     }
 
     private func start(key: String, _ operation: @escaping @Sendable () async throws -> String) -> Task<String, any Error> {
-        let call = Task {
-            defer { Task { await self.forget(key) } }
-            return try await operation()
-        }
+        let call = Task { try await operation() }
         inFlight[key] = call
+        Task {
+            _ = await call.result
+            forget(call, of: key)
+        }
         return call
     }
 
-    private func forget(_ key: String) {
-        inFlight[key] = nil
+    /// Forgets `call` once it ended, unless a later call for `key` took its place.
+    private func forget(_ call: Task<String, any Error>, of key: String) {
+        if inFlight[key] == call { inFlight[key] = nil }
     }
 
     /// The result of `call`, or `CancellationError` as soon as the calling task is cancelled.

@@ -44,11 +44,15 @@ actor JWKSRefresher {
         freshUntil.map { clock.now >= $0 } ?? false
     }
 
-    /// Fetches the document when the schedule allows it now, or joins the fetch under way (see
+    /// Whether a fetch has brought keys yet.
+    var hasKeys: Bool { lastDocument != nil }
+
+    /// Fetches the document when the schedule allows it now (or, when `waitingForNextSlot`,
+    /// when it next allows it), or joins the fetch under way (see
     /// ``RefetchSchedule/run(waitingForNextSlot:_:)``); returns whether a fetch was made, i.e.
     /// whether the keys may have changed.
-    func refresh() async -> Bool {
-        await schedule.run { await self.fetch() }
+    func refresh(waitingForNextSlot: Bool = false) async -> Bool {
+        await schedule.run(waitingForNextSlot: waitingForNextSlot) { await self.fetch() }
     }
 
     private func fetch() async {

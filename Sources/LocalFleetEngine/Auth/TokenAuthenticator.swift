@@ -38,11 +38,13 @@ final class TokenAuthenticator: Sendable {
         self.nextStaleCheck = Locked(.now + minimumRefreshInterval)
         self.refreshers = sources.map { source in
             JWKSRefresher(source: source, minimumInterval: minimumRefreshInterval, logger: logger) { accountsOfSource in
-                let all = fetched.withLock { fetched in
+                // Built and installed under one lock: two sources answering at once must not
+                // install a verifier that lacks the other's keys.
+                fetched.withLock { fetched in
                     fetched[source] = accountsOfSource
-                    return fetched.values.flatMap { $0 }
+                    let all = fetched.values.flatMap { $0 }
+                    verifier.withLock { $0 = makeVerifier(accounts + all) }
                 }
-                verifier.withLock { $0 = makeVerifier(accounts + all) }
             }
         }
     }
@@ -111,8 +113,9 @@ final class TokenAuthenticator: Sendable {
     /// again after each fetch: the token is accepted as soon as a fetch brings its key, whatever
     /// the other sources still take. Refused with the last refusal once every such source is
     /// done, and at once (with `refusal`) when each fetched less than its interval ago: a key
-    /// still unknown after a fresh fetch is not waited for. A made-up token costs no fetch of
-    /// another account's keys.
+    /// still unknown after a fresh fetch is not waited for. A source that has never answered
+    /// (an engine started before its JWKS server) is waited for until its next allowed fetch,
+    /// which every such token shares. A made-up token costs no fetch of another account's keys.
     private func verifyAfterFetching(_ token: String, refusal: TokenRefusal) async throws(TokenRefusal) -> VerifiedToken {
         let issuer = Self.claimedIssuer(of: token)
         let refreshers = refreshers.filter { $0.mayHoldKeys(of: issuer) }
@@ -122,7 +125,7 @@ final class TokenAuthenticator: Sendable {
         for refresher in refreshers {
             // Unstructured: a source still fetching holds up no token another source verified.
             Task {
-                finished.yield(await refresher.refresh())
+                finished.yield(await refresher.refresh(waitingForNextSlot: !(await refresher.hasKeys)))
                 if remaining.withLock({ $0 -= 1; return $0 }) == 0 { finished.finish() }
             }
         }

@@ -27,9 +27,9 @@ enum VehicleListing {
 
     /// The page a validated `query` asks for at `now`: the vehicles of its categories (and
     /// state) read from `indexes` in id order from where its page token ended, each as `shown`
-    /// gives it, until the page is full and one more match shows there is a next page. The
-    /// total comes from the indexes' counts when the query filters by nothing else; otherwise
-    /// the vehicles of its categories and state are all looked at to count it.
+    /// gives it, until the page is full and one more match shows there is a next page. Its
+    /// `totalSize` is the indexes' count when the query ``filtersOnlyByKind(_:)``; otherwise it
+    /// is left for ``count(_:now:indexes:shown:)``.
     static func page(
         _ query: ListVehiclesRequest, now: Date, indexes: VehicleIndexes, shown: (String) -> Vehicle?
     ) throws(InvalidArgument) -> ListVehiclesResponse {
@@ -46,19 +46,22 @@ enum VehicleListing {
             page.append(vehicle)
             lastID = id
         }
-        let total = filtersOnlyByKind(query)
-            ? indexes.count(of: query.vehicleTypeCategories, in: query.vehicleState)
-            : indexes.ids(of: query.vehicleTypeCategories, in: query.vehicleState, after: nil)
-                .reduce(0) { count, id in count + (shown(id).map { matches($0, query, now: now) } == true ? 1 : 0) }
         return .with { response in
             response.vehicles = page
             response.nextPageToken = hasMore ? lastID.map(Pages.token(after:)) ?? "" : ""
-            response.totalSize = Int64(total)
+            if filtersOnlyByKind(query) { response.totalSize = Int64(indexes.count(of: query.vehicleTypeCategories, in: query.vehicleState)) }
         }
     }
 
+    /// How many vehicles pass a validated `query` at `now`: each vehicle of its categories and
+    /// state, as `shown` gives it, tested in turn.
+    static func count(_ query: ListVehiclesRequest, now: Date, indexes: VehicleIndexes, shown: (String) -> Vehicle?) -> Int {
+        indexes.ids(of: query.vehicleTypeCategories, in: query.vehicleState, after: nil)
+            .reduce(0) { count, id in count + (shown(id).map { matches($0, query, now: now) } == true ? 1 : 0) }
+    }
+
     /// Whether `query` filters by nothing but category and state, which the indexes count.
-    private static func filtersOnlyByKind(_ query: ListVehiclesRequest) -> Bool {
+    static func filtersOnlyByKind(_ query: ListVehiclesRequest) -> Bool {
         !query.hasMinimumCapacity && query.tripTypes.isEmpty && !query.onTripOnly && !query.hasMaximumStaleness
             && query.requiredAttributes.isEmpty && query.requiredOneOfAttributes.isEmpty && query.requiredOneOfAttributeSets.isEmpty
     }

@@ -56,15 +56,22 @@ final class FleetState: Sendable {
     }
 
     /// The page of vehicles a validated ListVehicles `query` asks for at `now`: read under the
-    /// lock, from the indexes, at the cost of the page (and of the total, when the query filters
-    /// by more than category and state).
+    /// lock, from the indexes, at the cost of the page. When the query filters by more than
+    /// category and state its total is counted vehicle by vehicle, on a copy taken out of the
+    /// lock, so that no write waits for the count.
     func listVehicles(_ query: ListVehiclesRequest, now: Date) throws(InvalidArgument) -> ListVehiclesResponse {
-        try live.withLock { live in Result { () throws(InvalidArgument) in try live.saved.listVehicles(query, now: now) } }.get()
+        var response = try live.withLock { live in Result { () throws(InvalidArgument) in try live.saved.listVehicles(query, now: now) } }.get()
+        if !VehicleListing.filtersOnlyByKind(query) {
+            response.totalSize = Int64(live.withLock { $0.saved }.countVehicles(query, now: now))
+        }
+        return response
     }
 
     /// The trips that `isIncluded` accepts, sorted by id.
     func trips(where isIncluded: @Sendable (Trip) -> Bool) -> [(id: String, trip: Trip)] {
-        live.withLock { $0.saved }.trips(where: isIncluded)
+        // Only the trips are copied out of the lock, not the vehicles and their indexes.
+        let trips = live.withLock { $0.saved.trips }
+        return trips.keys.sorted().compactMap { id in trips[id].flatMap { isIncluded($0) ? (id, $0) : nil } }
     }
 
     /// The trips assigned to `vehicleID` that `isIncluded` accepts, sorted by id; read under

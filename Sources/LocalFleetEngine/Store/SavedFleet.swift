@@ -37,14 +37,15 @@ struct SavedFleet: Sendable {
         trips[id]
     }
 
-    /// The page of vehicles a validated ListVehicles `query` asks for at `now`.
+    /// The page of vehicles a validated ListVehicles `query` asks for at `now`, with its total
+    /// only when the indexes count it (see ``VehicleListing/page(_:now:indexes:shown:)``).
     func listVehicles(_ query: ListVehiclesRequest, now: Date) throws(InvalidArgument) -> ListVehiclesResponse {
         try VehicleListing.page(query, now: now, indexes: indexes, shown: vehicle)
     }
 
-    /// The trips that `isIncluded` accepts, sorted by id.
-    func trips(where isIncluded: @Sendable (Trip) -> Bool) -> [(id: String, trip: Trip)] {
-        trips.keys.sorted().compactMap { id in trips[id].flatMap { isIncluded($0) ? (id, $0) : nil } }
+    /// How many vehicles pass a validated ListVehicles `query` at `now`, one by one.
+    func countVehicles(_ query: ListVehiclesRequest, now: Date) -> Int {
+        VehicleListing.count(query, now: now, indexes: indexes, shown: vehicle)
     }
 
     /// The trips assigned to `vehicleID` that `isIncluded` accepts, sorted by id: at the cost
