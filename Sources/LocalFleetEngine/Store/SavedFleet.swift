@@ -2,8 +2,8 @@ import Foundation
 
 /// What reads show of a provider's vehicles and trips: everything saved, nothing else, with the
 /// indexes that make a search or a page of vehicles cost what it returns (``VehicleIndexes``).
-/// A value: ``FleetState`` reads the vehicles under its lock, and copies it out of the lock
-/// only to scan the trips.
+/// A value: ``FleetState`` reads it under its lock, and copies it (or only its trips) out of
+/// the lock for the reads that look at every vehicle or trip, so that no write waits for them.
 struct SavedFleet: Sendable {
     let provider: String
     private(set) var vehicles: [String: Vehicle]
