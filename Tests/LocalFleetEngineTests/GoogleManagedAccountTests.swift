@@ -18,6 +18,9 @@ struct GoogleManagedAccountTests {
     /// at most once per `interval`).
     func withEngine(interval: Duration = .milliseconds(500), _ body: @Sendable @escaping (TestClient, GoogleStandIn) async throws -> Void) async throws {
         let standIn = GoogleStandIn(serviceAccounts: [Self.driverAccount])
+        // The account's keys are made now: made during the engine's first fetch, on a busy
+        // machine, they can take longer than the fetch may.
+        _ = try await standIn.accounts.publishedKeys(of: Self.driverAccount)
         try await standIn.application(port: 0).test(.live) { google in
             let certs = "http://127.0.0.1:\(try #require(google.port))"
             try await TestEngine.with(configure: { configuration in
@@ -59,6 +62,7 @@ struct GoogleManagedAccountTests {
         let publisher = JWKSRefreshTests.Publisher()
         publisher.answer.withLock { $0 = .silence }
         let standIn = GoogleStandIn(serviceAccounts: [Self.driverAccount])
+        _ = try await standIn.accounts.publishedKeys(of: Self.driverAccount)
         try await JWKSRefreshTests.withJWKSServer(publisher) { jwksURL in
             try await standIn.application(port: 0).test(.live) { google in
                 let certs = "http://127.0.0.1:\(try #require(google.port))"
@@ -144,6 +148,7 @@ struct GoogleManagedAccountTests {
     func madeUpKeyIDFetchesOnlyItsAccount() async throws {
         let consumerAccount = "fe-consumer@\(TestKeys.project).iam.gserviceaccount.com"
         let standIn = GoogleStandIn(serviceAccounts: [Self.driverAccount, consumerAccount])
+        for account in [Self.driverAccount, consumerAccount] { _ = try await standIn.accounts.publishedKeys(of: account) }
         try await standIn.application(port: 0).test(.live) { google in
             let certs = "http://127.0.0.1:\(try #require(google.port))"
             try await TestEngine.with(configure: { configuration in
@@ -177,6 +182,7 @@ struct GoogleManagedAccountTests {
     func madeUpKeyIDsDoNotMultiplyFetches() async throws {
         try await withEngine(interval: .seconds(10)) { client, standIn in
             let honest = try await driverToken(standIn)
+            #expect(try await getVehicle(client, token: honest).status == 404, "the account's keys are at hand")
             let key = try await standIn.accounts.currentKey(of: Self.driverAccount)
             let signer = ServiceAccountKey(projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount, privateKey: key.privateKey)
             let before = await standIn.accounts.calls.publicKeys
