@@ -34,7 +34,7 @@ if [[ ! -f "$out/protos.a" || -n "$(find Protos -name '*.proto' -newer "$out/pro
 fi
 for program in floor update-load create-load; do
     source="Benchmarks/grpc-cpp/$program.cc"
-    if [[ ! -x "$out/$program" || "$source" -nt "$out/$program" || Benchmarks/grpc-cpp/json_text.h -nt "$out/$program" || "$out/protos.a" -nt "$out/$program" ]]; then
+    if [[ ! -x "$out/$program" || "$source" -nt "$out/$program" || Benchmarks/grpc-cpp/load_support.h -nt "$out/$program" || "$out/protos.a" -nt "$out/$program" ]]; then
         g++ "${flags[@]}" "$source" "$out/protos.a" $(pkg-config --libs grpc++ protobuf) -o "$out/$program"
     fi
 done

@@ -19,7 +19,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "google/maps/fleetengine/v1/vehicle_api.grpc.pb.h"
-#include "json_text.h"
+#include "load_support.h"
 
 namespace fe = maps::fleetengine::v1;
 
@@ -53,13 +53,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "create-load: need a token in TOKEN_FILE, COUNT >= 1 and 1 <= CONNECTIONS <= STREAMS\n");
         return 2;
     }
-    std::vector<std::unique_ptr<fe::VehicleService::Stub>> stubs;
-    for (int c = 0; c < connections; ++c) {
-        grpc::ChannelArguments arguments;
-        arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-        stubs.push_back(fe::VehicleService::NewStub(
-            grpc::CreateCustomChannel("127.0.0.1:" + port, grpc::InsecureChannelCredentials(), arguments)));
-    }
+    const auto stubs = vehicleStubs(port, connections);
     std::vector<Loop> loops(streams);
     for (int l = 0; l < streams; ++l) {
         Loop& loop = loops[l];

@@ -25,7 +25,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "google/maps/fleetengine/v1/vehicle_api.grpc.pb.h"
-#include "json_text.h"
+#include "load_support.h"
 
 namespace fe = maps::fleetengine::v1;
 using Clock = std::chrono::steady_clock;
@@ -130,14 +130,7 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    // Channels with the same target share one connection unless each keeps its own pool.
-    std::vector<std::unique_ptr<fe::VehicleService::Stub>> stubs;
-    for (int c = 0; c < connections; ++c) {
-        grpc::ChannelArguments arguments;
-        arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-        stubs.push_back(fe::VehicleService::NewStub(
-            grpc::CreateCustomChannel("127.0.0.1:" + port, grpc::InsecureChannelCredentials(), arguments)));
-    }
+    const auto stubs = vehicleStubs(port, connections);
     std::vector<Loop> loops(streams);
     for (int l = 0; l < streams; ++l) {
         Loop& loop = loops[l];
