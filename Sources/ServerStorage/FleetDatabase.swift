@@ -8,15 +8,22 @@ import SQLiteKit
 
 /// An open database, SQLite or PostgreSQL, spoken to through SQLKit.
 ///
-/// Plain queries go through ``sql`` and may run concurrently; a group of statements that must
-/// all happen or none goes through ``transaction(_:)``. Call ``shutdown()`` when done.
+/// Reads go through ``sql`` and may run concurrently; a single statement that writes goes
+/// through ``writes``, and a group of statements that must all happen or none through
+/// ``transaction(_:)``. Call ``shutdown()`` when done.
 package final class FleetDatabase: Sendable {
     /// Which SQL dialect ``sql`` speaks, for the rare statement that differs.
     package let kind: DatabaseKind
     /// Where the database is, password hidden in its description.
     package let location: DatabaseLocation
-    /// The database for single statements; each runs on a pooled connection.
+    /// The database for reads; each runs on a pooled connection.
     package let sql: any SQLDatabase
+    /// The database for single statements that write (`RETURNING` rows included). On SQLite
+    /// each runs on the one connection that transactions run on, in turn with them: a write
+    /// made on a reading connection would wait for the file lock in SQLite's busy handler,
+    /// which polls, and a steady queue of transactions could keep it waiting until it fails
+    /// with "database is locked". On PostgreSQL, a pooled connection.
+    package let writes: any SQLDatabase
     private let transactions: any SQLConnectionLender
     /// SQLite's reads on the calling thread, for ``first(_:)``; `nil` on PostgreSQL.
     private let directReader: SQLiteDirectReader?
@@ -27,6 +34,7 @@ package final class FleetDatabase: Sendable {
     private init(
         location: DatabaseLocation,
         sql: any SQLDatabase,
+        writes: any SQLDatabase,
         transactions: any SQLConnectionLender,
         directReader: SQLiteDirectReader? = nil,
         directWriter: SQLiteDirectWriter? = nil,
@@ -35,6 +43,7 @@ package final class FleetDatabase: Sendable {
         self.kind = location.kind
         self.location = location
         self.sql = sql
+        self.writes = writes
         self.transactions = transactions
         self.directReader = directReader
         self.directWriter = directWriter
@@ -62,6 +71,7 @@ package final class FleetDatabase: Sendable {
             return FleetDatabase(
                 location: location,
                 sql: PooledSQLDatabase(lender: readers, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
+                writes: PooledSQLDatabase(lender: writer, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
                 transactions: writer,
                 directReader: directReader,
                 directWriter: directWriter,
@@ -77,9 +87,11 @@ package final class FleetDatabase: Sendable {
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             let running = Task { await client.run() }
             let lender = PostgresLender(client: client)
+            let pooled = PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
             let database = FleetDatabase(
                 location: location,
-                sql: PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect()),
+                sql: pooled,
+                writes: pooled,
                 transactions: lender,
                 close: {
                     running.cancel()
@@ -193,9 +205,7 @@ package final class FleetDatabase: Sendable {
     /// by itself, so it needs no transaction around it: no `BEGIN` and `COMMIT` round trips,
     /// and no journal SQLite keeps to undo one statement of many.
     package func executeAtomically(_ statement: any SQLExpression) async throws {
-        try await transactions.withConnection { connection in
-            try await connection.execute(sql: statement) { _ in }
-        }
+        try await writes.execute(sql: statement) { _ in }
     }
 
     /// Caps an SQLite file at `pages` pages (its present size when `nil`) for every connection

@@ -87,7 +87,7 @@ struct FleetDatabaseTests {
                 for id in 0..<40 {
                     group.addTask {
                         if id.isMultiple(of: 2) {
-                            try await database.sql.raw("INSERT INTO t (id, name) VALUES (\(bind: id), 'plain')").run()
+                            try await database.writes.raw("INSERT INTO t (id, name) VALUES (\(bind: id), 'plain')").run()
                         } else {
                             try await database.transaction { db in
                                 try await db.raw("INSERT INTO t (id, name) VALUES (\(bind: id), 'first')").run()

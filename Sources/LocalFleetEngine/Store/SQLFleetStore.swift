@@ -31,7 +31,7 @@ package struct SQLFleetStore: FleetStore {
     /// tables (``JSONDocumentTables``).
     package func prepare() async throws {
         for (table, idColumn) in [(Self.vehiclesTable, "vehicle_id"), (Self.tripsTable, "trip_id")] {
-            try await database.sql.create(table: table)
+            try await database.writes.create(table: table)
                 .ifNotExists()
                 .column("provider", type: .text, .notNull)
                 .column(idColumn, type: .text, .notNull)

@@ -9,7 +9,7 @@ extension TokenServerStore {
     /// Sets the admin key's hash unless one is set already (replicas starting together keep
     /// the first); returns the hash in force afterwards.
     package func setAdminKeyHashIfAbsent(_ hash: String, at now: Int64) async throws -> String {
-        try await sql.raw("""
+        try await writes.raw("""
             INSERT INTO token_server_admin_key (id, key_hash, created_at) VALUES (1, \(bind: hash), \(bind: now))
             ON CONFLICT (id) DO NOTHING
             """).run()

@@ -22,7 +22,7 @@ extension TokenServerStore {
     /// Removes whoever is assigned to `resource`; `false` if nobody was.
     @discardableResult
     package func unassign(_ resource: Resource) async throws -> Bool {
-        let deleted = try await sql.raw("""
+        let deleted = try await writes.raw("""
             DELETE FROM token_server_assignments
             WHERE kind = \(bind: resource.kind.rawValue) AND resource_id = \(bind: resource.id)
             RETURNING username

@@ -3,7 +3,7 @@ import SQLKit
 extension TokenServerStore {
     /// Records a session whose token hashes to `tokenHash`.
     package func createSession(tokenHash: String, username: String, createdAt: Int64, expiresAt: Int64) async throws {
-        try await sql.raw("""
+        try await writes.raw("""
             INSERT INTO token_server_sessions (token_hash, username, created_at, expires_at)
             VALUES (\(bind: tokenHash), \(bind: username), \(bind: createdAt), \(bind: expiresAt))
             """).run()
@@ -12,7 +12,7 @@ extension TokenServerStore {
     /// Ends the session whose token hashes to `tokenHash`; `false` if there was none.
     @discardableResult
     package func endSession(tokenHash: String) async throws -> Bool {
-        let deleted = try await sql.raw("DELETE FROM token_server_sessions WHERE token_hash = \(bind: tokenHash) RETURNING username").first()
+        let deleted = try await writes.raw("DELETE FROM token_server_sessions WHERE token_hash = \(bind: tokenHash) RETURNING username").first()
         return deleted != nil
     }
 
@@ -44,7 +44,7 @@ extension TokenServerStore {
     /// Deletes sessions that expired at or before `now`; returns how many.
     @discardableResult
     package func purgeExpiredSessions(now: Int64) async throws -> Int {
-        try await sql.raw("DELETE FROM token_server_sessions WHERE expires_at <= \(bind: now) RETURNING token_hash").all().count
+        try await writes.raw("DELETE FROM token_server_sessions WHERE expires_at <= \(bind: now) RETURNING token_hash").all().count
     }
 
     /// How many sessions `username` has (expired ones included until purged).

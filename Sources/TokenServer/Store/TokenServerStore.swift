@@ -41,5 +41,8 @@ package final class TokenServerStore: Sendable {
         if ownsDatabase { await database.shutdown() }
     }
 
+    /// Where reads go.
     var sql: any SQLDatabase { database.sql }
+    /// Where single statements that write go (see ``ServerStorage/FleetDatabase/writes``).
+    var writes: any SQLDatabase { database.writes }
 }
