@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates Sources/FleetEngineProtos/Generated from Protos/: the Fleet Engine v1 messages and
+# Regenerates Sources/FleetEngineProtos/Generated from Protos/: the Fleet Engine messages (on-demand v1 and delivery v1) and
 # gRPC stubs, and gRPC health checking. The output is committed; run this after changing a
 # .proto file. Needs protoc (Debian's protobuf-compiler, installed when missing); the Swift
 # plugins are built from the swift-protobuf and grpc-swift-protobuf packages the project
@@ -23,7 +23,7 @@ out=Sources/FleetEngineProtos/Generated
 rm -rf "$out"
 mkdir -p "$out"
 mapfile -t protos < <(cd Protos && find . -name '*.proto' | sed 's#^\./##' | sort)
-services=(google/maps/fleetengine/v1/vehicle_api.proto google/maps/fleetengine/v1/trip_api.proto grpc/health/v1/health.proto)
+services=(google/maps/fleetengine/v1/vehicle_api.proto google/maps/fleetengine/v1/trip_api.proto google/maps/fleetengine/delivery/v1/delivery_api.proto grpc/health/v1/health.proto)
 
 protoc -I Protos -I "$well_known" \
     --plugin=protoc-gen-swift="$bin/protoc-gen-swift" \

@@ -9,7 +9,7 @@ public enum FleetEngineRole: String, Sendable, Hashable, Codable, CaseIterable {
     case driverSDKUser = "roles/fleetengine.driverSdkUser"
     /// Consumer SDK: reads its own trip and searches vehicles approximately.
     case consumerSDKUser = "roles/fleetengine.consumerSdkUser"
-    /// Full access to every on-demand and delivery resource.
+    /// Full access to every on-demand resource (and, in the local Fleet Engine, delivery ones).
     case serviceSuperUser = "roles/fleetengine.serviceSuperUser"
     /// Read and write access to on-demand resources.
     case onDemandAdmin = "roles/fleetengine.ondemandAdmin"
@@ -26,6 +26,9 @@ public enum FleetEngineRole: String, Sendable, Hashable, Codable, CaseIterable {
     case deliveryFleetReader = "roles/fleetengine.deliveryFleetReader"
     /// Read and write access to delivery resources.
     case deliveryAdmin = "roles/fleetengine.deliveryAdmin"
+    /// Every delivery vehicle and task method: what Google's sample backends sign their
+    /// delivery server tokens with.
+    case deliverySuperUser = "roles/fleetengine.deliverySuperUser"
 
     /// The short name used on the command line and in generated account ids, e.g. `driver`.
     public var shortName: String {
@@ -40,6 +43,7 @@ public enum FleetEngineRole: String, Sendable, Hashable, Codable, CaseIterable {
         case .deliveryConsumer: "delivery-consumer"
         case .deliveryFleetReader: "delivery-fleet-reader"
         case .deliveryAdmin: "delivery-admin"
+        case .deliverySuperUser: "delivery-super-user"
         }
     }
 

@@ -11,7 +11,7 @@ extension TokenKind {
         case .trustedDeliveryDriver: [.deliveryTrustedDriver]
         case .untrustedDeliveryDriver: [.deliveryUntrustedDriver]
         case .deliveryConsumer, .deliveryConsumerTask: [.deliveryConsumer]
-        case .deliveryServer: [.serviceSuperUser, .deliveryAdmin, .deliveryFleetReader]
+        case .deliveryServer: [.serviceSuperUser, .deliverySuperUser, .deliveryAdmin, .deliveryFleetReader]
         case .custom: Set(FleetEngineRole.allCases)
         }
     }
@@ -29,7 +29,7 @@ extension TokenKind {
         case .trustedDeliveryDriver: .deliveryTrustedDriver
         case .untrustedDeliveryDriver: .deliveryUntrustedDriver
         case .deliveryConsumer, .deliveryConsumerTask: .deliveryConsumer
-        case .deliveryServer: .deliveryAdmin
+        case .deliveryServer: .deliverySuperUser
         case .custom: .serviceSuperUser
         }
     }

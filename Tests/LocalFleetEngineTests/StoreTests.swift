@@ -61,7 +61,7 @@ struct StoreTests {
                 await #expect(throws: (any Error).self, "\(table) is still there") { try await opened.sql.raw("SELECT 1 FROM \(unsafeRaw: table)").run() }
             }
             if backend == .sqlite {
-                let kinds = try await opened.sql.raw("SELECT DISTINCT typeof(message) AS kind FROM \(unsafeRaw: SQLFleetStore.vehiclesTable)").all()
+                let kinds = try await opened.sql.raw("SELECT DISTINCT typeof(message) AS kind FROM \(unsafeRaw: FleetTable.vehicles.name)").all()
                 #expect(try kinds.map { try $0.decode(column: "kind", as: String.self) } == ["blob"])
             }
             // Opened again, there is nothing left to move and nothing lost.

@@ -32,6 +32,9 @@ package enum AccessDecision: Sendable, Hashable {
     /// A driver's request about a trip: allowed only if the trip is assigned to a vehicle the
     /// token's `vehicleid` claim covers. See ``resolved(tripVehicleID:)``.
     case allowedIfTripAssigned(vehicleClaim: String, grant: AccessGrant)
+    /// A delivery consumer's request for tracking info with a `taskid` claim: allowed only
+    /// if the task that answers is one the claim covers. See ``resolved(taskID:)``.
+    case allowedIfTaskCovered(taskClaim: String)
     /// The request is refused; the message names the rule.
     case denied(String)
 
@@ -39,6 +42,7 @@ package enum AccessDecision: Sendable, Hashable {
     package var grant: AccessGrant? {
         switch self {
         case .allowed(let grant), .allowedIfTripAssigned(_, let grant): grant
+        case .allowedIfTaskCovered: .full
         case .denied: nil
         }
     }
@@ -52,5 +56,13 @@ package enum AccessDecision: Sendable, Hashable {
             return .allowed(grant)
         }
         return .denied("a driver token may act only on trips assigned to the vehicle in its vehicleid claim ('\(claim)')")
+    }
+
+    /// The final decision once the task answering a tracking id is looked up: `taskID` is that
+    /// task's id, or `nil` when there is none, which is denied just the same.
+    package func resolved(taskID: String?) -> AccessDecision {
+        guard case .allowedIfTaskCovered(let claim) = self else { return self }
+        if let taskID, AuthorizationClaims.value(claim, covers: taskID) { return .allowed(.full) }
+        return .denied("a delivery consumer token may read only the tracking info of the task in its taskid claim ('\(claim)')")
     }
 }

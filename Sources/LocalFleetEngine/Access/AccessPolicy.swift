@@ -16,7 +16,8 @@ import FleetTokens
 /// | delete trip, report billable trip | `tripid` covers | no | no | no |
 /// | search trips | `tripid` is `*` | `tripid` is `*` | own `vehicleid`'s trips | no |
 ///
-/// Delivery (scheduled tasks) roles have no access to on-demand vehicles and trips.
+/// Delivery (scheduled tasks) roles have no access to on-demand vehicles and trips; the
+/// delivery methods follow their own table (`DeliveryAccessPolicy.swift`).
 package struct AccessPolicy: Sendable, Hashable {
     /// The provider (Cloud project id) this Fleet Engine serves.
     package let providerID: String
@@ -37,6 +38,7 @@ package struct AccessPolicy: Sendable, Hashable {
         guard provider == providerID else {
             return .denied("this Fleet Engine serves provider '\(providerID)'; tokens are not accepted for provider '\(provider)'")
         }
+        if case .delivery(let delivery) = operation { return decide(role: role, claims: claims, delivery) }
         switch role {
         case .serviceSuperUser, .onDemandAdmin:
             return serverDecision(claims, operation, readOnly: false, role: role)
@@ -46,7 +48,7 @@ package struct AccessPolicy: Sendable, Hashable {
             return driverDecision(claims, operation)
         case .consumerSDKUser:
             return consumerDecision(claims, operation)
-        case .deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer, .deliveryFleetReader, .deliveryAdmin:
+        case .deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer, .deliveryFleetReader, .deliveryAdmin, .deliverySuperUser:
             return .denied("role \(role.rawValue) is for scheduled-task (delivery) resources; it may not \(operation)")
         }
     }
@@ -70,6 +72,8 @@ package struct AccessPolicy: Sendable, Hashable {
                 return .denied("to \(operation), which reads every trip, the token's tripid claim must be \"*\"")
             }
             return .allowed(.full)
+        case .delivery:
+            return .denied("\(operation) is a delivery method, decided by the delivery table")
         }
     }
 
@@ -89,7 +93,8 @@ package struct AccessPolicy: Sendable, Hashable {
                 return .denied("a driver token may search only the trips of the vehicle in its vehicleid claim; name it in vehicleId")
             }
             return .allowed(.full)
-        case .createVehicle, .createTrip, .searchVehicles, .listVehicles, .updateVehicleAttributes, .deleteVehicle, .deleteTrip, .reportBillableTrip:
+        case .createVehicle, .createTrip, .searchVehicles, .listVehicles, .updateVehicleAttributes, .deleteVehicle, .deleteTrip, .reportBillableTrip,
+            .delivery:
             return .denied("a driver token may not \(operation); that needs a server token (serviceSuperUser or ondemandAdmin)")
         }
     }
@@ -102,13 +107,13 @@ package struct AccessPolicy: Sendable, Hashable {
             guard claims.tripID != nil else { return .denied("a consumer token needs a tripid claim to search vehicles") }
             return .allowed(.approximate)
         case .createVehicle, .getVehicle, .updateVehicle, .updateVehicleAttributes, .deleteVehicle, .listVehicles, .createTrip, .updateTrip,
-            .deleteTrip, .searchTrips, .reportBillableTrip:
+            .deleteTrip, .searchTrips, .reportBillableTrip, .delivery:
             return .denied("a consumer token may not \(operation); it may only read its own trip and search vehicles")
         }
     }
 
     /// A denial when `value` (the token's `name` claim) does not cover `id`, else `nil`.
-    private static func claim(_ name: String, _ value: String?, covers id: String, for operation: FleetOperation) -> AccessDecision? {
+    static func claim(_ name: String, _ value: String?, covers id: String, for operation: FleetOperation) -> AccessDecision? {
         guard let value else { return .denied("the token has no \(name) claim, which it needs to \(operation)") }
         guard AuthorizationClaims.value(value, covers: id) else {
             return .denied("the token's \(name) claim ('\(value)') does not cover the resource; it may not \(operation)")

@@ -27,6 +27,8 @@ package enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
     case searchTrips(vehicleID: String?)
     /// ReportBillableTrip: `POST /v1/providers/{p}/billableTrips/{t}:report`.
     case reportBillableTrip(tripID: String)
+    /// A method of the delivery API.
+    case delivery(DeliveryOperation)
 
     /// The operation in words, e.g. `update vehicle 'v1'`.
     package var description: String {
@@ -44,6 +46,7 @@ package enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
         case .deleteTrip(let id): "delete trip '\(id)'"
         case .searchTrips(let vehicleID): vehicleID.map { "search the trips of vehicle '\($0)'" } ?? "search trips"
         case .reportBillableTrip(let id): "report billable trip '\(id)'"
+        case .delivery(let operation): operation.description
         }
     }
 
@@ -54,6 +57,8 @@ package enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
             true
         case .getVehicle, .listVehicles, .searchVehicles, .getTrip, .searchTrips:
             false
+        case .delivery(let operation):
+            operation.isWrite
         }
     }
 }

@@ -38,7 +38,7 @@ extension FleetEngineCore {
         authorized: (AccessDecision) throws -> Void = { _ in },
         readBody: () throws -> Resource
     ) throws -> CheckedUpdate<Resource> {
-        let decision = try authorize(Resource.update(id: id), call)
+        let decision = try authorize(Resource.update(id: id, fields: FieldMask.named(updateMask)), call)
         try authorized(decision)
         try Self.requireValidID(id, "the \(Resource.kind) id")
         var fields: Set<Resource.Field> = []

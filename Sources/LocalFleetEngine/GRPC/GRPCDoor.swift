@@ -29,7 +29,11 @@ struct GRPCDoor: Service {
         self.transport = transport
         self.server = GRPCServer(
             transport: transport,
-            services: [VehicleServiceDoor(requests: requests), TripServiceDoor(requests: requests), HealthDoor(shutdown: shutdown)])
+            services: [
+                GRPCServiceTable(methods: VehicleServiceMethods.all, requests: requests),
+                GRPCServiceTable(methods: TripServiceMethods.all, requests: requests),
+                HealthDoor(shutdown: shutdown),
+            ])
         self.onStarted = onStarted
     }
 

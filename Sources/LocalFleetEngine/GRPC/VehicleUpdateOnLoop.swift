@@ -5,7 +5,7 @@ import ServerHTTP
 import SwiftProtobuf
 
 /// VehicleService's UpdateVehicle answered on the event loop that read the call (see
-/// ``UnaryMethodOnLoop``): the same operation as ``VehicleServiceDoor/updateVehicle(request:context:)``,
+/// ``UnaryMethodOnLoop``): the same operation as ``VehicleServiceMethods``' UpdateVehicle,
 /// checked and accepted where the call was read and answered once the update is saved, as the
 /// REST door's ``VehicleUpdateRoute`` answers it. A request that does not decode, or whose
 /// token's key must first be fetched, is left to grpc-swift's server.

@@ -23,6 +23,12 @@ package enum FieldMask {
         return fields
     }
 
+    /// The fields of `Field`'s resource that `text` names, leaving out what is not one: what a
+    /// permission decision, made before the mask is checked, goes by.
+    static func named<Field: UpdatableField>(_ text: String?, as _: Field.Type = Field.self) -> Set<Field> {
+        Set((text ?? "").split(separator: ",").compactMap { Field(rawValue: camelCase(trimmingSpaces($0))) })
+    }
+
     /// `path` without leading and trailing spaces.
     static func trimmingSpaces(_ path: Substring) -> String {
         var trimmed = path.drop { $0 == " " }

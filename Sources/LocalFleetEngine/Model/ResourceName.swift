@@ -1,5 +1,4 @@
-/// Fleet Engine resource names, `providers/{provider}/vehicles/{id}` and
-/// `providers/{provider}/trips/{id}`.
+/// Fleet Engine resource names, `providers/{provider}/{collection}/{id}`.
 package enum ResourceName {
     /// The name of vehicle `id` of `provider`.
     package static func vehicle(provider: String, id: String) -> String {
@@ -9,6 +8,21 @@ package enum ResourceName {
     /// The name of trip `id` of `provider`.
     package static func trip(provider: String, id: String) -> String {
         "providers/\(provider)/trips/\(id)"
+    }
+
+    /// The name of delivery vehicle `id` of `provider`.
+    package static func deliveryVehicle(provider: String, id: String) -> String {
+        "providers/\(provider)/deliveryVehicles/\(id)"
+    }
+
+    /// The name of task `id` of `provider`.
+    package static func task(provider: String, id: String) -> String {
+        "providers/\(provider)/tasks/\(id)"
+    }
+
+    /// The name of the tracking info of `trackingID` of `provider`.
+    package static func taskTrackingInfo(provider: String, trackingID: String) -> String {
+        "providers/\(provider)/taskTrackingInfo/\(trackingID)"
     }
 }
 

@@ -1,4 +1,5 @@
-/// What the core needs to know to create and update a kind of resource (vehicles, trips) the
+/// What the core needs to know to create and update a kind of resource (vehicles, trips,
+/// delivery vehicles, tasks) the
 /// same way: what its id is called, its name, its operations and its rules.
 protocol FleetResource: Sendable {
     /// The fields an `updateMask` may name.
@@ -14,8 +15,8 @@ protocol FleetResource: Sendable {
     static func resourceName(provider: String, id: String) -> String
     /// The operation that creates resource `id`.
     static func creation(id: String) -> FleetOperation
-    /// The operation that updates resource `id`.
-    static func update(id: String) -> FleetOperation
+    /// The operation that updates `fields` of resource `id`.
+    static func update(id: String, fields: Set<Field>) -> FleetOperation
     /// Refuses a new resource that breaks a rule.
     func validateForCreation() throws(InvalidArgument)
     /// Refuses an update of `fields` that breaks a rule.
@@ -38,7 +39,7 @@ extension Vehicle: FleetResource {
     static let kind = "vehicle"
     static func resourceName(provider: String, id: String) -> String { ResourceName.vehicle(provider: provider, id: id) }
     static func creation(id: String) -> FleetOperation { .createVehicle(vehicleID: id) }
-    static func update(id: String) -> FleetOperation { .updateVehicle(vehicleID: id) }
+    static func update(id: String, fields: Set<VehicleField>) -> FleetOperation { .updateVehicle(vehicleID: id) }
 }
 
 extension Trip: FleetResource {
@@ -46,5 +47,21 @@ extension Trip: FleetResource {
     static let kind = "trip"
     static func resourceName(provider: String, id: String) -> String { ResourceName.trip(provider: provider, id: id) }
     static func creation(id: String) -> FleetOperation { .createTrip(tripID: id) }
-    static func update(id: String) -> FleetOperation { .updateTrip(tripID: id) }
+    static func update(id: String, fields: Set<TripField>) -> FleetOperation { .updateTrip(tripID: id) }
+}
+
+extension DeliveryVehicle: FleetResource {
+    static let idField = "deliveryVehicleId"
+    static let kind = "delivery vehicle"
+    static func resourceName(provider: String, id: String) -> String { ResourceName.deliveryVehicle(provider: provider, id: id) }
+    static func creation(id: String) -> FleetOperation { .delivery(.createDeliveryVehicle(vehicleID: id)) }
+    static func update(id: String, fields: Set<DeliveryVehicleField>) -> FleetOperation { .delivery(.updateDeliveryVehicle(vehicleID: id, fields: fields)) }
+}
+
+extension DeliveryTask: FleetResource {
+    static let idField = "taskId"
+    static let kind = "task"
+    static func resourceName(provider: String, id: String) -> String { ResourceName.task(provider: provider, id: id) }
+    static func creation(id: String) -> FleetOperation { .delivery(.createTask(taskID: id)) }
+    static func update(id: String, fields: Set<TaskField>) -> FleetOperation { .delivery(.updateTask(taskID: id)) }
 }

@@ -1,9 +1,35 @@
+import SwiftProtobuf
+
+/// A position a driver app reports: on-demand's `VehicleLocation` and delivery's
+/// `DeliveryVehicleLocation`, whose fields have the same names and rules.
+protocol ReportedLocation {
+    var hasLocation: Bool { get }
+    var location: LatLng { get }
+    var hasHeading: Bool { get }
+    var heading: Google_Protobuf_Int32Value { get }
+    var hasLatlngAccuracy: Bool { get }
+    var latlngAccuracy: Google_Protobuf_DoubleValue { get }
+    var hasHeadingAccuracy: Bool { get }
+    var headingAccuracy: Google_Protobuf_DoubleValue { get }
+    var hasSpeed: Bool { get }
+    var speed: Google_Protobuf_DoubleValue { get }
+    var hasSpeedAccuracy: Bool { get }
+    var speedAccuracy: Google_Protobuf_DoubleValue { get }
+    var hasAltitude: Bool { get }
+    var altitude: Google_Protobuf_DoubleValue { get }
+    var hasAltitudeAccuracy: Bool { get }
+    var altitudeAccuracy: Google_Protobuf_DoubleValue { get }
+}
+
+extension VehicleLocation: ReportedLocation {}
+extension DeliveryVehicleLocation: ReportedLocation {}
+
 /// The rules of the places and positions in requests.
-extension VehicleLocation {
+extension ReportedLocation {
     /// Refuses a location without a valid position, or with a heading outside 0–359 or a
     /// measure that is not finite (or is negative, altitude aside); `field` names the location
     /// in messages.
-    package func validate(field: String) throws(InvalidArgument) {
+    func validate(field: String) throws(InvalidArgument) {
         guard hasLocation else { throw InvalidArgument("\(field).location is required") }
         try location.validate(field: "\(field).location")
         if hasHeading, !(0..<360).contains(heading.value) {
@@ -45,27 +71,6 @@ extension TerminalLocation {
 }
 
 extension VehicleAttribute {
-    /// The longest key or string value Fleet Engine accepts.
-    package static let maximumLength = 256
-
-    /// Refuses an empty or too long key, a key with `:`, a value that is not exactly one of the
-    /// value fields, a too long string or a number that is not finite.
-    package func validate(field: String) throws(InvalidArgument) {
-        guard !key.isEmpty else { throw InvalidArgument("\(field).key is required") }
-        guard key.count <= Self.maximumLength else { throw InvalidArgument("\(field).key is longer than \(Self.maximumLength) characters") }
-        guard !key.contains(":") else { throw InvalidArgument("\(field).key '\(key)' contains ':'") }
-        let values = (value.isEmpty ? 0 : 1) + (vehicleAttributeValue == nil ? 0 : 1)
-        guard values == 1 else {
-            throw InvalidArgument("\(field) must have exactly one of value, stringValue, boolValue, numberValue (it has \(values))")
-        }
-        if value.count > Self.maximumLength || (textValue?.count ?? 0) > Self.maximumLength {
-            throw InvalidArgument("\(field) has a string value longer than \(Self.maximumLength) characters")
-        }
-        if case .numberValue(let number) = vehicleAttributeValue, !number.isFinite {
-            throw InvalidArgument("\(field).numberValue is \(number); it must be a finite number")
-        }
-    }
-
     /// The attribute's text: its `stringValue`, or the older `value`.
     var textValue: String? {
         if case .stringValue(let text) = vehicleAttributeValue { return text }

@@ -79,14 +79,7 @@ extension Vehicle {
         case .vehicleType:
             guard !vehicleType.category.isUnset else { throw InvalidArgument("\(name).category is required (e.g. AUTO)") }
         case .attributes:
-            guard attributes.count <= Self.maximumAttributes else {
-                throw InvalidArgument("\(name) has \(attributes.count) entries; at most \(Self.maximumAttributes) are allowed")
-            }
-            var keys: Set<String> = []
-            for (index, attribute) in attributes.enumerated() {
-                try attribute.validate(field: "\(name)[\(index)]")
-                guard keys.insert(attribute.key).inserted else { throw InvalidArgument("\(name) has the key '\(attribute.key)' twice") }
-            }
+            try VehicleAttribute.validate(attributes, maximum: Self.maximumAttributes, field: name)
         }
     }
 }

@@ -212,7 +212,7 @@ final class FleetState: Sendable {
     private func save(_ batch: [PendingWrite]) async {
         guard !savedWithoutWaiting(batch) else { return }
         do {
-            try await store.save(batch.map(\.record), provider: provider)
+            try await store.save(batch.flatMap(\.records), provider: provider)
             saved(batch)
         } catch {
             fail(live.withLock { $0.dropUnsaved(after: batch) }, because: error)
@@ -223,7 +223,7 @@ final class FleetState: Sendable {
     /// and its writers were told.
     private func savedWithoutWaiting(_ batch: [PendingWrite]) -> Bool {
         do {
-            try store.saveWithoutWaiting(batch.map(\.record), provider: provider)
+            try store.saveWithoutWaiting(batch.flatMap(\.records), provider: provider)
         } catch {
             return false
         }

@@ -1,12 +1,12 @@
 import ServerStorage
 
-/// Where the local Fleet Engine keeps its vehicles and trips so that they outlive the process.
+/// Where the local Fleet Engine keeps its vehicles, trips, delivery vehicles and tasks so that they outlive the process.
 ///
 /// The engine holds the live state in memory (``FleetState``) and hands the store every
 /// change before it acknowledges it; the store must have made the change durable when
 /// ``save(_:provider:)`` returns.
 package protocol FleetStore: Sendable {
-    /// Every vehicle and trip of `provider`, as last saved.
+    /// Every resource of `provider`, as last saved.
     func load(provider: String) async throws -> FleetSnapshot
 
     /// Saves `records` of `provider` in one transaction: all of them, or none (then it throws).
@@ -29,17 +29,26 @@ extension FleetStore {
     }
 }
 
-/// The saved vehicles and trips of one provider, by id.
+/// The saved vehicles, trips, delivery vehicles and tasks of one provider, by id.
 package struct FleetSnapshot: Sendable, Hashable {
     /// Vehicles by vehicle id.
     package var vehicles: [String: Vehicle]
     /// Trips by trip id.
     package var trips: [String: Trip]
+    /// Delivery vehicles by id.
+    package var deliveryVehicles: [String: DeliveryVehicle]
+    /// Tasks by task id.
+    package var tasks: [String: DeliveryTask]
 
     /// Creates a snapshot.
-    package init(vehicles: [String: Vehicle] = [:], trips: [String: Trip] = [:]) {
+    package init(
+        vehicles: [String: Vehicle] = [:], trips: [String: Trip] = [:],
+        deliveryVehicles: [String: DeliveryVehicle] = [:], tasks: [String: DeliveryTask] = [:]
+    ) {
         self.vehicles = vehicles
         self.trips = trips
+        self.deliveryVehicles = deliveryVehicles
+        self.tasks = tasks
     }
 }
 
@@ -53,4 +62,12 @@ package enum FleetRecord: Sendable, Hashable {
     case deletedVehicle(id: String)
     /// The removal of a trip.
     case deletedTrip(id: String)
+    /// A delivery vehicle and its id.
+    case deliveryVehicle(id: String, DeliveryVehicle)
+    /// A task and its id.
+    case task(id: String, DeliveryTask)
+    /// The removal of a delivery vehicle.
+    case deletedDeliveryVehicle(id: String)
+    /// The removal of a task.
+    case deletedTask(id: String)
 }

@@ -16,7 +16,7 @@ enum JSONDocumentTables {
     /// `jsonTable`, all or none; does nothing when there is no `jsonTable`. Engines starting at
     /// once on one database move it once: the first takes it, the others find it gone.
     static func move<Resource: SwiftProtobuf.Message>(
-        _: Resource.Type, from jsonTable: String, to table: String, idColumn: String, in database: FleetDatabase
+        _: Resource.Type, from jsonTable: String, to table: FleetTable, in database: FleetDatabase
     ) async throws {
         guard try await exists(jsonTable, kind: database.kind, in: database.sql) else { return }
         var options = JSONDecodingOptions()
@@ -29,13 +29,13 @@ enum JSONDocumentTables {
             }
             guard try await exists(jsonTable, kind: database.kind, in: connection) else { return }
             var messages: [String: [String: Data?]] = [:]
-            for row in try await connection.select().column("provider").column(SQLIdentifier(idColumn)).column("document").from(jsonTable).all() {
+            for row in try await connection.select().column("provider").column(SQLIdentifier(table.idColumn)).column("document").from(jsonTable).all() {
                 let resource = try Resource(jsonString: try row.decode(column: "document", as: String.self), options: options)
                 let provider = try row.decode(column: "provider", as: String.self)
-                messages[provider, default: [:]][try row.decode(column: idColumn, as: String.self)] = try SQLFleetStore.message(resource)
+                messages[provider, default: [:]][try row.decode(column: table.idColumn, as: String.self)] = try SQLFleetStore.message(resource)
             }
             for (provider, messages) in messages {
-                for statement in SQLFleetStore.statements(table, idColumn, provider, messages) {
+                for statement in SQLFleetStore.statements(table.name, table.idColumn, provider, messages) {
                     try await connection.execute(sql: statement) { _ in }
                 }
             }

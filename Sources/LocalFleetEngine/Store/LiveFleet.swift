@@ -3,7 +3,7 @@ import NIOCore
 import NIOPosix
 import ServerHTTP
 
-/// The vehicles and trips of one provider as ``FleetState`` keeps them under its lock: what
+/// The resources of one provider as ``FleetState`` keeps them under its lock: what
 /// is saved (what reads show), the writes accepted and not yet saved, and the queue of the
 /// next batch. Every write is checked against everything accepted before it, saved or not.
 struct LiveFleet {
@@ -13,9 +13,11 @@ struct LiveFleet {
     /// so that it reflects every write accepted before it (which are all saved by the time its
     /// caller is released).
     private var acceptedActiveTrips = ActiveTripIndex()
-    /// Accepted writes not yet saved, by id (`nil`: a deletion).
-    private var pendingVehicles: [String: (sequence: UInt64, vehicle: Vehicle?)] = [:]
-    private var pendingTrips: [String: (sequence: UInt64, trip: Trip?)] = [:]
+    /// Accepted writes not yet saved, by kind and id.
+    private var pendingVehicles = PendingChanges<Vehicle>()
+    private var pendingTrips = PendingChanges<Trip>()
+    var pendingDeliveryVehicles = PendingChanges<DeliveryVehicle>()
+    var pendingTasks = PendingChanges<DeliveryTask>()
     /// Accepted writes not yet handed to the store, oldest first.
     private var queue: [PendingWrite] = []
     /// The event loop that accepted the queue's first write (`nil`: a task did): where its
@@ -131,24 +133,38 @@ struct LiveFleet {
 
     /// Makes a saved write visible, and forgets it as pending unless a later write superseded it.
     mutating func publish(_ write: PendingWrite) {
-        switch write.record {
-        case .vehicle(let id, let vehicle): publish(vehicle: vehicle, id: id, sequence: write.sequence)
-        case .deletedVehicle(let id): publish(vehicle: nil, id: id, sequence: write.sequence)
-        case .trip(let id, let trip): publish(trip: trip, id: id, sequence: write.sequence)
-        case .deletedTrip(let id): publish(trip: nil, id: id, sequence: write.sequence)
+        for record in write.records {
+            switch record {
+            case .vehicle(let id, let vehicle): publish(vehicle: vehicle, id: id, sequence: write.sequence)
+            case .deletedVehicle(let id): publish(vehicle: nil, id: id, sequence: write.sequence)
+            case .trip(let id, let trip): publish(trip: trip, id: id, sequence: write.sequence)
+            case .deletedTrip(let id): publish(trip: nil, id: id, sequence: write.sequence)
+            case .deliveryVehicle(let id, let vehicle):
+                saved.deliveries.publish(vehicle: vehicle, id: id)
+                pendingDeliveryVehicles.saved(id, sequence: write.sequence)
+            case .deletedDeliveryVehicle(let id):
+                saved.deliveries.publish(vehicle: nil, id: id)
+                pendingDeliveryVehicles.saved(id, sequence: write.sequence)
+            case .task(let id, let task):
+                saved.deliveries.publish(task: task, id: id)
+                pendingTasks.saved(id, sequence: write.sequence)
+            case .deletedTask(let id):
+                saved.deliveries.publish(task: nil, id: id)
+                pendingTasks.saved(id, sequence: write.sequence)
+            }
         }
     }
 
     /// Makes a saved vehicle (or its deletion, `nil`) visible.
     private mutating func publish(vehicle: Vehicle?, id: String, sequence: UInt64) {
         saved.publish(vehicle: vehicle, id: id)
-        if pendingVehicles[id]?.sequence == sequence { pendingVehicles[id] = nil }
+        pendingVehicles.saved(id, sequence: sequence)
     }
 
     /// Makes a saved trip (or its deletion, `nil`) visible.
     private mutating func publish(trip: Trip?, id: String, sequence: UInt64) {
         saved.publish(trip: trip, id: id)
-        if pendingTrips[id]?.sequence == sequence { pendingTrips[id] = nil }
+        pendingTrips.saved(id, sequence: sequence)
     }
 
     /// Forgets every write not yet saved (they fail with the batch that failed, since later ones
@@ -157,6 +173,8 @@ struct LiveFleet {
         defer { queue.removeAll() }
         pendingVehicles.removeAll()
         pendingTrips.removeAll()
+        pendingDeliveryVehicles.removeAll()
+        pendingTasks.removeAll()
         acceptedActiveTrips = saved.activeTrips
         return failedBatch + queue
     }
@@ -165,32 +183,41 @@ struct LiveFleet {
 
     /// Queues `record` for the next batch.
     private mutating func write(_ record: FleetRecord) -> WriteAcknowledgement {
+        write([record])
+    }
+
+    /// Queues `records` for the next batch, as one write: they are saved together or not at all.
+    mutating func write(_ records: [FleetRecord]) -> WriteAcknowledgement {
         acceptedWriteCount += 1
         let sequence = acceptedWriteCount
-        switch record {
-        case .vehicle(let id, let vehicle): pendingVehicles[id] = (sequence, vehicle)
-        case .deletedVehicle(let id): pendingVehicles[id] = (sequence, nil)
-        case .trip(let id, let trip):
-            acceptedActiveTrips.record(tripID: id, old: latestTrip(id), new: trip)
-            pendingTrips[id] = (sequence, trip)
-        case .deletedTrip(let id):
-            acceptedActiveTrips.record(tripID: id, old: latestTrip(id), new: nil)
-            pendingTrips[id] = (sequence, nil)
+        for record in records {
+            switch record {
+            case .vehicle(let id, let vehicle): pendingVehicles.record(id, vehicle, sequence: sequence)
+            case .deletedVehicle(let id): pendingVehicles.record(id, nil, sequence: sequence)
+            case .trip(let id, let trip):
+                acceptedActiveTrips.record(tripID: id, old: latestTrip(id), new: trip)
+                pendingTrips.record(id, trip, sequence: sequence)
+            case .deletedTrip(let id):
+                acceptedActiveTrips.record(tripID: id, old: latestTrip(id), new: nil)
+                pendingTrips.record(id, nil, sequence: sequence)
+            case .deliveryVehicle(let id, let vehicle): pendingDeliveryVehicles.record(id, vehicle, sequence: sequence)
+            case .deletedDeliveryVehicle(let id): pendingDeliveryVehicles.record(id, nil, sequence: sequence)
+            case .task(let id, let task): pendingTasks.record(id, task, sequence: sequence)
+            case .deletedTask(let id): pendingTasks.record(id, nil, sequence: sequence)
+            }
         }
         let acknowledgement = WriteAcknowledgement()
         if queue.isEmpty { queueOrigin = MultiThreadedEventLoopGroup.currentEventLoop }
-        queue.append(PendingWrite(sequence: sequence, record: record, acknowledgement: acknowledgement))
+        queue.append(PendingWrite(sequence: sequence, records: records, acknowledgement: acknowledgement))
         return acknowledgement
     }
 
     private func latestVehicle(_ id: String) -> Vehicle? {
-        if let pending = pendingVehicles[id] { return pending.vehicle }
-        return saved.vehicles[id]
+        pendingVehicles.latest(id, saved: saved.vehicles)
     }
 
     private func latestTrip(_ id: String) -> Trip? {
-        if let pending = pendingTrips[id] { return pending.trip }
-        return saved.trips[id]
+        pendingTrips.latest(id, saved: saved.trips)
     }
 
     private func requireVehicle(_ vehicleID: String) throws {

@@ -4,8 +4,8 @@ import Locking
 struct PendingWrite {
     /// The order in which writes were accepted.
     let sequence: UInt64
-    /// The resource to save.
-    let record: FleetRecord
+    /// The resources to save: all of them or none, in one batch.
+    let records: [FleetRecord]
     /// Completed when the batch holding the write is saved, or failed.
     let acknowledgement: WriteAcknowledgement
 }

@@ -5,7 +5,7 @@ import SQLKit
 import SwiftProtobuf
 
 /// A ``FleetStore`` in an SQL database (SQLite or PostgreSQL) through SQLKit: one row per
-/// vehicle and per trip, each holding the generated message in protobuf's binary format
+/// resource in its kind's table (``FleetTable``), each holding the generated message in protobuf's binary format
 /// (swift-protobuf writes a vehicle so in a quarter of the time its proto3 JSON takes, and
 /// SQLite stores the smaller row for less).
 ///
@@ -13,10 +13,6 @@ import SwiftProtobuf
 /// transaction when there is more than one statement, so a batch of thousands of location
 /// updates costs one commit.
 package struct SQLFleetStore: FleetStore {
-    /// The vehicles table.
-    static let vehiclesTable = "fleet_engine_vehicle_messages"
-    /// The trips table.
-    static let tripsTable = "fleet_engine_trip_messages"
     /// Rows per upsert statement (SQLite allows 32,766 bound values; three per row).
     static let rowsPerStatement = 1000
 
@@ -30,29 +26,32 @@ package struct SQLFleetStore: FleetStore {
     /// Creates the tables when they are missing, and moves in the rows of earlier versions'
     /// tables (``JSONDocumentTables``).
     package func prepare() async throws {
-        for (table, idColumn) in [(Self.vehiclesTable, "vehicle_id"), (Self.tripsTable, "trip_id")] {
-            try await database.writes.create(table: table)
+        for table in FleetTable.allCases {
+            try await database.writes.create(table: table.name)
                 .ifNotExists()
                 .column("provider", type: .text, .notNull)
-                .column(idColumn, type: .text, .notNull)
+                .column(table.idColumn, type: .text, .notNull)
                 .column("message", type: .blob, .notNull)
-                .primaryKey(["provider", idColumn])
+                .primaryKey(["provider", table.idColumn])
                 .run()
         }
-        try await JSONDocumentTables.move(Vehicle.self, from: JSONDocumentTables.vehicles, to: Self.vehiclesTable, idColumn: "vehicle_id", in: database)
-        try await JSONDocumentTables.move(Trip.self, from: JSONDocumentTables.trips, to: Self.tripsTable, idColumn: "trip_id", in: database)
+        try await JSONDocumentTables.move(Vehicle.self, from: JSONDocumentTables.vehicles, to: .vehicles, in: database)
+        try await JSONDocumentTables.move(Trip.self, from: JSONDocumentTables.trips, to: .trips, in: database)
     }
 
-    /// Every vehicle and trip of `provider`, decoded from their rows.
+    /// Every resource of `provider`, decoded from their rows.
     package func load(provider: String) async throws -> FleetSnapshot {
-        var snapshot = FleetSnapshot()
-        for row in try await rows(of: Self.vehiclesTable, idColumn: "vehicle_id", provider: provider) {
-            snapshot.vehicles[row.id] = try Vehicle(serializedBytes: row.message)
+        func decoded<Resource: SwiftProtobuf.Message>(_ table: FleetTable, as _: Resource.Type) async throws -> [String: Resource] {
+            var resources: [String: Resource] = [:]
+            for row in try await rows(of: table, provider: provider) { resources[row.id] = try Resource(serializedBytes: row.message) }
+            return resources
         }
-        for row in try await rows(of: Self.tripsTable, idColumn: "trip_id", provider: provider) {
-            snapshot.trips[row.id] = try Trip(serializedBytes: row.message)
-        }
-        return snapshot
+        return FleetSnapshot(
+            vehicles: try await decoded(.vehicles, as: Vehicle.self),
+            trips: try await decoded(.trips, as: Trip.self),
+            deliveryVehicles: try await decoded(.deliveryVehicles, as: DeliveryVehicle.self),
+            tasks: try await decoded(.tasks, as: DeliveryTask.self)
+        )
     }
 
     /// Upserts and deletes `records`, all or none (the later record of a resource wins).
@@ -83,22 +82,18 @@ package struct SQLFleetStore: FleetStore {
     /// The statements that save `records`. The latest of each resource is kept first (nil:
     /// removed), so a record replaced in the same batch is never encoded.
     private static func statements(saving records: [FleetRecord], provider: String) throws -> [any SQLExpression] {
-        var vehicles: [String: Vehicle?] = [:]
-        var trips: [String: Trip?] = [:]
+        var latest: [FleetTable: [String: (any SwiftProtobuf.Message)?]] = [:]
         for record in records {
-            switch record {
-            case .vehicle(let id, let vehicle): vehicles[id] = .some(vehicle)
-            case .trip(let id, let trip): trips[id] = .some(trip)
-            case .deletedVehicle(let id): vehicles[id] = .some(nil)
-            case .deletedTrip(let id): trips[id] = .some(nil)
-            }
+            let row = record.row
+            latest[row.table, default: [:]][row.id] = .some(row.resource)
         }
-        return statements(vehiclesTable, "vehicle_id", provider, try vehicles.mapValues { try $0.map(message) })
-            + statements(tripsTable, "trip_id", provider, try trips.mapValues { try $0.map(message) })
+        return try FleetTable.allCases.flatMap { table in
+            statements(table.name, table.idColumn, provider, try (latest[table] ?? [:]).mapValues { try $0.map(message) })
+        }
     }
 
     /// What a row holds of `resource`.
-    static func message(_ resource: some SwiftProtobuf.Message) throws -> Data {
+    static func message(_ resource: any SwiftProtobuf.Message) throws -> Data {
         try resource.serializedBytes()
     }
 
@@ -120,23 +115,23 @@ package struct SQLFleetStore: FleetStore {
         return statements
     }
 
-    /// Deletes every vehicle and trip of `provider`, all or none: for throwaway providers, such
+    /// Deletes every resource of `provider`, all or none: for throwaway providers, such
     /// as a benchmark's in a database that outlives it. Stop any engine serving `provider` first.
     package func removeAll(provider: String) async throws {
         try await database.transaction { connection in
-            for table in [Self.tripsTable, Self.vehiclesTable] {
-                try await connection.delete(from: table).where("provider", .equal, provider).run()
+            for table in FleetTable.allCases {
+                try await connection.delete(from: table.name).where("provider", .equal, provider).run()
             }
         }
     }
 
-    private func rows(of table: String, idColumn: String, provider: String) async throws -> [(id: String, message: Data)] {
+    private func rows(of table: FleetTable, provider: String) async throws -> [(id: String, message: Data)] {
         try await database.sql.select()
-            .column(SQLIdentifier(idColumn)).column("message")
-            .from(table)
+            .column(SQLIdentifier(table.idColumn)).column("message")
+            .from(table.name)
             .where("provider", .equal, provider)
             .all()
-            .map { (try $0.decode(column: idColumn, as: String.self), try $0.decode(column: "message", as: Data.self)) }
+            .map { (try $0.decode(column: table.idColumn, as: String.self), try $0.decode(column: "message", as: Data.self)) }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What reads show of a provider's vehicles and trips: everything saved, nothing else, with the
+/// What reads show of a provider's vehicles and trips (and, in ``deliveries``, its delivery
+/// vehicles and tasks): everything saved, nothing else, with the
 /// indexes that make a search or a page of vehicles cost what it returns (``VehicleIndexes``).
 /// A value: ``FleetState`` reads it under its lock, and copies it (or only its trips) out of
 /// the lock for the reads that look at every vehicle or trip, so that no write waits for them.
@@ -14,12 +15,15 @@ struct SavedFleet: Sendable {
     private(set) var indexes = VehicleIndexes()
     /// The ids of every trip, finished or not, by the vehicle it is assigned to.
     private var tripsByVehicle: [String: SortedIDs] = [:]
+    /// The delivery vehicles and tasks.
+    var deliveries: SavedDeliveries
 
     /// The saved state `snapshot` of `provider`.
     init(provider: String, snapshot: FleetSnapshot) {
         self.provider = provider
         self.vehicles = snapshot.vehicles
         self.trips = snapshot.trips
+        self.deliveries = SavedDeliveries(vehicles: snapshot.deliveryVehicles, tasks: snapshot.tasks)
         for (id, trip) in snapshot.trips {
             activeTrips.record(tripID: id, old: nil, new: trip)
             recordVehicle(ofTrip: id, old: nil, new: trip)

@@ -1,0 +1,92 @@
+import GRPCCore
+import GRPCProtobuf
+import ServerHTTP
+import SwiftProtobuf
+
+/// One unary method of a Fleet Engine service over gRPC, as a row of its service's table: the
+/// method's descriptor, where its request names the provider and the resource (``GRPCTarget``),
+/// and the core operation that answers it. ``GRPCServiceTable`` registers the rows; what every
+/// method does around its operation (the token, the status of a refusal, the count) is
+/// ``GRPCRequests``'s, once for all services.
+@available(macOS 15.0, iOS 18.0, *)
+struct GRPCMethod<RPC: UnaryRPC>: GRPCMethodRow {
+    typealias Input = RPC.Input
+    typealias Output = RPC.Output
+    /// The answer of an authenticated call: the core, the call, the resource id the target read
+    /// (empty for collection methods) and the request message.
+    typealias Operation = @Sendable (FleetEngineCore, FleetCall, _ id: String, Input) async throws -> Output
+
+    let target: GRPCTarget<Input>
+    let operation: Operation
+
+    /// The method `RPC`, whose request names its resource as `target` says, answered by `operation`.
+    init(_: RPC.Type, _ target: GRPCTarget<Input>, _ operation: @escaping Operation) {
+        self.target = target
+        self.operation = operation
+    }
+
+    func register<Transport: ServerTransport>(with router: inout RPCRouter<Transport>, requests: GRPCRequests) {
+        let descriptor = RPC.descriptor
+        router.registerHandler(
+            forMethod: descriptor,
+            deserializer: ProtobufDeserializer<Input>(),
+            serializer: ProtobufSerializer<Output>()
+        ) { [target, operation] request, _ in
+            let response = try await requests.answer(ServerRequest(stream: request), method: descriptor.method, target: target.read) { call, id, message in
+                try await operation(requests.core, call, id, message)
+            }
+            return StreamingServerResponse(single: response)
+        }
+    }
+}
+
+/// A unary method as protoc-gen-grpc-swift describes it (its `Method.X` namespaces, which
+/// conform with one line each): its descriptor and its message types.
+protocol UnaryRPC {
+    associatedtype Input: SwiftProtobuf.Message
+    associatedtype Output: SwiftProtobuf.Message
+    static var descriptor: MethodDescriptor { get }
+}
+
+/// A row of a ``GRPCServiceTable``: a method that registers itself with a router.
+@available(macOS 15.0, iOS 18.0, *)
+protocol GRPCMethodRow: Sendable {
+    /// Registers the method with `router`, answered through `requests`.
+    func register<Transport: ServerTransport>(with router: inout RPCRouter<Transport>, requests: GRPCRequests)
+}
+
+/// A gRPC service of the engine as the table of its methods.
+@available(macOS 15.0, iOS 18.0, *)
+struct GRPCServiceTable: RegistrableRPCService {
+    /// The service's methods.
+    let methods: [any GRPCMethodRow]
+    /// Authentication and answering, shared by every service.
+    let requests: GRPCRequests
+
+    func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
+        for method in methods { method.register(with: &router, requests: requests) }
+    }
+}
+
+/// Where a request message names its provider and resource, as gRPC requests carry resource
+/// names where REST has a path (see ``ResourceNames``).
+struct GRPCTarget<Input>: Sendable {
+    /// The provider and the resource's id (empty when the method acts on a collection), or 400.
+    let read: @Sendable (Input) throws(APIError) -> (provider: String, id: String)
+
+    /// A resource named by the `name` field: `providers/{provider}/{collection}/{id}`.
+    static func resource(_ name: @escaping @Sendable (Input) -> String, in collection: String) -> Self {
+        Self { message throws(APIError) in try ResourceNames.parse(name(message), collection: collection) }
+    }
+
+    /// A new resource: its provider from the `parent` field (`providers/{provider}`), its id from
+    /// the field `id` reads.
+    static func creation(parent: @escaping @Sendable (Input) -> String, id: @escaping @Sendable (Input) -> String) -> Self {
+        Self { message throws(APIError) in (try ResourceNames.provider(ofParent: parent(message)), id(message)) }
+    }
+
+    /// A collection of a provider, named by the `parent` field: `providers/{provider}`.
+    static func collection(_ parent: @escaping @Sendable (Input) -> String) -> Self {
+        Self { message throws(APIError) in (try ResourceNames.provider(ofParent: parent(message)), "") }
+    }
+}

@@ -1,0 +1,133 @@
+import FleetEngineProtos
+
+/// ListTasks: a page of tasks by id, passing the request's filter. A filter that requires a
+/// `delivery_vehicle_id` or a `tracking_id` reads that vehicle's or that tracking id's tasks
+/// from their index, so that such a page costs what the vehicle or shipment has, not the
+/// fleet's every task.
+enum TaskListing {
+    /// The fields a filter may name (snake_case, as Google's guides write them, or camelCase),
+    /// besides `attributes.KEY`.
+    static let fields = ["state", "task_outcome", "type", "delivery_vehicle_id", "tracking_id", "task_outcome_location_source"]
+
+    /// The request's filter, checked against ``fields``.
+    static func filter(of request: ListTasksRequest) throws(InvalidArgument) -> ListFilter? {
+        let known = Set(fields.map(FieldMask.camelCase))
+        return try ListFilter.parse(request.filter) { field in
+            known.contains(FieldMask.camelCase(field)) || (field.hasPrefix("attributes.") && field.count > "attributes.".count)
+                ? nil
+                : "the local Fleet Engine filters tasks by \(fields.joined(separator: ", ")) and attributes.KEY only"
+        }
+    }
+
+    /// The page the validated `request` asks for, with `filter` (its parsed filter), and the
+    /// number of tasks that pass the filter on every page.
+    static func page(_ request: ListTasksRequest, filter: ListFilter?, in deliveries: SavedDeliveries) throws(InvalidArgument) -> ListTasksResponse {
+        let after = try Pages.lastID(in: request.pageToken)
+        let size = request.pageSize == 0 ? Pages.defaultSize : Int(request.pageSize)
+        let candidates: (_ after: String?) -> SortedIDs.Iterator? =
+            if let vehicleID = filter?.requiredValue(of: "delivery_vehicle_id") ?? filter?.requiredValue(of: "deliveryVehicleId") {
+                { deliveries.taskIDs(ofVehicle: vehicleID, after: $0) }
+            } else if let trackingID = filter?.requiredValue(of: "tracking_id") ?? filter?.requiredValue(of: "trackingId") {
+                { deliveries.taskIDs(trackedAs: trackingID, after: $0) }
+            } else {
+                { deliveries.taskIDs.ids(after: $0) }
+            }
+        func passes(_ id: String) -> DeliveryTask? {
+            deliveries.tasks[id].flatMap { task in filter?.matches { value(of: $0, in: task) } ?? true ? task : nil }
+        }
+        var response = ListTasksResponse()
+        var ids = candidates(after)
+        var lastShown: String?
+        while let id = ids?.next() {
+            guard let task = passes(id) else { continue }
+            guard response.tasks.count < size else {
+                response.nextPageToken = lastShown.map(Pages.token(after:)) ?? ""
+                break
+            }
+            response.tasks.append(task)
+            lastShown = id
+        }
+        if filter == nil {
+            response.totalSize = Int64(deliveries.taskIDs.count)
+        } else {
+            var all = candidates(nil)
+            var total = 0
+            while let id = all?.next() { if passes(id) != nil { total += 1 } }
+            response.totalSize = Int64(total)
+        }
+        return response
+    }
+
+    /// The value of filter field `field` in `task`, as a filter writes it (enums by name), or
+    /// `nil` when the task has none or `field` is not one a filter may name.
+    static func value(of field: String, in task: DeliveryTask) -> String? {
+        if field.hasPrefix("attributes.") {
+            let key = field.dropFirst("attributes.".count)
+            return task.attributes.first { $0.key == key }.map(\.filterText)
+        }
+        switch FieldMask.camelCase(field) {
+        case "state": return task.state.filterName
+        case "taskOutcome": return task.taskOutcome.filterName
+        case "type": return task.type.filterName
+        case "deliveryVehicleId": return task.deliveryVehicleID
+        case "trackingId": return task.trackingID
+        case "taskOutcomeLocationSource": return task.taskOutcomeLocationSource.filterName
+        default: return nil
+        }
+    }
+}
+
+extension Maps_Fleetengine_Delivery_V1_TaskAttribute {
+    /// The attribute's value as a filter compares it: text as it is, `true`/`false`, numbers
+    /// as written by Swift (`10.0` is `10`).
+    var filterText: String {
+        switch typedValue {
+        case .text(let text): text
+        case .flag(let flag): flag ? "true" : "false"
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case nil: ""
+        }
+    }
+}
+
+extension DeliveryTask.State {
+    var filterName: String {
+        switch self {
+        case .open: "OPEN"
+        case .closed: "CLOSED"
+        case .unspecified, .UNRECOGNIZED: "STATE_UNSPECIFIED"
+        }
+    }
+}
+
+extension DeliveryTask.TaskOutcome {
+    var filterName: String {
+        switch self {
+        case .succeeded: "SUCCEEDED"
+        case .failed: "FAILED"
+        case .unspecified, .UNRECOGNIZED: "TASK_OUTCOME_UNSPECIFIED"
+        }
+    }
+}
+
+extension DeliveryTask.TypeEnum {
+    var filterName: String {
+        switch self {
+        case .pickup: "PICKUP"
+        case .delivery: "DELIVERY"
+        case .scheduledStop: "SCHEDULED_STOP"
+        case .unavailable: "UNAVAILABLE"
+        case .unspecified, .UNRECOGNIZED: "TYPE_UNSPECIFIED"
+        }
+    }
+}
+
+extension DeliveryTask.TaskOutcomeLocationSource {
+    var filterName: String {
+        switch self {
+        case .provider: "PROVIDER"
+        case .lastVehicleLocation: "LAST_VEHICLE_LOCATION"
+        case .unspecified, .UNRECOGNIZED: "TASK_OUTCOME_LOCATION_SOURCE_UNSPECIFIED"
+        }
+    }
+}
