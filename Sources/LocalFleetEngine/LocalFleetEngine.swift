@@ -70,6 +70,7 @@ package struct LocalFleetEngine: Service {
         let providers = router.group("v1/providers/:provider")
         VehicleRoutes(core: core).register(on: providers)
         TripRoutes(core: core).register(on: providers)
+        DeliveryRoutes(core: core).register(on: providers)
         try ProviderIndex(provider: configuration.projectID, router: router, grpcPort: configuration.grpcPort).register(on: router)
         router.answerWrongMethodsWith405()
 

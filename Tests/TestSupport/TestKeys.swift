@@ -33,10 +33,12 @@ public enum TestKeys {
         return keys
     }()
 
-    /// The keys the tests' verifiers and engines trust, with their roles.
+    /// The keys the tests' verifiers and engines trust, with their roles: one per role.
     public static var trusted: [(ServiceAccountKey, FleetEngineRole)] {
         [(driver, .driverSDKUser), (consumer, .consumerSDKUser), (server, .serviceSuperUser), (admin, .onDemandAdmin),
          (viewer, .viewer), (deliveryAdmin, .deliveryAdmin)]
+            + [FleetEngineRole.deliverySuperUser, .deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer, .deliveryFleetReader]
+            .map { (byRole[$0]!, $0) }
     }
 
     /// ``trusted`` as accounts.

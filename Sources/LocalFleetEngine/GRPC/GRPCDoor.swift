@@ -4,7 +4,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// The local Fleet Engine's gRPC door: `maps.fleetengine.v1.VehicleService`,
-/// `maps.fleetengine.v1.TripService` and gRPC health checking, on plaintext HTTP/2. A service
+/// `maps.fleetengine.v1.TripService`, `maps.fleetengine.delivery.v1.DeliveryService` and gRPC
+/// health checking, on plaintext HTTP/2. A service
 /// of the engine's service group: it serves until the group shuts down, then lets the RPCs
 /// under way finish.
 @available(macOS 15.0, iOS 18.0, *)
@@ -14,6 +15,11 @@ struct GRPCDoor: Service {
     /// Smaller messages are bounded by validation (e.g. at most 100 attributes of at most 256
     /// characters) and refused with `INVALID_ARGUMENT`.
     static let maximumMessageSize = 4 * 1024 * 1024
+
+    /// The Fleet Engine services the door serves, by their full names.
+    static let fleetEngineServices = [
+        "maps.fleetengine.v1.VehicleService", "maps.fleetengine.v1.TripService", "maps.fleetengine.delivery.v1.DeliveryService",
+    ]
 
     private let transport: UnaryHTTP2ServerTransport
     private let server: GRPCServer<UnaryHTTP2ServerTransport>
@@ -32,6 +38,7 @@ struct GRPCDoor: Service {
             services: [
                 GRPCServiceTable(methods: VehicleServiceMethods.all, requests: requests),
                 GRPCServiceTable(methods: TripServiceMethods.all, requests: requests),
+                GRPCServiceTable(methods: DeliveryServiceMethods.all, requests: requests),
                 HealthDoor(shutdown: shutdown),
             ])
         self.onStarted = onStarted

@@ -1,14 +1,12 @@
 import FleetEngineProtos
 import GRPCCore
 
-/// The standard gRPC health service (`grpc.health.v1.Health`): the server and its two Fleet
+/// The standard gRPC health service (`grpc.health.v1.Health`): the server and its Fleet
 /// Engine services are `SERVING` while the door is up, and `NOT_SERVING` once it shuts down.
 @available(macOS 15.0, iOS 18.0, *)
 struct HealthDoor: Grpc_Health_V1_Health.SimpleServiceProtocol {
     /// The services a caller may name; the empty name is the server as a whole.
-    static let services: Set<String> = [
-        "", "maps.fleetengine.v1.VehicleService", "maps.fleetengine.v1.TripService", "grpc.health.v1.Health",
-    ]
+    static let services = Set(["", "grpc.health.v1.Health"] + GRPCDoor.fleetEngineServices)
 
     /// The door's shutdown, which `Watch` streams wait for.
     let shutdown: DoorShutdown

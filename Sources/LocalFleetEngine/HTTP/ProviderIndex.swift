@@ -7,7 +7,7 @@ import ServerHTTP
 /// operational routes. Not a Google method; it needs no token and shows nothing of the fleet.
 struct ProviderIndex: Encodable {
     /// The gRPC door, when the engine has one.
-    struct GRPCDoor: Encodable {
+    struct GRPCEndpoint: Encodable {
         /// `nil` while the port is picked at start.
         let port: Int?
         let services: [String]
@@ -16,7 +16,7 @@ struct ProviderIndex: Encodable {
     let provider: String
     /// `METHOD /v1/providers/{provider}/…`, as the router has them.
     let rest: [String]
-    let grpc: GRPCDoor?
+    let grpc: GRPCEndpoint?
     let openapi = "/openapi.yaml"
     let health = "/healthz"
     let metrics = "/metrics"
@@ -26,7 +26,7 @@ struct ProviderIndex: Encodable {
     init(provider: String, router: Router<FleetEngineRequestContext>, grpcPort: Int?) {
         self.provider = provider
         self.rest = router.routeList(under: "/v1/providers/\(provider)/", filling: ["provider": provider])
-        self.grpc = grpcPort.map { GRPCDoor(port: $0 == 0 ? nil : $0, services: ["maps.fleetengine.v1.VehicleService", "maps.fleetengine.v1.TripService"]) }
+        self.grpc = grpcPort.map { GRPCEndpoint(port: $0 == 0 ? nil : $0, services: GRPCDoor.fleetEngineServices) }
     }
 
     /// Adds the route to `router`, answering this index for the engine's provider and 404 for

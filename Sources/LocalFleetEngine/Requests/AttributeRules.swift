@@ -44,6 +44,17 @@ extension KeyedAttribute {
         }
     }
 
+    /// The value as a filter compares it (Google compares attributes as strings): the text,
+    /// `true` or `false`, or the number as Swift writes it (`10.0` as `10`).
+    var filterText: String {
+        switch typedValue {
+        case .text(let text): text
+        case .flag(let flag): flag ? "true" : "false"
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case nil: legacyValue
+        }
+    }
+
     /// Refuses more than `maximum` attributes, an invalid one, or a key given twice; `field`
     /// names the list in messages.
     static func validate(_ attributes: [Self], maximum: Int, field: String) throws(InvalidArgument) {

@@ -32,7 +32,9 @@ final class FleetState: Sendable {
     private let store: any FleetStore
     private let provider: String
     private let logger: Logger
-    private let live: Locked<LiveFleet>
+    /// Everything accepted and saved, under the one lock (read by the delivery methods of
+    /// `FleetState+Deliveries.swift` too).
+    let live: Locked<LiveFleet>
 
     /// Loads the state of `provider` from `store`.
     init(store: any FleetStore, provider: String, logger: Logger) async throws {
@@ -154,7 +156,7 @@ final class FleetState: Sendable {
     // MARK: Group commit
 
     /// Runs `acceptance` under the lock, and starts a commit when none is under way.
-    private func accept<Value>(_ acceptance: (inout LiveFleet) throws -> Accepted<Value>) throws -> Accepted<Value> {
+    func accept<Value>(_ acceptance: (inout LiveFleet) throws -> Accepted<Value>) throws -> Accepted<Value> {
         let (accepted, startsCommit) = try live.withLock { fleet in
             let accepted = try acceptance(&fleet)
             defer { fleet.isCommitting = true }

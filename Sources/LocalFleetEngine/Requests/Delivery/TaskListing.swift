@@ -77,19 +77,6 @@ enum TaskListing {
     }
 }
 
-extension Maps_Fleetengine_Delivery_V1_TaskAttribute {
-    /// The attribute's value as a filter compares it: text as it is, `true`/`false`, numbers
-    /// as written by Swift (`10.0` is `10`).
-    var filterText: String {
-        switch typedValue {
-        case .text(let text): text
-        case .flag(let flag): flag ? "true" : "false"
-        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-        case nil: ""
-        }
-    }
-}
-
 extension DeliveryTask.State {
     var filterName: String {
         switch self {

@@ -1,0 +1,58 @@
+import FleetEngineProtos
+
+/// ListDeliveryVehicles: a page of delivery vehicles by id (without their stops, as Google's
+/// lists show them) that pass the request's attribute filter and lie in its viewport.
+enum DeliveryVehicleListing {
+    /// The request's filter: comparisons of `attributes.KEY` only, as Google's documents say.
+    static func filter(of request: ListDeliveryVehiclesRequest) throws(InvalidArgument) -> ListFilter? {
+        try ListFilter.parse(request.filter) { field in
+            field.hasPrefix("attributes.") && field.count > "attributes.".count
+                ? nil
+                : "delivery vehicles are filtered by their attributes only (attributes.KEY = \"value\")"
+        }
+    }
+
+    /// Refuses a viewport without both corners or with a corner off the earth.
+    static func validate(_ request: ListDeliveryVehiclesRequest) throws(InvalidArgument) {
+        guard request.pageSize >= 0 else { throw InvalidArgument("pageSize is \(request.pageSize); it must not be negative") }
+        guard request.hasViewport else { return }
+        guard request.viewport.hasLow, request.viewport.hasHigh else { throw InvalidArgument("viewport needs both low and high") }
+        try request.viewport.low.validate(field: "viewport.low")
+        try request.viewport.high.validate(field: "viewport.high")
+    }
+
+    /// The page the validated `request` asks for, with `filter` (its parsed filter), and the
+    /// number of vehicles that pass on every page.
+    static func page(_ request: ListDeliveryVehiclesRequest, filter: ListFilter?, in deliveries: SavedDeliveries) throws(InvalidArgument) -> ListDeliveryVehiclesResponse {
+        let size = request.pageSize == 0 ? Pages.defaultSize : Int(request.pageSize)
+        func passes(_ id: String) -> DeliveryVehicle? {
+            guard let vehicle = deliveries.vehicles[id] else { return nil }
+            if request.hasViewport {
+                guard vehicle.hasLastLocation, request.viewport.contains(vehicle.lastLocation.location) else { return nil }
+            }
+            guard filter?.matches({ field in vehicle.attributes.first { "attributes.\($0.key)" == field }.map(\.filterText) }) ?? true else { return nil }
+            return vehicle
+        }
+        var response = ListDeliveryVehiclesResponse()
+        var ids = deliveries.vehicleIDs.ids(after: try Pages.lastID(in: request.pageToken))
+        var lastShown: String?
+        while let id = ids.next() {
+            guard let vehicle = passes(id) else { continue }
+            guard response.deliveryVehicles.count < size else {
+                response.nextPageToken = lastShown.map(Pages.token(after:)) ?? ""
+                break
+            }
+            response.deliveryVehicles.append(vehicle.listed)
+            lastShown = id
+        }
+        if filter == nil, !request.hasViewport {
+            response.totalSize = Int64(deliveries.vehicleIDs.count)
+        } else {
+            var all = deliveries.vehicleIDs.ids(after: nil)
+            var total = 0
+            while let id = all.next() { if passes(id) != nil { total += 1 } }
+            response.totalSize = Int64(total)
+        }
+        return response
+    }
+}
