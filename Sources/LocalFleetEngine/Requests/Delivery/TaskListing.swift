@@ -25,9 +25,10 @@ enum TaskListing {
         let after = try Pages.lastID(in: request.pageToken)
         let size = request.pageSize == 0 ? Pages.defaultSize : Int(request.pageSize)
         let candidates: (_ after: String?) -> SortedIDs.Iterator? =
-            if let vehicleID = filter?.requiredValue(of: "delivery_vehicle_id") ?? filter?.requiredValue(of: "deliveryVehicleId") {
+            // The indexes hold tasks that have a vehicle or a tracking id; "" (none) is scanned for.
+            if let vehicleID = filter?.requiredValue(of: "delivery_vehicle_id") ?? filter?.requiredValue(of: "deliveryVehicleId"), !vehicleID.isEmpty {
                 { deliveries.taskIDs(ofVehicle: vehicleID, after: $0) }
-            } else if let trackingID = filter?.requiredValue(of: "tracking_id") ?? filter?.requiredValue(of: "trackingId") {
+            } else if let trackingID = filter?.requiredValue(of: "tracking_id") ?? filter?.requiredValue(of: "trackingId"), !trackingID.isEmpty {
                 { deliveries.taskIDs(trackedAs: trackingID, after: $0) }
             } else {
                 { deliveries.taskIDs.ids(after: $0) }

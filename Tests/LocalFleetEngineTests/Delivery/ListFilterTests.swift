@@ -1,0 +1,49 @@
+@testable import LocalFleetEngine
+import Testing
+
+/// The AIP-160 filters of the delivery lists (``ListFilter``).
+@Suite("List filter")
+struct ListFilterTests {
+    func parse(_ text: String) throws(InvalidArgument) -> ListFilter? {
+        try ListFilter.parse(text) { ["a", "b", "c", "attributes.k"].contains($0) ? nil : "not a field here" }
+    }
+
+    @Test func orBindsTighterThanAndAndJuxtapositionIsAnd() throws {
+        let a = ListFilter.comparison(field: "a", isEqual: true, value: "1")
+        let b = ListFilter.comparison(field: "b", isEqual: true, value: "2")
+        let c = ListFilter.comparison(field: "c", isEqual: false, value: "x y")
+        #expect(try parse("a = 1 AND b = 2 OR c != \"x y\"") == .and(a, .or(b, c)))
+        #expect(try parse("a=1 b=2") == .and(a, b))
+        #expect(try parse("(a = 1 AND b = 2) OR c != 'x y'") == .or(.and(a, b), c))
+        #expect(try parse("NOT a = 1") == .not(a))
+        #expect(try parse("-a = 1") == .not(a))
+        #expect(try parse("a = -1") == .comparison(field: "a", isEqual: true, value: "-1"))
+        #expect(try parse("attributes.k = \"say \\\"hi\\\"\"") == .comparison(field: "attributes.k", isEqual: true, value: "say \"hi\""))
+        #expect(try parse("   ") == nil)
+    }
+
+    @Test(arguments: [
+        ("a = (1", "filter has '(' where the value of a should be"),
+        ("(a = 1", "filter has a '(' that is never closed"),
+        ("a < 1", "filter compares a with '<'; the local Fleet Engine answers only = and != here"),
+        ("d = 1", "filter names d: not a field here"),
+        ("a = \"open", "filter has a string that is never closed"),
+        ("a = 1 AND", "filter has nothing where a comparison such as state = OPEN should be"),
+        ("a = 1)", "filter has ')' where it should end"),
+        ("a ! 1", "filter has '!' alone; write != or NOT"),
+        ("a = 1 ; b = 2", "filter has ';', which no part of a filter starts with"),
+    ])
+    func aFilterThatCannotBeAnsweredIsRefusedByName(text: String, refusal: String) {
+        #expect(throws: InvalidArgument(refusal)) { try parse(text) }
+    }
+
+    @Test func matchingAndTheValueAnIndexCanAnswer() throws {
+        let filter = try #require(try parse("a = 1 AND (b = 2 OR NOT c = 3)"))
+        #expect(filter.matches { ["a": "1", "b": "9", "c": "4"][$0] })
+        #expect(!filter.matches { ["a": "1", "b": "9", "c": "3"][$0] })
+        #expect(!filter.matches { ["b": "2"][$0] })
+        #expect(filter.requiredValue(of: "a") == "1")
+        #expect(filter.requiredValue(of: "b") == nil)
+        #expect(try parse("a = 1 OR b = 2")?.requiredValue(of: "a") == nil)
+    }
+}
