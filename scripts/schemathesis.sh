@@ -3,7 +3,8 @@
 # the token server (docs/token-server.openapi.yaml) and the local Fleet Engine's REST door
 # (docs/local-fleet-engine.openapi.yaml), each started here on loopback with a fresh data
 # directory and fed real credentials, so that authenticated operations are exercised: the
-# token server's admin key and a driver's session, the engine's server token. Every check is on
+# token server's admin key and a driver's session, the engine's server token (on-demand methods)
+# and delivery server token (delivery methods). Every check is on
 # (schemathesis's default; scripts/schemathesis/*.toml say what each server's run adds or
 # narrows, and why). Exits non-zero on any finding.
 #
@@ -76,14 +77,21 @@ ADMIN_KEY=$admin_key SESSION_TOKEN=$session_token SESSION_TO_END=$session_to_end
     --max-time "$seconds"
 
 echo "== local Fleet Engine"
+# Two accounts: a server token carries on-demand claims only, so the delivery methods take a
+# delivery server token of an account of its own.
 "$fleetauth" keygen --project schemathesis --role server --out "$work/server.json" >/dev/null
+"$fleetauth" keygen --project schemathesis --role delivery-super-user --out "$work/delivery.json" >/dev/null
 engine_port=$(free_port)
-"$fleetauth" fleet-engine --data-dir "$work/fleet-engine" --project schemathesis --trust "$work/server.json" \
+"$fleetauth" fleet-engine --data-dir "$work/fleet-engine" --project schemathesis \
+    --trust "$work/server.json" --trust "$work/delivery.json" \
     --port "$engine_port" --grpc-port 0 >"$work/fleet-engine.log" 2>&1 &
 servers+=($!)
 wait_until_healthy "$engine_port"
 fleet_token=$("$fleetauth" mint --key "$work/server.json" --kind server --lifetime 3600)
-[[ -n $fleet_token ]] || { echo "no server token for the engine" >&2; exit 1; }
-FLEET_TOKEN=$fleet_token \
-    schemathesis --config-file scripts/schemathesis/local-fleet-engine.toml run "http://127.0.0.1:$engine_port/openapi.yaml" \
-    --max-time "$seconds"
+delivery_token=$("$fleetauth" mint --key "$work/delivery.json" --kind delivery-server --lifetime 3600)
+[[ -n $fleet_token && -n $delivery_token ]] || { echo "no server or delivery server token for the engine" >&2; exit 1; }
+# The repository's document, which the engine serves at /openapi.yaml once built (a test checks
+# that they are the same), so that a document ahead of the binary is checked as written.
+FLEET_TOKEN=$fleet_token DELIVERY_TOKEN=$delivery_token \
+    schemathesis --config-file scripts/schemathesis/local-fleet-engine.toml run docs/local-fleet-engine.openapi.yaml \
+    --url "http://127.0.0.1:$engine_port" --max-time "$seconds"

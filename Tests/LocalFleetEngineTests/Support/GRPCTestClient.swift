@@ -10,6 +10,7 @@ struct GRPCTestClient: Sendable {
 
     let vehicles: Maps_Fleetengine_V1_VehicleService.Client<Transport>
     let trips: Maps_Fleetengine_V1_TripService.Client<Transport>
+    let deliveries: Maps_Fleetengine_Delivery_V1_DeliveryService.Client<Transport>
     let health: Grpc_Health_V1_Health.Client<Transport>
     /// The underlying client, for raw calls.
     let client: GRPCClient<Transport>
@@ -23,7 +24,8 @@ struct GRPCTestClient: Sendable {
             config: .defaults { $0.compression.enabledAlgorithms = .all })
         return try await withGRPCClient(transport: transport) { client in
             try await body(GRPCTestClient(
-                vehicles: .init(wrapping: client), trips: .init(wrapping: client), health: .init(wrapping: client), client: client))
+                vehicles: .init(wrapping: client), trips: .init(wrapping: client), deliveries: .init(wrapping: client), health: .init(wrapping: client),
+                client: client))
         }
     }
 
