@@ -491,5 +491,6 @@ if Context.environment["FLEETAUTH_FUZZ"] == "1" {
         fuzzTarget("FuzzTimes", ["LocalFleetEngine", server("SwiftProtobuf", "swift-protobuf")]),
         fuzzTarget("FuzzLoginBody", ["TokenServer", "ServerHTTP", "LeanCodecs"]),
         fuzzTarget("FuzzRequestBodies", ["LocalFleetEngine", "FleetEngineProtos", "ServerHTTP", server("SwiftProtobuf", "swift-protobuf")]),
+        fuzzTarget("FuzzListFilter", ["LocalFleetEngine"]),
     ]
 }

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(FuzzBase64URL FuzzTokenVerifier FuzzJSONReaders FuzzTimes FuzzLoginBody FuzzRequestBodies)
+all_targets=(FuzzBase64URL FuzzTokenVerifier FuzzJSONReaders FuzzTimes FuzzLoginBody FuzzRequestBodies FuzzListFilter)
 scratch=.build-fuzz
 bin="$scratch/debug"
 

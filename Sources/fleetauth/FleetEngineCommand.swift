@@ -80,7 +80,7 @@ struct FleetEngineCommand: AsyncParsableCommand {
                 }
             },
             onGRPCStarted: { [host] port in
-                Self.announce("local Fleet Engine gRPC on \(host):\(port) (maps.fleetengine.v1 VehicleService and TripService, plaintext)")
+                Self.announce("local Fleet Engine gRPC on \(host):\(port) (maps.fleetengine.v1 VehicleService and TripService, maps.fleetengine.delivery.v1 DeliveryService; plaintext)")
             })
         do {
             let engine = LocalFleetEngine(configuration: configuration, store: SQLFleetStore(database: database), logger: logger)

@@ -152,7 +152,7 @@ actor ServeBanner {
             "FleetAuth is running (project \(project), data in \(dataDirectory); Fleet Engine rows in \(database))",
             "  token server:  \(tokens)   (JWKS \(tokens)/.well-known/jwks.json)",
             "  Fleet Engine:  \(fleet)/   (trusts the token server's \(accounts) signing accounts, each with its role)",
-            "  Fleet Engine gRPC: \(host):\(grpcPort)   (maps.fleetengine.v1 VehicleService and TripService, plaintext)",
+            "  Fleet Engine gRPC: \(host):\(grpcPort)   (maps.fleetengine.v1 VehicleService and TripService, maps.fleetengine.delivery.v1 DeliveryService; plaintext)",
             "  browsers:      \(tokens)/sdk/fleetauth.js (the authTokenFetcher module); example page "
                 + "\(tokens)/examples/?fleetEngine=http://\(host):\(fleetEnginePort)&provider=\(project)",
             "  admin API key: \(dataDirectory)/admin-key\(adminKeyNote)",

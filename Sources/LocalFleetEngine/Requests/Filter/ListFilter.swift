@@ -5,7 +5,7 @@
 ///
 /// A filter is parsed against the fields a list can answer, so that one the engine cannot
 /// answer is refused (400, naming the part), never silently ignored.
-indirect enum ListFilter: Equatable, Sendable {
+package indirect enum ListFilter: Equatable, Sendable, CustomStringConvertible {
     /// `field = value` (`isEqual`) or `field != value`.
     case comparison(field: String, isEqual: Bool, value: String)
     /// Both.
@@ -15,9 +15,21 @@ indirect enum ListFilter: Equatable, Sendable {
     /// Not.
     case not(ListFilter)
 
+    /// The filter in the syntax it is parsed from, every value quoted and every operation in
+    /// parentheses: parsed again, it is the same filter.
+    package var description: String {
+        switch self {
+        case .comparison(let field, let isEqual, let value):
+            "\(field) \(isEqual ? "=" : "!=") \"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+        case .and(let left, let right): "(\(left) AND \(right))"
+        case .or(let left, let right): "(\(left) OR \(right))"
+        case .not(let inner): "NOT (\(inner))"
+        }
+    }
+
     /// Whether a resource whose field values `value` gives (`nil`: the field has none, which
     /// equals nothing, not even the empty string) passes the filter.
-    func matches(_ value: (String) -> String?) -> Bool {
+    package func matches(_ value: (String) -> String?) -> Bool {
         switch self {
         case .comparison(let field, let isEqual, let expected): (value(field) == expected) == isEqual
         case .and(let left, let right): left.matches(value) && right.matches(value)
@@ -43,7 +55,7 @@ extension ListFilter {
     ///
     /// - Throws: ``InvalidArgument`` naming the part of `text` that does not parse or that
     ///   names a field `field` refuses.
-    static func parse(_ text: String, field: @escaping (String) -> String?) throws(InvalidArgument) -> ListFilter? {
+    package static func parse(_ text: String, field: @escaping (String) -> String?) throws(InvalidArgument) -> ListFilter? {
         var parser = try FilterParser(text: text, fieldProblem: field)
         return try parser.parseWhole()
     }
@@ -142,55 +154,56 @@ private enum FilterToken: Equatable, CustomStringConvertible {
         }
     }
 
-    /// The tokens of `text`; refuses an unclosed string or a character no token starts with.
+    /// The tokens of `text`, read scalar by scalar (a combining mark never merges with a quote
+    /// or an operator); refuses an unclosed string or a character no token starts with.
     static func scan(_ text: String) throws(InvalidArgument) -> [FilterToken] {
         var tokens: [FilterToken] = []
-        var characters = Array(text)[...]
-        while let character = characters.first {
-            if character.isWhitespace {
-                characters.removeFirst()
-            } else if character == "(" || character == ")" {
-                tokens.append(character == "(" ? .opening : .closing)
-                characters.removeFirst()
-            } else if character == "\"" || character == "'" {
-                characters.removeFirst()
-                var value = ""
+        var scalars = Array(text.unicodeScalars)[...]
+        while let scalar = scalars.first {
+            if scalar.properties.isWhitespace {
+                scalars.removeFirst()
+            } else if scalar == "(" || scalar == ")" {
+                tokens.append(scalar == "(" ? .opening : .closing)
+                scalars.removeFirst()
+            } else if scalar == "\"" || scalar == "'" {
+                scalars.removeFirst()
+                var value = String.UnicodeScalarView()
                 while true {
-                    guard let next = characters.popFirst() else { throw InvalidArgument("filter has a string that is never closed") }
-                    if next == character { break }
+                    guard let next = scalars.popFirst() else { throw InvalidArgument("filter has a string that is never closed") }
+                    if next == scalar { break }
                     if next == "\\" {
-                        guard let escaped = characters.popFirst() else { throw InvalidArgument("filter ends inside a string") }
+                        guard let escaped = scalars.popFirst() else { throw InvalidArgument("filter ends inside a string") }
                         value.append(escaped)
                     } else {
                         value.append(next)
                     }
                 }
-                tokens.append(.quoted(value))
-            } else if "=!<>".contains(character) {
-                var symbol = String(characters.removeFirst())
-                if characters.first == "=" { symbol.append(characters.removeFirst()) }
+                tokens.append(.quoted(String(value)))
+            } else if "=!<>".unicodeScalars.contains(scalar) {
+                var symbol = String(scalars.removeFirst())
+                if scalars.first == "=" { symbol.unicodeScalars.append(scalars.removeFirst()) }
                 switch symbol {
                 case "=": tokens.append(.equal)
                 case "!=": tokens.append(.notEqual)
                 case "!": throw InvalidArgument("filter has '!' alone; write != or NOT")
                 default: tokens.append(.comparison(symbol))
                 }
-            } else if character == "-", tokens.last.map(Self.endsOperand) != true {
+            } else if scalar == "-", tokens.last.map(Self.endsOperand) != true {
                 tokens.append(.minus)
-                characters.removeFirst()
-            } else if Self.isWordCharacter(character) {
-                let word = characters.prefix(while: Self.isWordCharacter)
-                characters.removeFirst(word.count)
-                tokens.append(.word(String(word)))
+                scalars.removeFirst()
+            } else if Self.isWordScalar(scalar) {
+                let word = scalars.prefix(while: Self.isWordScalar)
+                scalars.removeFirst(word.count)
+                tokens.append(.word(String(String.UnicodeScalarView(word))))
             } else {
-                throw InvalidArgument("filter has '\(character)', which no part of a filter starts with")
+                throw InvalidArgument("filter has '\(scalar.escaped(asASCII: true))', which no part of a filter starts with")
             }
         }
         return tokens
     }
 
-    private static func isWordCharacter(_ character: Character) -> Bool {
-        character.isLetter || character.isNumber || "_.-:+*@".contains(character)
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "_.-:+*@".unicodeScalars.contains(scalar)
     }
 
     /// Whether a `-` after `token` starts a value (`x = -3`) rather than negating what follows.
