@@ -5,8 +5,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A small REST client for Fleet Engine's vehicles and trips (v1 paths, proto3 JSON) that
-/// attaches a token from an ``AuthorizationTokenProvider`` to every call.
+/// A small REST client for Fleet Engine's vehicles and trips, delivery vehicles and shipments
+/// (v1 paths, proto3 JSON) that attaches a token from an ``AuthorizationTokenProvider`` to every
+/// call.
 ///
 /// Each call asks the provider for a token for the call's ``AuthorizationContext`` (the
 /// vehicle for vehicle calls, the trip for trip reads, unless told otherwise). When Fleet
@@ -81,8 +82,8 @@ public struct FleetEngineClient: Sendable {
         return try await call(.put, "trips/\(id)", query: ["updateMask": "tripStatus"], body: update, context: context)
     }
 
-    private enum Method: String {
-        case get = "GET", post = "POST", put = "PUT"
+    enum Method: String {
+        case get = "GET", post = "POST", put = "PUT", patch = "PATCH"
     }
 
     private struct Empty: Encodable {}
@@ -97,7 +98,7 @@ public struct FleetEngineClient: Sendable {
     }
 
     /// Sends one call, trying once more with a fresh token after a 401.
-    private func call<Response: Decodable>(
+    func call<Response: Decodable>(
         _ method: Method,
         _ path: String,
         query: [String: String] = [:],

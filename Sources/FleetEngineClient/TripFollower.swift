@@ -51,11 +51,11 @@ public struct TripFollower: AsyncSequence, Sendable {
     /// Takes the readings of one ``TripFollower``.
     public struct Iterator: AsyncIteratorProtocol {
         private let follower: TripFollower
-        private var hasRead = false
-        private var isOver = false
+        private var polling: Polling<Trip>
 
         init(follower: TripFollower) {
             self.follower = follower
+            self.polling = Polling(interval: follower.interval, retryPolicy: follower.retryPolicy)
         }
 
         /// The next reading, after the interval; `nil` once a final reading was yielded.
@@ -63,20 +63,8 @@ public struct TripFollower: AsyncSequence, Sendable {
         /// - Throws: A ``FleetEngineError`` that is not transient or that outlasted the
         ///   retries, or `CancellationError`.
         public mutating func next() async throws -> Trip? {
-            guard !isOver else { return nil }
-            if hasRead { try await Task.sleep(for: follower.interval) }
-            hasRead = true
-            var failures = 0
-            while true {
-                do {
-                    let trip = try await follower.client.trip(follower.tripID)
-                    isOver = trip.tripStatus?.isFinal ?? false
-                    return trip
-                } catch let error as FleetEngineError where error.isTransient && failures + 1 < follower.retryPolicy.maxAttempts {
-                    failures += 1
-                    try await follower.retryPolicy.sleep(follower.retryPolicy.delay(afterAttempt: failures, retryAfter: error.retryAfter))
-                }
-            }
+            let follower = follower
+            return try await polling.next(read: { try await follower.client.trip(follower.tripID) }, isFinal: { $0.tripStatus?.isFinal ?? false })
         }
     }
 }

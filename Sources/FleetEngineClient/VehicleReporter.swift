@@ -13,8 +13,15 @@ import FleetTokenProvider
 ///   and surfaces the error as ``ReporterEvent/stopped(_:)`` and ``stopReason``.
 /// - Everything it does is told through ``events``.
 public actor VehicleReporter {
+    /// Whose location is reported: an on-demand vehicle, or a delivery vehicle.
+    enum Target: Sendable {
+        case vehicle(String)
+        case deliveryVehicle(String)
+    }
+
     /// The vehicle whose location is reported.
     public nonisolated let vehicleID: String
+    private let target: Target
     /// What happened to each location, in order; finishes after ``finish()`` or a stop.
     public nonisolated let events: AsyncStream<ReporterEvent>
     /// Why the reporter stopped, `nil` while it runs.
@@ -42,7 +49,15 @@ public actor VehicleReporter {
         retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 12, initialBackoff: .milliseconds(250), maxBackoff: .seconds(8)),
         eventBuffering: AsyncStream<ReporterEvent>.Continuation.BufferingPolicy = .bufferingNewest(4096)
     ) {
-        self.vehicleID = vehicleID
+        self.init(target: .vehicle(vehicleID), client: client, retryPolicy: retryPolicy, eventBuffering: eventBuffering)
+    }
+
+    /// A reporter for `target`'s locations (see the public initializer).
+    init(target: Target, client: FleetEngineClient, retryPolicy: RetryPolicy, eventBuffering: AsyncStream<ReporterEvent>.Continuation.BufferingPolicy) {
+        switch target {
+        case .vehicle(let id), .deliveryVehicle(let id): self.vehicleID = id
+        }
+        self.target = target
         self.client = client
         self.retryPolicy = retryPolicy
         (events, continuation) = AsyncStream.makeStream(of: ReporterEvent.self, bufferingPolicy: eventBuffering)
@@ -73,7 +88,10 @@ public actor VehicleReporter {
         while let next = pending, stopReason == nil {
             pending = nil
             do {
-                _ = try await client.updateLocation(next.location, ofVehicle: vehicleID)
+                switch target {
+                case .vehicle(let id): _ = try await client.updateLocation(next.location, ofVehicle: id)
+                case .deliveryVehicle(let id): _ = try await client.updateLocation(next.location, ofDeliveryVehicle: id)
+                }
                 failures = 0
                 continuation.yield(.accepted(next.location, latency: .now - next.reportedAt))
             } catch {

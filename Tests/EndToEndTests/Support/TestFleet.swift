@@ -89,10 +89,15 @@ final class TestFleet: Sendable {
         FleetEngineClient(baseURL: URL(string: "http://127.0.0.1:\(await servers.fleetEnginePort)")!, providerID: Self.project, tokens: tokens, transport: transport)
     }
 
+    /// The token server's account administration, on the fleet's clock.
+    var administration: AccountAdministration {
+        get async { AccountAdministration(store: await servers.tokenServer.store, hasher: PasswordHasher(cost: 4), now: { [clock] in clock.now }) }
+    }
+
     /// Creates `vehicle-i` and `trip-i` (on it) in Fleet Engine and accounts `driver-i` and
     /// `consumer-i` assigned to them, for each `i` in `indices`.
     func enroll(_ indices: Range<Int>) async throws {
-        let administration = AccountAdministration(store: await servers.tokenServer.store, hasher: PasswordHasher(cost: 4), now: { [clock] in clock.now })
+        let administration = await administration
         let fleet = try await operatorClient
         for index in indices {
             _ = try await administration.createAccount(username: "driver-\(index)", password: Self.password, roleName: "driver")
@@ -103,6 +108,17 @@ final class TestFleet: Sendable {
             let pickup = Trip.Terminal(point: LatLng(latitude: 52.52, longitude: 13.405))
             _ = try await fleet.createTrip(Trip(vehicleId: "vehicle-\(index)", pickupPoint: pickup), id: "trip-\(index)")
         }
+    }
+
+    /// Sends `body` to the local Fleet Engine's `POST /v1/providers/{project}/{path}` with
+    /// `token`, as a backend without a client for the call would; fails unless it is 200.
+    func post(_ path: String, token: String, body: String) async throws {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(await servers.fleetEnginePort)/v1/providers/\(Self.project)/\(path)")!)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(body.utf8)
+        let (answer, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw TestFailure("POST \(path): \(String(decoding: answer, as: UTF8.self))") }
     }
 
     /// Logs `username` in over HTTP and returns the session token.
@@ -129,8 +145,11 @@ final class TestFleet: Sendable {
         tokenTransport: (any HTTPTransport)? = nil
     ) async throws -> TestApp {
         let session = try await logIn(user)
-        let kind = user.hasPrefix("driver") ? "driver" : "consumer"
-        let url = "http://127.0.0.1:\(await servers.tokenServerPort)/v1/tokens/\(kind)/\(template ?? (kind == "driver" ? "{vehicleId}" : "{tripId}"))"
+        // The token route of the user's role (`driver-0` → driver, `delivery-consumer-0` →
+        // delivery-consumer) and the id its tokens are asked for by.
+        let routes = ["delivery-driver": "{deliveryVehicleId}", "delivery-consumer": "{trackingId}", "driver": "{vehicleId}", "consumer": "{tripId}"]
+        guard let (kind, placeholder) = routes.first(where: { user.hasPrefix($0.key + "-") }) else { throw TestFailure("no token route for \(user)") }
+        let url = "http://127.0.0.1:\(await servers.tokenServerPort)/v1/tokens/\(kind)/\(template ?? placeholder)"
         let fetcher = CountingFetcher(HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(url),
             retryPolicy: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50)),
@@ -149,16 +168,19 @@ struct TestApp: Sendable {
     let log: EventLog
 }
 
-/// Server tokens minted on the spot, as the fleet operator's backend has them.
+/// Tokens minted on the spot, as the fleet operator's backend has them: server tokens by
+/// default, or any kind `kind` makes of the call's context.
 struct ServerTokens: AuthorizationTokenProvider {
     let minter: TokenMinter
+    let kind: @Sendable (AuthorizationContext) -> TokenKind
 
-    init(key: ServiceAccountKey, clock: any TokenClock) throws {
+    init(key: ServiceAccountKey, clock: any TokenClock, kind: @escaping @Sendable (AuthorizationContext) -> TokenKind = { _ in .server }) throws {
         minter = try TokenMinter(key: key, defaultLifetime: .seconds(3600), now: { clock.now })
+        self.kind = kind
     }
 
     func token(for context: AuthorizationContext) async throws -> String {
-        try minter.mint(.server).token
+        try minter.mint(kind(context)).token
     }
 
     func invalidate(_ context: AuthorizationContext) async {}
