@@ -75,11 +75,17 @@ struct DemoNetwork: Sendable {
     /// How long the apps wait for an answer.
     static let timeout = Duration.seconds(15)
 
-    /// An app's Fleet Engine client: tokens of `kind` (`driver`, `consumer`) fetched from the
-    /// token server with `session` and cached; provider events go to `stats`.
+    /// The id each kind of app's tokens are asked for by, as a token URL's placeholder.
+    static let tokenPlaceholders = [
+        "driver": "{vehicleId}", "consumer": "{tripId}", "delivery-driver": "{deliveryVehicleId}", "delivery-consumer": "{trackingId}",
+    ]
+
+    /// An app's Fleet Engine client: tokens of `kind` (`driver`, `consumer`, `delivery-driver`,
+    /// `delivery-consumer`) fetched from the token server with `session` and cached; provider
+    /// events go to `stats`.
     func client(kind: String, session sessionToken: String, stats: DemoStats) throws -> FleetEngineClient {
         let transport = appTransport()
-        let placeholder = kind == "driver" ? "{vehicleId}" : "{tripId}"
+        guard let placeholder = Self.tokenPlaceholders[kind] else { throw DemoFailure("no token route for \(kind) apps") }
         let fetcher = HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(tokenServer.absoluteString + "/v1/tokens/\(kind)/\(placeholder)"),
             requestTimeout: Self.timeout,

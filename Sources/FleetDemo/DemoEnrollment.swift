@@ -36,13 +36,14 @@ struct DemoEnrollment: Sendable {
     }
 }
 
-/// Server tokens minted on the spot with the token server's server key, as the fleet
-/// operator's own backend has them.
+/// Server tokens minted on the spot with one of the token server's keys, as the fleet
+/// operator's own backend has them: on-demand server tokens, or `kind`'s.
 struct ServerTokenProvider: AuthorizationTokenProvider {
     let minter: TokenMinter
+    var kind = TokenKind.server
 
     func token(for context: AuthorizationContext) async throws -> String {
-        try minter.mint(.server).token
+        try minter.mint(kind).token
     }
 
     func invalidate(_ context: AuthorizationContext) async {}

@@ -45,8 +45,8 @@ struct DemoRun {
             transport: network.transport)
         let administration = AccountAdministration(store: tokenServer.store, hasher: PasswordHasher(cost: Self.bcryptCost))
         try await DemoEnrollment(fleet: operatorClient, administration: administration).enroll(count)
-        let driverSessions = try await logIn("driver", count, network)
-        let consumerSessions = try await logIn("consumer", count, network)
+        let driverSessions = try await Self.logIn("driver", count, network)
+        let consumerSessions = try await Self.logIn("consumer", count, network)
         announce("  enrolled \(count) vehicles, \(count) trips and \(2 * count) accounts, and logged every app in, in \(String(format: "%.1f", (ContinuousClock.now - setupStart).timeInterval)) s")
 
         let keyless = servers.keyless
@@ -125,7 +125,7 @@ struct DemoRun {
     }
 
     /// Logs in `role-0` … `role-(count-1)`, eight at a time, and returns their sessions.
-    private func logIn(_ role: String, _ count: Int, _ network: DemoNetwork) async throws -> [String] {
+    static func logIn(_ role: String, _ count: Int, _ network: DemoNetwork) async throws -> [String] {
         try await withThrowingTaskGroup(of: (Int, String).self) { group in
             var sessions = [String](repeating: "", count: count)
             for index in 0..<count {
@@ -200,7 +200,8 @@ struct DemoRun {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    private static func key(_ tokenServer: TokenServer, _ role: FleetEngineRole) throws -> ServiceAccountKey {
+    /// The token server's signing key of `role`.
+    static func key(_ tokenServer: TokenServer, _ role: FleetEngineRole) throws -> ServiceAccountKey {
         guard let key = tokenServer.keys.key(for: role) else { throw DemoFailure("the token server has no \(role.rawValue) key") }
         return key
     }

@@ -40,9 +40,21 @@ package struct DemoSettings: Sendable {
         return nil
     }
 
-    /// Starts the servers in a temporary data directory, plays the demo, stops the servers,
-    /// removes the directory and returns the report.
+    /// Starts the servers in a temporary data directory, plays the on-demand demo, stops the
+    /// servers, removes the directory and returns the report.
     package func play() async throws -> DemoReport {
+        try await withServers { try await DemoRun(settings: self, servers: $0).play() }
+    }
+
+    /// The same with delivery vehicles, their stops and tasks, and shipments followed
+    /// (`fleetauth demo --delivery`).
+    package func playDeliveries() async throws -> DeliveryDemoReport {
+        try await withServers { try await DeliveryDemoRun(settings: self, servers: $0).play() }
+    }
+
+    /// Runs `body` with both servers started in a temporary data directory, then stops them
+    /// and removes the directory.
+    private func withServers<Report>(_ body: (LocalFleet) async throws -> Report) async throws -> Report {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let options = TokenServerOptions(
@@ -51,7 +63,7 @@ package struct DemoSettings: Sendable {
         logger.logLevel = .error
         let servers = try await LocalFleet.start(dataDirectory: folder, project: DemoRun.project, options: options, keyless: keyless, logger: logger)
         do {
-            let report = try await DemoRun(settings: self, servers: servers).play()
+            let report = try await body(servers)
             await servers.stop()
             return report
         } catch {

@@ -31,6 +31,24 @@ extension FleetEngineClient {
             context: AuthorizationContext(deliveryVehicleID: id))
     }
 
+    /// Creates task `id` (needs a delivery server token, or a trusted driver's for the task).
+    public func createTask(_ task: DeliveryTask, id: String) async throws -> DeliveryTask {
+        try await call(.post, "tasks", query: ["taskId": id], body: task, context: AuthorizationContext(taskID: id))
+    }
+
+    /// Reads task `id` (needs a delivery server or fleet reader token).
+    public func task(_ id: String) async throws -> DeliveryTask {
+        try await call(.get, "tasks/\(id)", body: DeliveryTask?.none, context: AuthorizationContext(taskID: id))
+    }
+
+    /// Sets task `id`'s outcome, `SUCCEEDED` or `FAILED` (once; Fleet Engine places it at the
+    /// vehicle's last location).
+    public func setOutcome(_ outcome: String, ofTask id: String) async throws -> DeliveryTask {
+        var update = DeliveryTask()
+        update.taskOutcome = outcome
+        return try await call(.patch, "tasks/\(id)", query: ["updateMask": "taskOutcome"], body: update, context: AuthorizationContext(taskID: id))
+    }
+
     /// Reads what a consumer may see of the shipment `trackingID`.
     public func taskTrackingInfo(_ trackingID: String) async throws -> TaskTrackingInfo {
         try await call(.get, "taskTrackingInfo/\(trackingID)", body: TaskTrackingInfo?.none, context: AuthorizationContext(trackingID: trackingID))

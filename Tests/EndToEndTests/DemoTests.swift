@@ -63,4 +63,15 @@ struct KeylessDemoTests {
         #expect(keyless.publicKeys >= LocalKeyless.roles.count, "every role's keys were fetched")
         #expect(report.counts.intrusionsAccepted == 0)
     }
+
+    /// `fleetauth demo --delivery`, short: every parcel is delivered and followed to the end,
+    /// no location is lost, and each of the intruder's tricks is refused every time.
+    @Test func aShortDeliveryDemoDeliversEveryParcelAndRefusesTheIntruder() async throws {
+        let report = try await DemoTests.short.playDeliveries()
+        #expect(report.succeeded)
+        #expect(report.parcelsDelivered == 8 && report.shipmentsFollowed == 4 && report.lostVans.isEmpty)
+        #expect(report.counts.accepted + report.counts.superseded == report.counts.reported, "\(report.counts)")
+        #expect((report.minted["untrusted-delivery-driver"] ?? 0) >= 4 && (report.minted["delivery-consumer"] ?? 0) >= 4, "\(report.minted)")
+        #expect(report.intruder.count == 3 && report.intruder.values.allSatisfy { $0.attempts > 0 && $0.refused == $0.attempts })
+    }
 }

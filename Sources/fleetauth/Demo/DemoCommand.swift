@@ -42,6 +42,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Sign the apps' tokens keylessly through IAM (a Google stand-in started here) and rotate the keys mid-drive.")
     var keyless = false
 
+    @Flag(help: "Play a delivery fleet instead: vans with parcels on stops, driver apps reporting, consumers following shipments.")
+    var delivery = false
+
     @Option(help: "The apps' HTTP client: one AsyncHTTPClient for all, or a URLSession of each app's own (\(DemoHTTPClient.allCases.map(\.rawValue).joined(separator: ", "))).")
     var httpClient = DemoSettings().httpClient
 
@@ -65,9 +68,15 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let report = try await settings.play()
-        report.print()
-        if !report.succeeded { throw ExitCode(1) }
+        if delivery {
+            let report = try await settings.playDeliveries()
+            report.print()
+            if !report.succeeded { throw ExitCode(1) }
+        } else {
+            let report = try await settings.play()
+            report.print()
+            if !report.succeeded { throw ExitCode(1) }
+        }
     }
 }
 

@@ -32,6 +32,9 @@ struct ListFilterTests {
         ("a = 1)", "filter has ')' where it should end"),
         ("a ! 1", "filter has '!' alone; write != or NOT"),
         ("a = 1 ; b = 2", "filter has ';', which no part of a filter starts with"),
+        (String(repeating: "-", count: 8000) + "a = 1", "filter nests NOT, - and parentheses more than 50 deep"),
+        (String(repeating: "(", count: 3000) + "a = 1", "filter nests NOT, - and parentheses more than 50 deep"),
+        (Array(repeating: "a = 1", count: 51).joined(separator: " "), "filter has more than 50 comparisons"),
     ])
     func aFilterThatCannotBeAnsweredIsRefusedByName(text: String, refusal: String) {
         #expect(throws: InvalidArgument(refusal)) { try parse(text) }

@@ -62,11 +62,12 @@ enum TrackingView {
         if visibility.shows(config.hasRoutePolylinePointsVisibility ? config.routePolylinePointsVisibility : nil) {
             info.routePolylinePoints = route
         }
-        if visibility.shows(config.hasEstimatedArrivalTimeVisibility ? config.estimatedArrivalTimeVisibility : nil) {
-            info.estimatedArrivalTime = Google_Protobuf_Timestamp(date: arrival)
+        if visibility.shows(config.hasEstimatedArrivalTimeVisibility ? config.estimatedArrivalTimeVisibility : nil), let time = Self.timestamp(arrival) {
+            info.estimatedArrivalTime = time
         }
-        if visibility.shows(config.hasEstimatedTaskCompletionTimeVisibility ? config.estimatedTaskCompletionTimeVisibility : nil) {
-            info.estimatedTaskCompletionTime = Google_Protobuf_Timestamp(date: arrival.addingTimeInterval(TimeInterval(task.taskDuration.seconds)))
+        let completion = arrival.addingTimeInterval(TimeInterval(task.taskDuration.seconds))
+        if visibility.shows(config.hasEstimatedTaskCompletionTimeVisibility ? config.estimatedTaskCompletionTimeVisibility : nil), let time = Self.timestamp(completion) {
+            info.estimatedTaskCompletionTime = time
         }
         if visibility.shows(config.hasRemainingDrivingDistanceVisibility ? config.remainingDrivingDistanceVisibility : nil) {
             info.remainingDrivingDistanceMeters = .init(Int32(clamping: Int(meters.rounded())))
@@ -78,6 +79,15 @@ enum TrackingView {
             info.vehicleLocation = vehicle.lastLocation
         }
         return info
+    }
+
+    /// The last instant proto3 can write (9999-12-31T23:59:59Z).
+    private static let latestTimestamp = Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// `date` as a timestamp, or `nil` past the year 9999 (tasks may take centuries; their
+    /// estimates are then left out rather than written wrong).
+    private static func timestamp(_ date: Date) -> Google_Protobuf_Timestamp? {
+        date <= latestTimestamp ? Google_Protobuf_Timestamp(date: date) : nil
     }
 
     /// Where the vehicle stands towards the task's stop, which thresholds compare.

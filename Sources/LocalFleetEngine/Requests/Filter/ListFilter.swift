@@ -4,7 +4,9 @@
 /// Values are bare words or numbers, or strings in double or single quotes.
 ///
 /// A filter is parsed against the fields a list can answer, so that one the engine cannot
-/// answer is refused (400, naming the part), never silently ignored.
+/// answer is refused (400, naming the part), never silently ignored. A filter holds at most
+/// ``maximumComparisons`` comparisons (Google's limit for delivery vehicle filters) and nests
+/// `NOT`, `-` and parentheses at most ``maximumDepth`` deep.
 package indirect enum ListFilter: Equatable, Sendable, CustomStringConvertible {
     /// `field = value` (`isEqual`) or `field != value`.
     case comparison(field: String, isEqual: Bool, value: String)
@@ -50,6 +52,11 @@ package indirect enum ListFilter: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension ListFilter {
+    /// The most comparisons a filter may hold.
+    package static let maximumComparisons = 50
+    /// The deepest a filter may nest `NOT`, `-` and parentheses.
+    package static let maximumDepth = 50
+
     /// The filter `text` (`nil` when it is empty), checking every field it names with `field`,
     /// which returns why a field cannot be filtered on, or `nil` when it can.
     ///
@@ -69,6 +76,8 @@ extension ListFilter {
 private struct FilterParser {
     private var tokens: [FilterToken]
     private var position = 0
+    private var depth = 0
+    private var comparisons = 0
     private let fieldProblem: (String) -> String?
 
     init(text: String, fieldProblem: @escaping (String) -> String?) throws(InvalidArgument) {
@@ -102,6 +111,11 @@ private struct FilterParser {
     }
 
     private mutating func factor() throws(InvalidArgument) -> ListFilter {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= ListFilter.maximumDepth else {
+            throw InvalidArgument("filter nests NOT, - and parentheses more than \(ListFilter.maximumDepth) deep")
+        }
         switch next() {
         case .word("NOT"), .minus:
             return .not(try factor())
@@ -111,6 +125,10 @@ private struct FilterParser {
             return inner
         case .word(let field) where !["AND", "OR"].contains(field):
             if let problem = fieldProblem(field) { throw InvalidArgument("filter names \(field): \(problem)") }
+            comparisons += 1
+            guard comparisons <= ListFilter.maximumComparisons else {
+                throw InvalidArgument("filter has more than \(ListFilter.maximumComparisons) comparisons")
+            }
             let isEqual: Bool
             switch next() {
             case .equal: isEqual = true
