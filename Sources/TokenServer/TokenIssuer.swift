@@ -10,11 +10,11 @@ enum TokenRequest: Sendable {
     /// A fleet reader token (every id `*`), for fleet-reader accounts.
     case fleetReader
 
-    /// The account role that may ask.
-    var accountRole: AccountRole {
+    /// The account roles that may ask.
+    var accountRoles: [AccountRole] {
         switch self {
-        case .resource(let resource): resource.kind.accountRole
-        case .fleetReader: .fleetReader
+        case .resource(let resource): resource.kind.accountRoles
+        case .fleetReader: [.fleetReader]
         }
     }
 
@@ -23,10 +23,11 @@ enum TokenRequest: Sendable {
         if case .resource(let resource) = self { resource } else { nil }
     }
 
-    /// The token that answers it.
-    var tokenKind: TokenKind {
+    /// The token that answers it for an account of `role` (one of ``accountRoles``): a trusted
+    /// delivery driver's is a trusted one.
+    func tokenKind(for role: AccountRole) -> TokenKind {
         switch self {
-        case .resource(let resource): resource.kind.tokenKind(id: resource.id)
+        case .resource(let resource): role.tokenKind(id: resource.id)
         case .fleetReader: .fleetReader
         }
     }
@@ -61,7 +62,7 @@ struct TokenIssuer: Sendable {
         try authorize(request, grant: grant)
         let minted: MintedToken
         do {
-            minted = try await signers.token(request.tokenKind, for: grant.role, resourceID: request.resource?.id ?? FleetEngineIdentifier.wildcard)
+            minted = try await signers.token(request.tokenKind(for: grant.role), for: grant.role, resourceID: request.resource?.id ?? FleetEngineIdentifier.wildcard)
         } catch let error as APIError {
             logger.warning("token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
             throw refusal(.signingFailed, error, grant)
@@ -93,7 +94,7 @@ struct TokenIssuer: Sendable {
             }
         }
         try authorize(request, grant: grant)
-        guard let minted = try signers.tokenWithoutWaiting(request.tokenKind, for: grant.role) else { return nil }
+        guard let minted = try signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else { return nil }
         recordIssued(request, for: grant, since: start)
         return minted
     }
@@ -109,8 +110,9 @@ struct TokenIssuer: Sendable {
                 throw refusal(.badID, .permissionDenied("no token is issued for this \(resource.kind) id: it \(problem)"), grant)
             }
         }
-        guard grant.role == request.accountRole else {
-            throw refusal(.wrongRole, .permissionDenied("account \"\(grant.username)\" is a \(grant.role) account; \(request.tokenKind.name) tokens are for \(request.accountRole) accounts"), grant)
+        guard request.accountRoles.contains(grant.role) else {
+            let roles = request.accountRoles.map(\.rawValue).joined(separator: " or ")
+            throw refusal(.wrongRole, .permissionDenied("account \"\(grant.username)\" is a \(grant.role) account; these tokens are for \(roles) accounts"), grant)
         }
         if let resource = request.resource, !grant.isAssigned {
             throw refusal(.notAssigned, .permissionDenied("account \"\(grant.username)\" is not assigned to \(resource)"), grant)
@@ -118,8 +120,9 @@ struct TokenIssuer: Sendable {
     }
 
     private func recordIssued(_ request: TokenRequest, for grant: SessionGrant, since start: ContinuousClock.Instant) {
-        metrics.tokenIssued(kind: request.tokenKind.name, elapsed: ContinuousClock.now - start)
-        logger.debug("token issued", metadata: ["username": "\(grant.username)", "kind": "\(request.tokenKind.name)", "resource": "\(request.resource.map(\.description) ?? "*")"])
+        let kind = request.tokenKind(for: grant.role).name
+        metrics.tokenIssued(kind: kind, elapsed: ContinuousClock.now - start)
+        logger.debug("token issued", metadata: ["username": "\(grant.username)", "kind": "\(kind)", "resource": "\(request.resource.map(\.description) ?? "*")"])
     }
 
     /// The grant of the session or linked identity the credential stands for.

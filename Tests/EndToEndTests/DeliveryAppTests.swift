@@ -12,8 +12,7 @@ import FoundationNetworking
 
 /// The delivery apps on the real servers: a driver app reports its locations and its stops
 /// with ``DeliveryVehicleReporter``, a consumer app follows the shipment with
-/// ``ShipmentFollower``, each with tokens from the token server (or, for the trusted driver,
-/// minted by its backend).
+/// ``ShipmentFollower``, each with tokens from the token server.
 @Suite("delivery apps")
 struct DeliveryAppTests {
     static let depot = LatLng(latitude: 52.50, longitude: 13.40)
@@ -60,9 +59,12 @@ struct DeliveryAppTests {
 
         // The consumer follows the shipment while a trusted driver works through both stops.
         let consumer = try await fleet.app("delivery-consumer-0")
-        let trustedClient = await fleet.client(tokens: try ServerTokens(key: TestKeys.byRole[.deliveryTrustedDriver]!, clock: fleet.clock) { context in
-            .trustedDeliveryDriver(deliveryVehicleID: context.deliveryVehicleID ?? "")
-        })
+        // A second account of the van, marked trusted: its tokens, from the same token route,
+        // are signed by the trusted-driver key, and may move the van through its stops.
+        let administration = await fleet.administration
+        _ = try await administration.createAccount(username: "trusted-delivery-driver-0", password: TestFleet.password, roleName: "trusted-delivery-driver")
+        _ = try await administration.assign(Resource(.deliveryVehicle, id: "van"), to: "trusted-delivery-driver-0")
+        let trustedClient = try await fleet.app("trusted-delivery-driver-0").client
         let trusted = DeliveryVehicleReporter(deliveryVehicleID: "van", client: trustedClient)
         let progress: [Int: @Sendable () async throws -> DeliveryVehicle] = [
             1: { try await trusted.enroute() }, 2: { try await trusted.arrived() }, 3: { try await trusted.completed() },

@@ -67,7 +67,7 @@ struct AccountRulesTests {
         #expect(try AccountRules.role(named: "delivery-driver") == .deliveryDriver)
         #expect(throws: (any Error).self) { try AccountRules.role(named: "admin") }
         for kind in ResourceKind.allCases {
-            #expect(kind.accountRole.resourceKind == kind)
+            #expect(kind.accountRoles.allSatisfy { $0.resourceKind == kind })
         }
         #expect(AccountRole.fleetReader.resourceKind == nil)
     }

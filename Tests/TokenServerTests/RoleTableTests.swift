@@ -17,6 +17,6 @@ struct RoleTableTests {
 
     @Test("an assigned account's token is the one its resource kind gives", arguments: ResourceKind.allCases)
     func assignedTokens(kind: ResourceKind) {
-        #expect(kind.accountRole.tokenKind(id: "x") == kind.tokenKind(id: "x"))
+        #expect(kind.accountRoles[0].tokenKind(id: "x") == kind.tokenKind(id: "x"))
     }
 }

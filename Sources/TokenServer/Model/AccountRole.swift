@@ -6,8 +6,12 @@ package enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cus
     case driver
     /// A Consumer SDK app: consumer tokens for the trips assigned to it.
     case consumer
-    /// A delivery driver app: untrusted delivery driver tokens for its delivery vehicles.
+    /// A delivery driver app: untrusted delivery driver tokens for its delivery vehicles (its
+    /// location only, as in Google's sample backend). The default for delivery drivers.
     case deliveryDriver = "delivery-driver"
+    /// A delivery driver app trusted with more: trusted delivery driver tokens, with which it
+    /// may also report its stops' progress. Assigned to delivery vehicles, as `delivery-driver` is.
+    case trustedDeliveryDriver = "trusted-delivery-driver"
     /// A shipment-tracking app: delivery consumer tokens for its tracking ids.
     case deliveryConsumer = "delivery-consumer"
     /// A trusted fleet dashboard: fleet reader tokens (every id `*`, read only).
@@ -15,7 +19,10 @@ package enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cus
 
     /// The kind of token this role's accounts get for resource `id` (a fleet reader's names none).
     package func tokenKind(id: String) -> TokenKind {
-        resourceKind?.tokenKind(id: id) ?? .fleetReader
+        switch self {
+        case .trustedDeliveryDriver: .trustedDeliveryDriver(deliveryVehicleID: id)
+        case .driver, .consumer, .deliveryDriver, .deliveryConsumer, .fleetReader: resourceKind?.tokenKind(id: id) ?? .fleetReader
+        }
     }
 
     /// The role of the service account whose key signs this account's tokens: the narrowest
@@ -26,7 +33,7 @@ package enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cus
 
     /// The kind of resource this role is assigned to, or `nil` for the fleet reader.
     package var resourceKind: ResourceKind? {
-        ResourceKind.allCases.first { $0.accountRole == self }
+        ResourceKind.allCases.first { $0.accountRoles.contains(self) }
     }
 
     /// The name used in the API and on the command line, e.g. `delivery-driver`.

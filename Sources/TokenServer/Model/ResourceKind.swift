@@ -11,17 +11,24 @@ package enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, Cu
     /// A shipment's tracking id; its consumer gets delivery consumer tokens for it.
     case trackingID = "tracking-id"
 
-    /// The only account role that may be assigned to this kind of resource.
-    package var accountRole: AccountRole {
+    /// The account roles that may be assigned to this kind of resource: one, but for delivery
+    /// vehicles, whose drivers are untrusted by default or trusted.
+    package var accountRoles: [AccountRole] {
         switch self {
-        case .vehicle: .driver
-        case .trip: .consumer
-        case .deliveryVehicle: .deliveryDriver
-        case .trackingID: .deliveryConsumer
+        case .vehicle: [.driver]
+        case .trip: [.consumer]
+        case .deliveryVehicle: [.deliveryDriver, .trustedDeliveryDriver]
+        case .trackingID: [.deliveryConsumer]
         }
     }
 
-    /// The token that lets an account assigned to resource `id` act on it.
+    /// ``accountRoles`` in words, e.g. `delivery-driver or trusted-delivery-driver`.
+    package var accountRoleNames: String {
+        accountRoles.map(\.rawValue).joined(separator: " or ")
+    }
+
+    /// The token that lets an account of the default role assigned to resource `id` act on it
+    /// (see ``AccountRole/tokenKind(id:)`` for each role's).
     package func tokenKind(id: String) -> TokenKind {
         switch self {
         case .vehicle: .driver(vehicleID: id)

@@ -21,7 +21,7 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSuchAccount(let username):
             "no account \"\(username)\""
         case .wrongRole(let username, let role, let resource):
-            "account \"\(username)\" is a \(role) account; only \(resource.kind.accountRole) accounts can be assigned to a \(resource.kind)"
+            "account \"\(username)\" is a \(role) account; only \(resource.kind.accountRoleNames) accounts can be assigned to a \(resource.kind)"
         case .notAssigned(let resource):
             "nobody is assigned to \(resource)"
         case .identityTaken(let identity):

@@ -8,7 +8,7 @@ extension TokenServerStore {
             let row = try await db.raw("SELECT role FROM token_server_accounts WHERE username = \(bind: username)").first()
             guard let row else { throw StoreError.noSuchAccount(username: username) }
             let role = try Self.role(from: row)
-            guard role == resource.kind.accountRole else {
+            guard resource.kind.accountRoles.contains(role) else {
                 throw StoreError.wrongRole(username: username, role: role, resource: resource)
             }
             try await db.raw("""

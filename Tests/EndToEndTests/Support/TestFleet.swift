@@ -147,8 +147,11 @@ final class TestFleet: Sendable {
         let session = try await logIn(user)
         // The token route of the user's role (`driver-0` → driver, `delivery-consumer-0` →
         // delivery-consumer) and the id its tokens are asked for by.
-        let routes = ["delivery-driver": "{deliveryVehicleId}", "delivery-consumer": "{trackingId}", "driver": "{vehicleId}", "consumer": "{tripId}"]
-        guard let (kind, placeholder) = routes.first(where: { user.hasPrefix($0.key + "-") }) else { throw TestFailure("no token route for \(user)") }
+        let routes = [
+            ("trusted-delivery-driver", "delivery-driver", "{deliveryVehicleId}"), ("delivery-driver", "delivery-driver", "{deliveryVehicleId}"),
+            ("delivery-consumer", "delivery-consumer", "{trackingId}"), ("driver", "driver", "{vehicleId}"), ("consumer", "consumer", "{tripId}"),
+        ]
+        guard let (_, kind, placeholder) = routes.first(where: { user.hasPrefix($0.0 + "-") }) else { throw TestFailure("no token route for \(user)") }
         let url = "http://127.0.0.1:\(await servers.tokenServerPort)/v1/tokens/\(kind)/\(template ?? placeholder)"
         let fetcher = CountingFetcher(HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(url),
