@@ -79,7 +79,7 @@ package struct LocalFleetEngine: Service {
         let application = Application(
             router: router,
             server: FleetHTTPServer.http1(
-                answering: VehicleUpdateRoute(core: core, logger: logger), serverName: serverName, executor: EventLoopTaskExecutor(),
+                answering: LocationUpdateRoute(core: core, logger: logger), serverName: serverName, executor: EventLoopTaskExecutor(),
                 inFlight: updatesInFlight, crossOrigin: .fleetEngine),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core),

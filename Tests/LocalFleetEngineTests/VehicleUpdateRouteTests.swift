@@ -4,7 +4,7 @@ import Locking
 import TestSupport
 import Testing
 
-/// REST location updates are answered in the channel pipeline (`VehicleUpdateRoute`) when the
+/// REST location updates are answered in the channel pipeline (`LocationUpdateRoute`) when the
 /// path is plain and the body announced by `Content-Length`; the router answers the rest. Both
 /// must give the same answers, and an update is answered only once it is saved.
 @Suite("REST UpdateVehicle in the pipeline and through the router")

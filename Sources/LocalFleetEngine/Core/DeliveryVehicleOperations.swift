@@ -26,9 +26,17 @@ extension FleetEngineCore {
     func updateDeliveryVehicle(
         _ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () throws -> DeliveryVehicle
     ) async throws -> DeliveryVehicle {
+        try await acceptDeliveryVehicleUpdate(call, vehicleID: vehicleID, updateMask: updateMask, readBody: readBody).saved()
+    }
+
+    /// UpdateDeliveryVehicle up to the acceptance of its write, without waiting (see
+    /// ``acceptVehicleUpdate(_:vehicleID:updateMask:readBody:)``).
+    func acceptDeliveryVehicleUpdate(
+        _ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () throws -> DeliveryVehicle
+    ) throws -> Accepted<DeliveryVehicle> {
         var update = try checkedUpdate(of: DeliveryVehicle.self, call, id: vehicleID, updateMask: updateMask, readBody: readBody)
         update.resource.stampServerTime(now())
-        return try await state.updateDeliveryVehicle(vehicleID, with: update.resource, fields: update.fields).saved()
+        return try state.updateDeliveryVehicle(vehicleID, with: update.resource, fields: update.fields)
     }
 
     /// DeleteDeliveryVehicle: removes a vehicle with no open tasks, once saved.

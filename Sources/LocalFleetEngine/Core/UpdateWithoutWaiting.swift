@@ -4,8 +4,9 @@ import Logging
 import ServerHTTP
 
 extension FleetEngineCore {
-    /// Where an UpdateVehicle answered without a task comes from, and what the door read of it.
-    struct UpdateWithoutWaiting {
+    /// Where an update of a vehicle or delivery vehicle answered without a task comes from, and
+    /// what the door read of it.
+    struct UpdateWithoutWaiting<Resource: LocationReporting> {
         /// The door it came through, for `/metrics`.
         let door: FleetEngineMetrics.Door
         /// The request's `authorization` values.
@@ -14,44 +15,45 @@ extension FleetEngineCore {
         let logPath: String
         /// The log of the door.
         let logger: Logger
-        /// The provider and vehicle the request names (a gRPC request's `name`); read once the
-        /// token is verified, as the door's other calls read it.
-        let target: () throws(APIError) -> (provider: String, vehicleID: String)
+        /// The provider and resource id the request names (a gRPC request's `name`); read once
+        /// the token is verified, as the door's other calls read it.
+        let target: () throws(APIError) -> (provider: String, id: String)
         /// The update mask.
         let updateMask: String?
-        /// The vehicle of the request (its body, or its message's field).
-        let readBody: () throws -> Vehicle
+        /// The resource of the request (its body, or its message's field).
+        let readBody: () throws -> Resource
     }
 
-    /// UpdateVehicle, the location update of a driver app, answered without a task: the token is
-    /// checked with the keys at hand, the update with ``acceptVehicleUpdate(_:vehicleID:updateMask:readBody:)``,
-    /// and `completion` gets the vehicle once its write is saved (on the thread that saved it),
-    /// or the refusal (at once). Counted for `/metrics` as every call is.
+    /// UpdateVehicle or UpdateDeliveryVehicle, the location update of a driver app, answered
+    /// without a task: the token is checked with the keys at hand, the update with
+    /// ``LocationReporting/acceptUpdate(in:_:id:updateMask:readBody:)``, and `completion` gets
+    /// the resource once its write is saved (on the thread that saved it), or the refusal (at
+    /// once). Counted for `/metrics` as every call is.
     ///
     /// - Returns: `false`, having done nothing, when the token's key might first have to be
-    ///   fetched: the door answers through ``updateVehicle(_:vehicleID:updateMask:readBody:)``.
-    func updateVehicleWithoutWaiting(
-        _ request: UpdateWithoutWaiting, completion: @escaping @Sendable (Result<Vehicle, APIError>) -> Void
+    ///   fetched: the door answers through the method's waiting operation.
+    func updateWithoutWaiting<Resource>(
+        _ request: UpdateWithoutWaiting<Resource>, completion: @escaping @Sendable (Result<Resource, APIError>) -> Void
     ) -> Bool {
         let start = ContinuousClock.now
         guard let authenticated = authenticateWithoutWaiting(authorization: request.authorization, path: request.logPath, logger: request.logger)
         else { return false }
         let door = request.door
-        let end: @Sendable (Result<Vehicle, APIError>) -> Void = { [metrics] outcome in
-            metrics.record("UpdateVehicle", door: door, refusal: outcome.failure, elapsed: .now - start)
+        let end: @Sendable (Result<Resource, APIError>) -> Void = { [metrics] outcome in
+            metrics.record(Resource.updateMethod, door: door, refusal: outcome.failure, elapsed: .now - start)
             completion(outcome)
         }
         do {
             let token = try authenticated.get()
-            let (provider, vehicleID) = try request.target()
+            let (provider, id) = try request.target()
             let call = FleetCall(token: token, provider: provider, logger: request.logger)
-            let accepted = try acceptVehicleUpdate(call, vehicleID: vehicleID, updateMask: request.updateMask, readBody: request.readBody)
+            let accepted = try Resource.acceptUpdate(in: self, call, id: id, updateMask: request.updateMask, readBody: request.readBody)
             accepted.acknowledgement.whenComplete { saved in
                 end(saved.map { accepted.value }.mapError { $0 as? APIError ?? .internal })
             }
         } catch {
-            // For the log: REST's UpdateVehicle is a PUT, a gRPC call a POST.
-            let method: HTTPRequest.Method = request.door == .rest ? .put : .post
+            // For the log: the REST method (PUT or PATCH), or a gRPC call's POST.
+            let method: HTTPRequest.Method = request.door == .rest ? HTTPRequest.Method(Resource.restUpdateMethod.rawValue) ?? .put : .post
             end(.failure(error as? APIError ?? .unexpected(error, method: method, path: request.logPath, logger: request.logger)))
         }
         return true

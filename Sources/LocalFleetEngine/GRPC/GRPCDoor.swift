@@ -1,3 +1,4 @@
+import FleetEngineProtos
 import GRPCCore
 import Logging
 import NIOCore
@@ -30,7 +31,10 @@ struct GRPCDoor: Service {
     /// picks a free one), calling `onStarted` with the port once it listens.
     init(core: FleetEngineCore, host: String, port: Int, logger: Logger, onStarted: @escaping @Sendable (_ port: Int) async -> Void) {
         let transport = UnaryHTTP2ServerTransport(
-            host: host, port: port, maximumRequestSize: Self.maximumMessageSize, methodsOnLoop: [VehicleUpdateOnLoop(core: core, logger: logger)])
+            host: host, port: port, maximumRequestSize: Self.maximumMessageSize, methodsOnLoop: [
+                LocationUpdateOnLoop(Maps_Fleetengine_V1_UpdateVehicleRequest.self, core: core, logger: logger),
+                LocationUpdateOnLoop(Maps_Fleetengine_Delivery_V1_UpdateDeliveryVehicleRequest.self, core: core, logger: logger),
+            ])
         let requests = GRPCRequests(core: core, logger: logger)
         self.transport = transport
         self.server = GRPCServer(

@@ -35,7 +35,7 @@ struct VehicleRoutes: Sendable {
         ProtoJSONResponse(try core.getVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle")))
     }
 
-    /// The router's UpdateVehicle, for what ``VehicleUpdateRoute`` leaves to it (paths with a
+    /// The router's UpdateVehicle, for what ``LocationUpdateRoute`` leaves to it (paths with a
     /// percent-escape or a colon, chunked bodies, bodies over the limit, requests pipelined
     /// behind one the router answers).
     private func update(_ request: Request, _ context: Context) async throws -> ProtoJSONResponse<Maps_Fleetengine_V1_Vehicle> {
