@@ -88,6 +88,7 @@ if $quick; then
     run grpc-floors --cpp-floor "$grpc_cpp/floor" --seconds 1 --rounds 1
     run browser-fetcher --calls 1000 --rounds 1
     run fleet-engine-scale --sizes 1000 5000 --calls 10 --seconds 1 --rounds 1 --creations 500 --grpc-create "$grpc_cpp/create-load"
+    run deliveries --sizes 1000 5000 --calls 10 --batches 2
 else
     run codecs
     run token-server --c-server "$c_token_server/token-server"
@@ -98,4 +99,5 @@ else
     run grpc-floors --cpp-floor "$grpc_cpp/floor"
     run browser-fetcher
     run fleet-engine-scale --grpc-create "$grpc_cpp/create-load"
+    run deliveries
 fi

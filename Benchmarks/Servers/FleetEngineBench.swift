@@ -14,7 +14,8 @@ import ServiceLifecycle
 
 /// `fleetauth-bench fleet-engine`: location updates per second over loopback HTTP (load from
 /// `wrk`), one cached driver token per vehicle, every update acknowledged only once committed
-/// to SQLite (WAL); the same with every token verified afresh; the same two over the gRPC door
+/// to SQLite (WAL); the same with every token verified afresh; delivery vehicles' location
+/// updates (UpdateDeliveryVehicle with untrusted delivery driver tokens) on the same engine; the same two over the gRPC door
 /// (load from gRPC's C++ core, ``GRPCUpdateLoad``); what verification costs per request;
 /// and, as the references for this host at this moment, how many authenticated reads of a
 /// vehicle the same engine serves (the floor of HTTP, routing and token checks) and how many
@@ -78,6 +79,9 @@ struct FleetEngineBench: AsyncParsableCommand {
         let database: String
         let cached: [Run]
         let uncached: [Run]
+        /// Cached runs of delivery vehicles' location updates, one per round, REST and gRPC.
+        let deliveryCached: [Run]
+        let grpcDeliveryCached: [Run]
         /// The cached and uncached runs over gRPC.
         let grpcCached: [Run]
         let grpcUncached: [Run]
@@ -87,6 +91,12 @@ struct FleetEngineBench: AsyncParsableCommand {
         let readsStolenPercent: [Double?]
         let cachedMedianUpdatesPerSecond: Double
         let uncachedMedianUpdatesPerSecond: Double
+        let deliveryCachedMedianUpdatesPerSecond: Double
+        /// The median, over rounds, of delivery vehicles' cached updates/s divided by vehicles' in the same round.
+        let deliveryToVehicleRatio: Double
+        let grpcDeliveryCachedMedianUpdatesPerSecond: Double
+        /// The same over gRPC.
+        let grpcDeliveryToVehicleRatio: Double
         let grpcCachedMedianUpdatesPerSecond: Double
         let grpcUncachedMedianUpdatesPerSecond: Double
         let readsMedianPerSecond: Double
@@ -125,31 +135,44 @@ struct FleetEngineBench: AsyncParsableCommand {
         let project = BenchProvider.named("bench-fleet")
         let server = try ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser)
         let driver = try ServiceAccountKey.generate(projectID: project, role: .driverSDKUser)
-        let accounts = [TrustedServiceAccount(key: server, role: .serviceSuperUser), TrustedServiceAccount(key: driver, role: .driverSDKUser)]
+        let deliveryServer = try ServiceAccountKey.generate(projectID: project, role: .deliverySuperUser)
+        let deliveryDriver = try ServiceAccountKey.generate(projectID: project, role: .deliveryUntrustedDriver)
+        let accounts = [
+            TrustedServiceAccount(key: server, role: .serviceSuperUser), TrustedServiceAccount(key: driver, role: .driverSDKUser),
+            TrustedServiceAccount(key: deliveryServer, role: .deliverySuperUser), TrustedServiceAccount(key: deliveryDriver, role: .deliveryUntrustedDriver),
+        ]
         let driverMinter = try TokenMinter(key: driver)
         let tokens = try (0..<vehicles).map { try driverMinter.mint(.driver(vehicleID: Self.vehicleID($0))).token }
+        let deliveryMinter = try TokenMinter(key: deliveryDriver)
+        let deliveryTokens = try (0..<vehicles).map { try deliveryMinter.mint(.untrustedDeliveryDriver(deliveryVehicleID: Self.vehicleID($0))).token }
         let serverToken = try TokenMinter(key: server).mint(.server).token
+        let deliveryServerToken = try TokenMinter(key: deliveryServer).mint(.deliveryServer).token
 
         let folder = try BenchFolder.create()
         defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
         let tokensFile = folder + "/driver-tokens"
-        guard FileManager.default.createFile(atPath: tokensFile, contents: Data(tokens.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw CommandFailure("cannot write \(tokensFile)")
+        let deliveryTokensFile = folder + "/delivery-driver-tokens"
+        for (file, lines) in [(tokensFile, tokens), (deliveryTokensFile, deliveryTokens)] {
+            guard FileManager.default.createFile(atPath: file, contents: Data(lines.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw CommandFailure("cannot write \(file)")
+            }
         }
         let (database, lock) = try await EngineDatabase.open(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
         defer { lock.release() }
         let store = SQLFleetStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 
-        var cached: [Run] = [], uncached: [Run] = [], grpcCached: [Run] = [], grpcUncached: [Run] = []
+        var cached: [Run] = [], uncached: [Run] = [], deliveryCached: [Run] = [], grpcCached: [Run] = [], grpcUncached: [Run] = []
+        var grpcDeliveryCached: [Run] = []
         var grpcFloor: [Run] = [], reads: [Double] = [], readsStolen: [Double?] = []
         var node: [Run] = [], nodeReads: [Double] = []
         let nodeFixtures = try Self.writeNodeFixtures(project: project, keys: [server, driver], vehicles: vehicles, folder: folder)
         do {
             try await withEngine(project: project, store: store, accounts: accounts, cacheCapacity: 10, logger: logger) { port, _ in
-                try await createVehicles(project: project, port: port, token: serverToken, on: clients)
+                try await createVehicles(project: project, collection: "vehicles", port: port, token: serverToken, on: clients)
+                try await createVehicles(project: project, collection: "deliveryVehicles", port: port, token: deliveryServerToken, on: clients)
             }
             var run = 0
             for round in 1...rounds {
@@ -164,6 +187,17 @@ struct FleetEngineBench: AsyncParsableCommand {
                     if capacity == 1 { uncached.append(result) } else { cached.append(result) }
                     if load.failed > 0 { logger.warning("requests failed", metadata: ["count": "\(load.failed)"]) }
                 }
+                run += 1
+                let (deliveryLoad, deliveryCPU, deliveryStolen) = try await withEngine(
+                    project: project, store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger
+                ) { port, _ in
+                    try await measure(project: project, port: port, tokensFile: deliveryTokensFile, run: run, folder: folder, collection: "deliveryVehicles")
+                }
+                deliveryCached.append(try await Self.run(
+                    deliveryLoad.succeeded, deliveryLoad.failed, deliveryLoad.seconds, deliveryLoad.latency, cpuSeconds: deliveryCPU,
+                    stolenPercent: deliveryStolen,
+                    durability: durability(of: Self.acknowledged(deliveryLoad), run: run, project: project, store: store, delivery: true)))
+                if deliveryLoad.failed > 0 { logger.warning("delivery updates failed", metadata: ["count": "\(deliveryLoad.failed)"]) }
                 for capacity in [100_000, 1] {
                     run += 1
                     let (load, cpuSeconds, stolenPercent) = try await withEngine(
@@ -178,6 +212,19 @@ struct FleetEngineBench: AsyncParsableCommand {
                     if load.failed > 0 {
                         logger.warning("gRPC calls failed", metadata: ["count": "\(load.failed)", "first": "\(load.firstFailure ?? "?")"])
                     }
+                }
+                run += 1
+                let (grpcDelivery, grpcDeliveryCPU, grpcDeliveryStolen) = try await withEngine(
+                    project: project, store: store, accounts: accounts, cacheCapacity: 100_000, grpc: true, logger: logger
+                ) { _, grpcPort in
+                    try await measureGRPC(project: project, port: grpcPort ?? 0, tokensFile: deliveryTokensFile, run: run, collection: "deliveryVehicles")
+                }
+                grpcDeliveryCached.append(try await Self.run(
+                    grpcDelivery.succeeded, grpcDelivery.failed, grpcDelivery.seconds, grpcDelivery.latency, cpuSeconds: grpcDeliveryCPU,
+                    stolenPercent: grpcDeliveryStolen,
+                    durability: durability(of: grpcDelivery.acknowledged, run: run, project: project, store: store, delivery: true)))
+                if grpcDelivery.failed > 0 {
+                    logger.warning("gRPC delivery updates failed", metadata: ["count": "\(grpcDelivery.failed)", "first": "\(grpcDelivery.firstFailure ?? "?")"])
                 }
                 let (floor, floorCPU, floorStolen) = try await withGRPCFloor(logger: logger) { port in
                     try await measureGRPC(project: project, port: port, tokensFile: tokensFile, run: run)
@@ -212,10 +259,15 @@ struct FleetEngineBench: AsyncParsableCommand {
         let uncachedRate = Throughput.median((1...3).map { _ in Throughput.measure(seconds: 1) { _ = try? verifier.verifyWithoutCache(tokens[0]) } })
         let report = Report(
             vehicles: vehicles, connections: connections, secondsPerRun: seconds, database: database.location.kind.rawValue,
-            cached: cached, uncached: uncached, grpcCached: grpcCached, grpcUncached: grpcUncached,
+            cached: cached, uncached: uncached, deliveryCached: deliveryCached, grpcDeliveryCached: grpcDeliveryCached,
+            grpcCached: grpcCached, grpcUncached: grpcUncached,
             readsPerSecond: reads, readsStolenPercent: readsStolen,
             cachedMedianUpdatesPerSecond: Throughput.median(cached.map(\.updatesPerSecond)),
             uncachedMedianUpdatesPerSecond: Throughput.median(uncached.map(\.updatesPerSecond)),
+            deliveryCachedMedianUpdatesPerSecond: Throughput.median(deliveryCached.map(\.updatesPerSecond)),
+            deliveryToVehicleRatio: Throughput.median(zip(deliveryCached, cached).map { $0.updatesPerSecond / $1.updatesPerSecond }),
+            grpcDeliveryCachedMedianUpdatesPerSecond: Throughput.median(grpcDeliveryCached.map(\.updatesPerSecond)),
+            grpcDeliveryToVehicleRatio: Throughput.median(zip(grpcDeliveryCached, grpcCached).map { $0.updatesPerSecond / $1.updatesPerSecond }),
             grpcCachedMedianUpdatesPerSecond: Throughput.median(grpcCached.map(\.updatesPerSecond)),
             grpcUncachedMedianUpdatesPerSecond: Throughput.median(grpcUncached.map(\.updatesPerSecond)),
             readsMedianPerSecond: Throughput.median(reads),
@@ -261,15 +313,18 @@ struct FleetEngineBench: AsyncParsableCommand {
         return try result.get()
     }
 
-    private func createVehicles(project: String, port: Int, token: String, on group: any EventLoopGroup) async throws {
-        let body = ByteBuffer(string: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"}}"#)
+    /// Creates `bench-0` … in `collection`: on-demand `vehicles`, or `deliveryVehicles`.
+    private func createVehicles(project: String, collection: String, port: Int, token: String, on group: any EventLoopGroup) async throws {
+        let body = ByteBuffer(string: collection == "vehicles"
+            ? #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"}}"# : "{}")
+        let idParameter = collection == "vehicles" ? "vehicleId" : "deliveryVehicleId"
         // Creators that divide the vehicles evenly, so that each vehicle is created exactly once.
         let creators = (1...8).last { vehicles.isMultiple(of: $0) } ?? 1
         let tally = try await HTTPLoad.run(
             host: "127.0.0.1", port: port, connections: creators, duration: .seconds(600),
             requestsPerConnection: vehicles / creators, on: group
         ) { connection, n in
-            let uri = "/v1/providers/\(project)/vehicles?vehicleId=\(Self.vehicleID(connection + n * creators))"
+            let uri = "/v1/providers/\(project)/\(collection)?\(idParameter)=\(Self.vehicleID(connection + n * creators))"
             return HTTPLoad.Request(head: Self.head(.POST, uri, token: token, length: body.readableBytes), body: body)
         }
         guard tally.succeeded == vehicles, tally.failed == 0 else {
@@ -283,13 +338,13 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// update it is. Returns the run, the CPU time of this process and wrk together, and the
     /// share of the machine's time stolen meanwhile.
     private func measure(
-        project: String, port: Int, tokensFile: String, run: Int, folder: String,
+        project: String, port: Int, tokensFile: String, run: Int, folder: String, collection: String = "vehicles",
         serverCPUSeconds: () throws -> Double = Throughput.processCPUSeconds
     ) async throws -> (load: Wrk.Result, cpuSeconds: (server: Double, load: Double), stolenPercent: Double?) {
         func load(seconds: Int) async throws -> Wrk.Result {
             try await Wrk.run(
                 url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds, script: "fleet-engine-updates.lua",
-                arguments: [project, String(run), tokensFile, String(clientThreads)], folder: folder)
+                arguments: [project, String(run), tokensFile, String(clientThreads), collection], folder: folder)
         }
         _ = try await load(seconds: 1)
         let (cpuBefore, hostBefore) = (try serverCPUSeconds(), HostCPU.now())
@@ -300,12 +355,12 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// One run of gRPC updates on `port`, as ``measure(project:port:tokensFile:run:folder:)`` over
     /// REST; the load generator warms up for 1 s, whose share this process's CPU time leaves out.
     private func measureGRPC(
-        project: String, port: Int, tokensFile: String, run: Int
+        project: String, port: Int, tokensFile: String, run: Int, collection: String = "vehicles"
     ) async throws -> (load: GRPCUpdateLoad.Result, cpuSeconds: (server: Double, load: Double), stolenPercent: Double?) {
         let (cpuBefore, hostBefore) = (Throughput.processCPUSeconds(), HostCPU.now())
         let (result, loadCPUSeconds) = try await GRPCUpdateLoad.run(
             program: grpcLoad, port: port, project: project, tokensFile: tokensFile, connections: grpcConnections, streams: connections,
-            seconds: seconds, run: run)
+            seconds: seconds, run: run, collection: collection)
         let (cpuAfter, hostAfter) = (Throughput.processCPUSeconds(), HostCPU.now())
         let serverCPUSeconds = (cpuAfter - cpuBefore) * Double(seconds) / Double(seconds + 1)
         return (result, (serverCPUSeconds, loadCPUSeconds), HostCPU.stolenPercent(from: hostBefore, to: hostAfter))
@@ -439,10 +494,12 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// holds the last acknowledged update or a later one sent (`acknowledged`: from the highest
     /// step answered with 200 to the last step sent, by vehicle; wrk stops with one update per
     /// vehicle in flight at most, which the engine may still have saved).
-    private func durability(of acknowledged: [Int: ClosedRange<Int>], run: Int, project: String, store: SQLFleetStore) async throws -> (checked: Int, durable: Int) {
+    private func durability(
+        of acknowledged: [Int: ClosedRange<Int>], run: Int, project: String, store: SQLFleetStore, delivery: Bool = false
+    ) async throws -> (checked: Int, durable: Int) {
         let snapshot = try await store.load(provider: project)
         return Self.durability(of: acknowledged, run: run) { vehicleID in
-            snapshot.vehicles[vehicleID]?.lastLocation.location.latitude
+            delivery ? snapshot.deliveryVehicles[vehicleID]?.lastLocation.location.latitude : snapshot.vehicles[vehicleID]?.lastLocation.location.latitude
         }
     }
 
@@ -480,12 +537,16 @@ struct FleetEngineBench: AsyncParsableCommand {
             "run                   updates/s   p50 ms   p99 ms  CPU µs/update (server)  stolen   stored == last acknowledged",
             row("cached driver tokens", report.cached, report.cachedMedianUpdatesPerSecond, target: target),
             row("every token verified", report.uncached, report.uncachedMedianUpdatesPerSecond, target: nil),
+            row("delivery, cached tokens", report.deliveryCached, report.deliveryCachedMedianUpdatesPerSecond, target: nil),
             row("gRPC, cached tokens", report.grpcCached, report.grpcCachedMedianUpdatesPerSecond, target: nil),
             row("gRPC, every verified", report.grpcUncached, report.grpcUncachedMedianUpdatesPerSecond, target: nil),
+            row("gRPC delivery, cached", report.grpcDeliveryCached, report.grpcDeliveryCachedMedianUpdatesPerSecond, target: nil),
             row("gRPC floor (no engine)", report.grpcFloor, Throughput.median(report.grpcFloor.map(\.updatesPerSecond)), target: nil),
             row("Node.js competitor", report.node, Throughput.median(report.node.map(\.updatesPerSecond)), target: nil),
             String(format: "gRPC cached updates are %.2f× of REST cached updates and %.2f× of the gRPC floor (medians over rounds of the same round's ratio)",
                    report.grpcToRESTRatio, report.grpcToFloorRatio),
+            String(format: "delivery vehicles' cached updates (untrusted delivery driver tokens) are %.2f× of vehicles' over REST and %.2f× over gRPC (target >= 0.90)",
+                   report.deliveryToVehicleRatio, report.grpcDeliveryToVehicleRatio),
             String(format: "reference: authenticated GET of a vehicle %9.0f/s (the engine's floor on this host now; stolen %@); cached updates are %.2f× of it",
                    report.readsMedianPerSecond, stolen(report.readsStolenPercent).trimmingCharacters(in: .whitespaces), report.updatesToReadsRatio),
             String(format: "Node.js competitor (%@, a log file): authenticated GET %9.0f/s; its updates are %.2f× of it",

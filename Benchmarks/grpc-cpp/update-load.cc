@@ -1,9 +1,9 @@
 // The gRPC load generator of `fleetauth-bench fleet-engine`, as wrk is its REST one: location
-// updates (VehicleService.UpdateVehicle) on gRPC's C++ core, from one thread driving a
-// completion queue, so that the load costs the two cores as little as wrk's does. Built by
-// build.sh.
+// updates (VehicleService.UpdateVehicle, or DeliveryService.UpdateDeliveryVehicle) on gRPC's
+// C++ core, from one thread driving a completion queue, so that the load costs the two cores
+// as little as wrk's does. Built by build.sh.
 //
-//   update-load PORT PROJECT TOKENS_FILE CONNECTIONS STREAMS SECONDS RUN
+//   update-load PORT PROJECT TOKENS_FILE CONNECTIONS STREAMS SECONDS RUN [vehicles|deliveryVehicles]
 //
 // STREAMS closed loops share CONNECTIONS HTTP/2 connections to 127.0.0.1:PORT. Loop l moves
 // the vehicles bench-i with i = l mod STREAMS, one update each in turn, so no vehicle has two
@@ -24,13 +24,41 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include "google/maps/fleetengine/delivery/v1/delivery_api.grpc.pb.h"
 #include "google/maps/fleetengine/v1/vehicle_api.grpc.pb.h"
 #include "load_support.h"
 
 namespace fe = maps::fleetengine::v1;
+namespace fd = maps::fleetengine::delivery::v1;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+// The update of an on-demand vehicle: what differs between the two kinds of update.
+struct VehicleUpdates {
+    using Service = fe::VehicleService;
+    using Request = fe::UpdateVehicleRequest;
+    using Reply = fe::Vehicle;
+    static constexpr const char* collection = "vehicles";
+    static void name(Request& request, const std::string& name) { request.set_name(name); }
+    static auto* location(Request& request) { return request.mutable_vehicle()->mutable_last_location(); }
+    static auto call(Service::Stub* stub, grpc::ClientContext* context, const Request& request, grpc::CompletionQueue* queue) {
+        return stub->PrepareAsyncUpdateVehicle(context, request, queue);
+    }
+};
+
+// The update of a delivery vehicle.
+struct DeliveryVehicleUpdates {
+    using Service = fd::DeliveryService;
+    using Request = fd::UpdateDeliveryVehicleRequest;
+    using Reply = fd::DeliveryVehicle;
+    static constexpr const char* collection = "deliveryVehicles";
+    static void name(Request& request, const std::string& name) { request.mutable_delivery_vehicle()->set_name(name); }
+    static auto* location(Request& request) { return request.mutable_delivery_vehicle()->mutable_last_location(); }
+    static auto call(Service::Stub* stub, grpc::ClientContext* context, const Request& request, grpc::CompletionQueue* queue) {
+        return stub->PrepareAsyncUpdateDeliveryVehicle(context, request, queue);
+    }
+};
 
 struct Vehicle {
     int index;
@@ -41,16 +69,17 @@ struct Vehicle {
 };
 
 // One closed loop and its call in flight.
+template <class Updates>
 struct Loop {
-    fe::VehicleService::Stub* stub;
+    typename Updates::Service::Stub* stub;
     std::vector<Vehicle*> vehicles;
     size_t turn = 0;
     Vehicle* current = nullptr;
     Clock::time_point began;
     std::unique_ptr<grpc::ClientContext> context;
-    std::unique_ptr<grpc::ClientAsyncResponseReader<fe::Vehicle>> reader;
-    fe::UpdateVehicleRequest request;
-    fe::Vehicle reply;
+    std::unique_ptr<grpc::ClientAsyncResponseReader<typename Updates::Reply>> reader;
+    typename Updates::Request request;
+    typename Updates::Reply reply;
     grpc::Status status;
 };
 
@@ -61,30 +90,31 @@ struct Tally {
     std::string firstFailure;
 };
 
-void start(Loop& loop, grpc::CompletionQueue& queue, int run) {
+template <class Updates>
+void start(Loop<Updates>& loop, grpc::CompletionQueue& queue, int run) {
     Vehicle* vehicle = loop.vehicles[loop.turn++ % loop.vehicles.size()];
     vehicle->sent += 1;
     loop.current = vehicle;
-    loop.request.set_name(vehicle->name);
-    loop.request.mutable_vehicle()->mutable_last_location()->mutable_location()->set_latitude(
-        10.0 + run + static_cast<double>(vehicle->sent) / 1e7);
+    Updates::name(loop.request, vehicle->name);
+    Updates::location(loop.request)->mutable_location()->set_latitude(10.0 + run + static_cast<double>(vehicle->sent) / 1e7);
     loop.context = std::make_unique<grpc::ClientContext>();
     loop.context->AddMetadata("authorization", vehicle->authorization);
     loop.began = Clock::now();
-    loop.reader = loop.stub->PrepareAsyncUpdateVehicle(loop.context.get(), loop.request, &queue);
+    loop.reader = Updates::call(loop.stub, loop.context.get(), loop.request, &queue);
     loop.reader->StartCall();
     loop.reader->Finish(&loop.reply, &loop.status, &loop);
 }
 
 // Drives every loop until `deadline`, then waits for the calls in flight; counts into `tally`
 // when given.
-void drive(std::vector<Loop>& loops, grpc::CompletionQueue& queue, int run, Clock::time_point deadline, Tally* tally) {
-    for (Loop& loop : loops) start(loop, queue, run);
+template <class Updates>
+void drive(std::vector<Loop<Updates>>& loops, grpc::CompletionQueue& queue, int run, Clock::time_point deadline, Tally* tally) {
+    for (Loop<Updates>& loop : loops) start(loop, queue, run);
     size_t inFlight = loops.size();
     void* tag = nullptr;
     bool ok = false;
     while (inFlight > 0 && queue.Next(&tag, &ok)) {
-        Loop& loop = *static_cast<Loop*>(tag);
+        Loop<Updates>& loop = *static_cast<Loop<Updates>*>(tag);
         Clock::time_point now = Clock::now();
         if (loop.status.ok()) loop.current->acknowledged = loop.current->sent;
         if (tally) {
@@ -112,33 +142,29 @@ double percentileMilliseconds(const std::vector<long long>& sorted, double fract
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    if (argc != 8) {
-        std::fprintf(stderr, "usage: update-load PORT PROJECT TOKENS_FILE CONNECTIONS STREAMS SECONDS RUN\n");
-        return 2;
-    }
-    const std::string port = argv[1], project = argv[2];
-    const int connections = std::atoi(argv[4]), streams = std::atoi(argv[5]), seconds = std::atoi(argv[6]), run = std::atoi(argv[7]);
+// Measures `Updates` as main() describes, and prints the JSON.
+template <class Updates>
+int measure(const std::string& port, const std::string& project, const char* tokensFile, int connections, int streams, int seconds, int run) {
     std::vector<Vehicle> vehicles;
-    std::ifstream tokens(argv[3]);
+    std::ifstream tokens(tokensFile);
     for (std::string token; std::getline(tokens, token);) {
         int index = static_cast<int>(vehicles.size());
-        vehicles.push_back({index, "providers/" + project + "/vehicles/bench-" + std::to_string(index), "Bearer " + token});
+        vehicles.push_back({index, "providers/" + project + "/" + Updates::collection + "/bench-" + std::to_string(index), "Bearer " + token});
     }
     if (connections < 1 || streams < connections || vehicles.size() < static_cast<size_t>(streams) || seconds < 1) {
         std::fprintf(stderr, "update-load: need 1 <= CONNECTIONS <= STREAMS <= tokens and SECONDS >= 1\n");
         return 2;
     }
 
-    const auto stubs = vehicleStubs(port, connections);
-    std::vector<Loop> loops(streams);
+    const auto channels = stubs<typename Updates::Service>(port, connections);
+    std::vector<Loop<Updates>> loops(streams);
     for (int l = 0; l < streams; ++l) {
-        Loop& loop = loops[l];
-        loop.stub = stubs[l % connections].get();
+        Loop<Updates>& loop = loops[l];
+        loop.stub = channels[l % connections].get();
         for (size_t i = l; i < vehicles.size(); i += streams) loop.vehicles.push_back(&vehicles[i]);
         // The same update as the REST runs' body; only the name and the latitude change.
         loop.request.mutable_update_mask()->add_paths("last_location");
-        fe::VehicleLocation* location = loop.request.mutable_vehicle()->mutable_last_location();
+        auto* location = Updates::location(loop.request);
         location->mutable_location()->set_longitude(13.405);
         location->mutable_heading()->set_value(90);
         location->mutable_speed()->set_value(8.5);
@@ -169,4 +195,18 @@ int main(int argc, char** argv) {
     if (!tally.firstFailure.empty()) std::printf(",\"firstFailure\":%s", quoted(tally.firstFailure).c_str());
     std::printf("}\n");
     return 0;
+}
+
+int main(int argc, char** argv) {
+    if (argc != 8 && argc != 9) {
+        std::fprintf(stderr, "usage: update-load PORT PROJECT TOKENS_FILE CONNECTIONS STREAMS SECONDS RUN [vehicles|deliveryVehicles]\n");
+        return 2;
+    }
+    const std::string collection = argc == 9 ? argv[8] : "vehicles";
+    const int connections = std::atoi(argv[4]), streams = std::atoi(argv[5]), seconds = std::atoi(argv[6]), run = std::atoi(argv[7]);
+    if (collection == "deliveryVehicles")
+        return measure<DeliveryVehicleUpdates>(argv[1], argv[2], argv[3], connections, streams, seconds, run);
+    if (collection == "vehicles") return measure<VehicleUpdates>(argv[1], argv[2], argv[3], connections, streams, seconds, run);
+    std::fprintf(stderr, "update-load: the collection is vehicles or deliveryVehicles\n");
+    return 2;
 }

@@ -1,7 +1,8 @@
 -- wrk script of `fleetauth-bench fleet-engine`: durable location updates.
 --
--- Arguments: the project, the run, the file of driver tokens (one per line in vehicle order)
--- and wrk's thread count. Thread t drives the vehicles whose index is t modulo that count; a
+-- Arguments: the project, the run, the file of driver tokens (one per line in vehicle order),
+-- wrk's thread count, and the collection: `vehicles` (PUT, UpdateVehicle) or `deliveryVehicles`
+-- (PATCH, UpdateDeliveryVehicle). Thread t drives the vehicles whose index is t modulo that count; a
 -- vehicle goes back in the queue when its answer names it. report() prints, per vehicle, the
 -- highest step acknowledged and the last step sent.
 
@@ -19,14 +20,16 @@ local body = '{"lastLocation":{"location":{"latitude":%d.%07d,"longitude":13.405
 
 function init(args)
   base = 10 + tonumber(args[2])
+  local collection = args[5] or "vehicles"
+  local method = collection == "deliveryVehicles" and "PATCH" or "PUT"
   local index = 0
   for token in io.lines(args[3]) do
     if index % tonumber(args[4]) == id then
       -- The request up to its Content-Length, built once.
       targets[index] = string.format(
-        "PUT /v1/providers/%s/vehicles/bench-%d?updateMask=lastLocation HTTP/1.1\r\nHost: %s\r\n"
+        "%s /v1/providers/%s/%s/bench-%d?updateMask=lastLocation HTTP/1.1\r\nHost: %s\r\n"
           .. "Authorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: ",
-        args[1], index, wrk.headers["Host"], token)
+        method, args[1], collection, index, wrk.headers["Host"], token)
       tail = tail + 1
       queue[tail] = index
     end
@@ -59,7 +62,7 @@ end
 
 function response(status, headers, answer)
   if status ~= 200 then return end
-  local index = tonumber(string.match(answer, '"name":"providers/[^"/]*/vehicles/bench%-(%d+)"'))
+  local index = tonumber(string.match(answer, '"name":"providers/[^"/]*/%a+/bench%-(%d+)"'))
   local latitude = tonumber(string.match(answer, '"latitude":([-%d.eE+]+)'))
   if not index or not latitude then return end
   local step = math.floor((latitude - base) * 1e7 + 0.5)

@@ -203,8 +203,45 @@ def drive(client, prefix, config):
         "missing_task": status(lambda: client.get_task(
             request=fe.GetTaskRequest(name=f"{parent}/tasks/{prefix}-nothing"), metadata=auth("server"))),
     }
+    try:
+        client.batch_create_tasks(
+            request=fe.BatchCreateTasksRequest(parent=parent, requests=[
+                fe.CreateTaskRequest(task_id=f"{prefix}-big-{n}", task=task(fe.Task.Type.PICKUP, f"{prefix}-big", 35.6))
+                for n in range(501)]), metadata=auth("server"))
+    except exceptions.GoogleAPICallError as error:
+        seen["batch_of_501_says"] = error.message
     no_batch_task_made = status(lambda: client.get_task(
         request=fe.GetTaskRequest(name=f"{parent}/tasks/{prefix}-bulk-0"), metadata=auth("server")))
+
+    # Every method by every app role, on resources its token's claims cover: the status each
+    # meets (PERMISSION_DENIED where the role may not, whatever the resource).
+    matrix_calls = {
+        "create_vehicle": lambda t: client.create_delivery_vehicle(request=fe.CreateDeliveryVehicleRequest(
+            parent=parent, delivery_vehicle_id=f"{prefix}-dv", delivery_vehicle=fe.DeliveryVehicle()), metadata=auth(t)),
+        "get_vehicle": lambda t: client.get_delivery_vehicle(request=fe.GetDeliveryVehicleRequest(name=vehicle_name), metadata=auth(t)),
+        "move_vehicle": lambda t: client.update_delivery_vehicle(request=fe.UpdateDeliveryVehicleRequest(
+            delivery_vehicle=fe.DeliveryVehicle(name=vehicle_name, last_location=fe.DeliveryVehicleLocation(location=point(35.606, 139.70))),
+            update_mask=field_mask_pb2.FieldMask(paths=["last_location"])), metadata=auth(t)),
+        "set_stops": lambda t: set_stops(t, stop(fe.VehicleStop.State.ENROUTE, 35.62, f"{prefix}-delivery")),
+        "delete_vehicle": lambda t: client.delete_delivery_vehicle(request=fe.DeleteDeliveryVehicleRequest(name=vehicle_name), metadata=auth(t)),
+        "list_vehicles": lambda t: list(client.list_delivery_vehicles(request=fe.ListDeliveryVehiclesRequest(parent=parent), metadata=auth(t))),
+        "create_task": lambda t: client.create_task(request=fe.CreateTaskRequest(
+            parent=parent, task_id=f"{prefix}-delivery", task=task(fe.Task.Type.DELIVERY, f"{prefix}-ship", 35.6)), metadata=auth(t)),
+        "batch": lambda t: client.batch_create_tasks(request=fe.BatchCreateTasksRequest(parent=parent, requests=[
+            fe.CreateTaskRequest(task_id=f"{prefix}-delivery", task=task(fe.Task.Type.DELIVERY, f"{prefix}-ship", 35.6))]), metadata=auth(t)),
+        "get_task": lambda t: client.get_task(request=fe.GetTaskRequest(name=f"{parent}/tasks/{prefix}-delivery"), metadata=auth(t)),
+        "update_task": lambda t: client.update_task(request=fe.UpdateTaskRequest(
+            task=fe.Task(name=f"{parent}/tasks/{prefix}-delivery", attributes=[fe.TaskAttribute(key="by", string_value=t)]),
+            update_mask=field_mask_pb2.FieldMask(paths=["attributes"])), metadata=auth(t)),
+        "delete_task": lambda t: client.delete_task(request=fe.DeleteTaskRequest(name=f"{parent}/tasks/{prefix}-delivery"), metadata=auth(t)),
+        "list_tasks": lambda t: list(client.list_tasks(request=fe.ListTasksRequest(parent=parent), metadata=auth(t))),
+        "tracking": lambda t: client.get_task_tracking_info(
+            request=fe.GetTaskTrackingInfoRequest(name=f"{parent}/taskTrackingInfo/{prefix}-ship"), metadata=auth(t)),
+    }
+    seen["matrix"] = {
+        role: {name: status(lambda call=call: call(role)) for name, call in matrix_calls.items()}
+        for role in ("fleet_reader", "trusted_driver", "untrusted_driver", "consumer", "on_demand_server")
+    }
 
     set_stops("server")
     for task_id in ("pickup", "delivery", "lone"):

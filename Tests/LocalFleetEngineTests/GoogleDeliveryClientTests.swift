@@ -35,7 +35,7 @@ struct GoogleDeliveryClientTests {
         for transport in transports {
             tokens[transport] = [
                 "server": Tokens.deliveryServer, "fleet_reader": Tokens.deliveryFleetReader,
-                "trusted_driver": Tokens.trustedDeliveryDriver("\(transport)-dv"), "untrusted_driver": Tokens.untrustedDeliveryDriver("\(transport)-dv"),
+                "trusted_driver": Tokens.trustedDeliveryDriver("\(transport)-dv", taskID: "\(transport)-delivery"), "untrusted_driver": Tokens.untrustedDeliveryDriver("\(transport)-dv"),
                 "other_driver": Tokens.untrustedDeliveryDriver("someone-else"), "consumer": Tokens.deliveryConsumer(trackingID: "\(transport)-ship"),
                 "on_demand_server": Tokens.admin,
             ]
@@ -76,6 +76,23 @@ struct GoogleDeliveryClientTests {
                 "filter_on_unknown_field": "INVALID_ARGUMENT", "existing_task": "ALREADY_EXISTS", "missing_task": "NOT_FOUND",
             ], "\(transport)")
             #expect(saw["after_cleanup"] as? [String: String] == ["vehicle": "NOT_FOUND", "batch_task": "NOT_FOUND"])
+            // The permission table, method by method, for each app role (docs/deliveries.md).
+            let allowed: [String: Set<String>] = [
+                "fleet_reader": ["get_vehicle", "list_vehicles", "get_task", "list_tasks", "tracking"],
+                "trusted_driver": ["create_vehicle", "get_vehicle", "move_vehicle", "set_stops", "create_task", "update_task"],
+                "untrusted_driver": ["get_vehicle", "move_vehicle"],
+                "consumer": ["tracking"],
+                "on_demand_server": [],
+            ]
+            let matrix = try #require(saw["matrix"] as? [String: [String: String]])
+            #expect(Set(matrix.keys) == Set(allowed.keys))
+            for (role, statuses) in matrix {
+                #expect(statuses.count == 13, "\(role): \(statuses)")
+                for (method, status) in statuses {
+                    #expect((status != "PERMISSION_DENIED") == allowed[role]!.contains(method), "\(transport) \(role) \(method): \(status)")
+                }
+            }
+            #expect((saw["batch_of_501_says"] as? String)?.contains("at most 500 may be created at once") == true, "\(saw["batch_of_501_says"] ?? "no refusal")")
         }
     }
 }

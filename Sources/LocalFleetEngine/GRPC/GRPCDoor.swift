@@ -15,7 +15,7 @@ struct GRPCDoor: Service {
     /// `RESOURCE_EXHAUSTED` as soon as its bytes pass the limit, and the server goes on.
     /// Smaller messages are bounded by validation (e.g. at most 100 attributes of at most 256
     /// characters) and refused with `INVALID_ARGUMENT`.
-    static let maximumMessageSize = 4 * 1024 * 1024
+    static let maximumMessageSize = ProtoJSONBody.maximumMessageSize
 
     /// The Fleet Engine services the door serves, by their full names.
     static let fleetEngineServices = [

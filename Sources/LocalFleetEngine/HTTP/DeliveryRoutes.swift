@@ -48,7 +48,8 @@ struct DeliveryRoutes: Sendable {
             })
         }
         group.route(.post, "tasks:batchCreate", "BatchCreateTasks", core: core) { request, context in
-            let body = await ProtoJSONBody.collect(request)
+            // Up to 500 tasks: a body as large as gRPC takes.
+            let body = await ProtoJSONBody.collect(request, limit: ProtoJSONBody.maximumMessageSize)
             return ProtoJSONResponse(try await core.batchCreateTasks(context.fleetCall()) {
                 try ProtoJSONBody.decode(Maps_Fleetengine_Delivery_V1_BatchCreateTasksRequest.self, from: body)
             })

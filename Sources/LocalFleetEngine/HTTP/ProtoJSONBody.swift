@@ -9,13 +9,19 @@ import SwiftProtobuf
 /// ``StrictJSON/maximumBodySize`` bytes. A refusal names the field at fault
 /// (``ProtoJSONDiagnosis``).
 package enum ProtoJSONBody {
-    /// The bytes of `request`'s body, or the 400 for a body over the limit: collected before
+    /// The largest body of a method whose request may carry many resources (BatchCreateTasks'
+    /// 500 tasks): 4 MiB, the largest message the gRPC door reads too.
+    static let maximumMessageSize = 4 * 1024 * 1024
+
+    /// The bytes of `request`'s body, or the 400 for a body over `limit` bytes: collected before
     /// the core asks for the body, which it does only once the caller may make the request.
-    static func collect(_ request: Request) async -> Result<[UInt8], APIError> {
+    /// The limit is ``StrictJSON/maximumBodySize`` but for a method whose request may carry
+    /// many resources, which has ``maximumMessageSize``.
+    static func collect(_ request: Request, limit: Int = StrictJSON.maximumBodySize) async -> Result<[UInt8], APIError> {
         do {
-            return .success(Array(try await request.body.collect(upTo: StrictJSON.maximumBodySize).readableBytesView))
+            return .success(Array(try await request.body.collect(upTo: limit).readableBytesView))
         } catch {
-            return .failure(.invalidArgument("the request body is larger than \(StrictJSON.maximumBodySize) bytes"))
+            return .failure(.invalidArgument("the request body is larger than \(limit) bytes"))
         }
     }
 

@@ -12,8 +12,8 @@ enum Tokens {
     static var deliveryAdmin: String { mint(TestKeys.deliveryAdmin, .deliveryServer) }
     static var deliveryServer: String { mint(TestKeys.byRole[.deliverySuperUser]!, .deliveryServer) }
     static var deliveryFleetReader: String { mint(TestKeys.byRole[.deliveryFleetReader]!, .fleetReader) }
-    static func trustedDeliveryDriver(_ vehicleID: String) -> String {
-        mint(TestKeys.byRole[.deliveryTrustedDriver]!, .trustedDeliveryDriver(deliveryVehicleID: vehicleID))
+    static func trustedDeliveryDriver(_ vehicleID: String, taskID: String? = nil) -> String {
+        mint(TestKeys.byRole[.deliveryTrustedDriver]!, .trustedDeliveryDriver(deliveryVehicleID: vehicleID, taskID: taskID))
     }
     static func untrustedDeliveryDriver(_ vehicleID: String) -> String {
         mint(TestKeys.byRole[.deliveryUntrustedDriver]!, .untrustedDeliveryDriver(deliveryVehicleID: vehicleID))
