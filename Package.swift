@@ -390,6 +390,7 @@ let package = Package(
             dependencies: [
                 "Locking",
                 "ServerStorage",
+                "TestSupport",
                 server("SQLKit", "sql-kit"),
                 server("Logging", "swift-log"),
                 server("NIOPosix", "swift-nio"),

@@ -29,6 +29,10 @@ package final class FleetDatabase: Sendable {
     private let directReader: SQLiteDirectReader?
     /// SQLite's writes on the calling thread, for ``executeWithoutWaiting(_:)``; `nil` on PostgreSQL.
     private let directWriter: SQLiteDirectWriter?
+    /// PostgreSQL's changes as this process hears them; `nil` on SQLite.
+    private let changeFeed: PostgresChangeFeed?
+    /// PostgreSQL's answers to ``first(_:)`` kept while nothing changes; `nil` on SQLite.
+    private let readCache: PostgresReadCache?
     private let close: @Sendable () async -> Void
 
     private init(
@@ -38,6 +42,7 @@ package final class FleetDatabase: Sendable {
         transactions: any SQLConnectionLender,
         directReader: SQLiteDirectReader? = nil,
         directWriter: SQLiteDirectWriter? = nil,
+        changeFeed: PostgresChangeFeed? = nil,
         close: @escaping @Sendable () async -> Void
     ) {
         self.kind = location.kind
@@ -47,6 +52,8 @@ package final class FleetDatabase: Sendable {
         self.transactions = transactions
         self.directReader = directReader
         self.directWriter = directWriter
+        self.changeFeed = changeFeed
+        self.readCache = changeFeed.map(PostgresReadCache.init(feed:))
         self.close = close
     }
 
@@ -86,15 +93,20 @@ package final class FleetDatabase: Sendable {
             let configuration = try PostgresLender.configuration(url: url, location: location)
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             let running = Task { await client.run() }
+            let feed = PostgresChangeFeed()
+            let listening = Task { await feed.listen(through: client, logger: logger) }
             let lender = PostgresLender(client: client)
             let pooled = PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
             let database = FleetDatabase(
                 location: location,
                 sql: pooled,
-                writes: pooled,
+                writes: PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect(), afterWrite: feed.changed),
                 transactions: lender,
+                changeFeed: feed,
                 close: {
+                    listening.cancel()
                     running.cancel()
+                    await listening.value
                     await running.value
                 }
             )
@@ -123,10 +135,20 @@ package final class FleetDatabase: Sendable {
     /// time. When that cannot be done without waiting, and on PostgreSQL, it is read through
     /// the pool like any query. Either way it sees every commit made before it began.
     ///
-    /// On SQLite, an answer read before is given again while no commit has come since: a
-    /// query whose answer depends on anything but the database and its binds (the time,
-    /// `random()`) must compare that itself, as the token server's session expiry is compared.
+    /// An answer read before is given again while no commit has come since: on SQLite, while the
+    /// file's WAL says so; on PostgreSQL, while the change feed hears no change (the tables that
+    /// matter notify from their triggers, and this process's own writes count at once) and is
+    /// listening at all. So on PostgreSQL, read through here only tables whose triggers notify
+    /// ``PostgresChangeSignal/channel`` of every change another process may make. A query whose answer depends on anything but the database and its binds
+    /// (the time, `random()`) must compare that itself, as the token server's session expiry is
+    /// compared.
     package func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
+        if let readCache {
+            guard let (sql, binds) = try? direct(query) else { return try await self.sql.raw(query).first() }
+            let key = PostgresReadCache.Key(sql: sql, binds: binds)
+            if let answer = readCache.answer(to: key) { return answer }
+            return try await readCache.reading(key) { try await self.sql.raw(query).first() }
+        }
         do {
             return try firstWithoutWaiting(query)
         } catch {
@@ -188,6 +210,7 @@ package final class FleetDatabase: Sendable {
             do {
                 let result = try await body(connection)
                 try await connection.raw("COMMIT").run()
+                changeFeed?.changed()
                 return result
             } catch let failure {
                 do {

@@ -20,12 +20,14 @@ struct ConnectionLeftUnusable: Error {
 
 /// An `SQLDatabase` over a pool: each query borrows a connection for its own duration, so
 /// concurrent requests do not queue behind one connection; `withSession` keeps one for a
-/// whole closure (a transaction).
+/// whole closure (a transaction). `afterWrite`, when given, is told of every statement that
+/// succeeded (a database for writes tells its change feed).
 struct PooledSQLDatabase: SQLDatabase {
     let lender: any SQLConnectionLender
     let logger: Logger
     let eventLoop: any EventLoop
     let dialect: any SQLDialect
+    var afterWrite: (@Sendable () -> Void)? = nil
 
     /// Queries are not logged: their binds hold password and session-token hashes.
     var queryLogLevel: Logger.Level? { nil }
@@ -40,11 +42,14 @@ struct PooledSQLDatabase: SQLDatabase {
         try await lender.withConnection { connection in
             try await connection.execute(sql: query, onRow)
         }
+        afterWrite?()
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await lender.withConnection { connection in
+        let result = try await lender.withConnection { connection in
             try await closure(connection)
         }
+        afterWrite?()
+        return result
     }
 }

@@ -61,14 +61,15 @@ enum TokenServerSchema {
         """,
     ]
 
-    /// Creates whatever tables are missing, in one transaction.
+    /// Creates whatever tables are missing (and, on PostgreSQL, the change signals), in one
+    /// transaction.
     static func migrate(_ database: FleetDatabase) async throws {
         let kind = database.kind
         try await database.transaction { db in
             if kind == .postgres {
                 try await db.raw("SELECT pg_advisory_xact_lock(\(bind: migrationLock))").run()
             }
-            for statement in statements {
+            for statement in statements + (kind == .postgres ? postgresChangeSignals : []) {
                 try await db.raw(SQLQueryString(statement)).run()
             }
         }

@@ -1,0 +1,71 @@
+import Locking
+import Logging
+import PostgresNIO
+
+/// Whether an answer PostgreSQL gave may still be served from memory: a generation that moves on
+/// with every change, and `nil` while changes cannot be heard.
+///
+/// Changes are heard two ways. Tables whose triggers `NOTIFY` ``channel`` in the transaction that
+/// changes them tell every process listening, this one included, within the time a notification
+/// takes; and this process's own commits move the generation on before they return
+/// (``changed()``), so it never serves what it has just changed. The listening connection is
+/// one of the pool's, held for as long as it listens; while it is down nothing is served from
+/// memory, and once it is back the generation moves on, dropping everything remembered before.
+final class PostgresChangeFeed: Sendable {
+    /// The channel the triggers notify.
+    static let channel = "fleetauth_changes"
+
+    private struct State {
+        var generation: UInt64 = 0
+        var isListening = false
+    }
+
+    private let state = Locked(State())
+
+    /// The generation under which an answer read now may be remembered and served again, or
+    /// `nil` while changes cannot be heard.
+    var generation: UInt64? {
+        state.withLock { $0.isListening ? $0.generation : nil }
+    }
+
+    /// Something changed: what was remembered before is stale.
+    func changed() {
+        state.withLock { $0.generation &+= 1 }
+    }
+
+    /// Listens on a connection of `client` until cancelled, taking another (after 50 ms,
+    /// doubling up to 1 s) whenever the connection is lost.
+    func listen(through client: PostgresClient, logger: Logger) async {
+        var delay = Duration.milliseconds(50)
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        state.withLock { state in
+                            state.generation &+= 1
+                            state.isListening = true
+                        }
+                        delay = .milliseconds(50)
+                        for try await _ in notifications { changed() }
+                    }
+                }
+            } catch {
+                if !Task.isCancelled {
+                    logger.warning("not listening for database changes; serving nothing from memory", metadata: ["error": "\(String(reflecting: error))"])
+                }
+            }
+            state.withLock { state in
+                state.isListening = false
+                state.generation &+= 1
+            }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(1))
+        }
+    }
+}
+
+/// The channel a schema's triggers notify for ``FleetDatabase/first(_:)`` to hear its changes.
+package enum PostgresChangeSignal {
+    /// The channel's name.
+    package static let channel = PostgresChangeFeed.channel
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import ServerStorage
+import SQLKit
+import Testing
+import TestSupport
+
+/// `FleetDatabase.first` on PostgreSQL answers from memory while nothing is heard to change:
+/// a change a trigger notifies, or one this process writes, is seen at once (or as soon as the
+/// notification comes); a change nobody signals is not, which is what shows memory serves.
+@Suite("PostgreSQL reads from memory")
+struct PostgresReadCacheTests {
+    static let createTable: [SQLQueryString] = [
+        "CREATE TABLE grants (id INTEGER PRIMARY KEY, holder TEXT NOT NULL)",
+        "CREATE TABLE quiet (id INTEGER PRIMARY KEY, holder TEXT NOT NULL)",
+        """
+        CREATE FUNCTION grants_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_notify('\(unsafeRaw: PostgresChangeSignal.channel)', TG_TABLE_NAME); RETURN NULL; END $$
+        """,
+        "CREATE TRIGGER grants_changed AFTER INSERT OR UPDATE OR DELETE ON grants FOR EACH STATEMENT EXECUTE FUNCTION grants_changed()",
+        "INSERT INTO grants VALUES (1, 'ann')",
+        "INSERT INTO quiet VALUES (1, 'ann')",
+    ]
+
+    static func holder(in table: String, _ database: FleetDatabase) async throws -> String? {
+        try await database.first("SELECT holder FROM \(unsafeRaw: table) WHERE id = \(bind: 1)")?.decode(column: "holder", as: String.self)
+    }
+
+    @Test func answersComeFromMemoryUntilAChangeIsHeard() async throws {
+        try await TestDatabase.with(.postgres) { test in
+            let logger = Logger(label: "test")
+            let replica = try await FleetDatabase.open(test.location, logger: logger)
+            let other = try await FleetDatabase.open(test.location, logger: logger)
+            do {
+                for statement in Self.createTable { try await other.writes.raw(statement).run() }
+                // Once the replica listens, a read is remembered.
+                try await waitUntil {
+                    let quiet = try await Self.holder(in: "quiet", replica)
+                    let grants = try await Self.holder(in: "grants", replica)
+                    return quiet == "ann" && grants == "ann"
+                }
+
+                // A change no trigger signals is not seen: the answer comes from memory.
+                try await other.writes.raw("UPDATE quiet SET holder = 'bob' WHERE id = 1").run()
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(try await Self.holder(in: "quiet", replica) == "ann")
+                // A signalled change, by another process, is seen once its notification comes
+                // (and drops what was remembered of the quiet table too).
+                try await other.writes.raw("UPDATE grants SET holder = 'bob' WHERE id = 1").run()
+                try await waitUntil(timeout: .seconds(10)) { try await Self.holder(in: "grants", replica) == "bob" }
+                #expect(try await Self.holder(in: "quiet", replica) == "bob")
+                // This process's own write is seen at once, signalled or not.
+                try await replica.writes.raw("UPDATE quiet SET holder = 'cy' WHERE id = 1").run()
+                #expect(try await Self.holder(in: "quiet", replica) == "cy")
+                try await replica.transaction { try await $0.raw("UPDATE quiet SET holder = 'di' WHERE id = 1").run() }
+                #expect(try await Self.holder(in: "quiet", replica) == "di")
+            } catch {
+                await replica.shutdown()
+                await other.shutdown()
+                throw error
+            }
+            await replica.shutdown()
+            await other.shutdown()
+        }
+    }
+}
