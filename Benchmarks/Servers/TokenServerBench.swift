@@ -15,8 +15,8 @@ import NIOPosix
 import TokenServer
 
 /// `fleetauth-bench token-server`: FleetAuth's token server (`fleetauth token-server`, a process
-/// of its own) beside a minimal Node.js token server (`Benchmarks/node/token-server.mjs`) and,
-/// when built, a minimal C one (`Benchmarks/c-token-server/token-server.c`, the fastest design
+/// of its own, on SQLite, and with `--database-url` a second one on PostgreSQL) beside a minimal
+/// Node.js token server (`Benchmarks/node/token-server.mjs`) and, when built, a minimal C one (`Benchmarks/c-token-server/token-server.c`, the fastest design
 /// for the job), all with the same key, token, checks and answers, in one run: driver tokens
 /// per second from `wrk` rotating over a fleet of logged-in drivers, tokens per CPU-second of
 /// each server (from `/proc/<pid>/stat`), p50/p99 at full load and at half load (a paced,
@@ -46,7 +46,7 @@ struct TokenServerBench: AsyncParsableCommand {
     @Option(help: "Threads of the load generators, wrk and the paced one (they share the machine with the server).")
     var clientThreads = 1
 
-    @Option(help: "A PostgreSQL URL for FleetAuth's sessions and assignments instead of an SQLite file (or $FLEETAUTH_DATABASE_URL).")
+    @Option(help: "A PostgreSQL URL: FleetAuth runs on it too, beside FleetAuth on SQLite (or $FLEETAUTH_DATABASE_URL).")
     var databaseURL: String?
 
     @Option(help: "The C competitor, built by Benchmarks/c-token-server/build.sh; skipped when it is not there.")
@@ -58,6 +58,15 @@ struct TokenServerBench: AsyncParsableCommand {
     static let nodeRatioTarget = 1.0
     static let opensslRatioTarget = 0.8
     static let p99TargetMilliseconds = 20.0
+    static let postgresRatioTarget = 0.9
+
+    /// A server under load, with the drivers whose requests it answers.
+    struct Contender {
+        let server: ServerProcess
+        let fleet: BenchFleet
+        /// The drivers' requests, one per line, for wrk.
+        let requestsFile: String
+    }
 
     /// One server's numbers.
     struct ServerReport: Encodable {
@@ -109,6 +118,8 @@ struct TokenServerBench: AsyncParsableCommand {
         /// One `openssl speed` process's signs per CPU-second of its own.
         let opensslSignPerCPUSecond: [Double]
         let fleetAuth: ServerReport
+        /// FleetAuth on PostgreSQL, when a URL was given.
+        let fleetAuthPostgres: ServerReport?
         let node: ServerReport
         /// The C competitor's numbers, when it was built.
         let cServer: ServerReport?
@@ -121,6 +132,9 @@ struct TokenServerBench: AsyncParsableCommand {
         let cServerOpensslRatio: Double?
         /// FleetAuth's tokens per CPU-second over Node's.
         let cpuRatio: Double
+        /// FleetAuth on PostgreSQL's tokens/s over FleetAuth on SQLite's: the median over the
+        /// rounds of the same round's ratio.
+        let postgresRatio: Double?
     }
 
     func run() async throws {
@@ -129,35 +143,45 @@ struct TokenServerBench: AsyncParsableCommand {
         var logger = Logger(label: "bench", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
         let databaseURL = databaseURL ?? ProcessInfo.processInfo.environment["FLEETAUTH_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        let dataDirectory = folder + "/data"
-        let configuration = TokenServerConfiguration(
-            dataDirectory: dataDirectory, databaseURL: databaseURL, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4)
-        )
         let nodeScript = try BenchmarkFiles.path("node/token-server.mjs")
         if !json { FileHandle.standardError.write(Data("creating \(vehicles) logged-in drivers…\n".utf8)) }
-        let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
-        let requestsFile = folder + "/requests", fixturesFile = folder + "/competitor-fixtures.json"
-        try fleet.writeRequests(to: requestsFile)
-        try fleet.writeCompetitorFixtures(to: fixturesFile)
-
         var servers: [ServerProcess] = []
         defer { servers.forEach { $0.stop() } }
-        servers.append(try await ServerProcess.start(
-            name: "FleetAuth",
-            arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project"],
-            environment: databaseURL.map { ["FLEETAUTH_DATABASE_URL": $0] } ?? [:],
-            port: Self.fleetAuthPort
-        ))
-        servers.append(try await ServerProcess.start(name: "Node.js", arguments: ["node", nodeScript, fixturesFile], port: ServerProcess.listeningPort))
+        /// FleetAuth on the database `url` names (SQLite without one), with a fleet of its own.
+        func fleetAuth(name: String, url: String?, folder subfolder: String) async throws -> Contender {
+            let dataDirectory = folder + "/" + subfolder
+            let configuration = TokenServerConfiguration(
+                dataDirectory: dataDirectory, databaseURL: url, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4))
+            let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
+            let requestsFile = folder + "/requests-" + subfolder
+            try fleet.writeRequests(to: requestsFile)
+            let server = try await ServerProcess.start(
+                name: name,
+                arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project"],
+                environment: url.map { ["FLEETAUTH_DATABASE_URL": $0] } ?? [:],
+                port: Self.fleetAuthPort)
+            servers.append(server)
+            return Contender(server: server, fleet: fleet, requestsFile: requestsFile)
+        }
+        let sqlite = try await fleetAuth(name: "FleetAuth", url: nil, folder: "data")
+        var postgres: Contender?
+        if let databaseURL { postgres = try await fleetAuth(name: "FA on PG", url: databaseURL, folder: "data-postgres") }
+        let fixturesFile = folder + "/competitor-fixtures.json"
+        try sqlite.fleet.writeCompetitorFixtures(to: fixturesFile)
+        var contenders = [sqlite]
+        if let postgres { contenders.append(postgres) }
+        let node = try await ServerProcess.start(name: "Node.js", arguments: ["node", nodeScript, fixturesFile], port: ServerProcess.listeningPort)
+        servers.append(node)
+        contenders.append(Contender(server: node, fleet: sqlite.fleet, requestsFile: sqlite.requestsFile))
         if FileManager.default.isExecutableFile(atPath: cServer) {
-            servers.append(try await ServerProcess.start(name: "C", arguments: [cServer, fixturesFile], port: ServerProcess.listeningPort))
+            let c = try await ServerProcess.start(name: "C", arguments: [cServer, fixturesFile], port: ServerProcess.listeningPort)
+            servers.append(c)
+            contenders.append(Contender(server: c, fleet: sqlite.fleet, requestsFile: sqlite.requestsFile))
         } else {
             FileHandle.standardError.write(Data("skipped the C competitor: no \(cServer); build it with Benchmarks/c-token-server/build.sh\n".utf8))
         }
-        try await Self.checkSameAnswers(servers: servers, fleet: fleet)
-        let report = try await measure(
-            servers: servers, fleet: fleet, requestsFile: requestsFile, folder: folder, database: configuration.databaseLocation
-        )
+        for contender in contenders { try await Self.checkSameAnswers(server: contender.server, fleet: contender.fleet) }
+        let report = try await measure(contenders: contenders, hasPostgres: postgres != nil, folder: folder, database: databaseURL.map { DatabaseLocation.postgres(url: $0) })
         if json { return try JSONOutput.print(report) }
         print(Self.table(report, cores: cores))
     }
@@ -165,14 +189,13 @@ struct TokenServerBench: AsyncParsableCommand {
     /// Interleaves rounds of OpenSSL and the servers (FleetAuth, Node.js, then the C competitor
     /// if it runs) at full load, the servers' order alternating, then paces each server at half
     /// its rate.
-    private func measure(
-        servers: [ServerProcess], fleet: BenchFleet, requestsFile: String, folder: String, database: DatabaseLocation
-    ) async throws -> Report {
-        func fullLoad(_ server: ServerProcess, seconds: Int) async throws -> FullLoadRun {
+    private func measure(contenders: [Contender], hasPostgres: Bool, folder: String, database: DatabaseLocation?) async throws -> Report {
+        func fullLoad(_ contender: Contender, seconds: Int) async throws -> FullLoadRun {
+            let server = contender.server
             let cpuStart = try server.cpuSeconds()
             let run = try await Wrk.run(
                 url: "http://127.0.0.1:\(server.port)", connections: connections, threads: clientThreads, seconds: seconds,
-                script: "token-requests.lua", arguments: [requestsFile], folder: folder)
+                script: "token-requests.lua", arguments: [contender.requestsFile], folder: folder)
             let cpuSeconds = try server.cpuSeconds() - cpuStart
             return FullLoadRun(
                 tokensPerSecond: Double(run.succeeded) / run.seconds,
@@ -180,16 +203,17 @@ struct TokenServerBench: AsyncParsableCommand {
                 latency: run.latency,
                 failed: run.failed)
         }
-        for server in servers {
-            _ = try await fullLoad(server, seconds: 1)
+        for contender in contenders {
+            _ = try await fullLoad(contender, seconds: 1)
         }
         var openssl: [Double] = [], opensslPerCPU: [Double] = []
         var runs: [ObjectIdentifier: [FullLoadRun]] = [:]
         for round in 1...rounds {
             openssl.append(try await OpenSSLSpeed.measure(seconds: seconds, processes: cores).signsPerSecond)
             opensslPerCPU.append(try await OpenSSLSpeed.measure(seconds: seconds).signsPerSecond)
-            for server in round % 2 == 1 ? servers : servers.reversed() {
-                let measured = try await fullLoad(server, seconds: seconds)
+            for contender in round % 2 == 1 ? contenders : contenders.reversed() {
+                let server = contender.server
+                let measured = try await fullLoad(contender, seconds: seconds)
                 runs[ObjectIdentifier(server.process), default: []].append(measured)
                 if !json {
                     FileHandle.standardError.write(Data(String(
@@ -200,28 +224,32 @@ struct TokenServerBench: AsyncParsableCommand {
             }
         }
         var reports: [ServerReport] = []
-        for server in servers {
-            let serverRuns = runs[ObjectIdentifier(server.process)] ?? []
+        for contender in contenders {
+            let serverRuns = runs[ObjectIdentifier(contender.server.process)] ?? []
             let halfRate = Throughput.median(serverRuns.map(\.tokensPerSecond)) / 2
-            let paced = try await halfLoad(port: server.port, rate: halfRate, fleet: fleet)
-            reports.append(ServerReport(server.name, runs: serverRuns, halfLoadRate: halfRate, halfLoad: paced))
+            let paced = try await halfLoad(port: contender.server.port, rate: halfRate, fleet: contender.fleet)
+            reports.append(ServerReport(contender.server.name, runs: serverRuns, halfLoadRate: halfRate, halfLoad: paced))
         }
-        let (ours, theirs, c) = (reports[0], reports[1], reports.count > 2 ? reports[2] : nil)
+        let ours = reports.removeFirst()
+        let postgres = hasPostgres ? reports.removeFirst() : nil
+        let (theirs, c) = (reports[0], reports.count > 1 ? reports[1] : nil)
         return Report(
-            database: database.description,
+            database: database?.description ?? "sqlite",
             connections: connections,
             vehicles: vehicles,
             secondsPerRun: seconds,
             opensslSignPerSecond: openssl,
             opensslSignPerCPUSecond: opensslPerCPU,
             fleetAuth: ours,
+            fleetAuthPostgres: postgres,
             node: theirs,
             cServer: c,
             nodeRatio: Throughput.median(ours.tokensPerSecond) / Throughput.median(theirs.tokensPerSecond),
             opensslRatio: Throughput.median(ours.tokensPerSecond) / Throughput.median(openssl),
             nodeOpensslRatio: Throughput.median(theirs.tokensPerSecond) / Throughput.median(openssl),
             cServerOpensslRatio: c.map { Throughput.median($0.tokensPerSecond) / Throughput.median(openssl) },
-            cpuRatio: Throughput.median(ours.tokensPerCPUSecond) / Throughput.median(theirs.tokensPerCPUSecond)
+            cpuRatio: Throughput.median(ours.tokensPerCPUSecond) / Throughput.median(theirs.tokensPerCPUSecond),
+            postgresRatio: postgres.map { postgres in Throughput.median(zip(postgres.tokensPerSecond, ours.tokensPerSecond).map { $0 / $1 }) }
         )
     }
 
@@ -250,11 +278,11 @@ struct TokenServerBench: AsyncParsableCommand {
     /// Every server answers the first driver's request with a token for its vehicle signed by
     /// the driver key, and refuses it a token for the second driver's vehicle with 403: the
     /// competitors do the same work.
-    private static func checkSameAnswers(servers: [ServerProcess], fleet: BenchFleet) async throws {
+    private static func checkSameAnswers(server: ServerProcess, fleet: BenchFleet) async throws {
         guard fleet.drivers.count >= 2 else { throw ValidationError("--vehicles must be at least 2") }
         let verifier = TokenVerifier(trusting: fleet.keys.trustedAccounts)
         let (first, second) = (fleet.drivers[0], fleet.drivers[1])
-        for server in servers {
+        do {
             let (granted, status) = try await tokenAnswer(port: server.port, driver: first, vehicleID: first.vehicleID)
             guard status == 200, let token = granted["token"] as? String, granted["expiresInSeconds"] is Int,
                   let verified = try? verifier.verifyWithoutCache(token), verified.role == FleetEngineRole.driverSDKUser,
@@ -285,12 +313,12 @@ struct TokenServerBench: AsyncParsableCommand {
                           server.fullLoad.p50Milliseconds, server.fullLoad.p99Milliseconds, server.halfLoadRate,
                           server.halfLoad.p50Milliseconds, server.halfLoad.p99Milliseconds, server.failed)
         }
-        let servers = [report.fleetAuth, report.node] + (report.cServer.map { [$0] } ?? [])
+        let servers = [report.fleetAuth] + (report.fleetAuthPostgres.map { [$0] } ?? []) + [report.node] + (report.cServer.map { [$0] } ?? [])
         let cLine = report.cServerOpensslRatio.map {
             [String(format: "C / openssl: %.2fx, the fastest competitor beside FleetAuth's target of %.2fx", $0, opensslRatioTarget)]
         } ?? []
         return ([
-            "token servers, GET /v1/tokens/driver/{id}: \(report.connections) connections over \(report.vehicles) drivers, \(report.secondsPerRun) s runs, medians of \(report.opensslSignPerSecond.count) rounds; FleetAuth on \(report.database)",
+            "token servers, GET /v1/tokens/driver/{id}: \(report.connections) connections over \(report.vehicles) drivers, \(report.secondsPerRun) s runs, medians of \(report.opensslSignPerSecond.count) rounds; FleetAuth on sqlite\(report.fleetAuthPostgres == nil ? "" : " and on \(report.database)")",
             String(format: "openssl speed -multi %d rsa2048: %.0f sign/s; one process: %.0f sign per CPU-second", cores, openssl,
                    Throughput.median(report.opensslSignPerCPUSecond)),
             "server      tokens/s  vs openssl  tokens/CPU-s  full load p50 / p99 ms  half load/s  p50 / p99 ms  failed",
@@ -300,6 +328,9 @@ struct TokenServerBench: AsyncParsableCommand {
             String(format: "FleetAuth / openssl: %.2fx (target >= %.2fx %@); FleetAuth p99 at half load %.2f ms (target < %.0f ms %@)",
                    report.opensslRatio, opensslRatioTarget, opensslOK ? "ok" : "MISSED", report.fleetAuth.halfLoad.p99Milliseconds,
                    p99TargetMilliseconds, p99OK ? "ok" : "MISSED"),
-        ] + cLine).joined(separator: "\n")
+        ] + cLine + (report.postgresRatio.map {
+            [String(format: "FleetAuth on PostgreSQL / on SQLite: %.2fx tokens/s (target >= %.2fx %@)", $0, postgresRatioTarget,
+                    $0 >= postgresRatioTarget ? "ok" : "MISSED")]
+        } ?? [])).joined(separator: "\n")
     }
 }
