@@ -10,9 +10,11 @@ import ServerStorage
 /// `fleetauth-bench deliveries`: what the local Fleet Engine's delivery reads cost as the
 /// number of tasks grows, and how fast BatchCreateTasks creates them. For each size, a fresh
 /// SQLite store is filled with that many tasks, ten per delivery vehicle on five stops, two
-/// per tracking id, and an engine is started on it; then, over loopback REST, the median of
-/// single ListTasks calls filtered by `delivery_vehicle_id` and by `tracking_id`, and of
-/// GetTaskTrackingInfo, the sizes taking turns call by call. The smallest size is the
+/// per tracking id (every vehicle with a `zone` attribute of ten values), and an engine is
+/// started on it; then, over loopback REST, the median of single ListTasks calls filtered by
+/// `delivery_vehicle_id`, by `tracking_id` and by `state` (a page of 100), of
+/// GetTaskTrackingInfo, and of ListDeliveryVehicles filtered by `attributes.zone` (a page of
+/// 100), the sizes taking turns call by call. The smallest size is the
 /// reference: the targets are ratios to it, measured in the same run. Last, batches of 500
 /// tasks are created through the smallest engine's REST door, one after another.
 struct DeliveryScaleBench: AsyncParsableCommand {
@@ -41,7 +43,9 @@ struct DeliveryScaleBench: AsyncParsableCommand {
         let tasks: Int
         let listByVehicleMilliseconds: Double
         let listByTrackingIDMilliseconds: Double
+        let listByStateMilliseconds: Double
         let trackingInfoMilliseconds: Double
+        let listVehiclesByAttributeMilliseconds: Double
     }
 
     struct Report: Encodable {
@@ -49,7 +53,9 @@ struct DeliveryScaleBench: AsyncParsableCommand {
         /// The largest size's time over the reference's, for each read (target ≤ 1.5).
         let listByVehicleRatio: Double
         let listByTrackingIDRatio: Double
+        let listByStateRatio: Double
         let trackingInfoRatio: Double
+        let listVehiclesByAttributeRatio: Double
         let batchCreateTasksPerSecond: Double
     }
 
@@ -69,10 +75,15 @@ struct DeliveryScaleBench: AsyncParsableCommand {
             let batchRate = try await measureBatches(on: engines[0])
             for engine in engines { await engine.stop() }
             let report = Report(
-                sizes: zip(sizes, reads).map { SizeReport(tasks: $0, listByVehicleMilliseconds: $1.vehicle, listByTrackingIDMilliseconds: $1.tracking, trackingInfoMilliseconds: $1.info) },
+                sizes: zip(sizes, reads).map {
+                    SizeReport(tasks: $0, listByVehicleMilliseconds: $1.vehicle, listByTrackingIDMilliseconds: $1.tracking,
+                               listByStateMilliseconds: $1.state, trackingInfoMilliseconds: $1.info, listVehiclesByAttributeMilliseconds: $1.attribute)
+                },
                 listByVehicleRatio: reads[reads.count - 1].vehicle / reads[0].vehicle,
                 listByTrackingIDRatio: reads[reads.count - 1].tracking / reads[0].tracking,
+                listByStateRatio: reads[reads.count - 1].state / reads[0].state,
                 trackingInfoRatio: reads[reads.count - 1].info / reads[0].info,
+                listVehiclesByAttributeRatio: reads[reads.count - 1].attribute / reads[0].attribute,
                 batchCreateTasksPerSecond: batchRate)
             if json { try JSONOutput.print(report) } else { print(Self.table(report)) }
         } catch {
@@ -130,8 +141,9 @@ struct DeliveryScaleBench: AsyncParsableCommand {
     /// For each size, the median milliseconds of each read; the sizes take turns call by call,
     /// so that a drift in the machine's speed touches them alike. Each call names a vehicle or
     /// shipment of its own, spread over the whole size.
-    private func measureReads(of engines: [DeliveryEngine]) async throws -> [(vehicle: Double, tracking: Double, info: Double)] {
-        var byVehicle = [[Double]](repeating: [], count: engines.count), byTracking = byVehicle, info = byVehicle
+    private func measureReads(of engines: [DeliveryEngine]) async throws -> [(vehicle: Double, tracking: Double, state: Double, info: Double, attribute: Double)] {
+        var byVehicle = [[Double]](repeating: [], count: engines.count), byTracking = byVehicle, byState = byVehicle, info = byVehicle
+        var byAttribute = byVehicle
         for index in 0..<calls {
             for (turn, engine) in engines.enumerated() {
                 let vehicle = index * 7919 % (engine.tasks / Self.tasksPerVehicle)
@@ -143,9 +155,14 @@ struct DeliveryScaleBench: AsyncParsableCommand {
                 byVehicle[turn].append(listed.milliseconds)
                 byTracking[turn].append(try await engine.call("GET", "/tasks?filter=tracking_id%3D\(Self.trackingID(shipment))").milliseconds)
                 info[turn].append(try await engine.call("GET", "/taskTrackingInfo/\(Self.trackingID(shipment))").milliseconds)
+                byState[turn].append(try await engine.call("GET", "/tasks?filter=state%3DOPEN&pageSize=100").milliseconds)
+                byAttribute[turn].append(try await engine.call("GET", "/deliveryVehicles?filter=attributes.zone%3D\(index % 10)&pageSize=100").milliseconds)
             }
         }
-        return engines.indices.map { (Throughput.median(byVehicle[$0]), Throughput.median(byTracking[$0]), Throughput.median(info[$0])) }
+        return engines.indices.map {
+            (Throughput.median(byVehicle[$0]), Throughput.median(byTracking[$0]), Throughput.median(byState[$0]), Throughput.median(info[$0]),
+             Throughput.median(byAttribute[$0]))
+        }
     }
 
     /// Tasks per second of `batches` BatchCreateTasks calls of ``batchSize`` new tasks each,
@@ -182,6 +199,7 @@ struct DeliveryScaleBench: AsyncParsableCommand {
                 van.name = "providers/\(project)/deliveryVehicles/\(vehicleID(vehicle))"
                 van.type = .auto
                 van.lastLocation = .with { $0.location = place }
+                van.attributes = [.with { $0.key = "zone"; $0.stringValue = String(vehicle % 10) }]
                 van.remainingVehicleJourneySegments = stride(from: 0, to: ids.count, by: 2).map { first in
                     .with { segment in
                         segment.stop = .with { stop in
@@ -206,15 +224,18 @@ struct DeliveryScaleBench: AsyncParsableCommand {
     private static func table(_ report: Report) -> String {
         func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
         var lines = [
-            "| tasks | ListTasks by vehicle ms | ListTasks by tracking id ms | GetTaskTrackingInfo ms |",
-            "| ---: | ---: | ---: | ---: |",
+            "| tasks | ListTasks by vehicle ms | ListTasks by tracking id ms | ListTasks by state ms | GetTaskTrackingInfo ms | ListDeliveryVehicles by attribute ms |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for size in report.sizes {
-            lines.append("| \(size.tasks) | \(format(size.listByVehicleMilliseconds)) | \(format(size.listByTrackingIDMilliseconds)) | \(format(size.trackingInfoMilliseconds)) |")
+            lines.append("| \(size.tasks) | \(format(size.listByVehicleMilliseconds)) | \(format(size.listByTrackingIDMilliseconds)) | "
+                + "\(format(size.listByStateMilliseconds)) | \(format(size.trackingInfoMilliseconds)) | \(format(size.listVehiclesByAttributeMilliseconds)) |")
         }
         lines.append("")
         lines.append("largest / first: ListTasks by vehicle \(format(report.listByVehicleRatio))×, by tracking id \(format(report.listByTrackingIDRatio))×, "
-            + "GetTaskTrackingInfo \(format(report.trackingInfoRatio))× (targets ≤ 1.5); BatchCreateTasks of \(batchSize): \(format(report.batchCreateTasksPerSecond, 0)) tasks/s")
+            + "by state \(format(report.listByStateRatio))×, GetTaskTrackingInfo \(format(report.trackingInfoRatio))×, "
+            + "ListDeliveryVehicles by attribute \(format(report.listVehiclesByAttributeRatio))× (targets ≤ 1.5); "
+            + "BatchCreateTasks of \(batchSize): \(format(report.batchCreateTasksPerSecond, 0)) tasks/s")
         return lines.joined(separator: "\n")
     }
 }

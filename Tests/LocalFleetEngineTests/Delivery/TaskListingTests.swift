@@ -49,6 +49,7 @@ struct TaskListingTests {
     @Test(arguments: [
         "", "delivery_vehicle_id = dv-3", "deliveryVehicleId = \"dv-moved\" AND state = OPEN", "tracking_id = ship-4 OR tracking_id = ship-5",
         "tracking_id = ship-moved", "state = CLOSED AND NOT type = PICKUP", "delivery_vehicle_id = \"\"", "tracking_id = nobody",
+        "state = OPEN", "state = OPEN AND delivery_vehicle_id = dv-2", "NOT state = OPEN", "trackingId = ship-3 AND state = CLOSED",
     ])
     func pagesTogetherAreAScanInIdOrder(filterText: String) throws {
         let (deliveries, tasks) = Self.randomDeliveries(tasks: 2_000)
@@ -94,6 +95,13 @@ struct TaskListingTests {
             request.pageToken = page.nextPageToken
         } while !request.pageToken.isEmpty
         #expect(listed == [0, 3, 6, 9, 12, 15, 18].map { "providers/p/deliveryVehicles/dv-\($0)" })
+        // Without the viewport, the attribute's index answers, total included.
+        var everywhere = ListDeliveryVehiclesRequest.with { $0.filter = "attributes.zone = north"; $0.pageSize = 100 }
+        let north = try DeliveryVehicleListing.page(everywhere, filter: try DeliveryVehicleListing.filter(of: everywhere), in: deliveries)
+        #expect(north.totalSize == 10 && north.deliveryVehicles.count == 10)
+        everywhere.filter = "attributes.zone = south AND attributes.zone != north"
+        let south = try DeliveryVehicleListing.page(everywhere, filter: try DeliveryVehicleListing.filter(of: everywhere), in: deliveries)
+        #expect(south.totalSize == 20 && south.deliveryVehicles.count == 20)
         #expect(throws: InvalidArgument.self) { try DeliveryVehicleListing.filter(of: .with { $0.filter = "type = AUTO" }) }
     }
 }

@@ -1,7 +1,8 @@
 import FleetEngineProtos
 
 /// ListDeliveryVehicles: a page of delivery vehicles by id (without their stops, as Google's
-/// lists show them) that pass the request's attribute filter and lie in its viewport.
+/// lists show them) that pass the request's attribute filter and lie in its viewport. A filter
+/// that requires an attribute's value reads the vehicles of that value from an index.
 enum DeliveryVehicleListing {
     /// The request's filter: comparisons of `attributes.KEY` only, as Google's documents say.
     static func filter(of request: ListDeliveryVehiclesRequest) throws(InvalidArgument) -> ListFilter? {
@@ -33,8 +34,10 @@ enum DeliveryVehicleListing {
             guard filter?.matches({ field in vehicle.attributes.first { "attributes.\($0.key)" == field }.map(\.filterText) }) ?? true else { return nil }
             return vehicle
         }
+        let required = filter.map { filter in filter.requiredFields.filter { $0.hasPrefix("attributes.") } } ?? []
+        let candidates = filter?.narrowestIDs(in: deliveries.vehicleIndex, fields: required) ?? deliveries.vehicleIDs
         var response = ListDeliveryVehiclesResponse()
-        var ids = deliveries.vehicleIDs.ids(after: try Pages.lastID(in: request.pageToken))
+        var ids = candidates.ids(after: try Pages.lastID(in: request.pageToken))
         var lastShown: String?
         while let id = ids.next() {
             guard let vehicle = passes(id) else { continue }
@@ -45,10 +48,10 @@ enum DeliveryVehicleListing {
             response.deliveryVehicles.append(vehicle.listed)
             lastShown = id
         }
-        if filter == nil, !request.hasViewport {
-            response.totalSize = Int64(deliveries.vehicleIDs.count)
+        if !request.hasViewport, filter == nil || filter?.isSingleEquality(on: required) == true {
+            response.totalSize = Int64(candidates.count)
         } else {
-            var all = deliveries.vehicleIDs.ids(after: nil)
+            var all = candidates.ids(after: nil)
             var total = 0
             while let id = all.next() { if passes(id) != nil { total += 1 } }
             response.totalSize = Int64(total)

@@ -1,22 +1,26 @@
 import FleetEngineProtos
 
 /// ListTasks: a page of tasks by id, passing the request's filter. A filter that requires a
-/// `delivery_vehicle_id` or a `tracking_id` reads that vehicle's or that tracking id's tasks
-/// from their index, so that such a page costs what the vehicle or shipment has, not the
-/// fleet's every task.
+/// `delivery_vehicle_id`, a `tracking_id` or a `state` reads the tasks of that value from an
+/// index (the smallest, when it requires several), so that a page costs what it returns and
+/// what it skips there, not the fleet's every task; and the total of a filter that is one such
+/// comparison is the index's count.
 enum TaskListing {
     /// The fields a filter may name (snake_case, as Google's guides write them, or camelCase),
     /// besides `attributes.KEY`.
     static let fields = ["state", "task_outcome", "type", "delivery_vehicle_id", "tracking_id", "task_outcome_location_source"]
 
-    /// The request's filter, checked against ``fields``.
+    /// The fields the tasks are indexed by, as filters are written once read (camelCase).
+    static let indexedFields = ["deliveryVehicleId", "trackingId", "state"]
+
+    /// The request's filter, checked against ``fields``, its fields in camelCase.
     static func filter(of request: ListTasksRequest) throws(InvalidArgument) -> ListFilter? {
         let known = Set(fields.map(FieldMask.camelCase))
         return try ListFilter.parse(request.filter) { field in
             known.contains(FieldMask.camelCase(field)) || (field.hasPrefix("attributes.") && field.count > "attributes.".count)
                 ? nil
                 : "the local Fleet Engine filters tasks by \(fields.joined(separator: ", ")) and attributes.KEY only"
-        }
+        }?.renamingFields { $0.hasPrefix("attributes.") ? $0 : FieldMask.camelCase($0) }
     }
 
     /// The page the validated `request` asks for, with `filter` (its parsed filter), and the
@@ -24,22 +28,14 @@ enum TaskListing {
     static func page(_ request: ListTasksRequest, filter: ListFilter?, in deliveries: SavedDeliveries) throws(InvalidArgument) -> ListTasksResponse {
         let after = try Pages.lastID(in: request.pageToken)
         let size = request.pageSize == 0 ? Pages.defaultSize : Int(request.pageSize)
-        let candidates: (_ after: String?) -> SortedIDs.Iterator? =
-            // The indexes hold tasks that have a vehicle or a tracking id; "" (none) is scanned for.
-            if let vehicleID = filter?.requiredValue(of: "delivery_vehicle_id") ?? filter?.requiredValue(of: "deliveryVehicleId"), !vehicleID.isEmpty {
-                { deliveries.taskIDs(ofVehicle: vehicleID, after: $0) }
-            } else if let trackingID = filter?.requiredValue(of: "tracking_id") ?? filter?.requiredValue(of: "trackingId"), !trackingID.isEmpty {
-                { deliveries.taskIDs(trackedAs: trackingID, after: $0) }
-            } else {
-                { deliveries.taskIDs.ids(after: $0) }
-            }
+        let candidates = filter?.narrowestIDs(in: deliveries.taskIndex, fields: indexedFields) ?? deliveries.taskIDs
         func passes(_ id: String) -> DeliveryTask? {
             deliveries.tasks[id].flatMap { task in filter?.matches { value(of: $0, in: task) } ?? true ? task : nil }
         }
         var response = ListTasksResponse()
-        var ids = candidates(after)
+        var ids = candidates.ids(after: after)
         var lastShown: String?
-        while let id = ids?.next() {
+        while let id = ids.next() {
             guard let task = passes(id) else { continue }
             guard response.tasks.count < size else {
                 response.nextPageToken = lastShown.map(Pages.token(after:)) ?? ""
@@ -48,12 +44,12 @@ enum TaskListing {
             response.tasks.append(task)
             lastShown = id
         }
-        if filter == nil {
-            response.totalSize = Int64(deliveries.taskIDs.count)
+        if filter == nil || filter?.isSingleEquality(on: indexedFields) == true {
+            response.totalSize = Int64(candidates.count)
         } else {
-            var all = candidates(nil)
+            var all = candidates.ids(after: nil)
             var total = 0
-            while let id = all?.next() { if passes(id) != nil { total += 1 } }
+            while let id = all.next() { if passes(id) != nil { total += 1 } }
             response.totalSize = Int64(total)
         }
         return response

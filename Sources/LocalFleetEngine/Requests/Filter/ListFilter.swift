@@ -40,6 +40,15 @@ package indirect enum ListFilter: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The fields the filter requires a value of at its top level (see ``requiredValue(of:)``).
+    var requiredFields: [String] {
+        switch self {
+        case .comparison(let field, true, _): [field]
+        case .and(let left, let right): left.requiredFields + right.requiredFields
+        default: []
+        }
+    }
+
     /// The value `field` must equal for any resource to pass, when the filter says so at its
     /// top level (`field = value AND …`): what lets a list read an index instead of every resource.
     func requiredValue(of field: String) -> String? {
