@@ -93,8 +93,7 @@ package final class FleetDatabase: Sendable {
             let configuration = try PostgresLender.configuration(url: url, location: location)
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             let running = Task { await client.run() }
-            let feed = PostgresChangeFeed()
-            let listening = Task { await feed.listen(through: client, logger: logger) }
+            let feed = PostgresChangeFeed(client: client, logger: logger)
             let lender = PostgresLender(client: client)
             let pooled = PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
             let database = FleetDatabase(
@@ -104,9 +103,8 @@ package final class FleetDatabase: Sendable {
                 transactions: lender,
                 changeFeed: feed,
                 close: {
-                    listening.cancel()
+                    await feed.stop()
                     running.cancel()
-                    await listening.value
                     await running.value
                 }
             )
@@ -144,6 +142,7 @@ package final class FleetDatabase: Sendable {
     /// compared.
     package func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
         if let readCache {
+            changeFeed?.startListening()
             guard let (sql, binds) = try? direct(query) else { return try await self.sql.raw(query).first() }
             let key = PostgresReadCache.Key(sql: sql, binds: binds)
             if let answer = readCache.answer(to: key) { return answer }
@@ -154,6 +153,12 @@ package final class FleetDatabase: Sendable {
         } catch {
             return try await sql.raw(query).first()
         }
+    }
+
+    /// Whether ``first(_:)`` may answer from memory on PostgreSQL now: it has been used, and
+    /// changes can be heard. Always `false` on SQLite, whose memory follows the file itself.
+    package var hearsChanges: Bool {
+        changeFeed?.generation != nil
     }
 
     /// The first row `query` answers, read on the calling thread as ``first(_:)`` reads it on

@@ -9,8 +9,10 @@ import PostgresNIO
 /// changes them tell every process listening, this one included, within the time a notification
 /// takes; and this process's own commits move the generation on before they return
 /// (``changed()``), so it never serves what it has just changed. The listening connection is
-/// one of the pool's, held for as long as it listens; while it is down nothing is served from
-/// memory, and once it is back the generation moves on, dropping everything remembered before.
+/// one of the pool's, taken on the first read that may be served from memory
+/// (``startListening()``) and held until ``stop()``: a database nobody reads so holds no
+/// connection for it. While it is down nothing is served from memory, and once it is back the
+/// generation moves on, dropping everything remembered before.
 final class PostgresChangeFeed: Sendable {
     /// The channel the triggers notify.
     static let channel = "fleetauth_changes"
@@ -21,6 +23,34 @@ final class PostgresChangeFeed: Sendable {
     }
 
     private let state = Locked(State())
+    private let client: PostgresClient
+    private let logger: Logger
+    /// The listening task, once started; `.some(nil)` once stopped.
+    private let listening = Locked<Task<Void, Never>??>(nil)
+
+    /// A feed that listens through `client` once started.
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Starts listening, unless it has started (or stopped) already.
+    func startListening() {
+        listening.withLock { task in
+            guard task == nil else { return }
+            task = .some(Task { [self] in await listen() })
+        }
+    }
+
+    /// Stops listening, for good, and waits until the listening connection is given back.
+    func stop() async {
+        let task = listening.withLock { task -> Task<Void, Never>? in
+            defer { task = .some(nil) }
+            return task ?? nil
+        }
+        task?.cancel()
+        await task?.value
+    }
 
     /// The generation under which an answer read now may be remembered and served again, or
     /// `nil` while changes cannot be heard.
@@ -33,9 +63,9 @@ final class PostgresChangeFeed: Sendable {
         state.withLock { $0.generation &+= 1 }
     }
 
-    /// Listens on a connection of `client` until cancelled, taking another (after 50 ms,
+    /// Listens on a connection of the client until cancelled, taking another (after 50 ms,
     /// doubling up to 1 s) whenever the connection is lost.
-    func listen(through client: PostgresClient, logger: Logger) async {
+    private func listen() async {
         var delay = Duration.milliseconds(50)
         while !Task.isCancelled {
             do {
