@@ -21,9 +21,9 @@ struct DeliveryAppTests {
     /// `shipment`, on two stops, through the local Fleet Engine's REST door with a delivery
     /// server token; accounts `delivery-driver-0` and `delivery-consumer-0` are assigned to them.
     static func plan(on fleet: TestFleet) async throws -> FleetEngineClient {
-        let backend = await fleet.client(tokens: try ServerTokens(key: TestKeys.byRole[.deliverySuperUser]!, clock: fleet.clock) { _ in .deliveryServer })
+        let backend = await fleet.client(tokens: try ServerTokens(key: TestKeys.deliverySuperUser, clock: fleet.clock) { _ in .deliveryServer })
         _ = try await backend.createDeliveryVehicle(DeliveryVehicle(lastLocation: VehicleLocation(location: depot)), id: "van")
-        let token = try TokenMinter(key: TestKeys.byRole[.deliverySuperUser]!, now: { fleet.clock.now }).mint(.deliveryServer).token
+        let token = try TokenMinter(key: TestKeys.deliverySuperUser, now: { fleet.clock.now }).mint(.deliveryServer).token
         for (task, latitude) in [("parcel-a", 52.51), ("parcel-b", 52.52)] {
             try await fleet.post("tasks?taskId=\(task)", token: token, body: """
                 {"type":"DELIVERY","state":"OPEN","trackingId":"shipment","taskDuration":"60s","plannedLocation":{"point":{"latitude":\(latitude),"longitude":13.40}}}

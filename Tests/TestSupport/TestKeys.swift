@@ -18,6 +18,12 @@ public enum TestKeys {
     public static let viewer = key(.viewer)
     /// The delivery admin's key.
     public static let deliveryAdmin = key(.deliveryAdmin)
+    /// The keys of the other delivery roles.
+    public static let deliverySuperUser = key(.deliverySuperUser)
+    public static let deliveryTrustedDriver = key(.deliveryTrustedDriver)
+    public static let deliveryUntrustedDriver = key(.deliveryUntrustedDriver)
+    public static let deliveryConsumer = key(.deliveryConsumer)
+    public static let deliveryFleetReader = key(.deliveryFleetReader)
     /// Another key of the driver account (same email, its own key id).
     public static let driverSecondKey = key(.driverSDKUser)
     /// A key of an account no test trusts.
@@ -27,7 +33,9 @@ public enum TestKeys {
     public static let byRole: [FleetEngineRole: ServiceAccountKey] = {
         var keys: [FleetEngineRole: ServiceAccountKey] = [
             .driverSDKUser: driver, .consumerSDKUser: consumer, .serviceSuperUser: server, .onDemandAdmin: admin,
-            .viewer: viewer, .deliveryAdmin: deliveryAdmin,
+            .viewer: viewer, .deliveryAdmin: deliveryAdmin, .deliverySuperUser: deliverySuperUser,
+            .deliveryTrustedDriver: deliveryTrustedDriver, .deliveryUntrustedDriver: deliveryUntrustedDriver,
+            .deliveryConsumer: deliveryConsumer, .deliveryFleetReader: deliveryFleetReader,
         ]
         for role in FleetEngineRole.allCases where keys[role] == nil { keys[role] = key(role) }
         return keys
@@ -36,9 +44,9 @@ public enum TestKeys {
     /// The keys the tests' verifiers and engines trust, with their roles: one per role.
     public static var trusted: [(ServiceAccountKey, FleetEngineRole)] {
         [(driver, .driverSDKUser), (consumer, .consumerSDKUser), (server, .serviceSuperUser), (admin, .onDemandAdmin),
-         (viewer, .viewer), (deliveryAdmin, .deliveryAdmin)]
-            + [FleetEngineRole.deliverySuperUser, .deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer, .deliveryFleetReader]
-            .map { (byRole[$0]!, $0) }
+         (viewer, .viewer), (deliveryAdmin, .deliveryAdmin), (deliverySuperUser, .deliverySuperUser),
+         (deliveryTrustedDriver, .deliveryTrustedDriver), (deliveryUntrustedDriver, .deliveryUntrustedDriver),
+         (deliveryConsumer, .deliveryConsumer), (deliveryFleetReader, .deliveryFleetReader)]
     }
 
     /// ``trusted`` as accounts.

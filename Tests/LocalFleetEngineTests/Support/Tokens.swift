@@ -10,15 +10,15 @@ enum Tokens {
     static var admin: String { mint(TestKeys.admin, .server) }
     static var viewer: String { mint(TestKeys.viewer, .fleetReader) }
     static var deliveryAdmin: String { mint(TestKeys.deliveryAdmin, .deliveryServer) }
-    static var deliveryServer: String { mint(TestKeys.byRole[.deliverySuperUser]!, .deliveryServer) }
-    static var deliveryFleetReader: String { mint(TestKeys.byRole[.deliveryFleetReader]!, .fleetReader) }
+    static var deliveryServer: String { mint(TestKeys.deliverySuperUser, .deliveryServer) }
+    static var deliveryFleetReader: String { mint(TestKeys.deliveryFleetReader, .fleetReader) }
     static func trustedDeliveryDriver(_ vehicleID: String, taskID: String? = nil) -> String {
-        mint(TestKeys.byRole[.deliveryTrustedDriver]!, .trustedDeliveryDriver(deliveryVehicleID: vehicleID, taskID: taskID))
+        mint(TestKeys.deliveryTrustedDriver, .trustedDeliveryDriver(deliveryVehicleID: vehicleID, taskID: taskID))
     }
     static func untrustedDeliveryDriver(_ vehicleID: String) -> String {
-        mint(TestKeys.byRole[.deliveryUntrustedDriver]!, .untrustedDeliveryDriver(deliveryVehicleID: vehicleID))
+        mint(TestKeys.deliveryUntrustedDriver, .untrustedDeliveryDriver(deliveryVehicleID: vehicleID))
     }
-    static func deliveryConsumer(trackingID: String) -> String { mint(TestKeys.byRole[.deliveryConsumer]!, .deliveryConsumer(trackingID: trackingID)) }
+    static func deliveryConsumer(trackingID: String) -> String { mint(TestKeys.deliveryConsumer, .deliveryConsumer(trackingID: trackingID)) }
 
     static func mint(_ key: ServiceAccountKey, _ kind: TokenKind) -> String {
         try! TokenMinter(key: key).mint(kind).token
