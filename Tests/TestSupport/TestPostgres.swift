@@ -19,7 +19,7 @@ public enum TestPostgres {
     public static func makeDatabase(on serverURL: String) async throws -> (url: String, drop: @Sendable () async -> Void) {
         let logger = Logger(label: "test-postgres")
         let name = "fleetauth_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let admin = try await FleetDatabase.open(.postgres(url: serverURL), logger: logger)
+        let admin = try await openPatiently(serverURL, logger: logger)
         do {
             try await admin.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
             await admin.shutdown()
@@ -35,6 +35,16 @@ public enum TestPostgres {
             try? await admin.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
             await admin.shutdown()
         })
+    }
+
+    /// Opens the server's own database, trying up to three times: on a machine kept busy by
+    /// other work (and by the suite's other PostgreSQL tests making databases at once), one
+    /// connection may take longer than the 10 s `FleetDatabase.open` waits.
+    private static func openPatiently(_ serverURL: String, logger: Logger) async throws -> FleetDatabase {
+        for _ in 1..<3 {
+            if let admin = try? await FleetDatabase.open(.postgres(url: serverURL), logger: logger) { return admin }
+        }
+        return try await FleetDatabase.open(.postgres(url: serverURL), logger: logger)
     }
 
     /// Ends every connection to the current database of `database` but its own one, as a
