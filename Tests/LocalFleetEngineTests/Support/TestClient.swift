@@ -11,8 +11,14 @@ struct TestClient: Sendable {
 
     /// One client for all tests, without an idle-read timeout: AsyncHTTPClient 1.37's idle-read
     /// state machine traps when a server answers (401, 403) before it has read the whole
-    /// request body and the connection is then reused.
-    static let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(timeout: .init(connect: .seconds(10))))
+    /// request body and the connection is then reused. Up to 64 connections to one engine (the
+    /// default is 8): the suites send at once, and on a busy machine a request waiting for one of
+    /// 8 connections could wait out the 10 s a connection may take.
+    static let http: HTTPClient = {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(10)))
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// Sends `method path` with `Authorization: <authorization>` when given, and `body`.
     func send(_ method: HTTPMethod, _ path: String, authorization: String?, body: String? = nil) async throws -> TestResponse {
