@@ -197,11 +197,14 @@ struct FakeTokenServer: Sendable {
     }
 
     /// A caching provider over ``fetcher(path:responseFormat:requestTimeout:retryPolicy:authorizeRequest:)``
-    /// with default settings, judged by this server's clock.
+    /// with default settings but its time limits, judged by this server's clock. A fetch a test
+    /// holds behind a gate, or one a busy machine keeps waiting, is given two minutes of real
+    /// time (the request's and the provider's limits) rather than 10 and 30 s: these tests are
+    /// not about those limits, which the tests that are set themselves.
     func provider(
-        configuration: CachingTokenProvider.Configuration = .init(),
+        configuration: CachingTokenProvider.Configuration = .init(fetchTimeout: .seconds(120)),
         events: EventRecorder? = nil
     ) throws -> CachingTokenProvider {
-        CachingTokenProvider(fetcher: try fetcher(), configuration: configuration, clock: clock, onEvent: events?.hook)
+        CachingTokenProvider(fetcher: try fetcher(requestTimeout: .seconds(120)), configuration: configuration, clock: clock, onEvent: events?.hook)
     }
 }

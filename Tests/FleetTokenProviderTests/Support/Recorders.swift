@@ -95,7 +95,7 @@ struct TimedOut: Error {}
 /// when the task never ends.
 func outcome<Success: Sendable>(
     of task: Task<Success, any Error>,
-    within limit: Duration = .seconds(30)
+    within limit: Duration = .seconds(120)
 ) async throws -> Result<Success, any Error> {
     let ended = Locked<Result<Success, any Error>?>(nil)
     Task {
