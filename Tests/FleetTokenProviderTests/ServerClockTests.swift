@@ -26,11 +26,8 @@ struct ServerClockTests {
                 onEvent: events.hook
             )
             var handedOutLate: [Double] = []
-            let start = ContinuousClock.now
-            var asks = 0
-            // 10 s and 100 asks at least: a starved loop asks less often, and then goes on longer.
-            while ContinuousClock.now - start < .seconds(10) || asks < 100 {
-                asks += 1
+            let end = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < end {
                 // Judged at the moment of asking: a loaded machine may stall after the answer.
                 let asked = Date()
                 let token = try await provider.token(for: v1)
@@ -39,10 +36,9 @@ struct ServerClockTests {
                 try await Task.sleep(for: .milliseconds(100))
             }
             let fetches = await server.requestCount
-            // A fetch about every 3 s of the time asked (half a 6 s token's life), at least two;
-            // the old code made 97 in 10 s with the phone ahead.
-            let seconds = (ContinuousClock.now - start).timeInterval
-            #expect((2...Int(seconds / 3) + 2).contains(fetches), "fetches in \(seconds) s with the phone \(phoneAhead) s ahead: \(fetches)")
+            // Two fetches can cover 10 s of 6 s tokens (a starved loop asks less often); the
+            // old code made 97 with the phone ahead.
+            #expect((2...5).contains(fetches), "fetches with the phone \(phoneAhead) s ahead: \(fetches)")
             #expect(handedOutLate.isEmpty, "tokens handed out after they expired, seconds past: \(handedOutLate)")
             let reportedSkew = events.summary.contains { $0.hasPrefix("clockSkew ") }
             #expect(reportedSkew == (abs(phoneAhead) >= 30))
