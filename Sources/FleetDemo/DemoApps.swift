@@ -46,6 +46,22 @@ struct DemoNetwork: Sendable {
         await sharedClient?.shutdown()
     }
 
+    /// Runs `body` with the network of `servers` for the apps `settings` describe, closing it
+    /// after (also when `body` throws).
+    static func using<Result>(_ settings: DemoSettings, to servers: LocalFleet, _ body: (DemoNetwork) async throws -> Result) async throws -> Result {
+        let network = DemoNetwork(
+            httpClient: settings.httpClient, tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort,
+            project: DemoRun.project)
+        do {
+            let result = try await body(network)
+            await network.shutdown()
+            return result
+        } catch {
+            await network.shutdown()
+            throw error
+        }
+    }
+
     /// The transport of one more app: the shared client, or a URL session of its own.
     private func appTransport() -> any HTTPTransport {
         sharedClient ?? URLSessionTransport(session: Self.newSession(connections: 2))

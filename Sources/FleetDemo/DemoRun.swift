@@ -16,17 +16,7 @@ struct DemoRun {
     let servers: LocalFleet
 
     func play() async throws -> DemoReport {
-        let network = DemoNetwork(
-            httpClient: settings.httpClient, tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort,
-            project: Self.project)
-        do {
-            let report = try await play(on: network)
-            await network.shutdown()
-            return report
-        } catch {
-            await network.shutdown()
-            throw error
-        }
+        try await DemoNetwork.using(settings, to: servers) { try await play(on: $0) }
     }
 
     private func play(on network: DemoNetwork) async throws -> DemoReport {

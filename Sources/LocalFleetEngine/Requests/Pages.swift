@@ -35,4 +35,32 @@ enum Pages {
     static func token(after id: String) -> String {
         Base64URL.encode(Data(id.utf8))
     }
+
+    /// The page of at most `size` items (0: ``defaultSize``) that `passes` lets through, reading
+    /// `candidates` (ids in order, from an index or every id) after the one `token` ended; the
+    /// token of the next page; and the number that pass on every page: `candidates`' count
+    /// when `everyCandidatePasses`, else counted one by one.
+    static func page<Item>(
+        of candidates: SortedIDs, size: Int, token: String, everyCandidatePasses: Bool, passes: (String) -> Item?
+    ) throws(InvalidArgument) -> (items: [Item], nextPageToken: String, totalSize: Int64) {
+        let size = size == 0 ? defaultSize : size
+        var items: [Item] = []
+        var nextPageToken = ""
+        var ids = candidates.ids(after: try lastID(in: token))
+        var lastShown: String?
+        while let id = ids.next() {
+            guard let item = passes(id) else { continue }
+            guard items.count < size else {
+                nextPageToken = lastShown.map(Self.token(after:)) ?? ""
+                break
+            }
+            items.append(item)
+            lastShown = id
+        }
+        guard !everyCandidatePasses else { return (items, nextPageToken, Int64(candidates.count)) }
+        var all = candidates.ids(after: nil)
+        var total: Int64 = 0
+        while let id = all.next() { if passes(id) != nil { total += 1 } }
+        return (items, nextPageToken, total)
+    }
 }

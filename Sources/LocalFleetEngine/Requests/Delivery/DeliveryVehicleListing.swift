@@ -25,37 +25,23 @@ enum DeliveryVehicleListing {
     /// The page the validated `request` asks for, with `filter` (its parsed filter), and the
     /// number of vehicles that pass on every page.
     static func page(_ request: ListDeliveryVehiclesRequest, filter: ListFilter?, in deliveries: SavedDeliveries) throws(InvalidArgument) -> ListDeliveryVehiclesResponse {
-        let size = request.pageSize == 0 ? Pages.defaultSize : Int(request.pageSize)
-        func passes(_ id: String) -> DeliveryVehicle? {
+        let required = filter.map { filter in filter.requiredFields.filter { $0.hasPrefix("attributes.") } } ?? []
+        let candidates = filter?.narrowestIDs(in: deliveries.vehicleIndex, fields: required) ?? deliveries.vehicleIDs
+        let page = try Pages.page(
+            of: candidates, size: Int(request.pageSize), token: request.pageToken,
+            everyCandidatePasses: !request.hasViewport && (filter == nil || filter?.isSingleEquality(on: required) == true)
+        ) { id -> DeliveryVehicle? in
             guard let vehicle = deliveries.vehicles[id] else { return nil }
             if request.hasViewport {
                 guard vehicle.hasLastLocation, request.viewport.contains(vehicle.lastLocation.location) else { return nil }
             }
             guard filter?.matches({ field in vehicle.attributes.first { "attributes.\($0.key)" == field }.map(\.filterText) }) ?? true else { return nil }
-            return vehicle
+            return vehicle.listed
         }
-        let required = filter.map { filter in filter.requiredFields.filter { $0.hasPrefix("attributes.") } } ?? []
-        let candidates = filter?.narrowestIDs(in: deliveries.vehicleIndex, fields: required) ?? deliveries.vehicleIDs
-        var response = ListDeliveryVehiclesResponse()
-        var ids = candidates.ids(after: try Pages.lastID(in: request.pageToken))
-        var lastShown: String?
-        while let id = ids.next() {
-            guard let vehicle = passes(id) else { continue }
-            guard response.deliveryVehicles.count < size else {
-                response.nextPageToken = lastShown.map(Pages.token(after:)) ?? ""
-                break
-            }
-            response.deliveryVehicles.append(vehicle.listed)
-            lastShown = id
+        return .with { response in
+            response.deliveryVehicles = page.items
+            response.nextPageToken = page.nextPageToken
+            response.totalSize = page.totalSize
         }
-        if !request.hasViewport, filter == nil || filter?.isSingleEquality(on: required) == true {
-            response.totalSize = Int64(candidates.count)
-        } else {
-            var all = candidates.ids(after: nil)
-            var total = 0
-            while let id = all.next() { if passes(id) != nil { total += 1 } }
-            response.totalSize = Int64(total)
-        }
-        return response
     }
 }

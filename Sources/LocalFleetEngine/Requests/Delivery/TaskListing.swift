@@ -26,33 +26,18 @@ enum TaskListing {
     /// The page the validated `request` asks for, with `filter` (its parsed filter), and the
     /// number of tasks that pass the filter on every page.
     static func page(_ request: ListTasksRequest, filter: ListFilter?, in deliveries: SavedDeliveries) throws(InvalidArgument) -> ListTasksResponse {
-        let after = try Pages.lastID(in: request.pageToken)
-        let size = request.pageSize == 0 ? Pages.defaultSize : Int(request.pageSize)
         let candidates = filter?.narrowestIDs(in: deliveries.taskIndex, fields: indexedFields) ?? deliveries.taskIDs
-        func passes(_ id: String) -> DeliveryTask? {
+        let page = try Pages.page(
+            of: candidates, size: Int(request.pageSize), token: request.pageToken,
+            everyCandidatePasses: filter == nil || filter?.isSingleEquality(on: indexedFields) == true
+        ) { id in
             deliveries.tasks[id].flatMap { task in filter?.matches { value(of: $0, in: task) } ?? true ? task : nil }
         }
-        var response = ListTasksResponse()
-        var ids = candidates.ids(after: after)
-        var lastShown: String?
-        while let id = ids.next() {
-            guard let task = passes(id) else { continue }
-            guard response.tasks.count < size else {
-                response.nextPageToken = lastShown.map(Pages.token(after:)) ?? ""
-                break
-            }
-            response.tasks.append(task)
-            lastShown = id
+        return .with { response in
+            response.tasks = page.items
+            response.nextPageToken = page.nextPageToken
+            response.totalSize = page.totalSize
         }
-        if filter == nil || filter?.isSingleEquality(on: indexedFields) == true {
-            response.totalSize = Int64(candidates.count)
-        } else {
-            var all = candidates.ids(after: nil)
-            var total = 0
-            while let id = all.next() { if passes(id) != nil { total += 1 } }
-            response.totalSize = Int64(total)
-        }
-        return response
     }
 
     /// The value of filter field `field` in `task`, as a filter writes it (enums by name), or
