@@ -132,7 +132,6 @@ let package = Package(
         .target(
             name: "ServerHTTP",
             dependencies: [
-                "ServerStorage",
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("Logging", "swift-log"),

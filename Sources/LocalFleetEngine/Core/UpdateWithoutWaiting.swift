@@ -54,7 +54,7 @@ extension FleetEngineCore {
         } catch {
             // For the log: the REST method (PUT or PATCH), or a gRPC call's POST.
             let method: HTTPRequest.Method = request.door == .rest ? HTTPRequest.Method(Resource.restUpdateMethod.rawValue) ?? .put : .post
-            end(.failure(.refusal(for: error, method: method, path: request.logPath, logger: request.logger)))
+            end(.failure(error as? APIError ?? .unexpected(error, method: method, path: request.logPath, logger: request.logger)))
         }
         return true
     }

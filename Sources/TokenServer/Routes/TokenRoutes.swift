@@ -81,6 +81,7 @@ extension TokenServer {
     }
 
     private func refusal(_ error: any Error, path: Substring) -> PipelineAnswer {
-        PipelineAnswer(.refusal(for: error, method: .get, path: String(path), logger: logger))
+        if let error = error as? APIError { return PipelineAnswer(error) }
+        return PipelineAnswer(.unexpected(error, method: .get, path: String(path), logger: logger))
     }
 }
