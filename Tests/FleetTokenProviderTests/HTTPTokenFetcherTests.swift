@@ -210,9 +210,9 @@ struct HTTPTokenFetcherTests {
             await #expect(throws: TokenProviderError.timedOut) { try await fetcher.fetchToken(for: v1) }
             #expect(ContinuousClock.now - started < .seconds(30))  // two timeouts of 1 s; the server would take 240 s
             #expect(sleeps.recorded.count == 1, "one retry after the first timeout")
-            // Two attempts at most; on a loaded machine the second may time out before the
-            // server has read it.
-            #expect((1...2).contains(await server.requestCount))
+            // Two attempts at most; on a loaded machine either may time out before the server
+            // has read it, so the server may have seen fewer.
+            #expect(await server.requestCount <= 2)
         }
     }
 
