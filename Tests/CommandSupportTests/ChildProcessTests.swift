@@ -45,6 +45,12 @@ struct ChildProcessTests {
         let child = try ChildProcess(["sh", "-c", "echo starting; echo 'port 4321'; exec sleep 30"])
         let port = try await child.firstLine { $0.hasPrefix("port ") ? Int($0.dropFirst(5)) : nil }
         #expect(port == 4321)
+        // Once the shell has become `sleep`: a signal sent while it is still on its way there
+        // can be lost on a busy machine, and the program then sleeps its 30 s out.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (try? String(contentsOfFile: "/proc/\(child.pid)/comm", encoding: .utf8))?.hasPrefix("sleep") != true, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         child.terminate()
         let exit = try await child.exit(within: .seconds(30))
         #expect(!exit.exited && exit.status == SIGTERM)
