@@ -49,4 +49,17 @@ struct ListFilterTests {
         #expect(filter.requiredValue(of: "b") == nil)
         #expect(try parse("a = 1 OR b = 2")?.requiredValue(of: "a") == nil)
     }
+
+    /// Found by `FuzzListFilter`: 44 negations parsed, but their written form, with a pair of
+    /// parentheses round every operation, nested 89 deep and was refused.
+    @Test(arguments: [
+        String(repeating: "-", count: 37) + "\r" + String(repeating: "-", count: 8) + "a=c",
+        String(repeating: "-", count: 46) + "(a = 1 OR b = 2 AND NOT c = 3)",
+        Array(repeating: "a = 1", count: 50).joined(separator: " OR "),
+        "(a = 1 AND b = 2) OR (a = 3 OR (b = 4 AND c = 5)) AND NOT (a = 6 OR b = 7) AND (b = 8 AND c = 9)",
+    ])
+    func aFilterWrittenOutParsesBackToItself(text: String) throws {
+        let filter = try #require(try ListFilter.parse(text) { _ in nil })
+        #expect(try ListFilter.parse(filter.description) { _ in nil } == filter)
+    }
 }

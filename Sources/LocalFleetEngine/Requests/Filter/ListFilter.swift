@@ -17,17 +17,27 @@ package indirect enum ListFilter: Equatable, Sendable, CustomStringConvertible {
     /// Not.
     case not(ListFilter)
 
-    /// The filter in the syntax it is parsed from, every value quoted and every operation in
-    /// parentheses: parsed again, it is the same filter.
+    /// The filter in the syntax it is parsed from, every value quoted and parentheses only where
+    /// the grammar needs them: parsed again, it is the same filter, and it nests no deeper than
+    /// any text that parses to it (so a filter within ``maximumDepth`` stays within it).
     package var description: String {
         switch self {
         case .comparison(let field, let isEqual, let value):
             "\(field) \(isEqual ? "=" : "!=") \"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
-        case .and(let left, let right): "(\(left) AND \(right))"
-        case .or(let left, let right): "(\(left) OR \(right))"
-        case .not(let inner): "NOT (\(inner))"
+        case .and(let left, let right):
+            // AND groups to the left, and OR binds tighter: only an AND on the right needs parentheses.
+            "\(left) AND \(right.parenthesized(if: right.isAnd))"
+        case .or(let left, let right):
+            "\(left.parenthesized(if: left.isAnd)) OR \(right.parenthesized(if: right.isAnd || right.isOr))"
+        case .not(let inner):
+            "NOT \(inner.parenthesized(if: inner.isAnd || inner.isOr))"
         }
     }
+
+    private var isAnd: Bool { if case .and = self { true } else { false } }
+    private var isOr: Bool { if case .or = self { true } else { false } }
+
+    private func parenthesized(if needed: Bool) -> String { needed ? "(\(self))" : description }
 
     /// Whether a resource whose field values `value` gives (`nil`: the field has none, which
     /// equals nothing, not even the empty string) passes the filter.
