@@ -185,7 +185,12 @@ let package = Package(
                 server("NIOCore", "swift-nio"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
-            resources: [.embedInCode("Resources/local-fleet-engine.openapi.yaml")]
+            resources: [
+                .embedInCode("Resources/local-fleet-engine.openapi.yaml"),
+                .embedInCode("Resources/console.html"),
+                .embedInCode("Resources/console.js"),
+                .embedInCode("Resources/console.css"),
+            ]
         ),
         // Google's side of keyless signing, offline: metadata server, IAM signJwt, public keys.
         .target(

@@ -31,7 +31,7 @@ extension LocalFleetEngine {
     /// The local Fleet Engine as `serve` and `demo` run it: serving the token server's project
     /// from `database` by the token server's clock, trusting each of its signing keys with its
     /// role, and the accounts it signs as through IAM by email, with the keys `googleCertsURL`
-    /// publishes; with a gRPC door when `grpcPort` is given.
+    /// publishes; with a gRPC door when `grpcPort` is given, and the console `console` allows.
     package init(
         trusting tokenServer: TokenServer,
         googleCertsURL: String = LocalFleetEngineConfiguration.defaultGoogleCertsURL,
@@ -39,6 +39,7 @@ extension LocalFleetEngine {
         host: String,
         port: Int,
         grpcPort: Int? = nil,
+        console: ConsoleAccess = .off,
         logger: Logger,
         onStarted: @escaping @Sendable (_ port: Int) async -> Void,
         onGRPCStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
@@ -48,7 +49,8 @@ extension LocalFleetEngine {
             configuration: .init(
                 projectID: tokenServer.keys.projectID, trustedAccounts: tokenServer.keys.trustedAccounts,
                 googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
-                host: host, port: port, grpcPort: grpcPort, now: tokenServer.options.now, onStarted: onStarted, onGRPCStarted: onGRPCStarted),
+                host: host, port: port, grpcPort: grpcPort, console: console, now: tokenServer.options.now, onStarted: onStarted,
+                onGRPCStarted: onGRPCStarted),
             store: SQLFleetStore(database: database), logger: logger)
     }
 }

@@ -42,8 +42,9 @@ package struct LocalFleetEngine: Service {
     /// the gRPC door among its services (not yet listening): for running under a `ServiceGroup`
     /// or HummingbirdTesting.
     package func makeApplication() async throws -> some ApplicationProtocol {
-        let state = try await FleetState(store: store, provider: configuration.projectID, logger: logger)
         let configuration = configuration
+        let console = configuration.console == .off ? nil : FleetConsole(access: configuration.console, provider: configuration.projectID)
+        let state = try await FleetState(store: store, provider: configuration.projectID, logger: logger, activity: console?.activity)
         let authenticator = TokenAuthenticator(
             accounts: configuration.trustedAccounts,
             sources: configuration.trustedKeySources,
@@ -55,7 +56,7 @@ package struct LocalFleetEngine: Service {
         authenticator.startLoadingKeys()
         let core = FleetEngineCore(
             state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator, now: configuration.now,
-            metrics: FleetEngineMetrics(prometheus: metrics))
+            metrics: FleetEngineMetrics(prometheus: metrics), requests: console?.requests)
 
         let router = Router(context: FleetEngineRequestContext.self)
         // Web pages of any origin may call the API, as Google's answers browsers.
@@ -72,6 +73,7 @@ package struct LocalFleetEngine: Service {
         TripRoutes(core: core).register(on: providers)
         DeliveryRoutes(core: core).register(on: providers)
         try ProviderIndex(provider: configuration.projectID, router: router, grpcPort: configuration.grpcPort).register(on: router)
+        if let console { ConsoleRoutes(console: console, state: state, authenticator: authenticator).register(on: router) }
         router.answerWrongMethodsWith405()
 
         let serverName = "local-fleet-engine"
@@ -82,21 +84,29 @@ package struct LocalFleetEngine: Service {
                 answering: LocationUpdateRoute(core: core, logger: logger), serverName: serverName, executor: EventLoopTaskExecutor(),
                 inFlight: updatesInFlight, crossOrigin: .fleetEngine),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
-            services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core),
-            onServerRunning: { channel in await configuration.onStarted(channel.localAddress?.port ?? configuration.port) },
+            services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core, console: console),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                console?.doorListens("REST", at: "http://\(configuration.host):\(port)")
+                await configuration.onStarted(port)
+            },
             logger: logger
         )
         return application
     }
 
     /// The gRPC door when the configuration has a gRPC port (and the platform has grpc-swift 2).
-    private func grpcDoor(_ core: FleetEngineCore) -> [any Service] {
+    private func grpcDoor(_ core: FleetEngineCore, console: FleetConsole?) -> [any Service] {
         guard let grpcPort = configuration.grpcPort else { return [] }
         guard #available(macOS 15.0, iOS 18.0, *) else {
             logger.error("the gRPC door needs macOS 15 or later; serving REST only")
             return []
         }
-        return [GRPCDoor(core: core, host: configuration.host, port: grpcPort, logger: logger, onStarted: configuration.onGRPCStarted)]
+        let configuration = configuration
+        return [GRPCDoor(core: core, host: configuration.host, port: grpcPort, logger: logger) { port in
+            console?.doorListens("gRPC", at: "\(configuration.host):\(port)")
+            await configuration.onGRPCStarted(port)
+        }]
     }
 
     /// Serves until the task is cancelled or the enclosing `ServiceGroup` shuts down

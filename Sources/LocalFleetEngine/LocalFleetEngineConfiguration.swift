@@ -28,6 +28,8 @@ package struct LocalFleetEngineConfiguration: Sendable {
     package var grpcPort: Int?
     /// How many verified tokens to remember.
     package var verifiedTokenCacheCapacity: Int
+    /// Who may open the console at `/console/` (see ``ConsoleAccess/choose(enabled:key:host:)``).
+    package var console: ConsoleAccess
     /// The clock for token checks and `serverTime`.
     package var now: @Sendable () -> Date
     /// Called once the server listens, with the port it is bound to.
@@ -48,6 +50,7 @@ package struct LocalFleetEngineConfiguration: Sendable {
         port: Int = 8081,
         grpcPort: Int? = nil,
         verifiedTokenCacheCapacity: Int = 100_000,
+        console: ConsoleAccess = .off,
         now: @escaping @Sendable () -> Date = { Date() },
         onStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         onGRPCStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
@@ -62,6 +65,7 @@ package struct LocalFleetEngineConfiguration: Sendable {
         self.port = port
         self.grpcPort = grpcPort
         self.verifiedTokenCacheCapacity = verifiedTokenCacheCapacity
+        self.console = console
         self.now = now
         self.onStarted = onStarted
         self.onGRPCStarted = onGRPCStarted

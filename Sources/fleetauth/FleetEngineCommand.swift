@@ -47,6 +47,8 @@ struct FleetEngineCommand: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL to keep vehicles and trips in instead of SQLite.")
     var databaseURL: String?
 
+    @OptionGroup var console: ConsoleOptions
+
     func validate() throws {
         guard !trustFiles.isEmpty || trustJWKS != nil || !google.trustAccount.isEmpty else {
             throw ValidationError("trust someone: give --trust [ROLE=]FILE, --trust-jwks URL or --trust-account ROLE=EMAIL")
@@ -69,11 +71,14 @@ struct FleetEngineCommand: AsyncParsableCommand {
         let logger = Logger(label: "fleetauth.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
         let (database, lock) = try await EngineDatabase.open(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
         defer { lock.release() }
+        let consoleAccess = try console.access(host: host)
         let configuration = LocalFleetEngineConfiguration(
             projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS,
             googleManagedAccounts: try google.accounts(), googleCertsURL: google.googleCertsURL, host: host, port: port, grpcPort: grpcPort,
-            onStarted: { [host, project, accounts, google] port in
+            console: consoleAccess,
+            onStarted: { [host, project, accounts, google, console] port in
                 Self.announce("local Fleet Engine on http://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
+                Self.announce("  console: \(console.describe(access: consoleAccess, baseURL: "http://\(host):\(port)"))")
                 for account in accounts { Self.announce("  trusts \(account.email) as \(account.role.rawValue)") }
                 for account in (try? google.accounts()) ?? [] {
                     Self.announce("  trusts \(account.email) as \(account.role.rawValue) (keys from \(google.googleCertsURL))")

@@ -49,6 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var browsers: AllowOriginOptions
 
+    @OptionGroup var console: ConsoleOptions
+
     func validate() throws {
         _ = try browsers.allowedOrigins()
         guard (0...65535).contains(standInPort) else { throw ValidationError("--stand-in-port must be 0 to 65535") }
@@ -80,10 +82,10 @@ struct ServeCommand: AsyncParsableCommand {
         let banner = ServeBanner(
             dataDirectory: dataDir, project: project, host: host, adminKey: tokenServer.adminKeySetup,
             accounts: tokenServer.keys.trustedAccounts.count + options.keyless.signers.count, database: database.location,
-            googleStandIn: local?.baseURL)
+            googleStandIn: local?.baseURL, console: console.describe(access: try console.access(host: host), baseURL: "http://\(host):PORT"))
         let engine = LocalFleetEngine(
             trusting: tokenServer, googleCertsURL: local?.baseURL ?? LocalFleetEngineConfiguration.defaultGoogleCertsURL,
-            database: database, host: host, port: fleetEnginePort, grpcPort: grpcPort, logger: logger,
+            database: database, host: host, port: fleetEnginePort, grpcPort: grpcPort, console: try console.access(host: host), logger: logger,
             onStarted: { await banner.fleetEngineStarted(on: $0) }, onGRPCStarted: { await banner.grpcStarted(on: $0) })
         let services: [any Service] = [
             tokenServer.application(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
@@ -112,11 +114,16 @@ actor ServeBanner {
     private let accounts: Int
     private let database: DatabaseLocation
     private let googleStandIn: String?
+    /// Where the console is (`PORT` standing for the engine's port), or why there is none.
+    private let console: String
     private var tokenServerPort: Int?
     private var fleetEnginePort: Int?
     private var grpcPort: Int?
 
-    init(dataDirectory: String, project: String, host: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation, googleStandIn: String?) {
+    init(
+        dataDirectory: String, project: String, host: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation,
+        googleStandIn: String?, console: String
+    ) {
         self.dataDirectory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
         self.project = project
         self.host = host
@@ -124,6 +131,7 @@ actor ServeBanner {
         self.accounts = accounts
         self.database = database
         self.googleStandIn = googleStandIn
+        self.console = console
     }
 
     func tokenServerStarted(on port: Int) {
@@ -155,6 +163,7 @@ actor ServeBanner {
             "  Fleet Engine gRPC: \(host):\(grpcPort)   (maps.fleetengine.v1 VehicleService and TripService, maps.fleetengine.delivery.v1 DeliveryService; plaintext)",
             "  browsers:      \(tokens)/sdk/fleetauth.js (the authTokenFetcher module); example page "
                 + "\(tokens)/examples/?fleetEngine=http://\(host):\(fleetEnginePort)&provider=\(project)",
+            "  console:       \(console.replacingOccurrences(of: "PORT", with: String(fleetEnginePort)))   (the fleet live, and why each request was refused)",
             "  admin API key: \(dataDirectory)/admin-key\(adminKeyNote)",
             googleStandIn.map { "  keyless:       app tokens signed through IAM (Google stand-in \($0)); no key files for those roles" }
                 ?? "  signing keys:  \(dataDirectory)/keys/<role>.json (mode 0600)",

@@ -58,6 +58,11 @@ final class TokenAuthenticator: Sendable {
         }
     }
 
+    /// Every account trusted now: the fixed ones and those the sources gave.
+    var trustedAccounts: [TrustedServiceAccount] {
+        verifier.withLock { $0 }.trustedAccounts
+    }
+
     /// The verified token, or why it is refused.
     func authenticate(_ token: String) async throws(TokenRefusal) -> VerifiedToken {
         switch verifyWithKeysAtHand(token) {

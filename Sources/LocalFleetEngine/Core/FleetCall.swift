@@ -11,3 +11,12 @@ struct FleetCall: Sendable {
     /// The request's logger.
     let logger: Logger
 }
+
+/// What a door learns of a call while answering it, for the console's table of calls: the
+/// verified token (its claims, never the token) and the id of the resource it names.
+struct CallNote: Sendable {
+    /// The caller's verified token, once verified.
+    var token: VerifiedToken?
+    /// The id of the resource the call names (empty for a collection).
+    var resource = ""
+}

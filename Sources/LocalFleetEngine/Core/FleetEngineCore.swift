@@ -18,6 +18,8 @@ struct FleetEngineCore: Sendable {
     let now: @Sendable () -> Date
     /// What is counted for `/metrics`.
     let metrics: FleetEngineMetrics
+    /// The console's table of recent calls (`nil`: the console is off).
+    let requests: RequestLog?
 
     /// The verified token among a request's `authorization` values (one `Bearer <JWT>` is
     /// expected), or 401 naming the rule the token broke; `path` names the request in the log.
@@ -48,17 +50,26 @@ struct FleetEngineCore: Sendable {
         return .unauthenticated(refusal.description)
     }
 
-    /// Runs `operation`, the whole of API `method`'s answer through `door`, and counts it.
-    func measured<Result>(_ method: String, door: FleetEngineMetrics.Door, _ operation: () async throws -> Result) async throws -> Result {
+    /// Runs `operation`, the whole of API `method`'s answer through `door`, and counts it; the
+    /// operation notes the caller's token and the resource as it learns them.
+    func measured<Result>(_ method: String, door: FleetEngineMetrics.Door, _ operation: (inout CallNote) async throws -> Result) async throws -> Result {
         let start = ContinuousClock.now
+        var note = CallNote()
         do {
-            let result = try await operation()
-            metrics.record(method, door: door, refusal: nil, elapsed: ContinuousClock.now - start)
+            let result = try await operation(&note)
+            finished(method, door: door, note: note, refusal: nil, elapsed: ContinuousClock.now - start)
             return result
         } catch {
-            metrics.record(method, door: door, refusal: error as? APIError ?? .internal, elapsed: ContinuousClock.now - start)
+            finished(method, door: door, note: note, refusal: error as? APIError ?? .internal, elapsed: ContinuousClock.now - start)
             throw error
         }
+    }
+
+    /// Counts a call of API `method` through `door` that ended with `refusal` (`nil`: answered)
+    /// after `elapsed`, for `/metrics` and the console.
+    func finished(_ method: String, door: FleetEngineMetrics.Door, note: CallNote, refusal: APIError?, elapsed: Duration) {
+        metrics.record(method, door: door, refusal: refusal, elapsed: elapsed)
+        requests?.record(door: door.rawValue, method: method, resource: note.resource, token: note.token, refusal: refusal, elapsed: elapsed)
     }
 
     /// The decision for `operation` by the caller of `call`; throws 403 naming the rule when denied.

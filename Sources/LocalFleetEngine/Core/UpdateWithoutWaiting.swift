@@ -39,22 +39,24 @@ extension FleetEngineCore {
         guard let authenticated = authenticateWithoutWaiting(authorization: request.authorization, path: request.logPath, logger: request.logger)
         else { return false }
         let door = request.door
-        let end: @Sendable (Result<Resource, APIError>) -> Void = { [metrics] outcome in
-            metrics.record(Resource.updateMethod, door: door, refusal: outcome.failure, elapsed: .now - start)
+        var note = CallNote(token: try? authenticated.get())
+        let end: @Sendable (CallNote, Result<Resource, APIError>) -> Void = { note, outcome in
+            finished(Resource.updateMethod, door: door, note: note, refusal: outcome.failure, elapsed: .now - start)
             completion(outcome)
         }
         do {
             let token = try authenticated.get()
             let (provider, id) = try request.target()
+            note.resource = id
             let call = FleetCall(token: token, provider: provider, logger: request.logger)
             let accepted = try Resource.acceptUpdate(in: self, call, id: id, updateMask: request.updateMask, readBody: request.readBody)
-            accepted.acknowledgement.whenComplete { saved in
-                end(saved.map { accepted.value }.mapError { $0 as? APIError ?? .internal })
+            accepted.acknowledgement.whenComplete { [note] saved in
+                end(note, saved.map { accepted.value }.mapError { $0 as? APIError ?? .internal })
             }
         } catch {
             // For the log: the REST method (PUT or PATCH), or a gRPC call's POST.
             let method: HTTPRequest.Method = request.door == .rest ? HTTPRequest.Method(Resource.restUpdateMethod.rawValue) ?? .put : .post
-            end(.failure(error as? APIError ?? .unexpected(error, method: method, path: request.logPath, logger: request.logger)))
+            end(note, .failure(error as? APIError ?? .unexpected(error, method: method, path: request.logPath, logger: request.logger)))
         }
         return true
     }

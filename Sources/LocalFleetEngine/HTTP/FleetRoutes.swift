@@ -12,12 +12,27 @@ extension RouterGroup where Context == FleetEngineRequestContext {
         handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator
     ) -> Self {
         on(path, method: method) { request, context in
-            try await core.measured(api, door: .rest) {
+            try await core.measured(api, door: .rest) { note in
+                note.resource = Self.resourceID(of: request, context)
                 var context = context
                 context.token = try await core.authenticate(
                     authorization: request.headers[values: .authorization], path: request.uri.path, logger: context.logger)
+                note.token = context.token
                 return try await handler(request, context).response(from: request, context: context)
             }
         }
+    }
+
+    /// The id of the resource a request names, for the console: its path's resource, or for a
+    /// creation the id in its query (`vehicleId=…`); empty for a collection.
+    private static func resourceID(of request: Request, _ context: Context) -> String {
+        for (name, value) in context.parameters where name != "provider" {
+            return value.removingPercentEncoding ?? String(value)
+        }
+        let query = request.uri.formQueryParameters
+        for name in ["vehicleId", "tripId", "deliveryVehicleId", "taskId"] {
+            if let id = query.get(name) { return id }
+        }
+        return ""
     }
 }

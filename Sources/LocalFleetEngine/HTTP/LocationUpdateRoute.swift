@@ -83,8 +83,10 @@ struct LocationUpdateRoute: PipelineRoute {
     private func respond<Resource: LocationReporting>(_: Resource.Type, to match: Match, body: ByteBuffer) async -> PipelineAnswer {
         let outcome: Result<Resource, APIError>
         do {
-            let updated = try await core.measured(Resource.updateMethod, door: .rest) {
+            let updated = try await core.measured(Resource.updateMethod, door: .rest) { note in
+                note.resource = match.id
                 let token = try await core.authenticate(authorization: match.authorization, path: match.path, logger: logger)
+                note.token = token
                 let call = FleetCall(token: token, provider: match.provider, logger: logger)
                 return try await Resource.acceptUpdate(in: core, call, id: match.id, updateMask: match.updateMask) {
                     try ProtoJSONBody.decode(Resource.self, from: Array(body.readableBytesView))

@@ -32,16 +32,19 @@ final class FleetState: Sendable {
     private let store: any FleetStore
     private let provider: String
     private let logger: Logger
+    /// Told of every saved batch, for the console (`nil`: the console is off).
+    private let activity: FleetActivity?
     /// Everything accepted and saved, under the one lock (read by the delivery methods of
     /// `FleetState+Deliveries.swift` too).
     let live: Locked<LiveFleet>
 
-    /// Loads the state of `provider` from `store`.
-    init(store: any FleetStore, provider: String, logger: Logger) async throws {
+    /// Loads the state of `provider` from `store`; `activity` hears of every saved batch.
+    init(store: any FleetStore, provider: String, logger: Logger, activity: FleetActivity? = nil) async throws {
         let snapshot = try await store.load(provider: provider)
         self.store = store
         self.provider = provider
         self.logger = logger
+        self.activity = activity
         self.live = Locked(LiveFleet(provider: provider, snapshot: snapshot))
     }
 
@@ -91,7 +94,18 @@ final class FleetState: Sendable {
         live.withLock { $0.saved.search(request, now: now) }
     }
 
+    /// Everything saved, as one value (copied out of the lock: the caller may take its time).
+    var savedFleet: SavedFleet {
+        live.withLock { $0.saved }
+    }
+
     // MARK: Writes (acknowledged once durable)
+
+    /// Saves every resource of `snapshot` in one write, into an engine that has none; 400
+    /// `FAILED_PRECONDITION` when it has any, saved or accepted.
+    func importSnapshot(_ snapshot: FleetSnapshot) throws -> Accepted<Void> {
+        try accept { try $0.acceptImport(snapshot) }
+    }
 
     /// Creates a vehicle; 409 when the id is taken.
     func createVehicle(_ id: String, _ vehicle: Vehicle) throws -> Accepted<Vehicle> {
@@ -238,6 +252,7 @@ final class FleetState: Sendable {
         live.withLock { fleet in
             for write in batch { fleet.publish(write) }
         }
+        activity?.record(batch.flatMap(\.records))
         for write in batch { write.acknowledgement.complete(.success(())) }
     }
 

@@ -145,7 +145,7 @@ package struct CrossOriginPolicy: Sendable {
 
     /// Whether `origin` names the host the request came to (a page of the server's own origin,
     /// which browsers send `Origin` for on POST and DELETE too).
-    private static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+    package static func isSameOrigin(_ origin: String, host: String?) -> Bool {
         guard let host, let schemeEnd = origin.range(of: "://") else { return false }
         let authority = origin[schemeEnd.upperBound...]
         if authority.caseInsensitiveCompare(host) == .orderedSame { return true }

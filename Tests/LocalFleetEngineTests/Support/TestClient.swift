@@ -20,11 +20,14 @@ struct TestClient: Sendable {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
-    /// Sends `method path` with `Authorization: <authorization>` when given, and `body`.
-    func send(_ method: HTTPMethod, _ path: String, authorization: String?, body: String? = nil) async throws -> TestResponse {
+    /// Sends `method path` with `Authorization: <authorization>` when given, `headers`, and `body`.
+    func send(
+        _ method: HTTPMethod, _ path: String, authorization: String?, headers: [(String, String)] = [], body: String? = nil
+    ) async throws -> TestResponse {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
         if let authorization { request.headers.add(name: "Authorization", value: authorization) }
+        request.headers.add(contentsOf: headers)
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: body))

@@ -1,0 +1,96 @@
+import Foundation
+import Locking
+import SwiftProtobuf
+
+/// What the console learns from every saved batch, apart from the state's own lock: which
+/// resources each open page has yet to hear about (so that the live stream sends what
+/// changed, not the whole fleet), and where each vehicle has been (for replay).
+///
+/// ``record(_:)`` is called once per saved batch, with a lock taken once: a batch of a
+/// thousand location updates costs a thousand set insertions and ring slots.
+final class FleetActivity: Sendable {
+    /// How many positions each vehicle's trail keeps (``LocationTrail``).
+    let trailCapacity: Int
+    private let state: Locked<State>
+
+    private struct State {
+        /// Per open stream, the resources that changed since it last took them.
+        var pending: [UInt64: Set<Key>] = [:]
+        var nextSubscriber: UInt64 = 0
+        var trails: [Key: LocationTrail] = [:]
+    }
+
+    /// A resource, by kind and id.
+    struct Key: Hashable, Sendable {
+        let kind: ResourceKind
+        let id: String
+    }
+
+    /// Activity keeping `trailCapacity` positions per vehicle (0: no trails).
+    init(trailCapacity: Int = 720) {
+        self.trailCapacity = trailCapacity
+        self.state = Locked(State())
+    }
+
+    /// Takes note of a saved batch's records.
+    func record(_ records: [FleetRecord], now: Date = Date()) {
+        state.withLock { state in
+            for record in records {
+                let (kind, id) = record.resource
+                let key = Key(kind: kind, id: id)
+                for subscriber in state.pending.keys { state.pending[subscriber]!.insert(key) }
+                switch record {
+                case .vehicle(_, let vehicle) where vehicle.hasLastLocation && vehicle.lastLocation.hasLocation:
+                    let location = vehicle.lastLocation
+                    let time = location.hasUpdateTime ? location.updateTime : location.hasServerTime ? location.serverTime : nil
+                    appendPoint(location.location, time: time, now: now, to: key, in: &state)
+                case .deliveryVehicle(_, let vehicle) where vehicle.hasLastLocation && vehicle.lastLocation.hasLocation:
+                    let location = vehicle.lastLocation
+                    let time = location.hasUpdateTime ? location.updateTime : location.hasServerTime ? location.serverTime : nil
+                    appendPoint(location.location, time: time, now: now, to: key, in: &state)
+                case .deletedVehicle, .deletedDeliveryVehicle:
+                    state.trails[key] = nil
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    private func appendPoint(_ point: LatLng, time: Google_Protobuf_Timestamp?, now: Date, to key: Key, in state: inout State) {
+        guard trailCapacity > 0 else { return }
+        let seconds = time.map { Double($0.seconds) + Double($0.nanos) / 1e9 } ?? now.timeIntervalSince1970
+        state.trails[key, default: LocationTrail(capacity: trailCapacity)]
+            .append(TrailPoint(latitude: point.latitude, longitude: point.longitude, time: seconds))
+    }
+
+    /// Starts keeping, for a new stream, the resources that change; returns the stream's id.
+    func subscribe() -> UInt64 {
+        state.withLock { state in
+            state.nextSubscriber += 1
+            state.pending[state.nextSubscriber] = []
+            return state.nextSubscriber
+        }
+    }
+
+    /// Stops keeping changes for stream `subscriber`.
+    func unsubscribe(_ subscriber: UInt64) {
+        state.withLock { _ = $0.pending.removeValue(forKey: subscriber) }
+    }
+
+    /// The resources that changed since stream `subscriber` last asked, forgotten as they are
+    /// returned.
+    func takeChanges(for subscriber: UInt64) -> Set<Key> {
+        state.withLock { state in
+            guard let changes = state.pending[subscriber] else { return [] }
+            state.pending[subscriber] = []
+            return changes
+        }
+    }
+
+    /// The positions vehicle `id` of `kind` reported from `from` to `to`, in time order.
+    func trail(of kind: ResourceKind, id: String, from: Double, to: Double) -> [TrailPoint] {
+        let trail = state.withLock { $0.trails[Key(kind: kind, id: id)] }
+        return trail?.points(from: from, to: to) ?? []
+    }
+}

@@ -1,0 +1,147 @@
+import FleetTokens
+import Foundation
+import Locking
+import ServerHTTP
+
+/// One call through either door as the console shows it: what was asked, by whom (the verified
+/// token's signer, role and claims, never the token) and what the engine answered.
+struct RequestRecord: Sendable, Encodable, Equatable {
+    /// The call's place in the log, counting from 1 since start.
+    let sequence: UInt64
+    /// When the call ended.
+    let time: Date
+    /// `rest` or `grpc`.
+    let door: String
+    /// The API method, e.g. `UpdateVehicle`.
+    let method: String
+    /// The id of the resource the call named (empty for a collection).
+    let resource: String
+    /// The email of the account that signed the token, when the token was verified.
+    let signer: String?
+    /// The signer's role, short (`driver`), when the token was verified.
+    let role: String?
+    /// The token's authorization claims (`vehicleid`, `tripid`, …) and its expiry.
+    let claims: [String: String]?
+    /// `OK`, or the refusal's status, e.g. `PERMISSION_DENIED`.
+    let status: String
+    /// The HTTP status the REST door answers with (200, 403, …).
+    let httpStatus: Int
+    /// The rule that refused the call, as the refusal says it; `nil` when allowed.
+    let rule: String?
+    /// How long the call took, in microseconds.
+    let latencyMicroseconds: Int64
+}
+
+/// Which records a page of the log holds: every filter given must match.
+struct RequestFilter: Sendable, Equatable {
+    /// The API method, exactly.
+    var method: String?
+    /// A status (`PERMISSION_DENIED`), an HTTP status (`403`), or `refused` for every refusal.
+    var status: String?
+    /// The signer's short role, exactly.
+    var role: String?
+    /// The resource id, exactly.
+    var resource: String?
+
+    /// Whether `record` passes.
+    func matches(_ record: RequestRecord) -> Bool {
+        if let method, record.method != method { return false }
+        if let role, record.role != role { return false }
+        if let resource, record.resource != resource { return false }
+        if let status {
+            switch status {
+            case "refused": if record.status == "OK" { return false }
+            case record.status, String(record.httpStatus): break
+            default: return false
+            }
+        }
+        return true
+    }
+}
+
+/// The last calls through either door, newest kept, at most ``capacity``: what the console's
+/// requests table pages through. Recording is a lock and a slot in a ring, so that it costs a
+/// location update next to nothing.
+final class RequestLog: Sendable {
+    /// How many calls are kept.
+    let capacity: Int
+    private let ring: Locked<Ring>
+
+    private struct Ring {
+        var records: [RequestRecord] = []
+        /// Where the next record goes once the ring is full.
+        var next = 0
+        /// How many calls were ever recorded (the last one's sequence).
+        var count: UInt64 = 0
+        /// How many of them were refused.
+        var refused: UInt64 = 0
+    }
+
+    /// A log keeping the last `capacity` calls.
+    init(capacity: Int = 5_000) {
+        precondition(capacity > 0, "a request log keeps at least one call")
+        self.capacity = capacity
+        self.ring = Locked(Ring())
+    }
+
+    /// Records a call that ended now; the record gets the next sequence number.
+    func record(
+        door: String, method: String, resource: String, token: VerifiedToken?, refusal: APIError?, elapsed: Duration
+    ) {
+        let time = Date()
+        let latency = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        ring.withLock { ring in
+            ring.count += 1
+            if refusal != nil { ring.refused += 1 }
+            let record = RequestRecord(
+                sequence: ring.count, time: time, door: door, method: method, resource: resource,
+                signer: token?.claims.issuer, role: token?.role.shortName, claims: token.map(Self.claims),
+                status: refusal?.code.rawValue ?? "OK", httpStatus: refusal.map { Int($0.status.code) } ?? 200, rule: refusal?.message,
+                latencyMicroseconds: latency)
+            if ring.records.count < capacity {
+                ring.records.append(record)
+            } else {
+                ring.records[ring.next] = record
+                ring.next = (ring.next + 1) % capacity
+            }
+        }
+    }
+
+    /// How many calls were ever recorded (the newest record's sequence), and how many of them
+    /// were refused.
+    var totals: RequestTotals { ring.withLock { RequestTotals(calls: $0.count, refused: $0.refused) } }
+
+    /// Up to `limit` records that pass `filter`, newest first, older than `before` (a
+    /// sequence; `nil`: from the newest).
+    func page(_ filter: RequestFilter, before: UInt64?, limit: Int) -> [RequestRecord] {
+        ring.withLock { ring in
+            var page: [RequestRecord] = []
+            let total = ring.records.count
+            // Newest first: the slot before `next`, going back round the ring.
+            for step in 0..<total where page.count < limit {
+                let record = ring.records[(ring.next - 1 - step + 2 * total) % total]
+                if let before, record.sequence >= before { continue }
+                if filter.matches(record) { page.append(record) }
+            }
+            return page
+        }
+    }
+
+    /// The claims a console may show: every id claim and the expiry.
+    private static func claims(of token: VerifiedToken) -> [String: String] {
+        var claims: [String: String] = [:]
+        for (claim, id) in token.authorization.namedIDs {
+            claims[claim] = claims[claim].map { "\($0),\(id)" } ?? id
+        }
+        claims["exp"] = String(token.claims.expiresAt)
+        return claims
+    }
+}
+
+/// How many calls a ``RequestLog`` has recorded since start.
+struct RequestTotals: Sendable, Encodable, Equatable {
+    /// Every call: the newest record's sequence.
+    let calls: UInt64
+    /// The refused ones.
+    let refused: UInt64
+}

@@ -1,0 +1,488 @@
+// The local Fleet Engine's console: plain JavaScript, no dependency, served from the engine.
+// It reads /console/api/ (see ConsoleRoutes.swift) and follows /console/api/events.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const KEY_STORAGE = "fleet-console-key";
+const $ = (selector) => document.querySelector(selector);
+
+// ---- Calls -------------------------------------------------------------------------------
+
+/** Fetches `path` of the console's API with the console key when there is one; throws the
+ *  refusal's message. A 401 asks for the key. */
+async function api(path, options = {}) {
+  const headers = new Headers(options.headers ?? {});
+  const key = sessionStorage.getItem(KEY_STORAGE);
+  if (key) headers.set("X-Console-Key", key);
+  const response = await fetch(`/console/api/${path}`, { ...options, headers });
+  if (response.status === 401) {
+    sessionStorage.removeItem(KEY_STORAGE);
+    askForKey((await refusal(response)) ?? "the console needs its key");
+    throw new Error("the console needs its key");
+  }
+  if (!response.ok) throw new Error((await refusal(response)) ?? `${response.status} ${response.statusText}`);
+  return response;
+}
+
+async function refusal(response) {
+  try { return (await response.json()).error?.message; } catch { return null; }
+}
+
+async function apiJSON(path) {
+  return (await api(path)).json();
+}
+
+function showError(error) {
+  $("#error").textContent = error ? String(error.message ?? error) : "";
+}
+
+// ---- The key ------------------------------------------------------------------------------
+
+function askForKey(message) {
+  const form = $("#key-form");
+  form.hidden = false;
+  $("#key-error").textContent = message;
+}
+
+$("#key-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = event.target.elements.key;
+  sessionStorage.setItem(KEY_STORAGE, input.value);
+  input.value = "";
+  event.target.hidden = true;
+  start();
+});
+
+// ---- Views --------------------------------------------------------------------------------
+
+function showView() {
+  const view = (location.hash || "#overview").slice(1);
+  for (const section of document.querySelectorAll("main > section")) section.hidden = section.dataset.view !== view;
+  for (const link of document.querySelectorAll("nav a")) link.classList.toggle("current", link.dataset.view === view);
+}
+window.addEventListener("hashchange", showView);
+
+// ---- Overview -----------------------------------------------------------------------------
+
+async function loadOverview() {
+  const overview = await apiJSON("overview");
+  $("#provider").textContent = overview.provider;
+  document.body.dataset.provider = overview.provider;
+  showCounts(overview.counts);
+  const doors = $("#doors");
+  doors.replaceChildren(...overview.doors.map((door) => element("li", { "data-door": door.name }, `${door.name}: ${door.address}`)));
+  const rows = overview.accounts.map((account) => element("tr", { "data-account": account.email },
+    element("td", {}, account.email), element("td", {}, account.role), element("td", {}, account.keyIDs.join(", "))));
+  $("#accounts tbody").replaceChildren(...rows);
+}
+
+function showCounts(counts) {
+  for (const [name, value] of Object.entries(counts)) {
+    const cell = document.querySelector(`[data-count="${name}"]`);
+    if (cell) cell.textContent = value;
+  }
+}
+
+function showRates(rates) {
+  if (!rates) return;
+  for (const [name, value] of Object.entries(rates)) {
+    const cell = document.querySelector(`[data-rate="${name}"]`);
+    if (cell) cell.textContent = value.toFixed(1);
+  }
+}
+
+// ---- Map ----------------------------------------------------------------------------------
+
+/** The map's projection: longitude as x, Mercator's stretched latitude as y, both in degrees. */
+function project(lat, lng) {
+  const clamped = Math.max(-85, Math.min(85, lat));
+  return [lng, -(180 / Math.PI) * Math.log(Math.tan(Math.PI / 4 + (clamped * Math.PI) / 360))];
+}
+
+/** A map on an SVG element: marks by resource, fitted to what it shows. */
+class FleetMap {
+  constructor(svg, onSelect) {
+    this.svg = svg;
+    this.onSelect = onSelect;
+    this.layer = document.createElementNS(SVG, "g");
+    svg.append(this.layer);
+    this.marks = new Map(); // "kind/id" -> [elements]
+    this.bounds = null;
+    svg.addEventListener("click", (event) => {
+      const mark = event.target.closest("[data-kind]");
+      if (mark) this.onSelect(mark.dataset.kind, mark.dataset.id);
+    });
+  }
+
+  /** Draws `marks` (the API's), replacing each resource's earlier marks. */
+  draw(marks) {
+    const fragment = document.createDocumentFragment();
+    let outside = false;
+    for (const mark of marks) {
+      const key = `${mark.kind}/${mark.id}`;
+      for (const old of this.marks.get(key) ?? []) old.remove();
+      this.marks.delete(key);
+      if (mark.removed) continue;
+      const shapes = this.shapes(mark);
+      for (const shape of shapes) {
+        fragment.append(shape);
+        if (shape.dataset.lat && !this.contains(+shape.dataset.lat, +shape.dataset.lng)) outside = true;
+      }
+      if (shapes.length) this.marks.set(key, shapes);
+    }
+    this.layer.append(fragment);
+    if (outside || !this.bounds) this.fit();
+  }
+
+  shapes(mark) {
+    const shapes = [];
+    const point = (position, tag, classes, extra = {}) => {
+      const [lat, lng] = position;
+      const shape = document.createElementNS(SVG, tag);
+      shape.setAttribute("class", `mark ${classes}`);
+      shape.dataset.kind = mark.kind;
+      shape.dataset.id = mark.id;
+      shape.dataset.lat = lat;
+      shape.dataset.lng = lng;
+      for (const [name, value] of Object.entries(extra)) shape.setAttribute(name, value);
+      const title = document.createElementNS(SVG, "title");
+      title.textContent = `${mark.kind} ${mark.id}${mark.state ? ` (${mark.state})` : ""}`;
+      shape.append(title);
+      this.place(shape);
+      shapes.push(shape);
+      return shape;
+    };
+    switch (mark.kind) {
+      case "vehicle":
+        if (mark.position) point(mark.position, "circle", `vehicle ${(mark.state ?? "").toLowerCase()}`,
+          { "data-vehicle-id": mark.id, "data-state": mark.state ?? "", "data-heading": mark.heading ?? "" });
+        break;
+      case "deliveryVehicle":
+        if (mark.position) point(mark.position, "circle", "delivery", { "data-vehicle-id": mark.id, "data-heading": mark.heading ?? "" });
+        for (const stop of mark.stops ?? []) point(stop, "circle", "stop", { "data-stop-of": mark.id });
+        break;
+      case "trip":
+        if (mark.pickup) point(mark.pickup, "rect", "trip pickup", { "data-trip-id": mark.id, "data-point": "pickup" });
+        if (mark.dropoff) point(mark.dropoff, "rect", "trip dropoff", { "data-trip-id": mark.id, "data-point": "dropoff" });
+        break;
+      case "task":
+        if (mark.planned) point(mark.planned, "circle", "task planned", { "data-task-id": mark.id, "data-point": "planned" });
+        if (mark.outcome) point(mark.outcome, "circle", `task outcome ${(mark.result ?? "").toLowerCase()}`,
+          { "data-task-id": mark.id, "data-point": "outcome" });
+        break;
+    }
+    return shapes;
+  }
+
+  contains(lat, lng) {
+    if (!this.bounds) return false;
+    const [x, y] = project(lat, lng);
+    const b = this.bounds;
+    return x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height;
+  }
+
+  /** Fits the view to every mark, with a margin, and sizes the marks to it. */
+  fit() {
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const shapes of this.marks.values()) {
+      for (const shape of shapes) {
+        const [x, y] = project(+shape.dataset.lat, +shape.dataset.lng);
+        minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+      }
+    }
+    if (minX === Infinity) return;
+    const size = Math.max(maxX - minX, maxY - minY, 0.01);
+    const margin = size * 0.08;
+    this.bounds = { x: minX - margin, y: minY - margin, width: maxX - minX + 2 * margin || size, height: maxY - minY + 2 * margin || size };
+    this.svg.setAttribute("viewBox", `${this.bounds.x} ${this.bounds.y} ${this.bounds.width} ${this.bounds.height}`);
+    this.radius = Math.max(this.bounds.width, this.bounds.height) / 140;
+    for (const shapes of this.marks.values()) for (const shape of shapes) this.place(shape);
+  }
+
+  place(shape) {
+    const [x, y] = project(+shape.dataset.lat, +shape.dataset.lng);
+    const r = this.radius ?? 0.001;
+    if (shape.tagName === "rect") {
+      shape.setAttribute("x", x - r); shape.setAttribute("y", y - r);
+      shape.setAttribute("width", 2 * r); shape.setAttribute("height", 2 * r);
+    } else {
+      shape.setAttribute("cx", x); shape.setAttribute("cy", y);
+      shape.setAttribute("r", shape.classList.contains("stop") ? r / 2 : r);
+    }
+  }
+}
+
+const fleetMap = new FleetMap($("#fleet-map"), inspect);
+
+async function loadMarks() {
+  const started = performance.now();
+  const { marks } = await apiJSON("marks");
+  fleetMap.draw(marks);
+  // What the browser benchmark reads: how long the first drawing of the whole fleet took.
+  window.consoleTimings = { mapDrawMilliseconds: performance.now() - started, marks: marks.length };
+}
+
+async function inspect(kind, id) {
+  try {
+    const resource = await apiJSON(`resources/${kind}/${encodeURIComponent(id)}`);
+    $("#inspector-title").textContent = `${kind} ${id}`;
+    $("#inspector").textContent = JSON.stringify(resource, null, 2);
+    const replay = $("#replay-this");
+    replay.hidden = kind !== "vehicle" && kind !== "deliveryVehicle";
+    replay.onclick = () => {
+      const form = $("#replay-form");
+      form.elements.vehicle.value = id;
+      form.elements.kind.value = kind;
+      location.hash = "#replay";
+      form.requestSubmit();
+    };
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// ---- Requests -----------------------------------------------------------------------------
+
+const FILTERS = ["method", "status", "role", "resource"];
+
+/** The table's filters and page, from the address. */
+function requestQuery() {
+  const address = new URLSearchParams(location.search);
+  const query = new URLSearchParams();
+  for (const name of [...FILTERS, "before"]) if (address.get(name)) query.set(name, address.get(name));
+  return query;
+}
+
+async function loadRequests() {
+  const query = requestQuery();
+  const form = $("#filters");
+  for (const name of FILTERS) form.elements[name].value = query.get(name) ?? "";
+  const page = await apiJSON(`requests?${query}`);
+  const rows = page.requests.map((call) => {
+    const verdict = call.status === "OK" ? "allowed" : `${call.httpStatus} ${call.status}: ${call.rule ?? ""}`;
+    const claims = Object.entries(call.claims ?? {}).map(([name, value]) =>
+      name === "exp" ? `exp ${new Date(value * 1000).toLocaleTimeString()}` : `${name}=${value}`).join(" ");
+    return element("tr", {
+      "data-request": call.sequence, "data-method": call.method, "data-status": call.status,
+      "data-role": call.role ?? "", "data-rule": call.rule ?? "", class: call.status === "OK" ? "allowed" : "refused",
+    },
+    element("td", {}, new Date(call.time).toLocaleTimeString()), element("td", {}, call.door), element("td", {}, call.method),
+    element("td", {}, call.resource), element("td", {}, call.signer ?? "–"), element("td", {}, call.role ?? "–"),
+    element("td", {}, claims || "–"), element("td", { class: "verdict" }, verdict),
+    element("td", {}, `${(call.latencyMicroseconds / 1000).toFixed(1)} ms`));
+  });
+  $("#request-table tbody").replaceChildren(...rows);
+  $("#request-totals").textContent = `${page.totals.calls} calls since start, ${page.totals.refused} refused`;
+  const older = $("#older");
+  older.disabled = page.requests.length === 0;
+  older.dataset.before = page.requests.at(-1)?.sequence ?? "";
+}
+
+/** Puts `changes` (filter or page) in the address, keeping the rest, and reloads the table. */
+function changeRequestQuery(changes) {
+  const address = new URLSearchParams(location.search);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value) address.set(name, value); else address.delete(name);
+  }
+  history.replaceState(null, "", `${location.pathname}?${address}${location.hash}`);
+  loadRequests().catch(showError);
+}
+
+$("#filters").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const changes = { before: "" };
+  for (const name of FILTERS) changes[name] = event.target.elements[name].value.trim();
+  changeRequestQuery(changes);
+});
+$("#older").addEventListener("click", (event) => changeRequestQuery({ before: event.target.dataset.before }));
+$("#newer").addEventListener("click", () => changeRequestQuery({ before: "" }));
+
+let requestReload = null;
+/** A new call: the newest page reloads, at most twice a second. */
+function requestsChanged() {
+  if (requestQuery().get("before") || requestReload) return;
+  requestReload = setTimeout(() => { requestReload = null; loadRequests().catch(showError); }, 500);
+}
+
+// ---- Replay -------------------------------------------------------------------------------
+
+$("#replay-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const to = Date.now() / 1000, from = to - Number(form.elements.minutes.value) * 60;
+  try {
+    const trail = await apiJSON(`trail/${form.elements.kind.value}/${encodeURIComponent(form.elements.vehicle.value)}?from=${from}&to=${to + 60}`);
+    drawReplay(trail);
+    showError(null);
+  } catch (error) {
+    showError(error);
+  }
+});
+
+function drawReplay(trail) {
+  const svg = $("#replay-map");
+  svg.replaceChildren();
+  const list = $("#replay-marks");
+  list.replaceChildren();
+  const slider = $("#replay-slider");
+  slider.disabled = trail.points.length === 0;
+  if (trail.points.length === 0) {
+    list.append(element("li", {}, "no positions in this range"));
+    return;
+  }
+  const xy = trail.points.map(([lat, lng]) => project(lat, lng));
+  const xs = xy.map((p) => p[0]), ys = xy.map((p) => p[1]);
+  const size = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 0.002);
+  const margin = size * 0.1;
+  svg.setAttribute("viewBox", `${Math.min(...xs) - margin} ${Math.min(...ys) - margin} ${size + 2 * margin} ${size + 2 * margin}`);
+  const r = size / 150;
+  const line = document.createElementNS(SVG, "polyline");
+  line.setAttribute("class", "path");
+  line.setAttribute("points", xy.map((p) => p.join(",")).join(" "));
+  line.setAttribute("stroke-width", r / 2);
+  svg.append(line);
+  const at = (time) => xy[trail.points.findIndex((p) => p[2] >= time)] ?? xy.at(-1);
+  const segment = (kind, from, to, attributes) => {
+    const [x1, y1] = at(from), [x2, y2] = at(to);
+    const shape = document.createElementNS(SVG, "line");
+    shape.setAttribute("class", kind);
+    for (const [name, value] of Object.entries({ x1, y1, x2, y2, "stroke-width": r, ...attributes })) shape.setAttribute(name, value);
+    svg.append(shape);
+  };
+  const time = (seconds) => new Date(seconds * 1000).toLocaleTimeString();
+  for (const gap of trail.gaps) {
+    segment("gap", gap.from, gap.to, { "data-gap-from": gap.from, "data-gap-to": gap.to });
+    list.append(element("li", { "data-mark": "gap" }, `gap: no update for ${Math.round(gap.seconds)} s after ${time(gap.from)}`));
+  }
+  for (const jump of trail.jumps) {
+    segment("jump", jump.from, jump.to, { "data-jump-from": jump.from });
+    const speed = jump.kilometersPerHour == null ? "no time passed" : `${Math.round(jump.kilometersPerHour)} km/h`;
+    list.append(element("li", { "data-mark": "jump" }, `speed jump: ${Math.round(jump.meters)} m at ${speed}, ${time(jump.from)}`));
+  }
+  for (const dwell of trail.dwells) {
+    const [x, y] = project(dwell.latitude, dwell.longitude);
+    const shape = document.createElementNS(SVG, "circle");
+    shape.setAttribute("class", "dwell");
+    for (const [name, value] of Object.entries({ cx: x, cy: y, r: 2 * r, "data-dwell-from": dwell.from })) shape.setAttribute(name, value);
+    svg.append(shape);
+    list.append(element("li", { "data-mark": "dwell" }, `dwell: ${Math.round(dwell.seconds)} s from ${time(dwell.from)}`));
+  }
+  const marker = document.createElementNS(SVG, "circle");
+  marker.id = "replay-marker";
+  marker.setAttribute("r", 1.5 * r);
+  svg.append(marker);
+  slider.max = trail.points.length - 1;
+  slider.value = trail.points.length - 1;
+  const move = () => {
+    const [lat, lng, seconds] = trail.points[slider.value];
+    const [x, y] = xy[slider.value];
+    marker.setAttribute("cx", x);
+    marker.setAttribute("cy", y);
+    marker.dataset.lat = lat;
+    marker.dataset.lng = lng;
+    $("#replay-time").textContent = `${time(seconds)} (${Number(slider.value) + 1} of ${trail.points.length})`;
+  };
+  slider.oninput = move;
+  move();
+}
+
+// ---- Export and import --------------------------------------------------------------------
+
+$("#export").addEventListener("click", async () => {
+  try {
+    const blob = await (await api("export")).blob();
+    const link = element("a", { download: `fleet-engine-${document.body.dataset.provider ?? "export"}.json` });
+    link.href = URL.createObjectURL(blob);
+    link.click();
+    URL.revokeObjectURL(link.href);
+  } catch (error) {
+    showError(error);
+  }
+});
+
+$("#import-file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  try {
+    const counts = await (await api("import", { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() })).json();
+    $("#data-result").textContent = `imported ${counts.vehicles} vehicles, ${counts.trips} trips, ${counts.deliveryVehicles} delivery vehicles, ${counts.tasks} tasks`;
+    showCounts(counts);
+    await loadMarks();
+  } catch (error) {
+    $("#data-result").textContent = String(error.message ?? error);
+  }
+  event.target.value = "";
+});
+
+// ---- The live stream ----------------------------------------------------------------------
+
+/** Follows /console/api/events (server-sent events, read through fetch so that a key can go
+ *  in a header), and again after a second whenever it ends. */
+async function follow() {
+  const live = $("#live");
+  try {
+    const response = await api("events");
+    live.textContent = "live";
+    live.classList.add("on");
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += value;
+      let end;
+      while ((end = buffered.indexOf("\n\n")) >= 0) {
+        handleEvent(buffered.slice(0, end));
+        buffered = buffered.slice(end + 2);
+      }
+    }
+  } catch (error) {
+    if (!String(error.message).includes("key")) showError(error);
+  }
+  live.textContent = "reconnecting…";
+  live.classList.remove("on");
+  if ($("#key-form").hidden) setTimeout(follow, 1000);
+}
+
+function handleEvent(block) {
+  let name = "message", data = "";
+  for (const line of block.split("\n")) {
+    if (line.startsWith("event: ")) name = line.slice(7);
+    else if (line.startsWith("data: ")) data += line.slice(6);
+  }
+  const payload = data ? JSON.parse(data) : null;
+  switch (name) {
+    case "marks": fleetMap.draw(payload.marks); break;
+    case "stats": showCounts(payload.counts); showRates(payload.perSecond); break;
+    case "requests": requestsChanged(); break;
+  }
+}
+
+// ---- Start --------------------------------------------------------------------------------
+
+/** An element with attributes (`class` among them) and children (text or elements). */
+function element(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+async function start() {
+  try {
+    const { keyRequired } = await (await fetch("/console/api/access")).json();
+    if (keyRequired && !sessionStorage.getItem(KEY_STORAGE)) {
+      askForKey("");
+      return;
+    }
+    await Promise.all([loadOverview(), loadMarks(), loadRequests()]);
+    showError(null);
+    document.body.dataset.ready = "true";
+    follow();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+showView();
+start();
