@@ -456,6 +456,8 @@ let package = Package(
                 "TestSupport",
                 "FleetDemo",
                 "FleetEngineClient",
+                "FleetEngineProtos",
+                "ServerStorage",
                 "FleetTokenProvider",
                 "FleetTokens",
                 "TokenServer",
@@ -463,6 +465,10 @@ let package = Package(
                 "ServerHTTP",
                 server("Hummingbird", "hummingbird"),
                 server("Logging", "swift-log"),
+                // The console's tests move vehicles through the gRPC door, as driver apps do.
+                server("GRPCCore", "grpc-swift-2"),
+                server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
+                server("GRPCProtobuf", "grpc-swift-protobuf"),
             ]
         ),
         .testTarget(

@@ -67,6 +67,14 @@ package struct WebDriverSession: Sendable {
         return entries.compactMap { $0["message"] as? String }
     }
 
+    /// A PNG of the window as it is drawn now.
+    package func screenshot() async throws -> Data {
+        guard let encoded = try await call("GET", "screenshot") as? String, let png = Data(base64Encoded: encoded) else {
+            throw WebDriverError("the driver sent no screenshot")
+        }
+        return png
+    }
+
     /// Sets the time scripts get for an async script (default 30 s).
     package func setScriptTimeout(_ timeout: Duration) async throws {
         _ = try await call("POST", "timeouts", body: ["script": Int(timeout.components.seconds * 1000)])

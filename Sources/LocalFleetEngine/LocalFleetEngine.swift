@@ -118,6 +118,14 @@ package struct LocalFleetEngine: Service {
     }
 }
 
+extension LocalFleetEngine: CustomStringConvertible {
+    /// What a service group logs of the engine: its provider and address, nothing of its
+    /// configuration's secrets.
+    package var description: String {
+        "LocalFleetEngine(provider: \(configuration.projectID), \(configuration.host):\(configuration.port), console: \(configuration.console))"
+    }
+}
+
 /// Waits, on graceful shutdown, until every write the engine accepted is saved, those of
 /// location updates still waiting for a key fetch among them.
 private struct WriteDrain: Service {

@@ -62,3 +62,17 @@ package enum ConsoleAccess: Sendable, Equatable {
         return difference == 0 && a.count == b.count
     }
 }
+
+extension ConsoleAccess: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `off`, `loopback` or `key`: never the key itself, wherever the access is printed (a
+    /// service group logs its services whole).
+    package var description: String {
+        switch self {
+        case .off: "off"
+        case .loopback: "loopback"
+        case .key: "key (hidden)"
+        }
+    }
+
+    package var debugDescription: String { description }
+}

@@ -110,7 +110,10 @@ class FleetMap {
     this.bounds = null;
     svg.addEventListener("click", (event) => {
       const mark = event.target.closest("[data-kind]");
-      if (mark) this.onSelect(mark.dataset.kind, mark.dataset.id);
+      if (!mark) return;
+      for (const selected of svg.querySelectorAll(".selected")) selected.classList.remove("selected");
+      for (const shape of this.marks.get(`${mark.dataset.kind}/${mark.dataset.id}`) ?? []) shape.classList.add("selected");
+      this.onSelect(mark.dataset.kind, mark.dataset.id);
     });
   }
 
@@ -196,6 +199,11 @@ class FleetMap {
     this.bounds = { x: minX - margin, y: minY - margin, width: maxX - minX + 2 * margin || size, height: maxY - minY + 2 * margin || size };
     this.svg.setAttribute("viewBox", `${this.bounds.x} ${this.bounds.y} ${this.bounds.width} ${this.bounds.height}`);
     this.radius = Math.max(this.bounds.width, this.bounds.height) / 140;
+    // Degrees of longitude to kilometres at the middle of the view.
+    const middle = (minY + maxY) / 2;
+    const latitude = (Math.atan(Math.exp((-middle * Math.PI) / 180)) * 360) / Math.PI - 90;
+    const kilometres = this.bounds.width * 111.32 * Math.cos((latitude * Math.PI) / 180);
+    $("#map-scale").textContent = `the map is ${kilometres < 10 ? kilometres.toFixed(2) : Math.round(kilometres)} km across`;
     for (const shapes of this.marks.values()) for (const shape of shapes) this.place(shape);
   }
 

@@ -91,11 +91,13 @@ final class BrowserFleet: Sendable {
 }
 
 /// Server tokens minted on the spot.
-private struct ServerTokens: AuthorizationTokenProvider {
+struct ServerTokens: AuthorizationTokenProvider {
     let minter: TokenMinter
+    /// The kind minted: on-demand (`server`) or delivery (`deliveryServer`) server tokens.
+    var kind: TokenKind = .server
 
     func token(for context: AuthorizationContext) async throws -> String {
-        try minter.mint(.server).token
+        try minter.mint(kind).token
     }
 
     func invalidate(_ context: AuthorizationContext) async {}
