@@ -19,6 +19,9 @@ package enum FleetDocument {
     package static let format = "fleetauth-fleet-engine"
     /// The version this engine writes and reads.
     package static let version = 1
+    /// Why an engine that has resources refuses an import.
+    package static let notEmpty = "the engine already has vehicles, trips, delivery vehicles or tasks; import only into an empty engine"
+
     /// The largest document an import reads.
     package static let maximumBytes = 256 * 1024 * 1024
 

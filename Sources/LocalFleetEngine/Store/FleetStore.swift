@@ -52,6 +52,21 @@ package struct FleetSnapshot: Sendable, Hashable {
     }
 }
 
+extension FleetSnapshot {
+    /// Whether it holds no resource at all.
+    package var isEmpty: Bool {
+        vehicles.isEmpty && trips.isEmpty && deliveryVehicles.isEmpty && tasks.isEmpty
+    }
+
+    /// Every resource as a record to save, by kind and then id.
+    package var records: [FleetRecord] {
+        vehicles.sorted { $0.key < $1.key }.map { FleetRecord.vehicle(id: $0.key, $0.value) }
+            + trips.sorted { $0.key < $1.key }.map { .trip(id: $0.key, $0.value) }
+            + deliveryVehicles.sorted { $0.key < $1.key }.map { .deliveryVehicle(id: $0.key, $0.value) }
+            + tasks.sorted { $0.key < $1.key }.map { .task(id: $0.key, $0.value) }
+    }
+}
+
 /// One change to save: a resource, whole, or its removal.
 package enum FleetRecord: Sendable, Hashable {
     /// A vehicle and its id.

@@ -124,14 +124,9 @@ struct LiveFleet {
     /// Accepts every resource of `snapshot` as one write; refused unless the engine has no
     /// resource at all, saved or accepted.
     mutating func acceptImport(_ snapshot: FleetSnapshot) throws -> Accepted<Void> {
-        let isEmpty = saved.vehicles.isEmpty && saved.trips.isEmpty && saved.deliveries.vehicles.isEmpty && saved.deliveries.tasks.isEmpty
-            && !hasQueuedWrites && !isCommitting
-        guard isEmpty else { throw APIError.failedPrecondition("the engine already has vehicles, trips, delivery vehicles or tasks; import only into an empty engine") }
-        var records: [FleetRecord] = []
-        records += snapshot.vehicles.sorted { $0.key < $1.key }.map { .vehicle(id: $0.key, $0.value) }
-        records += snapshot.trips.sorted { $0.key < $1.key }.map { .trip(id: $0.key, $0.value) }
-        records += snapshot.deliveryVehicles.sorted { $0.key < $1.key }.map { .deliveryVehicle(id: $0.key, $0.value) }
-        records += snapshot.tasks.sorted { $0.key < $1.key }.map { .task(id: $0.key, $0.value) }
+        let isEmpty = saved.snapshot.isEmpty && !hasQueuedWrites && !isCommitting
+        guard isEmpty else { throw APIError.failedPrecondition(FleetDocument.notEmpty) }
+        let records = snapshot.records
         return Accepted(value: (), acknowledgement: write(records))
     }
 

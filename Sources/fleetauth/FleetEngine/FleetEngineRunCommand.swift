@@ -7,11 +7,11 @@ import Logging
 import ServerHTTP
 import ServiceLifecycle
 
-/// `fleetauth fleet-engine`: runs the local Fleet Engine, trusting key files, JWKS files or the
-/// token server's JWKS URL.
-struct FleetEngineCommand: AsyncParsableCommand {
+/// `fleetauth fleet-engine [run]`: runs the local Fleet Engine, trusting key files, JWKS files
+/// or the token server's JWKS URL.
+struct FleetEngineRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fleet-engine",
+        commandName: "run",
         abstract: "Run the local Fleet Engine: Fleet Engine's vehicles and trips API, checking every token as Google does.",
         discussion: """
         Vehicles and trips are kept in DIR/\(EngineDatabase.sqliteFileName) (or PostgreSQL with --database-url); an acknowledged \
@@ -21,11 +21,7 @@ struct FleetEngineCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: "The folder for the SQLite database (created when missing).")
-    var dataDir = "fleetauth-data"
-
-    @Option(help: "The Cloud project id: the only provider served.")
-    var project: String
+    @OptionGroup var store: EngineStoreOptions
 
     @Option(name: .customLong("trust"), help: "A trusted key file or JWKS file, as [ROLE=]FILE (repeatable).")
     var trustFiles: [String] = []
@@ -43,9 +39,6 @@ struct FleetEngineCommand: AsyncParsableCommand {
 
     @Option(help: "The gRPC port, plaintext HTTP/2: VehicleService, TripService and gRPC health (0 picks a free one).")
     var grpcPort = 8082
-
-    @Option(help: "A PostgreSQL URL to keep vehicles and trips in instead of SQLite.")
-    var databaseURL: String?
 
     @OptionGroup var console: ConsoleOptions
 
@@ -69,7 +62,8 @@ struct FleetEngineCommand: AsyncParsableCommand {
             }
         }
         let logger = Logger(label: "fleetauth.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
-        let (database, lock) = try await EngineDatabase.open(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
+        let project = store.project
+        let (database, lock) = try await store.open(logger: logger)
         defer { lock.release() }
         let consoleAccess = try console.access(host: host)
         let configuration = LocalFleetEngineConfiguration(
@@ -77,15 +71,15 @@ struct FleetEngineCommand: AsyncParsableCommand {
             googleManagedAccounts: try google.accounts(), googleCertsURL: google.googleCertsURL, host: host, port: port, grpcPort: grpcPort,
             console: consoleAccess,
             onStarted: { [host, project, accounts, google, console] port in
-                Self.announce("local Fleet Engine on http://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
-                Self.announce("  console: \(console.describe(access: consoleAccess, baseURL: "http://\(host):\(port)"))")
-                for account in accounts { Self.announce("  trusts \(account.email) as \(account.role.rawValue)") }
+                FleetEngineCommand.announce("local Fleet Engine on http://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
+                FleetEngineCommand.announce("  console: \(console.describe(access: consoleAccess, baseURL: "http://\(host):\(port)"))")
+                for account in accounts { FleetEngineCommand.announce("  trusts \(account.email) as \(account.role.rawValue)") }
                 for account in (try? google.accounts()) ?? [] {
-                    Self.announce("  trusts \(account.email) as \(account.role.rawValue) (keys from \(google.googleCertsURL))")
+                    FleetEngineCommand.announce("  trusts \(account.email) as \(account.role.rawValue) (keys from \(google.googleCertsURL))")
                 }
             },
             onGRPCStarted: { [host] port in
-                Self.announce("local Fleet Engine gRPC on \(host):\(port) (maps.fleetengine.v1 VehicleService and TripService, maps.fleetengine.delivery.v1 DeliveryService; plaintext)")
+                FleetEngineCommand.announce("local Fleet Engine gRPC on \(host):\(port) (maps.fleetengine.v1 VehicleService and TripService, maps.fleetengine.delivery.v1 DeliveryService; plaintext)")
             })
         do {
             let engine = LocalFleetEngine(configuration: configuration, store: SQLFleetStore(database: database), logger: logger)
@@ -97,8 +91,4 @@ struct FleetEngineCommand: AsyncParsableCommand {
         await database.shutdown()
     }
 
-    /// Prints a line on standard output at once, even when it is a pipe.
-    static func announce(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
 }

@@ -1,0 +1,23 @@
+import ArgumentParser
+import LocalFleetEngine
+import Logging
+import ServerStorage
+
+/// Where a local Fleet Engine keeps its state: `--data-dir` (SQLite, and the engine's lock)
+/// or `--database-url` (PostgreSQL), and the provider, `--project`.
+struct EngineStoreOptions: ParsableArguments {
+    @Option(help: "The folder for the SQLite database (created when missing), and the engine's lock.")
+    var dataDir = "fleetauth-data"
+
+    @Option(help: "The Cloud project id: the only provider served.")
+    var project: String
+
+    @Option(help: "A PostgreSQL URL to keep vehicles and trips in instead of SQLite.")
+    var databaseURL: String?
+
+    /// The database, with its tables in place, and the engine's lock on the data directory: a
+    /// running engine's state is refused (export it through its console instead).
+    func open(logger: Logger) async throws -> (database: FleetDatabase, lock: DataDirectoryLock) {
+        try await EngineDatabase.open(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
+    }
+}
