@@ -187,6 +187,11 @@ struct DemoRun {
     }
 
     private func announce(_ text: String) {
+        Self.announce(text)
+    }
+
+    /// Prints `text` and a new line on standard output at once, even when it is a pipe.
+    static func announce(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 

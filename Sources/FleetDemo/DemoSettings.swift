@@ -26,6 +26,8 @@ package struct DemoSettings: Sendable {
     package var keyless = false
     /// The apps' HTTP client.
     package var httpClient = DemoHTTPClient.asyncHTTPClient
+    /// Seconds the servers stay up after the report, to look around in the console.
+    package var linger = 0
 
     /// Settings with the defaults above.
     package init() {}
@@ -37,24 +39,26 @@ package struct DemoSettings: Sendable {
         if !(1...3600).contains(tokenLifetime) { return "--token-lifetime must be 1 to 3600 seconds" }
         if reportInterval <= 0 || followInterval <= 0 { return "intervals must be positive" }
         if tokenServerRestarts < 0 || tokenServerDowntime < 0 { return "restarts and downtime cannot be negative" }
+        if linger < 0 { return "--linger cannot be negative" }
         return nil
     }
 
-    /// Starts the servers in a temporary data directory, plays the on-demand demo, stops the
-    /// servers, removes the directory and returns the report.
-    package func play() async throws -> DemoReport {
-        try await withServers { try await DemoRun(settings: self, servers: $0).play() }
+    /// Starts the servers in a temporary data directory, plays the on-demand demo, hands the
+    /// report to `present`, keeps the servers up for ``linger`` seconds, stops them, removes the
+    /// directory and returns the report.
+    package func play(presenting present: (DemoReport) -> Void = { _ in }) async throws -> DemoReport {
+        try await withServers(presenting: present) { try await DemoRun(settings: self, servers: $0).play() }
     }
 
     /// The same with delivery vehicles, their stops and tasks, and shipments followed
     /// (`fleetauth demo --delivery`).
-    package func playDeliveries() async throws -> DeliveryDemoReport {
-        try await withServers { try await DeliveryDemoRun(settings: self, servers: $0).play() }
+    package func playDeliveries(presenting present: (DeliveryDemoReport) -> Void = { _ in }) async throws -> DeliveryDemoReport {
+        try await withServers(presenting: present) { try await DeliveryDemoRun(settings: self, servers: $0).play() }
     }
 
-    /// Runs `body` with both servers started in a temporary data directory, then stops them
-    /// and removes the directory.
-    private func withServers<Report>(_ body: (LocalFleet) async throws -> Report) async throws -> Report {
+    /// Runs `body` with both servers started in a temporary data directory, says where their
+    /// console is, presents the report, lingers, then stops them and removes the directory.
+    private func withServers<Report>(presenting present: (Report) -> Void, _ body: (LocalFleet) async throws -> Report) async throws -> Report {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let options = TokenServerOptions(
@@ -62,8 +66,15 @@ package struct DemoSettings: Sendable {
         var logger = Logger(label: "fleetauth.demo", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .error
         let servers = try await LocalFleet.start(dataDirectory: folder, project: DemoRun.project, options: options, keyless: keyless, logger: logger)
+        let console = "http://127.0.0.1:\(await servers.fleetEnginePort)/console/"
+        DemoRun.announce("Fleet console: \(console)   (the fleet live, and why each request was refused\(linger > 0 ? "" : "; --linger SECONDS keeps it up after the report"))")
         do {
             let report = try await body(servers)
+            present(report)
+            if linger > 0 {
+                DemoRun.announce("The servers stay up for \(linger) s: \(console)")
+                try await Task.sleep(for: .seconds(linger))
+            }
             await servers.stop()
             return report
         } catch {

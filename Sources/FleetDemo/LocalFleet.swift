@@ -8,7 +8,8 @@ import TokenServer
 /// A whole fleet's servers in this process, as `serve` runs them but on loopback ports picked
 /// at the first start: the token server and the local Fleet Engine on one data directory, the
 /// engine trusting the token server's keys, and with `keyless` a Google stand-in the app roles
-/// sign through. Either server can be stopped and started again on its port, to play an outage.
+/// sign through; the engine's console is open on loopback. Either server can be stopped and
+/// started again on its port, to play an outage.
 /// `fleetauth demo` and the end-to-end tests run their fleets on it.
 package actor LocalFleet {
     /// The folder both servers keep their data in.
@@ -126,8 +127,8 @@ package actor LocalFleet {
         let certs = keyless?.baseURL ?? LocalFleetEngineConfiguration.defaultGoogleCertsURL
         let run = try await RunningService.start(logger: logger) { onStarted in
             LocalFleetEngine(
-                trusting: tokenServer, googleCertsURL: certs, database: database, host: "127.0.0.1", port: port, logger: logger,
-                onStarted: onStarted)
+                trusting: tokenServer, googleCertsURL: certs, database: database, host: "127.0.0.1", port: port, console: .loopback,
+                logger: logger, onStarted: onStarted)
         }
         fleetEnginePort = run.port
         fleetEngineRun = run

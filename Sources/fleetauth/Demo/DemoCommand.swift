@@ -48,6 +48,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The apps' HTTP client: one AsyncHTTPClient for all, or a URLSession of each app's own (\(DemoHTTPClient.allCases.map(\.rawValue).joined(separator: ", "))).")
     var httpClient = DemoSettings().httpClient
 
+    @Option(help: "Seconds to keep the servers up after the report, to look around in the console at /console/.")
+    var linger = DemoSettings().linger
+
     /// The settings these options give.
     var settings: DemoSettings {
         var settings = DemoSettings()
@@ -60,6 +63,7 @@ struct DemoCommand: AsyncParsableCommand {
         settings.tokenServerDowntime = tokenServerDowntime
         settings.keyless = keyless
         settings.httpClient = httpClient
+        settings.linger = linger
         return settings
     }
 
@@ -69,12 +73,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         if delivery {
-            let report = try await settings.playDeliveries()
-            report.print()
+            let report = try await settings.playDeliveries { $0.print() }
             if !report.succeeded { throw ExitCode(1) }
         } else {
-            let report = try await settings.play()
-            report.print()
+            let report = try await settings.play { $0.print() }
             if !report.succeeded { throw ExitCode(1) }
         }
     }
