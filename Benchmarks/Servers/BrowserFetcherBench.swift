@@ -54,36 +54,17 @@ struct BrowserFetcherBench: AsyncParsableCommand {
 
     func run() async throws {
         guard calls >= 100, rounds >= 1 else { throw ValidationError("--calls must be at least 100 and --rounds at least 1") }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-bench-browser-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
-        let servers = try await LocalFleet.start(
-            dataDirectory: folder, project: "bench-project", options: TokenServerOptions(servesExamples: true), keyless: false, logger: logger)
-        let chromium: HeadlessChromium
-        do {
-            chromium = try await HeadlessChromium.start()
-        } catch {
-            await servers.stop()
-            throw error
+        let report = try await BrowserBench.withFleetAndBrowser { servers, browser in
+            try await measure(in: browser, page: "http://127.0.0.1:\(await servers.tokenServerPort)/examples/")
         }
-        do {
-            let report = try await measure(in: chromium.session, page: "http://127.0.0.1:\(await servers.tokenServerPort)/examples/")
-            await chromium.stop()
-            await servers.stop()
-            if json {
-                try JSONOutput.print(report)
-            } else {
-                print(report.text(rounds: rounds))
-            }
-        } catch {
-            await chromium.stop()
-            await servers.stop()
-            throw error
+        if json {
+            try JSONOutput.print(report)
+        } else {
+            print(report.text(rounds: rounds))
         }
     }
 
     private func measure(in browser: WebDriverSession, page: String) async throws -> Report {
-        try await browser.setScriptTimeout(.seconds(60))
         try await browser.navigate(to: page)
         let browserVersion = try await browser.run("return navigator.userAgent.match(/Chrome\\/[\\d.]+/)?.[0] ?? navigator.userAgent;", as: String.self)
         var measured: [Round] = []

@@ -514,7 +514,8 @@ struct FleetEngineBench: AsyncParsableCommand {
         return (acknowledged.count, durable.count)
     }
 
-    private static func head(_ method: HTTPMethod, _ uri: String, token: String, length: Int) -> HTTPRequestHead {
+    /// A request head with a bearer token and a JSON body of `length` bytes.
+    static func head(_ method: HTTPMethod, _ uri: String, token: String, length: Int) -> HTTPRequestHead {
         HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: [
             "Host": "127.0.0.1", "Authorization": "Bearer \(token)", "Content-Type": "application/json", "Content-Length": String(length),
         ])
