@@ -89,6 +89,7 @@ if $quick; then
     run browser-fetcher --calls 1000 --rounds 1
     run fleet-engine-scale --sizes 1000 5000 --calls 10 --seconds 1 --rounds 1 --creations 500 --grpc-create "$grpc_cpp/create-load"
     run deliveries --sizes 1000 5000 --calls 10 --batches 2
+    run console --vehicles 1000 --reporters 100 --connections 4 --seconds 1 --rounds 1
 else
     run codecs
     run token-server --c-server "$c_token_server/token-server"
@@ -100,4 +101,5 @@ else
     run browser-fetcher
     run fleet-engine-scale --grpc-create "$grpc_cpp/create-load"
     run deliveries
+    run console
 fi
