@@ -40,14 +40,10 @@ final class FleetActivity: Sendable {
                 let key = Key(kind: kind, id: id)
                 for subscriber in state.pending.keys { state.pending[subscriber]!.insert(key) }
                 switch record {
-                case .vehicle(_, let vehicle) where vehicle.hasLastLocation && vehicle.lastLocation.hasLocation:
-                    let location = vehicle.lastLocation
-                    let time = location.hasUpdateTime ? location.updateTime : location.hasServerTime ? location.serverTime : nil
-                    appendPoint(location.location, time: time, now: now, to: key, in: &state)
-                case .deliveryVehicle(_, let vehicle) where vehicle.hasLastLocation && vehicle.lastLocation.hasLocation:
-                    let location = vehicle.lastLocation
-                    let time = location.hasUpdateTime ? location.updateTime : location.hasServerTime ? location.serverTime : nil
-                    appendPoint(location.location, time: time, now: now, to: key, in: &state)
+                case .vehicle(_, let vehicle) where vehicle.hasLastLocation:
+                    appendPoint(of: vehicle.lastLocation, now: now, to: key, in: &state)
+                case .deliveryVehicle(_, let vehicle) where vehicle.hasLastLocation:
+                    appendPoint(of: vehicle.lastLocation, now: now, to: key, in: &state)
                 case .deletedVehicle, .deletedDeliveryVehicle:
                     state.trails[key] = nil
                 default:
@@ -57,11 +53,11 @@ final class FleetActivity: Sendable {
         }
     }
 
-    private func appendPoint(_ point: LatLng, time: Google_Protobuf_Timestamp?, now: Date, to key: Key, in state: inout State) {
-        guard trailCapacity > 0 else { return }
-        let seconds = time.map { Double($0.seconds) + Double($0.nanos) / 1e9 } ?? now.timeIntervalSince1970
+    private func appendPoint(of location: some ReportedLocation, now: Date, to key: Key, in state: inout State) {
+        guard trailCapacity > 0, location.hasLocation else { return }
+        let seconds = location.reportedSeconds ?? now.timeIntervalSince1970
         state.trails[key, default: LocationTrail(capacity: trailCapacity)]
-            .append(TrailPoint(latitude: point.latitude, longitude: point.longitude, time: seconds))
+            .append(TrailPoint(latitude: location.location.latitude, longitude: location.location.longitude, time: seconds))
     }
 
     /// Starts keeping, for a new stream, the resources that change; returns the stream's id.
@@ -92,5 +88,21 @@ final class FleetActivity: Sendable {
     func trail(of kind: ResourceKind, id: String, from: Double, to: Double) -> [TrailPoint] {
         let trail = state.withLock { $0.trails[Key(kind: kind, id: id)] }
         return trail?.points(from: from, to: to) ?? []
+    }
+}
+
+extension ReportedLocation {
+    /// When the driver app took the position, else when the server received it, in seconds
+    /// since 1970; `nil` when the location carries neither.
+    var reportedSeconds: Double? {
+        let time: Google_Protobuf_Timestamp
+        if hasUpdateTime {
+            time = updateTime
+        } else if hasServerTime {
+            time = serverTime
+        } else {
+            return nil
+        }
+        return Double(time.seconds) + Double(time.nanos) / 1e9
     }
 }

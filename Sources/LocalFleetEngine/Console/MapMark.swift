@@ -47,10 +47,7 @@ struct MapMark: Sendable, Encodable, Equatable {
     /// A vehicle's mark.
     init(vehicle: Vehicle, id: String) {
         self.init(kind: .vehicle, id: id)
-        if vehicle.hasLastLocation, vehicle.lastLocation.hasLocation {
-            position = Self.point(vehicle.lastLocation.location)
-            if vehicle.lastLocation.hasHeading { heading = vehicle.lastLocation.heading.value }
-        }
+        if vehicle.hasLastLocation { place(at: vehicle.lastLocation) }
         state = Self.name(of: vehicle.vehicleState)
     }
 
@@ -66,10 +63,7 @@ struct MapMark: Sendable, Encodable, Equatable {
     /// A delivery vehicle's mark.
     init(deliveryVehicle: DeliveryVehicle, id: String) {
         self.init(kind: .deliveryVehicle, id: id)
-        if deliveryVehicle.hasLastLocation, deliveryVehicle.lastLocation.hasLocation {
-            position = Self.point(deliveryVehicle.lastLocation.location)
-            if deliveryVehicle.lastLocation.hasHeading { heading = deliveryVehicle.lastLocation.heading.value }
-        }
+        if deliveryVehicle.hasLastLocation { place(at: deliveryVehicle.lastLocation) }
         let stops = deliveryVehicle.remainingVehicleJourneySegments.compactMap { segment in
             segment.stop.plannedLocation.hasPoint ? Self.point(segment.stop.plannedLocation.point) : nil
         }
@@ -98,6 +92,13 @@ struct MapMark: Sendable, Encodable, Equatable {
         case .deletedDeliveryVehicle(let id): self = .removed(.deliveryVehicle, id: id)
         case .deletedTask(let id): self = .removed(.task, id: id)
         }
+    }
+
+    /// Puts a vehicle's mark where `location` says, pointing its heading.
+    private mutating func place(at location: some ReportedLocation) {
+        guard location.hasLocation else { return }
+        position = Self.point(location.location)
+        if location.hasHeading { heading = location.heading.value }
     }
 
     private static func point(_ point: LatLng) -> [Double] { [point.latitude, point.longitude] }

@@ -19,6 +19,10 @@ protocol ReportedLocation {
     var altitude: Google_Protobuf_DoubleValue { get }
     var hasAltitudeAccuracy: Bool { get }
     var altitudeAccuracy: Google_Protobuf_DoubleValue { get }
+    var hasUpdateTime: Bool { get }
+    var updateTime: Google_Protobuf_Timestamp { get }
+    var hasServerTime: Bool { get }
+    var serverTime: Google_Protobuf_Timestamp { get }
 }
 
 extension VehicleLocation: ReportedLocation {}

@@ -65,6 +65,8 @@ window.addEventListener("hashchange", showView);
 // ---- Overview -----------------------------------------------------------------------------
 
 async function loadOverview() {
+  const health = await fetch("/healthz").then((response) => response.ok ? "ok" : `${response.status}`, () => "not answering");
+  $("#health").textContent = health;
   const overview = await apiJSON("overview");
   $("#provider").textContent = overview.provider;
   document.body.dataset.provider = overview.provider;
@@ -157,7 +159,8 @@ class FleetMap {
     };
     switch (mark.kind) {
       case "vehicle":
-        if (mark.position) point(mark.position, "circle", `vehicle ${(mark.state ?? "").toLowerCase()}`,
+        // An arrow along its heading when it reported one, else a dot.
+        if (mark.position) point(mark.position, mark.heading == null ? "circle" : "path", `vehicle ${(mark.state ?? "").toLowerCase()}`,
           { "data-vehicle-id": mark.id, "data-state": mark.state ?? "", "data-heading": mark.heading ?? "" });
         break;
       case "deliveryVehicle":
@@ -213,6 +216,10 @@ class FleetMap {
     if (shape.tagName === "rect") {
       shape.setAttribute("x", x - r); shape.setAttribute("y", y - r);
       shape.setAttribute("width", 2 * r); shape.setAttribute("height", 2 * r);
+    } else if (shape.tagName === "path") {
+      // A dart pointing north, turned to the heading (degrees clockwise from north).
+      shape.setAttribute("d", `M ${x} ${y - 1.6 * r} L ${x + r} ${y + r} L ${x} ${y + 0.4 * r} L ${x - r} ${y + r} Z`);
+      shape.setAttribute("transform", `rotate(${shape.dataset.heading} ${x} ${y})`);
     } else {
       shape.setAttribute("cx", x); shape.setAttribute("cy", y);
       shape.setAttribute("r", shape.classList.contains("stop") ? r / 2 : r);
