@@ -50,6 +50,9 @@ struct ConsoleBench: AsyncParsableCommand {
         /// Per round, with ÷ without; then their median.
         let ratios: [Double]
         let medianRatio: Double
+        /// Per round, the CPU time Chromium took per second of the run with the page open
+        /// (`nil` without `/proc`): what the page's drawing takes from the machine the engine runs on.
+        let browserCPUShare: [Double?]
         /// Each opening of the map: milliseconds from the start of its fetch to the last mark drawn.
         let mapDrawMilliseconds: [Double]
         let medianMapDrawMilliseconds: Double
@@ -63,6 +66,7 @@ struct ConsoleBench: AsyncParsableCommand {
                   updates/s, no console page:      \(rates(withoutPage))
                   updates/s, a page streaming:     \(rates(withPage))
                   with ÷ without:                  \(String(format: "%.3f", medianRatio))   (target ≥ \(ConsoleBench.target))
+                  Chromium's CPU while streaming:  \(browserCPUShare.map { $0.map { String(format: "%.2f cores", $0) } ?? "?" }.joined(separator: ", "))
                   map of \(marksDrawn) vehicles drawn in:  \(String(format: "%.0f", medianMapDrawMilliseconds)) ms   (\(mapDrawMilliseconds.map { String(format: "%.0f", $0) }.joined(separator: ", ")); target < 1000 ms)
                   failed updates: \(failedUpdates)
                 """
@@ -113,6 +117,7 @@ struct ConsoleBench: AsyncParsableCommand {
 
         let console = "http://127.0.0.1:\(port)/console/#map"
         var withoutPage: [Double] = [], withPage: [Double] = [], draws: [Double] = [], marks = 0, failed = 0
+        var browserShares: [Double?] = []
         for round in 1...rounds {
             try await browser.navigate(to: "about:blank")
             let (quiet, quietFailed) = try await updates(project: project, port: port, tokens: tokens, round: 2 * round, on: group)
@@ -121,7 +126,11 @@ struct ConsoleBench: AsyncParsableCommand {
             let drawn = try await waitForMap(in: browser)
             draws.append(drawn.milliseconds)
             marks = drawn.marks
+            let browserBefore = ProcessGroupCPU.seconds(ofProcessesNamed: "chrom")
             let (streamed, streamedFailed) = try await updates(project: project, port: port, tokens: tokens, round: 2 * round + 1, on: group)
+            browserShares.append(ProcessGroupCPU.seconds(ofProcessesNamed: "chrom").flatMap { after in
+                browserBefore.map { (after - $0) / Double(seconds + 1) }
+            })
             guard try await browser.run("return document.getElementById('live').textContent;", as: String.self) == "live" else {
                 throw CommandFailure("the console page stopped streaming during the run")
             }
@@ -132,7 +141,7 @@ struct ConsoleBench: AsyncParsableCommand {
         let ratios = zip(withPage, withoutPage).map { $0 / $1 }
         return Report(
             vehicles: vehicles, reporters: reporters, connections: connections, withoutPage: withoutPage, withPage: withPage,
-            ratios: ratios, medianRatio: Throughput.median(ratios), mapDrawMilliseconds: draws,
+            ratios: ratios, medianRatio: Throughput.median(ratios), browserCPUShare: browserShares, mapDrawMilliseconds: draws,
             medianMapDrawMilliseconds: Throughput.median(draws), marksDrawn: marks, failedUpdates: failed)
     }
 
@@ -160,9 +169,10 @@ struct ConsoleBench: AsyncParsableCommand {
         let connections = connections, reporters = reporters
         func load(_ seconds: Int) async throws -> HTTPLoad.Tally {
             try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(Int64(seconds)), on: group) { connection, n in
-                // Each connection moves its own vehicles, one after another, a little north each time.
+                // Each connection moves its own vehicles, one after another, each update a metre
+                // north (at this rate, 60 km/h or so).
                 let index = (connection + n * connections) % reporters
-                let latitude = 52.4 + Double(round) / 100 + Double(n) / 1e6
+                let latitude = 52.4 + Double(round) / 100 + Double(n * connections / reporters) * 9e-6
                 let body = ByteBuffer(string: #"{"lastLocation":{"location":{"latitude":\#(latitude),"longitude":13.4}}}"#)
                 let uri = "/v1/providers/\(project)/vehicles/\(Self.vehicleID(index))?updateMask=lastLocation"
                 return HTTPLoad.Request(head: FleetEngineBench.head(.PUT, uri, token: tokens[index], length: body.readableBytes), body: body)

@@ -5,15 +5,17 @@ import ServiceLifecycle
 /// `GET /console/api/events`: server-sent events for one open console page, what changed and
 /// nothing else:
 /// - `marks`, every ``tick``: the marks of the resources saved since the last (`{"marks":[…]}`);
+///   a vehicle that reported ten times meanwhile is sent once, where it is now;
 /// - `stats`, every second: the counts, the calls and refusals since start and per second;
 /// - `requests`, when calls were made: the newest call's sequence (the page reloads its table).
 ///
 /// The stream ends when the page goes, or when the engine shuts down.
 struct ConsoleEventStream: Sendable {
-    /// How often changes are sent.
-    static let tick = Duration.milliseconds(250)
+    /// How often changes are sent: a moved vehicle shows within a second, and a page drawing a
+    /// busy fleet redraws twice a second, not more.
+    static let tick = Duration.milliseconds(500)
     /// How many ticks between two `stats` events.
-    static let ticksPerStats = 4
+    static let ticksPerStats = 2
 
     let console: FleetConsole
     let state: FleetState

@@ -119,47 +119,47 @@ class FleetMap {
     });
   }
 
-  /** Draws `marks` (the API's), replacing each resource's earlier marks. */
+  /** Draws `marks` (the API's). A resource whose marks keep their shapes has them changed in
+   *  place, only the attributes that differ (for a vehicle that moved: its position), the
+   *  cheapest change for the browser to draw; others are replaced, and removed ones dropped. */
   draw(marks) {
     const fragment = document.createDocumentFragment();
     let outside = false;
+    // Half a screen pixel in map units: a move smaller than that is not drawn (yet).
+    const [width, height] = [this.svg.clientWidth, this.svg.clientHeight];
+    this.halfPixel = this.bounds && width && height ? 0.5 * Math.max(this.bounds.width / width, this.bounds.height / height) : 0;
     for (const mark of marks) {
       const key = `${mark.kind}/${mark.id}`;
-      for (const old of this.marks.get(key) ?? []) old.remove();
-      this.marks.delete(key);
-      if (mark.removed) continue;
-      const shapes = this.shapes(mark);
-      for (const shape of shapes) {
-        fragment.append(shape);
-        if (shape.dataset.lat && !this.contains(+shape.dataset.lat, +shape.dataset.lng)) outside = true;
+      const old = this.marks.get(key) ?? [];
+      const wanted = mark.removed ? [] : this.describe(mark);
+      for (const shape of wanted) if (!this.contains(+shape.attributes["data-lat"], +shape.attributes["data-lng"])) outside = true;
+      if (wanted.length && wanted.length === old.length && wanted.every((shape, i) => old[i].tagName === shape.tag)) {
+        wanted.forEach((shape, i) => this.update(old[i], shape));
+        continue;
       }
-      if (shapes.length) this.marks.set(key, shapes);
+      for (const element of old) element.remove();
+      this.marks.delete(key);
+      const created = wanted.map((shape) => this.create(shape));
+      fragment.append(...created);
+      if (created.length) this.marks.set(key, created);
     }
     this.layer.append(fragment);
     if (outside || !this.bounds) this.fit();
   }
 
-  shapes(mark) {
+  /** The shapes that draw `mark`: tag, classes, attributes (position and test hooks among
+   *  them) and tooltip. */
+  describe(mark) {
     const shapes = [];
-    const point = (position, tag, classes, extra = {}) => {
-      const [lat, lng] = position;
-      const shape = document.createElementNS(SVG, tag);
-      shape.setAttribute("class", `mark ${classes}`);
-      shape.dataset.kind = mark.kind;
-      shape.dataset.id = mark.id;
-      shape.dataset.lat = lat;
-      shape.dataset.lng = lng;
-      for (const [name, value] of Object.entries(extra)) shape.setAttribute(name, value);
-      const title = document.createElementNS(SVG, "title");
-      title.textContent = `${mark.kind} ${mark.id}${mark.state ? ` (${mark.state})` : ""}`;
-      shape.append(title);
-      this.place(shape);
-      shapes.push(shape);
-      return shape;
+    const title = `${mark.kind} ${mark.id}${mark.state ? ` (${mark.state})` : ""}`;
+    const point = ([lat, lng], tag, classes, hooks = {}) => {
+      const attributes = { "data-kind": mark.kind, "data-id": mark.id, "data-lat": lat, "data-lng": lng, ...hooks };
+      const geometry = this.geometry(tag, attributes);
+      shapes.push({ tag, classes: `mark ${classes}`, attributes, geometry, at: project(lat, lng), title });
     };
     switch (mark.kind) {
       case "vehicle":
-        // An arrow along its heading when it reported one, else a dot.
+        // A dart along its heading when it reported one, else a dot.
         if (mark.position) point(mark.position, mark.heading == null ? "circle" : "path", `vehicle ${(mark.state ?? "").toLowerCase()}`,
           { "data-vehicle-id": mark.id, "data-state": mark.state ?? "", "data-heading": mark.heading ?? "" });
         break;
@@ -178,6 +178,33 @@ class FleetMap {
         break;
     }
     return shapes;
+  }
+
+  create(shape) {
+    const element = document.createElementNS(SVG, shape.tag);
+    element.setAttribute("class", shape.classes);
+    for (const [name, value] of Object.entries({ ...shape.attributes, ...shape.geometry })) element.setAttribute(name, value);
+    element.drawnAt = shape.at;
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = shape.title;
+    element.append(title);
+    return element;
+  }
+
+  update(element, shape) {
+    const classes = shape.classes + (element.classList.contains("selected") ? " selected" : "");
+    if (element.getAttribute("class") !== classes) element.setAttribute("class", classes);
+    const heading = element.getAttribute("data-heading");
+    for (const [name, value] of Object.entries(shape.attributes)) {
+      if (element.getAttribute(name) !== String(value)) element.setAttribute(name, value);
+    }
+    // The test hooks always say where it is; the drawing follows once it moved half a pixel.
+    const [x, y] = element.drawnAt ?? [Infinity, Infinity];
+    const moved = Math.abs(x - shape.at[0]) >= this.halfPixel || Math.abs(y - shape.at[1]) >= this.halfPixel;
+    if (!moved && heading === element.getAttribute("data-heading")) return;
+    for (const [name, value] of Object.entries(shape.geometry)) element.setAttribute(name, value);
+    element.drawnAt = shape.at;
+    if (element.firstChild.textContent !== shape.title) element.firstChild.textContent = shape.title;
   }
 
   contains(lat, lng) {
@@ -210,20 +237,23 @@ class FleetMap {
     for (const shapes of this.marks.values()) for (const shape of shapes) this.place(shape);
   }
 
-  place(shape) {
-    const [x, y] = project(+shape.dataset.lat, +shape.dataset.lng);
+  /** Where a shape of `tag` with these data attributes goes on the map, at its current size. */
+  geometry(tag, data) {
+    const [x, y] = project(+data["data-lat"], +data["data-lng"]);
     const r = this.radius ?? 0.001;
-    if (shape.tagName === "rect") {
-      shape.setAttribute("x", x - r); shape.setAttribute("y", y - r);
-      shape.setAttribute("width", 2 * r); shape.setAttribute("height", 2 * r);
-    } else if (shape.tagName === "path") {
+    switch (tag) {
+      case "rect": return { x: x - r, y: y - r, width: 2 * r, height: 2 * r };
       // A dart pointing north, turned to the heading (degrees clockwise from north).
-      shape.setAttribute("d", `M ${x} ${y - 1.6 * r} L ${x + r} ${y + r} L ${x} ${y + 0.4 * r} L ${x - r} ${y + r} Z`);
-      shape.setAttribute("transform", `rotate(${shape.dataset.heading} ${x} ${y})`);
-    } else {
-      shape.setAttribute("cx", x); shape.setAttribute("cy", y);
-      shape.setAttribute("r", shape.classList.contains("stop") ? r / 2 : r);
+      case "path": return { d: `M ${x} ${y - 1.6 * r} L ${x + r} ${y + r} L ${x} ${y + 0.4 * r} L ${x - r} ${y + r} Z`, transform: `rotate(${data["data-heading"]} ${x} ${y})` };
+      default: return { cx: x, cy: y, r: data["data-stop-of"] ? r / 2 : r };
     }
+  }
+
+  place(element) {
+    const data = {};
+    for (const name of element.getAttributeNames()) if (name.startsWith("data-")) data[name] = element.getAttribute(name);
+    for (const [name, value] of Object.entries(this.geometry(element.tagName, data))) element.setAttribute(name, value);
+    element.drawnAt = project(+data["data-lat"], +data["data-lng"]);
   }
 }
 
