@@ -16,12 +16,10 @@ struct RequestRecord: Sendable, Encodable, Equatable {
     let method: String
     /// The id of the resource the call named (empty for a collection).
     let resource: String
-    /// The email of the account that signed the token, when the token was verified.
-    let signer: String?
-    /// The signer's role, short (`driver`), when the token was verified.
-    let role: String?
-    /// The token's authorization claims (`vehicleid`, `tripid`, …) and its expiry.
-    let claims: [String: String]?
+    /// The caller's token once verified: kept whole (a reference to what the verifier made) and
+    /// read only when the record is shown, so that recording a call allocates nothing for it.
+    /// Never encoded: only the parts below are.
+    let token: VerifiedToken?
     /// `OK`, or the refusal's status, e.g. `PERMISSION_DENIED`.
     let status: String
     /// The HTTP status the REST door answers with (200, 403, …).
@@ -30,6 +28,42 @@ struct RequestRecord: Sendable, Encodable, Equatable {
     let rule: String?
     /// How long the call took, in microseconds.
     let latencyMicroseconds: Int64
+
+    /// The email of the account that signed the token, when the token was verified.
+    var signer: String? { token?.claims.issuer }
+    /// The signer's role, short (`driver`), when the token was verified.
+    var role: String? { token?.role.shortName }
+
+    /// The token's authorization claims (`vehicleid`, `tripid`, …) and its expiry.
+    var claims: [String: String]? {
+        guard let token else { return nil }
+        var claims: [String: String] = [:]
+        for (claim, id) in token.authorization.namedIDs {
+            claims[claim] = claims[claim].map { "\($0),\(id)" } ?? id
+        }
+        claims["exp"] = String(token.claims.expiresAt)
+        return claims
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sequence, time, door, method, resource, signer, role, claims, status, httpStatus, rule, latencyMicroseconds
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sequence, forKey: .sequence)
+        try container.encode(time, forKey: .time)
+        try container.encode(door, forKey: .door)
+        try container.encode(method, forKey: .method)
+        try container.encode(resource, forKey: .resource)
+        try container.encodeIfPresent(signer, forKey: .signer)
+        try container.encodeIfPresent(role, forKey: .role)
+        try container.encodeIfPresent(claims, forKey: .claims)
+        try container.encode(status, forKey: .status)
+        try container.encode(httpStatus, forKey: .httpStatus)
+        try container.encodeIfPresent(rule, forKey: .rule)
+        try container.encode(latencyMicroseconds, forKey: .latencyMicroseconds)
+    }
 }
 
 /// Which records a page of the log holds: every filter given must match.
@@ -95,7 +129,7 @@ final class RequestLog: Sendable {
             if refusal != nil { ring.refused += 1 }
             let record = RequestRecord(
                 sequence: ring.count, time: time, door: door, method: method, resource: resource,
-                signer: token?.claims.issuer, role: token?.role.shortName, claims: token.map(Self.claims),
+                token: token,
                 status: refusal?.code.rawValue ?? "OK", httpStatus: refusal.map { Int($0.status.code) } ?? 200, rule: refusal?.message,
                 latencyMicroseconds: latency)
             if ring.records.count < capacity {
@@ -125,16 +159,6 @@ final class RequestLog: Sendable {
             }
             return page
         }
-    }
-
-    /// The claims a console may show: every id claim and the expiry.
-    private static func claims(of token: VerifiedToken) -> [String: String] {
-        var claims: [String: String] = [:]
-        for (claim, id) in token.authorization.namedIDs {
-            claims[claim] = claims[claim].map { "\($0),\(id)" } ?? id
-        }
-        claims["exp"] = String(token.claims.expiresAt)
-        return claims
     }
 }
 
