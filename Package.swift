@@ -287,6 +287,7 @@ let package = Package(
                 "BrowserDriver",
                 "CommandSupport",
                 "LeanCodecs",
+                "Locking",
                 "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",

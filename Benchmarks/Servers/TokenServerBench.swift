@@ -8,6 +8,7 @@ import ServerStorage
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Locking
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -49,6 +50,9 @@ struct TokenServerBench: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL: FleetAuth runs on it too, beside FleetAuth on SQLite (or $FLEETAUTH_DATABASE_URL).")
     var databaseURL: String?
 
+    @Option(help: "Revocations across two replicas on PostgreSQL, under full load (with a PostgreSQL URL only).")
+    var revocations = 1000
+
     @Option(help: "The C competitor, built by Benchmarks/c-token-server/build.sh; skipped when it is not there.")
     var cServer = ".build-c-token-server/token-server"
 
@@ -59,6 +63,7 @@ struct TokenServerBench: AsyncParsableCommand {
     static let opensslRatioTarget = 0.8
     static let p99TargetMilliseconds = 20.0
     static let postgresRatioTarget = 0.9
+    static let revocationP99TargetMilliseconds = 100.0
 
     /// A server under load, with the drivers whose requests it answers.
     struct Contender {
@@ -135,6 +140,8 @@ struct TokenServerBench: AsyncParsableCommand {
         /// FleetAuth on PostgreSQL's tokens/s over FleetAuth on SQLite's: the median over the
         /// rounds of the same round's ratio.
         let postgresRatio: Double?
+        /// Revocations made on a second replica, seen by the one under full load (PostgreSQL only).
+        var revocation: RevocationLatency.Result?
     }
 
     func run() async throws {
@@ -181,7 +188,19 @@ struct TokenServerBench: AsyncParsableCommand {
             FileHandle.standardError.write(Data("skipped the C competitor: no \(cServer); build it with Benchmarks/c-token-server/build.sh\n".utf8))
         }
         for contender in contenders { try await Self.checkSameAnswers(server: contender.server, fleet: contender.fleet) }
-        let report = try await measure(contenders: contenders, hasPostgres: postgres != nil, folder: folder, database: databaseURL.map { DatabaseLocation.postgres(url: $0) })
+        var report = try await measure(contenders: contenders, hasPostgres: postgres != nil, folder: folder, database: databaseURL.map { DatabaseLocation.postgres(url: $0) })
+        if let postgres, let databaseURL, revocations > 0 {
+            // A second replica on the same database, with a data directory of its own.
+            let replicaDirectory = folder + "/data-replica"
+            let replica = try await ServerProcess.start(
+                name: "FA replica",
+                arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", replicaDirectory, "--port", "0", "--project", "bench-project"],
+                environment: ["FLEETAUTH_DATABASE_URL": databaseURL], port: Self.fleetAuthPort)
+            servers.append(replica)
+            let adminKey = try String(contentsOfFile: replicaDirectory + "/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            report.revocation = try await revocationsUnderLoad(
+                RevocationLatency(replica: postgres.server.port, revoker: replica.port, adminKey: adminKey), contender: postgres, folder: folder)
+        }
         if json { return try JSONOutput.print(report) }
         print(Self.table(report, cores: cores))
     }
@@ -251,6 +270,26 @@ struct TokenServerBench: AsyncParsableCommand {
             cpuRatio: Throughput.median(ours.tokensPerCPUSecond) / Throughput.median(theirs.tokensPerCPUSecond),
             postgresRatio: postgres.map { postgres in Throughput.median(zip(postgres.tokensPerSecond, ours.tokensPerSecond).map { $0 / $1 }) }
         )
+    }
+
+    /// ``RevocationLatency`` while `wrk` keeps `contender` (the replica whose memory must let
+    /// go) under full load, run after run, until the revocations are done.
+    private func revocationsUnderLoad(_ revocation: RevocationLatency, contender: Contender, folder: String) async throws -> RevocationLatency.Result {
+        let done = Locked(false)
+        let load = Task {
+            while !done.withLock({ $0 }) {
+                _ = try await Wrk.run(
+                    url: "http://127.0.0.1:\(contender.server.port)", connections: connections, threads: clientThreads, seconds: 2,
+                    script: "token-requests.lua", arguments: [contender.requestsFile], folder: folder)
+            }
+        }
+        defer { done.withLock { $0 = true } }
+        // The drivers of the second half: wrk asks for every driver's token, so a revoked one's
+        // requests are refused meanwhile; the checks above used the first two.
+        let result = try await revocation.measure(count: revocations, drivers: Array(contender.fleet.drivers.dropFirst(contender.fleet.drivers.count / 2)))
+        done.withLock { $0 = true }
+        try await load.value
+        return result
     }
 
     /// Requests on a timetable at `rate` per second over `connections` connections, rotating
@@ -331,6 +370,10 @@ struct TokenServerBench: AsyncParsableCommand {
         ] + cLine + (report.postgresRatio.map {
             [String(format: "FleetAuth on PostgreSQL / on SQLite: %.2fx tokens/s (target >= %.2fx %@)", $0, postgresRatioTarget,
                     $0 >= postgresRatioTarget ? "ok" : "MISSED")]
+        } ?? []) + (report.revocation.map {
+            [String(format: "revocation on one replica seen by the other under full load (%d): p50 %.1f ms, p99 %.1f ms (target < %.0f ms %@), max %.1f ms; revoking replica granted after its own revocation: %d",
+                    $0.revocations, $0.p50Milliseconds, $0.p99Milliseconds, revocationP99TargetMilliseconds,
+                    $0.p99Milliseconds < revocationP99TargetMilliseconds ? "ok" : "MISSED", $0.maxMilliseconds, $0.revokerGranted)]
         } ?? [])).joined(separator: "\n")
     }
 }
