@@ -190,8 +190,9 @@ struct TokenServerBench: AsyncParsableCommand {
         for contender in contenders { try await Self.checkSameAnswers(server: contender.server, fleet: contender.fleet) }
         var report = try await measure(contenders: contenders, hasPostgres: postgres != nil, folder: folder, database: databaseURL.map { DatabaseLocation.postgres(url: $0) })
         if let postgres, let databaseURL, revocations > 0 {
-            // A second replica on the same database, with a data directory of its own.
-            let replicaDirectory = folder + "/data-replica"
+            // A second replica on the same database, sharing the first one's keys and admin key,
+            // as replicas do (on PostgreSQL the folder is not locked).
+            let replicaDirectory = folder + "/data-postgres"
             let replica = try await ServerProcess.start(
                 name: "FA replica",
                 arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", replicaDirectory, "--port", "0", "--project", "bench-project"],
