@@ -125,6 +125,30 @@ extension BrowserSuite {
             }
         }
 
+        @Test("The resources table pages by id, keeps its kind and page in the address across a reload, and shows a row's JSON")
+        func resourcesTable() async throws {
+            try await ConsoleScene.run { scene in
+                try await populate(scene.engine)
+                try await scene.open("?kind=vehicle&size=1", view: "#resources")
+                let rows = "return [...document.querySelectorAll('#resource-table tbody tr')].map((row) => row.dataset.resource)"
+                #expect(try await scene.browser.execute(rows) == #"["vehicle-1"]"#)
+                _ = try await scene.browser.execute("document.getElementById('resources-next').click()")
+                try await waitUntil("the next page shows") { try await scene.browser.execute(rows) == #"["vehicle-2"]"# }
+                let address = try JSONDecoder().decode(String.self, from: Data(try await scene.browser.execute("return location.href").utf8))
+                #expect(address.contains("after=vehicle-1"))
+                try await scene.browser.navigate(to: address)
+                try await scene.waitUntilReady()
+                #expect(try await scene.browser.execute(rows) == #"["vehicle-2"]"#)
+                _ = try await scene.browser.execute(
+                    "const select = document.getElementById('resource-kind').elements.kind; select.value = 'task'; select.dispatchEvent(new Event('change', { bubbles: true }));")
+                try await waitUntil("the tasks show") { try await scene.browser.execute(rows) == #"["task-1"]"# }
+                _ = try await scene.browser.execute("document.querySelector('#resource-table tbody tr').click()")
+                try await waitUntil("the task's JSON shows") {
+                    try await scene.browser.text(of: "#resource-json")?.contains(#""name": "providers/\#(TestKeys.project)/tasks/task-1""#) == true
+                }
+            }
+        }
+
         @Test("A replay draws a vehicle's path and marks a gap of 95 s between two updates")
         func replayMarksAGap() async throws {
             try await ConsoleScene.run { scene in

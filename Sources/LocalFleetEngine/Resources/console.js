@@ -286,6 +286,53 @@ async function inspect(kind, id) {
   }
 }
 
+// ---- Resources ----------------------------------------------------------------------------
+
+/** The resources table's kind, page start and size, from the address. */
+function resourceQuery() {
+  const address = new URLSearchParams(location.search);
+  return { kind: address.get("kind") || "vehicle", after: address.get("after") || "", size: Number(address.get("size")) || 50 };
+}
+
+async function loadResources() {
+  const { kind, after, size } = resourceQuery();
+  $("#resource-kind").elements.kind.value = kind;
+  const query = new URLSearchParams({ kind, limit: String(size) });
+  if (after) query.set("after", after);
+  const { marks } = await apiJSON(`marks?${query}`);
+  const where = (point) => (point ? `${point[0].toFixed(5)}, ${point[1].toFixed(5)}` : "–");
+  const rows = marks.map((mark) => element("tr", { "data-resource": mark.id, "data-kind": mark.kind },
+    element("td", {}, mark.id), element("td", {}, mark.state ?? mark.result ?? "–"), element("td", {}, mark.vehicle ?? "–"),
+    element("td", {}, where(mark.position ?? mark.pickup ?? mark.planned))));
+  $("#resource-table tbody").replaceChildren(...rows);
+  const next = $("#resources-next");
+  next.disabled = marks.length < size;
+  next.dataset.after = marks.at(-1)?.id ?? "";
+}
+
+function changeResourceQuery(changes) {
+  const address = new URLSearchParams(location.search);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value) address.set(name, value); else address.delete(name);
+  }
+  history.replaceState(null, "", `${location.pathname}?${address}${location.hash}`);
+  loadResources().catch(showError);
+}
+
+$("#resource-kind").addEventListener("change", (event) => changeResourceQuery({ kind: event.target.value, after: "" }));
+$("#resources-next").addEventListener("click", (event) => changeResourceQuery({ after: event.target.dataset.after }));
+$("#resources-first").addEventListener("click", () => changeResourceQuery({ after: "" }));
+$("#resource-table tbody").addEventListener("click", async (event) => {
+  const row = event.target.closest("tr[data-resource]");
+  if (!row) return;
+  try {
+    const resource = await apiJSON(`resources/${row.dataset.kind}/${encodeURIComponent(row.dataset.resource)}`);
+    $("#resource-json").textContent = JSON.stringify(resource, null, 2);
+  } catch (error) {
+    showError(error);
+  }
+});
+
 // ---- Requests -----------------------------------------------------------------------------
 
 const FILTERS = ["method", "status", "role", "resource"];
@@ -520,7 +567,7 @@ async function start() {
       askForKey("");
       return;
     }
-    await Promise.all([loadOverview(), loadMarks(), loadRequests()]);
+    await Promise.all([loadOverview(), loadMarks(), loadResources(), loadRequests()]);
     showError(null);
     document.body.dataset.ready = "true";
     follow();
