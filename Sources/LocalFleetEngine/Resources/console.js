@@ -364,6 +364,8 @@ async function loadRequests() {
     element("td", {}, `${(call.latencyMicroseconds / 1000).toFixed(1)} ms`));
   });
   $("#request-table tbody").replaceChildren(...rows);
+  // The newest call this table knows of: a stream that opens later says whether it missed any.
+  if (!query.get("before")) shownLatest = page.totals.calls;
   $("#request-totals").textContent = `${page.totals.calls} calls since start, ${page.totals.refused} refused`;
   const older = $("#older");
   older.disabled = page.requests.length === 0;
@@ -390,6 +392,7 @@ $("#older").addEventListener("click", (event) => changeRequestQuery({ before: ev
 $("#newer").addEventListener("click", () => changeRequestQuery({ before: "" }));
 
 let requestReload = null;
+let shownLatest = 0;
 /** A new call: the newest page reloads, at most twice a second. */
 function requestsChanged() {
   if (requestQuery().get("before") || requestReload) return;
@@ -545,7 +548,13 @@ function handleEvent(block) {
   const payload = data ? JSON.parse(data) : null;
   switch (name) {
     case "marks": fleetMap.draw(payload.marks); break;
-    case "stats": showCounts(payload.counts); showRates(payload.perSecond); break;
+    case "stats":
+      showCounts(payload.counts);
+      showRates(payload.perSecond);
+      // Calls made between the table's loading and the stream's opening are announced by no
+      // `requests` event: the totals tell.
+      if (payload.totals.calls > shownLatest) requestsChanged();
+      break;
     case "requests": requestsChanged(); break;
   }
 }
