@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs the whole suite (or the tests FILTER names) under load, as scripts/test-under-load.sh
+# does, but runs the test binary itself and records Swift Testing's event stream, so that a run
+# that stops making progress is ended after LIMIT seconds and the tests that started and never
+# ended are named. For a stall seen once in a while: runs up to RUNS times, stopping at the first.
+#
+#   scripts/find-stalled-test.sh              # 5 runs, 300 s each
+#   RUNS=10 LIMIT=200 scripts/find-stalled-test.sh 'Console|Browser'
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --build-tests >/dev/null
+binary="$(swift build --show-bin-path)/fleetauthPackageTests.xctest"
+filter=("${1:+--filter}" "${1:-}")
+[[ -n "${1:-}" ]] || filter=()
+
+postgres_started=""
+if [[ -z "${FLEETAUTH_TEST_POSTGRES_URL:-}" ]]; then
+    eval "$(.ci/test-postgres.sh start)"
+    postgres_started=$FLEETAUTH_TEST_POSTGRES_DIR
+fi
+hogs=()
+for _ in 1 2; do
+    (while :; do :; done) &
+    hogs+=($!)
+done
+work=$(mktemp -d)
+trap 'kill "${hogs[@]}" 2>/dev/null || true; [[ -z "$postgres_started" ]] || .ci/test-postgres.sh stop "$postgres_started"; rm -rf "$work"' EXIT
+
+for run in $(seq 1 "${RUNS:-5}"); do
+    status=0
+    timeout -s KILL "${LIMIT:-300}" "$binary" --testing-library swift-testing "${filter[@]}" \
+        --event-stream-output-path "$work/events.jsonl" --event-stream-version 0 >"$work/output.log" 2>&1 || status=$?
+    if [[ $status == 137 ]]; then
+        # The browsers the killed process drove outlive it.
+        pkill -KILL -f 'user-data-dir=.*fleetauth-chromium-' || true
+        echo "run $run: no end within ${LIMIT:-300} s; the tests that started and never ended:"
+        python3 - "$work/events.jsonl" <<'PY'
+import json, sys
+started, ended = {}, set()
+for line in open(sys.argv[1]):
+    try:
+        event = json.loads(line)
+    except ValueError:
+        continue
+    if event.get("kind") != "event":
+        continue
+    payload = event["payload"]
+    if payload.get("kind") == "testStarted":
+        started[payload["testID"]] = True
+    elif payload.get("kind") == "testEnded":
+        ended.add(payload["testID"])
+for test in started:
+    if test not in ended:
+        print("  " + test)
+PY
+        exit 1
+    fi
+    echo "run $run: ended (exit $status), $(grep -aE 'Test run with' "$work/output.log" | tail -1)"
+done
