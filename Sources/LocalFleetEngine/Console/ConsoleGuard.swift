@@ -16,9 +16,11 @@ struct ConsoleGuard: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let host = request.head.authority
-        let path = request.uri.path
-        // The page itself and the question whether it needs a key are open; the data is not.
-        let needsKey = path.hasPrefix("/console/api/") && path != "/console/api/access"
+        // Read as the router reads it, empty parts dropped (`/console//api/x` is `api/x`): the
+        // page's own files and the question whether it needs a key are open; nothing else is.
+        let parts = request.uri.path.split(separator: "/").dropFirst()
+        let open: [[Substring]] = [[], ["index.html"], ["console.js"], ["console.css"], ["api", "access"]]
+        let needsKey = !open.contains(Array(parts))
         if case .key = access, !needsKey {
             // Nothing to check: a keyed console is reachable from anywhere by design.
         } else if let refusal = access.refusal(host: host, key: request.headers[Self.keyHeader]) {

@@ -72,8 +72,8 @@ struct ConsoleRoutes: Sendable {
                 method: query.get("method").nonEmpty, status: query.get("status").nonEmpty, role: query.get("role").nonEmpty,
                 resource: query.get("resource").nonEmpty)
             let limit = min(max(query.get("limit").flatMap(Int.init) ?? 50, 1), 500)
-            let page = console.requests.page(filter, before: query.get("before").flatMap(UInt64.init), limit: limit)
-            return Self.json(RequestsPage(requests: page, totals: console.requests.totals))
+            let (page, totals) = console.requests.pageWithTotals(filter, before: query.get("before").flatMap(UInt64.init), limit: limit)
+            return Self.json(RequestsPage(requests: page, totals: totals))
         }
         api.get("trail/:kind/:id") { request, context in
             let kind = try Self.kind(context.pathParameter("kind"))

@@ -35,10 +35,13 @@ final class FleetActivity: Sendable {
     /// Takes note of a saved batch's records.
     func record(_ records: [FleetRecord], now: Date = Date()) {
         state.withLock { state in
+            // The streams' ids, taken once: inserting while iterating the dictionary's own keys
+            // would copy it, and a stream's whole set, on every insertion.
+            let subscribers = Array(state.pending.keys)
             for record in records {
                 let (kind, id) = record.resource
                 let key = Key(kind: kind, id: id)
-                for subscriber in state.pending.keys { state.pending[subscriber]!.insert(key) }
+                for subscriber in subscribers { state.pending[subscriber]?.insert(key) }
                 switch record {
                 case .vehicle(_, let vehicle) where vehicle.hasLastLocation:
                     appendPoint(of: vehicle.lastLocation, now: now, to: key, in: &state)

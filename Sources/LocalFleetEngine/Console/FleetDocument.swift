@@ -50,7 +50,8 @@ package enum FleetDocument {
     ///
     /// - Throws: ``InvalidArgument`` naming what is wrong: not a document of this format and
     ///   version, a resource that Fleet Engine's JSON does not describe, a name without an id,
-    ///   an id given twice, or a trip or task whose vehicle the document lacks.
+    ///   an id given twice, a position that is not on the earth, or a trip or task whose
+    ///   vehicle the document lacks.
     package static func decode(_ data: Data, provider: String) throws(InvalidArgument) -> FleetSnapshot {
         guard data.count <= maximumBytes else { throw InvalidArgument("the document is larger than \(maximumBytes) bytes") }
         guard let top = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -73,6 +74,23 @@ package enum FleetDocument {
         }
         snapshot.tasks = try resources(top, "tasks", as: DeliveryTask.self, collection: "tasks", name: \.name) {
             $0.name = ResourceName.task(provider: provider, id: $1)
+        }
+        // Positions follow the rules of live writes: the spatial index takes only real ones.
+        for (id, vehicle) in snapshot.vehicles where vehicle.hasLastLocation {
+            try vehicle.lastLocation.validate(field: "vehicle '\(id)'.lastLocation")
+        }
+        for (id, vehicle) in snapshot.deliveryVehicles where vehicle.hasLastLocation {
+            try vehicle.lastLocation.validate(field: "delivery vehicle '\(id)'.lastLocation")
+        }
+        for (id, trip) in snapshot.trips {
+            if trip.hasPickupPoint { try trip.pickupPoint.validate(field: "trip '\(id)'.pickupPoint") }
+            if trip.hasDropoffPoint { try trip.dropoffPoint.validate(field: "trip '\(id)'.dropoffPoint") }
+        }
+        for (id, task) in snapshot.tasks {
+            if task.hasPlannedLocation, task.plannedLocation.hasPoint { try task.plannedLocation.point.validate(field: "task '\(id)'.plannedLocation.point") }
+            if task.hasTaskOutcomeLocation, task.taskOutcomeLocation.hasPoint {
+                try task.taskOutcomeLocation.point.validate(field: "task '\(id)'.taskOutcomeLocation.point")
+            }
         }
         for (id, trip) in snapshot.trips where !trip.vehicleID.isEmpty && snapshot.vehicles[trip.vehicleID] == nil {
             throw InvalidArgument("trip '\(id)' is assigned to vehicle '\(trip.vehicleID)', which the document does not have")

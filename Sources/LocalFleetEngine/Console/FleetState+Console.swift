@@ -29,14 +29,14 @@ extension FleetState {
         return records.map { key, record in record.map(MapMark.init) ?? .removed(key.kind, id: key.id) }
     }
 
-    /// Up to `limit` marks of resources of `kind` (every kind when `nil`), in order of kind
-    /// then id, after id `after` (of `kind`).
+    /// Up to `limit` marks of resources of `kind`, in order of id after id `after`; with no
+    /// kind, the first `limit` of every kind in turn (`after` is then ignored).
     func marks(kind: ResourceKind?, after: String?, limit: Int) -> [MapMark] {
         live.withLock { live in
             var marks: [MapMark] = []
             for current in kind.map({ [$0] }) ?? ResourceKind.allCases {
                 for id in live.saved.ids(of: current) where marks.count < limit {
-                    if let after, id <= after { continue }
+                    if kind != nil, let after, id <= after { continue }
                     if let record = live.saved.record(of: current, id: id) { marks.append(MapMark(record)) }
                 }
             }

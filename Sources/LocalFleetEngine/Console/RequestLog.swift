@@ -148,6 +148,12 @@ final class RequestLog: Sendable {
     /// Up to `limit` records that pass `filter`, newest first, older than `before` (a
     /// sequence; `nil`: from the newest).
     func page(_ filter: RequestFilter, before: UInt64?, limit: Int) -> [RequestRecord] {
+        pageWithTotals(filter, before: before, limit: limit).page
+    }
+
+    /// ``page(_:before:limit:)`` and the ``totals`` at the same moment, read under one lock: a
+    /// page that knows the newest call it could show.
+    func pageWithTotals(_ filter: RequestFilter, before: UInt64?, limit: Int) -> (page: [RequestRecord], totals: RequestTotals) {
         ring.withLock { ring in
             var page: [RequestRecord] = []
             let total = ring.records.count
@@ -157,7 +163,7 @@ final class RequestLog: Sendable {
                 if let before, record.sequence >= before { continue }
                 if filter.matches(record) { page.append(record) }
             }
-            return page
+            return (page, RequestTotals(calls: ring.count, refused: ring.refused))
         }
     }
 }

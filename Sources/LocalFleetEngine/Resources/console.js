@@ -119,6 +119,13 @@ class FleetMap {
     });
   }
 
+  /** Removes every mark. */
+  clear() {
+    this.layer.replaceChildren();
+    this.marks.clear();
+    this.bounds = null;
+  }
+
   /** Draws `marks` (the API's). A resource whose marks keep their shapes has them changed in
    *  place, only the attributes that differ (for a vehicle that moved: its position), the
    *  cheapest change for the browser to draw; others are replaced, and removed ones dropped. */
@@ -262,6 +269,7 @@ const fleetMap = new FleetMap($("#fleet-map"), inspect);
 async function loadMarks() {
   const started = performance.now();
   const { marks } = await apiJSON("marks");
+  fleetMap.clear();
   fleetMap.draw(marks);
   // What the browser benchmark reads: how long the first drawing of the whole fleet took.
   window.consoleTimings = { mapDrawMilliseconds: performance.now() - started, marks: marks.length };
@@ -348,7 +356,8 @@ function requestQuery() {
 async function loadRequests() {
   const query = requestQuery();
   const form = $("#filters");
-  for (const name of FILTERS) form.elements[name].value = query.get(name) ?? "";
+  // The boxes show the address's filters, but not while someone is typing in them.
+  if (!form.contains(document.activeElement)) for (const name of FILTERS) form.elements[name].value = query.get(name) ?? "";
   const page = await apiJSON(`requests?${query}`);
   const rows = page.requests.map((call) => {
     const verdict = call.status === "OK" ? "allowed" : `${call.httpStatus} ${call.status}: ${call.rule ?? ""}`;
@@ -512,23 +521,29 @@ $("#import-file").addEventListener("change", async (event) => {
 // ---- The live stream ----------------------------------------------------------------------
 
 /** Follows /console/api/events (server-sent events, read through fetch so that a key can go
- *  in a header), and again after a second whenever it ends. */
-async function follow() {
+ *  in a header), and again after a second whenever it ends. `opened` runs at its first event:
+ *  from then on every change reaches the page, so what the page loads then misses nothing. */
+async function follow(opened) {
   const live = $("#live");
   try {
     const response = await api("events");
-    live.textContent = "live";
-    live.classList.add("on");
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = "";
+    let buffered = "", first = true;
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
       buffered += value;
       let end;
       while ((end = buffered.indexOf("\n\n")) >= 0) {
-        handleEvent(buffered.slice(0, end));
+        const block = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
+        if (first) {
+          first = false;
+          live.textContent = "live";
+          live.classList.add("on");
+          await opened();
+        }
+        handleEvent(block);
       }
     }
   } catch (error) {
@@ -536,7 +551,8 @@ async function follow() {
   }
   live.textContent = "reconnecting…";
   live.classList.remove("on");
-  if ($("#key-form").hidden) setTimeout(follow, 1000);
+  // Back after a second; what changed meanwhile is loaded again once it is.
+  if ($("#key-form").hidden) setTimeout(() => follow(() => Promise.all([loadMarks(), loadRequests()]).catch(showError)), 1000);
 }
 
 function handleEvent(block) {
@@ -576,10 +592,11 @@ async function start() {
       askForKey("");
       return;
     }
-    await Promise.all([loadOverview(), loadMarks(), loadResources(), loadRequests()]);
+    await new Promise((resolve, reject) => {
+      follow(() => Promise.all([loadOverview(), loadMarks(), loadResources(), loadRequests()]).then(resolve, reject));
+    });
     showError(null);
     document.body.dataset.ready = "true";
-    follow();
   } catch (error) {
     showError(error);
   }

@@ -15,8 +15,10 @@ struct EngineStoreOptions: ParsableArguments {
     @Option(help: "A PostgreSQL URL to keep vehicles and trips in instead of SQLite.")
     var databaseURL: String?
 
-    /// The database, with its tables in place, and the engine's lock on the data directory: a
-    /// running engine's state is refused (export it through its console instead).
+    /// The database, with its tables in place, and the engine's lock on the data directory: an
+    /// engine running on the same directory is refused (export it through its console instead).
+    /// On PostgreSQL the lock is the directory's only, so an engine elsewhere on the same
+    /// database is not seen.
     func open(logger: Logger) async throws -> (database: FleetDatabase, lock: DataDirectoryLock) {
         try await EngineDatabase.open(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
     }

@@ -132,6 +132,11 @@ struct ConsolePartsTests {
          "trip 't' is assigned to vehicle 'v', which the document does not have"),
         (#"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v","wheels":4}]}"#,
          "vehicles[0] is not a Fleet Engine vehicles resource"),
+        // A position off the earth would trap the spatial index at every start, not only once.
+        (#"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v","lastLocation":{"location":{"latitude":"NaN","longitude":0}}}]}"#,
+         "vehicle 'v'.lastLocation.location.latitude is nan"),
+        (#"{"format":"fleetauth-fleet-engine","version":1,"trips":[{"name":"providers/p/trips/t","pickupPoint":{"point":{"latitude":1e300,"longitude":0}}}]}"#,
+         "trip 't'.pickupPoint.point.latitude is 1e+300"),
     ])
     func aBadDocumentIsRefusedByName(document: String, refusal: String) {
         do {
