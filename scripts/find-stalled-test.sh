@@ -13,18 +13,9 @@ binary="$(swift build --show-bin-path)/fleetauthPackageTests.xctest"
 filter=("${1:+--filter}" "${1:-}")
 [[ -n "${1:-}" ]] || filter=()
 
-postgres_started=""
-if [[ -z "${FLEETAUTH_TEST_POSTGRES_URL:-}" ]]; then
-    eval "$(.ci/test-postgres.sh start)"
-    postgres_started=$FLEETAUTH_TEST_POSTGRES_DIR
-fi
-hogs=()
-for _ in 1 2; do
-    (while :; do :; done) &
-    hogs+=($!)
-done
 work=$(mktemp -d)
-trap 'kill "${hogs[@]}" 2>/dev/null || true; [[ -z "$postgres_started" ]] || .ci/test-postgres.sh stop "$postgres_started"; rm -rf "$work"' EXIT
+cleanup='rm -rf "$work"'
+source scripts/lib/under-load.sh
 
 for run in $(seq 1 "${RUNS:-5}"); do
     status=0

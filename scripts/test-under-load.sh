@@ -12,19 +12,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 swift build --build-tests >/dev/null
 
-postgres_started=""
-if [[ -z "${FLEETAUTH_TEST_POSTGRES_URL:-}" ]]; then
-    eval "$(.ci/test-postgres.sh start)"
-    postgres_started=$FLEETAUTH_TEST_POSTGRES_DIR
-fi
-
-# Two busy loops, one per core, for as long as the runs last.
-hogs=()
-for _ in 1 2; do
-    (while :; do :; done) &
-    hogs+=($!)
-done
-trap 'kill "${hogs[@]}" 2>/dev/null || true; [[ -z "$postgres_started" ]] || .ci/test-postgres.sh stop "$postgres_started"' EXIT
+source scripts/lib/under-load.sh
 
 log=$(mktemp)
 for run in $(seq 1 "$runs"); do
