@@ -5,7 +5,7 @@ import ServerHTTP
 /// Keeps the console to whom ``ConsoleAccess`` lets in: a loopback console answers only
 /// requests to a loopback name (no DNS rebinding), a keyed one asks every API call for its key,
 /// and a write must come from the console's own pages (no cross-site form posts). Every answer
-/// is kept out of caches and frames.
+/// it lets through is kept out of caches and sniffing (its refusals are Google-style JSON errors).
 struct ConsoleGuard: RouterMiddleware {
     typealias Context = FleetEngineRequestContext
 

@@ -1,5 +1,6 @@
 import FleetTokens
 import Foundation
+import LeanCodecs
 import SwiftProtobuf
 
 /// The whole state of a local Fleet Engine as one JSON document: its vehicles, trips, delivery
@@ -27,7 +28,7 @@ package enum FleetDocument {
 
     /// The document of `snapshot`, the state of `provider`.
     package static func encode(_ snapshot: FleetSnapshot, provider: String) throws -> Data {
-        var text = #"{"format":"\#(format)","version":\#(version),"provider":"# + quoted(provider)
+        var text = #"{"format":"\#(format)","version":\#(version),"provider":"# + JSONString.quoted(provider)
         func section<Resource: SwiftProtobuf.Message>(_ key: String, _ resources: [String: Resource], name: (String) -> String, named: (inout Resource, String) -> Void) throws {
             text += #","\#(key)":["#
             for (index, id) in resources.keys.sorted().enumerated() {
@@ -131,9 +132,5 @@ package enum FleetDocument {
             resources[id] = resource
         }
         return resources
-    }
-
-    private static func quoted(_ text: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(text)) ?? Data(#""""#.utf8), as: UTF8.self)
     }
 }

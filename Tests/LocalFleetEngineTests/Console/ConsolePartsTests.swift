@@ -147,6 +147,24 @@ struct ConsolePartsTests {
         }
     }
 
+    // MARK: Marks
+
+    @Test("Marks name states as Fleet Engine's JSON does, several words and all")
+    func markStateNames() {
+        var trip = Trip()
+        trip.tripStatus = .enrouteToPickup
+        #expect(MapMark(trip: trip, id: "t").state == "ENROUTE_TO_PICKUP")
+        var vehicle = Vehicle()
+        vehicle.vehicleState = .online
+        #expect(MapMark(vehicle: vehicle, id: "v").state == "ONLINE")
+        var task = DeliveryTask()
+        task.taskOutcome = .succeeded
+        task.state = .closed
+        let mark = MapMark(task: task, id: "k")
+        #expect(mark.state == "CLOSED" && mark.result == "SUCCEEDED")
+        #expect(MapMark(.deletedVehicle(id: "v")) == .removed(.vehicle, id: "v"))
+    }
+
     // MARK: Access
 
     @Test("The console is open on loopback, off elsewhere unless keyed, and off when turned off")

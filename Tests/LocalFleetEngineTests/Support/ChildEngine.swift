@@ -18,10 +18,11 @@ enum ChildEngine {
         return arguments
     }
 
-    /// Starts the engine and returns it with a client for its REST door and its gRPC port.
-    static func start(folder: String) async throws -> (process: ChildProcess, client: TestClient, grpcPort: Int) {
+    /// Starts the engine (with `extra` arguments) and returns it with a client for its REST door
+    /// and its gRPC port.
+    static func start(folder: String, arguments extra: [String] = []) async throws -> (process: ChildProcess, client: TestClient, grpcPort: Int) {
         let arguments = ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0", "--grpc-port", "0"]
-            + (try trustArguments(in: folder))
+            + (try trustArguments(in: folder)) + extra
         let engine = try ChildProcess([try ChildProcess.fleetauth] + arguments, standardError: .discarded)
         _ = try await engine.output(containing: "gRPC on ")
         let announcement = try await engine.output(containing: "on http://")
