@@ -58,7 +58,7 @@ struct FleetEngineDatabaseFaultTests {
             try await TestEngine.withDatabase(location: location) { client, _ in
                 let other = try await FleetDatabase.open(location, logger: Logger(label: "test-postgres"))
                 // The engine's save waits inside its transaction; its connection is ended.
-                let (ended, response) = try await TestPostgres.endConnection(waitingToWrite: FleetTable.vehicles.name, through: other) {
+                let (ended, response) = try await TestPostgres.endConnection(waitingToWrite: FleetTable.vehicles.journal, through: other) {
                     try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=ended", token: Tokens.server, body: Fixtures.vehicleBody())
                 }
                 try #require(ended == 1, "the engine's save never waited for the lock: \(response)")

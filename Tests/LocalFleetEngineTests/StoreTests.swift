@@ -115,6 +115,76 @@ struct StoreTests {
         }
     }
 
+    /// Random batches of changes to every kind, removals among them, through a journal folded
+    /// every few rows: what loads, also in a store opened again, is always the model of the
+    /// changes; the journal never outgrows its limit by more than a batch, and once folded the
+    /// tables alone hold everything.
+    @Test(arguments: StoreBackend.allCases)
+    func journalFoldsLoseNothing(on backend: StoreBackend) async throws {
+        try await TestDatabase.with(backend) { testDatabase in
+            let provider = "journal-\(UUID().uuidString.prefix(8))", limit = 5, largestBatch = 6
+            let database = try await FleetDatabase.open(testDatabase.location, logger: Logger(label: "test-store"))
+            func journalLength() async throws -> Int {
+                var rows = 0
+                for table in FleetTable.allCases { rows += try await count(table.journal) }
+                return rows
+            }
+            func count(_ table: String) async throws -> Int {
+                try await database.sql.raw("SELECT COUNT(*) AS rows FROM \(unsafeRaw: table) WHERE provider = \(bind: provider)").first()?
+                    .decode(column: "rows", as: Int.self) ?? -1
+            }
+            var random = SeededRandom(state: 35)
+            var model = FleetSnapshot()
+            var folds = 0
+            for _ in 0..<3 {
+                let store = SQLFleetStore(database: database, journalLimit: limit)
+                try await store.prepare()
+                #expect(try await store.load(provider: provider) == model)
+                for _ in 0..<40 {
+                    let batch = (0..<Int.random(in: 1...largestBatch, using: &random)).map { _ in Self.randomRecord(using: &random) }
+                    for record in batch { model.apply(record) }
+                    try await store.save(batch, provider: provider)
+                    let journal = try await journalLength()
+                    #expect(journal < limit + largestBatch)
+                    if journal == 0 {
+                        folds += 1
+                        #expect(try await count(FleetTable.vehicles.name) == model.vehicles.count)
+                        #expect(try await count(FleetTable.tasks.name) == model.tasks.count)
+                    }
+                }
+                #expect(try await store.load(provider: provider) == model)
+            }
+            #expect(folds >= 10, "only \(folds) folds")
+            try await SQLFleetStore(database: database).removeAll(provider: provider)
+            #expect(try await journalLength() == 0)
+            await database.shutdown()
+        }
+    }
+
+    /// A change to one of a few resources of any kind: a new version of it, or its removal.
+    static func randomRecord(using random: inout SeededRandom) -> FleetRecord {
+        let id = "r\(Int.random(in: 0..<6, using: &random))", version = Double(Int.random(in: 0..<1000, using: &random))
+        let removed = Int.random(in: 0..<4, using: &random) == 0
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0:
+            var moved = vehicle
+            moved.lastLocation.location = LatLng(latitude: version / 100, longitude: 1)
+            return removed ? .deletedVehicle(id: id) : .vehicle(id: id, moved)
+        case 1:
+            var changed = trip
+            changed.pickupPoint.point = LatLng(latitude: version / 100, longitude: 2)
+            return removed ? .deletedTrip(id: id) : .trip(id: id, changed)
+        case 2:
+            var deliveryVehicle = DeliveryVehicle()
+            deliveryVehicle.lastLocation.location = LatLng(latitude: version / 100, longitude: 3)
+            return removed ? .deletedDeliveryVehicle(id: id) : .deliveryVehicle(id: id, deliveryVehicle)
+        default:
+            var task = DeliveryTask()
+            task.deliveryVehicleID = "r\(Int(version) % 6)"
+            return removed ? .deletedTask(id: id) : .task(id: id, task)
+        }
+    }
+
     @Test func groupCommitBatchesConcurrentWritesAndAcknowledgesOnlySavedOnes() async throws {
         try await Self.withVehicle { state, store, sql in
             let updates = 500
@@ -276,6 +346,22 @@ struct StoreTests {
             #expect(state.vehicle("v1")?.currentTrips == ["t2"])
             let reloaded = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
             #expect(await reloaded.vehicle("v1")?.currentTrips == ["t2"])
+        }
+    }
+}
+
+extension FleetSnapshot {
+    /// Makes the change `record` stands for: the model a store's saves are checked against.
+    mutating func apply(_ record: FleetRecord) {
+        switch record {
+        case .vehicle(let id, let vehicle): vehicles[id] = vehicle
+        case .deletedVehicle(let id): vehicles[id] = nil
+        case .trip(let id, let trip): trips[id] = trip
+        case .deletedTrip(let id): trips[id] = nil
+        case .deliveryVehicle(let id, let vehicle): deliveryVehicles[id] = vehicle
+        case .deletedDeliveryVehicle(let id): deliveryVehicles[id] = nil
+        case .task(let id, let task): tasks[id] = task
+        case .deletedTask(let id): tasks[id] = nil
         }
     }
 }

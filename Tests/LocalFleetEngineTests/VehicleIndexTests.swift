@@ -9,18 +9,6 @@ import TestSupport
 /// vehicles on the circle's edge, across the antimeridian and around the poles.
 @Suite("Vehicle indexes agree with a full scan")
 struct VehicleIndexTests {
-    /// A seeded generator (SplitMix64), so that a failing case can be replayed from its seed.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// The point `meters` from `origin` along `bearing` (radians) on the engine's sphere.

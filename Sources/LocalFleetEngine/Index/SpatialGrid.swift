@@ -85,10 +85,15 @@ struct SpatialGrid: Sendable {
     }
 
     private mutating func remove(_ id: String, from cell: Cell) {
-        guard var ids = cells[cell], let index = ids.firstIndex(of: id) else { return }
-        ids.swapAt(index, ids.count - 1)
-        ids.removeLast()
-        cells[cell] = ids.isEmpty ? nil : ids
+        // Changed where it is kept: a copy taken out of the dictionary would be copied again,
+        // whole, by its first change.
+        guard let index = cells[cell]?.firstIndex(of: id), let count = cells[cell]?.count else { return }
+        guard count > 1 else {
+            cells[cell] = nil
+            return
+        }
+        cells[cell]?.swapAt(index, count - 1)
+        cells[cell]?.removeLast()
     }
 
     /// The rows and columns (unwrapped: they may pass the antimeridian) of a circle's bounding box.

@@ -15,6 +15,16 @@ enum FleetTable: CaseIterable, Hashable {
         }
     }
 
+    /// The table of the kind's journal (``FleetJournal``).
+    var journal: String {
+        switch self {
+        case .vehicles: "fleet_engine_vehicle_journal"
+        case .trips: "fleet_engine_trip_journal"
+        case .deliveryVehicles: "fleet_engine_delivery_vehicle_journal"
+        case .tasks: "fleet_engine_task_journal"
+        }
+    }
+
     /// The column of the resource's id.
     var idColumn: String {
         switch self {

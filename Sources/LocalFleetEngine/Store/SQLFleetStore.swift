@@ -1,5 +1,6 @@
 import FleetEngineProtos
 import Foundation
+import Locking
 import ServerStorage
 import SQLKit
 import SwiftProtobuf
@@ -9,18 +10,29 @@ import SwiftProtobuf
 /// (swift-protobuf writes a vehicle so in a quarter of the time its proto3 JSON takes, and
 /// SQLite stores the smaller row for less).
 ///
-/// A save is one multi-row upsert per table (up to ``rowsPerStatement`` rows each), in one
-/// transaction when there is more than one statement, so a batch of thousands of location
-/// updates costs one commit.
+/// A save appends its rows to the journal (``FleetJournal``), in one multi-row insert of up to
+/// ``rowsPerStatement`` rows, in one transaction when there is more than one statement, so a
+/// batch of thousands of location updates costs one commit, and its cost does not grow with
+/// the fleet. Once a provider's journal holds ``journalLimit`` rows, the save that takes it
+/// there also folds it into the tables, in the same transaction.
 package struct SQLFleetStore: FleetStore {
-    /// Rows per upsert statement (SQLite allows 32,766 bound values; three per row).
+    /// Rows per insert or upsert statement (SQLite allows 32,766 bound values; four per row).
     static let rowsPerStatement = 1000
+    /// The journal's length, in rows, at which a save folds it.
+    package static let defaultJournalLimit = 65_536
 
     private let database: FleetDatabase
+    /// The journal's length at which a save folds it.
+    private let journalLimit: Int
+    /// Rows in each provider's journal, as far as this store knows: counted by ``load(provider:)``
+    /// and every save since.
+    private let journalLengths = Locked<[String: Int]>([:])
 
-    /// A store in `database`; call ``prepare()`` once before use.
-    package init(database: FleetDatabase) {
+    /// A store in `database` that folds a provider's journal once it holds `journalLimit` rows;
+    /// call ``prepare()`` once before use.
+    package init(database: FleetDatabase, journalLimit: Int = defaultJournalLimit) {
         self.database = database
+        self.journalLimit = max(1, journalLimit)
     }
 
     /// Creates the tables when they are missing, and moves in the rows of earlier versions'
@@ -34,29 +46,37 @@ package struct SQLFleetStore: FleetStore {
                 .column("message", type: .blob, .notNull)
                 .primaryKey(["provider", table.idColumn])
                 .run()
+            try await FleetJournal.create(table, in: database)
         }
         try await JSONDocumentTables.move(Vehicle.self, from: JSONDocumentTables.vehicles, to: .vehicles, in: database)
         try await JSONDocumentTables.move(Trip.self, from: JSONDocumentTables.trips, to: .trips, in: database)
     }
 
-    /// Every resource of `provider`, decoded from their rows.
+    /// Every resource of `provider`: its tables' rows with its journal replayed over them.
     package func load(provider: String) async throws -> FleetSnapshot {
-        func decoded<Resource: SwiftProtobuf.Message>(_ table: FleetTable, as _: Resource.Type) async throws -> [String: Resource] {
-            var resources: [String: Resource] = [:]
-            for row in try await rows(of: table, provider: provider) { resources[row.id] = try Resource(serializedBytes: row.message) }
-            return resources
+        var messages: [FleetTable: [String: Data]] = [:]
+        var journalLength = 0
+        for table in FleetTable.allCases {
+            for row in try await rows(of: table, provider: provider) { messages[table, default: [:]][row.id] = row.message }
+            journalLength += try await FleetJournal.replay(table, provider: provider, from: database.sql) { id, message in
+                messages[table, default: [:]][id] = message
+            }
+        }
+        journalLengths.withLock { $0[provider] = journalLength }
+        func decoded<Resource: SwiftProtobuf.Message>(_ table: FleetTable, as _: Resource.Type) throws -> [String: Resource] {
+            try (messages[table] ?? [:]).mapValues { try Resource(serializedBytes: $0) }
         }
         return FleetSnapshot(
-            vehicles: try await decoded(.vehicles, as: Vehicle.self),
-            trips: try await decoded(.trips, as: Trip.self),
-            deliveryVehicles: try await decoded(.deliveryVehicles, as: DeliveryVehicle.self),
-            tasks: try await decoded(.tasks, as: DeliveryTask.self)
+            vehicles: try decoded(.vehicles, as: Vehicle.self),
+            trips: try decoded(.trips, as: Trip.self),
+            deliveryVehicles: try decoded(.deliveryVehicles, as: DeliveryVehicle.self),
+            tasks: try decoded(.tasks, as: DeliveryTask.self)
         )
     }
 
-    /// Upserts and deletes `records`, all or none (the later record of a resource wins).
+    /// Saves `records`, all or none (the later record of a resource wins).
     package func save(_ records: [FleetRecord], provider: String) async throws {
-        let statements = try Self.statements(saving: records, provider: provider)
+        let (statements, journalLength) = try self.statements(saving: records, provider: provider)
         if statements.count == 1 {
             try await database.executeAtomically(statements[0])
         } else if !statements.isEmpty {
@@ -64,32 +84,42 @@ package struct SQLFleetStore: FleetStore {
                 for statement in statements { try await connection.execute(sql: statement) { _ in } }
             }
         }
+        journalLengths.withLock { $0[provider] = journalLength }
     }
 
     /// ``save(_:provider:)`` on the calling thread, on SQLite (see ``FleetDatabase/executeWithoutWaiting(_:)``).
     package func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
         // PostgreSQL always waits: nothing is encoded for it here.
         guard database.kind == .sqlite else { throw FleetDatabase.WouldWait() }
-        let statements: [any SQLExpression]
+        let saving: (statements: [any SQLExpression], journalLength: Int)
         do {
-            statements = try Self.statements(saving: records, provider: provider)
+            saving = try statements(saving: records, provider: provider)
         } catch {
             throw FleetDatabase.WouldWait()
         }
-        try database.executeWithoutWaiting(statements)
+        try database.executeWithoutWaiting(saving.statements)
+        journalLengths.withLock { $0[provider] = saving.journalLength }
     }
 
-    /// The statements that save `records`. The latest of each resource is kept first (nil:
-    /// removed), so a record replaced in the same batch is never encoded.
-    private static func statements(saving records: [FleetRecord], provider: String) throws -> [any SQLExpression] {
+    /// The statements that save `records`, and the length of the journal once they ran: the
+    /// latest of each resource is kept first (nil: removed), so a record replaced in the same
+    /// batch is never encoded; the journal is folded when the rows take it to its limit.
+    private func statements(saving records: [FleetRecord], provider: String) throws -> (statements: [any SQLExpression], journalLength: Int) {
         var latest: [FleetTable: [String: (any SwiftProtobuf.Message)?]] = [:]
         for record in records {
             let row = record.row
             latest[row.table, default: [:]][row.id] = .some(row.resource)
         }
-        return try FleetTable.allCases.flatMap { table in
-            statements(table.name, table.idColumn, provider, try (latest[table] ?? [:]).mapValues { try $0.map(message) })
+        var statements: [any SQLExpression] = []
+        var appended = 0
+        for table in FleetTable.allCases {
+            guard let resources = latest[table] else { continue }
+            statements += FleetJournal.appends(try resources.mapValues { try $0.map(Self.message) }, of: table, provider: provider, rowsPerStatement: Self.rowsPerStatement)
+            appended += resources.count
         }
+        let length = journalLengths.withLock { $0[provider] ?? 0 } + appended
+        guard length >= journalLimit else { return (statements, length) }
+        return (statements + FleetTable.allCases.flatMap { FleetJournal.fold($0, provider: provider) }, 0)
     }
 
     /// What a row holds of `resource`.
@@ -121,8 +151,10 @@ package struct SQLFleetStore: FleetStore {
         try await database.transaction { connection in
             for table in FleetTable.allCases {
                 try await connection.delete(from: table.name).where("provider", .equal, provider).run()
+                try await connection.execute(sql: FleetJournal.removal(table, provider: provider)) { _ in }
             }
         }
+        journalLengths.withLock { $0[provider] = 0 }
     }
 
     private func rows(of table: FleetTable, provider: String) async throws -> [(id: String, message: Data)] {

@@ -7,17 +7,8 @@ import Testing
 /// total counts them.
 @Suite("Delivery listings")
 struct TaskListingTests {
-    /// A generator of the same random fleet on every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state
-        }
-    }
-
     static func randomDeliveries(tasks count: Int) -> (SavedDeliveries, [String: DeliveryTask]) {
-        var random = Seeded(state: 7)
+        var random = SeededRandom(state: 7)
         var deliveries = SavedDeliveries(vehicles: [:], tasks: [:])
         var tasks: [String: DeliveryTask] = [:]
         for index in 0..<count {
