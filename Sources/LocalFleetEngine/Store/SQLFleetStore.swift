@@ -54,6 +54,11 @@ package struct SQLFleetStore: FleetStore {
         )
     }
 
+    /// Whether the database answers.
+    package func health() async -> DatabaseHealth {
+        await database.health()
+    }
+
     /// Upserts and deletes `records`, all or none (the later record of a resource wins).
     package func save(_ records: [FleetRecord], provider: String) async throws {
         let statements = try Self.statements(saving: records, provider: provider)
