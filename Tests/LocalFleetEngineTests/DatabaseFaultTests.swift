@@ -48,7 +48,7 @@ struct FleetEngineDatabaseFaultTests {
 
     @Test(
         "PostgreSQL connection ended mid-write: the save is made on another connection; every connection ended: the next write lands",
-        .enabled(if: TestPostgres.url != nil, "\(TestPostgres.environmentVariable) is not set (eval \"$(.ci/test-postgres.sh start)\" sets it)")
+        .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped)
     )
     func postgresConnectionEnded() async throws {
         let fresh = try await TestPostgres.makeDatabase(on: #require(TestPostgres.url))

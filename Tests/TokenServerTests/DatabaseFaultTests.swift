@@ -48,7 +48,9 @@ struct TokenServerDatabaseFaultTests {
         }
     }
 
-    @Test("PostgreSQL connection dropped mid-transaction: made once on another connection, or 503; never half-made; every connection dropped: writes land again")
+    @Test(
+        "PostgreSQL connection dropped mid-transaction: made once on another connection, or 503; never half-made; every connection dropped: writes land again",
+        .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped))
     func postgresConnectionDropped() async throws {
         try await TestServer.serve(.postgres) { client, server in
             let location = server.server.store.database.location
@@ -95,7 +97,9 @@ struct TokenServerDatabaseFaultTests {
         let elapsed: Duration
     }
 
-    @Test("PostgreSQL stopped under load: 200 or 503 with Retry-After, each within the limit; healthz and metrics say so; served again once it is back")
+    @Test(
+        "PostgreSQL stopped under load: 200 or 503 with Retry-After, each within the limit; healthz and metrics say so; served again once it is back",
+        .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped))
     func postgresStoppedUnderLoad() async throws {
         try await PrivatePostgres.with { cluster in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString)").path
