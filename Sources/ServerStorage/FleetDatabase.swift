@@ -241,6 +241,10 @@ package final class FleetDatabase: Sendable {
                 changeFeed?.changed()
                 return result
             } catch let failure {
+                // On a lost connection the server has rolled back already; a ROLLBACK sent there
+                // could be written after PostgresNIO let go of the channel and never be
+                // answered. The connection is closed instead.
+                if PostgresLender.isConnectionLost(failure) { throw ConnectionLeftUnusable(cause: failure) }
                 do {
                     try await connection.raw("ROLLBACK").run()
                 } catch {

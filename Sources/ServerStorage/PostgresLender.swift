@@ -66,6 +66,13 @@ struct PostgresLender: SQLConnectionLender {
         } onCancel: {
             loan.failToLend(CancellationError())
         }
+        // A connection the server ended while it sat in the pool: nothing was sent on it, so
+        // another loan may be tried. It goes back only once the pool knows it is closed, or
+        // the next borrower could be lent it again.
+        if connection.isClosed {
+            try? await connection.closeFuture.get()
+            throw DatabaseUnavailable.connectionLost
+        }
         // The statements run in a task of their own, so that the borrower can leave at the
         // deadline even if a statement on a connection closed under it were never failed.
         let work = Task { try await body(connection.sql(queryLogLevel: nil)) }
@@ -74,8 +81,12 @@ struct PostgresLender: SQLConnectionLender {
         } catch {
             let cause = (error as? ConnectionLeftUnusable)?.cause ?? error
             let unavailable = Self.unavailable(cause, loan: loan)
-            // Closed, the client drops it from its pool rather than lend it again.
-            if error is ConnectionLeftUnusable || unavailable != nil { try? await connection.close() }
+            // Closed, the client drops it from its pool rather than lend it again; it goes back
+            // once the pool has heard that it closed.
+            if error is ConnectionLeftUnusable || unavailable != nil {
+                try? await connection.close()
+                try? await connection.closeFuture.get()
+            }
             throw unavailable ?? cause
         }
     }
@@ -147,6 +158,10 @@ struct PostgresLender: SQLConnectionLender {
             tls: tls
         )
         configuration.options.connectTimeout = .seconds(5)
+        // No keep-alive queries: one sent on a connection the server has just ended can be
+        // lost without an answer, and the pool's shutdown then waits for it forever. The wait
+        // limit of every loan and the change feed's heartbeat find dead connections instead.
+        configuration.options.keepAliveBehavior = nil
         return configuration
     }
 }

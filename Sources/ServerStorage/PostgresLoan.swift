@@ -132,6 +132,7 @@ final class PostgresLoan: Sendable {
         borrower?.resume(throwing: noAnswer)
         outcome?.give(noAnswer)
         try? await inUse?.close()
+        try? await inUse?.closeFuture.get()
     }
 }
 
