@@ -132,6 +132,7 @@ let package = Package(
         .target(
             name: "ServerHTTP",
             dependencies: [
+                "ServerStorage",
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("Logging", "swift-log"),

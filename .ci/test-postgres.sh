@@ -4,6 +4,10 @@
 #   eval "$(.ci/test-postgres.sh start)"   # installs if needed, starts, exports FLEETAUTH_TEST_POSTGRES_URL
 #   .ci/test-postgres.sh stop "$FLEETAUTH_TEST_POSTGRES_DIR"
 #
+# The fault tests stop a cluster of their own and start it again, on the same port:
+#   .ci/test-postgres.sh halt DIR       # stops the server, keeps the cluster
+#   .ci/test-postgres.sh resume DIR     # starts it again
+#
 # PostgreSQL refuses to run as root, so the server runs as the 'postgres' user.
 set -euo pipefail
 
@@ -26,12 +30,26 @@ start() {
     rm -f "$dir/pwfile"
     # A free loopback port: ask the kernel for one.
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    run_as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >&2 \
-        || { cat "$dir/server.log" >&2; exit 1; }
+    echo "$port" >"$dir/port"
+    resume "$dir"
     PGPASSWORD="$password" "$bin/createdb" -h 127.0.0.1 -p "$port" -U fleetauth fleetauth_test
     echo "export FLEETAUTH_TEST_POSTGRES_DIR='$dir'"
     echo "export FLEETAUTH_TEST_POSTGRES_URL='postgres://fleetauth:$password@127.0.0.1:$port/fleetauth_test?sslmode=disable'"
+}
+
+resume() {
+    local dir=$1 bin port
+    bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    port=$(cat "$dir/port")
+    run_as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >&2 \
+        || { cat "$dir/server.log" >&2; exit 1; }
+}
+
+halt() {
+    local dir=$1 bin
+    bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    run_as_postgres "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >&2
 }
 
 stop() {
@@ -52,5 +70,7 @@ run_as_postgres() {
 case "${1:-}" in
     start) start ;;
     stop) stop "${2:?usage: $0 stop DIR}" ;;
-    *) echo "usage: $0 start | stop DIR" >&2; exit 2 ;;
+    halt) halt "${2:?usage: $0 halt DIR}" ;;
+    resume) resume "${2:?usage: $0 resume DIR}" ;;
+    *) echo "usage: $0 start | stop DIR | halt DIR | resume DIR" >&2; exit 2 ;;
 esac

@@ -62,10 +62,9 @@ package struct LocalFleetEngine: Service {
         // Web pages of any origin may call the API, as Google's answers browsers.
         router.add(middleware: CrossOriginMiddleware(CrossOriginPolicy.fleetEngine))
         router.add(middleware: APIErrorMiddleware())
-        // Up, with the vehicles and trips loaded (they are served from memory).
-        router.get("healthz") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
-        }
+        // Up, with the fleet loaded (reads are served from memory); the store says whether
+        // changes can be saved.
+        router.addHealthRoute { [store] in await store.health() }
         router.addMetricsRoute(metrics)
         router.addOpenAPIRoute(PackageResources.local_fleet_engine_openapi_yaml)
         let providers = router.group("v1/providers/:provider")

@@ -2,10 +2,12 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServerStorage
 
 /// Makes every refusal a JSON ``APIError`` body: Hummingbird's own errors (no such route,
-/// body too large, …) are translated, and any other error becomes a generic 500 (see
-/// ``APIError/unexpected(_:method:path:logger:)``).
+/// body too large, …) are translated, and any other error is answered by
+/// ``APIError/refusal(for:method:path:logger:)``: 503 for a database that does not answer, a
+/// generic 500 for the rest.
 package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// A middleware for a router's outermost layer.
     package init() {}
@@ -25,7 +27,7 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // The body turned out not to be valid HTTP/1.1 while a route read it.
             return try APIError.parseError(error).response(from: request, context: context)
         } catch {
-            return try APIError.unexpected(error, method: request.method, path: request.uri.path, logger: context.logger)
+            return try APIError.refusal(for: error, method: request.method, path: request.uri.path, logger: context.logger)
                 .response(from: request, context: context)
         }
     }
@@ -49,9 +51,22 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 extension APIError {
-    /// The generic 500 for an error no rule expected, logged with its type and the request's
-    /// method and path; the caller learns nothing more.
-    package static func unexpected(_ error: any Error, method: HTTPRequest.Method, path: String, logger: Logger) -> APIError {
+    /// 503 with `Retry-After`: the database did not answer, or lost the connection.
+    package init(_ unavailable: DatabaseUnavailable) {
+        self.init(.unavailable, "\(unavailable); try again", retryAfter: DatabaseUnavailable.retryAfter)
+    }
+
+    /// The answer to a request that failed with `error`: the error itself when it is an
+    /// ``APIError``; 503 with `Retry-After` when the database did not answer or lost the
+    /// connection (``DatabaseUnavailable``, whose message names no address or value); else the
+    /// generic 500, logged with the error's type and the request's method and path, of which
+    /// the caller learns nothing more.
+    package static func refusal(for error: any Error, method: HTTPRequest.Method, path: String, logger: Logger) -> APIError {
+        if let error = error as? APIError { return error }
+        if let unavailable = error as? DatabaseUnavailable {
+            logger.warning("request failed: the database is unavailable", metadata: ["method": "\(method)", "path": "\(path)", "reason": "\(unavailable)"])
+            return APIError(unavailable)
+        }
         logger.error(
             "request failed",
             metadata: [

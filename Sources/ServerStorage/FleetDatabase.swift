@@ -57,6 +57,10 @@ package final class FleetDatabase: Sendable {
         self.close = close
     }
 
+    /// The longest a PostgreSQL statement waits, for a connection and for its answer, before
+    /// it fails with ``DatabaseUnavailable``, unless the URL sets another (`?wait_limit=10`).
+    package static let postgresWaitLimit = Duration.seconds(4)
+
     /// Opens the database at `location`, creating an SQLite file when missing, and checks that
     /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
     package static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> FleetDatabase {
@@ -94,7 +98,7 @@ package final class FleetDatabase: Sendable {
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             let running = Task { await client.run() }
             let feed = PostgresChangeFeed(client: client, logger: logger)
-            let lender = PostgresLender(client: client)
+            let lender = PostgresLender(client: client, limit: try PostgresLender.waitLimit(url: url, location: location))
             let pooled = PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
             let database = FleetDatabase(
                 location: location,
@@ -109,7 +113,8 @@ package final class FleetDatabase: Sendable {
                 }
             )
             do {
-                try await database.checkConnection(timeout: .seconds(10))
+                // The first connection, on a busy machine, may take longer than a statement may.
+                try await PostgresLender(client: client, limit: .seconds(10)).withConnection { try await $0.raw("SELECT 1").run() }
             } catch {
                 await database.shutdown()
                 throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
@@ -161,6 +166,20 @@ package final class FleetDatabase: Sendable {
         changeFeed?.generation != nil
     }
 
+    /// Whether the database answers a trivial statement now (on PostgreSQL within
+    /// ``postgresWaitLimit``), and whether its changes are heard.
+    package func health() async -> DatabaseHealth {
+        let feed = changeFeed?.condition
+        do {
+            try await sql.raw("SELECT 1").run()
+            return .answering(changeFeed: feed)
+        } catch let unavailable as DatabaseUnavailable {
+            return .unavailable(unavailable.description, changeFeed: feed)
+        } catch {
+            return .unavailable("the database refused a trivial statement (\(Self.describe(error)))", changeFeed: feed)
+        }
+    }
+
     /// The first row `query` answers, read on the calling thread as ``first(_:)`` reads it on
     /// SQLite, for a caller that has other work to do when it cannot be had at once.
     ///
@@ -210,14 +229,22 @@ package final class FleetDatabase: Sendable {
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         let begin = kind == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
-        return try await transactions.withConnection { connection in
+        return try await transactions.withConnection { [changeFeed] connection in
             try await connection.raw(SQLQueryString(begin)).run()
             do {
                 let result = try await body(connection)
-                try await connection.raw("COMMIT").run()
+                do {
+                    try await connection.raw("COMMIT").run()
+                } catch where PostgresLender.isConnectionLost(error) {
+                    throw DatabaseUnavailable.commitUnconfirmed
+                }
                 changeFeed?.changed()
                 return result
             } catch let failure {
+                // On a lost connection the server has rolled back already; a ROLLBACK sent there
+                // could be written after PostgresNIO let go of the channel and never be
+                // answered. The connection is closed instead.
+                if PostgresLender.isConnectionLost(failure) { throw ConnectionLeftUnusable(cause: failure) }
                 do {
                     try await connection.raw("ROLLBACK").run()
                 } catch {
@@ -253,18 +280,6 @@ package final class FleetDatabase: Sendable {
     /// Closes every connection. Call once, after the last query.
     package func shutdown() async {
         await close()
-    }
-
-    private func checkConnection(timeout: Duration) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.sql.raw("SELECT 1").run() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw DatabaseError("no answer within \(timeout)")
-            }
-            defer { group.cancelAll() }
-            try await group.next()
-        }
     }
 
     /// A description of a driver error that names what failed without repeating connection

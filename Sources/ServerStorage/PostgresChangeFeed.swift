@@ -11,8 +11,9 @@ import PostgresNIO
 /// (``changed()``), so it never serves what it has just changed. The listening connection is
 /// one of the pool's, taken on the first read that may be served from memory
 /// (``startListening()``) and held until ``stop()``: a database nobody reads so holds no
-/// connection for it. While it is down nothing is served from memory, and once it is back the
-/// generation moves on, dropping everything remembered before.
+/// connection for it. While it is down, or stops answering its heartbeat, nothing is served
+/// from memory, and once it is back the generation moves on, dropping everything remembered
+/// before.
 final class PostgresChangeFeed: Sendable {
     /// The channel the triggers notify.
     static let channel = "fleetauth_changes"
@@ -63,8 +64,21 @@ final class PostgresChangeFeed: Sendable {
         state.withLock { $0.generation &+= 1 }
     }
 
+    /// What the feed is doing, in words, for `/healthz`.
+    var condition: String {
+        let started = listening.withLock { $0 != nil }
+        if !started { return "not started: it starts with the first read that may be served from memory" }
+        return generation != nil ? "listening" : "not listening: nothing is served from memory until it is again"
+    }
+
+    /// How often the listening connection is asked whether it still answers, and how long it
+    /// has to answer: a connection cut off without being closed (a network partition, a
+    /// server that hangs) is given up within the sum, and nothing is served from memory after.
+    static let heartbeatInterval = Duration.milliseconds(500)
+    static let heartbeatLimit = Duration.seconds(1)
+
     /// Listens on a connection of the client until cancelled, taking another (after 50 ms,
-    /// doubling up to 1 s) whenever the connection is lost.
+    /// doubling up to 1 s) whenever the connection is lost or stops answering.
     private func listen() async {
         var delay = Duration.milliseconds(50)
         while !Task.isCancelled {
@@ -76,12 +90,17 @@ final class PostgresChangeFeed: Sendable {
                             state.isListening = true
                         }
                         delay = .milliseconds(50)
-                        for try await _ in notifications { changed() }
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask { for try await _ in notifications { self.changed() } }
+                            group.addTask { try await self.heartbeat(on: connection) }
+                            defer { group.cancelAll() }
+                            try await group.next()
+                        }
                     }
                 }
             } catch {
                 if !Task.isCancelled {
-                    logger.warning("not listening for database changes; serving nothing from memory", metadata: ["error": "\(String(reflecting: error))"])
+                    logger.warning("not listening for database changes; serving nothing from memory", metadata: ["error": "\(String(reflecting: type(of: error)))"])
                 }
             }
             state.withLock { state in
@@ -90,6 +109,20 @@ final class PostgresChangeFeed: Sendable {
             }
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(1))
+        }
+    }
+
+    /// Asks `connection` to answer every ``heartbeatInterval``; closes it, and throws, when an
+    /// answer takes longer than ``heartbeatLimit``.
+    private func heartbeat(on connection: PostgresConnection) async throws {
+        while true {
+            try await Task.sleep(for: Self.heartbeatInterval)
+            let watchdog = Task {
+                guard (try? await Task.sleep(for: Self.heartbeatLimit)) != nil else { return }
+                try? await connection.close()
+            }
+            defer { watchdog.cancel() }
+            _ = try await connection.query("SELECT 1", logger: logger)
         }
     }
 }

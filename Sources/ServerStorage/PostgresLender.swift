@@ -4,24 +4,132 @@ import PostgresKit
 import PostgresNIO
 import SQLKit
 
-/// Lends connections from PostgresNIO's `PostgresClient` pool.
+/// Lends connections from PostgresNIO's `PostgresClient` pool, each loan bounded by `limit`
+/// (a retry included)
+/// (see ``PostgresLoan``): with the database stopped or cut off, a caller learns so within the
+/// limit as ``DatabaseUnavailable``, where the pool alone would keep it waiting for as long as
+/// it keeps trying to connect.
+///
+/// A statement whose connection was closed under it before it could take effect (the server
+/// restarted, or ended the connection) runs again on another connection (up to ``attempts``
+/// loans in all, within the limit): the pool learns of a closed connection only when it next
+/// reads from it, so the first callers after a restart are often lent dead ones.
 struct PostgresLender: SQLConnectionLender {
     let client: PostgresClient
+    let limit: Duration
 
-    func withConnection<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await client.withConnection { connection in
+    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        let deadline = ContinuousClock.now + limit
+        for _ in 1..<Self.attempts {
             do {
-                return try await body(connection.sql(queryLogLevel: nil))
-            } catch let unusable as ConnectionLeftUnusable {
-                // The client drops a closed connection from its pool.
-                try? await connection.close()
-                throw unusable.cause
+                return try await lendOnce(body, until: deadline)
+            } catch let failure as DatabaseUnavailable where failure.mayRetry {
+                continue
             }
+        }
+        return try await lendOnce(body, until: deadline)
+    }
+
+    /// Loans a statement may take, all before the deadline: after a restart, the pool may hold
+    /// several dead connections it has not yet noticed.
+    static let attempts = 3
+
+    /// One loan, ending at `deadline` (the retry has what the first loan left).
+    ///
+    /// The wait for a connection runs in a task of its own, not a child: the borrower must be
+    /// able to leave at the deadline even when the pool's wait does not end on cancellation
+    /// (a cancellation that comes before the pool has queued the wait is lost, and the wait
+    /// then lasts until a connection can be made). A connection that comes after the borrower
+    /// left goes straight back to the pool.
+    private func lendOnce<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result, until deadline: ContinuousClock.Instant
+    ) async throws -> Result {
+        let loan = PostgresLoan(limit: limit)
+        let lease = Task {
+            do {
+                try await client.withConnection { connection in await loan.lend(connection) }
+            } catch {
+                loan.failToLend(error)
+            }
+        }
+        let timer = Task {
+            guard (try? await Task.sleep(until: deadline)) != nil else { return }
+            await loan.expire()
+        }
+        defer {
+            loan.giveBack()
+            timer.cancel()
+            lease.cancel()
+        }
+        let connection = try await withTaskCancellationHandler {
+            try await loan.connection()
+        } onCancel: {
+            loan.failToLend(CancellationError())
+        }
+        // A connection the server ended while it sat in the pool: nothing was sent on it, so
+        // another loan may be tried. It goes back only once the pool knows it is closed, or
+        // the next borrower could be lent it again.
+        if connection.isClosed {
+            try? await connection.closeFuture.get()
+            throw DatabaseUnavailable.connectionLost
+        }
+        // The statements run in a task of their own, so that the borrower can leave at the
+        // deadline even if a statement on a connection closed under it were never failed.
+        let work = Task { try await body(connection.sql(queryLogLevel: nil)) }
+        do {
+            return try await loan.outcome(of: work)
+        } catch {
+            let cause = (error as? ConnectionLeftUnusable)?.cause ?? error
+            let unavailable = Self.unavailable(cause, loan: loan)
+            // Closed, the client drops it from its pool rather than lend it again; it goes back
+            // once the pool has heard that it closed.
+            if error is ConnectionLeftUnusable || unavailable != nil {
+                try? await connection.close()
+                try? await connection.closeFuture.get()
+            }
+            throw unavailable ?? cause
         }
     }
 
+    /// `error` as ``DatabaseUnavailable`` when it says the database could not be reached in
+    /// time or the connection was lost; `nil` for any other failure (a constraint, bad SQL).
+    private static func unavailable(_ error: any Error, loan: PostgresLoan) -> DatabaseUnavailable? {
+        if let unavailable = error as? DatabaseUnavailable { return unavailable }
+        if loan.didExpire { return .noAnswer(within: loan.limit) }
+        return isConnectionLost(error) ? .connectionLost : nil
+    }
+
+    /// Whether `error` is the connection failing rather than the statement: closed by either
+    /// side, broken, or ended by the server (SQLSTATE classes 08, connection exception, and
+    /// 57P, the server ending the session: a shutdown, a restart, `pg_terminate_backend`).
+    static func isConnectionLost(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed:
+            return true
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57P")
+        default:
+            return false
+        }
+    }
+
+    /// How long a statement may wait for a connection and its answer: the URL's `wait_limit`
+    /// (seconds; `?wait_limit=10`), or ``FleetDatabase/postgresWaitLimit``.
+    static func waitLimit(url: String, location: DatabaseLocation) throws(DatabaseError) -> Duration {
+        guard let text = URLComponents(string: url)?.queryItems?.last(where: { $0.name.lowercased() == "wait_limit" })?.value else {
+            return FleetDatabase.postgresWaitLimit
+        }
+        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+            throw DatabaseError("\(location): wait_limit must be a number of seconds from 0 to 3600, not '\(text)'")
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+
     /// The client configuration for a `postgres://user:password@host:port/database` URL
-    /// (`?sslmode=disable|prefer|require`; `prefer` by default, as libpq does).
+    /// (`?sslmode=disable|prefer|require`; `prefer` by default, as libpq does; `wait_limit`, see
+    /// ``waitLimit(url:location:)``).
     static func configuration(url: String, location: DatabaseLocation) throws(DatabaseError) -> PostgresClient.Configuration {
         let expected = "expected postgres://user:password@host:port/database[?sslmode=disable|prefer|require]"
         guard let components = URLComponents(string: url),
@@ -40,6 +148,7 @@ struct PostgresLender: SQLConnectionLender {
         case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
         default: throw DatabaseError("\(location): unknown sslmode '\(mode)'; \(expected)")
         }
+        _ = try waitLimit(url: url, location: location)
         var configuration = PostgresClient.Configuration(
             host: host,
             port: components.port ?? 5432,
@@ -49,6 +158,10 @@ struct PostgresLender: SQLConnectionLender {
             tls: tls
         )
         configuration.options.connectTimeout = .seconds(5)
+        // No keep-alive queries: one sent on a connection the server has just ended can be
+        // lost without an answer, and the pool's shutdown then waits for it forever. The wait
+        // limit of every loan and the change feed's heartbeat find dead connections instead.
+        configuration.options.keepAliveBehavior = nil
         return configuration
     }
 }

@@ -7,7 +7,7 @@ protocol SQLConnectionLender: Sendable {
     /// Runs `body` with a connection that no one else uses until `body` returns. When `body`
     /// throws ``ConnectionLeftUnusable``, the connection is closed rather than lent again and
     /// the error's `cause` is thrown.
-    func withConnection<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result
+    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 }
 
 /// Thrown from a lent connection's body when the connection may be left inside a transaction
@@ -47,9 +47,16 @@ struct PooledSQLDatabase: SQLDatabase {
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         let result = try await lender.withConnection { connection in
-            try await closure(connection)
+            SessionResult(value: try await closure(connection))
         }
         afterWrite?()
-        return result
+        return result.value
     }
+}
+
+/// A session's result on its way to the caller. SQLKit does not require it to be `Sendable`;
+/// it is made by the session's closure and handed over once, after the closure has returned,
+/// to the one caller waiting for it, and never touched by the session again.
+private struct SessionResult<Value>: @unchecked Sendable {
+    let value: Value
 }

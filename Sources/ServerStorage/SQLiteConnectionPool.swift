@@ -98,7 +98,7 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         _ = try await connection.query("PRAGMA temp_store = MEMORY")
     }
 
-    nonisolated func withConnection<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
+    nonisolated func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         let connection = try await lease()
         do {
             let result = try await body(connection.sql(queryLogLevel: nil))

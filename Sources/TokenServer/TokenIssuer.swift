@@ -58,7 +58,12 @@ struct TokenIssuer: Sendable {
     /// that is not plain), role and assignment (403), then signs.
     func issue(_ request: TokenRequest, credential: BearerCredential?) async throws -> MintedToken {
         let start = ContinuousClock.now
-        let grant = try await grant(for: credential, resource: request.resource)
+        let grant: SessionGrant
+        do {
+            grant = try await self.grant(for: credential, resource: request.resource)
+        } catch let unavailable as DatabaseUnavailable {
+            throw refusal(.databaseUnavailable, APIError(unavailable))
+        }
         try authorize(request, grant: grant)
         let minted: MintedToken
         do {

@@ -22,6 +22,8 @@ package enum RefusalReason: String, Sendable, CaseIterable {
     case issuerUnavailable = "issuer_unavailable"
     /// IAM refused to sign or could not be reached (503).
     case signingFailed = "signing_failed"
+    /// The database did not answer or lost the connection (503).
+    case databaseUnavailable = "database_unavailable"
 }
 
 /// How a caller logged in.

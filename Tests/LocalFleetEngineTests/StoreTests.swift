@@ -216,7 +216,7 @@ struct StoreTests {
             store.failNextSave()
             var update = Vehicle()
             update.lastLocation = VehicleLocation(at: LatLng(latitude: 10, longitude: 10))
-            await #expect(throws: APIError(.unavailable, "the change could not be saved and was not made; try again")) {
+            await #expect(throws: APIError(.unavailable, "the change could not be saved and was not made; try again", retryAfter: .seconds(1))) {
                 try await state.updateVehicle("v1", with: update, fields: [.lastLocation]).saved()
             }
             #expect(state.vehicle("v1")?.lastLocation.location == Self.vehicle.lastLocation.location)

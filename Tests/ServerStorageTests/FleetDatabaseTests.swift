@@ -274,12 +274,16 @@ struct DatabaseLocationTests {
 
     @Test("a bad URL is refused without echoing its password")
     func badURL() async throws {
-        for url in ["mysql://fleet:s3cret-pw@h/db", "postgres://:s3cret-pw@h/db", "postgres://u:s3cret-pw@h/db?sslmode=sometimes"] {
+        for url in [
+            "mysql://fleet:s3cret-pw@h/db", "postgres://:s3cret-pw@h/db", "postgres://u:s3cret-pw@h/db?sslmode=sometimes",
+            "postgres://u:s3cret-pw@h/db?wait_limit=soon", "postgres://u:s3cret-pw@h/db?sslmode=disable&wait_limit=0",
+        ] {
             do {
                 _ = try await FleetDatabase.open(.postgres(url: url), logger: Logger(label: "test"))
                 Issue.record("\(url) was accepted")
             } catch {
                 #expect(!error.description.contains("s3cret-pw"))
+                if url.contains("wait_limit") { #expect(error.description.contains("wait_limit must be a number of seconds")) }
             }
         }
     }

@@ -51,15 +51,7 @@ package struct TestDatabase: Sendable {
     }
 
     private static func makePostgres(folder: String) async throws -> TestDatabase {
-        guard let url = TestPostgres.url else {
-            let message = "\(TestPostgres.environmentVariable) is not set, so the PostgreSQL runs are skipped (start one with: eval \"$(.ci/test-postgres.sh start)\")"
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("\(message); in CI it must be set")
-                throw DatabaseError(message)
-            }
-            try Test.cancel(Comment(rawValue: message))
-        }
-        let fresh = try await TestPostgres.makeDatabase(on: url)
+        let fresh = try await TestPostgres.makeDatabase(on: try TestPostgres.requiredURL())
         return TestDatabase(location: .postgres(url: fresh.url), folder: folder, dropDatabase: fresh.drop)
     }
 }

@@ -56,7 +56,7 @@ extension FleetEngineCore {
         } catch {
             // For the log: the REST method (PUT or PATCH), or a gRPC call's POST.
             let method: HTTPRequest.Method = request.door == .rest ? HTTPRequest.Method(Resource.restUpdateMethod.rawValue) ?? .put : .post
-            end(note, .failure(error as? APIError ?? .unexpected(error, method: method, path: request.logPath, logger: request.logger)))
+            end(note, .failure(.refusal(for: error, method: method, path: request.logPath, logger: request.logger)))
         }
         return true
     }

@@ -94,7 +94,7 @@ struct LocationUpdateRoute: PipelineRoute {
             }
             outcome = .success(updated)
         } catch {
-            outcome = .failure(error as? APIError ?? .unexpected(error, method: .init(Resource.restUpdateMethod.rawValue) ?? .put, path: match.path, logger: logger))
+            outcome = .failure(.refusal(for: error, method: .init(Resource.restUpdateMethod.rawValue) ?? .put, path: match.path, logger: logger))
         }
         return Self.answer(outcome, match: match, logger: logger)
     }
@@ -103,10 +103,8 @@ struct LocationUpdateRoute: PipelineRoute {
     private static func answer<Resource: LocationReporting>(_ outcome: Result<Resource, APIError>, match: Match, logger: Logger) -> PipelineAnswer {
         do {
             return try PipelineAnswer(protoJSON: outcome.get(), enumsAsNumbers: match.enumsAsNumbers)
-        } catch let refusal as APIError {
-            return PipelineAnswer(refusal)
         } catch {
-            return PipelineAnswer(.unexpected(error, method: .init(Resource.restUpdateMethod.rawValue) ?? .put, path: match.path, logger: logger))
+            return PipelineAnswer(.refusal(for: error, method: .init(Resource.restUpdateMethod.rawValue) ?? .put, path: match.path, logger: logger))
         }
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import Locking
 import NIOCore
 import NIOPosix
+import ServerStorage
 import ServerHTTP
 
 /// The live vehicles and trips of one provider, and the single writer that saves them.
@@ -259,7 +260,8 @@ final class FleetState: Sendable {
     /// Fails `writes` (every write not yet saved; later ones may build on the failed ones).
     private func fail(_ writes: [PendingWrite], because error: any Error) {
         logger.error("saving vehicles and trips failed", metadata: ["writes": "\(writes.count)", "error": "\(error)"])
-        let refusal = APIError(.unavailable, "the change could not be saved and was not made; try again")
+        let reason = (error as? DatabaseUnavailable).map { "\($0)" } ?? "the change could not be saved and was not made"
+        let refusal = APIError(.unavailable, reason + "; try again", retryAfter: DatabaseUnavailable.retryAfter)
         for write in writes { write.acknowledgement.complete(.failure(refusal)) }
     }
 }

@@ -20,6 +20,9 @@ package protocol FleetStore: Sendable {
     ///   that always waits, as the default does); nothing of `records` was saved, and
     ///   ``save(_:provider:)`` must save them.
     func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait)
+
+    /// Whether changes can be saved now, for `/healthz`.
+    func health() async -> DatabaseHealth
 }
 
 extension FleetStore {

@@ -74,6 +74,11 @@ package struct SQLFleetStore: FleetStore {
         )
     }
 
+    /// Whether the database answers.
+    package func health() async -> DatabaseHealth {
+        await database.health()
+    }
+
     /// Saves `records`, all or none (the later record of a resource wins).
     package func save(_ records: [FleetRecord], provider: String) async throws {
         let (statements, journalLength) = try self.statements(saving: records, provider: provider)

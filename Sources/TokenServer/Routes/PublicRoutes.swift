@@ -13,15 +13,7 @@ extension TokenServer {
                 body: .init(byteBuffer: ByteBuffer(bytes: jwks))
             )
         }
-        router.get("healthz") { _, _ in
-            do {
-                try await self.store.database.sql.raw("SELECT 1").run()
-            } catch {
-                self.logger.error("health check: the database does not answer", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-                throw APIError(.unavailable, "the database does not answer")
-            }
-            return try JSONResponse.make(["status": "ok"])
-        }
+        router.addHealthRoute { [database = store.database] in await database.health() }
         router.addMetricsRoute(metrics)
         router.addOpenAPIRoute(OpenAPIDocument.yaml)
     }

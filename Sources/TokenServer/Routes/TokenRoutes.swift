@@ -81,7 +81,6 @@ extension TokenServer {
     }
 
     private func refusal(_ error: any Error, path: Substring) -> PipelineAnswer {
-        if let error = error as? APIError { return PipelineAnswer(error) }
-        return PipelineAnswer(.unexpected(error, method: .get, path: String(path), logger: logger))
+        PipelineAnswer(.refusal(for: error, method: .get, path: String(path), logger: logger))
     }
 }

@@ -67,6 +67,10 @@ final class FaultyStore: FleetStore {
         try await inner.load(provider: provider)
     }
 
+    func health() async -> DatabaseHealth {
+        await inner.health()
+    }
+
     /// Passes the save to the real store on the calling thread; a held store, or one told to
     /// fail, can only save waiting.
     func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
