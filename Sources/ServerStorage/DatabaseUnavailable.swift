@@ -19,6 +19,15 @@ package struct DatabaseUnavailable: Error, Sendable, Equatable, CustomStringConv
     /// The connection a statement ran on was closed under it before it could take effect.
     static let connectionLost = DatabaseUnavailable(description: "the connection to the database was lost", mayRetry: true)
 
+    /// The connection closed while a statement waited for its answer: whatever it was, it may
+    /// or may not have taken effect.
+    static let closedUnanswered = DatabaseUnavailable(
+        description: "the connection to the database closed before it answered", mayRetry: false)
+
+    /// An earlier statement found the database unreachable, and it has not answered since.
+    static let down = DatabaseUnavailable(
+        description: "the database does not answer; connecting is tried again every \(PostgresClients.probeInterval)", mayRetry: false)
+
     /// The connection was lost while a transaction committed: it may or may not have been made.
     static let commitUnconfirmed = DatabaseUnavailable(
         description: "the connection to the database was lost while a change was committed; it may or may not have been made",

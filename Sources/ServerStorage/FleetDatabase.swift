@@ -95,10 +95,9 @@ package final class FleetDatabase: Sendable {
             )
         case .postgres(let url):
             let configuration = try PostgresLender.configuration(url: url, location: location)
-            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            let running = Task { await client.run() }
-            let feed = PostgresChangeFeed(client: client, logger: logger)
-            let lender = PostgresLender(client: client, limit: try PostgresLender.waitLimit(url: url, location: location))
+            let clients = PostgresClients(configuration: configuration, logger: logger)
+            let feed = PostgresChangeFeed(clients: clients, logger: logger)
+            let lender = PostgresLender(clients: clients, limit: try PostgresLender.waitLimit(url: url, location: location))
             let pooled = PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
             let database = FleetDatabase(
                 location: location,
@@ -108,13 +107,12 @@ package final class FleetDatabase: Sendable {
                 changeFeed: feed,
                 close: {
                     await feed.stop()
-                    running.cancel()
-                    await running.value
+                    await clients.shutdown()
                 }
             )
             do {
                 // The first connection, on a busy machine, may take longer than a statement may.
-                try await PostgresLender(client: client, limit: .seconds(10)).withConnection { try await $0.raw("SELECT 1").run() }
+                try await PostgresLender(clients: clients, limit: .seconds(10)).withConnection { try await $0.raw("SELECT 1").run() }
             } catch {
                 await database.shutdown()
                 throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")

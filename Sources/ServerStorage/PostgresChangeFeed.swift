@@ -24,14 +24,14 @@ final class PostgresChangeFeed: Sendable {
     }
 
     private let state = Locked(State())
-    private let client: PostgresClient
+    private let clients: PostgresClients
     private let logger: Logger
     /// The listening task, once started; `.some(nil)` once stopped.
     private let listening = Locked<Task<Void, Never>??>(nil)
 
-    /// A feed that listens through `client` once started.
-    init(client: PostgresClient, logger: Logger) {
-        self.client = client
+    /// A feed that listens through the current client of `clients` once started.
+    init(clients: PostgresClients, logger: Logger) {
+        self.clients = clients
         self.logger = logger
     }
 
@@ -43,14 +43,17 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
-    /// Stops listening, for good, and waits until the listening connection is given back.
+    /// Stops listening, for good, and waits until the listening connection is given back, or
+    /// for ``heartbeatLimit`` at most: a connection the pool is still trying to open, or one
+    /// that stopped answering, must not hold a shutdown.
     func stop() async {
         let task = listening.withLock { task -> Task<Void, Never>? in
             defer { task = .some(nil) }
             return task ?? nil
         }
-        task?.cancel()
-        await task?.value
+        guard let task else { return }
+        task.cancel()
+        _ = await outcome(of: Task { await task.value }, within: Self.heartbeatLimit)
     }
 
     /// The generation under which an answer read now may be remembered and served again, or
@@ -83,13 +86,15 @@ final class PostgresChangeFeed: Sendable {
         var delay = Duration.milliseconds(50)
         while !Task.isCancelled {
             do {
-                try await client.withConnection { connection in
+                try await clients.current.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
                         state.withLock { state in
                             state.generation &+= 1
                             state.isListening = true
                         }
                         delay = .milliseconds(50)
+                        // Deaf from the moment either ends, before the group waits for the other.
+                        defer { self.stopServingFromMemory() }
                         try await withThrowingTaskGroup(of: Void.self) { group in
                             group.addTask { for try await _ in notifications { self.changed() } }
                             group.addTask { try await self.heartbeat(on: connection) }
@@ -103,28 +108,38 @@ final class PostgresChangeFeed: Sendable {
                     logger.warning("not listening for database changes; serving nothing from memory", metadata: ["error": "\(String(reflecting: type(of: error)))"])
                 }
             }
-            state.withLock { state in
-                state.isListening = false
-                state.generation &+= 1
-            }
+            stopServingFromMemory()
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(1))
         }
     }
 
+    /// Nothing is heard from now on, until listening starts again: nothing remembered is served.
+    private func stopServingFromMemory() {
+        state.withLock { state in
+            state.isListening = false
+            state.generation &+= 1
+        }
+    }
+
     /// Asks `connection` to answer every ``heartbeatInterval``; closes it, and throws, when an
-    /// answer takes longer than ``heartbeatLimit``.
+    /// answer takes longer than ``heartbeatLimit``. The query runs in a task of its own and is
+    /// left behind at the limit: one written as the connection closed is never answered.
     private func heartbeat(on connection: PostgresConnection) async throws {
         while true {
             try await Task.sleep(for: Self.heartbeatInterval)
-            let watchdog = Task {
-                guard (try? await Task.sleep(for: Self.heartbeatLimit)) != nil else { return }
-                try? await connection.close()
+            let query = Task { _ = try await connection.query("SELECT 1", logger: logger) }
+            guard let answer = await outcome(of: query, within: Self.heartbeatLimit) else {
+                try Task.checkCancellation()
+                Task { try? await connection.close() }
+                throw HeartbeatMissed()
             }
-            defer { watchdog.cancel() }
-            _ = try await connection.query("SELECT 1", logger: logger)
+            try answer.get()
         }
     }
+
+    /// The listening connection did not answer its heartbeat in time.
+    private struct HeartbeatMissed: Error {}
 }
 
 /// The channel a schema's triggers notify for ``FleetDatabase/first(_:)`` to hear its changes.

@@ -4,18 +4,18 @@ import PostgresKit
 import PostgresNIO
 import SQLKit
 
-/// Lends connections from PostgresNIO's `PostgresClient` pool, each loan bounded by `limit`
-/// (a retry included)
-/// (see ``PostgresLoan``): with the database stopped or cut off, a caller learns so within the
-/// limit as ``DatabaseUnavailable``, where the pool alone would keep it waiting for as long as
-/// it keeps trying to connect.
+/// Lends connections from PostgresNIO's `PostgresClient` pool (the current one of
+/// ``PostgresClients``), each loan bounded by `limit` (a retry included; see ``PostgresLoan``):
+/// with the database stopped or cut off, a caller learns so within the limit as
+/// ``DatabaseUnavailable``, where the pool alone would keep it waiting for as long as it keeps
+/// trying to connect; and once a loan has found it so, at once, until it answers again.
 ///
 /// A statement whose connection was closed under it before it could take effect (the server
 /// restarted, or ended the connection) runs again on another connection (up to ``attempts``
 /// loans in all, within the limit): the pool learns of a closed connection only when it next
 /// reads from it, so the first callers after a restart are often lent dead ones.
 struct PostgresLender: SQLConnectionLender {
-    let client: PostgresClient
+    let clients: PostgresClients
     let limit: Duration
 
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
@@ -44,7 +44,9 @@ struct PostgresLender: SQLConnectionLender {
     private func lendOnce<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result, until deadline: ContinuousClock.Instant
     ) async throws -> Result {
+        guard !clients.isDown else { throw DatabaseUnavailable.down }
         let loan = PostgresLoan(limit: limit)
+        let client = clients.current
         let lease = Task {
             do {
                 try await client.withConnection { connection in await loan.lend(connection) }
@@ -52,7 +54,8 @@ struct PostgresLender: SQLConnectionLender {
                 loan.failToLend(error)
             }
         }
-        let timer = Task {
+        // On the global executor: a timer on a busy event loop would fire late.
+        let timer = Task(executorPreference: globalConcurrentExecutor) {
             guard (try? await Task.sleep(until: deadline)) != nil else { return }
             await loan.expire()
         }
@@ -61,17 +64,30 @@ struct PostgresLender: SQLConnectionLender {
             timer.cancel()
             lease.cancel()
         }
-        let connection = try await withTaskCancellationHandler {
-            try await loan.connection()
-        } onCancel: {
-            loan.failToLend(CancellationError())
+        let connection: PostgresConnection
+        do {
+            connection = try await withTaskCancellationHandler {
+                try await loan.connection()
+            } onCancel: {
+                loan.failToLend(CancellationError())
+            }
+        } catch {
+            throw notLent(because: error, loan: loan)
         }
         // A connection the server ended while it sat in the pool: nothing was sent on it, so
         // another loan may be tried. It goes back only once the pool knows it is closed, or
         // the next borrower could be lent it again.
         if connection.isClosed {
-            try? await connection.closeFuture.get()
+            _ = await outcome(of: Task { try await connection.closeFuture.get() }, within: .milliseconds(500))
             throw DatabaseUnavailable.connectionLost
+        }
+        // A statement written once the connection has let go of its channel is never answered:
+        // shortly after the connection closes, a borrower still waiting is told so.
+        connection.closeFuture.whenComplete { _ in
+            Task {
+                try? await Task.sleep(for: Self.closeGrace)
+                loan.connectionClosed()
+            }
         }
         // The statements run in a task of their own, so that the borrower can leave at the
         // deadline even if a statement on a connection closed under it were never failed.
@@ -81,14 +97,34 @@ struct PostgresLender: SQLConnectionLender {
         } catch {
             let cause = (error as? ConnectionLeftUnusable)?.cause ?? error
             let unavailable = Self.unavailable(cause, loan: loan)
+            if loan.didExpire { clients.lost() }
             // Closed, the client drops it from its pool rather than lend it again; it goes back
-            // once the pool has heard that it closed.
+            // once the pool has heard that it closed (not waited for past a moment: a close on a
+            // busy event loop must not hold the borrower).
             if error is ConnectionLeftUnusable || unavailable != nil {
-                try? await connection.close()
-                try? await connection.closeFuture.get()
+                Task { try? await connection.close() }
+                _ = await outcome(of: Task { try await connection.closeFuture.get() }, within: .milliseconds(500))
             }
             throw unavailable ?? cause
         }
+    }
+
+    /// How long after its connection closed a borrower still waiting for an answer is told
+    /// that none will come: PostgresNIO fails every statement written before the close within it.
+    static let closeGrace = Duration.milliseconds(100)
+
+    /// Why no connection was lent, as the caller should hear it: its own cancellation as it
+    /// is, and every failure of the pool or the database as ``DatabaseUnavailable`` (the pool
+    /// shut down, as a replaced one is, may be borrowed from again at once).
+    private func notLent(because error: any Error, loan: PostgresLoan) -> any Error {
+        if error is CancellationError { return error }
+        if let unavailable = error as? DatabaseUnavailable {
+            if loan.didExpire { clients.lost() }
+            return unavailable
+        }
+        if let error = error as? PSQLError, error.code == .poolClosed { return DatabaseUnavailable.connectionLost }
+        clients.lost()
+        return DatabaseUnavailable.noAnswer(within: limit)
     }
 
     /// `error` as ``DatabaseUnavailable`` when it says the database could not be reached in

@@ -14,6 +14,8 @@ final class PostgresLoan: Sendable {
         var connection: PostgresConnection?
         var failure: (any Error)?
         var didExpire = false
+        /// The lent connection closed (``connectionClosed()``).
+        var didClose = false
         var isGivenBack = false
         var borrower: CheckedContinuation<PostgresConnection, any Error>?
         var lender: CheckedContinuation<Void, Never>?
@@ -89,13 +91,15 @@ final class PostgresLoan: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
                 let waiter = Waiter(continuation: continuation)
-                let expired = state.withLock { state in
-                    if !state.didExpire { state.outcome = waiter }
-                    return state.didExpire
+                let ended = state.withLock { state -> DatabaseUnavailable? in
+                    if state.didExpire { return .noAnswer(within: limit) }
+                    if state.didClose { return .closedUnanswered }
+                    state.outcome = waiter
+                    return nil
                 }
-                if expired {
+                if let ended {
                     work.cancel()
-                    waiter.resume(throwing: DatabaseUnavailable.noAnswer(within: limit))
+                    waiter.resume(throwing: ended)
                     return
                 }
                 Task {
@@ -119,6 +123,18 @@ final class PostgresLoan: Sendable {
         lender?.resume()
     }
 
+    /// The lent connection closed a moment ago: a borrower still waiting for its statements'
+    /// outcome is told that none will come (a statement written after the connection let go
+    /// of its channel is never answered).
+    func connectionClosed() {
+        let outcome = state.withLock { state -> (any OutcomeWaiter)? in
+            state.didClose = true
+            defer { state.outcome = nil }
+            return state.outcome
+        }
+        outcome?.give(DatabaseUnavailable.closedUnanswered)
+    }
+
     /// The timer's side: the limit has passed. Tells a borrower still waiting, and closes a
     /// connection still in use.
     func expire() async {
@@ -131,8 +147,9 @@ final class PostgresLoan: Sendable {
         let noAnswer = DatabaseUnavailable.noAnswer(within: limit)
         borrower?.resume(throwing: noAnswer)
         outcome?.give(noAnswer)
-        try? await inUse?.close()
-        try? await inUse?.closeFuture.get()
+        guard let inUse else { return }
+        try? await inUse.close()
+        _ = await ServerStorage.outcome(of: Task { try await inUse.closeFuture.get() }, within: .milliseconds(500))
     }
 }
 

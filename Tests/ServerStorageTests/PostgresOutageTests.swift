@@ -37,7 +37,7 @@ struct PostgresOutageTests {
                 try await waitUntil { !database.hearsChanges }
                 await #expect(throws: DatabaseUnavailable.self) { try await database.first("SELECT text FROM notes WHERE id = \(bind: 1)") }
                 let health = await database.health()
-                #expect(health.status == "unavailable" && health.database.contains("did not answer"), "\(health)")
+                #expect(health.status == "unavailable" && health.database.contains("not answer"), "\(health)")
                 #expect(health.changeFeed?.hasPrefix("not listening") == true, "\(health)")
 
                 try await cluster.resume()
@@ -48,9 +48,8 @@ struct PostgresOutageTests {
                 #expect(await database.health().isHealthy)
                 let texts = try await database.sql.raw("SELECT text FROM notes ORDER BY id").all().map { try $0.decode(column: "text", as: String.self) }
                 #expect(texts == ["kept", "after"])
-                // The bound is 2 s; reported here, asserted loosely for a busy machine.
                 print("PostgreSQL outage: the same database object served again \(recovery) after the server was back")
-                #expect(recovery < .seconds(10))
+                #expect(recovery < .seconds(2))
             } catch {
                 await database.shutdown()
                 throw error

@@ -141,7 +141,7 @@ struct TokenServerDatabaseFaultTests {
                 let health = try await client.send(.get, "/healthz")
                 #expect(health.headers[.retryAfter] == "1")
                 let said = try health.json()
-                #expect(said["status"] as? String == "unavailable" && (said["database"] as? String)?.contains("did not answer") == true, "\(said)")
+                #expect(said["status"] as? String == "unavailable" && (said["database"] as? String)?.contains("not answer") == true, "\(said)")
                 try await waitUntil(timeout: .seconds(30)) { outcomes.withLock { $0.contains { $0.status == 503 } } }
                 let metrics = String(buffer: try await client.send(.get, "/metrics").body)
                 #expect(metrics.contains(#"fleetauth_token_refusals_total{reason="database_unavailable"}"#), "\(metrics)")
@@ -161,9 +161,11 @@ struct TokenServerDatabaseFaultTests {
                 for outcome in refused {
                     #expect(outcome.status == 503 && outcome.errorStatus == "UNAVAILABLE" && outcome.retryAfter == "1", "\(outcome)")
                 }
-                // The limit, with room for a machine kept busy by other work.
+                // No answer waits past 5 s, and the server serves again within 2 s of the
+                // database's return.
                 let slowest = all.map(\.elapsed).max() ?? .zero
-                #expect(slowest < PrivatePostgres.waitLimit + .seconds(2), "slowest answer: \(slowest)")
+                #expect(slowest < .seconds(5), "slowest answer: \(slowest)")
+                #expect(recovery < .seconds(2), "served again \(recovery) after the server was back")
                 print("PostgreSQL stopped under load: \(all.count) token requests, \(refused.count) answered 503, slowest \(slowest); served again \(recovery) after the server was back")
             }
         }
