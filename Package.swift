@@ -85,6 +85,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
         // The HTTP/2 layer under grpc-swift's transport, for `fleetauth-bench grpc-floors`.
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        // The TLS context of the PostgreSQL probe's single connection (PostgresNIO's own TLS).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // On Linux, tokens are signed with the system's OpenSSL 3 libcrypto (faster than BoringSSL's
@@ -124,6 +126,7 @@ let package = Package(
                 server("Logging", "swift-log"),
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
+                server("NIOSSL", "swift-nio-ssl"),
             ]
         ),
         // What both servers answer and fetch with: Google-shaped JSON errors (405, 431 and

@@ -47,4 +47,5 @@ PY
         exit 1
     fi
     echo "run $run: ended (exit $status), $(grep -aE 'Test run with' "$work/output.log" | tail -1)"
+    [[ $status == 0 ]] || grep -aE '✘' "$work/output.log" | grep -av 'Test run with' | head -20 | cut -c1-400
 done

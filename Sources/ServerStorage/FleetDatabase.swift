@@ -95,7 +95,7 @@ package final class FleetDatabase: Sendable {
             )
         case .postgres(let url):
             let configuration = try PostgresLender.configuration(url: url, location: location)
-            let clients = PostgresClients(configuration: configuration, logger: logger)
+            let clients = PostgresClients(configuration: configuration.client, probe: configuration.probe, logger: logger)
             let feed = PostgresChangeFeed(clients: clients, logger: logger)
             let lender = PostgresLender(clients: clients, limit: try PostgresLender.waitLimit(url: url, location: location))
             let pooled = PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())

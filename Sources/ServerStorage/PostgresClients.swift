@@ -1,16 +1,18 @@
 import Locking
 import Logging
+import NIOPosix
 import PostgresNIO
 
 /// The PostgresNIO client that connections are lent from, and its renewal after an outage.
 ///
 /// PostgresNIO's pool, once it fails to connect, tries again after a backoff that grows by a
 /// quarter each time, up to a minute: after an outage of ten seconds its next try may come
-/// seconds after the database is back. So once a loan finds the database unreachable
-/// (``lost()``), a probe tries a fresh client every ``probeInterval``. While the probe fails,
-/// the database is down (``isDown``) and loans fail at once. The first fresh client that
-/// answers becomes ``current``; the one before is shut down, and a borrower still waiting in its
-/// pool fails and borrows again from the new one.
+/// seconds after the database is back. So once a loan finds no connection in time (``lost()``),
+/// a probe opens a single connection of its own every ``probeInterval`` (a refused one fails at
+/// once, where a pool's request would wait out its backoff). While the probe fails, the
+/// database is down (``isDown``) and loans fail at once. Once a probe's connection answers, a
+/// fresh client becomes ``current``; the one before is shut down, and a borrower still waiting
+/// in its pool fails and borrows again from the new one.
 final class PostgresClients: Sendable {
     private struct State {
         var current: PostgresClient
@@ -25,17 +27,19 @@ final class PostgresClients: Sendable {
     /// How often the probe tries a fresh client while the database is down, and how long each
     /// try may take.
     static let probeInterval = Duration.milliseconds(250)
-    static let probeLimit = Duration.seconds(1)
+    static let probeLimit = Duration.seconds(2)
     /// How long ``shutdown()`` waits for each client's connections to close.
     static let shutdownLimit = Duration.seconds(2)
 
     private let configuration: PostgresClient.Configuration
+    private let probeConfiguration: PostgresConnection.Configuration
     private let logger: Logger
     private let state: Locked<State>
 
-    /// Starts a client of `configuration`.
-    init(configuration: PostgresClient.Configuration, logger: Logger) {
+    /// Starts a client of `configuration`; the probe connects with `probe`.
+    init(configuration: PostgresClient.Configuration, probe: PostgresConnection.Configuration, logger: Logger) {
         self.configuration = configuration
+        self.probeConfiguration = probe
         self.logger = logger
         let (client, run) = Self.start(configuration, logger: logger)
         state = Locked(State(current: client, currentRun: run))
@@ -76,29 +80,33 @@ final class PostgresClients: Sendable {
         }
     }
 
-    /// Tries a fresh client every ``probeInterval`` until one answers, then makes it current.
+    /// Opens a connection every ``probeInterval`` until one answers, then makes a fresh client
+    /// current.
     private func probe() async {
         while !Task.isCancelled {
-            let (client, run) = Self.start(configuration, logger: logger)
-            let check = Task { try await client.withConnection { _ = try await $0.query("SELECT 1", logger: self.logger) } }
+            let check = Task {
+                let connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: probeConfiguration, id: 0, logger: logger)
+                defer { Task { try? await connection.close() } }
+                _ = try await connection.query("SELECT 1", logger: logger)
+            }
             let answered = if case .success = await outcome(of: check, within: Self.probeLimit) { true } else { false }
-            let replaced = state.withLock { state -> Task<Void, Never>? in
+            let replaced = state.withLock { state -> Task<Void, Never>?? in
                 guard answered, !state.isClosed else {
                     state.isDown = true
                     return nil
                 }
+                let (client, run) = Self.start(configuration, logger: logger)
                 defer { (state.current, state.currentRun, state.isDown, state.probe) = (client, run, false, nil) }
                 state.retiredRuns.append(state.currentRun)
-                return state.currentRun
+                return .some(state.currentRun)
             }
             guard let replaced else {
-                run.cancel()
-                _ = await outcome(of: Task { await run.value }, within: Self.shutdownLimit)
                 try? await Task.sleep(for: Self.probeInterval)
                 continue
             }
             logger.info("PostgreSQL answers again; connections are lent from a fresh pool")
-            replaced.cancel()
+            replaced?.cancel()
             return
         }
     }

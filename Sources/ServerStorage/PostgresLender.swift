@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOSSL
 import PostgresKit
 import PostgresNIO
 import SQLKit
@@ -97,7 +98,6 @@ struct PostgresLender: SQLConnectionLender {
         } catch {
             let cause = (error as? ConnectionLeftUnusable)?.cause ?? error
             let unavailable = Self.unavailable(cause, loan: loan)
-            if loan.didExpire { clients.lost() }
             // Closed, the client drops it from its pool rather than lend it again; it goes back
             // once the pool has heard that it closed (not waited for past a moment: a close on a
             // busy event loop must not hold the borrower).
@@ -163,10 +163,13 @@ struct PostgresLender: SQLConnectionLender {
         return .milliseconds(Int64(seconds * 1000))
     }
 
-    /// The client configuration for a `postgres://user:password@host:port/database` URL
+    /// The pool's configuration for a `postgres://user:password@host:port/database` URL
     /// (`?sslmode=disable|prefer|require`; `prefer` by default, as libpq does; `wait_limit`, see
-    /// ``waitLimit(url:location:)``).
-    static func configuration(url: String, location: DatabaseLocation) throws(DatabaseError) -> PostgresClient.Configuration {
+    /// ``waitLimit(url:location:)``), and the same for the single connection of
+    /// ``PostgresClients``' probe.
+    static func configuration(url: String, location: DatabaseLocation) throws(DatabaseError) -> (
+        client: PostgresClient.Configuration, probe: PostgresConnection.Configuration
+    ) {
         let expected = "expected postgres://user:password@host:port/database[?sslmode=disable|prefer|require]"
         guard let components = URLComponents(string: url),
               let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme.lowercased()),
@@ -178,11 +181,22 @@ struct PostgresLender: SQLConnectionLender {
         let database = String(components.path.drop(while: { $0 == "/" }))
         let mode = components.queryItems?.last(where: { ["sslmode", "tlsmode", "ssl", "tls"].contains($0.name.lowercased()) })?.value ?? "prefer"
         let tls: PostgresClient.Configuration.TLS
-        switch mode.lowercased() {
-        case "disable", "false": tls = .disable
-        case "prefer", "allow", "true": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-        default: throw DatabaseError("\(location): unknown sslmode '\(mode)'; \(expected)")
+        let probeTLS: PostgresConnection.Configuration.TLS
+        do {
+            switch mode.lowercased() {
+            case "disable", "false":
+                (tls, probeTLS) = (.disable, .disable)
+            case "prefer", "allow", "true":
+                (tls, probeTLS) = (.prefer(.makeClientConfiguration()), .prefer(try NIOSSLContext(configuration: .makeClientConfiguration())))
+            case "require", "verify-ca", "verify-full":
+                (tls, probeTLS) = (.require(.makeClientConfiguration()), .require(try NIOSSLContext(configuration: .makeClientConfiguration())))
+            default:
+                throw DatabaseError("\(location): unknown sslmode '\(mode)'; \(expected)")
+            }
+        } catch let error as DatabaseError {
+            throw error
+        } catch {
+            throw DatabaseError("\(location): TLS could not be set up (\(String(describing: type(of: error))))")
         }
         _ = try waitLimit(url: url, location: location)
         var configuration = PostgresClient.Configuration(
@@ -198,6 +212,10 @@ struct PostgresLender: SQLConnectionLender {
         // lost without an answer, and the pool's shutdown then waits for it forever. The wait
         // limit of every loan and the change feed's heartbeat find dead connections instead.
         configuration.options.keepAliveBehavior = nil
-        return configuration
+        var probe = PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: username, password: components.password,
+            database: database.isEmpty ? nil : database, tls: probeTLS)
+        probe.options.connectTimeout = .init(PostgresClients.probeLimit)
+        return (configuration, probe)
     }
 }

@@ -17,10 +17,8 @@ package struct PrivatePostgres: Sendable {
     /// The URL of the cluster's database, with ``waitLimit`` as its `wait_limit`.
     package let url: String
     private let directory: String
-    /// How long a statement waits for a connection and its answer: less than a server's 4 s
-    /// default, so that an answer within the 5 s holds on a machine kept busy by the
-    /// suite's other tests.
-    package static let waitLimit = Duration.seconds(3)
+    /// How long a statement waits for a connection and its answer: a server's default.
+    package static let waitLimit = Duration.seconds(4)
 
     /// Runs `body` with a new cluster, removed when `body` returns or throws; skipped as
     /// ``TestPostgres/requiredURL()`` skips where PostgreSQL is not set up.
