@@ -6,13 +6,16 @@ import PostgresNIO
 /// The PostgresNIO client that connections are lent from, and its renewal after an outage.
 ///
 /// PostgresNIO's pool, once it fails to connect, tries again after a backoff that grows by a
-/// quarter each time, up to a minute: after an outage of ten seconds its next try may come
-/// seconds after the database is back. So once a loan finds no connection in time (``lost()``),
-/// a probe opens a single connection of its own every ``probeInterval`` (a refused one fails at
-/// once, where a pool's request would wait out its backoff). While the probe fails, the
-/// database is down (``isDown``) and loans fail at once. Once a probe's connection answers, a
-/// fresh client becomes ``current``; the one before is shut down, and a borrower still waiting
-/// in its pool fails and borrows again from the new one.
+/// quarter each time, up to a minute, and meanwhile keeps its borrowers waiting: after an
+/// outage of ten seconds its next try may come seconds after the database is back. So once a
+/// loan has waited a second for a connection, or lost the one it had
+/// (``lost(poolIsStuck:)``), a probe opens a single connection of its own every
+/// ``probeInterval`` (a refused one fails at once, where a pool's request would wait out its
+/// backoff). While the probe fails, the database is down (``isDown``): loans fail at once, and
+/// the pool is replaced, so that its waiting borrowers fail too. Once a probe's connection
+/// answers after that, or after a loan waited too long, a fresh client becomes ``current``;
+/// the one before is shut down, and a borrower still waiting in its pool borrows again from
+/// the new one.
 final class PostgresClients: Sendable {
     private struct State {
         var current: PostgresClient
@@ -20,6 +23,9 @@ final class PostgresClients: Sendable {
         /// The runs of clients replaced or given up, ending once their loans have.
         var retiredRuns: [Task<Void, Never>] = []
         var probe: Task<Void, Never>?
+        /// Whether the current pool is stuck (a borrower waited for a connection too long),
+        /// and is replaced once the database answers.
+        var isPoolStuck = false
         var isDown = false
         var isClosed = false
     }
@@ -55,10 +61,16 @@ final class PostgresClients: Sendable {
         state.withLock { $0.isDown }
     }
 
-    /// A loan found the database unreachable, or its connection lost: starts the probe, unless
-    /// it runs already.
-    func lost() {
+    /// The client to borrow from now, or `nil` while the database is down.
+    var lendable: PostgresClient? {
+        state.withLock { $0.isDown ? nil : $0.current }
+    }
+
+    /// A loan waited too long for a connection (`poolIsStuck`), or lost its connection: starts
+    /// the probe, unless it runs already.
+    func lost(poolIsStuck: Bool) {
         state.withLock { state in
+            state.isPoolStuck = state.isPoolStuck || poolIsStuck
             guard state.probe == nil, !state.isClosed else { return }
             state.probe = Task { [self] in await probe() }
         }
@@ -91,23 +103,25 @@ final class PostgresClients: Sendable {
                 _ = try await connection.query("SELECT 1", logger: logger)
             }
             let answered = if case .success = await outcome(of: check, within: Self.probeLimit) { true } else { false }
-            let replaced = state.withLock { state -> Task<Void, Never>?? in
-                guard answered, !state.isClosed else {
-                    state.isDown = true
-                    return nil
-                }
+            // A fresh client when the database is found down (the old pool's waiting borrowers
+            // then fail at once, and, trying again, find it down, instead of waiting out their
+            // limit), and when it answers again after that or after the pool got stuck. A
+            // connection ended while the database stayed up leaves the pool as it is.
+            let (replaced, isDown) = state.withLock { state -> (Task<Void, Never>?, Bool) in
+                if answered { state.probe = nil }
+                let replaces = answered ? state.isDown || state.isPoolStuck : !state.isDown
+                guard !state.isClosed, replaces else { return (nil, !answered) }
                 let (client, run) = Self.start(configuration, logger: logger)
-                defer { (state.current, state.currentRun, state.isDown, state.probe) = (client, run, false, nil) }
+                defer { (state.current, state.currentRun, state.isDown, state.isPoolStuck) = (client, run, !answered, false) }
                 state.retiredRuns.append(state.currentRun)
-                return .some(state.currentRun)
+                return (state.currentRun, !answered)
             }
-            guard let replaced else {
-                try? await Task.sleep(for: Self.probeInterval)
-                continue
-            }
-            logger.info("PostgreSQL answers again; connections are lent from a fresh pool")
             replaced?.cancel()
-            return
+            guard isDown else {
+                if replaced != nil { logger.info("PostgreSQL answers; connections are lent from a fresh pool") }
+                return
+            }
+            try? await Task.sleep(for: Self.probeInterval)
         }
     }
 

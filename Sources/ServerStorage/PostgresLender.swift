@@ -45,9 +45,8 @@ struct PostgresLender: SQLConnectionLender {
     private func lendOnce<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result, until deadline: ContinuousClock.Instant
     ) async throws -> Result {
-        guard !clients.isDown else { throw DatabaseUnavailable.down }
+        guard let client = clients.lendable else { throw DatabaseUnavailable.down }
         let loan = PostgresLoan(limit: limit)
-        let client = clients.current
         let lease = Task {
             do {
                 try await client.withConnection { connection in await loan.lend(connection) }
@@ -55,8 +54,12 @@ struct PostgresLender: SQLConnectionLender {
                 loan.failToLend(error)
             }
         }
-        // On the global executor: a timer on a busy event loop would fire late.
-        let timer = Task(executorPreference: globalConcurrentExecutor) {
+        // On the global executor: a timer on a busy event loop would fire late. A borrower
+        // still waiting for a connection after ``slowLend`` has the probe find out whether the
+        // database is there: a pool that cannot connect keeps its borrowers waiting, silently.
+        let timer = Task(executorPreference: globalConcurrentExecutor) { [clients] in
+            guard (try? await Task.sleep(until: min(deadline, .now + Self.slowLend))) != nil else { return }
+            if loan.isWaitingForConnection { clients.lost(poolIsStuck: true) }
             guard (try? await Task.sleep(until: deadline)) != nil else { return }
             await loan.expire()
         }
@@ -73,7 +76,7 @@ struct PostgresLender: SQLConnectionLender {
                 loan.failToLend(CancellationError())
             }
         } catch {
-            throw notLent(because: error, loan: loan)
+            throw notLent(because: error, loan: loan, by: client)
         }
         // A connection the server ended while it sat in the pool: nothing was sent on it, so
         // another loan may be tried. It goes back only once the pool knows it is closed, or
@@ -98,6 +101,9 @@ struct PostgresLender: SQLConnectionLender {
         } catch {
             let cause = (error as? ConnectionLeftUnusable)?.cause ?? error
             let unavailable = Self.unavailable(cause, loan: loan)
+            // The server ended the connection (shut down, restarted) or it closed unanswered:
+            // the probe finds out at once whether the database is there.
+            if unavailable == .connectionLost || unavailable == .closedUnanswered { clients.lost(poolIsStuck: false) }
             // Closed, the client drops it from its pool rather than lend it again; it goes back
             // once the pool has heard that it closed (not waited for past a moment: a close on a
             // busy event loop must not hold the borrower).
@@ -109,21 +115,26 @@ struct PostgresLender: SQLConnectionLender {
         }
     }
 
+    /// How long a borrower waits for a connection before the probe is asked whether the
+    /// database is there.
+    static let slowLend = Duration.seconds(1)
+
     /// How long after its connection closed a borrower still waiting for an answer is told
     /// that none will come: PostgresNIO fails every statement written before the close within it.
     static let closeGrace = Duration.milliseconds(100)
 
-    /// Why no connection was lent, as the caller should hear it: its own cancellation as it
-    /// is, and every failure of the pool or the database as ``DatabaseUnavailable`` (the pool
-    /// shut down, as a replaced one is, may be borrowed from again at once).
-    private func notLent(because error: any Error, loan: PostgresLoan) -> any Error {
+    /// Why `client` lent no connection, as the caller should hear it: its own cancellation as
+    /// it is, and every failure of the pool or the database as ``DatabaseUnavailable`` (a
+    /// client replaced meanwhile, whose pool failed its waiting borrowers, may be borrowed from
+    /// again at once).
+    private func notLent(because error: any Error, loan: PostgresLoan, by client: PostgresClient) -> any Error {
         if error is CancellationError { return error }
+        if client !== clients.current { return DatabaseUnavailable.connectionLost }
         if let unavailable = error as? DatabaseUnavailable {
-            if loan.didExpire { clients.lost() }
+            if loan.didExpire { clients.lost(poolIsStuck: true) }
             return unavailable
         }
-        if let error = error as? PSQLError, error.code == .poolClosed { return DatabaseUnavailable.connectionLost }
-        clients.lost()
+        clients.lost(poolIsStuck: true)
         return DatabaseUnavailable.noAnswer(within: limit)
     }
 

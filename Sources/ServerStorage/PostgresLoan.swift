@@ -32,6 +32,11 @@ final class PostgresLoan: Sendable {
         self.limit = limit
     }
 
+    /// Whether the borrower is still waiting for a connection.
+    var isWaitingForConnection: Bool {
+        state.withLock { $0.connection == nil && $0.failure == nil && !$0.didExpire && !$0.isGivenBack }
+    }
+
     /// Whether the limit passed before the connection was given back.
     var didExpire: Bool {
         state.withLock { $0.didExpire }

@@ -17,8 +17,10 @@ package struct PrivatePostgres: Sendable {
     /// The URL of the cluster's database, with ``waitLimit`` as its `wait_limit`.
     package let url: String
     private let directory: String
-    /// How long a statement waits for a connection and its answer: a server's default.
-    package static let waitLimit = Duration.seconds(4)
+    /// How long a statement waits for a connection and its answer: twice a server's default,
+    /// for the schema's first statements on a fresh cluster of a busy machine. Answers while
+    /// the server is down come sooner: the probe finds it down.
+    package static let waitLimit = Duration.seconds(8)
 
     /// Runs `body` with a new cluster, removed when `body` returns or throws; skipped as
     /// ``TestPostgres/requiredURL()`` skips where PostgreSQL is not set up.
