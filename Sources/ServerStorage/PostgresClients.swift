@@ -8,12 +8,11 @@ import PostgresNIO
 /// PostgresNIO's pool, once it fails to connect, tries again after a backoff that grows by a
 /// quarter each time, up to a minute, and meanwhile keeps its borrowers waiting: after an
 /// outage of ten seconds its next try may come seconds after the database is back. So once a
-/// loan has waited a second for a connection, or lost the one it had
-/// (``lost(poolIsStuck:)``), a probe opens a single connection of its own every
+/// loan has waited a second for a connection, or lost the one it had (``lost()``), a probe opens a single connection of its own every
 /// ``probeInterval`` (a refused one fails at once, where a pool's request would wait out its
 /// backoff). While the probe fails, the database is down (``isDown``): loans fail at once, and
 /// the pool is replaced, so that its waiting borrowers fail too. Once a probe's connection
-/// answers after that, or after a loan waited too long, a fresh client becomes ``current``;
+/// answers after that, a fresh client becomes ``current``;
 /// the one before is shut down, and a borrower still waiting in its pool borrows again from
 /// the new one.
 final class PostgresClients: Sendable {
@@ -23,9 +22,6 @@ final class PostgresClients: Sendable {
         /// The runs of clients replaced or given up, ending once their loans have.
         var retiredRuns: [Task<Void, Never>] = []
         var probe: Task<Void, Never>?
-        /// Whether the current pool is stuck (a borrower waited for a connection too long),
-        /// and is replaced once the database answers.
-        var isPoolStuck = false
         var isDown = false
         var isClosed = false
     }
@@ -33,7 +29,7 @@ final class PostgresClients: Sendable {
     /// How often the probe tries a fresh client while the database is down, and how long each
     /// try may take.
     static let probeInterval = Duration.milliseconds(250)
-    static let probeLimit = Duration.seconds(2)
+    static let probeLimit = Duration.seconds(4)
     /// How long ``shutdown()`` waits for each client's connections to close.
     static let shutdownLimit = Duration.seconds(2)
 
@@ -66,11 +62,10 @@ final class PostgresClients: Sendable {
         state.withLock { $0.isDown ? nil : $0.current }
     }
 
-    /// A loan waited too long for a connection (`poolIsStuck`), or lost its connection: starts
-    /// the probe, unless it runs already.
-    func lost(poolIsStuck: Bool) {
+    /// A loan waited long for a connection, or lost its connection: starts the probe, unless it
+    /// runs already.
+    func lost() {
         state.withLock { state in
-            state.isPoolStuck = state.isPoolStuck || poolIsStuck
             guard state.probe == nil, !state.isClosed else { return }
             state.probe = Task { [self] in await probe() }
         }
@@ -105,14 +100,14 @@ final class PostgresClients: Sendable {
             let answered = if case .success = await outcome(of: check, within: Self.probeLimit) { true } else { false }
             // A fresh client when the database is found down (the old pool's waiting borrowers
             // then fail at once, and, trying again, find it down, instead of waiting out their
-            // limit), and when it answers again after that or after the pool got stuck. A
-            // connection ended while the database stayed up leaves the pool as it is.
+            // limit), and when it answers again after that. A database that answered the
+            // probe at once leaves the pool as it is: a slow loan on a busy machine, or one
+            // connection ended, is no reason to close the others.
             let (replaced, isDown) = state.withLock { state -> (Task<Void, Never>?, Bool) in
                 if answered { state.probe = nil }
-                let replaces = answered ? state.isDown || state.isPoolStuck : !state.isDown
-                guard !state.isClosed, replaces else { return (nil, !answered) }
+                guard !state.isClosed, answered == state.isDown else { return (nil, !answered) }
                 let (client, run) = Self.start(configuration, logger: logger)
-                defer { (state.current, state.currentRun, state.isDown, state.isPoolStuck) = (client, run, !answered, false) }
+                defer { (state.current, state.currentRun, state.isDown) = (client, run, !answered) }
                 state.retiredRuns.append(state.currentRun)
                 return (state.currentRun, !answered)
             }

@@ -54,14 +54,9 @@ struct PostgresLender: SQLConnectionLender {
                 loan.failToLend(error)
             }
         }
-        // On the global executor: a timer on a busy event loop would fire late. A borrower
-        // still waiting for a connection after ``slowLend`` has the probe find out whether the
-        // database is there: a pool that cannot connect keeps its borrowers waiting, silently.
+        // On the global executor: a timer on a busy event loop would fire late.
         let timer = Task(executorPreference: globalConcurrentExecutor) { [clients] in
-            guard (try? await Task.sleep(until: min(deadline, .now + Self.slowLend))) != nil else { return }
-            if loan.isWaitingForConnection { clients.lost(poolIsStuck: true) }
-            guard (try? await Task.sleep(until: deadline)) != nil else { return }
-            await loan.expire()
+            await Self.watch(loan, until: deadline, clients: clients)
         }
         defer {
             loan.giveBack()
@@ -85,14 +80,6 @@ struct PostgresLender: SQLConnectionLender {
             _ = await outcome(of: Task { try await connection.closeFuture.get() }, within: .milliseconds(500))
             throw DatabaseUnavailable.connectionLost
         }
-        // A statement written once the connection has let go of its channel is never answered:
-        // shortly after the connection closes, a borrower still waiting is told so.
-        connection.closeFuture.whenComplete { _ in
-            Task {
-                try? await Task.sleep(for: Self.closeGrace)
-                loan.connectionClosed()
-            }
-        }
         // The statements run in a task of their own, so that the borrower can leave at the
         // deadline even if a statement on a connection closed under it were never failed.
         let work = Task { try await body(connection.sql(queryLogLevel: nil)) }
@@ -103,7 +90,7 @@ struct PostgresLender: SQLConnectionLender {
             let unavailable = Self.unavailable(cause, loan: loan)
             // The server ended the connection (shut down, restarted) or it closed unanswered:
             // the probe finds out at once whether the database is there.
-            if unavailable == .connectionLost || unavailable == .closedUnanswered { clients.lost(poolIsStuck: false) }
+            if unavailable == .connectionLost || unavailable == .closedUnanswered { clients.lost() }
             // Closed, the client drops it from its pool rather than lend it again; it goes back
             // once the pool has heard that it closed (not waited for past a moment: a close on a
             // busy event loop must not hold the borrower).
@@ -115,13 +102,36 @@ struct PostgresLender: SQLConnectionLender {
         }
     }
 
+    /// Watches `loan` until `deadline`, then ends it (``PostgresLoan/expire()``), unless the
+    /// task is cancelled first (the loan ended):
+    /// - a borrower still waiting for a connection after ``slowLend`` has the probe find out
+    ///   whether the database is there (a pool that cannot connect keeps its borrowers waiting,
+    ///   silently);
+    /// - a borrower whose connection has been closed for a ``watchInterval`` is told that no
+    ///   answer will come (a statement written once the connection let go of its channel is
+    ///   never answered; one written before is failed within the interval).
+    private static func watch(_ loan: PostgresLoan, until deadline: ContinuousClock.Instant, clients: PostgresClients) async {
+        let slow = ContinuousClock.now + slowLend
+        var askedProbe = false, sawClosed = false
+        while ContinuousClock.now < deadline {
+            guard (try? await Task.sleep(until: min(deadline, .now + watchInterval))) != nil else { return }
+            if loan.lentConnectionIsClosed {
+                if sawClosed { loan.connectionClosed() }
+                sawClosed = true
+            }
+            if !askedProbe, loan.isWaitingForConnection, ContinuousClock.now >= slow {
+                askedProbe = true
+                clients.lost()
+            }
+        }
+        await loan.expire()
+    }
+
     /// How long a borrower waits for a connection before the probe is asked whether the
     /// database is there.
     static let slowLend = Duration.seconds(1)
-
-    /// How long after its connection closed a borrower still waiting for an answer is told
-    /// that none will come: PostgresNIO fails every statement written before the close within it.
-    static let closeGrace = Duration.milliseconds(100)
+    /// How often a loan is looked at while it lasts.
+    static let watchInterval = Duration.milliseconds(100)
 
     /// Why `client` lent no connection, as the caller should hear it: its own cancellation as
     /// it is, and every failure of the pool or the database as ``DatabaseUnavailable`` (a
@@ -131,10 +141,10 @@ struct PostgresLender: SQLConnectionLender {
         if error is CancellationError { return error }
         if client !== clients.current { return DatabaseUnavailable.connectionLost }
         if let unavailable = error as? DatabaseUnavailable {
-            if loan.didExpire { clients.lost(poolIsStuck: true) }
+            if loan.didExpire { clients.lost() }
             return unavailable
         }
-        clients.lost(poolIsStuck: true)
+        clients.lost()
         return DatabaseUnavailable.noAnswer(within: limit)
     }
 

@@ -32,6 +32,11 @@ final class PostgresLoan: Sendable {
         self.limit = limit
     }
 
+    /// Whether the connection lent is closed.
+    var lentConnectionIsClosed: Bool {
+        state.withLock { $0.connection?.isClosed ?? false }
+    }
+
     /// Whether the borrower is still waiting for a connection.
     var isWaitingForConnection: Bool {
         state.withLock { $0.connection == nil && $0.failure == nil && !$0.didExpire && !$0.isGivenBack }
@@ -128,8 +133,8 @@ final class PostgresLoan: Sendable {
         lender?.resume()
     }
 
-    /// The lent connection closed a moment ago: a borrower still waiting for its statements'
-    /// outcome is told that none will come (a statement written after the connection let go
+    /// The lent connection has been closed for a moment: a borrower still waiting for its
+    /// statements' outcome is told that none will come (a statement written after the connection let go
     /// of its channel is never answered).
     func connectionClosed() {
         let outcome = state.withLock { state -> (any OutcomeWaiter)? in
