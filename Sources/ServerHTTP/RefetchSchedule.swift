@@ -11,6 +11,11 @@ package actor RefetchSchedule {
     private var lastAttempt: Date?
     private var inFlight: Task<Void, Never>?
 
+    /// Whether a fetch is under way (or waiting for its slot).
+    package var isFetching: Bool {
+        inFlight != nil
+    }
+
     /// A schedule allowing one fetch per `minimumInterval` of the clock `now`.
     package init(minimumInterval: Duration, now: @escaping @Sendable () -> Date = { Date() }) {
         self.minimumInterval = minimumInterval
@@ -28,6 +33,9 @@ package actor RefetchSchedule {
             // A fetch scheduled for later is only worth waiting for by those who asked to wait.
             if !waitingForNextSlot, let lastAttempt, lastAttempt > current { return false }
             await inFlight.value
+            // Whoever resumes first clears the finished fetch, so that a caller asking again at
+            // once schedules a new one instead of joining this one again.
+            if self.inFlight == inFlight { self.inFlight = nil }
             return true
         }
         var wait = Duration.zero
@@ -42,7 +50,7 @@ package actor RefetchSchedule {
         }
         inFlight = scheduled
         await scheduled.value
-        inFlight = nil
+        if inFlight == scheduled { inFlight = nil }
         return true
     }
 }

@@ -26,6 +26,8 @@ struct JWKSRefreshTests {
             case garbage
             /// Nothing for ten seconds, longer than the engine waits.
             case silence
+            /// 503 after 500 ms: a fetch that is under way when the test's next request comes.
+            case slowlyUnavailable
         }
 
         let document = Locked(Data())
@@ -51,6 +53,9 @@ struct JWKSRefreshTests {
                 return Response(status: .ok, headers: [.contentType: "application/json"],
                                 body: .init(byteBuffer: ByteBuffer(data: publisher.document.withLock { $0 })))
             case .unavailable:
+                return Response(status: .serviceUnavailable)
+            case .slowlyUnavailable:
+                try await Task.sleep(for: .milliseconds(500))
                 return Response(status: .serviceUnavailable)
             case .garbage:
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"keys":[{"kty":"RSA","n":"%%%"}]"#)))
@@ -87,11 +92,13 @@ struct JWKSRefreshTests {
         try await client.send(.GET, "\(Fixtures.provider)/vehicles/none", token: token)
     }
 
-    @Test("an engine started before its JWKS URL answers waits for the next fetch for the first tokens, and accepts them")
-    func aSourceThatNeverAnsweredIsWaitedFor() async throws {
+    @Test(
+        "an engine started before its JWKS URL answers waits for the next fetch for the first tokens, and accepts them; also a token that comes while the failing first fetch is under way",
+        arguments: [Publisher.Answer.unavailable, .slowlyUnavailable])
+    func aSourceThatNeverAnsweredIsWaitedFor(firstAnswer: Publisher.Answer) async throws {
         let publisher = Publisher()
         try publisher.publish([(TestKeys.server, .serviceSuperUser)])
-        publisher.answer.withLock { $0 = .unavailable }
+        publisher.answer.withLock { $0 = firstAnswer }
         try await Self.withJWKSServer(publisher) { url in
             try await TestEngine.with(configure: { configuration in
                 configuration.trustedAccounts = []
