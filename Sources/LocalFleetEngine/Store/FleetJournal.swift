@@ -33,7 +33,7 @@ enum FleetJournal {
     static func appends(_ rows: [String: Data?], of kind: FleetTable, provider: String, rowsPerStatement: Int) -> [any SQLExpression] {
         let rows = Array(rows)
         return stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in
-            JournalAppend(journal: kind.journal, provider: provider, rows: rows[start..<min(start + rowsPerStatement, rows.count)])
+            MessageInsert(table: kind.journal, idColumn: "resource_id", provider: provider, rows: rows[start..<min(start + rowsPerStatement, rows.count)])
         }
     }
 
@@ -78,28 +78,5 @@ enum FleetJournal {
             try apply(try row.decode(column: "resource_id", as: String.self), try row.decode(column: "message", as: Data?.self))
         }
         return rows.count
-    }
-}
-
-/// `INSERT INTO journal (provider, resource_id, message) VALUES (…), (…)`,
-/// written straight into the serializer (as ``SQLFleetStore``'s upserts are, for the same reason).
-private struct JournalAppend: SQLExpression {
-    let journal: String
-    let provider: String
-    let rows: ArraySlice<(key: String, value: Data?)>
-
-    func serialize(to serializer: inout SQLSerializer) {
-        serializer.sql.reserveCapacity(80 + rows.count * 24)
-        serializer.binds.reserveCapacity(serializer.binds.count + rows.count * 3)
-        serializer.write("INSERT INTO \(journal) (provider, resource_id, message) VALUES ")
-        for (index, row) in rows.enumerated() {
-            serializer.write(index == 0 ? "(" : ", (")
-            serializer.write(bind: provider)
-            serializer.write(", ")
-            serializer.write(bind: row.key)
-            serializer.write(", ")
-            if let message = row.value { serializer.write(bind: message) } else { serializer.write("NULL") }
-            serializer.write(")")
-        }
     }
 }

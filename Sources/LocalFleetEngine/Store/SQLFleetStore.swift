@@ -135,12 +135,12 @@ package struct SQLFleetStore: FleetStore {
     /// The upserts of the `messages` of `table` and the deletes of its ids whose message is
     /// `nil`, at most ``rowsPerStatement`` rows a statement.
     static func statements(_ table: String, _ idColumn: String, _ provider: String, _ messages: [String: Data?]) -> [any SQLExpression] {
-        let upserts = messages.compactMap { id, message in message.map { (key: id, value: $0) } }
+        let upserts = messages.filter { $0.value != nil }.map { (key: $0.key, value: $0.value) }
         let deletions = messages.filter { $0.value == nil }.map(\.key)
         var statements: [any SQLExpression] = []
         for start in stride(from: 0, to: upserts.count, by: rowsPerStatement) {
             let slice = upserts[start..<min(start + rowsPerStatement, upserts.count)]
-            statements.append(MessageUpsert(table: table, idColumn: idColumn, provider: provider, rows: slice))
+            statements.append(MessageInsert(table: table, idColumn: idColumn, provider: provider, rows: slice, replacing: true))
         }
         for start in stride(from: 0, to: deletions.count, by: rowsPerStatement) {
             let ids = deletions[start..<min(start + rowsPerStatement, deletions.count)]
@@ -169,32 +169,5 @@ package struct SQLFleetStore: FleetStore {
             .where("provider", .equal, provider)
             .all()
             .map { (try $0.decode(column: table.idColumn, as: String.self), try $0.decode(column: "message", as: Data.self)) }
-    }
-}
-
-/// `INSERT INTO table (provider, id, message) VALUES (…), (…) ON CONFLICT (provider, id) DO
-/// UPDATE SET message = excluded.message`, written straight into the serializer: SQLKit's
-/// insert builder spent more time composing a batch of a hundred rows than SQLite took to
-/// parse it. Table and column names are the store's own constants, plain lowercase words.
-private struct MessageUpsert: SQLExpression {
-    let table: String
-    let idColumn: String
-    let provider: String
-    let rows: ArraySlice<(key: String, value: Data)>
-
-    func serialize(to serializer: inout SQLSerializer) {
-        serializer.sql.reserveCapacity(160 + rows.count * 24)
-        serializer.binds.reserveCapacity(serializer.binds.count + rows.count * 3)
-        serializer.write("INSERT INTO \(table) (provider, \(idColumn), message) VALUES ")
-        for (index, row) in rows.enumerated() {
-            serializer.write(index == 0 ? "(" : ", (")
-            serializer.write(bind: provider)
-            serializer.write(", ")
-            serializer.write(bind: row.key)
-            serializer.write(", ")
-            serializer.write(bind: row.value)
-            serializer.write(")")
-        }
-        serializer.write(" ON CONFLICT (provider, \(idColumn)) DO UPDATE SET message = excluded.message")
     }
 }
