@@ -1,5 +1,6 @@
 import Foundation
 @testable import LocalFleetEngine
+import Locking
 import Logging
 import ServerStorage
 import Testing
@@ -87,6 +88,82 @@ struct FleetEngineDatabaseFaultTests {
         } catch {
             await fresh.drop()
             throw error
+        }
+    }
+
+    @Test(
+        "PostgreSQL stopped under location updates: each answered 200, or 503 with Retry-After, within 5 s; healthz says so; served again within 2 s; every acknowledged update kept",
+        .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped)
+    )
+    func postgresStoppedUnderLoad() async throws {
+        try await PrivatePostgres.with { cluster in
+            let location = DatabaseLocation.postgres(url: cluster.url)
+            let vehicles = (0..<8).map { "moving-\($0)" }
+            // The latest latitude each vehicle's updates were acknowledged with.
+            let acknowledged = Locked<[String: Double]>([:])
+            let outcomes = Locked<[(status: Int, retryAfter: String?, elapsed: Duration)]>([])
+            try await TestEngine.withDatabase(location: location) { client, _ in
+                for id in vehicles {
+                    let created = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server, body: Fixtures.vehicleBody())
+                    try #require(created.status == 200, "\(created)")
+                }
+                let stop = Locked(false)
+                let load = Task {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for id in vehicles {
+                            group.addTask {
+                                var step = 0
+                                while !stop.withLock({ $0 }) {
+                                    step += 1
+                                    let latitude = Double(step) / 10_000
+                                    let started = ContinuousClock.now
+                                    let response = try await client.send(
+                                        .PUT, "\(Fixtures.provider)/vehicles/\(id)?updateMask=lastLocation", token: Tokens.server,
+                                        body: Fixtures.locationUpdate(latitude: latitude, longitude: 1))
+                                    outcomes.withLock { $0.append((response.status, response.retryAfter, .now - started)) }
+                                    if response.status == 200 { acknowledged.withLock { $0[id] = latitude } }
+                                    // Paced: each refusal is a line in the engine's log.
+                                    try await Task.sleep(for: .milliseconds(50))
+                                }
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(300))
+                try await cluster.halt()
+                try await waitUntil(timeout: .seconds(30)) { try await client.send(.GET, "/healthz", authorization: nil).status == 503 }
+                try await waitUntil(timeout: .seconds(30)) { outcomes.withLock { $0.contains { $0.status == 503 } } }
+                try await cluster.resume()
+                let resumed = ContinuousClock.now
+                let before = outcomes.withLock { $0.count }
+                try await waitUntil(timeout: .seconds(30)) { outcomes.withLock { $0.dropFirst(before).contains { $0.status == 200 } } }
+                let recovery = ContinuousClock.now - resumed
+                stop.withLock { $0 = true }
+                try await load.value
+                #expect(try await client.send(.GET, "/healthz", authorization: nil).status == 200)
+
+                let all = outcomes.withLock { $0 }
+                for outcome in all where outcome.status != 200 {
+                    #expect(outcome.status == 503 && outcome.retryAfter == "1", "\(outcome)")
+                }
+                let slowest = all.map(\.elapsed).max() ?? .zero
+                #expect(slowest < .seconds(5), "slowest answer: \(slowest)")
+                #expect(recovery < .seconds(2), "served again \(recovery) after the server was back")
+                print("Local Fleet Engine, PostgreSQL stopped under location updates: \(all.count) updates, \(all.filter { $0.status == 503 }.count) answered 503, slowest \(slowest); served again \(recovery) after the server was back")
+            }
+            // Every acknowledged update is in the database: each vehicle is where its last
+            // acknowledged update put it, or further on (a 503 whose commit lost its connection
+            // may have been made).
+            let kept = acknowledged.withLock { $0 }
+            #expect(kept.count == vehicles.count)
+            try await TestEngine.withDatabase(location: location) { client, _ in
+                for (id, latitude) in kept {
+                    let vehicle = try await client.send(.GET, "\(Fixtures.provider)/vehicles/\(id)", token: Tokens.server)
+                    let stored = try #require(vehicle.value("lastLocation.location.latitude") as? Double, "\(id): \(vehicle)")
+                    #expect(stored >= latitude, "\(id): acknowledged at \(latitude), stored at \(stored)")
+                }
+            }
         }
     }
 

@@ -34,7 +34,7 @@ struct TestClient: Sendable {
         }
         let response = try await Self.http.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 22)
-        return TestResponse(status: Int(response.status.code), body: String(buffer: bytes))
+        return TestResponse(status: Int(response.status.code), body: String(buffer: bytes), retryAfter: response.headers.first(name: "Retry-After"))
     }
 
     /// Sends with `Authorization: Bearer <token>`.
@@ -47,6 +47,8 @@ struct TestClient: Sendable {
 struct TestResponse: CustomStringConvertible {
     let status: Int
     let body: String
+    /// The `Retry-After` header, when there is one.
+    var retryAfter: String?
 
     var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
