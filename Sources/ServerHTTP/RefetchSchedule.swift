@@ -11,11 +11,6 @@ package actor RefetchSchedule {
     private var lastAttempt: Date?
     private var inFlight: Task<Void, Never>?
 
-    /// Whether a fetch is under way (or waiting for its slot).
-    package var isFetching: Bool {
-        inFlight != nil
-    }
-
     /// A schedule allowing one fetch per `minimumInterval` of the clock `now`.
     package init(minimumInterval: Duration, now: @escaping @Sendable () -> Date = { Date() }) {
         self.minimumInterval = minimumInterval
@@ -52,6 +47,19 @@ package actor RefetchSchedule {
         await scheduled.value
         if inFlight == scheduled { inFlight = nil }
         return true
+    }
+
+    /// ``run(waitingForNextSlot:_:)``, waiting for the next slot; a caller that joined a fetch
+    /// under way, which then `failed()`, waits for the one after it too, as a caller that came
+    /// just after the failure does.
+    package func runWaitingForNextSlot(
+        _ fetch: @escaping @Sendable () async -> Void, failed: @Sendable () async -> Bool
+    ) async -> Bool {
+        // Read in the same step as run's own look at it: no fetch can start in between.
+        let joins = inFlight != nil
+        let fetched = await run(waitingForNextSlot: true, fetch)
+        guard joins, fetched, await failed() else { return fetched }
+        return await run(waitingForNextSlot: true, fetch)
     }
 }
 

@@ -55,12 +55,8 @@ package actor RefreshedDocument<Value: Sendable> {
     /// allows it), or joins the fetch under way; returns whether a fetch was made, i.e. whether
     /// the value may have changed.
     package func refresh(waitingForNextSlot: Bool = false) async -> Bool {
-        let joins = waitingForNextSlot ? await schedule.isFetching : false
-        let fetched = await schedule.run(waitingForNextSlot: waitingForNextSlot) { await self.fetch() }
-        // A caller waiting for the next slot that joined a fetch under way, which then failed,
-        // waits for the one after it, as a caller that came just after the failure does.
-        guard joins, fetched, lastFailure != nil else { return fetched }
-        return await schedule.run(waitingForNextSlot: true) { await self.fetch() }
+        guard waitingForNextSlot else { return await schedule.run { await self.fetch() } }
+        return await schedule.runWaitingForNextSlot({ await self.fetch() }, failed: { await self.lastFailure != nil })
     }
 
     private func fetch() async {

@@ -239,10 +239,14 @@ package final class FleetDatabase: Sendable {
                 changeFeed?.changed()
                 return result
             } catch let failure {
-                // On a lost connection the server has rolled back already; a ROLLBACK sent there
-                // could be written after PostgresNIO let go of the channel and never be
-                // answered. The connection is closed instead.
-                if PostgresLender.isConnectionLost(failure) { throw ConnectionLeftUnusable(cause: failure) }
+                // On a lost connection the server has rolled back already (before a COMMIT, so
+                // the transaction may run again on another connection), or the COMMIT's fate is
+                // unknown; a ROLLBACK sent there could be written after PostgresNIO let go of the
+                // channel and never be answered. The connection is closed instead.
+                if PostgresLender.isConnectionLost(failure) {
+                    throw ConnectionLeftUnusable(cause: DatabaseUnavailable.connectionLost)
+                }
+                if failure as? DatabaseUnavailable == .commitUnconfirmed { throw ConnectionLeftUnusable(cause: failure) }
                 do {
                     try await connection.raw("ROLLBACK").run()
                 } catch {

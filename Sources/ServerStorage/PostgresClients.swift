@@ -71,8 +71,8 @@ final class PostgresClients: Sendable {
         }
     }
 
-    /// Stops the probe and every client, waiting for each at most ``shutdownLimit``: a loan
-    /// that never ends must not hold the process.
+    /// Stops the probe and every client, waiting for them at most ``shutdownLimit`` in all: a
+    /// loan that never ends must not hold the process.
     func shutdown() async {
         let (probe, runs) = state.withLock { state -> (Task<Void, Never>?, [Task<Void, Never>]) in
             state.isClosed = true
@@ -81,10 +81,8 @@ final class PostgresClients: Sendable {
         }
         probe?.cancel()
         await probe?.value
-        for run in runs {
-            run.cancel()
-            _ = await outcome(of: Task { await run.value }, within: Self.shutdownLimit)
-        }
+        for run in runs { run.cancel() }
+        _ = await outcome(of: Task { for run in runs { await run.value } }, within: Self.shutdownLimit)
     }
 
     /// Opens a connection every ``probeInterval`` until one answers, then makes a fresh client

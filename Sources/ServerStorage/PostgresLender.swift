@@ -25,7 +25,8 @@ struct PostgresLender: SQLConnectionLender {
             do {
                 return try await lendOnce(body, until: deadline)
             } catch let failure as DatabaseUnavailable where failure.mayRetry {
-                continue
+                // Never a statement started after the limit.
+                guard ContinuousClock.now < deadline else { throw DatabaseUnavailable.noAnswer(within: limit) }
             }
         }
         return try await lendOnce(body, until: deadline)
@@ -153,7 +154,10 @@ struct PostgresLender: SQLConnectionLender {
     private static func unavailable(_ error: any Error, loan: PostgresLoan) -> DatabaseUnavailable? {
         if let unavailable = error as? DatabaseUnavailable { return unavailable }
         if loan.didExpire { return .noAnswer(within: loan.limit) }
-        return isConnectionLost(error) ? .connectionLost : nil
+        // A statement of its own may have committed before its connection was lost: it is not
+        // run again (a transaction that lost its connection before its COMMIT says so itself,
+        // and is; see FleetDatabase.transaction).
+        return isConnectionLost(error) ? .closedUnanswered : nil
     }
 
     /// Whether `error` is the connection failing rather than the statement: closed by either

@@ -13,8 +13,8 @@ import SwiftProtobuf
 /// A save appends its rows to the journal (``FleetJournal``), in one multi-row insert of up to
 /// ``rowsPerStatement`` rows, in one transaction when there is more than one statement, so a
 /// batch of thousands of location updates costs one commit, and its cost does not grow with
-/// the fleet. Once a provider's journal holds ``journalLimit`` rows, the save that takes it
-/// there also folds it into the tables, in the same transaction.
+/// the fleet. Once a provider's journals hold ``journalLimit`` rows, the save that takes them
+/// there then folds them into the tables, in a transaction of its own.
 package struct SQLFleetStore: FleetStore {
     /// Rows per insert or upsert statement (SQLite allows 32,766 bound values; four per row).
     static let rowsPerStatement = 1000
@@ -81,7 +81,7 @@ package struct SQLFleetStore: FleetStore {
 
     /// Saves `records`, all or none (the later record of a resource wins).
     package func save(_ records: [FleetRecord], provider: String) async throws {
-        let (statements, journalLength) = try self.statements(saving: records, provider: provider)
+        let (statements, journalLength) = try appends(saving: records, provider: provider)
         if statements.count == 1 {
             try await database.executeAtomically(statements[0])
         } else if !statements.isEmpty {
@@ -90,26 +90,30 @@ package struct SQLFleetStore: FleetStore {
             }
         }
         journalLengths.withLock { $0[provider] = journalLength }
+        if journalLength >= journalLimit { await fold(provider: provider) }
     }
 
-    /// ``save(_:provider:)`` on the calling thread, on SQLite (see ``FleetDatabase/executeWithoutWaiting(_:)``).
+    /// ``save(_:provider:)`` on the calling thread, on SQLite (see ``FleetDatabase/executeWithoutWaiting(_:)``),
+    /// unless the save fills the journal: its fold is made off the calling thread (an event
+    /// loop), through ``save(_:provider:)``.
     package func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
         // PostgreSQL always waits: nothing is encoded for it here.
         guard database.kind == .sqlite else { throw FleetDatabase.WouldWait() }
         let saving: (statements: [any SQLExpression], journalLength: Int)
         do {
-            saving = try statements(saving: records, provider: provider)
+            saving = try appends(saving: records, provider: provider)
         } catch {
             throw FleetDatabase.WouldWait()
         }
+        guard saving.journalLength < journalLimit else { throw FleetDatabase.WouldWait() }
         try database.executeWithoutWaiting(saving.statements)
         journalLengths.withLock { $0[provider] = saving.journalLength }
     }
 
-    /// The statements that save `records`, and the length of the journal once they ran: the
-    /// latest of each resource is kept first (nil: removed), so a record replaced in the same
-    /// batch is never encoded; the journal is folded when the rows take it to its limit.
-    private func statements(saving records: [FleetRecord], provider: String) throws -> (statements: [any SQLExpression], journalLength: Int) {
+    /// The statements that append `records` to the journals, and the journals' length once
+    /// they ran: the latest of each resource is kept first (nil: removed), so a record replaced
+    /// in the same batch is never encoded.
+    private func appends(saving records: [FleetRecord], provider: String) throws -> (statements: [any SQLExpression], journalLength: Int) {
         var latest: [FleetTable: [String: (any SwiftProtobuf.Message)?]] = [:]
         for record in records {
             let row = record.row
@@ -122,9 +126,23 @@ package struct SQLFleetStore: FleetStore {
             statements += FleetJournal.appends(try resources.mapValues { try $0.map(Self.message) }, of: table, provider: provider, rowsPerStatement: Self.rowsPerStatement)
             appended += resources.count
         }
-        let length = journalLengths.withLock { $0[provider] ?? 0 } + appended
-        guard length >= journalLimit else { return (statements, length) }
-        return (statements + FleetTable.allCases.flatMap { FleetJournal.fold($0, provider: provider) }, 0)
+        return (statements, journalLengths.withLock { $0[provider] ?? 0 } + appended)
+    }
+
+    /// Folds the journals of `provider` into its tables, in a transaction of its own after
+    /// the appends that filled them were committed: the fold may take longer than a statement
+    /// may wait on PostgreSQL, and one that fails loses nothing (the journals keep every row).
+    /// It is tried again once half a limit more rows have come.
+    private func fold(provider: String) async {
+        let statements = FleetTable.allCases.flatMap { FleetJournal.fold($0, provider: provider) }
+        do {
+            try await database.transaction { connection in
+                for statement in statements { try await connection.execute(sql: statement) { _ in } }
+            }
+            journalLengths.withLock { $0[provider] = 0 }
+        } catch {
+            journalLengths.withLock { $0[provider] = journalLimit / 2 }
+        }
     }
 
     /// What a row holds of `resource`.
