@@ -57,6 +57,15 @@ package struct PrivatePostgres: Sendable {
         _ = try await Self.script(["resume", directory])
     }
 
+    /// Starts the stopped server again and returns how long after it was back `served` first
+    /// held (asked until 30 s have passed): the recovery of what the test runs on it.
+    package func resume(timingUntil served: @escaping @Sendable () -> Bool) async throws -> Duration {
+        try await resume()
+        let resumed = ContinuousClock.now
+        try await waitUntil(timeout: .seconds(30)) { served() }
+        return ContinuousClock.now - resumed
+    }
+
     private static func script(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> ChildProcess.Exit {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.ci/test-postgres.sh").standardized.path
         return try await ChildProcess.run(["/bin/bash", path] + arguments, standardError: .discarded, timeout: timeout).checked()
