@@ -20,7 +20,7 @@ final class PostgresClients: Sendable {
         var current: PostgresClient
         var currentRun: Task<Void, Never>
         /// The runs of clients replaced or given up, ending once their loans have.
-        var retiredRuns: [Task<Void, Never>] = []
+        var retiredRuns: Set<Task<Void, Never>> = []
         var probe: Task<Void, Never>?
         var isDown = false
         var isClosed = false
@@ -77,7 +77,7 @@ final class PostgresClients: Sendable {
         let (probe, runs) = state.withLock { state -> (Task<Void, Never>?, [Task<Void, Never>]) in
             state.isClosed = true
             defer { state.probe = nil }
-            return (state.probe, [state.currentRun] + state.retiredRuns)
+            return (state.probe, [state.currentRun] + Array(state.retiredRuns))
         }
         probe?.cancel()
         await probe?.value
@@ -93,7 +93,10 @@ final class PostgresClients: Sendable {
                 let connection = try await PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: probeConfiguration, id: 0, logger: logger)
                 defer { Task { try? await connection.close() } }
-                _ = try await connection.query("SELECT 1", logger: logger)
+                // Bounded of its own, so that the connection is closed even when it never answers.
+                let query = Task { _ = try await connection.query("SELECT 1", logger: self.logger) }
+                guard let answer = await outcome(of: query, within: Self.probeLimit) else { throw CancellationError() }
+                try answer.get()
             }
             let answered = if case .success = await outcome(of: check, within: Self.probeLimit) { true } else { false }
             // A fresh client when the database is found down (the old pool's waiting borrowers
@@ -106,10 +109,17 @@ final class PostgresClients: Sendable {
                 guard !state.isClosed, answered == state.isDown else { return (nil, !answered) }
                 let (client, run) = Self.start(configuration, logger: logger)
                 defer { (state.current, state.currentRun, state.isDown) = (client, run, !answered) }
-                state.retiredRuns.append(state.currentRun)
+                state.retiredRuns.insert(state.currentRun)
                 return (state.currentRun, !answered)
             }
-            replaced?.cancel()
+            if let replaced {
+                replaced.cancel()
+                // Forgotten once its connections are closed: only runs still ending are kept.
+                Task {
+                    await replaced.value
+                    self.state.withLock { _ = $0.retiredRuns.remove(replaced) }
+                }
+            }
             guard isDown else {
                 if replaced != nil { logger.info("PostgreSQL answers; connections are lent from a fresh pool") }
                 return
