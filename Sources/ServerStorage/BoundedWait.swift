@@ -1,4 +1,4 @@
-import Locking
+import PostgresNIO
 
 /// Waits for the outcome of `task` for at most `limit`: `nil` when the limit, or the waiter's
 /// own cancellation, comes first. `task` is then cancelled and left to end on its own.
@@ -24,49 +24,15 @@ func outcome<Value: Sendable>(of task: Task<Value, any Error>, within limit: Dur
     return outcome
 }
 
-/// A continuation resumed once, by whichever of several parties comes first; a resumption
-/// before the continuation is set is kept for it.
-private final class OnceContinuation<Value: Sendable>: Sendable {
-    private enum State {
-        case waiting
-        case suspended(CheckedContinuation<Value, Never>)
-        case resumed(Value)
-        case done
-    }
-
-    private let state = Locked(State.waiting)
-
-    /// Sets the continuation; resumes it at once when a value came before.
-    func set(_ continuation: CheckedContinuation<Value, Never>) {
-        let early: Value? = state.withLock { state in
-            switch state {
-            case .waiting:
-                state = .suspended(continuation)
-                return nil
-            case .resumed(let value):
-                state = .done
-                return value
-            case .suspended, .done:
-                preconditionFailure("a continuation is set once")
-            }
-        }
-        if let early { continuation.resume(returning: early) }
-    }
-
-    /// Resumes with `value`, unless something resumed it before.
-    func resume(with value: Value) {
-        let continuation: CheckedContinuation<Value, Never>? = state.withLock { state in
-            switch state {
-            case .waiting:
-                state = .resumed(value)
-                return nil
-            case .suspended(let continuation):
-                state = .done
-                return continuation
-            case .resumed, .done:
-                return nil
-            }
-        }
-        continuation?.resume(returning: value)
+extension PostgresConnection {
+    /// Closes the connection (unless it is closed) and waits until it has closed, so that its
+    /// pool has heard it and lends it no more, for `limit` at most: a close on a busy event
+    /// loop must not hold the caller.
+    func close(waitingAtMost limit: Duration) async {
+        _ = await outcome(of: Task {
+            let closing: EventLoopFuture<Void> = self.close()
+            try await closing.get()
+            try await self.closeFuture.get()
+        }, within: limit)
     }
 }

@@ -78,7 +78,7 @@ struct PostgresLender: SQLConnectionLender {
         // another loan may be tried. It goes back only once the pool knows it is closed, or
         // the next borrower could be lent it again.
         if connection.isClosed {
-            _ = await outcome(of: Task { try await connection.closeFuture.get() }, within: .milliseconds(500))
+            await connection.close(waitingAtMost: .milliseconds(500))
             throw DatabaseUnavailable.connectionLost
         }
         // The statements run in a task of their own, so that the borrower can leave at the
@@ -92,13 +92,8 @@ struct PostgresLender: SQLConnectionLender {
             // The server ended the connection (shut down, restarted) or it closed unanswered:
             // the probe finds out at once whether the database is there.
             if unavailable == .connectionLost || unavailable == .closedUnanswered { clients.lost() }
-            // Closed, the client drops it from its pool rather than lend it again; it goes back
-            // once the pool has heard that it closed (not waited for past a moment: a close on a
-            // busy event loop must not hold the borrower).
-            if error is ConnectionLeftUnusable || unavailable != nil {
-                Task { try? await connection.close() }
-                _ = await outcome(of: Task { try await connection.closeFuture.get() }, within: .milliseconds(500))
-            }
+            // Closed, the client drops it from its pool rather than lend it again.
+            if error is ConnectionLeftUnusable || unavailable != nil { await connection.close(waitingAtMost: .milliseconds(500)) }
             throw unavailable ?? cause
         }
     }

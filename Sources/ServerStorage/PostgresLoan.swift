@@ -19,8 +19,9 @@ final class PostgresLoan: Sendable {
         var isGivenBack = false
         var borrower: CheckedContinuation<PostgresConnection, any Error>?
         var lender: CheckedContinuation<Void, Never>?
-        /// The borrower waiting for its statements' outcome, resumed with it or at the limit.
-        var outcome: (any OutcomeWaiter)?
+        /// Ends the wait of the borrower waiting for its statements' outcome with an error (at
+        /// the limit, or once the connection closed), unless the outcome came first.
+        var endOutcome: (@Sendable (any Error) -> Void)?
     }
 
     private let state = Locked(State())
@@ -95,32 +96,33 @@ final class PostgresLoan: Sendable {
     }
 
     /// The borrower's side: the outcome of `work`, the statements run on the lent connection,
-    /// or ``DatabaseUnavailable`` at the limit (`work` is cancelled then, and left to end on its
-    /// own once its connection, closed by ``expire()``, fails it).
-    func outcome<Result: Sendable>(of work: Task<Result, any Error>) async throws -> Result {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-                let waiter = Waiter(continuation: continuation)
-                let ended = state.withLock { state -> DatabaseUnavailable? in
-                    if state.didExpire { return .noAnswer(within: limit) }
-                    if state.didClose { return .closedUnanswered }
-                    state.outcome = waiter
-                    return nil
-                }
-                if let ended {
-                    work.cancel()
-                    waiter.resume(throwing: ended)
-                    return
-                }
-                Task {
-                    let result = await work.result
-                    self.state.withLock { $0.outcome = nil }
-                    waiter.resume(with: result)
-                }
+    /// or ``DatabaseUnavailable`` at the limit or once the connection closed (`work` is cancelled
+    /// then, and left to end on its own).
+    func outcome<Value: Sendable>(of work: Task<Value, any Error>) async throws -> Value {
+        let waiter = OnceContinuation<Result<Value, any Error>>()
+        let ended = state.withLock { state -> DatabaseUnavailable? in
+            if state.didExpire { return .noAnswer(within: limit) }
+            if state.didClose { return .closedUnanswered }
+            state.endOutcome = { error in
+                work.cancel()
+                waiter.resume(with: .failure(error))
             }
+            return nil
+        }
+        if let ended {
+            work.cancel()
+            throw ended
+        }
+        Task {
+            let result = await work.result
+            state.withLock { $0.endOutcome = nil }
+            waiter.resume(with: result)
+        }
+        return try await withTaskCancellationHandler {
+            await withCheckedContinuation { waiter.set($0) }
         } onCancel: {
             work.cancel()
-        }
+        }.get()
     }
 
     /// The borrower's side: done with the connection (or with waiting for it).
@@ -137,58 +139,26 @@ final class PostgresLoan: Sendable {
     /// statements' outcome is told that none will come (a statement written after the connection let go
     /// of its channel is never answered).
     func connectionClosed() {
-        let outcome = state.withLock { state -> (any OutcomeWaiter)? in
+        let endOutcome = state.withLock { state in
             state.didClose = true
-            defer { state.outcome = nil }
-            return state.outcome
+            defer { state.endOutcome = nil }
+            return state.endOutcome
         }
-        outcome?.give(DatabaseUnavailable.closedUnanswered)
+        endOutcome?(DatabaseUnavailable.closedUnanswered)
     }
 
     /// The timer's side: the limit has passed. Tells a borrower still waiting, and closes a
     /// connection still in use.
     func expire() async {
-        let (borrower, outcome, inUse) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (any OutcomeWaiter)?, PostgresConnection?) in
+        let (borrower, endOutcome, inUse) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable (any Error) -> Void)?, PostgresConnection?) in
             guard !state.isGivenBack, state.failure == nil else { return (nil, nil, nil) }
             state.didExpire = true
-            defer { (state.borrower, state.outcome) = (nil, nil) }
-            return (state.borrower, state.outcome, state.connection)
+            defer { (state.borrower, state.endOutcome) = (nil, nil) }
+            return (state.borrower, state.endOutcome, state.connection)
         }
         let noAnswer = DatabaseUnavailable.noAnswer(within: limit)
         borrower?.resume(throwing: noAnswer)
-        outcome?.give(noAnswer)
-        guard let inUse else { return }
-        try? await inUse.close()
-        _ = await ServerStorage.outcome(of: Task { try await inUse.closeFuture.get() }, within: .milliseconds(500))
-    }
-}
-
-/// A borrower waiting for its statements' outcome, whatever their result type.
-private protocol OutcomeWaiter: Sendable {
-    /// Ends the wait with `error`, unless it has ended.
-    func give(_ error: any Error)
-}
-
-/// The continuation of ``PostgresLoan/outcome(of:)``, resumed once: by the outcome or by the limit.
-private final class Waiter<Result: Sendable>: OutcomeWaiter {
-    private let continuation: Locked<CheckedContinuation<Result, any Error>?>
-
-    init(continuation: CheckedContinuation<Result, any Error>) {
-        self.continuation = Locked(continuation)
-    }
-
-    func resume(with result: Swift.Result<Result, any Error>) {
-        continuation.withLock { continuation in
-            defer { continuation = nil }
-            return continuation
-        }?.resume(with: result)
-    }
-
-    func resume(throwing error: any Error) {
-        resume(with: .failure(error))
-    }
-
-    func give(_ error: any Error) {
-        resume(throwing: error)
+        endOutcome?(noAnswer)
+        await inUse?.close(waitingAtMost: .milliseconds(500))
     }
 }
