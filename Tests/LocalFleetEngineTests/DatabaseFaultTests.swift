@@ -92,7 +92,7 @@ struct FleetEngineDatabaseFaultTests {
     }
 
     @Test(
-        "PostgreSQL stopped under location updates: each answered 200, or 503 with Retry-After, within 5 s; healthz says so; served again within 2 s; every acknowledged update kept",
+        "PostgreSQL stopped under location updates: each answered 200, or 503 with Retry-After, within 5 s; healthz says so; served again within 2 s; every acknowledged update kept; no connection leaked",
         .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped)
     )
     func postgresStoppedUnderLoad() async throws {
@@ -161,6 +161,7 @@ struct FleetEngineDatabaseFaultTests {
                     #expect(stored >= latitude, "\(id): acknowledged at \(latitude), stored at \(stored)")
                 }
             }
+            try await cluster.waitUntilNoConnectionIsLeft()
         }
     }
 

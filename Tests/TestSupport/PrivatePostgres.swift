@@ -1,5 +1,7 @@
 import CommandSupport
 import Foundation
+import ServerStorage
+import Logging
 import Testing
 
 /// A PostgreSQL cluster of one test's own, which the test may stop and start again on the same
@@ -55,6 +57,22 @@ package struct PrivatePostgres: Sendable {
     /// Starts the stopped server again, on the same port.
     package func resume() async throws {
         _ = try await Self.script(["resume", directory])
+    }
+
+    /// Waits until no connection to the cluster's database is left but the one asking (for
+    /// 10 s at most, as closes travel): every server that used it has shut down and leaked none,
+    /// also of the pools it replaced during an outage.
+    package func waitUntilNoConnectionIsLeft() async throws {
+        let database = try await FleetDatabase.open(.postgres(url: url), logger: Logger(label: "private-postgres"))
+        do {
+            try await waitUntil("no connection to the database is left", timeout: .seconds(10)) {
+                try await TestPostgres.countOtherConnections(through: database.sql) == 0
+            }
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
     }
 
     /// Starts the stopped server again and returns how long after it was back `served` first

@@ -74,10 +74,19 @@ public enum TestPostgres {
     public static func endConnections(through database: any SQLDatabase, waitingForALock: Bool = false) async throws -> Int {
         let lockCondition = waitingForALock ? " AND wait_event_type = 'Lock'" : ""
         return try await database.raw("""
-            SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> pg_backend_pid()\(unsafeRaw: lockCondition)
+            SELECT pg_terminate_backend(pid) AS ended FROM \(unsafeRaw: otherConnections)\(unsafeRaw: lockCondition)
             """).all().count
     }
+
+    /// How many connections to the current database of `database` there are but its own one:
+    /// none, once every server that used it has shut down and leaked none.
+    public static func countOtherConnections(through database: any SQLDatabase) async throws -> Int {
+        try await database.raw("SELECT count(*) AS connections FROM \(unsafeRaw: otherConnections)").first()?
+            .decode(column: "connections", as: Int.self) ?? 0
+    }
+
+    /// The connections to the current database but the asking one's own.
+    private static let otherConnections = "pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
 
     /// Makes a server's write fail mid-transaction: holds `table` locked through `database`
     /// while `write` starts, so that the write waits inside its transaction, ends the

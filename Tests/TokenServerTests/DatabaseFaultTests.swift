@@ -98,7 +98,7 @@ struct TokenServerDatabaseFaultTests {
     }
 
     @Test(
-        "PostgreSQL stopped under load: 200 or 503 with Retry-After, each within the limit; healthz and metrics say so; served again once it is back",
+        "PostgreSQL stopped under load: 200 or 503 with Retry-After, each within the limit; healthz and metrics say so; served again once it is back; no connection leaked",
         .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped))
     func postgresStoppedUnderLoad() async throws {
         try await PrivatePostgres.with { cluster in
@@ -165,6 +165,7 @@ struct TokenServerDatabaseFaultTests {
                 #expect(recovery < .seconds(2), "served again \(recovery) after the server was back")
                 print("PostgreSQL stopped under load: \(all.count) token requests, \(refused.count) answered 503, slowest \(slowest); served again \(recovery) after the server was back")
             }
+            try await cluster.waitUntilNoConnectionIsLeft()
         }
     }
 }
