@@ -318,12 +318,9 @@ async function loadResources() {
   next.dataset.after = marks.at(-1)?.id ?? "";
 }
 
+/** Puts `changes` (kind or page) in the address, keeping the rest, and reloads the table. */
 function changeResourceQuery(changes) {
-  const address = new URLSearchParams(location.search);
-  for (const [name, value] of Object.entries(changes)) {
-    if (value) address.set(name, value); else address.delete(name);
-  }
-  history.replaceState(null, "", `${location.pathname}?${address}${location.hash}`);
+  changeAddressQuery(changes);
   loadResources().catch(showError);
 }
 
@@ -383,12 +380,17 @@ async function loadRequests() {
 
 /** Puts `changes` (filter or page) in the address, keeping the rest, and reloads the table. */
 function changeRequestQuery(changes) {
+  changeAddressQuery(changes);
+  loadRequests().catch(showError);
+}
+
+/** Sets each of `changes` in the address's query (an empty value removes it), keeping the rest and the view. */
+function changeAddressQuery(changes) {
   const address = new URLSearchParams(location.search);
   for (const [name, value] of Object.entries(changes)) {
     if (value) address.set(name, value); else address.delete(name);
   }
   history.replaceState(null, "", `${location.pathname}?${address}${location.hash}`);
-  loadRequests().catch(showError);
 }
 
 $("#filters").addEventListener("submit", (event) => {
