@@ -441,6 +441,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "Locking",
+                "CommandSupport",
                 "TestSupport",
                 "FleetEngineClient",
                 "FleetDemo",

@@ -38,6 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The local Fleet Engine's gRPC port, plaintext HTTP/2 (0 picks a free one).")
     var grpcPort = 8082
 
+    @Option(help: "Lifetime of each token the token server issues, in seconds (1 to 3600).")
+    var tokenLifetime = 3600
+
     @Option(help: "A PostgreSQL URL for both servers' rows instead of SQLite files in the data directory.")
     var databaseURL: String?
 
@@ -54,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try browsers.allowedOrigins()
         guard (0...65535).contains(standInPort) else { throw ValidationError("--stand-in-port must be 0 to 65535") }
+        guard (1...3600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be 1 to 3600 seconds") }
     }
 
     func run() async throws {
@@ -74,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// SIGTERM or SIGINT, then closes them.
     private func serve(signingThrough local: LocalKeyless?, logger: Logger) async throws {
         let options = TokenServerOptions(
-            keyless: local?.signing(project: project) ?? KeylessSigning(),
+            tokenLifetime: .seconds(tokenLifetime), keyless: local?.signing(project: project) ?? KeylessSigning(),
             allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true)
         let (tokenServer, database, engineLock) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)

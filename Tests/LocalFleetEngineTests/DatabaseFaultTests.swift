@@ -49,7 +49,7 @@ struct FleetEngineDatabaseFaultTests {
 
     @Test(
         "PostgreSQL connection ended mid-write: the save is made on another connection; every connection ended: the next write lands",
-        .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped)
+        .faultTest
     )
     func postgresConnectionEnded() async throws {
         let fresh = try await TestPostgres.makeDatabase(on: #require(TestPostgres.url))
@@ -93,7 +93,7 @@ struct FleetEngineDatabaseFaultTests {
 
     @Test(
         "PostgreSQL stopped under location updates: each answered 200, or 503 with Retry-After, within 5 s; healthz says so; served again within 2 s; every acknowledged update kept; no connection leaked",
-        .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped)
+        .faultTest
     )
     func postgresStoppedUnderLoad() async throws {
         try await PrivatePostgres.with { cluster in

@@ -8,7 +8,7 @@ import TestSupport
 /// PostgreSQL going away under a `FleetDatabase` and coming back: statements fail as
 /// `DatabaseUnavailable` within the wait limit rather than hang, nothing is served from memory
 /// meanwhile, and the same database object serves again once the server is back.
-@Suite("PostgreSQL outages", .serialized, .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped))
+@Suite("PostgreSQL outages", .serialized, .faultTest)
 struct PostgresOutageTests {
     /// Quiet: each failed connection attempt while the server is down would be a log line.
     private static let logger = {

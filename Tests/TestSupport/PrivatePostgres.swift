@@ -9,13 +9,6 @@ import Testing
 /// For the fault tests; it needs PostgreSQL's programs, which are there wherever
 /// ``TestPostgres/url`` is set.
 package struct PrivatePostgres: Sendable {
-    /// Whether the PostgreSQL fault tests run: only with `FLEETAUTH_FAULT_TESTS=1`, as
-    /// `scripts/test-faults.sh` runs them, one at a time. Beside the whole suite on a busy
-    /// machine they are not yet reliable (see docs/token-server.md).
-    package static let faultTestsEnabled = ProcessInfo.processInfo.environment["FLEETAUTH_FAULT_TESTS"] == "1"
-    /// Why a fault test was skipped.
-    package static let faultTestsSkipped: Comment = "the PostgreSQL fault tests run with FLEETAUTH_FAULT_TESTS=1 (scripts/test-faults.sh)"
-
     /// The URL of the cluster's database, with ``waitLimit`` as its `wait_limit`.
     package let url: String
     private let directory: String

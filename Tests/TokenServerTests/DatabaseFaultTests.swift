@@ -50,7 +50,7 @@ struct TokenServerDatabaseFaultTests {
 
     @Test(
         "PostgreSQL connection dropped mid-transaction: made once on another connection, or 503; never half-made; every connection dropped: writes land again",
-        .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped))
+        .faultTest)
     func postgresConnectionDropped() async throws {
         try await TestServer.serve(.postgres) { client, server in
             let location = server.server.store.database.location
@@ -99,7 +99,7 @@ struct TokenServerDatabaseFaultTests {
 
     @Test(
         "PostgreSQL stopped under load: 200 or 503 with Retry-After, each within the limit; healthz and metrics say so; served again once it is back; no connection leaked",
-        .enabled(if: PrivatePostgres.faultTestsEnabled, PrivatePostgres.faultTestsSkipped))
+        .faultTest)
     func postgresStoppedUnderLoad() async throws {
         try await PrivatePostgres.with { cluster in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString)").path

@@ -8,6 +8,8 @@ final class CountingFetcher: TokenFetcher {
         var started = 0
         var succeeded = 0
         var failed = 0
+        /// The most fetches that ran at once.
+        var mostRunning = 0
         var running: Int { started - succeeded - failed }
     }
 
@@ -22,7 +24,10 @@ final class CountingFetcher: TokenFetcher {
     var current: Counts { counts.withLock { $0 } }
 
     func fetchToken(for context: AuthorizationContext) async throws -> FetchedToken {
-        counts.withLock { $0.started += 1 }
+        counts.withLock { counts in
+            counts.started += 1
+            counts.mostRunning = max(counts.mostRunning, counts.running)
+        }
         do {
             let token = try await base.fetchToken(for: context)
             counts.withLock { $0.succeeded += 1 }

@@ -1,0 +1,93 @@
+import CommandSupport
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A network namespace of the test's own, reached over two links (`Tests/Network/impaired_link.py`,
+/// run as a child process): the app link, whose packets the test delays, drops or cuts, and the
+/// control link, which nothing hits, for what the test watches through.
+final class ImpairedLink: Sendable {
+    /// What happens to the app link's packets, each way.
+    enum Impairment: Sendable, CustomStringConvertible {
+        case delay(milliseconds: Int)
+        case loss(percent: Int)
+        case partition
+        case healed
+
+        var description: String {
+            switch self {
+            case .delay(let milliseconds): "delay \(milliseconds)"
+            case .loss(let percent): "loss \(percent)"
+            case .partition: "partition"
+            case .healed: "heal"
+            }
+        }
+    }
+
+    /// The namespace's address over the app link.
+    let appAddress: String
+    /// The namespace's address over the control link.
+    let controlAddress: String
+    private let namespace: String
+    private let process: ChildProcess
+    private let controlPort: Int
+
+    private init(tag: String, subnet: Int, process: ChildProcess, controlPort: Int) {
+        namespace = "fa-\(tag)"
+        appAddress = "10.\(subnet).0.2"
+        controlAddress = "10.\(subnet).1.2"
+        self.process = process
+        self.controlPort = controlPort
+    }
+
+    /// Whether this machine lets the test make the links: root, network namespaces and TUN
+    /// devices.
+    static func isAvailable() async -> Bool {
+        guard geteuid() == 0, FileManager.default.isReadableFile(atPath: "/dev/net/tun") else { return false }
+        let probe = "fa-probe-\(getpid())"
+        guard (try? await ChildProcess.run(["ip", "netns", "add", probe], timeout: .seconds(10)))?.succeeded == true else { return false }
+        _ = try? await ChildProcess.run(["ip", "netns", "del", probe], timeout: .seconds(10))
+        return true
+    }
+
+    /// Why a test that needs the links was skipped.
+    static let unavailable: Comment = "needs root, network namespaces (ip netns) and TUN devices (/dev/net/tun)"
+
+    /// Makes the namespace and its links, both healthy; interface names carry this process's id.
+    static func open() async throws -> ImpairedLink {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Network/impaired_link.py").path
+        let tag = String(getpid() % 1_000_000)
+        let subnet = 100 + Int(getpid() % 100)
+        let process = try ChildProcess(["python3", script, tag, String(subnet)])
+        let port = try await process.firstLine(matching: { line -> Int? in
+            line.hasPrefix("ready on ") ? Int(line.dropFirst("ready on ".count)) : nil
+        })
+        return ImpairedLink(tag: tag, subnet: subnet, process: process, controlPort: port)
+    }
+
+    /// Sets what happens to the app link's packets from now on.
+    func impair(_ impairment: Impairment) async throws {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(controlPort)/")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(impairment.description.utf8)
+        let (body, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw TestFailure("the link refused '\(impairment)': \(String(decoding: body, as: UTF8.self))")
+        }
+    }
+
+    /// Starts `arguments` inside the namespace.
+    func start(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(["ip", "netns", "exec", namespace] + arguments)
+    }
+
+    /// Removes the namespace and both links.
+    func close() {
+        process.stop()
+    }
+}
