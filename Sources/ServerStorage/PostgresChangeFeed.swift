@@ -11,9 +11,16 @@ import PostgresNIO
 /// (``changed()``), so it never serves what it has just changed. The listening connection is
 /// one of the pool's, taken on the first read that may be served from memory
 /// (``startListening()``) and held until ``stop()``: a database nobody reads so holds no
-/// connection for it. While it is down, or stops answering its heartbeat, nothing is served
-/// from memory, and once it is back the generation moves on, dropping everything remembered
-/// before.
+/// connection for it. While it is down nothing is served from memory, and once it is back the
+/// generation moves on, dropping everything remembered before.
+///
+/// Hearing is also held to a lease: memory serves only while a heartbeat asked on the listening
+/// connection at most ``lease`` ago has been answered. PostgreSQL sends a listening session
+/// the notifications of every transaction that committed before it reads its next statement,
+/// so an answered heartbeat proves that every change committed before it was asked has been
+/// heard. A connection cut off without being closed (a network partition, a server that hangs)
+/// so serves nothing remembered from ``lease`` after its last answer, where waiting for the
+/// heartbeat to fail would take ``heartbeatInterval`` and ``heartbeatLimit``.
 final class PostgresChangeFeed: Sendable {
     /// The channel the triggers notify.
     static let channel = "fleetauth_changes"
@@ -21,6 +28,11 @@ final class PostgresChangeFeed: Sendable {
     private struct State {
         var generation: UInt64 = 0
         var isListening = false
+        /// When the latest heartbeat that was answered (or the `LISTEN`) was asked.
+        var confirmedAt = ContinuousClock.Instant.now
+
+        /// Whether changes are heard now: listening, under a lease still running.
+        var hears: Bool { isListening && ContinuousClock.now - confirmedAt <= PostgresChangeFeed.lease }
     }
 
     private let state = Locked(State())
@@ -59,7 +71,7 @@ final class PostgresChangeFeed: Sendable {
     /// The generation under which an answer read now may be remembered and served again, or
     /// `nil` while changes cannot be heard.
     var generation: UInt64? {
-        state.withLock { $0.isListening ? $0.generation : nil }
+        state.withLock { $0.hears ? $0.generation : nil }
     }
 
     /// Something changed: what was remembered before is stale.
@@ -71,14 +83,23 @@ final class PostgresChangeFeed: Sendable {
     var condition: String {
         let started = listening.withLock { $0 != nil }
         if !started { return "not started: it starts with the first read that may be served from memory" }
-        return generation != nil ? "listening" : "not listening: nothing is served from memory until it is again"
+        let (isListening, hears) = state.withLock { ($0.isListening, $0.hears) }
+        if hears { return "listening" }
+        return isListening
+            ? "listening, but its heartbeat is late: nothing is served from memory until it answers"
+            : "not listening: nothing is served from memory until it is again"
     }
 
-    /// How often the listening connection is asked whether it still answers, and how long it
-    /// has to answer: a connection cut off without being closed (a network partition, a
-    /// server that hangs) is given up within the sum, and nothing is served from memory after.
-    static let heartbeatInterval = Duration.milliseconds(500)
+    /// How long an answered heartbeat lets memory serve: the most a change made elsewhere can
+    /// go unheard by a process that still serves from memory (the revocation bound).
+    static let lease = Duration.milliseconds(100)
+    /// How often the listening connection is asked whether it still answers: often enough that
+    /// answers renew the lease before it runs out.
+    static let heartbeatInterval = Duration.milliseconds(25)
+    /// How long a heartbeat may go unanswered before the connection is given up for another.
     static let heartbeatLimit = Duration.seconds(1)
+    /// The heartbeat's statement, which names it in `pg_stat_activity`.
+    static let heartbeatStatement: PostgresQuery = "SELECT 'fleetauth change feed heartbeat'"
 
     /// Listens on a connection of the client until cancelled, taking another (after 50 ms,
     /// doubling up to 1 s) whenever the connection is lost or stops answering.
@@ -87,10 +108,12 @@ final class PostgresChangeFeed: Sendable {
         while !Task.isCancelled {
             do {
                 try await clients.current.withConnection { connection in
+                    let asked = ContinuousClock.now
                     try await connection.listen(on: Self.channel) { notifications in
                         state.withLock { state in
                             state.generation &+= 1
                             state.isListening = true
+                            state.confirmedAt = asked
                         }
                         delay = .milliseconds(50)
                         // Deaf from the moment either ends, before the group waits for the other.
@@ -122,19 +145,22 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
-    /// Asks `connection` to answer every ``heartbeatInterval``; closes it, and throws, when an
-    /// answer takes longer than ``heartbeatLimit``. The query runs in a task of its own and is
-    /// left behind at the limit: one written as the connection closed is never answered.
+    /// Asks `connection` to answer every ``heartbeatInterval``, each answer renewing the lease
+    /// from when it was asked; closes the connection, and throws, when an answer takes longer
+    /// than ``heartbeatLimit``. The query runs in a task of its own and is left behind at the
+    /// limit: one written as the connection closed is never answered.
     private func heartbeat(on connection: PostgresConnection) async throws {
         while true {
             try await Task.sleep(for: Self.heartbeatInterval)
-            let query = Task { _ = try await connection.query("SELECT 1", logger: logger) }
+            let asked = ContinuousClock.now
+            let query = Task { _ = try await connection.query(Self.heartbeatStatement, logger: logger) }
             guard let answer = await outcome(of: query, within: Self.heartbeatLimit) else {
                 try Task.checkCancellation()
                 Task { try? await connection.close() }
                 throw HeartbeatMissed()
             }
             try answer.get()
+            state.withLock { $0.confirmedAt = max($0.confirmedAt, asked) }
         }
     }
 

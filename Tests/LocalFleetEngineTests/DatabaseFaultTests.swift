@@ -92,7 +92,7 @@ struct FleetEngineDatabaseFaultTests {
     }
 
     @Test(
-        "PostgreSQL stopped under location updates: each answered 200, or 503 with Retry-After, within 5 s; healthz says so; served again within 2 s; every acknowledged update kept; no connection leaked",
+        "PostgreSQL stopped under location updates: each answered 200, or 503 with Retry-After, within 5 s; healthz and metrics say so; served again within 2 s; every acknowledged update kept; no connection leaked",
         .faultTest
     )
     func postgresStoppedUnderLoad() async throws {
@@ -134,6 +134,12 @@ struct FleetEngineDatabaseFaultTests {
                 try await cluster.halt()
                 try await waitUntil(timeout: .seconds(30)) { try await client.send(.GET, "/healthz", authorization: nil).status == 503 }
                 try await waitUntil(timeout: .seconds(30)) { outcomes.withLock { $0.contains { $0.status == 503 } } }
+                // Meanwhile: healthz says what is wrong, and the refusals are counted.
+                let health = try await client.send(.GET, "/healthz", authorization: nil)
+                #expect(health.status == 503 && health.value("status") as? String == "unavailable" && health.retryAfter == "1", "\(health)")
+                let metrics = try await client.send(.GET, "/metrics", authorization: nil).body
+                let refused = PrometheusText.value(of: #"fleet_engine_requests_total{method="UpdateVehicle",door="rest",status="UNAVAILABLE"}"#, in: metrics) ?? 0
+                #expect(refused >= 1, "the 503s are counted: \(metrics)")
                 let before = outcomes.withLock { $0.count }
                 let recovery = try await cluster.resume { outcomes.withLock { $0.dropFirst(before).contains { $0.status == 200 } } }
                 stop.withLock { $0 = true }

@@ -43,6 +43,9 @@ struct PostgresReadCacheTests {
                 // A change no trigger signals is not seen: the answer comes from memory.
                 try await other.writes.raw("UPDATE quiet SET holder = 'bob' WHERE id = 1").run()
                 try await Task.sleep(for: .milliseconds(200))
+                // Memory serves under a lease its heartbeat renews; on a busy machine a late
+                // heartbeat lets it lapse for a moment.
+                try await waitUntil { replica.hearsChanges }
                 #expect(try await Self.holder(in: "quiet", replica) == "ann")
                 // A signalled change, by another process, is seen once its notification comes
                 // (and drops what was remembered of the quiet table too).
@@ -62,5 +65,75 @@ struct PostgresReadCacheTests {
             await replica.shutdown()
             await other.shutdown()
         }
+    }
+
+    /// How a test cuts a replica's listening connection off.
+    enum Cut: String, CaseIterable, Sendable {
+        /// Its backend stopped (`SIGSTOP`): silent, as across a partition, the connection open.
+        case silenced
+        /// Its backend ended (`pg_terminate_backend`): the connection closed.
+        case terminated
+    }
+
+    @Test("A replica whose listening connection is cut off serves nothing remembered once the lease has run out", arguments: Cut.allCases)
+    func cutOffListener(_ cut: Cut) async throws {
+        try await TestDatabase.with(.postgres) { test in
+            let logger = Logger(label: "test")
+            let replica = try await FleetDatabase.open(test.location, logger: logger)
+            // Writes only, so it never listens: the only listening backend is the replica's.
+            let other = try await FleetDatabase.open(test.location, logger: logger)
+            var stopped: pid_t?
+            do {
+                for statement in Self.createTable { try await other.writes.raw(statement).run() }
+                #expect(try await Self.holder(in: "grants", replica) == "ann")
+                try await waitUntil { replica.hearsChanges }
+                #expect(try await Self.holder(in: "grants", replica) == "ann")
+
+                let listener = try await Self.listeningBackend(seenBy: other)
+                switch cut {
+                case .silenced:
+                    try #require(kill(listener, SIGSTOP) == 0, "cannot stop PostgreSQL's backend \(listener): run as root or as PostgreSQL's user")
+                    stopped = listener
+                case .terminated:
+                    try await other.writes.raw("SELECT pg_terminate_backend(\(bind: listener))").run()
+                }
+                // The change's notification never reaches the replica. A read that starts a lease
+                // (100 ms) after the change cannot be answered from memory, however busy the machine.
+                try await other.writes.raw("UPDATE grants SET holder = 'bob' WHERE id = 1").run()
+                try await Task.sleep(for: .milliseconds(110))
+                // (A terminated connection is replaced at once, so the replica may hear again.)
+                #expect(cut == .terminated || !replica.hearsChanges)
+                #expect(try await Self.holder(in: "grants", replica) == "bob")
+
+                // Once the backend answers again, or another connection listens, memory serves
+                // again, starting afresh.
+                stopped.map { _ = kill($0, SIGCONT) }
+                stopped = nil
+                try await waitUntil(timeout: .seconds(10)) { replica.hearsChanges }
+                #expect(try await Self.holder(in: "grants", replica) == "bob")
+            } catch {
+                stopped.map { _ = kill($0, SIGCONT) }
+                await replica.shutdown()
+                await other.shutdown()
+                throw error
+            }
+            await replica.shutdown()
+            await other.shutdown()
+        }
+    }
+
+    /// The process id of the backend that listens for changes to the database `observer` is
+    /// connected to (the one asked the change feed's heartbeat), once there is one.
+    static func listeningBackend(seenBy observer: FleetDatabase) async throws -> pid_t {
+        var found: pid_t?
+        try await waitUntil("a backend answers the change feed's heartbeat", timeout: .seconds(10)) {
+            let rows = try await observer.writes.raw("""
+                SELECT pid FROM pg_stat_activity
+                WHERE datname = current_database() AND query = 'SELECT ''fleetauth change feed heartbeat'''
+                """).all()
+            found = try rows.first?.decode(column: "pid", as: Int32.self)
+            return found != nil
+        }
+        return try #require(found)
     }
 }
