@@ -8,6 +8,10 @@
 #   .ci/test-postgres.sh halt DIR       # stops the server, keeps the cluster
 #   .ci/test-postgres.sh resume DIR     # starts it again
 #
+# With FLEETAUTH_TEST_POSTGRES_LISTEN_ALL=1, `start` makes a cluster that also listens beyond
+# loopback, for clients in 10.0.0.0/8 (the fault test that partitions a server from it, across
+# a link of a network namespace).
+#
 # PostgreSQL refuses to run as root, so the server runs as the 'postgres' user.
 set -euo pipefail
 
@@ -28,6 +32,12 @@ start() {
     run_as_postgres "$bin/initdb" -D "$dir/data" -U fleetauth --pwfile="$dir/pwfile" --auth=scram-sha-256 -E UTF8 >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     rm -f "$dir/pwfile"
+    local listen=127.0.0.1
+    if [[ ${FLEETAUTH_TEST_POSTGRES_LISTEN_ALL:-} == 1 ]]; then
+        listen='*'
+        echo "host all all 10.0.0.0/8 scram-sha-256" >>"$dir/data/pg_hba.conf"
+    fi
+    echo "$listen" >"$dir/listen"
     # A free loopback port: ask the kernel for one.
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     echo "$port" >"$dir/port"
@@ -42,7 +52,7 @@ resume() {
     bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
     port=$(cat "$dir/port")
     run_as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >&2 \
+        -o "-c listen_addresses='$(cat "$dir/listen" 2>/dev/null || echo 127.0.0.1)' -p $port -k $dir -c fsync=off -c max_connections=200" start >&2 \
         || { cat "$dir/server.log" >&2; exit 1; }
 }
 

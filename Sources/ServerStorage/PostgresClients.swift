@@ -8,7 +8,8 @@ import PostgresNIO
 /// PostgresNIO's pool, once it fails to connect, tries again after a backoff that grows by a
 /// quarter each time, up to a minute, and meanwhile keeps its borrowers waiting: after an
 /// outage of ten seconds its next try may come seconds after the database is back. So once a
-/// loan has waited a second for a connection, or lost the one it had (``lost()``), a probe opens a single connection of its own every
+/// loan has lasted a second, waiting for a connection or for its statements' answer, or has
+/// lost its connection (``lost()``), a probe opens a single connection of its own every
 /// ``probeInterval`` (a refused one fails at once, where a pool's request would wait out its
 /// backoff). While the probe fails, the database is down (``isDown``): loans fail at once, and
 /// the pool is replaced, so that its waiting borrowers fail too. Once a probe's connection
@@ -27,9 +28,10 @@ final class PostgresClients: Sendable {
     }
 
     /// How often the probe tries a fresh client while the database is down, and how long each
-    /// try may take.
+    /// try may take: a database cut off without a word (a partition) is found down a second
+    /// after a borrower began to wait and two after that, well inside the 5 s a request may take.
     static let probeInterval = Duration.milliseconds(250)
-    static let probeLimit = Duration.seconds(4)
+    static let probeLimit = Duration.seconds(2)
     /// How long ``shutdown()`` waits for each client's connections to close.
     static let shutdownLimit = Duration.seconds(2)
 

@@ -38,11 +38,6 @@ final class PostgresLoan: Sendable {
         state.withLock { $0.connection?.isClosed ?? false }
     }
 
-    /// Whether the borrower is still waiting for a connection.
-    var isWaitingForConnection: Bool {
-        state.withLock { $0.connection == nil && $0.failure == nil && !$0.didExpire && !$0.isGivenBack }
-    }
-
     /// Whether the limit passed before the connection was given back.
     var didExpire: Bool {
         state.withLock { $0.didExpire }
@@ -150,15 +145,29 @@ final class PostgresLoan: Sendable {
     /// The timer's side: the limit has passed. Tells a borrower still waiting, and closes a
     /// connection still in use.
     func expire() async {
-        let (borrower, endOutcome, inUse) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable (any Error) -> Void)?, PostgresConnection?) in
-            guard !state.isGivenBack, state.failure == nil else { return (nil, nil, nil) }
-            state.didExpire = true
+        let noAnswer = DatabaseUnavailable.noAnswer(within: limit)
+        await end(expiring: true, waiting: noAnswer, inUse: noAnswer)
+    }
+
+    /// The database was found down while the loan lasted: a borrower still waiting hears so,
+    /// and one whose statement is still out has its connection closed and hears that no answer
+    /// will come (the statement may or may not have taken effect).
+    func abandon() async {
+        await end(expiring: false, waiting: .down, inUse: .closedUnanswered)
+    }
+
+    /// Ends the loan unless it ended already: `waiting` for a borrower still waiting for a
+    /// connection, `inUse` for one waiting for its statements' outcome, whose connection is
+    /// closed.
+    private func end(expiring: Bool, waiting: DatabaseUnavailable, inUse: DatabaseUnavailable) async {
+        let (borrower, endOutcome, connection) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable (any Error) -> Void)?, PostgresConnection?) in
+            guard !state.isGivenBack, state.failure == nil, !state.didExpire else { return (nil, nil, nil) }
+            state.didExpire = expiring
             defer { (state.borrower, state.endOutcome) = (nil, nil) }
             return (state.borrower, state.endOutcome, state.connection)
         }
-        let noAnswer = DatabaseUnavailable.noAnswer(within: limit)
-        borrower?.resume(throwing: noAnswer)
-        endOutcome?(noAnswer)
-        await inUse?.close(waitingAtMost: .milliseconds(500))
+        borrower?.resume(throwing: waiting)
+        endOutcome?(inUse)
+        await connection?.close(waitingAtMost: .milliseconds(500))
     }
 }

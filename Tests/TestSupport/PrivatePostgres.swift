@@ -18,10 +18,14 @@ package struct PrivatePostgres: Sendable {
     package static let waitLimit = Duration.seconds(8)
 
     /// Runs `body` with a new cluster, removed when `body` returns or throws; skipped as
-    /// ``TestPostgres/requiredURL()`` skips where PostgreSQL is not set up.
-    package static func with<Result: Sendable>(_ body: (PrivatePostgres) async throws -> Result) async throws -> Result {
+    /// ``TestPostgres/requiredURL()`` skips where PostgreSQL is not set up. The cluster
+    /// listens on loopback, or `beyondLoopback` on every address too, for clients in 10.0.0.0/8.
+    package static func with<Result: Sendable>(
+        listeningBeyondLoopback beyondLoopback: Bool = false, _ body: (PrivatePostgres) async throws -> Result
+    ) async throws -> Result {
         _ = try TestPostgres.requiredURL()
-        let started = try await script(["start"], timeout: .seconds(120))
+        let started = try await script(
+            ["start"], environment: beyondLoopback ? ["FLEETAUTH_TEST_POSTGRES_LISTEN_ALL": "1"] : [:], timeout: .seconds(120))
         func exported(_ name: String) throws -> String {
             let prefix = "export \(name)='"
             guard let line = started.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
@@ -77,8 +81,12 @@ package struct PrivatePostgres: Sendable {
         return ContinuousClock.now - resumed
     }
 
-    private static func script(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> ChildProcess.Exit {
+    private static func script(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)
+    ) async throws -> ChildProcess.Exit {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.ci/test-postgres.sh").standardized.path
-        return try await ChildProcess.run(["/bin/bash", path] + arguments, standardError: .discarded, timeout: timeout).checked()
+        return try await ChildProcess.run(
+            ["/bin/bash", path] + arguments, environment: environment, standardError: .discarded, timeout: timeout
+        ).checked()
     }
 }

@@ -30,6 +30,9 @@ final class ImpairedLink: Sendable {
 
     /// The namespace's address over the app link.
     let appAddress: String
+    /// This side's address over the app link: where processes in the namespace reach this one
+    /// across the impairments.
+    let outsideAddress: String
     /// The namespace's address over the control link.
     let controlAddress: String
     private let namespace: String
@@ -39,6 +42,7 @@ final class ImpairedLink: Sendable {
     private init(tag: String, subnet: Int, process: ChildProcess, controlPort: Int) {
         namespace = "fa-\(tag)"
         appAddress = "10.\(subnet).0.2"
+        outsideAddress = "10.\(subnet).0.1"
         controlAddress = "10.\(subnet).1.2"
         self.process = process
         self.controlPort = controlPort
