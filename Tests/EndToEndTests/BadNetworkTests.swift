@@ -14,13 +14,7 @@ import FoundationNetworking
 /// network namespace across an impaired link (``ImpairedLink``): 300 ms of delay each way,
 /// then 10 % loss each way, then a 20 s partition, then a healthy link again. The servers
 /// issue 20 s tokens, so the partition outlasts the app's token.
-@Suite(
-    "bad networks between the app and the servers", .serialized, .faultTest,
-    // In CI it runs whatever the machine allows, so that a missing capability fails it rather than skipping it.
-    .enabled(ImpairedLink.unavailable) {
-        if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
-        return await ImpairedLink.isAvailable()
-    })
+@Suite("bad networks between the app and the servers", .serialized, .faultTest, ImpairedLink.required)
 struct BadNetworkTests {
     static let tokenLifetime = 20
     /// How often the driver reports a new location.
@@ -143,9 +137,9 @@ struct DriverApp: Sendable {
 
     /// Logs the vehicle's driver in and builds the app.
     static func start(against servers: ServersBehindLink, vehicleID: String) async throws -> DriverApp {
-        let session = try await servers.logIn(ServersBehindLink.driver)
+        let session = try await servers.app.tokenServer.logIn(ServersBehindLink.driver)
         let fetcher = CountingFetcher(HTTPTokenFetcher(
-            urlTemplate: try TokenURLTemplate("\(servers.app.tokenServer)/v1/tokens/driver/{vehicleId}"),
+            urlTemplate: try TokenURLTemplate("\(servers.app.tokenServer.base)/v1/tokens/driver/{vehicleId}"),
             authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") }))
         let log = EventLog()
         let tokens = HandedOutTokens(CachingTokenProvider(fetcher: fetcher, onEvent: { log.record($0) }))

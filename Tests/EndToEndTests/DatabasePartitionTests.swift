@@ -12,12 +12,7 @@ import FoundationNetworking
 /// ``ImpairedLink``: under token requests (sent across the clean control link), the link between
 /// the server and its database drops every packet for 10 s. Nothing is closed, so nothing tells
 /// the server: it has to find out by its own bounds.
-@Suite(
-    "PostgreSQL unreachable across a partition", .serialized, .faultTest,
-    .enabled(ImpairedLink.unavailable) {
-        if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
-        return await ImpairedLink.isAvailable()
-    })
+@Suite("PostgreSQL unreachable across a partition", .serialized, .faultTest, ImpairedLink.required)
 struct DatabasePartitionTests {
     /// One token request's outcome, as the load saw it.
     struct Outcome: Sendable {
@@ -39,8 +34,8 @@ struct DatabasePartitionTests {
                 "--log-level", "critical", "--database-url", cluster.url.replacingOccurrences(of: "@127.0.0.1:", with: "@\(link.outsideAddress):"),
             ])
             _ = try await server.output(containing: "listening on")
-            let client = TokenServerClient(base: "http://\(link.controlAddress):8080")
-            let session = try await client.enroll(adminKeyFile: "\(folder)/admin-key")
+            let client = LinkHTTPClient(base: "http://\(link.controlAddress):8080")
+            let session = try await client.enroll("ann", role: "driver", assignedTo: "vehicles/v-1", adminKeyFile: "\(folder)/admin-key")
 
             let outcomes = Locked<[Outcome]>([])
             let stop = Locked(false)
@@ -90,58 +85,5 @@ struct DatabasePartitionTests {
             print("PostgreSQL unreachable for 10 s: \(all.count) token requests, \(refused.count) answered 503, slowest \(slowest); served again \(recovery) after the link was back")
             try await cluster.waitUntilNoConnectionIsLeft()
         }
-    }
-}
-
-/// The token server's HTTP API as a test drives it across the control link.
-struct TokenServerClient: Sendable {
-    let base: String
-    private let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 16
-        return URLSession(configuration: configuration)
-    }()
-
-    /// An answer: its status, `Retry-After` and body.
-    struct Answer: Sendable, CustomStringConvertible {
-        let status: Int
-        let retryAfter: String?
-        let body: String
-        var description: String { "\(status) \(body)" }
-    }
-
-    init(base: String) {
-        self.base = base
-    }
-
-    func send(_ method: String, _ path: String, bearer: String? = nil, json: [String: String]? = nil) async throws -> Answer {
-        var request = URLRequest(url: URL(string: base + path)!, timeoutInterval: 30)
-        request.httpMethod = method
-        bearer.map { request.setValue("Bearer \($0)", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONEncoder().encode(json)
-        }
-        let (body, response) = try await session.data(for: request)
-        let http = response as? HTTPURLResponse
-        return Answer(status: http?.statusCode ?? 0, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"), body: String(decoding: body, as: UTF8.self))
-    }
-
-    /// Makes driver `ann`, assigned to vehicle `v-1`, with the admin key in `adminKeyFile`, and
-    /// returns her session token.
-    func enroll(adminKeyFile: String) async throws -> String {
-        let adminKey = try String(contentsOfFile: adminKeyFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let password = "a-password-for-partitions"
-        for (method, path, body, status) in [
-            ("POST", "/v1/admin/accounts", ["username": "ann", "password": password, "role": "driver"], 201),
-            ("PUT", "/v1/admin/vehicles/v-1/driver", ["username": "ann"], 200),
-        ] {
-            let answer = try await send(method, path, bearer: adminKey, json: body)
-            guard answer.status == status else { throw TestFailure("\(method) \(path): \(answer)") }
-        }
-        let login = try await send("POST", "/v1/sessions", json: ["username": "ann", "password": password])
-        struct Session: Decodable { let sessionToken: String }
-        guard login.status == 201 else { throw TestFailure("login: \(login)") }
-        return try JSONDecoder().decode(Session.self, from: Data(login.body.utf8)).sessionToken
     }
 }

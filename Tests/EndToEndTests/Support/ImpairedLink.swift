@@ -1,5 +1,6 @@
 import CommandSupport
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -58,15 +59,29 @@ final class ImpairedLink: Sendable {
         return true
     }
 
-    /// Why a test that needs the links was skipped.
-    static let unavailable: Comment = "needs root, network namespaces (ip netns) and TUN devices (/dev/net/tun)"
+    /// Runs a test that needs the links only where the machine allows them, and always in CI,
+    /// where a machine that does not should fail it rather than skip it.
+    static var required: ConditionTrait {
+        .enabled("needs root, network namespaces (ip netns) and TUN devices (/dev/net/tun)") {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
+            return await isAvailable()
+        }
+    }
 
-    /// Makes the namespace and its links, both healthy; interface names carry this process's id.
+    /// How many links this process has opened.
+    private static let opened = Locked(0)
+
+    /// Makes the namespace and its links, both healthy; their names and addresses carry this
+    /// process's id and a count of its links, so that tests running at once do not meet.
     static func open() async throws -> ImpairedLink {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Network/impaired_link.py").path
-        let tag = String(getpid() % 1_000_000)
-        let subnet = 100 + Int(getpid() % 100)
+        let count = opened.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+        let tag = "\(getpid() % 100_000)x\(count % 100)"
+        let subnet = 100 + (Int(getpid()) + count) % 150
         let process = try ChildProcess(["python3", script, tag, String(subnet)])
         let port = try await process.firstLine(matching: { line -> Int? in
             line.hasPrefix("ready on ") ? Int(line.dropFirst("ready on ".count)) : nil

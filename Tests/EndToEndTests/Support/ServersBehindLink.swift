@@ -6,10 +6,6 @@ import Foundation
 import Locking
 import TestSupport
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `fleetauth serve` in an ``ImpairedLink``'s namespace, listening on both of its links, with
 /// one driver account assigned to a vehicle of the engine. The test sets things up and looks at
 /// the outcome through the control link; the app goes through the app link.
@@ -17,16 +13,15 @@ final class ServersBehindLink: Sendable {
     static let project = "local-project"
     static let driver = "driver-1"
     static let vehicle = "vehicle-1"
-    private static let password = "a-password-for-bad-networks"
     private static let consoleKey = "a-console-key-for-bad-networks"
 
     /// Where the two servers are, seen across one of the links.
     struct Addresses: Sendable {
-        let tokenServer: String
+        let tokenServer: LinkHTTPClient
         let fleetEngine: URL
 
         init(host: String) {
-            tokenServer = "http://\(host):8080"
+            tokenServer = LinkHTTPClient(base: "http://\(host):8080")
             fleetEngine = URL(string: "http://\(host):8081")!
         }
     }
@@ -60,7 +55,9 @@ final class ServersBehindLink: Sendable {
             "--token-lifetime", String(tokenLifetime), "--console-key", "\(folder)/console-key",
         ]
         let servers = ServersBehindLink(link: link, arguments: arguments, folder: folder, process: try await launch(arguments, on: link))
-        try await servers.enroll()
+        _ = try await servers.control.tokenServer.enroll(
+            driver, role: "driver", assignedTo: "vehicles/\(vehicle)", adminKeyFile: "\(folder)/data/admin-key")
+        _ = try await servers.operatorClient().createVehicle(Vehicle(), id: vehicle)
         return servers
     }
 
@@ -83,30 +80,12 @@ final class ServersBehindLink: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// The account `driver-1` assigned to `vehicle-1`, which is made with a server token.
-    private func enroll() async throws {
-        let adminKey = try String(contentsOfFile: "\(folder)/data/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        try await send("POST", "\(control.tokenServer)/v1/admin/accounts", bearer: adminKey,
-                       body: ["username": Self.driver, "password": Self.password, "role": "driver"], expecting: 201)
-        try await send("PUT", "\(control.tokenServer)/v1/admin/vehicles/\(Self.vehicle)/driver", bearer: adminKey,
-                       body: ["username": Self.driver], expecting: 200)
-        _ = try await operatorClient().createVehicle(Vehicle(), id: Self.vehicle)
-    }
-
-    /// Logs `username` in across the app link and returns the session token.
-    func logIn(_ username: String) async throws -> String {
-        let body = try await send("POST", "\(app.tokenServer)/v1/sessions", body: ["username": username, "password": Self.password], expecting: 201)
-        struct Session: Decodable { let sessionToken: String }
-        return try JSONDecoder().decode(Session.self, from: body).sessionToken
-    }
-
     /// Every position of `vehicle` the engine accepted, oldest first, from its console.
     func trail(of vehicle: String) async throws -> [LatLng] {
-        var request = URLRequest(url: control.fleetEngine.appendingPathComponent("console/api/trail/vehicle/\(vehicle)"))
-        request.setValue(Self.consoleKey, forHTTPHeaderField: "X-Console-Key")
-        let body = try await Self.answer(to: request, expecting: 200)
+        let console = LinkHTTPClient(base: control.fleetEngine.absoluteString)
+        let answer = try await console.send("GET", "/console/api/trail/vehicle/\(vehicle)", headers: ["X-Console-Key": Self.consoleKey], expecting: 200)
         struct Trail: Decodable { let points: [[Double]] }
-        return try JSONDecoder().decode(Trail.self, from: body).points.map { LatLng(latitude: $0[0], longitude: $0[1]) }
+        return try JSONDecoder().decode(Trail.self, from: Data(answer.body.utf8)).points.map { LatLng(latitude: $0[0], longitude: $0[1]) }
     }
 
     /// Where the engine has `vehicle`, read with a server token.
@@ -119,24 +98,5 @@ final class ServersBehindLink: Sendable {
         let key = try ServiceAccountKey(contentsOf: "\(folder)/data/keys/server.json")
         return FleetEngineClient(
             baseURL: control.fleetEngine, providerID: Self.project, tokens: try ServerTokens(key: key, clock: SystemTokenClock()))
-    }
-
-    @discardableResult
-    private func send(_ method: String, _ url: String, bearer: String? = nil, body: [String: String], expecting status: Int) async throws -> Data {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        bearer.map { request.setValue("Bearer \($0)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = try JSONEncoder().encode(body)
-        return try await Self.answer(to: request, expecting: status)
-    }
-
-    private static func answer(to request: URLRequest, expecting status: Int) async throws -> Data {
-        let (body, response) = try await URLSession.shared.data(for: request)
-        let answered = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard answered == status else {
-            throw TestFailure("\(request.httpMethod ?? "GET") \(request.url?.path ?? ""): \(answered) \(String(decoding: body, as: UTF8.self))")
-        }
-        return body
     }
 }
