@@ -12,6 +12,8 @@ struct BenchFleet {
     /// One logged-in driver and the vehicle it drives.
     struct Driver {
         let username: String
+        /// Its password, for the revocation benchmark's logins (never printed).
+        let password: String
         let vehicleID: String
         let sessionToken: String
     }
@@ -37,10 +39,11 @@ struct BenchFleet {
             for index in 0..<count {
                 let driver = Driver(
                     username: "bench-\(run)-driver-\(index)",
+                    password: SecretToken.generate(prefix: "pw-"),
                     vehicleID: "bench-\(run)-vehicle-\(index)",
                     sessionToken: SecretToken.generate(prefix: SecretToken.sessionPrefix)
                 )
-                _ = try await administration.createAccount(username: driver.username, password: SecretToken.generate(prefix: "pw-"), roleName: "driver")
+                _ = try await administration.createAccount(username: driver.username, password: driver.password, roleName: "driver")
                 _ = try await administration.assign(Resource(.vehicle, id: driver.vehicleID), to: driver.username)
                 try await server.store.createSession(
                     tokenHash: SecretToken.hash(driver.sessionToken), username: driver.username, createdAt: now, expiresAt: expiresAt)
