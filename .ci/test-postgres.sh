@@ -9,7 +9,7 @@
 #   .ci/test-postgres.sh resume DIR     # starts it again
 #
 # With FLEETAUTH_TEST_POSTGRES_LISTEN_ALL=1, `start` makes a cluster that also listens beyond
-# loopback, for clients in 10.0.0.0/8 (the fault test that partitions a server from it, across
+# loopback, for clients in 198.18.0.0/15 (the fault test that partitions a server from it, across
 # a link of a network namespace).
 #
 # PostgreSQL refuses to run as root, so the server runs as the 'postgres' user.
@@ -35,7 +35,7 @@ start() {
     local listen=127.0.0.1
     if [[ ${FLEETAUTH_TEST_POSTGRES_LISTEN_ALL:-} == 1 ]]; then
         listen='*'
-        echo "host all all 10.0.0.0/8 scram-sha-256" >>"$dir/data/pg_hba.conf"
+        echo "host all all 198.18.0.0/15 scram-sha-256" >>"$dir/data/pg_hba.conf"
     fi
     echo "$listen" >"$dir/listen"
     # A free loopback port: ask the kernel for one.

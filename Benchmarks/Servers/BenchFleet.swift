@@ -60,6 +60,11 @@ struct BenchFleet {
 
     /// Writes `SESSION VEHICLE` lines, one per driver (mode 0600), for the wrk script.
     func writeRequests(to path: String) throws {
+        try writeRequests(of: drivers, to: path)
+    }
+
+    /// Writes `SESSION VEHICLE` lines for `drivers` only (mode 0600).
+    func writeRequests(of drivers: [Driver], to path: String) throws {
         let lines = drivers.map { "\($0.sessionToken) \($0.vehicleID)\n" }.joined()
         try Self.writeSecret(Data(lines.utf8), to: path)
     }

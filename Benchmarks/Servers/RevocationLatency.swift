@@ -37,6 +37,7 @@ struct RevocationLatency {
         let p99Milliseconds: Double
         let maxMilliseconds: Double
 
+        /// The percentiles of `milliseconds`, one latency per revocation.
         init(_ milliseconds: [Double]) {
             let sorted = milliseconds.sorted()
             func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }

@@ -71,8 +71,8 @@ struct TokenServerBench: AsyncParsableCommand {
         let fleet: BenchFleet
         /// The drivers' requests, one per line, for wrk.
         let requestsFile: String
-        /// FleetAuth on PostgreSQL's database, counting its transactions.
-        var transactions: PostgresTransactions?
+        /// FleetAuth on PostgreSQL's database, counting its table reads.
+        var tableReads: PostgresTableReads?
     }
 
     /// One server's numbers.
@@ -88,10 +88,9 @@ struct TokenServerBench: AsyncParsableCommand {
         let halfLoadRate: Double
         let halfLoad: LatencySummary
         let failed: Int
-        /// On PostgreSQL: the median over the rounds of the transactions the database ended
-        /// per token served at full load (every connection's, the change feed's heartbeats
-        /// included).
-        let postgresTransactionsPerToken: Double?
+        /// On PostgreSQL: the median over the rounds of the table reads (scans) per token
+        /// served at full load.
+        let postgresTableReadsPerToken: Double?
 
         /// The report of `runs` at full load and a paced run at `halfLoadRate`.
         init(_ name: String, runs: [FullLoadRun], halfLoadRate: Double, halfLoad: HTTPLoad.Tally) {
@@ -107,8 +106,8 @@ struct TokenServerBench: AsyncParsableCommand {
             self.halfLoadRate = halfLoadRate
             self.halfLoad = LatencySummary(halfLoad.latencies)
             failed = runs.map(\.failed).reduce(0, +) + halfLoad.failed
-            let transactions = runs.compactMap(\.postgresTransactionsPerToken)
-            postgresTransactionsPerToken = transactions.isEmpty ? nil : Throughput.median(transactions)
+            let tableReads = runs.compactMap(\.postgresTableReadsPerToken)
+            postgresTableReadsPerToken = tableReads.isEmpty ? nil : Throughput.median(tableReads)
         }
     }
 
@@ -119,7 +118,7 @@ struct TokenServerBench: AsyncParsableCommand {
         let tokensPerCPUSecond: Double
         let latency: LatencySummary
         let failed: Int
-        let postgresTransactionsPerToken: Double?
+        let postgresTableReadsPerToken: Double?
     }
 
     /// The whole run, as the table and the JSON show it.
@@ -183,9 +182,8 @@ struct TokenServerBench: AsyncParsableCommand {
         var postgres: Contender?
         if let databaseURL {
             postgres = try await fleetAuth(name: "FA on PG", url: databaseURL, folder: "data-postgres")
-            postgres?.transactions = try await PostgresTransactions.open(url: databaseURL, logger: logger)
+            postgres?.tableReads = try await PostgresTableReads.open(url: databaseURL, logger: logger)
         }
-        defer { if let transactions = postgres?.transactions { Task { await transactions.close() } } }
         let fixturesFile = folder + "/competitor-fixtures.json"
         try sqlite.fleet.writeCompetitorFixtures(to: fixturesFile)
         var contenders = [sqlite]
@@ -201,7 +199,14 @@ struct TokenServerBench: AsyncParsableCommand {
             FileHandle.standardError.write(Data("skipped the C competitor: no \(cServer); build it with Benchmarks/c-token-server/build.sh\n".utf8))
         }
         for contender in contenders { try await Self.checkSameAnswers(server: contender.server, fleet: contender.fleet) }
-        var report = try await measure(contenders: contenders, hasPostgres: postgres != nil, folder: folder, database: databaseURL.map { DatabaseLocation.postgres(url: $0) })
+        var report: Report
+        do {
+            report = try await measure(contenders: contenders, hasPostgres: postgres != nil, folder: folder, database: databaseURL.map { DatabaseLocation.postgres(url: $0) })
+        } catch {
+            await postgres?.tableReads?.close()
+            throw error
+        }
+        await postgres?.tableReads?.close()
         if let postgres, let databaseURL, revocations > 0 {
             // A second replica on the same database, sharing the first one's keys and admin key,
             // as replicas do (on PostgreSQL the folder is not locked).
@@ -229,23 +234,24 @@ struct TokenServerBench: AsyncParsableCommand {
     private func measure(contenders: [Contender], hasPostgres: Bool, folder: String, database: DatabaseLocation?) async throws -> Report {
         func fullLoad(_ contender: Contender, seconds: Int) async throws -> FullLoadRun {
             let server = contender.server
-            let transactionsBefore = try await contender.transactions?.count()
+            let tableReadsBefore = try await contender.tableReads?.count()
             let cpuStart = try server.cpuSeconds()
             let run = try await Wrk.run(
                 url: "http://127.0.0.1:\(server.port)", connections: connections, threads: clientThreads, seconds: seconds,
                 script: "token-requests.lua", arguments: [contender.requestsFile], folder: folder)
             let cpuSeconds = try server.cpuSeconds() - cpuStart
-            var transactionsPerToken: Double?
-            if let transactions = contender.transactions, let transactionsBefore {
-                try await Task.sleep(for: .milliseconds(1500))
-                transactionsPerToken = Double(try await transactions.count() - transactionsBefore) / Double(max(run.succeeded, 1))
+            var tableReadsPerToken: Double?
+            if let tableReads = contender.tableReads, let tableReadsBefore {
+                // A backend that went idle reports its counts within PostgreSQL's idle interval (10 s).
+                try await Task.sleep(for: .seconds(11))
+                tableReadsPerToken = Double(try await tableReads.count() - tableReadsBefore) / Double(max(run.succeeded, 1))
             }
             return FullLoadRun(
                 tokensPerSecond: Double(run.succeeded) / run.seconds,
                 tokensPerCPUSecond: Double(run.succeeded) / max(cpuSeconds, 1e-9),
                 latency: run.latency,
                 failed: run.failed,
-                postgresTransactionsPerToken: transactionsPerToken)
+                postgresTableReadsPerToken: tableReadsPerToken)
         }
         for contender in contenders {
             _ = try await fullLoad(contender, seconds: 1)
@@ -300,18 +306,22 @@ struct TokenServerBench: AsyncParsableCommand {
     /// ``RevocationLatency`` while `wrk` keeps `contender` (the replica whose memory must let
     /// go) under full load, run after run, until the revocations are done.
     private func revocationsUnderLoad(_ revocation: RevocationLatency, contender: Contender, folder: String) async throws -> RevocationLatency.Result {
+        // The drivers of the second half are revoked (the checks above used the first two); wrk
+        // asks for the first half's tokens only, so that its load stays the same throughout
+        // (a driver logged out or deleted comes back with another session).
+        let drivers = contender.fleet.drivers
+        let steadyRequests = folder + "/requests-steady"
+        try contender.fleet.writeRequests(of: Array(drivers.prefix(drivers.count / 2)), to: steadyRequests)
         let done = Locked(false)
         let load = Task {
             while !done.withLock({ $0 }) {
                 _ = try await Wrk.run(
                     url: "http://127.0.0.1:\(contender.server.port)", connections: connections, threads: clientThreads, seconds: 2,
-                    script: "token-requests.lua", arguments: [contender.requestsFile], folder: folder)
+                    script: "token-requests.lua", arguments: [steadyRequests], folder: folder)
             }
         }
         defer { done.withLock { $0 = true } }
-        // The drivers of the second half: wrk asks for every driver's token, so a revoked one's
-        // requests are refused meanwhile; the checks above used the first two.
-        let result = try await revocation.measure(count: revocations, drivers: Array(contender.fleet.drivers.dropFirst(contender.fleet.drivers.count / 2)))
+        let result = try await revocation.measure(count: revocations, drivers: Array(drivers.dropFirst(drivers.count / 2)))
         done.withLock { $0 = true }
         try await load.value
         return result
@@ -393,8 +403,8 @@ struct TokenServerBench: AsyncParsableCommand {
                    report.opensslRatio, opensslRatioTarget, opensslOK ? "ok" : "MISSED", report.fleetAuth.halfLoad.p99Milliseconds,
                    p99TargetMilliseconds, p99OK ? "ok" : "MISSED"),
         ] + cLine + (report.postgresRatio.map {
-            [String(format: "FleetAuth on PostgreSQL / on SQLite: %.2fx tokens/s (target >= %.2fx %@); PostgreSQL transactions per token: %.4f",
-                    $0, postgresRatioTarget, $0 >= postgresRatioTarget ? "ok" : "MISSED", report.fleetAuthPostgres?.postgresTransactionsPerToken ?? 0)]
+            [String(format: "FleetAuth on PostgreSQL / on SQLite: %.2fx tokens/s (target >= %.2fx %@); PostgreSQL table reads per token: %.4f",
+                    $0, postgresRatioTarget, $0 >= postgresRatioTarget ? "ok" : "MISSED", report.fleetAuthPostgres?.postgresTableReadsPerToken ?? 0)]
         } ?? []) + (report.revocation.map { result in
             [String(format: "revocation on one replica seen by the other under full load (%d): p50 %.1f ms, p99 %.1f ms (target < %.0f ms %@), max %.1f ms; revoking replica granted after its own revocation: %d",
                     result.all.revocations, result.all.p50Milliseconds, result.all.p99Milliseconds, revocationP99TargetMilliseconds,

@@ -17,8 +17,12 @@ import PostgresNIO
 /// Hearing is also held to a lease: memory serves only while a heartbeat asked on the listening
 /// connection at most ``lease`` ago has been answered. PostgreSQL sends a listening session
 /// the notifications of every transaction that committed before it reads its next statement,
-/// so an answered heartbeat proves that every change committed before it was asked has been
-/// heard. A connection cut off without being closed (a network partition, a server that hangs)
+/// and each is taken in (the generation moved on) on the connection's event loop as it is
+/// read, before the answers that follow it; so an answered heartbeat proves that every change
+/// committed before it was asked has been heard. Each heartbeat waits for the one before, so
+/// the lease holds while PostgreSQL answers within about 35 ms (twice the round trip and the
+/// interval inside the lease); farther away, or on a machine too busy to ask on time, reads
+/// go to the database, as they must. A connection cut off without being closed (a network partition, a server that hangs)
 /// so serves nothing remembered from ``lease`` after its last answer, where waiting for the
 /// heartbeat to fail would take ``heartbeatInterval`` and ``heartbeatLimit``.
 final class PostgresChangeFeed: Sendable {
@@ -108,8 +112,15 @@ final class PostgresChangeFeed: Sendable {
         while !Task.isCancelled {
             do {
                 try await clients.current.withConnection { connection in
-                    let asked = ContinuousClock.now
                     try await connection.listen(on: Self.channel) { notifications in
+                        // Heard on the connection's event loop as each notification is read, so
+                        // before the answer to any heartbeat asked after it was sent: no answer
+                        // renews the lease ahead of a change it should bring.
+                        let hearing = connection.addListener(channel: Self.channel) { _, _ in self.changed() }
+                        defer { hearing.stop() }
+                        // Its answer shows that listener in place: hearing starts from when it was asked.
+                        let asked = ContinuousClock.now
+                        try await self.askForAnswer(on: connection)
                         state.withLock { state in
                             state.generation &+= 1
                             state.isListening = true
@@ -119,7 +130,8 @@ final class PostgresChangeFeed: Sendable {
                         // Deaf from the moment either ends, before the group waits for the other.
                         defer { self.stopServingFromMemory() }
                         try await withThrowingTaskGroup(of: Void.self) { group in
-                            group.addTask { for try await _ in notifications { self.changed() } }
+                            // Read, as the listener above has them; it ends when the connection does.
+                            group.addTask { for try await _ in notifications {} }
                             group.addTask { try await self.heartbeat(on: connection) }
                             defer { group.cancelAll() }
                             try await group.next()
@@ -146,22 +158,28 @@ final class PostgresChangeFeed: Sendable {
     }
 
     /// Asks `connection` to answer every ``heartbeatInterval``, each answer renewing the lease
-    /// from when it was asked; closes the connection, and throws, when an answer takes longer
-    /// than ``heartbeatLimit``. The query runs in a task of its own and is left behind at the
-    /// limit: one written as the connection closed is never answered.
+    /// from when it was asked.
     private func heartbeat(on connection: PostgresConnection) async throws {
         while true {
             try await Task.sleep(for: Self.heartbeatInterval)
             let asked = ContinuousClock.now
-            let query = Task { _ = try await connection.query(Self.heartbeatStatement, logger: logger) }
-            guard let answer = await outcome(of: query, within: Self.heartbeatLimit) else {
-                try Task.checkCancellation()
-                Task { try? await connection.close() }
-                throw HeartbeatMissed()
-            }
-            try answer.get()
+            try await askForAnswer(on: connection)
             state.withLock { $0.confirmedAt = max($0.confirmedAt, asked) }
         }
+    }
+
+    /// Sends `connection` the heartbeat's statement and waits for its answer; closes the
+    /// connection, and throws, when the answer takes longer than ``heartbeatLimit``. The query
+    /// runs in a task of its own and is left behind at the limit: one written as the
+    /// connection closed is never answered.
+    private func askForAnswer(on connection: PostgresConnection) async throws {
+        let query = Task { _ = try await connection.query(Self.heartbeatStatement, logger: logger) }
+        guard let answer = await outcome(of: query, within: Self.heartbeatLimit) else {
+            try Task.checkCancellation()
+            Task { try? await connection.close() }
+            throw HeartbeatMissed()
+        }
+        try answer.get()
     }
 
     /// The listening connection did not answer its heartbeat in time.

@@ -28,10 +28,11 @@ final class PostgresClients: Sendable {
     }
 
     /// How often the probe tries a fresh client while the database is down, and how long each
-    /// try may take: a database cut off without a word (a partition) is found down a second
-    /// after a borrower began to wait and two after that, well inside the 5 s a request may take.
+    /// try may take: long enough for a connection whose first SYN was lost (it is sent again
+    /// after a second), short enough that a database cut off without a word (a partition) is
+    /// found down within 3.5 s of a request's start, inside the 5 s a request may take.
     static let probeInterval = Duration.milliseconds(250)
-    static let probeLimit = Duration.seconds(2)
+    static let probeLimit = Duration.milliseconds(2500)
     /// How long ``shutdown()`` waits for each client's connections to close.
     static let shutdownLimit = Duration.seconds(2)
 
@@ -100,7 +101,7 @@ final class PostgresClients: Sendable {
                 guard let answer = await outcome(of: query, within: Self.probeLimit) else { throw CancellationError() }
                 try answer.get()
             }
-            let answered = if case .success = await outcome(of: check, within: Self.probeLimit) { true } else { false }
+            let answered = Self.databaseAnswered(await outcome(of: check, within: Self.probeLimit))
             // A fresh client when the database is found down (the old pool's waiting borrowers
             // then fail at once, and, trying again, find it down, instead of waiting out their
             // limit), and when it answers again after that. A database that answered the
@@ -127,6 +128,18 @@ final class PostgresClients: Sendable {
                 return
             }
             try? await Task.sleep(for: Self.probeInterval)
+        }
+    }
+
+    /// Whether a probe's `result` (`nil`: no result within the limit) shows a database that
+    /// answers: a connection that answered, or a server that refused it in words (too many
+    /// clients, a password refused) is there; a refused or silent connection is not, nor a
+    /// server shutting down or starting up (SQLSTATE class 57P).
+    private static func databaseAnswered(_ result: Result<Void, any Error>?) -> Bool {
+        switch result {
+        case .success: true
+        case .failure(let error as PSQLError): error.code == .server && !(error.serverInfo?[.sqlState] ?? "").hasPrefix("57P")
+        case .failure, nil: false
         }
     }
 

@@ -8,12 +8,15 @@ import PostgresNIO
 /// ``giveBack()``; a timer calls ``expire()`` at the limit. A borrower still waiting then is
 /// told the database did not answer, and a connection handed over too late goes straight back.
 /// A borrower still using the connection has it closed under it, which fails the statement it
-/// waits on: a database that stopped answering holds no one past the limit.
+/// waits on: a database that stopped answering holds no one past the limit. A loan is also
+/// ended early (``abandon()``) once the database has been found down.
 final class PostgresLoan: Sendable {
     private struct State {
         var connection: PostgresConnection?
         var failure: (any Error)?
         var didExpire = false
+        /// Ended because the database was found down (``abandon()``).
+        var wasAbandoned = false
         /// The lent connection closed (``connectionClosed()``).
         var didClose = false
         var isGivenBack = false
@@ -47,7 +50,7 @@ final class PostgresLoan: Sendable {
     /// (at once when the loan has expired or ended already).
     func lend(_ connection: PostgresConnection) async {
         let borrower = state.withLock { state -> CheckedContinuation<PostgresConnection, any Error>?? in
-            guard !state.didExpire, !state.isGivenBack, state.failure == nil else { return nil }
+            guard !state.didExpire, !state.wasAbandoned, !state.isGivenBack, state.failure == nil else { return nil }
             state.connection = connection
             defer { state.borrower = nil }
             return .some(state.borrower)
@@ -83,6 +86,7 @@ final class PostgresLoan: Sendable {
                 if let connection = state.connection { return .success(connection) }
                 if let failure = state.failure { return .failure(failure) }
                 if state.didExpire { return .failure(DatabaseUnavailable.noAnswer(within: limit)) }
+                if state.wasAbandoned { return .failure(DatabaseUnavailable.down) }
                 state.borrower = borrower
                 return nil
             }
@@ -97,7 +101,7 @@ final class PostgresLoan: Sendable {
         let waiter = OnceContinuation<Result<Value, any Error>>()
         let ended = state.withLock { state -> DatabaseUnavailable? in
             if state.didExpire { return .noAnswer(within: limit) }
-            if state.didClose { return .closedUnanswered }
+            if state.didClose || state.wasAbandoned { return .closedUnanswered }
             state.endOutcome = { error in
                 work.cancel()
                 waiter.resume(with: .failure(error))
@@ -161,8 +165,9 @@ final class PostgresLoan: Sendable {
     /// closed.
     private func end(expiring: Bool, waiting: DatabaseUnavailable, inUse: DatabaseUnavailable) async {
         let (borrower, endOutcome, connection) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable (any Error) -> Void)?, PostgresConnection?) in
-            guard !state.isGivenBack, state.failure == nil, !state.didExpire else { return (nil, nil, nil) }
+            guard !state.isGivenBack, state.failure == nil, !state.didExpire, !state.wasAbandoned else { return (nil, nil, nil) }
             state.didExpire = expiring
+            state.wasAbandoned = !expiring
             defer { (state.borrower, state.endOutcome) = (nil, nil) }
             return (state.borrower, state.endOutcome, state.connection)
         }

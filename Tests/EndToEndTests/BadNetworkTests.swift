@@ -30,6 +30,7 @@ struct BadNetworkTests {
         let app = try await DriverApp.start(against: servers, vehicleID: "vehicle-1")
 
         let driving = Task { await app.drive(every: Self.reportInterval) }
+        defer { driving.cancel() }
         var phases: [Phase] = []
         func play(_ impairment: ImpairedLink.Impairment, for duration: Duration) async throws {
             try await link.impair(impairment)

@@ -55,6 +55,11 @@ struct DatabasePartitionTests {
                     }
                 }
             }
+            // Stopped however the test ends.
+            defer {
+                stop.withLock { $0 = true }
+                load.cancel()
+            }
             try await waitUntil { outcomes.withLock { $0.count >= 50 } }
             try await link.impair(.partition)
             let cut = ContinuousClock.now

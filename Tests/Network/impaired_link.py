@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A network namespace reached over an impaired link, for the bad-network tests.
 
-    impaired_link.py TAG SUBNET
+    impaired_link.py TAG N
 
-Makes the namespace `fa-TAG` with two links to this one:
-  - the app link, 10.SUBNET.0.1 here to 10.SUBNET.0.2 there: two TUN devices with this process
+Makes the namespace `fa-TAG` with two links to this one, in the range set aside for testing
+networks (198.18.0.0/15, RFC 2544), so that they meet no real network:
+  - the app link, 198.18.N.1 here to 198.18.N.2 there: two TUN devices with this process
     between them, carrying every IP packet across with the impairment of the moment;
-  - the control link, 10.SUBNET.1.1 here to 10.SUBNET.1.2 there: a plain veth pair, for what
-    the test watches through while the app link suffers.
+  - the control link, 198.19.N.1 here to 198.19.N.2 there: a plain veth pair, for what the
+    test watches through while the app link suffers.
 
 This kernel has no `tc netem` (no sch_netem), so the impairment is applied here, per packet
 and per direction, as netem would apply it on each side's egress: the kernels at both ends see
@@ -82,8 +83,7 @@ class Impairment:
         return self.loss >= 1.0 or random.random() < self.loss
 
 
-def set_up(tag, subnet):
-    namespace = f"fa-{tag}"
+def set_up(tag, subnet, namespace):
     here, there = f"fa-{tag}-a", f"fa-{tag}-b"
     control_here, control_there = f"fa-{tag}-c", f"fa-{tag}-d"
     ip("netns", "add", namespace)
@@ -92,15 +92,15 @@ def set_up(tag, subnet):
     ip("link", "add", control_here, "type", "veth", "peer", "name", control_there)
     ip("link", "set", control_there, "netns", namespace)
     for name, address, peer, where in [
-        (here, f"10.{subnet}.0.1", f"10.{subnet}.0.2", None),
-        (there, f"10.{subnet}.0.2", f"10.{subnet}.0.1", namespace),
-        (control_here, f"10.{subnet}.1.1/30", None, None),
-        (control_there, f"10.{subnet}.1.2/30", None, namespace),
+        (here, f"198.18.{subnet}.1", f"198.18.{subnet}.2", None),
+        (there, f"198.18.{subnet}.2", f"198.18.{subnet}.1", namespace),
+        (control_here, f"198.19.{subnet}.1/30", None, None),
+        (control_there, f"198.19.{subnet}.2/30", None, namespace),
     ]:
         ip("addr", "add", address, *(["peer", peer] if peer else []), "dev", name, namespace=where)
         ip("link", "set", name, "up", namespace=where)
     ip("link", "set", "lo", "up", namespace=namespace)
-    return namespace, app_here, app_there
+    return app_here, app_there
 
 
 def serve_control(impairment):
@@ -124,12 +124,11 @@ def serve_control(impairment):
     return server.server_address[1]
 
 
-def forward(app_here, app_there, impairment):
-    """Carries packets across until the parent process ends."""
+def forward(app_here, app_there, impairment, parent):
+    """Carries packets across while the process `parent` that started this one runs."""
     # (due, sequence, destination, packet): equal delays keep each direction in order.
     queue, sequence = [], 0
     across = {app_here: app_there, app_there: app_here}
-    parent = os.getppid()
     while os.getppid() == parent:
         timeout = min(1.0, max(0.0, queue[0][0] - time.monotonic())) if queue else 1.0
         readable, _, _ = select.select([app_here, app_there], [], [], timeout)
@@ -152,21 +151,33 @@ def forward(app_here, app_there, impairment):
                 pass  # a device going down drops what it carried, as a link would
 
 
+def tear_down(tag, namespace):
+    """Removes the namespace (ending what still runs in it) and the control link's near end."""
+    pids = subprocess.run(["ip", "netns", "pids", namespace], capture_output=True, text=True).stdout.split()
+    for pid in pids:
+        try:
+            os.kill(int(pid), signal.SIGKILL)
+        except (ProcessLookupError, ValueError):
+            pass
+    subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
+    subprocess.run(["ip", "link", "del", f"fa-{tag}-c"], capture_output=True)
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
+    parent = os.getppid()
     tag, subnet = sys.argv[1], int(sys.argv[2])
-    namespace = None
+    namespace = f"fa-{tag}"
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    tear_down(tag, namespace)  # what a run of the same tag may have left
     try:
-        namespace, app_here, app_there = set_up(tag, subnet)
+        app_here, app_there = set_up(tag, subnet, namespace)
         impairment = Impairment()
         print(f"ready on {serve_control(impairment)}", flush=True)
-        forward(app_here, app_there, impairment)
+        forward(app_here, app_there, impairment, parent)
     finally:
-        if namespace:
-            subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
-        subprocess.run(["ip", "link", "del", f"fa-{tag}-c"], capture_output=True)
+        tear_down(tag, namespace)
 
 
 if __name__ == "__main__":

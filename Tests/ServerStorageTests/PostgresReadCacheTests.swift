@@ -44,9 +44,12 @@ struct PostgresReadCacheTests {
                 try await other.writes.raw("UPDATE quiet SET holder = 'bob' WHERE id = 1").run()
                 try await Task.sleep(for: .milliseconds(200))
                 // Memory serves under a lease its heartbeat renews; on a busy machine a late
-                // heartbeat lets it lapse for a moment.
-                try await waitUntil { replica.hearsChanges }
-                #expect(try await Self.holder(in: "quiet", replica) == "ann")
+                // heartbeat lets it lapse for a moment, and a read then goes to the database
+                // (and is not remembered). Memory serves the old answer again once it hears.
+                try await waitUntil {
+                    guard replica.hearsChanges else { return false }
+                    return try await Self.holder(in: "quiet", replica) == "ann"
+                }
                 // A signalled change, by another process, is seen once its notification comes
                 // (and drops what was remembered of the quiet table too).
                 try await other.writes.raw("UPDATE grants SET holder = 'bob' WHERE id = 1").run()
@@ -92,13 +95,18 @@ struct PostgresReadCacheTests {
                 let listener = try await Self.listeningBackend(seenBy: other)
                 switch cut {
                 case .silenced:
+                    // The process must be PostgreSQL's backend on this machine, not a process that
+                    // happens to have its number (a PostgreSQL elsewhere).
+                    let command = (try? String(contentsOfFile: "/proc/\(listener)/cmdline", encoding: .utf8)) ?? ""
+                    try #require(command.hasPrefix("postgres"), "backend \(listener) is not a process of this machine: \(command)")
                     try #require(kill(listener, SIGSTOP) == 0, "cannot stop PostgreSQL's backend \(listener): run as root or as PostgreSQL's user")
                     stopped = listener
                 case .terminated:
                     try await other.writes.raw("SELECT pg_terminate_backend(\(bind: listener))").run()
                 }
-                // The change's notification never reaches the replica. A read that starts a lease
-                // (100 ms) after the change cannot be answered from memory, however busy the machine.
+                // The change's notification never reaches the replica. A read that starts more than
+                // a lease (100 ms) after the change cannot be answered from memory, however busy
+                // the machine.
                 try await other.writes.raw("UPDATE grants SET holder = 'bob' WHERE id = 1").run()
                 try await Task.sleep(for: .milliseconds(110))
                 // (A terminated connection is replaced at once, so the replica may hear again.)

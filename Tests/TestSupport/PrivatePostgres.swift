@@ -19,7 +19,7 @@ package struct PrivatePostgres: Sendable {
 
     /// Runs `body` with a new cluster, removed when `body` returns or throws; skipped as
     /// ``TestPostgres/requiredURL()`` skips where PostgreSQL is not set up. The cluster
-    /// listens on loopback, or `beyondLoopback` on every address too, for clients in 10.0.0.0/8.
+    /// listens on loopback, or `beyondLoopback` on every address too, for clients in 198.18.0.0/15 (the links of a network namespace).
     package static func with<Result: Sendable>(
         listeningBeyondLoopback beyondLoopback: Bool = false, _ body: (PrivatePostgres) async throws -> Result
     ) async throws -> Result {

@@ -14,9 +14,13 @@ import FoundationNetworking
 final class ImpairedLink: Sendable {
     /// What happens to the app link's packets, each way.
     enum Impairment: Sendable, CustomStringConvertible {
+        /// Every packet held this long, each way.
         case delay(milliseconds: Int)
+        /// Every packet dropped with this chance, each way.
         case loss(percent: Int)
+        /// Every packet dropped, and nothing closed.
         case partition
+        /// Nothing held or dropped.
         case healed
 
         var description: String {
@@ -42,9 +46,9 @@ final class ImpairedLink: Sendable {
 
     private init(tag: String, subnet: Int, process: ChildProcess, controlPort: Int) {
         namespace = "fa-\(tag)"
-        appAddress = "10.\(subnet).0.2"
-        outsideAddress = "10.\(subnet).0.1"
-        controlAddress = "10.\(subnet).1.2"
+        appAddress = "198.18.\(subnet).2"
+        outsideAddress = "198.18.\(subnet).1"
+        controlAddress = "198.19.\(subnet).2"
         self.process = process
         self.controlPort = controlPort
     }
@@ -81,7 +85,7 @@ final class ImpairedLink: Sendable {
             return count
         }
         let tag = "\(getpid() % 100_000)x\(count % 100)"
-        let subnet = 100 + (Int(getpid()) + count) % 150
+        let subnet = (Int(getpid()) + count) % 256
         let process = try ChildProcess(["python3", script, tag, String(subnet)])
         let port = try await process.firstLine(matching: { line -> Int? in
             line.hasPrefix("ready on ") ? Int(line.dropFirst("ready on ".count)) : nil

@@ -9,7 +9,8 @@ import FoundationNetworking
 /// (`http://10.x.y.z:8080`); the token server's accounts and logins.
 struct LinkHTTPClient: Sendable {
     let base: String
-    private let session: URLSession = {
+    /// One session for every client: room for a test's concurrent requests to one server.
+    private static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 16
         return URLSession(configuration: configuration)
@@ -39,7 +40,7 @@ struct LinkHTTPClient: Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try JSONEncoder().encode(json)
         }
-        let (body, response) = try await session.data(for: request)
+        let (body, response) = try await Self.session.data(for: request)
         let http = response as? HTTPURLResponse
         return Answer(status: http?.statusCode ?? 0, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"), body: String(decoding: body, as: UTF8.self))
     }
