@@ -8,8 +8,8 @@ import PostgresNIO
 /// PostgresNIO's pool, once it fails to connect, tries again after a backoff that grows by a
 /// quarter each time, up to a minute, and meanwhile keeps its borrowers waiting: after an
 /// outage of ten seconds its next try may come seconds after the database is back. So once a
-/// loan has lasted a second, waiting for a connection or for its statements' answer, or has
-/// lost its connection (``lost()``), a probe opens a single connection of its own every
+/// loan has waited a second for a connection, or lost the one it had (``lost()``), a probe
+/// opens a single connection of its own every
 /// ``probeInterval`` (a refused one fails at once, where a pool's request would wait out its
 /// backoff). While the probe fails, the database is down (``isDown``): loans fail at once, and
 /// the pool is replaced, so that its waiting borrowers fail too. Once a probe's connection
@@ -30,7 +30,7 @@ final class PostgresClients: Sendable {
     /// How often the probe tries a fresh client while the database is down, and how long each
     /// try may take: long enough for a connection whose first SYN was lost (it is sent again
     /// after a second), short enough that a database cut off without a word (a partition) is
-    /// found down within 3.5 s of a request's start, inside the 5 s a request may take.
+    /// found down within 3.5 s of a borrower's wait, inside the 5 s a request may take.
     static let probeInterval = Duration.milliseconds(250)
     static let probeLimit = Duration.milliseconds(2500)
     /// How long ``shutdown()`` waits for each client's connections to close.

@@ -100,27 +100,22 @@ struct PostgresLender: SQLConnectionLender {
 
     /// Watches `loan` until `deadline`, then ends it (``PostgresLoan/expire()``), unless the
     /// task is cancelled first (the loan ended):
-    /// - a loan still out after ``slowLend`` (waiting for a connection, or for its statements'
-    ///   outcome) has the probe find out whether the database is there: a pool that cannot
-    ///   connect keeps its borrowers waiting, silently, and a database cut off by a partition
-    ///   never answers the statements sent to it;
+    /// - a borrower still waiting for a connection after ``slowLend`` has the probe find out
+    ///   whether the database is there (a pool that cannot connect keeps its borrowers waiting,
+    ///   silently);
     /// - a borrower whose connection has been closed for a ``watchInterval`` is told that no
     ///   answer will come (a statement written once the connection let go of its channel is
-    ///   never answered; one written before is failed within the interval);
-    /// - a loan older than ``slowLend`` once the probe has found the database down is
-    ///   abandoned (``PostgresLoan/abandon()``): its statement waits on a database that no
-    ///   longer answers (a partition closes nothing), or on a pool that cannot connect.
+    ///   never answered; one written before is failed within the interval).
     private static func watch(_ loan: PostgresLoan, until deadline: ContinuousClock.Instant, clients: PostgresClients) async {
         let slow = ContinuousClock.now + slowLend
         var askedProbe = false, sawClosed = false
         while ContinuousClock.now < deadline {
             guard (try? await Task.sleep(until: min(deadline, .now + watchInterval))) != nil else { return }
-            if ContinuousClock.now >= slow, clients.isDown { return await loan.abandon() }
             if loan.lentConnectionIsClosed {
                 if sawClosed { loan.connectionClosed() }
                 sawClosed = true
             }
-            if !askedProbe, ContinuousClock.now >= slow {
+            if !askedProbe, loan.isWaitingForConnection, ContinuousClock.now >= slow {
                 askedProbe = true
                 clients.lost()
             }
@@ -128,8 +123,8 @@ struct PostgresLender: SQLConnectionLender {
         await loan.expire()
     }
 
-    /// How long a loan may last (waiting for a connection and for its statements) before the
-    /// probe is asked whether the database is there.
+    /// How long a borrower waits for a connection before the probe is asked whether the
+    /// database is there.
     static let slowLend = Duration.seconds(1)
     /// How often a loan is looked at while it lasts.
     static let watchInterval = Duration.milliseconds(100)

@@ -8,15 +8,12 @@ import PostgresNIO
 /// ``giveBack()``; a timer calls ``expire()`` at the limit. A borrower still waiting then is
 /// told the database did not answer, and a connection handed over too late goes straight back.
 /// A borrower still using the connection has it closed under it, which fails the statement it
-/// waits on: a database that stopped answering holds no one past the limit. A loan is also
-/// ended early (``abandon()``) once the database has been found down.
+/// waits on: a database that stopped answering holds no one past the limit.
 final class PostgresLoan: Sendable {
     private struct State {
         var connection: PostgresConnection?
         var failure: (any Error)?
         var didExpire = false
-        /// Ended because the database was found down (``abandon()``).
-        var wasAbandoned = false
         /// The lent connection closed (``connectionClosed()``).
         var didClose = false
         var isGivenBack = false
@@ -41,6 +38,11 @@ final class PostgresLoan: Sendable {
         state.withLock { $0.connection?.isClosed ?? false }
     }
 
+    /// Whether the borrower is still waiting for a connection.
+    var isWaitingForConnection: Bool {
+        state.withLock { $0.connection == nil && $0.failure == nil && !$0.didExpire && !$0.isGivenBack }
+    }
+
     /// Whether the limit passed before the connection was given back.
     var didExpire: Bool {
         state.withLock { $0.didExpire }
@@ -50,7 +52,7 @@ final class PostgresLoan: Sendable {
     /// (at once when the loan has expired or ended already).
     func lend(_ connection: PostgresConnection) async {
         let borrower = state.withLock { state -> CheckedContinuation<PostgresConnection, any Error>?? in
-            guard !state.didExpire, !state.wasAbandoned, !state.isGivenBack, state.failure == nil else { return nil }
+            guard !state.didExpire, !state.isGivenBack, state.failure == nil else { return nil }
             state.connection = connection
             defer { state.borrower = nil }
             return .some(state.borrower)
@@ -86,7 +88,6 @@ final class PostgresLoan: Sendable {
                 if let connection = state.connection { return .success(connection) }
                 if let failure = state.failure { return .failure(failure) }
                 if state.didExpire { return .failure(DatabaseUnavailable.noAnswer(within: limit)) }
-                if state.wasAbandoned { return .failure(DatabaseUnavailable.down) }
                 state.borrower = borrower
                 return nil
             }
@@ -101,7 +102,7 @@ final class PostgresLoan: Sendable {
         let waiter = OnceContinuation<Result<Value, any Error>>()
         let ended = state.withLock { state -> DatabaseUnavailable? in
             if state.didExpire { return .noAnswer(within: limit) }
-            if state.didClose || state.wasAbandoned { return .closedUnanswered }
+            if state.didClose { return .closedUnanswered }
             state.endOutcome = { error in
                 work.cancel()
                 waiter.resume(with: .failure(error))
@@ -149,30 +150,15 @@ final class PostgresLoan: Sendable {
     /// The timer's side: the limit has passed. Tells a borrower still waiting, and closes a
     /// connection still in use.
     func expire() async {
-        let noAnswer = DatabaseUnavailable.noAnswer(within: limit)
-        await end(expiring: true, waiting: noAnswer, inUse: noAnswer)
-    }
-
-    /// The database was found down while the loan lasted: a borrower still waiting hears so,
-    /// and one whose statement is still out has its connection closed and hears that no answer
-    /// will come (the statement may or may not have taken effect).
-    func abandon() async {
-        await end(expiring: false, waiting: .down, inUse: .closedUnanswered)
-    }
-
-    /// Ends the loan unless it ended already: `waiting` for a borrower still waiting for a
-    /// connection, `inUse` for one waiting for its statements' outcome, whose connection is
-    /// closed.
-    private func end(expiring: Bool, waiting: DatabaseUnavailable, inUse: DatabaseUnavailable) async {
-        let (borrower, endOutcome, connection) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable (any Error) -> Void)?, PostgresConnection?) in
-            guard !state.isGivenBack, state.failure == nil, !state.didExpire, !state.wasAbandoned else { return (nil, nil, nil) }
-            state.didExpire = expiring
-            state.wasAbandoned = !expiring
+        let (borrower, endOutcome, inUse) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable (any Error) -> Void)?, PostgresConnection?) in
+            guard !state.isGivenBack, state.failure == nil else { return (nil, nil, nil) }
+            state.didExpire = true
             defer { (state.borrower, state.endOutcome) = (nil, nil) }
             return (state.borrower, state.endOutcome, state.connection)
         }
-        borrower?.resume(throwing: waiting)
-        endOutcome?(inUse)
-        await connection?.close(waitingAtMost: .milliseconds(500))
+        let noAnswer = DatabaseUnavailable.noAnswer(within: limit)
+        borrower?.resume(throwing: noAnswer)
+        endOutcome?(noAnswer)
+        await inUse?.close(waitingAtMost: .milliseconds(500))
     }
 }
