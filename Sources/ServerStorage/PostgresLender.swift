@@ -124,8 +124,8 @@ struct PostgresLender: SQLConnectionLender {
     }
 
     /// How long a borrower waits for a connection before the probe is asked whether the
-    /// database is there.
-    static let slowLend = Duration.seconds(1)
+    /// database is there (a probe that finds it there changes nothing).
+    static let slowLend = Duration.milliseconds(500)
     /// How often a loan is looked at while it lasts.
     static let watchInterval = Duration.milliseconds(100)
 
