@@ -34,8 +34,6 @@ final class PostgresChangeFeed: Sendable {
         var isListening = false
         /// When the latest heartbeat that was answered (or the `LISTEN`) was asked.
         var confirmedAt = ContinuousClock.Instant.now
-        /// When a read last asked whether memory may serve.
-        var lastWanted = ContinuousClock.Instant.now
 
         /// Whether changes are heard now: listening, under a lease still running.
         var hears: Bool { isListening && ContinuousClock.now - confirmedAt <= PostgresChangeFeed.lease }
@@ -77,10 +75,7 @@ final class PostgresChangeFeed: Sendable {
     /// The generation under which an answer read now may be remembered and served again, or
     /// `nil` while changes cannot be heard.
     var generation: UInt64? {
-        state.withLock { state in
-            state.lastWanted = .now
-            return state.hears ? state.generation : nil
-        }
+        state.withLock { $0.hears ? $0.generation : nil }
     }
 
     /// Something changed: what was remembered before is stale.
@@ -102,14 +97,9 @@ final class PostgresChangeFeed: Sendable {
     /// How long an answered heartbeat lets memory serve: the most a change made elsewhere can
     /// go unheard by a process that still serves from memory (the revocation bound).
     static let lease = Duration.milliseconds(100)
-    /// How often the listening connection is asked whether it still answers while reads want
-    /// memory: often enough that answers renew the lease before it runs out.
+    /// How often the listening connection is asked whether it still answers: often enough that
+    /// answers renew the lease before it runs out.
     static let heartbeatInterval = Duration.milliseconds(25)
-    /// How often it is asked once no read has wanted memory for ``busyWindow``: an idle server
-    /// spends next to nothing on it, and its first reads after a pause go to the database until
-    /// the heartbeat has caught up.
-    static let idleHeartbeatInterval = Duration.milliseconds(250)
-    static let busyWindow = Duration.seconds(1)
     /// How long a heartbeat may go unanswered before the connection is given up for another.
     static let heartbeatLimit = Duration.seconds(1)
     /// The heartbeat's statement, which names it in `pg_stat_activity`.
@@ -167,12 +157,11 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
-    /// Asks `connection` to answer every ``heartbeatInterval`` (``idleHeartbeatInterval`` while
-    /// no read wants memory), each answer renewing the lease from when it was asked.
+    /// Asks `connection` to answer every ``heartbeatInterval``, each answer renewing the lease
+    /// from when it was asked.
     private func heartbeat(on connection: PostgresConnection) async throws {
         while true {
-            let isBusy = state.withLock { ContinuousClock.now - $0.lastWanted < Self.busyWindow }
-            try await Task.sleep(for: isBusy ? Self.heartbeatInterval : Self.idleHeartbeatInterval)
+            try await Task.sleep(for: Self.heartbeatInterval)
             let asked = ContinuousClock.now
             try await askForAnswer(on: connection)
             state.withLock { $0.confirmedAt = max($0.confirmedAt, asked) }
