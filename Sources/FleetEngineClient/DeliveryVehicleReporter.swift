@@ -27,7 +27,7 @@ public struct DeliveryVehicleReporter: Sendable {
     public init(
         deliveryVehicleID: String,
         client: FleetEngineClient,
-        retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 12, initialBackoff: .milliseconds(250), maxBackoff: .seconds(8)),
+        retryPolicy: RetryPolicy = .locationReporting,
         eventBuffering: AsyncStream<ReporterEvent>.Continuation.BufferingPolicy = .bufferingNewest(4096)
     ) {
         self.deliveryVehicleID = deliveryVehicleID

@@ -41,12 +41,12 @@ public actor VehicleReporter {
     ///   - vehicleID: The vehicle; its driver token is asked for by this id.
     ///   - client: The Fleet Engine client, with the driver's token provider.
     ///   - retryPolicy: Backoff between failed sends; `maxAttempts` failures in a row drop the
-    ///     location then being sent. Default: 0.25 s doubling up to 8 s, 12 attempts.
+    ///     location then being sent. Default: ``RetryPolicy/locationReporting``.
     ///   - eventBuffering: How many unread events are kept; the newest 4,096 by default.
     public init(
         vehicleID: String,
         client: FleetEngineClient,
-        retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 12, initialBackoff: .milliseconds(250), maxBackoff: .seconds(8)),
+        retryPolicy: RetryPolicy = .locationReporting,
         eventBuffering: AsyncStream<ReporterEvent>.Continuation.BufferingPolicy = .bufferingNewest(4096)
     ) {
         self.init(target: .vehicle(vehicleID), client: client, retryPolicy: retryPolicy, eventBuffering: eventBuffering)

@@ -22,9 +22,10 @@ import PostgresNIO
 /// committed before it was asked has been heard. Each heartbeat waits for the one before, so
 /// the lease holds while PostgreSQL answers within about 35 ms (twice the round trip and the
 /// interval inside the lease); farther away, or on a machine too busy to ask on time, reads
-/// go to the database, as they must. A connection cut off without being closed (a network partition, a server that hangs)
-/// so serves nothing remembered from ``lease`` after its last answer, where waiting for the
-/// heartbeat to fail would take ``heartbeatInterval`` and ``heartbeatLimit``.
+/// go to the database, as they must. A connection cut off without being closed (a network
+/// partition, a server that hangs) so serves nothing remembered from ``lease`` after its last
+/// answer, where waiting for the heartbeat to fail would take ``heartbeatInterval`` and
+/// ``heartbeatLimit``.
 final class PostgresChangeFeed: Sendable {
     /// The channel the triggers notify.
     static let channel = "fleetauth_changes"

@@ -9,13 +9,12 @@ import PostgresNIO
 /// quarter each time, up to a minute, and meanwhile keeps its borrowers waiting: after an
 /// outage of ten seconds its next try may come seconds after the database is back. So once a
 /// loan has waited half a second for a connection, or lost the one it had (``lost()``), a probe
-/// opens a single connection of its own every
-/// ``probeInterval`` (a refused one fails at once, where a pool's request would wait out its
-/// backoff). While the probe fails, the database is down (``isDown``): loans fail at once, and
-/// the pool is replaced, so that its waiting borrowers fail too. Once a probe's connection
-/// answers after that, a fresh client becomes ``current``;
-/// the one before is shut down, and a borrower still waiting in its pool borrows again from
-/// the new one.
+/// opens a single connection of its own every ``probeInterval`` (a refused one fails at once,
+/// where a pool's request would wait out its backoff). While the probe fails, the database is
+/// down (``isDown``): loans fail at once, and the pool is replaced, so that its waiting
+/// borrowers fail too. Once a probe's connection answers after that, a fresh client becomes
+/// ``current``; the one before is shut down, and a borrower still waiting in its pool borrows
+/// again from the new one.
 final class PostgresClients: Sendable {
     private struct State {
         var current: PostgresClient

@@ -20,7 +20,7 @@ struct BadNetworkTests {
     /// How often the driver reports a new location.
     static let reportInterval = Duration.milliseconds(250)
     /// The reporter's default policy: the longest it waits between two attempts.
-    static let retryInterval = RetryPolicy(maxAttempts: 12, initialBackoff: .milliseconds(250), maxBackoff: .seconds(8)).maxBackoff
+    static let retryInterval = RetryPolicy.locationReporting.maxBackoff
 
     @Test func aDriverAppRidesOutDelayLossAndAPartition() async throws {
         let link = try await ImpairedLink.open()
