@@ -16,7 +16,9 @@ import TokenServer
 /// `fleetauth-bench keyless`: the token server signing driver tokens through IAM (the Google
 /// stand-in, holding each signature back as IAM's round trip would), a fleet of vehicles each
 /// asking for its token on a timetable, with token reuse on and then off: tokens/s, latency
-/// from each request's due time, and IAM calls per token.
+/// from each request's due time, and IAM calls per token. Then `fleetauth serve`'s start-up, to
+/// its banner, on a fresh data directory, with `--keyless` (the stand-in's keys fetched for every
+/// account) and without.
 struct KeylessBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keyless",
@@ -41,6 +43,9 @@ struct KeylessBench: AsyncParsableCommand {
     @Option(help: "Keep-alive connections the requests are spread over.")
     var connections = 100
 
+    @Option(help: "How many times `fleetauth serve` is started with --keyless, and as many without, to time its start-up.")
+    var startups = 5
+
     @Flag(help: "Print JSON.")
     var json = false
 
@@ -53,15 +58,32 @@ struct KeylessBench: AsyncParsableCommand {
         let latency: LatencySummary
     }
 
+    /// Median seconds from starting `fleetauth serve` to its banner's last line.
+    struct StartUp: Encodable {
+        let plainSeconds: Double
+        let keylessSeconds: Double
+    }
+
+    struct Report: Encodable {
+        let runs: [Run]
+        let startUp: StartUp
+    }
+
     func validate() throws {
-        guard vehicles >= 1, interval > 0, signDelay >= 0, seconds >= 1, connections >= 1 else { throw ValidationError("every number must be positive") }
+        guard vehicles >= 1, interval > 0, signDelay >= 0, seconds >= 1, connections >= 1, startups >= 1 else { throw ValidationError("every number must be positive") }
         guard (2...3600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be 2 to 3600 seconds") }
     }
 
     func run() async throws {
         var runs: [Run] = []
         for reuse in [true, false] { runs.append(try await measure(reuse: reuse)) }
-        if json { return try JSONOutput.print(runs) }
+        var plain: [Double] = [], keyless: [Double] = []
+        for _ in 0..<startups {
+            plain.append(try await Self.startUp([]))
+            keyless.append(try await Self.startUp(["--keyless"]))
+        }
+        let startUp = StartUp(plainSeconds: Throughput.median(plain), keylessSeconds: Throughput.median(keyless))
+        if json { return try JSONOutput.print(Report(runs: runs, startUp: startUp)) }
         print("token server signing through IAM (stand-in, \(signDelay) ms per signature), \(vehicles) vehicles each asking every \(interval) s, "
               + "\(tokenLifetime) s tokens, \(seconds) s runs")
         for run in runs {
@@ -69,6 +91,21 @@ struct KeylessBench: AsyncParsableCommand {
                          run.reuse ? "on " : "off", run.tokensPerSecond, run.latency.p50Milliseconds, run.latency.p99Milliseconds,
                          run.iamCallsPerToken, run.metadataTokenFetches, run.failed))
         }
+        print(String(format: "fleetauth serve start-up to its banner, median of %d, fresh data directory: %.2f s; with --keyless %.2f s (%.2fx)",
+                     startups, startUp.plainSeconds, startUp.keylessSeconds, startUp.keylessSeconds / startUp.plainSeconds))
+    }
+
+    /// Seconds from starting the `fleetauth` beside this bench as `serve` (plus `extra`), on free
+    /// ports and a fresh data directory, to the last line of its banner.
+    private static func startUp(_ extra: [String]) async throws -> Double {
+        let folder = try BenchFolder.create()
+        defer { BenchFolder.remove(folder) }
+        let started = ContinuousClock.now
+        let serve = try ChildProcess([BenchExecutables.fleetAuth, "serve", "--data-dir", folder,
+                                      "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0"] + extra, standardError: .discarded)
+        defer { serve.stop() }
+        _ = try await serve.output(containing: "3. Send")
+        return (ContinuousClock.now - started) / .seconds(1)
     }
 
     /// One run on a new stand-in and token server.

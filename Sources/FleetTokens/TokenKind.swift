@@ -25,15 +25,16 @@ public enum TokenKind: Sendable, Hashable {
     /// Any other set of claims, for trusted server code that knows what it is doing.
     case custom(AuthorizationClaims)
 
-    /// A short, stable name for logs and metrics, e.g. `driver`.
+    /// A short, stable name for logs and metrics, e.g. `driver`; a delivery driver's is spelled
+    /// as Fleet Engine's role for it (`delivery-trusted-driver`).
     public var name: String {
         switch self {
         case .driver: "driver"
         case .consumer: "consumer"
         case .server: "server"
         case .fleetReader: "fleet-reader"
-        case .trustedDeliveryDriver: "trusted-delivery-driver"
-        case .untrustedDeliveryDriver: "untrusted-delivery-driver"
+        case .trustedDeliveryDriver: "delivery-trusted-driver"
+        case .untrustedDeliveryDriver: "delivery-untrusted-driver"
         case .deliveryConsumer: "delivery-consumer"
         case .deliveryConsumerTask: "delivery-consumer-task"
         case .deliveryServer: "delivery-server"

@@ -27,7 +27,7 @@ struct AccountsCommand: AsyncParsableCommand {
         @Argument(help: "The login name.")
         var username: String
 
-        @Option(help: "driver, consumer, delivery-driver, delivery-consumer or fleet-reader.")
+        @Option(help: "driver, consumer, delivery-driver, delivery-trusted-driver, delivery-consumer or fleet-reader.")
         var role: String
 
         @Option(help: "The OpenID Connect issuer of the linked user, exactly as its ID tokens' iss spells it.")
@@ -50,6 +50,9 @@ struct AccountsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
+            if let role = AccountRole.formerSpellings[role] {
+                FileHandle.standardError.write(Data("note: --role \(self.role) is now spelled \(role); the old spelling still works\n".utf8))
+            }
             let identity = identityIssuer.flatMap { issuer in identitySubject.map { LinkedIdentity(issuer: issuer, subject: $0) } }
             let password = identity == nil || withPassword ? try PasswordInput.read(prompt: "password for \(username): ") : nil
             let account = try await data.withStore { store in
@@ -102,10 +105,12 @@ struct AccountsCommand: AsyncParsableCommand {
             }
             if json { return try JSONOutput.print(entries) }
             if entries.isEmpty { print("no accounts") }
+            // Columns as wide as their widest entry, so that no name or role is cut.
+            let nameWidth = entries.map(\.username.count).max() ?? 0, roleWidth = entries.map(\.role.count).max() ?? 0
             for entry in entries {
                 let linked = entry.identity.map { "  (\($0))" } ?? ""
                 let assigned = (entry.assignments.isEmpty ? "" : "  " + entry.assignments.joined(separator: ", ")) + linked
-                print(entry.username.padding(toLength: max(16, entry.username.count), withPad: " ", startingAt: 0) + " " + entry.role.padding(toLength: 18, withPad: " ", startingAt: 0) + assigned)
+                print(entry.username.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + entry.role.padding(toLength: roleWidth, withPad: " ", startingAt: 0) + assigned)
             }
         }
     }

@@ -62,9 +62,9 @@ struct DeliveryAppTests {
         // A second account of the van, marked trusted: its tokens, from the same token route,
         // are signed by the trusted-driver key, and may move the van through its stops.
         let administration = await fleet.administration
-        _ = try await administration.createAccount(username: "trusted-delivery-driver-0", password: TestFleet.password, roleName: "trusted-delivery-driver")
-        _ = try await administration.assign(Resource(.deliveryVehicle, id: "van"), to: "trusted-delivery-driver-0")
-        let trustedClient = try await fleet.app("trusted-delivery-driver-0").client
+        _ = try await administration.createAccount(username: "delivery-trusted-driver-0", password: TestFleet.password, roleName: "delivery-trusted-driver")
+        _ = try await administration.assign(Resource(.deliveryVehicle, id: "van"), to: "delivery-trusted-driver-0")
+        let trustedClient = try await fleet.app("delivery-trusted-driver-0").client
         let trusted = DeliveryVehicleReporter(deliveryVehicleID: "van", client: trustedClient)
         let progress: [Int: @Sendable () async throws -> DeliveryVehicle] = [
             1: { try await trusted.enroute() }, 2: { try await trusted.arrived() }, 3: { try await trusted.completed() },

@@ -71,7 +71,7 @@ struct KeylessDemoTests {
         #expect(report.succeeded)
         #expect(report.parcelsDelivered == 8 && report.shipmentsFollowed == 4 && report.lostVans.isEmpty)
         #expect(report.counts.accepted + report.counts.superseded == report.counts.reported, "\(report.counts)")
-        #expect((report.minted["untrusted-delivery-driver"] ?? 0) >= 4 && (report.minted["delivery-consumer"] ?? 0) >= 4, "\(report.minted)")
+        #expect((report.minted["delivery-untrusted-driver"] ?? 0) >= 4 && (report.minted["delivery-consumer"] ?? 0) >= 4, "\(report.minted)")
         #expect(report.intruder.count == 3 && report.intruder.values.allSatisfy { $0.attempts > 0 && $0.refused == $0.attempts })
     }
 }

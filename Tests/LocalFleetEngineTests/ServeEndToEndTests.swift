@@ -74,6 +74,40 @@ struct ServeEndToEndTests {
         #expect(untouched.value("lastLocation") == nil)
     }
 
+    @Test("serve --keyless: the Google stand-in on the port asked for; a driver token signed through its IAM moves the vehicle")
+    func keylessWithChosenStandInPort() async throws {
+        let folder = try TestEngine.makeFolder()
+        let standInPort = try await ClosedPort.with { $0 }  // free again once it returns
+        let serve = try ChildProcess([try ChildProcess.fleetauth] + [
+            "serve", "--keyless", "--stand-in-port", String(standInPort), "--data-dir", folder, "--project", Self.project,
+            "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0",
+        ], standardError: .discarded)
+        defer { serve.kill() }
+        let announcement = try await serve.output(containing: "3. Send")
+        #expect(announcement.contains("Google stand-in http://127.0.0.1:\(standInPort)"), "\(announcement)")
+        var ports: [Int] = []
+        for port in ChildProcess.loopbackPorts(in: announcement) where !ports.contains(port) && port != standInPort { ports.append(port) }
+        try #require(ports.count == 3, "\(announcement)")
+        let tokenServer = TestClient(port: ports[0]), fleet = TestClient(port: ports[1]), google = TestClient(port: standInPort)
+        let email = try await google.send(.GET, "/computeMetadata/v1/instance/service-accounts/default/email", authorization: nil, headers: [("Metadata-Flavor", "Google")])
+        #expect(email.status == 200 && email.body.contains("@"), "\(email)")
+
+        let admin = "Bearer " + (try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(try await tokenServer.send(.POST, "/v1/admin/accounts", authorization: admin,
+                                                body: #"{"username":"alice","password":"\#(Self.password)","role":"driver"}"#).status == 201)
+        try #require(try await tokenServer.send(.PUT, "/v1/admin/vehicles/vehicle-1/driver", authorization: admin, body: #"{"username":"alice"}"#).status == 200)
+        let server = try TokenMinter(key: ServiceAccountKey(contentsOf: "\(folder)/keys/server.json")).mint(.server).token
+        let p = "/v1/providers/\(Self.project)"
+        try #require(try await fleet.send(.POST, "\(p)/vehicles?vehicleId=vehicle-1", token: server, body: Fixtures.vehicleBody()).status == 200)
+
+        let alice = try await Self.token(from: tokenServer, username: "alice", path: "/v1/tokens/driver/vehicle-1")
+        // Signed by the stand-in's IAM as the driver account: no driver key file was made.
+        #expect(try TokenInspection(token: alice).claims?.issuer.hasPrefix("fe-driver@") == true)
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/keys/driver.json"))
+        let moved = try await fleet.send(.PUT, "\(p)/vehicles/vehicle-1?updateMask=lastLocation", token: alice, body: Fixtures.locationUpdate(latitude: 52.5, longitude: 13.4))
+        #expect(moved.status == 200, "\(moved)")
+    }
+
     static func session(_ tokenServer: TestClient, _ username: String) async throws -> String {
         let login = try await tokenServer.send(.POST, "/v1/sessions", authorization: nil, body: #"{"username":"\#(username)","password":"\#(password)"}"#)
         return try #require(login.json["sessionToken"] as? String, "\(login.status)")

@@ -65,6 +65,10 @@ struct AccountRulesTests {
     @Test("roles by name; each role's resource kind needs that role")
     func roles() throws {
         #expect(try AccountRules.role(named: "delivery-driver") == .deliveryDriver)
+        // Spelled as Fleet Engine's role; the former spelling is still taken.
+        #expect(try AccountRules.role(named: "delivery-trusted-driver") == .trustedDeliveryDriver)
+        #expect(try AccountRules.role(named: "trusted-delivery-driver") == .trustedDeliveryDriver)
+        #expect(AccountRole.trustedDeliveryDriver.description == "delivery-trusted-driver")
         #expect(throws: (any Error).self) { try AccountRules.role(named: "admin") }
         for kind in ResourceKind.allCases {
             #expect(kind.accountRoles.allSatisfy { $0.resourceKind == kind })

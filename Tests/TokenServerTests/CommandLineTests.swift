@@ -38,7 +38,12 @@ struct CommandLineTests {
         #expect(refused.status != 0 && refused.output.contains("vehicle id contains '*'"))
         let badRole = try await fleetauth(["accounts", "create", "bob", "--role", "pilot"] + data, input: "correct horse\n")
         #expect(badRole.status != 0 && badRole.output.contains("unknown role \"pilot\""))
-        #expect(try await fleetauth(["accounts", "list"] + data).output.contains("vehicle/v-1"))
+        // A role's former spelling still works, with a note; the account has the role's one spelling.
+        let formerSpelling = try await fleetauth(["accounts", "create", "dana", "--role", "trusted-delivery-driver", "--bcrypt-cost", "4"] + data, input: "correct horse\n")
+        #expect(formerSpelling.status == 0 && formerSpelling.output.contains("note: --role trusted-delivery-driver is now spelled delivery-trusted-driver"), "\(formerSpelling.output)")
+        let listed = try await fleetauth(["accounts", "list"] + data).output
+        #expect(listed.contains("vehicle/v-1"))
+        #expect(listed.split(separator: "\n").contains { $0.hasPrefix("dana ") && $0.contains("delivery-trusted-driver") }, "\(listed)")
 
         let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
         client.connect()

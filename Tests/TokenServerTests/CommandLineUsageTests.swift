@@ -48,6 +48,9 @@ struct CommandLineUsageTests {
             #expect(exit.succeeded, "\(spelling): \(exit.output)")
             #expect(exit.output.contains("\"deliveryvehicleid\" : \"dv-1\"") || exit.output.contains(#""deliveryvehicleid":"dv-1""#), "\(exit.output)")
             #expect(exit.output.contains("note: --kind untrusted-delivery-driver is now spelled delivery-untrusted-driver") == note, "\(exit.output)")
+            // The token's kind, in the JSON, has the one spelling.
+            #expect(exit.output.contains("delivery-untrusted-driver"))
+            #expect(!exit.output.replacingOccurrences(of: "note: --kind untrusted-delivery-driver", with: "").contains("untrusted-delivery-driver"), "\(exit.output)")
         }
         let help = try await ChildProcess.runFleetauth(["mint", "--help"])
         #expect(help.output.contains("delivery-trusted-driver") && !help.output.contains("trusted-delivery-driver"), "\(help.output)")

@@ -48,6 +48,17 @@ struct StoreTests {
         }
     }
 
+    @Test("an account written with a role's former spelling is read with its one spelling", arguments: StoreBackend.allCases)
+    func formerRoleSpelling(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            try await store.database.writes.raw("""
+                INSERT INTO token_server_accounts (username, role, password_hash, created_at) VALUES ('dana', 'trusted-delivery-driver', 'h', 1)
+                """).run()
+            #expect(try await store.account(username: "dana")?.role == .trustedDeliveryDriver)
+            #expect(try await store.accounts().map(\.role.description) == ["delivery-trusted-driver"])
+        }
+    }
+
     @Test("only one of many concurrent creations of a username wins", arguments: StoreBackend.allCases)
     func concurrentCreation(backend: StoreBackend) async throws {
         try await withStore(backend) { store in

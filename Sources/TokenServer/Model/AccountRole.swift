@@ -11,11 +11,22 @@ package enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cus
     case deliveryDriver = "delivery-driver"
     /// A delivery driver app trusted with more: trusted delivery driver tokens, with which it
     /// may also report its stops' progress. Assigned to delivery vehicles, as `delivery-driver` is.
-    case trustedDeliveryDriver = "trusted-delivery-driver"
+    /// Spelled as Fleet Engine's role (`delivery-trusted-driver`), as `mint` and `verify` spell it.
+    case trustedDeliveryDriver = "delivery-trusted-driver"
     /// A shipment-tracking app: delivery consumer tokens for its tracking ids.
     case deliveryConsumer = "delivery-consumer"
     /// A trusted fleet dashboard: fleet reader tokens (every id `*`, read only).
     case fleetReader = "fleet-reader"
+
+    /// Earlier versions' spellings, still read from the store and taken from the API and the
+    /// command line.
+    package static let formerSpellings: [String: AccountRole] = ["trusted-delivery-driver": .trustedDeliveryDriver]
+
+    /// The role named `name`, in its spelling or a former one (``formerSpellings``).
+    package init?(name: String) {
+        guard let role = AccountRole(rawValue: name) ?? Self.formerSpellings[name] else { return nil }
+        self = role
+    }
 
     /// The kind of token this role's accounts get for resource `id` (a fleet reader's names none).
     package func tokenKind(id: String) -> TokenKind {

@@ -34,9 +34,9 @@ package enum AccountRules {
         return nil
     }
 
-    /// The role named `name`, or a 400 listing the roles.
+    /// The role named `name` (a former spelling too), or a 400 listing the roles.
     package static func role(named name: String) throws(APIError) -> AccountRole {
-        guard let role = AccountRole(rawValue: name) else {
+        guard let role = AccountRole(name: name) else {
             throw .invalidArgument("unknown role \"\(name)\"; roles: \(AccountRole.allNames)")
         }
         return role

@@ -22,7 +22,7 @@ package enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, Cu
         }
     }
 
-    /// ``accountRoles`` in words, e.g. `delivery-driver or trusted-delivery-driver`.
+    /// ``accountRoles`` in words, e.g. `delivery-driver or delivery-trusted-driver`.
     package var accountRoleNames: String {
         accountRoles.map(\.rawValue).joined(separator: " or ")
     }

@@ -81,10 +81,11 @@ extension TokenServerStore {
         )
     }
 
-    /// The account role in the row's `role` column.
+    /// The account role in the row's `role` column (rows written by earlier versions may spell
+    /// it as they did).
     static func role(from row: any SQLRow) throws -> AccountRole {
         let name = try row.decode(column: "role", as: String.self)
-        guard let role = AccountRole(rawValue: name) else {
+        guard let role = AccountRole(name: name) else {
             throw StoreCorruption("an account has the unknown role \"\(name)\"")
         }
         return role

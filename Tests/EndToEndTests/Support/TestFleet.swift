@@ -148,7 +148,7 @@ final class TestFleet: Sendable {
         // The token route of the user's role (`driver-0` → driver, `delivery-consumer-0` →
         // delivery-consumer) and the id its tokens are asked for by.
         let routes = [
-            ("trusted-delivery-driver", "delivery-driver", "{deliveryVehicleId}"), ("delivery-driver", "delivery-driver", "{deliveryVehicleId}"),
+            ("delivery-trusted-driver", "delivery-driver", "{deliveryVehicleId}"), ("delivery-driver", "delivery-driver", "{deliveryVehicleId}"),
             ("delivery-consumer", "delivery-consumer", "{trackingId}"), ("driver", "driver", "{vehicleId}"), ("consumer", "consumer", "{tripId}"),
         ]
         guard let (_, kind, placeholder) = routes.first(where: { user.hasPrefix($0.0 + "-") }) else { throw TestFailure("no token route for \(user)") }

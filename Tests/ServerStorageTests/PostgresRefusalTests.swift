@@ -1,0 +1,71 @@
+import Foundation
+import ServerStorage
+import SQLKit
+import Testing
+import TestSupport
+
+/// What the probe makes of a PostgreSQL server that refuses new connections in words (too many
+/// clients, a database closed to connections, a password refused): the server is there, so
+/// the connections already open go on serving and nothing is failed as unavailable.
+@Suite("PostgreSQL refusing new connections")
+struct PostgresRefusalTests {
+    @Test("a database that refuses new connections is not down: statements that waited for a busy pool are served")
+    func refusalIsNotAnOutage() async throws {
+        try await TestDatabase.with(.postgres) { test in
+            let database = try await FleetDatabase.open(test.location, logger: TestDatabase.logger)
+            do {
+                // Open as many pooled connections as the pool will, then close the database to
+                // new ones: every connection the pool or the probe opens from now on is refused.
+                try await Self.sleepAtOnce(30, seconds: 0.3, on: database)
+                let open = try await database.sql.raw("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()")
+                    .first()?.decode(column: "n", as: Int.self) ?? 0
+                try #require(open >= 2)
+                // From another database: PostgreSQL will not close the one a session is in.
+                try await Self.allowConnections(false, to: test.location)
+                await #expect(throws: DatabaseError.self) { try await FleetDatabase.open(test.location, logger: TestDatabase.logger) }
+
+                // Twice as many statements as connections: half of them wait for one, past the
+                // half second after which the probe is asked whether the database is there.
+                let slowest = try await Self.sleepAtOnce(2 * open, seconds: 0.8, on: database)
+                #expect(slowest > .milliseconds(1300), "no statement waited long enough for the probe to be asked")
+                #expect(await database.health().isHealthy)
+                try await Self.allowConnections(true, to: test.location)
+            } catch {
+                await database.shutdown()
+                throw error
+            }
+            await database.shutdown()
+        }
+    }
+
+    /// Runs `count` statements that each sleep `seconds` in the server, all at once; returns
+    /// how long the slowest took. Any failure, `DatabaseUnavailable` among them, is thrown.
+    @discardableResult
+    private static func sleepAtOnce(_ count: Int, seconds: Double, on database: FleetDatabase) async throws -> Duration {
+        try await withThrowingTaskGroup(of: Duration.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    let started = ContinuousClock.now
+                    try await database.sql.raw("SELECT pg_sleep(\(bind: seconds))").run()
+                    return ContinuousClock.now - started
+                }
+            }
+            return try await group.reduce(.zero, max)
+        }
+    }
+
+    /// Opens or closes the test's database to new connections, from the server's own database.
+    private static func allowConnections(_ allowed: Bool, to location: DatabaseLocation) async throws {
+        guard case .postgres(let url) = location, let path = URLComponents(string: url)?.path, path.count > 1 else {
+            throw TestFailure("not a PostgreSQL database: \(location)")
+        }
+        let admin = try await FleetDatabase.open(.postgres(url: try TestPostgres.requiredURL()), logger: TestDatabase.logger)
+        do {
+            try await admin.writes.raw("ALTER DATABASE \(unsafeRaw: String(path.dropFirst())) ALLOW_CONNECTIONS \(unsafeRaw: allowed ? "true" : "false")").run()
+        } catch {
+            await admin.shutdown()
+            throw error
+        }
+        await admin.shutdown()
+    }
+}
