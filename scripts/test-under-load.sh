@@ -23,7 +23,10 @@ source scripts/lib/under-load.sh
 run_part() {
     local started=$SECONDS
     if "$@" >"$log" 2>&1; then
-        echo "$run_name: passed in $((SECONDS - started)) s, $(grep -aE '^✔ Test ' "$log" | grep -acv '^✔ Test run') tests"
+        local passed skipped
+        passed=$(grep -aE '^✔ Test ' "$log" | grep -acv '^✔ Test run' || true)
+        skipped=$(grep -acE '^➜ Test .* skipped' "$log" || true)
+        echo "$run_name: passed in $((SECONDS - started)) s, $passed tests passed, $skipped skipped"
     else
         grep -aE '✘' "$log" | head -40
         echo "$run_name: FAILED after $((SECONDS - started)) s (load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2

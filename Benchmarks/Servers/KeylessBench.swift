@@ -22,7 +22,7 @@ import TokenServer
 struct KeylessBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keyless",
-        abstract: "Token server signing through IAM (stand-in with a delay): tokens/s, p50/p99, IAM calls per token, reuse on and off."
+        abstract: "Token server signing through IAM (stand-in with a delay): tokens/s, p50/p99, IAM calls per token, reuse on and off; serve's start-up with and without --keyless."
     )
 
     @Option(help: "Vehicles, each asking for its driver token once per --interval.")
@@ -64,6 +64,7 @@ struct KeylessBench: AsyncParsableCommand {
         let keylessSeconds: Double
     }
 
+    /// What `--json` prints: both runs, then the start-up.
     struct Report: Encodable {
         let runs: [Run]
         let startUp: StartUp

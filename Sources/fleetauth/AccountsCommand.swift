@@ -50,8 +50,8 @@ struct AccountsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            if let role = AccountRole.formerSpellings[role] {
-                FileHandle.standardError.write(Data("note: --role \(self.role) is now spelled \(role); the old spelling still works\n".utf8))
+            if let current = AccountRole.formerSpellings[role] {
+                noteFormerSpelling(option: "--role", former: role, current: current.description)
             }
             let identity = identityIssuer.flatMap { issuer in identitySubject.map { LinkedIdentity(issuer: issuer, subject: $0) } }
             let password = identity == nil || withPassword ? try PasswordInput.read(prompt: "password for \(username): ") : nil

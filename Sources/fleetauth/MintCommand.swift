@@ -39,7 +39,7 @@ struct MintCommand: AsyncParsableCommand {
             if let kind = Kind(rawValue: argument) {
                 self = kind
             } else if let kind = Self.formerSpellings[argument] {
-                FileHandle.standardError.write(Data("note: --kind \(argument) is now spelled \(kind.rawValue); the old spelling still works\n".utf8))
+                noteFormerSpelling(option: "--kind", former: argument, current: kind.rawValue)
                 self = kind
             } else {
                 return nil

@@ -14,18 +14,13 @@ struct ServeEndToEndTests {
     static let password = "e2e-password-1"
 
     @Test func driverAndConsumerTokensReachOnlyTheirOwnResources() async throws {
-        let folder = try TestEngine.makeFolder()
-        let serve = try ChildProcess([try ChildProcess.fleetauth] + ["serve", "--data-dir", folder, "--project", Self.project, "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0"], standardError: .discarded)
-        defer { serve.kill() }
-        let announcement = try await serve.output(containing: "3. Send")
-        var ports: [Int] = []
-        for port in ChildProcess.loopbackPorts(in: announcement) where !ports.contains(port) { ports.append(port) }
-        try #require(ports.count == 3, "\(announcement)")
-        let tokenServer = TestClient(port: ports[0]), fleet = TestClient(port: ports[1])
-        #expect(!announcement.contains(try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let serve = try await RunningServe.start()
+        defer { serve.process.kill() }
+        let (folder, tokenServer, fleet) = (serve.folder, serve.tokenServer, serve.fleet)
+        let admin = try serve.adminAuthorization()
+        #expect(!serve.announcement.contains(admin.dropFirst("Bearer ".count)))
 
         // The operator: accounts and assignments with the admin key, resources with a server token.
-        let admin = "Bearer " + (try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
         for (username, role) in [("alice", "driver"), ("bob", "consumer")] {
             let created = try await tokenServer.send(.POST, "/v1/admin/accounts", authorization: admin,
                                                      body: #"{"username":"\#(username)","password":"\#(Self.password)","role":"\#(role)"}"#)
@@ -76,23 +71,15 @@ struct ServeEndToEndTests {
 
     @Test("serve --keyless: the Google stand-in on the port asked for; a driver token signed through its IAM moves the vehicle")
     func keylessWithChosenStandInPort() async throws {
-        let folder = try TestEngine.makeFolder()
         let standInPort = try await ClosedPort.with { $0 }  // free again once it returns
-        let serve = try ChildProcess([try ChildProcess.fleetauth] + [
-            "serve", "--keyless", "--stand-in-port", String(standInPort), "--data-dir", folder, "--project", Self.project,
-            "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0",
-        ], standardError: .discarded)
-        defer { serve.kill() }
-        let announcement = try await serve.output(containing: "3. Send")
-        #expect(announcement.contains("Google stand-in http://127.0.0.1:\(standInPort)"), "\(announcement)")
-        var ports: [Int] = []
-        for port in ChildProcess.loopbackPorts(in: announcement) where !ports.contains(port) && port != standInPort { ports.append(port) }
-        try #require(ports.count == 3, "\(announcement)")
-        let tokenServer = TestClient(port: ports[0]), fleet = TestClient(port: ports[1]), google = TestClient(port: standInPort)
+        let serve = try await RunningServe.start(["--keyless", "--stand-in-port", String(standInPort)])
+        defer { serve.process.kill() }
+        let (folder, tokenServer, fleet, google) = (serve.folder, serve.tokenServer, serve.fleet, TestClient(port: standInPort))
+        #expect(serve.announcement.contains("Google stand-in http://127.0.0.1:\(standInPort)"), "\(serve.announcement)")
         let email = try await google.send(.GET, "/computeMetadata/v1/instance/service-accounts/default/email", authorization: nil, headers: [("Metadata-Flavor", "Google")])
         #expect(email.status == 200 && email.body.contains("@"), "\(email)")
 
-        let admin = "Bearer " + (try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let admin = try serve.adminAuthorization()
         try #require(try await tokenServer.send(.POST, "/v1/admin/accounts", authorization: admin,
                                                 body: #"{"username":"alice","password":"\#(Self.password)","role":"driver"}"#).status == 201)
         try #require(try await tokenServer.send(.PUT, "/v1/admin/vehicles/vehicle-1/driver", authorization: admin, body: #"{"username":"alice"}"#).status == 200)
@@ -106,6 +93,40 @@ struct ServeEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/keys/driver.json"))
         let moved = try await fleet.send(.PUT, "\(p)/vehicles/vehicle-1?updateMask=lastLocation", token: alice, body: Fixtures.locationUpdate(latitude: 52.5, longitude: 13.4))
         #expect(moved.status == 200, "\(moved)")
+    }
+
+    /// `fleetauth serve` on free ports and a fresh data directory, up once its banner is out.
+    struct RunningServe {
+        let process: ChildProcess
+        let folder: String
+        /// Everything the banner printed.
+        let announcement: String
+        let tokenServer: TestClient
+        let fleet: TestClient
+
+        /// Starts `fleetauth serve` for ``ServeEndToEndTests/project`` with `extra` arguments.
+        static func start(_ extra: [String] = []) async throws -> RunningServe {
+            let folder = try TestEngine.makeFolder()
+            let process = try ChildProcess([try ChildProcess.fleetauth] + [
+                "serve", "--data-dir", folder, "--project", project, "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0",
+            ] + extra, standardError: .discarded)
+            do {
+                let announcement = try await process.output(containing: "3. Send")
+                // The token server's, the engine's and the gRPC door's, in the banner's order.
+                var ports: [Int] = []
+                for port in ChildProcess.loopbackPorts(in: announcement) where !ports.contains(port) { ports.append(port) }
+                try #require(ports.count >= 3, "\(announcement)")
+                return RunningServe(process: process, folder: folder, announcement: announcement, tokenServer: TestClient(port: ports[0]), fleet: TestClient(port: ports[1]))
+            } catch {
+                process.kill()
+                throw error
+            }
+        }
+
+        /// `Bearer <admin key>`, the key read from the data directory.
+        func adminAuthorization() throws -> String {
+            "Bearer " + (try String(contentsOfFile: "\(folder)/admin-key", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     static func session(_ tokenServer: TestClient, _ username: String) async throws -> String {

@@ -59,7 +59,7 @@ struct PostgresRefusalTests {
         guard case .postgres(let url) = location, let path = URLComponents(string: url)?.path, path.count > 1 else {
             throw TestFailure("not a PostgreSQL database: \(location)")
         }
-        let admin = try await FleetDatabase.open(.postgres(url: try TestPostgres.requiredURL()), logger: TestDatabase.logger)
+        let admin = try await TestPostgres.openPatiently(try TestPostgres.requiredURL(), logger: TestDatabase.logger)
         do {
             try await admin.writes.raw("ALTER DATABASE \(unsafeRaw: String(path.dropFirst())) ALLOW_CONNECTIONS \(unsafeRaw: allowed ? "true" : "false")").run()
         } catch {

@@ -53,7 +53,7 @@ public enum TestPostgres {
     /// Opens the server's own database, trying up to three times: on a machine kept busy by
     /// other work (and by the suite's other PostgreSQL tests making databases at once), one
     /// connection may take longer than the 10 s `FleetDatabase.open` waits.
-    private static func openPatiently(_ serverURL: String, logger: Logger) async throws -> FleetDatabase {
+    package static func openPatiently(_ serverURL: String, logger: Logger) async throws -> FleetDatabase {
         for _ in 1..<3 {
             if let admin = try? await FleetDatabase.open(.postgres(url: patient(serverURL)), logger: logger) { return admin }
         }

@@ -49,7 +49,7 @@ struct CommandLineUsageTests {
             #expect(exit.output.contains("\"deliveryvehicleid\" : \"dv-1\"") || exit.output.contains(#""deliveryvehicleid":"dv-1""#), "\(exit.output)")
             #expect(exit.output.contains("note: --kind untrusted-delivery-driver is now spelled delivery-untrusted-driver") == note, "\(exit.output)")
             // The token's kind, in the JSON, has the one spelling.
-            #expect(exit.output.contains("delivery-untrusted-driver"))
+            #expect(exit.output.contains(#""kind" : "delivery-untrusted-driver""#) || exit.output.contains(#""kind":"delivery-untrusted-driver""#), "\(exit.output)")
             #expect(!exit.output.replacingOccurrences(of: "note: --kind untrusted-delivery-driver", with: "").contains("untrusted-delivery-driver"), "\(exit.output)")
         }
         let help = try await ChildProcess.runFleetauth(["mint", "--help"])

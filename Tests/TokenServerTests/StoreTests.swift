@@ -56,6 +56,11 @@ struct StoreTests {
                 """).run()
             #expect(try await store.account(username: "dana")?.role == .trustedDeliveryDriver)
             #expect(try await store.accounts().map(\.role.description) == ["delivery-trusted-driver"])
+            // Its assignments and sessions read the role the same way.
+            let van = Resource(.deliveryVehicle, id: "van")
+            try await store.assign(van, to: "dana", at: 2)
+            try await store.createSession(tokenHash: "s1", username: "dana", createdAt: 100, expiresAt: 200)
+            #expect(try await store.sessionGrant(tokenHash: "s1", now: 150, resource: van) == SessionGrant(username: "dana", role: .trustedDeliveryDriver, isAssigned: true))
         }
     }
 

@@ -28,6 +28,15 @@ package enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cus
         self = role
     }
 
+    /// Decodes a role by name, a former spelling too.
+    package init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let role = AccountRole(name: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown role \"\(name)\""))
+        }
+        self = role
+    }
+
     /// The kind of token this role's accounts get for resource `id` (a fleet reader's names none).
     package func tokenKind(id: String) -> TokenKind {
         switch self {
