@@ -26,25 +26,29 @@ final class PostgresClients: Sendable {
         var isClosed = false
     }
 
-    /// How often the probe tries a fresh client while the database is down, and how long each
-    /// try may take: long enough for a connection on a machine too busy to answer at once (2.5 s
-    /// found PostgreSQL "down" under the whole test suite on two busy cores), short enough that
-    /// a database cut off without a word (a partition) is found down within 4.5 s of a
-    /// borrower's wait, inside the 5 s a request may take.
+    /// How often the probe tries a fresh client while the database is down.
     static let probeInterval = Duration.milliseconds(250)
-    static let probeLimit = Duration.seconds(4)
     /// How long ``shutdown()`` waits for each client's connections to close.
     static let shutdownLimit = Duration.seconds(2)
 
     private let configuration: PostgresClient.Configuration
     private let probeConfiguration: PostgresConnection.Configuration
+    /// How long each try of the probe may take: as long as a statement may wait (the URL's
+    /// `wait_limit`, 4 s by default), since a database slower than that fails statements
+    /// anyway. By default that is long enough for a connection on a machine too busy to answer
+    /// at once (2.5 s found PostgreSQL "down" under the whole test suite on two busy cores), and
+    /// short enough that a database cut off without a word (a partition) is found down within
+    /// 4.5 s of a borrower's wait, inside the 5 s a request may take.
+    private let probeLimit: Duration
     private let logger: Logger
     private let state: Locked<State>
 
-    /// Starts a client of `configuration`; the probe connects with `probe`.
-    init(configuration: PostgresClient.Configuration, probe: PostgresConnection.Configuration, logger: Logger) {
+    /// Starts a client of `configuration`; the probe connects with `probe`, each try within
+    /// `probeLimit`.
+    init(configuration: PostgresClient.Configuration, probe: PostgresConnection.Configuration, probeLimit: Duration, logger: Logger) {
         self.configuration = configuration
         self.probeConfiguration = probe
+        self.probeLimit = probeLimit
         self.logger = logger
         let (client, run) = Self.start(configuration, logger: logger)
         state = Locked(State(current: client, currentRun: run))
@@ -98,10 +102,10 @@ final class PostgresClients: Sendable {
                 defer { Task { try? await connection.close() } }
                 // Bounded of its own, so that the connection is closed even when it never answers.
                 let query = Task { _ = try await connection.query("SELECT 1", logger: self.logger) }
-                guard let answer = await outcome(of: query, within: Self.probeLimit) else { throw CancellationError() }
+                guard let answer = await outcome(of: query, within: self.probeLimit) else { throw CancellationError() }
                 try answer.get()
             }
-            let answered = Self.databaseAnswered(await outcome(of: check, within: Self.probeLimit))
+            let answered = Self.databaseAnswered(await outcome(of: check, within: probeLimit))
             // A fresh client when the database is found down (the old pool's waiting borrowers
             // then fail at once, and, trying again, find it down, instead of waiting out their
             // limit), and when it answers again after that. A database that answered the

@@ -218,7 +218,7 @@ struct PostgresLender: SQLConnectionLender {
         } catch {
             throw DatabaseError("\(location): TLS could not be set up (\(String(describing: type(of: error))))")
         }
-        _ = try waitLimit(url: url, location: location)
+        let statementLimit = try waitLimit(url: url, location: location)
         var configuration = PostgresClient.Configuration(
             host: host,
             port: components.port ?? 5432,
@@ -235,7 +235,7 @@ struct PostgresLender: SQLConnectionLender {
         var probe = PostgresConnection.Configuration(
             host: host, port: components.port ?? 5432, username: username, password: components.password,
             database: database.isEmpty ? nil : database, tls: probeTLS)
-        probe.options.connectTimeout = .init(PostgresClients.probeLimit)
+        probe.options.connectTimeout = .init(statementLimit)
         return (configuration, probe)
     }
 }
