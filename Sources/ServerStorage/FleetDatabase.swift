@@ -95,10 +95,9 @@ package final class FleetDatabase: Sendable {
             )
         case .postgres(let url):
             let configuration = try PostgresLender.configuration(url: url, location: location)
-            let waitLimit = try PostgresLender.waitLimit(url: url, location: location)
-            let clients = PostgresClients(configuration: configuration.client, probe: configuration.probe, probeLimit: waitLimit, logger: logger)
+            let clients = PostgresClients(configuration: configuration.client, probe: configuration.probe, probeLimit: configuration.waitLimit, logger: logger)
             let feed = PostgresChangeFeed(clients: clients, logger: logger)
-            let lender = PostgresLender(clients: clients, limit: waitLimit)
+            let lender = PostgresLender(clients: clients, limit: configuration.waitLimit)
             let pooled = PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
             let database = FleetDatabase(
                 location: location,

@@ -185,10 +185,10 @@ struct PostgresLender: SQLConnectionLender {
 
     /// The pool's configuration for a `postgres://user:password@host:port/database` URL
     /// (`?sslmode=disable|prefer|require`; `prefer` by default, as libpq does; `wait_limit`, see
-    /// ``waitLimit(url:location:)``), and the same for the single connection of
-    /// ``PostgresClients``' probe.
+    /// ``waitLimit(url:location:)``), the same for the single connection of
+    /// ``PostgresClients``' probe, and the URL's wait limit.
     static func configuration(url: String, location: DatabaseLocation) throws(DatabaseError) -> (
-        client: PostgresClient.Configuration, probe: PostgresConnection.Configuration
+        client: PostgresClient.Configuration, probe: PostgresConnection.Configuration, waitLimit: Duration
     ) {
         let expected = "expected postgres://user:password@host:port/database[?sslmode=disable|prefer|require]"
         guard let components = URLComponents(string: url),
@@ -236,6 +236,6 @@ struct PostgresLender: SQLConnectionLender {
             host: host, port: components.port ?? 5432, username: username, password: components.password,
             database: database.isEmpty ? nil : database, tls: probeTLS)
         probe.options.connectTimeout = .init(statementLimit)
-        return (configuration, probe)
+        return (configuration, probe, statementLimit)
     }
 }
