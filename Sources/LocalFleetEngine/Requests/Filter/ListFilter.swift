@@ -23,7 +23,7 @@ package indirect enum ListFilter: Equatable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .comparison(let field, let isEqual, let value):
-            "\(field) \(isEqual ? "=" : "!=") \"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+            "\(field) \(isEqual ? "=" : "!=") \(Self.quoted(value))"
         case .and(let left, let right):
             // AND groups to the left, and OR binds tighter: only an AND on the right needs parentheses.
             "\(left) AND \(right.parenthesized(if: right.isAnd))"
@@ -32,6 +32,18 @@ package indirect enum ListFilter: Equatable, Sendable, CustomStringConvertible {
         case .not(let inner):
             "NOT \(inner.parenthesized(if: inner.isAnd || inner.isOr))"
         }
+    }
+
+    /// `value` in double quotes, with a backslash before each quote and backslash in it. Done
+    /// scalar by scalar: a quote followed by a combining mark is one `Character`, which a
+    /// search for the character `"` does not find, but the scanner reads it as a quote.
+    private static func quoted(_ value: String) -> String {
+        var written = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { written.append("\\") }
+            written.append(scalar)
+        }
+        return "\"\(String(written))\""
     }
 
     private var isAnd: Bool { if case .and = self { true } else { false } }
