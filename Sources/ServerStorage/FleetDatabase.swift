@@ -61,6 +61,9 @@ package final class FleetDatabase: Sendable {
     /// it fails with ``DatabaseUnavailable``, unless the URL sets another (`?wait_limit=10`).
     package static let postgresWaitLimit = Duration.seconds(4)
 
+    /// How long ``open(_:logger:)`` waits for PostgreSQL's first answers.
+    static let firstContactLimit = Duration.seconds(10)
+
     /// Opens the database at `location`, creating an SQLite file when missing, and checks that
     /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
     package static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> FleetDatabase {
@@ -95,6 +98,15 @@ package final class FleetDatabase: Sendable {
             )
         case .postgres(let url):
             let configuration = try PostgresLender.configuration(url: url, location: location)
+            // One connection of its own first: a server that refuses it in words (a password
+            // refused, no such database) says why at once, where the pool would retry silently
+            // until the wait below ran out. The first connection, on a busy machine, may take
+            // longer than a statement may.
+            switch await PostgresClients.ask(configuration.probe, within: Self.firstContactLimit, logger: logger) {
+            case .success: break
+            case .failure(let error): throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
+            case nil: throw DatabaseError("cannot reach PostgreSQL at \(location): no answer within \(Self.firstContactLimit)")
+            }
             let clients = PostgresClients(configuration: configuration.client, probe: configuration.probe, probeLimit: configuration.waitLimit, logger: logger)
             let feed = PostgresChangeFeed(clients: clients, logger: logger)
             let lender = PostgresLender(clients: clients, limit: configuration.waitLimit)
@@ -111,8 +123,7 @@ package final class FleetDatabase: Sendable {
                 }
             )
             do {
-                // The first connection, on a busy machine, may take longer than a statement may.
-                try await PostgresLender(clients: clients, limit: .seconds(10)).withConnection { try await $0.raw("SELECT 1").run() }
+                try await PostgresLender(clients: clients, limit: Self.firstContactLimit).withConnection { try await $0.raw("SELECT 1").run() }
             } catch {
                 await database.shutdown()
                 throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")

@@ -96,16 +96,7 @@ final class PostgresClients: Sendable {
     /// current.
     private func probe() async {
         while !Task.isCancelled {
-            let check = Task {
-                let connection = try await PostgresConnection.connect(
-                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: probeConfiguration, id: 0, logger: logger)
-                defer { Task { try? await connection.close() } }
-                // Bounded of its own, so that the connection is closed even when it never answers.
-                let query = Task { _ = try await connection.query("SELECT 1", logger: self.logger) }
-                guard let answer = await outcome(of: query, within: self.probeLimit) else { throw CancellationError() }
-                try answer.get()
-            }
-            let answered = Self.databaseAnswered(await outcome(of: check, within: probeLimit))
+            let answered = Self.databaseAnswered(await Self.ask(probeConfiguration, within: probeLimit, logger: logger))
             // A fresh client when the database is found down (the old pool's waiting borrowers
             // then fail at once, and, trying again, find it down, instead of waiting out their
             // limit), and when it answers again after that. A database that answered the
@@ -133,6 +124,21 @@ final class PostgresClients: Sendable {
             }
             try? await Task.sleep(for: Self.probeInterval)
         }
+    }
+
+    /// Opens a single connection of `configuration` and runs `SELECT 1` on it, within `limit`
+    /// (`nil`: no answer in time); the connection is closed whatever the outcome.
+    static func ask(_ configuration: PostgresConnection.Configuration, within limit: Duration, logger: Logger) async -> Result<Void, any Error>? {
+        let check = Task {
+            let connection = try await PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 0, logger: logger)
+            defer { Task { try? await connection.close() } }
+            // Bounded of its own, so that the connection is closed even when it never answers.
+            let query = Task { _ = try await connection.query("SELECT 1", logger: logger) }
+            guard let answer = await outcome(of: query, within: limit) else { throw CancellationError() }
+            try answer.get()
+        }
+        return await outcome(of: check, within: limit)
     }
 
     /// Whether a probe's `result` (`nil`: no result within the limit) shows a database that

@@ -4,9 +4,10 @@ import SQLKit
 import Testing
 import TestSupport
 
-/// What the probe makes of a PostgreSQL server that refuses new connections in words (too many
+/// What FleetAuth makes of a PostgreSQL server that refuses new connections in words (too many
 /// clients, a database closed to connections, a password refused): the server is there, so
-/// the connections already open go on serving and nothing is failed as unavailable.
+/// the connections already open go on serving and nothing is failed as unavailable; and
+/// opening a database the server refuses says why at once.
 @Suite("PostgreSQL refusing new connections")
 struct PostgresRefusalTests {
     @Test("a database that refuses new connections is not down: statements that waited for a busy pool are served")
@@ -35,6 +36,43 @@ struct PostgresRefusalTests {
                 throw error
             }
             await database.shutdown()
+        }
+    }
+
+    @Test("a server that refuses the first connection in words is quoted at once: a wrong password, a missing database, one closed to connections")
+    func openQuotesTheRefusal() async throws {
+        try await TestDatabase.with(.postgres) { test in
+            guard case .postgres(let url) = test.location, var wrongPassword = URLComponents(string: url),
+                let name = wrongPassword.path.split(separator: "/").last else {
+                throw TestFailure("not a PostgreSQL database: \(test.location)")
+            }
+            wrongPassword.password = "not-the-password"
+            let missing = url.replacingOccurrences(of: String(name), with: "no_such_database")
+            try await Self.expectOpen(try #require(wrongPassword.string), refusedWith: "password authentication failed", notQuoting: "not-the-password")
+            try await Self.expectOpen(missing, refusedWith: "database \"no_such_database\" does not exist")
+            // Before any connection of the pool: the pool alone would have retried until its wait ran out.
+            try await Self.allowConnections(false, to: test.location)
+            do {
+                try await Self.expectOpen(url, refusedWith: "is not currently accepting connections")
+            } catch {
+                try await Self.allowConnections(true, to: test.location)
+                throw error
+            }
+            try await Self.allowConnections(true, to: test.location)
+        }
+    }
+
+    /// Expects opening `url` to fail with an error that says it cannot reach PostgreSQL, quotes
+    /// `reason` and does not quote `secret`.
+    private static func expectOpen(_ url: String, refusedWith reason: String, notQuoting secret: String? = nil) async throws {
+        do {
+            let database = try await FleetDatabase.open(.postgres(url: url), logger: TestDatabase.logger)
+            await database.shutdown()
+            Issue.record("\(reason): opened anyway")
+        } catch {
+            #expect(error.description.contains("cannot reach PostgreSQL"), "\(error)")
+            #expect(error.description.contains(reason), "\(error)")
+            if let secret { #expect(!error.description.contains(secret), "\(error)") }
         }
     }
 
