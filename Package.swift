@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// FleetAuth: Fleet Engine–style authorization tokens, from the server that signs them,
@@ -35,6 +36,18 @@ func tokens(_ product: String, _ package: String) -> Target.Dependency {
 
 /// The traits that bring FleetTokens' dependencies.
 let tokenTraits: Set<String> = ["Tokens", "Server"]
+
+/// What `fleetauth --version` prints: the VERSION file, and the commit `scripts/release.sh`
+/// gives in `FLEETAUTH_BUILD_COMMIT` (a development build says none). Defined for the one C
+/// target that holds them, so a new commit recompiles one file.
+let buildInfo: [CSetting] = {
+    let versionFile = Context.packageDirectory + "/VERSION"
+    let version = ((try? String(contentsOfFile: versionFile, encoding: .utf8)) ?? "unknown")
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    let commit = (Context.environment["FLEETAUTH_BUILD_COMMIT"] ?? "").filter { $0.isHexDigit }
+    return [.define("FLEETAUTH_VERSION", to: "\"\(version.filter { $0.isLetter || $0.isNumber || ".-+".contains($0) })\""),
+            .define("FLEETAUTH_BUILD_COMMIT", to: "\"\(commit)\"")]
+}()
 
 let package = Package(
     name: "fleetauth",
@@ -265,10 +278,13 @@ let package = Package(
         // Headless Chromium driven over WebDriver, for the browser tests and the browser
         // benchmark: pages and the browser module run by a real browser. Foundation only.
         .target(name: "BrowserDriver", dependencies: ["CommandSupport"]),
+        // The version and commit `fleetauth --version` prints.
+        .target(name: "FleetAuthBuildInfo", cSettings: buildInfo),
         .executableTarget(
             name: "fleetauth",
             dependencies: [
                 "CommandSupport",
+                "FleetAuthBuildInfo",
                 "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",
@@ -379,6 +395,8 @@ let package = Package(
                 server("HummingbirdTesting", "hummingbird"),
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
+                // Keep-alive clients for the drain on SIGTERM.
+                server("AsyncHTTPClient", "async-http-client"),
             ]
         ),
         .testTarget(

@@ -49,7 +49,8 @@ extension LocalFleetEngine {
             configuration: .init(
                 projectID: tokenServer.keys.projectID, trustedAccounts: tokenServer.keys.trustedAccounts,
                 googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
-                host: host, port: port, grpcPort: grpcPort, console: console, now: tokenServer.options.now, onStarted: onStarted,
+                host: host, port: port, grpcPort: grpcPort, console: console, now: tokenServer.options.now,
+                lifecycle: tokenServer.options.lifecycle, accessLog: tokenServer.options.accessLog, onStarted: onStarted,
                 onGRPCStarted: onGRPCStarted),
             store: SQLFleetStore(database: database), logger: logger)
     }

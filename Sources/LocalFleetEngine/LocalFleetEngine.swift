@@ -62,9 +62,14 @@ package struct LocalFleetEngine: Service {
         // Web pages of any origin may call the API, as Google's answers browsers.
         router.add(middleware: CrossOriginMiddleware(CrossOriginPolicy.fleetEngine))
         router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: TraceMiddleware())
         // Up, with the fleet loaded (reads are served from memory); the store says whether
         // changes can be saved.
         router.addHealthRoute { [store] in await store.health() }
+        router.addLivenessAndReadinessRoutes(lifecycle: configuration.lifecycle) { [store] in
+            let health = await store.health()
+            return health.isHealthy ? [] : ["database: \(health.database)"]
+        }
         router.addMetricsRoute(metrics)
         router.addOpenAPIRoute(PackageResources.local_fleet_engine_openapi_yaml)
         let providers = router.group("v1/providers/:provider")
@@ -81,7 +86,8 @@ package struct LocalFleetEngine: Service {
             router: router,
             server: FleetHTTPServer.http1(
                 answering: LocationUpdateRoute(core: core, logger: logger), serverName: serverName, executor: EventLoopTaskExecutor(),
-                inFlight: updatesInFlight, crossOrigin: .fleetEngine),
+                inFlight: updatesInFlight, crossOrigin: .fleetEngine, lifecycle: configuration.lifecycle,
+                accessLog: configuration.accessLog),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core, console: console),
             onServerRunning: { channel in

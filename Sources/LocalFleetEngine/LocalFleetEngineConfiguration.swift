@@ -1,5 +1,6 @@
 import FleetTokens
 import Foundation
+import ServerHTTP
 
 /// How a ``LocalFleetEngine`` runs: which provider it serves, whom it trusts, where it listens
 /// and what time it is.
@@ -36,6 +37,10 @@ package struct LocalFleetEngineConfiguration: Sendable {
     package var onStarted: @Sendable (_ port: Int) async -> Void
     /// Called once the gRPC door listens, with the port it is bound to.
     package var onGRPCStarted: @Sendable (_ port: Int) async -> Void
+    /// Slow and idle clients, draining and shutdown (`--header-timeout`, `--shutdown-delay`, …).
+    package var lifecycle: ServerLifecycle
+    /// Whether each answered request is logged (`--access-log`).
+    package var accessLog: Bool
 
     /// A configuration serving `projectID` over REST on 127.0.0.1:8081 (and over gRPC when
     /// `grpcPort` is given), trusting `trustedAccounts` and the accounts of `jwksURL`.
@@ -52,9 +57,13 @@ package struct LocalFleetEngineConfiguration: Sendable {
         verifiedTokenCacheCapacity: Int = 100_000,
         console: ConsoleAccess = .off,
         now: @escaping @Sendable () -> Date = { Date() },
+        lifecycle: ServerLifecycle = ServerLifecycle(),
+        accessLog: Bool = false,
         onStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         onGRPCStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) {
+        self.lifecycle = lifecycle
+        self.accessLog = accessLog
         self.projectID = projectID
         self.trustedAccounts = trustedAccounts
         self.jwksURL = jwksURL

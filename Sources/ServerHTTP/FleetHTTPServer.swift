@@ -24,14 +24,17 @@ package enum FleetHTTPServer {
     /// ``PipelineRoute``); `serverName` goes in its answers' `Server` header, as Hummingbird
     /// puts the application's in the router's. Await `inFlight`'s ``PipelineAnswersInFlight/drained()``
     /// after the server stops, before closing what the route uses. The route's answers get the
-    /// CORS headers of `crossOrigin`, as ``CrossOriginMiddleware`` gives the router's.
+    /// CORS headers of `crossOrigin`, as ``CrossOriginMiddleware`` gives the router's. Slow and
+    /// idle clients are let go, and connections closed while draining, as `lifecycle` says;
+    /// with `accessLog`, each answered request is logged (``AccessLog``).
     package static func http1(
         answering route: some PipelineRoute, serverName: String?, executor: EventLoopTaskExecutor, inFlight: PipelineAnswersInFlight,
-        crossOrigin: CrossOriginPolicy? = nil
+        crossOrigin: CrossOriginPolicy? = nil, lifecycle: ServerLifecycle, accessLog: Bool = false
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
             PipelineHTTP1Channel(
-                responder: responder, route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin)
+                responder: responder, route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin,
+                lifecycle: lifecycle, accessLog: accessLog)
         }
     }
 }

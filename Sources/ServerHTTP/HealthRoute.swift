@@ -22,3 +22,44 @@ extension RouterMethods {
         }
     }
 }
+
+extension RouterMethods {
+    /// Adds `GET /livez` and `GET /readyz`, the two questions a platform asks apart.
+    ///
+    /// `/livez` answers 200 while the process serves: restart it when this fails. `/readyz`
+    /// answers 200 while the server should be sent traffic, and 503 with `Retry-After` and the
+    /// reasons while it should not: while it drains (``ServerLifecycle``), and while `problems`
+    /// names any (the database does not answer, a signer cannot sign).
+    @discardableResult
+    package func addLivenessAndReadinessRoutes(
+        lifecycle: ServerLifecycle, problems: @escaping @Sendable () async -> [String]
+    ) -> Self {
+        get("livez") { _, _ in
+            Self.statusAnswer(Probe(status: "live"), status: .ok)
+        }
+        return get("readyz") { _, _ in
+            var reasons: [String] = []
+            if lifecycle.isDraining { reasons.append("draining: the server is shutting down") }
+            reasons += await problems()
+            guard reasons.isEmpty else {
+                return Self.statusAnswer(Probe(status: "unavailable", reasons: reasons), status: .serviceUnavailable)
+            }
+            return Self.statusAnswer(Probe(status: "ready"), status: .ok)
+        }
+    }
+
+    private static func statusAnswer(_ probe: Probe, status: HTTPResponse.Status) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+        if status != .ok { headers[.retryAfter] = "\(DatabaseUnavailable.retryAfter.components.seconds)" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body = (try? encoder.encode(probe)) ?? Data()
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// The body of `/livez` and `/readyz`: `{"status": …}`, with the reasons when not ready.
+private struct Probe: Encodable {
+    let status: String
+    var reasons: [String]? = nil
+}

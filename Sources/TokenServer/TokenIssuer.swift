@@ -53,6 +53,11 @@ struct TokenIssuer: Sendable {
         self.idTokens = options.oidc.isEnabled ? IDTokenVerifier(settings: options.oidc, now: options.now, logger: logger) : nil
     }
 
+    /// Why tokens cannot be signed now, for `/readyz`; `nil` when they can.
+    func signingProblem() async -> String? {
+        await signers.readinessProblem()
+    }
+
     /// Checks the credential (401; 403 for an ID token no account is linked to; 503 when the
     /// ID token's issuer's keys cannot be had), then the request's id (403 for `*` or any id
     /// that is not plain), role and assignment (403), then signs.

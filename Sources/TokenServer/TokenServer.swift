@@ -118,6 +118,7 @@ package final class TokenServer: Sendable {
         let router = Router(context: TokenServerContext.self)
         router.add(middleware: CrossOriginMiddleware(crossOrigin))
         router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: TraceMiddleware())
         addPublicRoutes(to: router)
         addBrowserRoutes(to: router)
         addSessionRoutes(to: router.group("v1/sessions"))
@@ -145,7 +146,8 @@ package final class TokenServer: Sendable {
             router: buildRouter(),
             server: FleetHTTPServer.http1(
                 answering: TokenPipelineRoute(server: self), serverName: serverName, executor: EventLoopTaskExecutor(group: loops),
-                inFlight: tokenAnswersInFlight, crossOrigin: crossOrigin),
+                inFlight: tokenAnswersInFlight, crossOrigin: crossOrigin, lifecycle: options.lifecycle,
+                accessLog: options.accessLog),
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,
@@ -153,8 +155,9 @@ package final class TokenServer: Sendable {
         )
     }
 
-    /// Serves ``application(host:port:eventLoopGroup:onRunning:)`` until SIGINT or SIGTERM, lets
-    /// requests in flight finish, then closes the store.
+    /// Serves ``application(host:port:eventLoopGroup:onRunning:)`` until SIGINT or SIGTERM,
+    /// then drains as ``TokenServerOptions/lifecycle`` says (``ServerProcess``), lets
+    /// requests in flight finish, and closes the store.
     ///
     /// Requests are handled, and their tokens signed, on the event loop that read them (see
     /// ``ServerHTTP/EventLoopTaskExecutor``): no hop to another thread and back. The
@@ -163,17 +166,18 @@ package final class TokenServer: Sendable {
     /// server with a signing thread pool of that size would.
     package func run(host: String, port: Int, onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) async throws {
         let loops = MultiThreadedEventLoopGroup(numberOfThreads: 2 * System.coreCount)
+        let application = application(host: host, port: port, eventLoopGroup: loops, onRunning: onRunning)
+        var failure: (any Error)?
         do {
             try await withTaskExecutorPreference(EventLoopTaskExecutor(group: loops)) {
-                try await application(host: host, port: port, eventLoopGroup: loops, onRunning: onRunning).runService()
+                try await ServerProcess.run([application], lifecycle: options.lifecycle, logger: logger)
             }
         } catch {
-            await shutdown()
-            try? await loops.shutdownGracefully()
-            throw error
+            failure = error
         }
         await shutdown()
         try? await loops.shutdownGracefully()
+        if let failure { throw failure }
     }
 
     /// Waits for the token answers still being computed, closes the store (and its database,

@@ -22,6 +22,10 @@ package struct TokenServerOptions: Sendable {
     package var servesExamples: Bool
     /// The clock (tests move it).
     package var now: @Sendable () -> Date
+    /// Slow and idle clients, draining and shutdown (`--header-timeout`, `--shutdown-delay`, …).
+    package var lifecycle: ServerLifecycle
+    /// Whether each answered request is logged (`--access-log`).
+    package var accessLog: Bool
 
     /// Options; the defaults suit production.
     package init(
@@ -33,8 +37,12 @@ package struct TokenServerOptions: Sendable {
         keyless: KeylessSigning = .init(),
         allowedOrigins: AllowedOrigins = .none,
         servesExamples: Bool = false,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        lifecycle: ServerLifecycle = ServerLifecycle(),
+        accessLog: Bool = false
     ) {
+        self.lifecycle = lifecycle
+        self.accessLog = accessLog
         self.tokenLifetime = tokenLifetime
         self.sessionLifetime = sessionLifetime
         self.bcryptCost = bcryptCost

@@ -7,6 +7,7 @@ struct FleetAuth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleetauth",
         abstract: "Fleet Engine authorization tokens: mint, inspect, verify, serve.",
+        version: BuildVersion.description,
         subcommands: [
             KeygenCommand.self,
             MintCommand.self,
@@ -22,15 +23,28 @@ struct FleetAuth: AsyncParsableCommand {
         ]
     )
 
-    /// Parses and runs the command line. A usage error that a subcommand finds while it runs
-    /// (an option that only matters with another) is answered as one found while parsing: the
-    /// message and that subcommand's usage, not the whole tool's.
+    /// Parses and runs the command line, with the server commands' options also taken from
+    /// the environment (``EnvironmentSettings``). A usage error that a subcommand finds while it
+    /// runs (an option that only matters with another) is answered as one found while parsing:
+    /// the message and that subcommand's usage, not the whole tool's.
     static func main() async {
+        let environment: EnvironmentSettings
         let command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            environment = try EnvironmentSettings(
+                commandLine: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment, root: Self.self)
         } catch {
             exit(withError: error)
+        }
+        if environment.asksForHelp, let path = environment.commandPath, let section = environment.helpSection {
+            // A server command's help ends with the variables that set its options.
+            print(helpMessage(for: subcommand(at: path)) + "\n\n" + section)
+            Foundation.exit(0)
+        }
+        do {
+            command = try parseAsRoot(environment.arguments)
+        } catch {
+            finish(with: error, environment: environment)
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -42,7 +56,7 @@ struct FleetAuth: AsyncParsableCommand {
         } catch let error as ValidationError {
             let subcommand = type(of: command)
             FileHandle.standardError.write(Data("""
-                Error: \(error.message)
+                Error: \(environment.naming(error.message))
                 Usage: \(usageString(for: subcommand))
                   See '\(commandPath(of: subcommand)) --help' for more information.
 
@@ -50,6 +64,23 @@ struct FleetAuth: AsyncParsableCommand {
             exit(withError: ExitCode.validationFailure)
         } catch {
             exit(withError: error)
+        }
+    }
+
+    /// Says what ArgumentParser says of a parsing error, naming the variables that set options
+    /// instead of the options, then exits with its code.
+    private static func finish(with error: any Error, environment: EnvironmentSettings) -> Never {
+        let code = exitCode(for: error)
+        let message = environment.naming(fullMessage(for: error))
+        let output = code == .success ? FileHandle.standardOutput : FileHandle.standardError
+        output.write(Data((message + "\n").utf8))
+        Foundation.exit(code.rawValue)
+    }
+
+    /// The command at `path`, a list of command names from the root.
+    private static func subcommand(at path: [String]) -> any ParsableCommand.Type {
+        path.reduce(Self.self as any ParsableCommand.Type) { command, name in
+            command.configuration.subcommands.first { ($0.configuration.commandName ?? "") == name } ?? command
         }
     }
 

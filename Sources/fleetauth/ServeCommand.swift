@@ -54,6 +54,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var console: ConsoleOptions
 
+    @OptionGroup var runtime: ServerRuntimeOptions
+
     func validate() throws {
         _ = try browsers.allowedOrigins()
         guard (0...65535).contains(standInPort) else { throw ValidationError("--stand-in-port must be 0 to 65535") }
@@ -61,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = Logger(label: "fleetauth.serve", factory: DeferredMetadataLogHandler.standardError)
+        let logger = runtime.bootstrapLogging(label: "fleetauth.serve", project: project)
         let local = keyless ? try await LocalKeyless.start(port: standInPort, project: project, logger: logger) : nil
         var failure: (any Error)?
         do {
@@ -79,7 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
     private func serve(signingThrough local: LocalKeyless?, logger: Logger) async throws {
         let options = TokenServerOptions(
             tokenLifetime: .seconds(tokenLifetime), keyless: local?.signing(project: project) ?? KeylessSigning(),
-            allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true)
+            allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true, lifecycle: runtime.lifecycle(),
+            accessLog: runtime.accessLog)
         let (tokenServer, database, engineLock) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)
         defer { engineLock.release() }
@@ -97,7 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
         ]
         var failure: (any Error)?
         do {
-            try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+            try await ServerProcess.run(services, lifecycle: options.lifecycle, logger: logger)
         } catch {
             failure = error
         }
@@ -157,7 +160,10 @@ actor ServeBanner {
         guard let tokenServerPort, let fleetEnginePort, let grpcPort else { return }
         let tokens = "http://\(host):\(tokenServerPort)"
         let fleet = "http://\(host):\(fleetEnginePort)/v1/providers/\(project)"
-        let fleetauth = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        // The running binary's own path, whichever way it was started (from the PATH, by a
+        // relative path, through `swift run`), so that the line works when pasted anywhere.
+        let fleetauth = Bundle.main.executableURL?.resolvingSymlinksInPath().path
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         let admin = "Authorization: Bearer $(cat \(dataDirectory)/admin-key)"
         let login = #"{"username":"alice","password":"try-it-alice"}"#
         let lines = [

@@ -110,8 +110,7 @@ struct TokenServerCommand: AsyncParsableCommand {
     ))
     var oidcAudience: [String] = []
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @OptionGroup var runtime: ServerRuntimeOptions
 
     /// The OpenID Connect issuers and audiences given.
     private var oidc: OIDCSettings { OIDCSettings(issuers: oidcIssuer, audiences: oidcAudience) }
@@ -122,15 +121,13 @@ struct TokenServerCommand: AsyncParsableCommand {
         guard sessionLifetime >= 60 else { throw ValidationError("--session-lifetime must be at least 60 seconds") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let problem = oidc.problem { throw ValidationError("--oidc-issuer/--oidc-audience: \(problem)") }
         _ = try keyless.keylessSigning()
         _ = try browsers.allowedOrigins()
     }
 
     func run() async throws {
-        var logger = Logger(label: "fleetauth.token-server", factory: DeferredMetadataLogHandler.standardError)
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let logger = runtime.bootstrapLogging(label: "fleetauth.token-server", project: project)
         let configuration = TokenServerConfiguration(
             dataDirectory: data.dataDir ?? ".",
             databaseURL: data.effectiveDatabaseURL,
@@ -141,7 +138,9 @@ struct TokenServerCommand: AsyncParsableCommand {
                 bcryptCost: UInt8(bcryptCost),
                 oidc: oidc,
                 keyless: try keyless.keylessSigning(),
-                allowedOrigins: try browsers.allowedOrigins()
+                allowedOrigins: try browsers.allowedOrigins(),
+                lifecycle: runtime.lifecycle(),
+                accessLog: runtime.accessLog
             )
         )
         let server = try await TokenServer.open(configuration, logger: logger)

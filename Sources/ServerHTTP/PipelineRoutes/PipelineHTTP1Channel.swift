@@ -7,6 +7,9 @@ import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1.1 child channel with a ``PipelineRoute`` in front of the router.
 ///
+/// The lifecycle's deadlines close connections of slow and idle clients
+/// (``ConnectionDeadlines``), and while the server drains every answer closes its connection.
+///
 /// The pipeline is Hummingbird's own (`HTTP1Channel`) with ``PipelineRouteHandler`` just after
 /// NIO's HTTP/1.1 codec: the route's requests and answers skip the conversion to HTTP types and
 /// Hummingbird's handlers, and the handler keeps answers in request order whichever side gives
@@ -18,6 +21,8 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
     let serverName: String?
     let inFlight: PipelineAnswersInFlight
     let crossOrigin: CrossOriginPolicy?
+    let lifecycle: ServerLifecycle
+    let accessLog: Bool
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>> {
         channel.eventLoop.makeCompletedFuture {
@@ -26,6 +31,8 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
             limits.maxHeaderListSize = FleetHTTPServer.maximumHeaderBytes
             limits.maxHeaderFieldCount = FleetHTTPServer.maximumHeaderFields
             let pipeline = channel.pipeline.syncOperations
+            let deadlines = ConnectionDeadlines(lifecycle: lifecycle)
+            try pipeline.addHandler(deadlines.rawBytesHandler)
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,
                 withErrorHandling: false,
@@ -33,7 +40,10 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits
             )
-            try pipeline.addHandler(PipelineRouteHandler(route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin))
+            try pipeline.addHandler(deadlines.requestsHandler)
+            if accessLog { try pipeline.addHandler(AccessLog(logger: logger)) }
+            try pipeline.addHandler(PipelineRouteHandler(
+                route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin, lifecycle: lifecycle))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(ParseErrorJSONHandler())
             try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))

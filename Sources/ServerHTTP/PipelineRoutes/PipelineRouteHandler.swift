@@ -20,6 +20,11 @@ import NIOHTTP1
 /// Of a burst of pipelined requests, at most ``answersAtOnceInARow`` are answered inside one
 /// read: the rest wait their turn on the event loop beside other connections.
 ///
+/// While the server drains (``ServerLifecycle/isDraining``), every answer, the route's and
+/// Hummingbird's, says `Connection: close` and closes the connection's output once written,
+/// so that clients take their next request to a new connection (another replica's, behind a
+/// balancer) rather than meet this one closing.
+///
 /// Graceful shutdown (`ChannelShouldQuiesceEvent`) goes on to Hummingbird's connection-state
 /// handler once the route's answer under way is written; that handler closes the connection when
 /// its own answers are written, and the route answers nothing after it.
@@ -49,11 +54,13 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     }
 
     /// How to answer a request the route matched: in its HTTP version, whether the connection
-    /// stays open after the answer, and with which CORS headers.
+    /// stays open after the answer, with which CORS headers, and under which trace its lines
+    /// are logged.
     private struct Reply {
         let version: HTTPVersion
         let keepAlive: Bool
         let crossOrigin: HTTPFields?
+        let trace: RequestTrace?
     }
 
     /// An error or event on its way to Hummingbird.
@@ -73,6 +80,7 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     private let serverName: String?
     private let inFlight: PipelineAnswersInFlight
     private let crossOrigin: CrossOriginPolicy?
+    private let lifecycle: ServerLifecycle
     private var state = State.idle
     private var waiting = CircularBuffer<Waiting>()
     /// Requests passed on whose answers Hummingbird has not finished writing.
@@ -86,8 +94,12 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     /// The write of the route's last answer, which errors and events passed on wait for.
     private var lastAnswerWritten: EventLoopFuture<Void>?
 
-    init(route: Route, executor: EventLoopTaskExecutor, serverName: String?, inFlight: PipelineAnswersInFlight, crossOrigin: CrossOriginPolicy? = nil) {
+    init(
+        route: Route, executor: EventLoopTaskExecutor, serverName: String?, inFlight: PipelineAnswersInFlight,
+        crossOrigin: CrossOriginPolicy? = nil, lifecycle: ServerLifecycle = ServerLifecycle()
+    ) {
         self.route = route
+        self.lifecycle = lifecycle
         self.executor = executor
         self.serverName = serverName
         self.inFlight = inFlight
@@ -153,12 +165,24 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         context.fireChannelInactive()
     }
 
-    /// Counts the answers Hummingbird finishes; passes every write on.
+    /// Counts the answers Hummingbird finishes and passes every write on; while the server
+    /// drains, Hummingbird's answers close the connection as the route's do.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), answersOwedByHummingbird > 0 {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where lifecycle.isDraining:
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where answersOwedByHummingbird > 0:
             answersOwedByHummingbird -= 1
+            guard lifecycle.isDraining, answersOwedByHummingbird == 0, case .idle = state else { return context.write(data, promise: promise) }
+            state = .closed
+            let channel = context.channel
+            context.write(data, promise: promise)
+            context.flush()
+            channel.close(mode: .output, promise: nil)
+        default:
+            context.write(data, promise: promise)
         }
-        context.write(data, promise: promise)
     }
 
     /// Whether the route is answering a request, so that what arrives must wait.
@@ -173,7 +197,11 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         case (.idle, .head(let head)):
             if !quiescing, answersOwedByHummingbird == 0, Self.bodyFits(head, within: route.maximumBodyBytes),
                let match = route.match(head) {
-                state = .reading(match, Reply(version: head.version, keepAlive: head.isKeepAlive, crossOrigin: crossOriginHeaders(for: head)), nil)
+                let keepAlive = head.isKeepAlive && !lifecycle.isDraining
+                let trace = RequestTrace(
+                    traceparent: head.headers.first(name: "traceparent"), cloudTraceContext: head.headers.first(name: "x-cloud-trace-context"))
+                let reply = Reply(version: head.version, keepAlive: keepAlive, crossOrigin: crossOriginHeaders(for: head), trace: trace)
+                state = .reading(match, reply, nil)
             } else {
                 state = .passing
                 answersOwedByHummingbird += 1
@@ -217,7 +245,10 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     /// without a task (up to ``answersAtOnceInARow`` in one read); else runs the route off the
     /// pipeline, writes its answer on the channel's loop and goes on with what arrived meanwhile.
     private func answer(_ match: Route.Match, body: ByteBuffer, reply: Reply, context: ChannelHandlerContext) {
-        if answeredAtOnce < Self.answersAtOnceInARow, let answer = route.respondWithoutWaiting(to: match, body: body, on: context.eventLoop) {
+        let atOnce = answeredAtOnce < Self.answersAtOnceInARow
+            ? RequestTrace.$current.withValue(reply.trace) { route.respondWithoutWaiting(to: match, body: body, on: context.eventLoop) }
+            : nil
+        if let answer = atOnce {
             answeredAtOnce += 1
             switch answer {
             case .now(let answer):
@@ -232,7 +263,7 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         Task(executorPreference: executor) { [route, inFlight] in
-            let answer = await inFlight.run { await route.respond(to: match, body: body) }
+            let answer = await RequestTrace.$current.withValue(reply.trace) { await inFlight.run { await route.respond(to: match, body: body) } }
             let write: @Sendable () -> Void = {
                 let (handler, context) = bound.value
                 handler.writeLater(answer, reply: reply, context: context)

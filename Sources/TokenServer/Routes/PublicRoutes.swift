@@ -3,7 +3,7 @@ import Hummingbird
 import ServerHTTP
 
 extension TokenServer {
-    /// `GET /.well-known/jwks.json`, `/healthz`, `/metrics`, `/openapi.yaml`.
+    /// `GET /.well-known/jwks.json`, `/healthz`, `/livez`, `/readyz`, `/metrics`, `/openapi.yaml`.
     func addPublicRoutes(to router: Router<TokenServerContext>) {
         let jwks = jsonWebKeySet
         router.get(".well-known/jwks.json") { _, _ in
@@ -14,6 +14,11 @@ extension TokenServer {
             )
         }
         router.addHealthRoute { [database = store.database] in await database.health() }
+        router.addLivenessAndReadinessRoutes(lifecycle: options.lifecycle) { [database = store.database, issuer] in
+            let health = await database.health()
+            let signing = await issuer.signingProblem()
+            return (health.isHealthy ? [] : ["database: \(health.database)"]) + (signing.map { [$0] } ?? [])
+        }
         router.addMetricsRoute(metrics)
         router.addOpenAPIRoute(OpenAPIDocument.yaml)
     }

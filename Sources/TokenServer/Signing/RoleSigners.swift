@@ -20,6 +20,8 @@ struct RoleSigners: Sendable {
     }
 
     private let signers: [AccountRole: Signer]
+    /// The runtime account's access tokens, when some role signs through IAM.
+    private let credentials: MetadataServerCredentials?
     private let reuse: TokenReuse?
     private let lifetime: Duration
     private let now: @Sendable () -> Date
@@ -42,6 +44,7 @@ struct RoleSigners: Sendable {
             }
         }
         self.signers = signers
+        self.credentials = credentials
         self.reuse = keyless.reusesTokens ? TokenReuse() : nil
         self.signsWithoutWaiting = reuse == nil && signers.values.allSatisfy { if case .keyFile = $0 { true } else { false } }
         self.lifetime = options.tokenLifetime
@@ -57,6 +60,19 @@ struct RoleSigners: Sendable {
     func tokenWithoutWaiting(_ kind: TokenKind, for role: AccountRole) throws -> MintedToken? {
         guard reuse == nil, case .keyFile(let minter)? = signers[role] else { return nil }
         return try minter.mint(kind)
+    }
+
+    /// Why the signers cannot sign now, for `/readyz`; `nil` when they can. Key files were
+    /// loaded at start; a role signing through IAM needs the runtime account's access token,
+    /// which the metadata server gives (kept, and refreshed ahead of its expiry).
+    func readinessProblem() async -> String? {
+        guard let credentials else { return nil }
+        do {
+            _ = try await credentials.accessToken()
+            return nil
+        } catch {
+            return "signing: no access token from the metadata server for IAM (\(error))"
+        }
     }
 
     /// A token of `kind` for `role`: one kept for the same account, kind and id while more

@@ -42,6 +42,8 @@ struct FleetEngineRunCommand: AsyncParsableCommand {
 
     @OptionGroup var console: ConsoleOptions
 
+    @OptionGroup var runtime: ServerRuntimeOptions
+
     func validate() throws {
         guard !trustFiles.isEmpty || trustJWKS != nil || !google.trustAccount.isEmpty else {
             throw ValidationError("trust someone: give --trust [ROLE=]FILE, --trust-jwks URL or --trust-account ROLE=EMAIL")
@@ -61,15 +63,16 @@ struct FleetEngineRunCommand: AsyncParsableCommand {
                 throw CommandFailure(error.description)
             }
         }
-        let logger = Logger(label: "fleetauth.fleet-engine", factory: DeferredMetadataLogHandler.standardError)
         let project = store.project
+        let logger = runtime.bootstrapLogging(label: "fleetauth.fleet-engine", project: project)
+        let lifecycle = runtime.lifecycle()
         let (database, lock) = try await store.open(logger: logger)
         defer { lock.release() }
         let consoleAccess = try console.access(host: host)
         let configuration = LocalFleetEngineConfiguration(
             projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS,
             googleManagedAccounts: try google.accounts(), googleCertsURL: google.googleCertsURL, host: host, port: port, grpcPort: grpcPort,
-            console: consoleAccess,
+            console: consoleAccess, lifecycle: lifecycle, accessLog: runtime.accessLog,
             onStarted: { [host, project, accounts, google, console] port in
                 FleetEngineCommand.announce("local Fleet Engine on http://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
                 FleetEngineCommand.announce("  console: \(console.describe(access: consoleAccess, baseURL: "http://\(host):\(port)"))")
@@ -83,7 +86,7 @@ struct FleetEngineRunCommand: AsyncParsableCommand {
             })
         do {
             let engine = LocalFleetEngine(configuration: configuration, store: SQLFleetStore(database: database), logger: logger)
-            try await ServiceGroup(services: [engine], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+            try await ServerProcess.run([engine], lifecycle: lifecycle, logger: logger)
         } catch {
             await database.shutdown()
             throw error

@@ -1,0 +1,30 @@
+import Foundation
+import Locking
+import Logging
+import ServiceLifecycle
+
+/// How a server process runs its services: until SIGTERM or SIGINT, then draining
+/// (``DrainBeforeShutdown``), then a graceful shutdown, all within the lifecycle's
+/// `shutdownTimeout` of the signal. A shutdown that overruns it is cut short: the process logs
+/// what is left and exits 0, as a platform would kill it anyway (Cloud Run after 10 s).
+///
+/// For processes only: a server run in-process (the tests, `demo`) uses ``RunningService``.
+package enum ServerProcess {
+    /// Runs `services` (shut down last first) until a signal, and drains before they stop.
+    package static func run(_ services: [any Service], lifecycle: ServerLifecycle, logger: Logger) async throws {
+        let finished = Locked(false)
+        let drain = DrainBeforeShutdown(lifecycle, logger: logger) {
+            Task.detached {
+                try? await Task.sleep(for: lifecycle.shutdownTimeout)
+                guard !finished.withLock({ $0 }) else { return }
+                logger.error("shutdown did not finish within the shutdown timeout; exiting with requests unanswered", metadata: [
+                    "shutdownTimeout": "\(lifecycle.shutdownTimeout)",
+                ])
+                exit(0)
+            }
+        }
+        defer { finished.withLock { $0 = true } }
+        let group = ServiceGroup(services: services + [drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+}
