@@ -161,6 +161,9 @@ let package = Package(
                 server("NIOHTTPTypes", "swift-nio-extras"),
                 server("NIOHTTPTypesHTTP1", "swift-nio-extras"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("UnixSignals", "swift-service-lifecycle"),
+                // TLS from PEM files on every port (--tls-cert, --tls-key).
+                server("NIOSSL", "swift-nio-ssl"),
                 // HTTPDate, for the Date header of the answers a pipeline route writes.
                 "FleetTokenProvider",
                 "LeanCodecs",

@@ -215,6 +215,11 @@ package final class ChildProcess: Sendable {
         signal(SIGTERM)
     }
 
+    /// Asks the program to reload what it reads from files (SIGHUP).
+    package func hangUp() {
+        signal(SIGHUP)
+    }
+
     /// Ends the program at once (SIGKILL): no chance to flush or close anything.
     package func kill() {
         signal(SIGKILL)

@@ -50,7 +50,8 @@ extension LocalFleetEngine {
                 projectID: tokenServer.keys.projectID, trustedAccounts: tokenServer.keys.trustedAccounts,
                 googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
                 host: host, port: port, grpcPort: grpcPort, console: console, now: tokenServer.options.now,
-                lifecycle: tokenServer.options.lifecycle, accessLog: tokenServer.options.accessLog, onStarted: onStarted,
+                lifecycle: tokenServer.options.lifecycle, accessLog: tokenServer.options.accessLog, tls: tokenServer.options.tls,
+                onStarted: onStarted,
                 onGRPCStarted: onGRPCStarted),
             store: SQLFleetStore(database: database), logger: logger)
     }

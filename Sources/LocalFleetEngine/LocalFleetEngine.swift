@@ -87,7 +87,7 @@ package struct LocalFleetEngine: Service {
             server: FleetHTTPServer.http1(
                 answering: LocationUpdateRoute(core: core, logger: logger), serverName: serverName, executor: EventLoopTaskExecutor(),
                 inFlight: updatesInFlight, crossOrigin: .fleetEngine, lifecycle: configuration.lifecycle,
-                accessLog: configuration.accessLog),
+                accessLog: configuration.accessLog, tls: configuration.tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core, console: console),
             onServerRunning: { channel in
@@ -108,7 +108,7 @@ package struct LocalFleetEngine: Service {
             return []
         }
         let configuration = configuration
-        return [GRPCDoor(core: core, host: configuration.host, port: grpcPort, logger: logger) { port in
+        return [GRPCDoor(core: core, host: configuration.host, port: grpcPort, tls: configuration.tls, logger: logger) { port in
             console?.doorListens("gRPC", at: "\(configuration.host):\(port)")
             await configuration.onGRPCStarted(port)
         }]

@@ -41,6 +41,8 @@ package struct LocalFleetEngineConfiguration: Sendable {
     package var lifecycle: ServerLifecycle
     /// Whether each answered request is logged (`--access-log`).
     package var accessLog: Bool
+    /// The certificate the REST and gRPC ports serve TLS with (`--tls-cert`, `--tls-key`).
+    package var tls: TLSCertificates?
 
     /// A configuration serving `projectID` over REST on 127.0.0.1:8081 (and over gRPC when
     /// `grpcPort` is given), trusting `trustedAccounts` and the accounts of `jwksURL`.
@@ -59,11 +61,13 @@ package struct LocalFleetEngineConfiguration: Sendable {
         now: @escaping @Sendable () -> Date = { Date() },
         lifecycle: ServerLifecycle = ServerLifecycle(),
         accessLog: Bool = false,
+        tls: TLSCertificates? = nil,
         onStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         onGRPCStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) {
         self.lifecycle = lifecycle
         self.accessLog = accessLog
+        self.tls = tls
         self.projectID = projectID
         self.trustedAccounts = trustedAccounts
         self.jwksURL = jwksURL

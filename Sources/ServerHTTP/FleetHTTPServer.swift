@@ -26,15 +26,16 @@ package enum FleetHTTPServer {
     /// after the server stops, before closing what the route uses. The route's answers get the
     /// CORS headers of `crossOrigin`, as ``CrossOriginMiddleware`` gives the router's. Slow and
     /// idle clients are let go, and connections closed while draining, as `lifecycle` says;
-    /// with `accessLog`, each answered request is logged (``AccessLog``).
+    /// with `accessLog`, each answered request is logged (``AccessLog``); with `tls`, the port
+    /// speaks HTTPS.
     package static func http1(
         answering route: some PipelineRoute, serverName: String?, executor: EventLoopTaskExecutor, inFlight: PipelineAnswersInFlight,
-        crossOrigin: CrossOriginPolicy? = nil, lifecycle: ServerLifecycle, accessLog: Bool = false
+        crossOrigin: CrossOriginPolicy? = nil, lifecycle: ServerLifecycle, accessLog: Bool = false, tls: TLSCertificates? = nil
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
             PipelineHTTP1Channel(
                 responder: responder, route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin,
-                lifecycle: lifecycle, accessLog: accessLog)
+                lifecycle: lifecycle, accessLog: accessLog, tls: tls)
         }
     }
 }

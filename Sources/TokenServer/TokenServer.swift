@@ -147,7 +147,7 @@ package final class TokenServer: Sendable {
             server: FleetHTTPServer.http1(
                 answering: TokenPipelineRoute(server: self), serverName: serverName, executor: EventLoopTaskExecutor(group: loops),
                 inFlight: tokenAnswersInFlight, crossOrigin: crossOrigin, lifecycle: options.lifecycle,
-                accessLog: options.accessLog),
+                accessLog: options.accessLog, tls: options.tls),
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,
@@ -170,7 +170,7 @@ package final class TokenServer: Sendable {
         var failure: (any Error)?
         do {
             try await withTaskExecutorPreference(EventLoopTaskExecutor(group: loops)) {
-                try await ServerProcess.run([application], lifecycle: options.lifecycle, logger: logger)
+                try await ServerProcess.run([application], lifecycle: options.lifecycle, tls: options.tls, logger: logger)
             }
         } catch {
             failure = error

@@ -26,6 +26,8 @@ package struct TokenServerOptions: Sendable {
     package var lifecycle: ServerLifecycle
     /// Whether each answered request is logged (`--access-log`).
     package var accessLog: Bool
+    /// The certificate the port serves HTTPS with (`--tls-cert`, `--tls-key`); plain HTTP without.
+    package var tls: TLSCertificates?
 
     /// Options; the defaults suit production.
     package init(
@@ -39,10 +41,12 @@ package struct TokenServerOptions: Sendable {
         servesExamples: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() },
         lifecycle: ServerLifecycle = ServerLifecycle(),
-        accessLog: Bool = false
+        accessLog: Bool = false,
+        tls: TLSCertificates? = nil
     ) {
         self.lifecycle = lifecycle
         self.accessLog = accessLog
+        self.tls = tls
         self.tokenLifetime = tokenLifetime
         self.sessionLifetime = sessionLifetime
         self.bcryptCost = bcryptCost

@@ -35,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The local Fleet Engine's port (0 picks a free one).")
     var fleetEnginePort = 8081
 
-    @Option(help: "The local Fleet Engine's gRPC port, plaintext HTTP/2 (0 picks a free one).")
+    @Option(help: "The local Fleet Engine's gRPC port, HTTP/2 (over TLS with --tls-cert) (0 picks a free one).")
     var grpcPort = 8082
 
     @Option(help: "Lifetime of each token the token server issues, in seconds (1 to 3600).")
@@ -82,14 +82,14 @@ struct ServeCommand: AsyncParsableCommand {
         let options = TokenServerOptions(
             tokenLifetime: .seconds(tokenLifetime), keyless: local?.signing(project: project) ?? KeylessSigning(),
             allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true, lifecycle: runtime.lifecycle(),
-            accessLog: runtime.accessLog)
+            accessLog: runtime.accessLog, tls: try runtime.tlsCertificates())
         let (tokenServer, database, engineLock) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)
         defer { engineLock.release() }
         let banner = ServeBanner(
-            dataDirectory: dataDir, project: project, host: host, adminKey: tokenServer.adminKeySetup,
+            dataDirectory: dataDir, project: project, host: host, scheme: runtime.scheme, adminKey: tokenServer.adminKeySetup,
             accounts: tokenServer.keys.trustedAccounts.count + options.keyless.signers.count, database: database.location,
-            googleStandIn: local?.baseURL, console: console.describe(access: try console.access(host: host), baseURL: "http://\(host):PORT"))
+            googleStandIn: local?.baseURL, console: console.describe(access: try console.access(host: host), baseURL: "\(runtime.scheme)://\(host):PORT"))
         let engine = LocalFleetEngine(
             trusting: tokenServer, googleCertsURL: local?.baseURL ?? LocalFleetEngineConfiguration.defaultGoogleCertsURL,
             database: database, host: host, port: fleetEnginePort, grpcPort: grpcPort, console: try console.access(host: host), logger: logger,
@@ -100,7 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
         ]
         var failure: (any Error)?
         do {
-            try await ServerProcess.run(services, lifecycle: options.lifecycle, logger: logger)
+            try await ServerProcess.run(services, lifecycle: options.lifecycle, tls: options.tls, logger: logger)
         } catch {
             failure = error
         }
@@ -117,6 +117,8 @@ actor ServeBanner {
     private let dataDirectory: String
     private let project: String
     private let host: String
+    /// `https` when the servers speak TLS, else `http`.
+    private let scheme: String
     private let adminKey: AdminKeyFile.Setup?
     private let accounts: Int
     private let database: DatabaseLocation
@@ -128,12 +130,13 @@ actor ServeBanner {
     private var grpcPort: Int?
 
     init(
-        dataDirectory: String, project: String, host: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation,
+        dataDirectory: String, project: String, host: String, scheme: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation,
         googleStandIn: String?, console: String
     ) {
         self.dataDirectory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
         self.project = project
         self.host = host
+        self.scheme = scheme
         self.adminKey = adminKey
         self.accounts = accounts
         self.database = database
@@ -158,8 +161,8 @@ actor ServeBanner {
 
     private func printIfReady() {
         guard let tokenServerPort, let fleetEnginePort, let grpcPort else { return }
-        let tokens = "http://\(host):\(tokenServerPort)"
-        let fleet = "http://\(host):\(fleetEnginePort)/v1/providers/\(project)"
+        let tokens = "\(scheme)://\(host):\(tokenServerPort)"
+        let fleet = "\(scheme)://\(host):\(fleetEnginePort)/v1/providers/\(project)"
         // The running binary's own path, whichever way it was started (from the PATH, by a
         // relative path, through `swift run`), so that the line works when pasted anywhere.
         let fleetauth = Bundle.main.executableURL?.resolvingSymlinksInPath().path
@@ -170,9 +173,9 @@ actor ServeBanner {
             "FleetAuth is running (project \(project), data in \(dataDirectory); Fleet Engine rows in \(database))",
             "  token server:  \(tokens)   (JWKS \(tokens)/.well-known/jwks.json)",
             "  Fleet Engine:  \(fleet)/   (trusts the token server's \(accounts) signing accounts, each with its role)",
-            "  Fleet Engine gRPC: \(host):\(grpcPort)   (maps.fleetengine.v1 VehicleService and TripService, maps.fleetengine.delivery.v1 DeliveryService; plaintext)",
+            "  Fleet Engine gRPC: \(host):\(grpcPort)   (maps.fleetengine.v1 VehicleService and TripService, maps.fleetengine.delivery.v1 DeliveryService; \(scheme == "https" ? "TLS" : "plaintext"))",
             "  browsers:      \(tokens)/sdk/fleetauth.js (the authTokenFetcher module); example page "
-                + "\(tokens)/examples/?fleetEngine=http://\(host):\(fleetEnginePort)&provider=\(project)",
+                + "\(tokens)/examples/?fleetEngine=\(scheme)://\(host):\(fleetEnginePort)&provider=\(project)",
             "  console:       \(console.replacingOccurrences(of: "PORT", with: String(fleetEnginePort)))   (the fleet live, and why each request was refused)",
             "  admin API key: \(dataDirectory)/admin-key\(adminKeyNote)",
             googleStandIn.map { "  keyless:       app tokens signed through IAM (Google stand-in \($0)); no key files for those roles" }

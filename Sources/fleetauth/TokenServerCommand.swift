@@ -140,14 +140,16 @@ struct TokenServerCommand: AsyncParsableCommand {
                 keyless: try keyless.keylessSigning(),
                 allowedOrigins: try browsers.allowedOrigins(),
                 lifecycle: runtime.lifecycle(),
-                accessLog: runtime.accessLog
+                accessLog: runtime.accessLog,
+                tls: try runtime.tlsCertificates()
             )
         )
         let server = try await TokenServer.open(configuration, logger: logger)
         report(server.adminKeySetup, configuration: configuration)
         let host = self.host
+        let scheme = runtime.scheme
         try await server.run(host: host, port: port) { port in
-            Self.say("token server listening on http://\(host):\(port) (\(configuration.databaseLocation))")
+            Self.say("token server listening on \(scheme)://\(host):\(port) (\(configuration.databaseLocation))")
             if !oidcIssuer.isEmpty { Self.say("accepting ID tokens of \(oidcIssuer.joined(separator: ", "))") }
             for (role, email) in configuration.options.keyless.signers.sorted(by: { $0.key.shortName < $1.key.shortName }) {
                 Self.say("\(role.shortName) tokens signed through IAM as \(email)")

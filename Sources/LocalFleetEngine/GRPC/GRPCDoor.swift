@@ -2,6 +2,7 @@ import FleetEngineProtos
 import GRPCCore
 import Logging
 import NIOCore
+import ServerHTTP
 import ServiceLifecycle
 
 /// The local Fleet Engine's gRPC door: `maps.fleetengine.v1.VehicleService`,
@@ -28,10 +29,13 @@ struct GRPCDoor: Service {
     private let onStarted: @Sendable (_ port: Int) async -> Void
 
     /// A door serving `core` on `host` (an address or a name such as `localhost`) and `port` (0
-    /// picks a free one), calling `onStarted` with the port once it listens.
-    init(core: FleetEngineCore, host: String, port: Int, logger: Logger, onStarted: @escaping @Sendable (_ port: Int) async -> Void) {
+    /// picks a free one), over TLS with `tls`, calling `onStarted` with the port once it listens.
+    init(
+        core: FleetEngineCore, host: String, port: Int, tls: TLSCertificates? = nil, logger: Logger,
+        onStarted: @escaping @Sendable (_ port: Int) async -> Void
+    ) {
         let transport = UnaryHTTP2ServerTransport(
-            host: host, port: port, maximumRequestSize: Self.maximumMessageSize, methodsOnLoop: [
+            host: host, port: port, maximumRequestSize: Self.maximumMessageSize, tls: tls, methodsOnLoop: [
                 LocationUpdateOnLoop(Maps_Fleetengine_V1_UpdateVehicleRequest.self, core: core, logger: logger),
                 LocationUpdateOnLoop(Maps_Fleetengine_Delivery_V1_UpdateDeliveryVehicleRequest.self, core: core, logger: logger),
             ])

@@ -10,8 +10,9 @@ import ServiceLifecycle
 ///
 /// For processes only: a server run in-process (the tests, `demo`) uses ``RunningService``.
 package enum ServerProcess {
-    /// Runs `services` (shut down last first) until a signal, and drains before they stop.
-    package static func run(_ services: [any Service], lifecycle: ServerLifecycle, logger: Logger) async throws {
+    /// Runs `services` (shut down last first) until a signal, and drains before they stop; on
+    /// SIGHUP, reads `tls`'s files again.
+    package static func run(_ services: [any Service], lifecycle: ServerLifecycle, tls: TLSCertificates? = nil, logger: Logger) async throws {
         let finished = Locked(false)
         let drain = DrainBeforeShutdown(lifecycle, logger: logger) {
             Task.detached {
@@ -24,7 +25,9 @@ package enum ServerProcess {
             }
         }
         defer { finished.withLock { $0 = true } }
-        let group = ServiceGroup(services: services + [drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let reload = tls.map { tls in HangUpReload(logger: logger) { tls.reload(logger: logger) } }
+        let group = ServiceGroup(
+            services: services + (reload.map { [$0] } ?? []) + [drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
     }
 }

@@ -9,6 +9,7 @@ import NIOHTTPTypesHTTP1
 ///
 /// The lifecycle's deadlines close connections of slow and idle clients
 /// (``ConnectionDeadlines``), and while the server drains every answer closes its connection.
+/// With certificates, it speaks TLS (``TLSCertificates``).
 ///
 /// The pipeline is Hummingbird's own (`HTTP1Channel`) with ``PipelineRouteHandler`` just after
 /// NIO's HTTP/1.1 codec: the route's requests and answers skip the conversion to HTTP types and
@@ -23,6 +24,7 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
     let crossOrigin: CrossOriginPolicy?
     let lifecycle: ServerLifecycle
     let accessLog: Bool
+    let tls: TLSCertificates?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>> {
         channel.eventLoop.makeCompletedFuture {
@@ -33,6 +35,7 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
             let pipeline = channel.pipeline.syncOperations
             let deadlines = ConnectionDeadlines(lifecycle: lifecycle)
             try pipeline.addHandler(deadlines.rawBytesHandler)
+            if let tls { try pipeline.addHandler(tls.serverHandler(for: .http1)) }
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,
                 withErrorHandling: false,
@@ -44,7 +47,7 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
             if accessLog { try pipeline.addHandler(AccessLog(logger: logger)) }
             try pipeline.addHandler(PipelineRouteHandler(
                 route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin, lifecycle: lifecycle))
-            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: tls != nil))
             try pipeline.addHandler(ParseErrorJSONHandler())
             try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

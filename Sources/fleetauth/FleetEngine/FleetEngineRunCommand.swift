@@ -37,7 +37,7 @@ struct FleetEngineRunCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8081
 
-    @Option(help: "The gRPC port, plaintext HTTP/2: VehicleService, TripService and gRPC health (0 picks a free one).")
+    @Option(help: "The gRPC port, HTTP/2 (over TLS with --tls-cert): VehicleService, TripService and gRPC health (0 picks a free one).")
     var grpcPort = 8082
 
     @OptionGroup var console: ConsoleOptions
@@ -66,27 +66,29 @@ struct FleetEngineRunCommand: AsyncParsableCommand {
         let project = store.project
         let logger = runtime.bootstrapLogging(label: "fleetauth.fleet-engine", project: project)
         let lifecycle = runtime.lifecycle()
+        let tls = try runtime.tlsCertificates()
+        let scheme = runtime.scheme
         let (database, lock) = try await store.open(logger: logger)
         defer { lock.release() }
         let consoleAccess = try console.access(host: host)
         let configuration = LocalFleetEngineConfiguration(
             projectID: project, trustedAccounts: accounts, jwksURL: trustJWKS,
             googleManagedAccounts: try google.accounts(), googleCertsURL: google.googleCertsURL, host: host, port: port, grpcPort: grpcPort,
-            console: consoleAccess, lifecycle: lifecycle, accessLog: runtime.accessLog,
+            console: consoleAccess, lifecycle: lifecycle, accessLog: runtime.accessLog, tls: tls,
             onStarted: { [host, project, accounts, google, console] port in
-                FleetEngineCommand.announce("local Fleet Engine on http://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
-                FleetEngineCommand.announce("  console: \(console.describe(access: consoleAccess, baseURL: "http://\(host):\(port)"))")
+                FleetEngineCommand.announce("local Fleet Engine on \(scheme)://\(host):\(port)/v1/providers/\(project)/ (data: \(database.location))")
+                FleetEngineCommand.announce("  console: \(console.describe(access: consoleAccess, baseURL: "\(scheme)://\(host):\(port)"))")
                 for account in accounts { FleetEngineCommand.announce("  trusts \(account.email) as \(account.role.rawValue)") }
                 for account in (try? google.accounts()) ?? [] {
                     FleetEngineCommand.announce("  trusts \(account.email) as \(account.role.rawValue) (keys from \(google.googleCertsURL))")
                 }
             },
-            onGRPCStarted: { [host] port in
-                FleetEngineCommand.announce("local Fleet Engine gRPC on \(host):\(port) (maps.fleetengine.v1 VehicleService and TripService, maps.fleetengine.delivery.v1 DeliveryService; plaintext)")
+            onGRPCStarted: { [host, tls] port in
+                FleetEngineCommand.announce("local Fleet Engine gRPC on \(host):\(port) (maps.fleetengine.v1 VehicleService and TripService, maps.fleetengine.delivery.v1 DeliveryService; \(tls == nil ? "plaintext" : "TLS"))")
             })
         do {
             let engine = LocalFleetEngine(configuration: configuration, store: SQLFleetStore(database: database), logger: logger)
-            try await ServerProcess.run([engine], lifecycle: lifecycle, logger: logger)
+            try await ServerProcess.run([engine], lifecycle: lifecycle, tls: tls, logger: logger)
         } catch {
             await database.shutdown()
             throw error

@@ -4,7 +4,8 @@ import ServerHTTP
 
 /// What every server command takes about running in production: logs (`--log-level`,
 /// `--log-format`, `--access-log`), slow and idle clients (`--header-timeout`,
-/// `--idle-timeout`) and shutdown (`--shutdown-delay`, `--shutdown-timeout`).
+/// `--idle-timeout`), shutdown (`--shutdown-delay`, `--shutdown-timeout`) and TLS
+/// (`--tls-cert`, `--tls-key`).
 struct ServerRuntimeOptions: ParsableArguments {
     /// How log lines are written.
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
@@ -35,13 +36,36 @@ struct ServerRuntimeOptions: ParsableArguments {
     @Option(help: "Seconds after SIGTERM by which the process has exited, requests in flight answered (Cloud Run allows 10).")
     var shutdownTimeout = 8.0
 
+    @Option(help: ArgumentHelp(
+        "Serve TLS with this PEM certificate chain (leaf first); needs --tls-key. Read again on SIGHUP.", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
     func validate() throws {
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("give --tls-cert and --tls-key together") }
+        _ = try tlsCertificates()
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard headerTimeout > 0 else { throw ValidationError("--header-timeout must be more than 0 seconds") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be more than 0 seconds") }
         guard shutdownDelay >= 0 else { throw ValidationError("--shutdown-delay must be 0 seconds or more") }
         guard shutdownTimeout > shutdownDelay else { throw ValidationError("--shutdown-timeout must be longer than --shutdown-delay") }
     }
+
+    /// The certificate to serve TLS with, or `nil` for plain HTTP; an unusable file is a usage
+    /// error naming it.
+    func tlsCertificates() throws -> TLSCertificates? {
+        guard let tlsCert, let tlsKey else { return nil }
+        do {
+            return try TLSCertificates(certificatePath: tlsCert, keyPath: tlsKey)
+        } catch {
+            throw ValidationError("--tls-cert/--tls-key: \(error)")
+        }
+    }
+
+    /// `https` with a certificate, else `http`: for the addresses a server announces.
+    var scheme: String { tlsCert == nil ? "http" : "https" }
 
     /// The settings for the servers' connections and shutdown.
     func lifecycle() -> ServerLifecycle {

@@ -1,5 +1,6 @@
 import GRPCCore
 import Locking
+import ServerHTTP
 import NIOCore
 import NIOExtras
 import NIOHTTP2
@@ -28,6 +29,8 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     private let host: String
     private let port: Int
     private let maximumRequestSize: Int
+    /// The certificate it speaks TLS with (ALPN `h2`); plaintext without.
+    private let tls: TLSCertificates?
     /// The methods answered on the event loop when they can, by `service/method`.
     private let methodsOnLoop: [String: any UnaryMethodOnLoop]
     private let group: MultiThreadedEventLoopGroup
@@ -58,9 +61,10 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     /// one), refusing request messages larger than `maximumRequestSize` bytes, and answering the
     /// calls of `methodsOnLoop` where they are read when they can.
     package init(
-        host: String, port: Int, maximumRequestSize: Int, methodsOnLoop: [any UnaryMethodOnLoop] = [],
+        host: String, port: Int, maximumRequestSize: Int, tls: TLSCertificates? = nil, methodsOnLoop: [any UnaryMethodOnLoop] = [],
         group: MultiThreadedEventLoopGroup = .singleton
     ) {
+        self.tls = tls
         self.host = host
         self.port = port
         self.maximumRequestSize = maximumRequestSize
@@ -159,6 +163,7 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
 
     private func bind(accept: @escaping @Sendable (ReadCall) -> Void) async throws -> any Channel {
         let maximumRequestSize = maximumRequestSize
+        let tls = tls
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { [quiescing] channel in
@@ -175,6 +180,7 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
                     var configuration = NIOHTTP2Handler.ConnectionConfiguration()
                     configuration.headerBlockValidation = .disabled
                     configuration.initialSettings = GRPCConnectionHandler.initialSettings(maximumRequestSize: maximumRequestSize)
+                    if let tls { try channel.pipeline.syncOperations.addHandler(tls.serverHandler(for: .http2)) }
                     let handlers: [any ChannelHandler] = [
                         NIOHTTP2Handler(mode: .server, frameDelegate: nil, connectionConfiguration: configuration),
                         GRPCConnectionHandler(maximumRequestSize: maximumRequestSize, accept: accept),
