@@ -127,7 +127,7 @@ package struct GoogleStandIn: Sendable {
         }
         let fault = await accounts.beginSignJwt()
         defer { Task { await accounts.endSignJwt() } }
-        try await Task.sleep(for: await accounts.signJwtDelay)
+        try await Task.sleep(for: accounts.signJwtDelay)
         if let fault { try await answer(fault: fault) }
         try await requireExisting(email)
         guard await accounts.maySign(as: email) else {

@@ -41,7 +41,7 @@ package actor StandInAccounts {
     private var signJwtRunning = 0
     package private(set) var calls = Calls()
     /// How long a signJwt answer is held back, as the network round trip to IAM would.
-    private(set) var signJwtDelay: Duration
+    let signJwtDelay: Duration
 
     init(signJwtDelay: Duration, serviceAccounts: [String]) {
         self.signJwtDelay = signJwtDelay
@@ -155,11 +155,6 @@ package actor StandInAccounts {
     /// Takes the public-key endpoint down (503) or brings it back.
     package func setPublicKeysDown(_ isDown: Bool) {
         publicKeysDown = isDown
-    }
-
-    /// Changes how long signJwt answers are held back.
-    package func setSignJwtDelay(_ delay: Duration) {
-        signJwtDelay = delay
     }
 
     private static func randomHex(bytes: Int) -> String {

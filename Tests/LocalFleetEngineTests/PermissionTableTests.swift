@@ -2,8 +2,9 @@ import NIOHTTP1
 import Testing
 import TestSupport
 
-/// DESIGN.md's permission table, row by row, over HTTP against the shared engine: every role
-/// on every call, allowed and refused, including the 403-before-404 rule.
+/// The permission table of docs/local-fleet-engine.md ("What a token may do"), row by row, over
+/// HTTP against the shared engine: every role on every call, allowed and refused, including
+/// the 403-before-404 rule.
 @Suite("Permission table over HTTP")
 struct PermissionTableTests {
     static let p = Fixtures.provider

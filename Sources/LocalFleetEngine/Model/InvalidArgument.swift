@@ -9,12 +9,3 @@ package struct InvalidArgument: Error, Sendable, Hashable, CustomStringConvertib
         self.description = description
     }
 }
-
-extension InvalidArgument {
-    /// `value` as given: `nil` when it is missing and `required` is false; refused, naming
-    /// `field`, when it is missing and required.
-    static func presence<Value>(of value: Value?, _ field: String, required: Bool) throws(InvalidArgument) -> Value? {
-        if value == nil, required { throw InvalidArgument("\(field) is required") }
-        return value
-    }
-}
