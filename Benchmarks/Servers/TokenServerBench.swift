@@ -342,9 +342,10 @@ struct TokenServerBench: AsyncParsableCommand {
         }
     }
 
-    /// The port in `token server listening on http://127.0.0.1:PORT (…)`.
-    @Sendable private static func fleetAuthPort(_ line: Substring) -> Int? {
-        guard let start = line.range(of: "listening on http://")?.upperBound else { return nil }
+    /// The port in `token server listening on http://127.0.0.1:PORT (…)` (or `https://`).
+    @Sendable static func fleetAuthPort(_ line: Substring) -> Int? {
+        guard let start = line.range(of: "listening on http://")?.upperBound ?? line.range(of: "listening on https://")?.upperBound
+        else { return nil }
         let address = line[start...].prefix { $0 != " " && $0 != "/" }
         return address.lastIndex(of: ":").flatMap { Int(address[address.index(after: $0)...]) }
     }

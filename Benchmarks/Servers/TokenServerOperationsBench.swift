@@ -1,0 +1,105 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import Logging
+import ServerHTTP
+import TokenServer
+
+/// `fleetauth-bench token-server-operations`: what running the token server as in production
+/// costs, as ratios in one run: tokens/s with `--log-format json` against text logs (both at
+/// info level), the same with `--access-log` (a line per request), and over TLS with keep-alive
+/// (`--tls-cert`) against plain HTTP. Each variant is a `fleetauth token-server` process of its
+/// own on a data directory of its own; `wrk` rotates over the same logged-in drivers; the
+/// variants' runs interleave, their order alternating, and medians are reported.
+struct TokenServerOperationsBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token-server-operations",
+        abstract: "Token server: JSON logs vs text logs, and TLS vs plain HTTP (tokens/s, ratios in one run)."
+    )
+
+    @Option(help: "Concurrent keep-alive connections.")
+    var connections = 32
+
+    @Option(help: "Drivers, each logged in and assigned to a vehicle of its own.")
+    var vehicles = 200
+
+    @Option(help: "Seconds per measured run (after a 1 s warm-up of each server).")
+    var seconds = 5
+
+    @Option(help: "Rounds of runs, interleaved; medians are reported.")
+    var rounds = 3
+
+    @Option(help: "Threads of wrk.")
+    var clientThreads = 1
+
+    /// The promises (docs/performance.md).
+    static let jsonLogsRatioTarget = 0.95
+    static let tlsRatioTarget = 0.8
+
+    /// One variant of the server, and what it was given.
+    private struct Variant {
+        let name: String
+        let arguments: [String]
+        let scheme: String
+    }
+
+    func run() async throws {
+        let folder = try BenchFolder.create()
+        defer { BenchFolder.remove(folder) }
+        var logger = Logger(label: "bench", factory: DeferredMetadataLogHandler.standardError)
+        logger.logLevel = .warning
+        let certificate = folder + "/cert.pem", key = folder + "/key.pem"
+        _ = try await ChildProcess.run([
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
+        ]).checked()
+        let variants = [
+            Variant(name: "text logs", arguments: ["--log-format", "text"], scheme: "http"),
+            Variant(name: "JSON logs", arguments: ["--log-format", "json"], scheme: "http"),
+            Variant(name: "JSON + access", arguments: ["--log-format", "json", "--access-log"], scheme: "http"),
+            Variant(name: "TLS", arguments: ["--tls-cert", certificate, "--tls-key", key], scheme: "https"),
+        ]
+        var servers: [ServerProcess] = []
+        defer { servers.forEach { $0.stop() } }
+        var requestFiles: [String] = []
+        for (index, variant) in variants.enumerated() {
+            let dataDirectory = folder + "/data-\(index)"
+            let configuration = TokenServerConfiguration(
+                dataDirectory: dataDirectory, databaseURL: nil, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4))
+            let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
+            let requests = folder + "/requests-\(index)"
+            try fleet.writeRequests(to: requests)
+            requestFiles.append(requests)
+            servers.append(try await ServerProcess.start(
+                name: variant.name,
+                arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project"]
+                    + variant.arguments,
+                port: TokenServerBench.fleetAuthPort))
+        }
+        func tokensPerSecond(_ index: Int, seconds: Int) async throws -> Double {
+            let run = try await Wrk.run(
+                url: "\(variants[index].scheme)://127.0.0.1:\(servers[index].port)", connections: connections, threads: clientThreads,
+                seconds: seconds, script: "token-requests.lua", arguments: [requestFiles[index]], folder: folder)
+            guard run.failed == 0 else { throw CommandFailure("\(variants[index].name): \(run.failed) requests failed") }
+            return Double(run.succeeded) / run.seconds
+        }
+        for index in variants.indices { _ = try await tokensPerSecond(index, seconds: 1) }
+        var measured = Array(repeating: [Double](), count: variants.count)
+        for round in 1...rounds {
+            let order = round % 2 == 1 ? Array(variants.indices) : variants.indices.reversed()
+            for index in order {
+                measured[index].append(try await tokensPerSecond(index, seconds: seconds))
+                FileHandle.standardError.write(Data(String(
+                    format: "round %d/%d: %@ %.0f tokens/s\n", round, rounds, variants[index].name, measured[index].last!).utf8))
+            }
+        }
+        let medians = measured.map(Throughput.median)
+        let jsonRatio = medians[1] / medians[0], accessRatio = medians[2] / medians[0], tlsRatio = medians[3] / medians[0]
+        for (variant, median) in zip(variants, medians) {
+            print(String(format: "%-14@ %8.0f tokens/s (median of %d)", variant.name as NSString, median, rounds))
+        }
+        print(String(format: "JSON logs / text logs: %.3f (target ≥ %.2f)", jsonRatio, Self.jsonLogsRatioTarget))
+        print(String(format: "JSON logs with --access-log / text logs: %.3f", accessRatio))
+        print(String(format: "TLS / plain HTTP, keep-alive: %.3f (target ≥ %.2f)", tlsRatio, Self.tlsRatioTarget))
+    }
+}
