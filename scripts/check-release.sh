@@ -20,6 +20,9 @@ mirror=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null
 mirror=${mirror:-http://deb.debian.org/debian}
 log=$(mktemp)
 started=$SECONDS
+# One run at a time: two debootstraps in one folder break each other.
+exec 9<scripts/check-release.sh
+flock 9
 
 step() {
     local name=$1 step_started=$SECONDS
@@ -45,16 +48,21 @@ make_root() {
         echo "reusing $root (bookworm minbase + $packages)"
         return
     fi
-    # Never remove a folder that still has something mounted in it.
-    if mounted_under_root; then echo "check-release: something is mounted under $root" >&2; exit 1; fi
-    rm -rf "$root"
     if ! command -v debootstrap >/dev/null; then
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
     fi
     echo "debootstrap --variant=minbase --include=$packages bookworm $root $mirror"
-    debootstrap --variant=minbase --include="$packages" bookworm "$root" "$mirror" >"$log" 2>&1 \
-        || { tail -30 "$log"; echo "check-release: debootstrap failed" >&2; exit 1; }
+    # A second try for a mirror's hiccup.
+    for attempt in 1 2; do
+        # Never remove a folder that still has something mounted in it.
+        if mounted_under_root; then echo "check-release: something is mounted under $root" >&2; exit 1; fi
+        rm -rf "$root"
+        debootstrap --variant=minbase --include="$packages" bookworm "$root" "$mirror" >"$log" 2>&1 && break
+        tail -30 "$log"
+        if ((attempt == 2)); then echo "check-release: debootstrap failed" >&2; exit 1; fi
+        echo "check-release: debootstrap failed; trying once more"
+    done
     rm -f "$root"/var/cache/apt/archives/*.deb
     echo "$packages $mirror" >"$stamp"
 }

@@ -56,7 +56,7 @@ if [[ $said != "$version (commit $FLEETAUTH_BUILD_COMMIT)" ]]; then
     exit 1
 fi
 
-# The same commit gives the same tarball: names sorted, owners and times fixed.
+# Names sorted, owners and times fixed: the same binary gives the same tarball, byte for byte.
 mkdir -p dist
 tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner \
     --mtime="@$(git log -1 --format=%ct)" -cf - "$name" | gzip -9n >"$tarball"
