@@ -12,7 +12,7 @@ import Glibc
 /// The token server as an SRE runs it: configured by the environment, probed by a platform,
 /// stopped by SIGTERM under load, logging JSON for Cloud Logging, letting slow clients go.
 /// Each test runs the built `fleetauth` as a child process.
-@Suite("the token server in production")
+@Suite("the token server in production", .serialized)
 struct ProductionTests {
     /// A token server on a fresh data directory, with one driver account `ann` on vehicle `v-1`.
     private struct Server {
@@ -121,7 +121,9 @@ struct ProductionTests {
         let ready = try await server.get("/readyz", authorized: false)
         #expect(ready.status == 200 && ready.body.contains(#""status":"ready""#), "\(ready)")
 
-        // 16 keep-alive clients ask for tokens without pause through the signal.
+        // 16 keep-alive clients ask for tokens through the signal, each pausing 25 ms between
+        // requests: steady traffic on every connection that leaves the machine's cores to the
+        // suites running beside this one (a loop without pause starved their timeouts).
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(60))))
         let outcomes = Locked<[(start: ContinuousClock.Instant, ok: Bool, problem: String)]>([])
         let stop = Locked(false)
@@ -138,6 +140,7 @@ struct ProductionTests {
                             let response = try await client.execute(request, timeout: .seconds(10))
                             _ = try await response.body.collect(upTo: 64 * 1024)
                             outcomes.withLock { $0.append((start, response.status.code == 200, "\(response.status.code)")) }
+                            try? await Task.sleep(for: .milliseconds(25))
                         } catch {
                             outcomes.withLock { $0.append((start, false, "\(error)")) }
                             try? await Task.sleep(for: .milliseconds(20))
@@ -168,7 +171,7 @@ struct ProductionTests {
         let all = outcomes.withLock { $0 }
         let beforeSignal = all.filter { $0.start < signal }
         let duringDelay = all.filter { $0.start >= signal && $0.start < signal + .seconds(1) }
-        #expect(beforeSignal.count > 50, "the load ran: \(beforeSignal.count) requests before the signal")
+        #expect(beforeSignal.count > 30, "the load ran: \(beforeSignal.count) requests before the signal")
         let lostBeforeSignal = beforeSignal.filter { !$0.ok }.map { $0.problem }
         let lostDuringDelay = duringDelay.filter { !$0.ok }.map { $0.problem }
         #expect(lostBeforeSignal.isEmpty, "every request sent before SIGTERM answered: \(lostBeforeSignal.prefix(5))")
