@@ -10,20 +10,10 @@ extension RouterMethods {
     package func addHealthRoute(_ check: @escaping @Sendable () async -> DatabaseHealth) -> Self {
         get("healthz") { _, _ in
             let health = await check()
-            var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
-            if !health.isHealthy { headers[.retryAfter] = "\(DatabaseUnavailable.retryAfter.components.seconds)" }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            return Response(
-                status: health.isHealthy ? .ok : .serviceUnavailable,
-                headers: headers,
-                body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(health)))
-            )
+            return Self.statusAnswer(health, ready: health.isHealthy)
         }
     }
-}
 
-extension RouterMethods {
     /// Adds `GET /livez` and `GET /readyz`, the two questions a platform asks apart.
     ///
     /// `/livez` answers 200 while the process serves: restart it when this fails. `/readyz`
@@ -35,26 +25,27 @@ extension RouterMethods {
         lifecycle: ServerLifecycle, problems: @escaping @Sendable () async -> [String]
     ) -> Self {
         get("livez") { _, _ in
-            Self.statusAnswer(Probe(status: "live"), status: .ok)
+            Self.statusAnswer(Probe(status: "live"), ready: true)
         }
         return get("readyz") { _, _ in
             var reasons: [String] = []
             if lifecycle.isDraining { reasons.append("draining: the server is shutting down") }
             reasons += await problems()
             guard reasons.isEmpty else {
-                return Self.statusAnswer(Probe(status: "unavailable", reasons: reasons), status: .serviceUnavailable)
+                return Self.statusAnswer(Probe(status: "unavailable", reasons: reasons), ready: false)
             }
-            return Self.statusAnswer(Probe(status: "ready"), status: .ok)
+            return Self.statusAnswer(Probe(status: "ready"), ready: true)
         }
     }
 
-    private static func statusAnswer(_ probe: Probe, status: HTTPResponse.Status) -> Response {
+    /// `body` as sorted JSON, never cached: 200, or 503 with `Retry-After` when not `ready`.
+    private static func statusAnswer(_ body: some Encodable, ready: Bool) -> Response {
         var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
-        if status != .ok { headers[.retryAfter] = "\(DatabaseUnavailable.retryAfter.components.seconds)" }
+        if !ready { headers[.retryAfter] = "\(DatabaseUnavailable.retryAfter.components.seconds)" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let body = (try? encoder.encode(probe)) ?? Data()
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        let data = (try? encoder.encode(body)) ?? Data()
+        return Response(status: ready ? .ok : .serviceUnavailable, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 

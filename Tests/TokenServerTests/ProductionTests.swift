@@ -214,12 +214,15 @@ struct ProductionTests {
         }
     }
 
-    @Test("1,000 half-sent request heads: others are answered, and the heads' connections close after --header-timeout")
+    @Test("1,000 half-sent request heads: others are answered, the heads' connections close after --header-timeout, an idle one after --idle-timeout")
     func slowClientsAreLetGo() async throws {
-        let server = try await startServer(["--port", "0", "--header-timeout", "2", "--log-level", "warning"])
+        let server = try await startServer(["--port", "0", "--header-timeout", "2", "--idle-timeout", "3", "--log-level", "warning"])
         defer { server.process.kill(); try? FileManager.default.removeItem(atPath: server.folder) }
-        let sockets = try (0..<1000).map { _ in try HalfSentHead(port: server.port) }
+        let sockets = try (0..<1000).map { _ in try RawClient(port: server.port, sending: "GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow:") }
         defer { sockets.forEach { $0.close() } }
+        // A keep-alive client that got its answer and then says nothing more.
+        let idle = try RawClient(port: server.port, sending: "GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        defer { idle.close() }
         // How fast is measured on a quiet machine (docs/performance.md), not here: a busy CI
         // machine would make a timed test fail for nothing.
         let token = try await server.get("/v1/tokens/driver/v-1")
@@ -227,6 +230,7 @@ struct ProductionTests {
         try await Task.sleep(for: .seconds(4))
         let closed = sockets.filter { $0.isClosedByServer() }.count
         #expect(closed == sockets.count, "\(closed) of \(sockets.count) slow connections closed after the header timeout")
+        #expect(idle.isClosedByServer(), "an idle keep-alive connection closes after --idle-timeout")
         #expect(try await server.get("/v1/tokens/driver/v-1").status == 200)
     }
 
@@ -255,26 +259,31 @@ enum FreePort {
     }
 }
 
-/// A client that sent half a request head and then nothing.
-private final class HalfSentHead: Sendable {
+/// A client on a socket of its own that sent `text` (half a request head, or a whole request)
+/// and then nothing.
+private final class RawClient: Sendable {
     private let descriptor: Int32
 
-    init(port: Int) throws {
+    init(port: Int, sending text: String) throws {
         descriptor = try LoopbackSocket.open()
         var address = LoopbackSocket.address(port: port)
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
         guard connected else { throw TestFailure("connect failed: errno \(errno)") }
-        let head = Array("GET /v1/tokens/driver/v-1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow:".utf8)
-        guard send(descriptor, head, head.count, 0) == head.count else { throw TestFailure("send failed: errno \(errno)") }
+        let bytes = Array(text.utf8)
+        guard send(descriptor, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send failed: errno \(errno)") }
     }
 
-    /// Whether the server has closed the connection (a read finds its end, without waiting).
+    /// Whether the server has closed the connection: reading what it sent, without waiting,
+    /// finds the connection's end.
     func isClosedByServer() -> Bool {
-        var byte: UInt8 = 0
-        let read = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT))
-        return read == 0 || (read < 0 && errno == ECONNRESET)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let read = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if read > 0 { continue }
+            return read == 0 || errno == ECONNRESET
+        }
     }
 
     func close() {

@@ -65,11 +65,7 @@ final class AccessLog: ChannelDuplexHandler, RemovableChannelHandler {
         if let ip = remote?.ipAddress { httpRequest["remoteIp"] = "\(ip)" }
         if let userAgent = request.userAgent { httpRequest["userAgent"] = "\(userAgent)" }
         var metadata: Logger.Metadata = [CloudLoggingJSONHandler.httpRequestKey: .dictionary(httpRequest)]
-        if let trace = request.trace {
-            metadata[RequestTrace.Key.trace] = "\(trace.traceID)"
-            metadata[RequestTrace.Key.spanID] = "\(trace.spanID)"
-            metadata[RequestTrace.Key.sampled] = "\(trace.sampled)"
-        }
+        if let trace = request.trace { metadata.merge(trace.metadata) { _, trace in trace } }
         logger.info("\(request.method) \(request.path) \(status)", metadata: metadata)
     }
 }

@@ -80,9 +80,9 @@ package struct CloudLoggingJSONHandler: LogHandler {
         }
     }
 
-    /// RFC 3339 in UTC with microseconds.
+    /// RFC 3339 in UTC with milliseconds, ending in `Z`.
     private static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon))
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     private static func json(_ value: Logger.Metadata.Value) -> Any {

@@ -43,11 +43,13 @@ package struct RequestTrace: Sendable, Equatable {
         package static let sampled = "traceSampled"
     }
 
-    /// Puts the current request's trace into every log line's metadata.
-    package static let metadataProvider = Logger.MetadataProvider {
-        guard let trace = current else { return [:] }
-        return [Key.trace: "\(trace.traceID)", Key.spanID: "\(trace.spanID)", Key.sampled: "\(trace.sampled)"]
+    /// The trace as a log line's metadata, under ``Key``'s names.
+    package var metadata: Logger.Metadata {
+        [Key.trace: "\(traceID)", Key.spanID: "\(spanID)", Key.sampled: "\(sampled)"]
     }
+
+    /// Puts the current request's trace into every log line's metadata.
+    package static let metadataProvider = Logger.MetadataProvider { current?.metadata ?? [:] }
 
     /// `00-<32 hex>-<16 hex>-<2 hex>`, neither id all zeros.
     private static func parse(traceparent: String) -> RequestTrace? {
@@ -71,9 +73,11 @@ package struct RequestTrace: Sendable, Equatable {
         return RequestTrace(traceID: traceID, spanID: spanID, sampled: options == "o=1")
     }
 
-    /// The text in lowercase when it is exactly `digits` hex digits and not all zeros.
+    /// The text in lowercase when it is exactly `digits` ASCII hex digits and not all zeros
+    /// (`Character.isHexDigit` would take fullwidth digits too).
     private static func hex(_ text: Substring, digits: Int) -> String? {
-        guard text.count == digits, text.allSatisfy(\.isHexDigit) else { return nil }
+        let isASCIIHex = text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+        guard text.utf8.count == digits, isASCIIHex else { return nil }
         let lowered = text.lowercased()
         return digits > 2 && lowered.allSatisfy({ $0 == "0" }) ? nil : lowered
     }

@@ -19,7 +19,7 @@ struct EnvironmentSettings {
     static let prefix = "FLEETAUTH_"
 
     /// One option and the variable that sets it.
-    struct Setting: Equatable {
+    struct Setting {
         /// The option's long name, without dashes (`token-lifetime`).
         let option: String
         /// `FLEETAUTH_TOKEN_LIFETIME`.
@@ -62,7 +62,10 @@ struct EnvironmentSettings {
             taken.append(setting)
         }
         if path == ["token-server"] {
-            added += Self.cloudRunPort(commandLine: commandLine, environment: environment, settings: settings)
+            let port = Self.cloudRunPort(commandLine: commandLine, environment: environment, settings: settings)
+            added += port
+            // A bad PORT is refused naming PORT, as a bad FLEETAUTH_PORT names its variable.
+            if !port.isEmpty { taken.append(Setting(option: "port", variable: "PORT", isFlag: false, isRepeating: false, inversion: nil)) }
         }
         arguments = commandLine + added
         self.taken = taken
@@ -108,7 +111,8 @@ struct EnvironmentSettings {
     /// The settable options of the command `commandLine` starts with, and its path, when it is
     /// one of ``commandPaths``.
     static func command(named commandLine: [String], root: any ParsableCommand.Type) -> (path: [String]?, settings: [Setting]) {
-        guard let tree = CommandDescription.of(root) else { return (nil, []) }
+        // Every other command (mint, verify, …) starts without reading the whole tool's description.
+        guard commandPaths.contains(where: { $0.first == commandLine.first }), let tree = CommandDescription.of(root) else { return (nil, []) }
         var node = tree
         var path: [String] = []
         for word in commandLine {
@@ -175,7 +179,6 @@ struct CommandDescription: Decodable {
 
         let kind: String
         let names: [Name]?
-        let preferredName: Name?
         let isRepeating: Bool
     }
 
