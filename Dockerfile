@@ -7,7 +7,7 @@
 #   docker run -p 8080:8080 -v fleetauth-data:/var/lib/fleetauth fleetauth
 #
 # No Docker engine runs in CI. CI tests the same contents instead: scripts/check-release.sh
-# unpacks the same tarball into a debootstrap --variant=minbase bookworm that has exactly the
+# unpacks the same tarball (built --debug there, for time) into a debootstrap --variant=minbase bookworm that has exactly the
 # packages of packaging/runtime-packages.txt and nothing from Swift, and runs
 # `fleetauth --version` and `fleetauth demo` there.
 FROM debian:bookworm-slim

@@ -108,7 +108,9 @@ package struct LocalFleetEngine: Service {
             return []
         }
         let configuration = configuration
-        return [GRPCDoor(core: core, host: configuration.host, port: grpcPort, tls: configuration.tls, logger: logger) { port in
+        return [GRPCDoor(
+            core: core, host: configuration.host, port: grpcPort, tls: configuration.tls, lifecycle: configuration.lifecycle, logger: logger
+        ) { port in
             console?.doorListens("gRPC", at: "\(configuration.host):\(port)")
             await configuration.onGRPCStarted(port)
         }]

@@ -1,6 +1,7 @@
 import FleetEngineProtos
 import FleetTokens
 import GRPCCore
+import ServerHTTP
 import SwiftProtobuf
 import Testing
 import TestSupport
@@ -278,6 +279,37 @@ struct GRPCDoorTests {
             return watcher
         }
         #expect(try await watcher.value == [.serving, .notServing])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func healthSaysNotServingAsTheEngineDrains() async throws {
+        let lifecycle = ServerLifecycle()
+        try await TestEngine.with(configure: { $0.lifecycle = lifecycle }) { engine in
+            try await GRPCTestClient.with(engine) { grpc in
+                #expect(try await grpc.health.check(.with { $0.service = "" }).status == .serving)
+                let (seen, sawFirst) = AsyncStream.makeStream(of: Void.self)
+                let watcher = Task {
+                    try await grpc.health.watch(.with { $0.service = "maps.fleetengine.v1.VehicleService" }) { response in
+                        var statuses: [Grpc_Health_V1_HealthCheckResponse.ServingStatus] = []
+                        for try await message in response.messages {
+                            statuses.append(message.status)
+                            sawFirst.yield()
+                        }
+                        return statuses
+                    }
+                }
+                _ = await seen.first { _ in true }
+                // SIGTERM's first step: the engine still serves, but a balancer must look elsewhere.
+                lifecycle.beginDraining()
+                #expect(try await watcher.value == [.serving, .notServing], "a watch ends as draining begins")
+                #expect(try await grpc.health.check(.with { $0.service = "" }).status == .notServing)
+                #expect(try await grpc.health.check(.with { $0.service = "maps.fleetengine.v1.TripService" }).status == .notServing)
+                let lateWatch = try await grpc.health.watch(.with { $0.service = "" }) { response in
+                    try await response.messages.reduce(into: []) { $0.append($1.status) }
+                }
+                #expect(lateWatch == [.notServing], "a watch begun while draining says so and ends")
+            }
+        }
     }
 
     /// One refused gRPC call and the status it must get.

@@ -24,6 +24,9 @@ final class DoorShutdown: Sendable {
         var hungUp: Set<Int> = []
     }
 
+    /// Whether ``begin()`` was called.
+    var hasBegun: Bool { state.withLock { $0.begun } }
+
     /// Tells every call waiting, and every call that waits from now on, that the door is
     /// shutting down.
     func begin() {

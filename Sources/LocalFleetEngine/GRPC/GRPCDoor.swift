@@ -30,8 +30,9 @@ struct GRPCDoor: Service {
 
     /// A door serving `core` on `host` (an address or a name such as `localhost`) and `port` (0
     /// picks a free one), over TLS with `tls`, calling `onStarted` with the port once it listens.
+    /// Its health service says `NOT_SERVING` as `lifecycle` begins to drain.
     init(
-        core: FleetEngineCore, host: String, port: Int, tls: TLSCertificates? = nil, logger: Logger,
+        core: FleetEngineCore, host: String, port: Int, tls: TLSCertificates? = nil, lifecycle: ServerLifecycle, logger: Logger,
         onStarted: @escaping @Sendable (_ port: Int) async -> Void
     ) {
         let transport = UnaryHTTP2ServerTransport(
@@ -50,6 +51,7 @@ struct GRPCDoor: Service {
                 HealthDoor(shutdown: shutdown),
             ])
         self.onStarted = onStarted
+        lifecycle.whenDraining { [shutdown] in shutdown.begin() }
     }
 
     /// Serves until the service group shuts down (or the task is cancelled).

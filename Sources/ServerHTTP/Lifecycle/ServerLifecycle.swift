@@ -21,7 +21,12 @@ package final class ServerLifecycle: Sendable {
     /// How long after SIGTERM the process may take to exit (8 s: Cloud Run allows 10).
     package let shutdownTimeout: Duration
 
-    private let draining = Locked(false)
+    private let state = Locked(DrainState())
+
+    private struct DrainState {
+        var draining = false
+        var whenDraining: [@Sendable () -> Void] = []
+    }
 
     /// The settings, each with its default when not given.
     package init(
@@ -35,10 +40,26 @@ package final class ServerLifecycle: Sendable {
     }
 
     /// Whether the server is on its way out: not ready, and closing each connection after its answer.
-    package var isDraining: Bool { draining.withLock { $0 } }
+    package var isDraining: Bool { state.withLock { $0.draining } }
 
-    /// Marks the server as on its way out.
+    /// Marks the server as on its way out, and runs what ``whenDraining(_:)`` was given.
     package func beginDraining() {
-        draining.withLock { $0 = true }
+        let actions = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.draining else { return [] }
+            state.draining = true
+            defer { state.whenDraining = [] }
+            return state.whenDraining
+        }
+        actions.forEach { $0() }
+    }
+
+    /// Runs `action` once, as draining begins (at once if it has begun): for what must tell
+    /// its callers, such as gRPC health's `Watch` streams.
+    package func whenDraining(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            if !state.draining { state.whenDraining.append(action) }
+            return state.draining
+        }
+        if now { action() }
     }
 }
