@@ -230,6 +230,7 @@ let package = Package(
             dependencies: [
                 "FleetTokens",
                 "LeanCodecs",
+                "Locking",
                 "ServerHTTP",
                 "ServerStorage",
                 server("Hummingbird", "hummingbird"),

@@ -121,7 +121,7 @@ struct KeylessBench: AsyncParsableCommand {
             let keyless = KeylessSigning(
                 signers: [.driverSDKUser: "fe-driver@bench-project.iam.gserviceaccount.com"],
                 iamCredentialsURL: URL(string: "http://127.0.0.1:\(google.port)")!, metadataHost: "127.0.0.1:\(google.port)", reuseTokens: reuse)
-            let options = TokenServerOptions(tokenLifetime: .seconds(tokenLifetime), bcryptCost: 4, keyless: keyless)
+            let options = TokenServerOptions(tokenLifetime: .seconds(tokenLifetime), bcryptCost: 4, tokenRequestsPerMinute: 0, keyless: keyless)
             let server = try await TokenServer.open(TokenServerConfiguration(dataDirectory: folder, projectID: "bench-project", options: options), logger: logger)
             let tally: HTTPLoad.Tally
             do {

@@ -172,7 +172,7 @@ struct TokenServerBench: AsyncParsableCommand {
             try fleet.writeRequests(to: requestsFile)
             let server = try await ServerProcess.start(
                 name: name,
-                arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project"],
+                arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project", "--token-requests-per-minute", "0"],
                 environment: url.map { ["FLEETAUTH_DATABASE_URL": $0] } ?? [:],
                 port: Self.fleetAuthPort)
             servers.append(server)
@@ -214,7 +214,7 @@ struct TokenServerBench: AsyncParsableCommand {
             let replica = try await ServerProcess.start(
                 name: "FA replica",
                 arguments: [
-                    BenchExecutables.fleetAuth, "token-server", "--data-dir", replicaDirectory, "--port", "0", "--project", "bench-project",
+                    BenchExecutables.fleetAuth, "token-server", "--data-dir", replicaDirectory, "--port", "0", "--project", "bench-project", "--token-requests-per-minute", "0",
                     // Its accounts made again after a deletion are the bench's, as quick to log in as the others.
                     "--bcrypt-cost", "4",
                 ],

@@ -10,7 +10,8 @@ import TokenServer
 /// info level), the same with `--access-log` (a line per request), and over TLS with keep-alive
 /// (`--tls-cert`) against plain HTTP. Each variant is a `fleetauth token-server` process of its
 /// own on a data directory of its own; `wrk` rotates over the same logged-in drivers; the
-/// variants' runs interleave, their order alternating, and medians are reported.
+/// variants' runs interleave, their order alternating; medians of tokens/s, and of each round's
+/// ratios, are reported.
 struct TokenServerOperationsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token-server-operations",
@@ -72,7 +73,7 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
             requestFiles.append(requests)
             servers.append(try await ServerProcess.start(
                 name: variant.name,
-                arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project"]
+                arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project", "--token-requests-per-minute", "0"]
                     + variant.arguments,
                 port: TokenServerBench.fleetAuthPort))
         }
@@ -94,7 +95,10 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
             }
         }
         let medians = measured.map(Throughput.median)
-        let jsonRatio = medians[1] / medians[0], accessRatio = medians[2] / medians[0], tlsRatio = medians[3] / medians[0]
+        // Each ratio is the median of the rounds' own ratios: a round's runs sit side by side,
+        // so the machine's drift between rounds cancels out.
+        func ratio(_ index: Int) -> Double { Throughput.median(zip(measured[index], measured[0]).map { $0 / $1 }) }
+        let jsonRatio = ratio(1), accessRatio = ratio(2), tlsRatio = ratio(3)
         for (variant, median) in zip(variants, medians) {
             print(String(format: "%-14@ %8.0f tokens/s (median of %d)", variant.name as NSString, median, rounds))
         }

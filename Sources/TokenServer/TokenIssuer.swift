@@ -43,6 +43,8 @@ struct TokenIssuer: Sendable {
     private let signers: RoleSigners
     /// Checks ID tokens; `nil` when no OpenID Connect issuer is trusted.
     private let idTokens: IDTokenVerifier?
+    /// Token requests per session per minute.
+    private let limit: TokenRequestLimit
 
     init(store: TokenServerStore, keys: SigningKeys, options: TokenServerOptions, metrics: TokenServerMetrics, logger: Logger) throws {
         self.store = store
@@ -51,6 +53,7 @@ struct TokenIssuer: Sendable {
         self.logger = logger
         self.signers = try RoleSigners(keys: keys, keyless: options.keyless, options: options)
         self.idTokens = options.oidc.isEnabled ? IDTokenVerifier(settings: options.oidc, now: options.now, logger: logger) : nil
+        self.limit = TokenRequestLimit(perMinute: options.tokenRequestsPerMinute, now: options.now)
     }
 
     /// Why tokens cannot be signed now, for `/readyz`; `nil` when they can.
@@ -59,8 +62,9 @@ struct TokenIssuer: Sendable {
     }
 
     /// Checks the credential (401; 403 for an ID token no account is linked to; 503 when the
-    /// ID token's issuer's keys cannot be had), then the request's id (403 for `*` or any id
-    /// that is not plain), role and assignment (403), then signs.
+    /// ID token's issuer's keys cannot be had), the session's request limit (429), then the
+    /// request's id (403 for `*` or any id that is not plain), role and assignment (403), then
+    /// signs.
     func issue(_ request: TokenRequest, credential: BearerCredential?) async throws -> MintedToken {
         let start = ContinuousClock.now
         let grant: SessionGrant
@@ -69,6 +73,7 @@ struct TokenIssuer: Sendable {
         } catch let unavailable as DatabaseUnavailable {
             throw refusal(.databaseUnavailable, APIError(unavailable))
         }
+        try admit(credential, grant: grant)
         try authorize(request, grant: grant)
         let minted: MintedToken
         do {
@@ -103,10 +108,23 @@ struct TokenIssuer: Sendable {
                 return nil
             }
         }
+        try admit(credential, grant: grant)
         try authorize(request, grant: grant)
         guard let minted = try signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else { return nil }
         recordIssued(request, for: grant, since: start)
         return minted
+    }
+
+    /// Counts the request against its session's limit (an ID token's: its account's), and
+    /// refuses it (429 with `Retry-After`) over the limit. A request the rules would refuse
+    /// counts too: a loop asking for the wrong vehicle is a loop.
+    private func admit(_ credential: BearerCredential?, grant: SessionGrant) throws {
+        let caller = if case .session(let token) = credential { "session " + SecretToken.hash(token) } else { "account " + grant.username }
+        guard case .limited(let retryAfter, let isFirst) = limit.admit(caller) else { return }
+        metrics.tokenRequestLimited()
+        throw refusal(.requestLimit, .resourceExhausted(
+            "too many token requests from this session: at most \(limit.perMinute) a minute; ask again after Retry-After", retryAfter: retryAfter
+        ), grant, quietly: !isFirst)
     }
 
     /// Refuses (403) an id that is `*` or not plain, an account of another role, or one not
@@ -179,11 +197,13 @@ struct TokenIssuer: Sendable {
         refusal(.unauthenticated, .unauthenticated("the session is not valid: it is unknown, ended or expired; log in again"))
     }
 
-    private func refusal(_ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil, rule: String? = nil) -> APIError {
+    /// Counts and logs a refusal (`quietly`: at debug level, for the repeats of one that was
+    /// logged) and returns `error`.
+    private func refusal(_ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil, rule: String? = nil, quietly: Bool = false) -> APIError {
         metrics.refused(reason)
         var metadata: Logger.Metadata = ["reason": "\(reason.rawValue)", "username": "\(grant?.username ?? "-")"]
         if let rule { metadata["rule"] = "\(rule)" }
-        logger.info("token refused", metadata: metadata)
+        logger.log(level: quietly ? .debug : .info, "token refused", metadata: metadata)
         return error
     }
 }

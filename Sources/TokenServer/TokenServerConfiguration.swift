@@ -12,6 +12,8 @@ package struct TokenServerOptions: Sendable {
     package var bcryptCost: UInt8
     /// When failed logins are throttled.
     package var loginThrottle: LoginThrottle.Policy
+    /// Token requests each session may make a minute (60 by default); 0 for no limit.
+    package var tokenRequestsPerMinute: Int
     /// The OpenID Connect issuers whose ID tokens are accepted (none by default).
     package var oidc: OIDCSettings
     /// The roles that sign through IAM instead of key files (none by default), and reuse.
@@ -35,6 +37,7 @@ package struct TokenServerOptions: Sendable {
         sessionLifetime: Duration = .seconds(12 * 3600),
         bcryptCost: UInt8 = 12,
         loginThrottle: LoginThrottle.Policy = .init(),
+        tokenRequestsPerMinute: Int = 60,
         oidc: OIDCSettings = .init(),
         keyless: KeylessSigning = .init(),
         allowedOrigins: AllowedOrigins = .none,
@@ -51,6 +54,7 @@ package struct TokenServerOptions: Sendable {
         self.sessionLifetime = sessionLifetime
         self.bcryptCost = bcryptCost
         self.loginThrottle = loginThrottle
+        self.tokenRequestsPerMinute = tokenRequestsPerMinute
         self.oidc = oidc
         self.keyless = keyless
         self.allowedOrigins = allowedOrigins

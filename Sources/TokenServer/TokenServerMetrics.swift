@@ -24,6 +24,8 @@ package enum RefusalReason: String, Sendable, CaseIterable {
     case signingFailed = "signing_failed"
     /// The database did not answer or lost the connection (503).
     case databaseUnavailable = "database_unavailable"
+    /// The session asked for more tokens a minute than `--token-requests-per-minute` (429).
+    case requestLimit = "request_limit"
 }
 
 /// How a caller logged in.
@@ -35,7 +37,8 @@ enum LoginMethod: String, Sendable, CaseIterable {
 }
 
 /// The token server's Prometheus metrics: tokens issued by kind, issue latency, refusals by
-/// reason (and ID token refusals by rule), logins by method and result.
+/// reason (and ID token refusals by rule), requests over a session's limit, logins by method
+/// and result.
 struct TokenServerMetrics: Sendable {
     private struct LoginKey: Hashable {
         let method: LoginMethod
@@ -47,6 +50,7 @@ struct TokenServerMetrics: Sendable {
     private let idTokenRefusals: [String: Counter]
     private let logins: [LoginKey: Counter]
     private let issueLatency: CoreMetrics.Timer
+    private let limited: Counter
 
     init(metrics: PrometheusMetrics) {
         let factory = metrics.factory
@@ -73,6 +77,7 @@ struct TokenServerMetrics: Sendable {
         }
         self.logins = logins
         self.issueLatency = CoreMetrics.Timer(label: "fleetauth_token_issue_duration_seconds", factory: factory)
+        self.limited = Counter(label: "fleetauth_token_requests_limited_total", factory: factory)
     }
 
     /// Counts a token of `kind` (its ``FleetTokens/TokenKind/name``) issued after `elapsed`.
@@ -84,6 +89,12 @@ struct TokenServerMetrics: Sendable {
     /// Counts a refused request.
     func refused(_ reason: RefusalReason) {
         refusals[reason]?.increment()
+    }
+
+    /// Counts a token request refused for its session's limit (also a refusal for
+    /// `request_limit`): the figure to alert on when an app loops.
+    func tokenRequestLimited() {
+        limited.increment()
     }
 
     /// Counts an ID token that broke `rule` (an ``IDTokenRefusal/rule``).

@@ -83,6 +83,31 @@ extension BrowserSuite {
             }
         }
 
+        @Test("a page over its session's 60 token requests a minute gets the real server's 429 and waits out its Retry-After")
+        func waitsOutTheSessionLimit() async throws {
+            try await BrowserScene.run { scene in
+                try await scene.openBlankPage()
+                struct Outcome: Decodable { let sleeps: [Double]; let gotToken: Bool }
+                let outcome = try await scene.browser.run(
+                    scene.prelude + fetcherScript("sleep: async (ms) => { sleeps.push(ms); await new Promise((done) => setTimeout(done, ms)); },") + """
+                        const sleeps = [];
+                        // The login's session asks again and again (each token forgotten at once):
+                        // 60 at once are allowed, then one a second, so a fast loop meets the limit
+                        // however slow the machine, and the call that met it waits and gets a token.
+                        let answer, calls = 0;
+                        while (sleeps.length === 0 && calls < 300) {
+                          answer = await fetcher({ context });
+                          fetcher.invalidate({ context });
+                          calls += 1;
+                        }
+                        return { sleeps, gotToken: typeof answer.token === "string" && answer.token.length > 0 };
+                        """, as: Outcome.self)
+                #expect(outcome.gotToken)
+                #expect(outcome.sleeps == [1000], "one wait, the server's Retry-After of 1 s (60 s / 60): \(outcome.sleeps)")
+                #expect(scene.fleet.limitedTokenRequests == 1)
+            }
+        }
+
         @Test("503 and 429 are retried after Retry-After or a jittered backoff, network errors too; 401, 403 and the app's own credential failing are not; a stalled body times out; nothing sticks; invalidate and clear forget")
         func retriesAndRefusals() async throws {
             try await BrowserScene.run { scene in

@@ -1,6 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import FleetTokens
+import Locking
 import Foundation
 import TestSupport
 import Testing
@@ -43,6 +44,29 @@ struct ClientTests {
             #expect(message.contains("vehicle"))
             #expect(!error.description.contains("eyJ"), "no token in the error")
         }
+        await fleet.stop()
+    }
+
+    /// A session over the token server's limit gets 429 with `Retry-After`: the provider's
+    /// fetcher waits what the server asked (here on the fleet's clock) and gets its token.
+    @Test func theFetcherWaitsOutTheSessionLimitAsRetryAfterSays() async throws {
+        let fleet = try await TestFleet.start(tokenRequestsPerMinute: 3)
+        try await fleet.enroll(0..<1)
+        let session = try await fleet.logIn("driver-0")
+        let waits = Locked<[Duration]>([])
+        let fetcher = HTTPTokenFetcher(
+            urlTemplate: try TokenURLTemplate(await fleet.tokenURL("driver/{vehicleId}")),
+            retryPolicy: RetryPolicy(maxAttempts: 2, sleep: { wait in
+                waits.withLock { $0.append(wait) }
+                fleet.clock.advance(by: wait)
+            }),
+            authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") })
+        let context = AuthorizationContext(vehicleID: "vehicle-0")
+        for _ in 0..<3 { _ = try await fetcher.fetchToken(for: context) }
+        #expect(waits.withLock { $0 }.isEmpty)
+        let fourth = try await fetcher.fetchToken(for: context)
+        #expect(!fourth.token.isEmpty)
+        #expect(waits.withLock { $0 } == [.seconds(20)], "one wait, as long as Retry-After said (60 s / 3)")
         await fleet.stop()
     }
 

@@ -65,6 +65,9 @@ final class BrowserFleet: Sendable {
         metric("fleetauth_tokens_issued_total{kind=\"\(kind)\"}")
     }
 
+    /// How many token requests the token server refused for their session's limit.
+    var limitedTokenRequests: Int { metric("fleetauth_token_requests_limited_total") }
+
     /// How many requests of pages of origins not allowed the token server has refused.
     var refusedOrigins: Int { metric("fleetauth_cors_refused_total") }
 

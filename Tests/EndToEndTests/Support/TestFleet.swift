@@ -30,11 +30,12 @@ final class TestFleet: Sendable {
     }
 
     /// Starts both servers in a new temporary folder, with the shared test keys; tokens live
-    /// `tokenLifetime`.
-    static func start(tokenLifetime: Duration = .seconds(30)) async throws -> TestFleet {
+    /// `tokenLifetime`, and a session may ask for `tokenRequestsPerMinute` of them.
+    static func start(tokenLifetime: Duration = .seconds(30), tokenRequestsPerMinute: Int = 60) async throws -> TestFleet {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-client-\(UUID().uuidString)").path
         let clock = ManualTokenClock(now: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-        let options = TokenServerOptions(tokenLifetime: tokenLifetime, bcryptCost: 4, now: { clock.now })
+        let options = TokenServerOptions(
+            tokenLifetime: tokenLifetime, bcryptCost: 4, tokenRequestsPerMinute: tokenRequestsPerMinute, now: { clock.now })
         try TestKeys.install(in: TokenServerConfiguration(dataDirectory: folder, projectID: project, options: options).keysDirectory)
         let servers = try await LocalFleet.start(
             dataDirectory: folder, project: project, options: options, keyless: false,
@@ -121,6 +122,11 @@ final class TestFleet: Sendable {
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw TestFailure("POST \(path): \(String(decoding: answer, as: UTF8.self))") }
     }
 
+    /// The token server's `GET /v1/tokens/{path}` URL.
+    func tokenURL(_ path: String) async -> String {
+        "http://127.0.0.1:\(await servers.tokenServerPort)/v1/tokens/\(path)"
+    }
+
     /// Logs `username` in over HTTP and returns the session token.
     func logIn(_ username: String) async throws -> String {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(await servers.tokenServerPort)/v1/sessions")!)
@@ -152,7 +158,7 @@ final class TestFleet: Sendable {
             ("delivery-consumer", "delivery-consumer", "{trackingId}"), ("driver", "driver", "{vehicleId}"), ("consumer", "consumer", "{tripId}"),
         ]
         guard let (_, kind, placeholder) = routes.first(where: { user.hasPrefix($0.0 + "-") }) else { throw TestFailure("no token route for \(user)") }
-        let url = "http://127.0.0.1:\(await servers.tokenServerPort)/v1/tokens/\(kind)/\(template ?? placeholder)"
+        let url = await tokenURL("\(kind)/\(template ?? placeholder)")
         let fetcher = CountingFetcher(HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(url),
             retryPolicy: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50)),
