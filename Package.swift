@@ -401,7 +401,9 @@ let package = Package(
                 server("CryptoExtras", "swift-crypto"),
                 // Keep-alive clients for the drain on SIGTERM.
                 server("AsyncHTTPClient", "async-http-client"),
-            ]
+            ],
+            // Data directories of earlier versions, read by UpgradeTests from the source tree.
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ServerHTTPTests",

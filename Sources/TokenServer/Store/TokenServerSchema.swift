@@ -1,16 +1,55 @@
+import Foundation
 import ServerStorage
 import SQLKit
 
-/// The token server's tables, created when missing. Table names carry a `token_server_`
-/// prefix so that the token server can share a database with other FleetAuth parts.
+/// The token server's tables, and the steps that brought them to this version. Table names
+/// carry a `token_server_` prefix so that the token server can share a database with other
+/// FleetAuth parts.
+///
+/// A database records its schema's version in `token_server_schema`, and the oldest version
+/// whose code can still use it. At start, under one transaction (and on PostgreSQL an advisory
+/// lock, so that replicas starting together take turns), the steps past the recorded version
+/// run in order. A database from before versions were recorded (0.9) is version 0: step 1 is
+/// its tables, each made only if missing. Steps add and never take away, so a replica of the
+/// version before serves beside a new one during a rolling upgrade; a step that cannot (it
+/// drops or changes what older code reads) raises `oldestCompatible`, and older code then
+/// refuses to start on the database instead of half-reading it.
 enum TokenServerSchema {
+    /// One step of the schema.
+    struct Migration: Sendable {
+        /// The version the database is at after this step.
+        let version: Int
+        /// The oldest version whose code can use the database after this step.
+        let oldestCompatible: Int
+        /// The statements, in order.
+        let statements: [String]
+    }
+
+    /// Every step, oldest first; a new one goes at the end, with the next version.
+    static let migrations: [Migration] = [
+        Migration(version: 1, oldestCompatible: 1, statements: version1),
+    ]
+
+    /// The version this code brings a database to.
+    static var version: Int { migrations.last?.version ?? 0 }
+
     /// The PostgreSQL advisory lock that keeps replicas starting together from racing to
-    /// create the same tables.
+    /// migrate the same tables.
     static let migrationLock: Int64 = 0x666c_6565_7461_7331
 
-    /// The statements, in order; each is safe to run again. A database made by an earlier
-    /// version gets the tables it lacks, so upgrading is starting the new version.
-    static let statements: [String] = [
+    /// Where the version is kept: one row.
+    static let versionTable = """
+        CREATE TABLE IF NOT EXISTS token_server_schema (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            version INTEGER NOT NULL,
+            oldest_compatible INTEGER NOT NULL,
+            migrated_at BIGINT NOT NULL
+        )
+        """
+
+    /// Version 1, the tables of 0.9: accounts, assignments, identities, sessions and the admin
+    /// key, each made only if missing (a 0.9 database has them already).
+    static let version1: [String] = [
         // An account without a password (it logs in only through a linked identity) has
         // TokenServerStore.noPasswordHash here, as shadow(5) has "!": it matches no password.
         """
@@ -61,17 +100,51 @@ enum TokenServerSchema {
         """,
     ]
 
-    /// Creates whatever tables are missing (and, on PostgreSQL, the change signals), in one
-    /// transaction.
+    /// Brings `database` to ``version``: runs the steps past its recorded version (and, on
+    /// PostgreSQL, makes the change signals that are missing), in one transaction. Throws
+    /// ``SchemaTooNew`` for a database that newer code changed beyond what this code can use.
     static func migrate(_ database: FleetDatabase) async throws {
         let kind = database.kind
+        let now = Int64(Date().timeIntervalSince1970)
         try await database.transaction { db in
             if kind == .postgres {
                 try await db.raw("SELECT pg_advisory_xact_lock(\(bind: migrationLock))").run()
             }
-            for statement in statements + (kind == .postgres ? postgresChangeSignals : []) {
+            try await db.raw(SQLQueryString(versionTable)).run()
+            let row = try await db.raw("SELECT version, oldest_compatible FROM token_server_schema WHERE id = 1").first()
+            let recorded = try row.map { (version: try $0.decode(column: "version", as: Int.self), oldestCompatible: try $0.decode(column: "oldest_compatible", as: Int.self)) }
+            if let recorded, recorded.oldestCompatible > version {
+                throw SchemaTooNew(recorded: recorded.version, oldestCompatible: recorded.oldestCompatible, known: version)
+            }
+            let steps = migrations.filter { $0.version > recorded?.version ?? 0 }
+            for statement in steps.flatMap(\.statements) + (kind == .postgres ? postgresChangeSignals : []) {
                 try await db.raw(SQLQueryString(statement)).run()
             }
+            guard let last = steps.last else { return }
+            let oldestCompatible = max(recorded?.oldestCompatible ?? 0, steps.map(\.oldestCompatible).max() ?? 0)
+            try await db.raw("""
+                INSERT INTO token_server_schema (id, version, oldest_compatible, migrated_at)
+                VALUES (1, \(bind: last.version), \(bind: oldestCompatible), \(bind: now))
+                ON CONFLICT (id) DO UPDATE SET version = excluded.version, oldest_compatible = excluded.oldest_compatible,
+                    migrated_at = excluded.migrated_at
+                """).run()
         }
+    }
+}
+
+/// The refusal to open a database that newer code changed beyond what this code can use.
+package struct SchemaTooNew: Error, CustomStringConvertible {
+    /// The version recorded in the database.
+    package let recorded: Int
+    /// The oldest version whose code can use the database.
+    package let oldestCompatible: Int
+    /// The newest version this code knows.
+    package let known: Int
+
+    /// What went wrong and what to do, in words.
+    package var description: String {
+        "the token server's database is at schema version \(recorded), written by a newer fleetauth, and needs one that knows " +
+            "schema version \(oldestCompatible) or later; this fleetauth knows versions up to \(known): run the newer fleetauth, " +
+            "or restore a backup made before the upgrade"
     }
 }
