@@ -51,9 +51,10 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 extension APIError {
-    /// 503 with `Retry-After`: the database did not answer, or lost the connection.
+    /// 503 with `Retry-After`: the database did not answer, lost the connection, or cannot
+    /// take a write (a full or read-only disk).
     package init(_ unavailable: DatabaseUnavailable) {
-        self.init(.unavailable, "\(unavailable); try again", retryAfter: DatabaseUnavailable.retryAfter)
+        self.init(.unavailable, "\(unavailable); try again", retryAfter: unavailable.retryAfter)
     }
 
     /// The answer to a request that failed with `error`: the error itself when it is an

@@ -41,7 +41,7 @@ extension RouterMethods {
     /// `body` as sorted JSON, never cached: 200, or 503 with `Retry-After` when not `ready`.
     private static func statusAnswer(_ body: some Encodable, ready: Bool) -> Response {
         var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
-        if !ready { headers[.retryAfter] = "\(DatabaseUnavailable.retryAfter.components.seconds)" }
+        if !ready { headers[.retryAfter] = "\(DatabaseUnavailable.momentaryRetryAfter.components.seconds)" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = (try? encoder.encode(body)) ?? Data()

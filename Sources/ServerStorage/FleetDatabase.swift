@@ -238,7 +238,7 @@ package final class FleetDatabase: Sendable {
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         let begin = kind == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
-        return try await transactions.withConnection { [changeFeed] connection in
+        return try await DatabaseUnavailable.refusingStorageFailures { try await self.transactions.withConnection { [changeFeed] connection in
             try await connection.raw(SQLQueryString(begin)).run()
             do {
                 let result = try await body(connection)
@@ -265,7 +265,7 @@ package final class FleetDatabase: Sendable {
                 }
                 throw failure
             }
-        }
+        } }
     }
 
     /// Runs one statement where transactions run (SQLite: the one writer connection;

@@ -21,7 +21,8 @@ struct ConnectionLeftUnusable: Error {
 /// An `SQLDatabase` over a pool: each query borrows a connection for its own duration, so
 /// concurrent requests do not queue behind one connection; `withSession` keeps one for a
 /// whole closure (a transaction). `afterWrite`, when given, is told of every statement that
-/// succeeded (a database for writes tells its change feed).
+/// succeeded (a database for writes tells its change feed). A full or read-only disk fails a
+/// statement with ``DatabaseUnavailable``.
 struct PooledSQLDatabase: SQLDatabase {
     let lender: any SQLConnectionLender
     let logger: Logger
@@ -39,15 +40,19 @@ struct PooledSQLDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await lender.withConnection { connection in
-            try await connection.execute(sql: query, onRow)
+        try await DatabaseUnavailable.refusingStorageFailures {
+            try await lender.withConnection { connection in
+                try await connection.execute(sql: query, onRow)
+            }
         }
         afterWrite?()
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let result = try await lender.withConnection { connection in
-            SessionResult(value: try await closure(connection))
+        let result = try await DatabaseUnavailable.refusingStorageFailures {
+            try await lender.withConnection { connection in
+                SessionResult(value: try await closure(connection))
+            }
         }
         afterWrite?()
         return result.value

@@ -22,7 +22,7 @@ struct TokenServerDatabaseFaultTests {
         return #"{"username":"\#(username)","role":"driver","identity":{"issuer":"https://id.example.com","subject":"\#(subject)"}}"#
     }
 
-    @Test("SQLite full mid-write: 500 without the database's words, no account half-made, accounts again once there is room")
+    @Test("SQLite full mid-write: 503 naming the full disk, no account half-made, accounts again once there is room")
     func sqliteFull() async throws {
         try await TestServer.serve(.sqlite) { client, server in
             let database = server.server.store.database
@@ -32,8 +32,9 @@ struct TokenServerDatabaseFaultTests {
                 let username = "filler-\(index)"
                 let response = try await client.admin(.post, "/v1/admin/accounts", json: Self.accountBody(username))
                 guard response.status != .created else { continue }
-                let message = try response.expectRefusal(.internalServerError, "INTERNAL")
-                #expect(message == APIError.internalMessage)
+                let message = try response.expectRefusal(.serviceUnavailable, "UNAVAILABLE")
+                #expect(message == "the data directory's disk is full; nothing was written; try again")
+                #expect(response.headers[.retryAfter] == "30")
                 #expect(!String(buffer: response.body).lowercased().contains("sqlite"))
                 refused = username
             }
@@ -44,6 +45,63 @@ struct TokenServerDatabaseFaultTests {
             // The same account and identity again: 201, not 409, so neither row was left behind.
             let retried = try await client.admin(.post, "/v1/admin/accounts", json: Self.accountBody(username))
             #expect(retried.status == .created, "\(String(buffer: retried.body))")
+            #expect(try await client.send(.get, "/healthz").status == .ok)
+        }
+    }
+
+    @Test(
+        "a real full disk (a 4 MiB tmpfs as the data directory): writes 503 naming it, logged-in apps keep getting tokens, all well again once there is room",
+        .enabled(if: getuid() == 0, "mounts a tmpfs: needs root"))
+    func fullDisk() async throws {
+        let disk = FileManager.default.temporaryDirectory.appendingPathComponent("full-disk-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        _ = try await ChildProcess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", disk]).checked()
+        do {
+            try await fillAndFree(disk)
+        } catch {
+            _ = try? await ChildProcess.run(["umount", "-l", disk])
+            throw error
+        }
+        _ = try await ChildProcess.run(["umount", "-l", disk]).checked()
+        try FileManager.default.removeItem(atPath: disk)
+    }
+
+    /// The full-disk test on the tmpfs at `disk`.
+    private func fillAndFree(_ disk: String) async throws {
+        let server = try await TestServer.open(dataDirectory: disk + "/data", database: .sqlite(path: disk + "/data/token-server.sqlite"))
+        try await server.serve { client in
+            try await client.createAccount("ann", role: "driver")
+            try await client.assign("vehicles/v-1/driver", to: "ann")
+            let session = try await client.logIn("ann")
+
+            // Fill the disk to the last byte.
+            let filler = FileManager.default.createFile(atPath: disk + "/filler", contents: nil) ? FileHandle(forWritingAtPath: disk + "/filler") : nil
+            let handle = try #require(filler)
+            let chunk = Data(repeating: 0x2a, count: 16 * 1024)
+            while (try? handle.write(contentsOf: chunk)) != nil {}
+            while (try? handle.write(contentsOf: Data([0x2a]))) != nil {}
+            try? handle.close()
+
+            // SQLite's write-ahead log may hold a few pages' room: writes go on until one fails.
+            var refusal: TestResponse?
+            for index in 0..<200 where refusal == nil {
+                let response = try await client.admin(.post, "/v1/admin/accounts", json: Self.accountBody("filler-\(index)"))
+                if response.status != .created { refusal = response }
+            }
+            let refused = try #require(refusal, "the full disk took every write")
+            let message = try refused.expectRefusal(.serviceUnavailable, "UNAVAILABLE")
+            #expect(message == "the data directory's disk is full; nothing was written; try again")
+            #expect(refused.headers[.retryAfter] == "30")
+            try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#)
+                .expectRefusal(.serviceUnavailable, "UNAVAILABLE")
+            for _ in 0..<20 {
+                #expect(try await client.token("driver/v-1", session: session).status == .ok, "a logged-in app keeps getting tokens")
+            }
+
+            try FileManager.default.removeItem(atPath: disk + "/filler")
+            try await client.createAccount("bob", role: "driver")
+            _ = try await client.logIn("bob")
+            #expect(try await client.token("driver/v-1", session: session).status == .ok)
             #expect(try await client.send(.get, "/healthz").status == .ok)
         }
     }

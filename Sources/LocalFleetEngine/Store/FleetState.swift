@@ -260,8 +260,9 @@ final class FleetState: Sendable {
     /// Fails `writes` (every write not yet saved; later ones may build on the failed ones).
     private func fail(_ writes: [PendingWrite], because error: any Error) {
         logger.error("saving vehicles and trips failed", metadata: ["writes": "\(writes.count)", "error": "\(error)"])
-        let reason = (error as? DatabaseUnavailable).map { "\($0)" } ?? "the change could not be saved and was not made"
-        let refusal = APIError(.unavailable, reason + "; try again", retryAfter: DatabaseUnavailable.retryAfter)
+        let unavailable = error as? DatabaseUnavailable
+        let reason = unavailable.map { "\($0)" } ?? "the change could not be saved and was not made"
+        let refusal = APIError(.unavailable, reason + "; try again", retryAfter: unavailable?.retryAfter ?? DatabaseUnavailable.momentaryRetryAfter)
         for write in writes { write.acknowledgement.complete(.failure(refusal)) }
     }
 }
