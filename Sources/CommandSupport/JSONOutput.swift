@@ -8,4 +8,11 @@ package enum JSONOutput {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
+
+    /// Prints `value` as JSON on one line, for a reader of JSON lines (a SIEM's, `jq`).
+    package static func printLine(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
 }

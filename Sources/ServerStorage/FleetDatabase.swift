@@ -276,6 +276,13 @@ package final class FleetDatabase: Sendable {
         try await writes.execute(sql: statement) { _ in }
     }
 
+    /// Runs one statement that writes rows no read through ``first(_:)`` depends on, such as
+    /// an append-only record: on SQLite where every write runs (``writes``); on PostgreSQL on a
+    /// pooled connection without telling the change feed, so that answers kept in memory stay.
+    package func append(_ statement: any SQLExpression) async throws {
+        try await (kind == .postgres ? sql : writes).execute(sql: statement) { _ in }
+    }
+
     /// Caps an SQLite file at `pages` pages (its present size when `nil`) for every connection
     /// that writes, the pool's and the one of ``executeWithoutWaiting(_:)`` (also when it is
     /// opened again): a write that needs a page more then fails as on a full disk. Nothing on

@@ -23,6 +23,15 @@ enum TokenRequest: Sendable {
         if case .resource(let resource) = self { resource } else { nil }
     }
 
+    /// The kind of token asked for, as its route names it (`driver`, `delivery-driver`, …),
+    /// for the record of a request refused before the account was known.
+    var routeName: String {
+        switch self {
+        case .resource(let resource): TokenServer.resourceTokenRoutes.first { $0.kind == resource.kind }?.segment ?? resource.kind.rawValue
+        case .fleetReader: "fleet-reader"
+        }
+    }
+
     /// The token that answers it for an account of `role` (one of ``accountRoles``): a trusted
     /// delivery driver's is a trusted one.
     func tokenKind(for role: AccountRole) -> TokenKind {
@@ -33,8 +42,24 @@ enum TokenRequest: Sendable {
     }
 }
 
+/// A token request refused: the answer, and what the record keeps of why.
+struct TokenRequestRefused: Error {
+    /// The answer.
+    let answer: APIError
+    /// Why, as the metrics and the record name it.
+    let reason: RefusalReason
+    /// The caller's account, when it was known.
+    let grant: SessionGrant?
+}
+
+/// A token signed, and the record to write before it is handed out.
+private struct SignedToken {
+    let minted: MintedToken
+    let record: TokenRecord
+}
+
 /// Decides whether a caller — by session, or by an ID token of a linked identity — may have
-/// a token, and signs it.
+/// a token, signs it, and records the request (``TokenRecorder``).
 struct TokenIssuer: Sendable {
     let store: TokenServerStore
     let options: TokenServerOptions
@@ -45,6 +70,8 @@ struct TokenIssuer: Sendable {
     private let idTokens: IDTokenVerifier?
     /// Token requests per session per minute.
     private let limit: TokenRequestLimit
+    /// The record of token requests.
+    let recorder: TokenRecorder
 
     init(store: TokenServerStore, keys: SigningKeys, options: TokenServerOptions, metrics: TokenServerMetrics, logger: Logger) throws {
         self.store = store
@@ -54,6 +81,7 @@ struct TokenIssuer: Sendable {
         self.signers = try RoleSigners(keys: keys, keyless: options.keyless, options: options)
         self.idTokens = options.oidc.isEnabled ? IDTokenVerifier(settings: options.oidc, now: options.now, logger: logger) : nil
         self.limit = TokenRequestLimit(perMinute: options.tokenRequestsPerMinute, now: options.now)
+        self.recorder = TokenRecorder(settings: options.record, store: store, metrics: metrics, logger: logger, now: options.now)
     }
 
     /// Why tokens cannot be signed now, for `/readyz`; `nil` when they can.
@@ -64,8 +92,44 @@ struct TokenIssuer: Sendable {
     /// Checks the credential (401; 403 for an ID token no account is linked to; 503 when the
     /// ID token's issuer's keys cannot be had), the session's request limit (429), then the
     /// request's id (403 for `*` or any id that is not plain), role and assignment (403), then
-    /// signs.
-    func issue(_ request: TokenRequest, credential: BearerCredential?) async throws -> MintedToken {
+    /// signs, and hands the token out once its record is written. Every refusal is recorded.
+    func issue(_ request: TokenRequest, credential: BearerCredential?, client: String?) async throws -> MintedToken {
+        do {
+            let signed = try await sign(request, credential: credential, client: client)
+            try await recorder.issued(signed.record)
+            return signed.minted
+        } catch {
+            throw recordRefusal(error, of: request, credential: credential, client: client)
+        }
+    }
+
+    /// ``issue(_:credential:client:)`` signed on the calling thread, when nothing on the way
+    /// waits: a session read straight from SQLite, a key file that signs. `nil` when something
+    /// would wait (PostgreSQL, a locked SQLite file, an ID token, IAM, reused tokens): then
+    /// ``issue(_:credential:client:)``. With the record on, `recording` writes the token's
+    /// record: await it before handing the token out.
+    func issueWithoutWaiting(
+        _ request: TokenRequest, credential: BearerCredential?, client: String?
+    ) throws -> (minted: MintedToken, recording: (@Sendable () async throws -> Void)?)? {
+        let signed: SignedToken
+        do {
+            guard let done = try signWithoutWaiting(request, credential: credential, client: client) else { return nil }
+            signed = done
+        } catch {
+            throw recordRefusal(error, of: request, credential: credential, client: client)
+        }
+        guard recorder.settings.isOn else { return (signed.minted, nil) }
+        return (signed.minted, {
+            do {
+                try await recorder.issued(signed.record)
+            } catch {
+                throw recordRefusal(error, of: request, credential: credential, client: client)
+            }
+        })
+    }
+
+    /// The checks and the signature of ``issue(_:credential:client:)``.
+    private func sign(_ request: TokenRequest, credential: BearerCredential?, client: String?) async throws -> SignedToken {
         let start = ContinuousClock.now
         let grant: SessionGrant
         do {
@@ -82,15 +146,11 @@ struct TokenIssuer: Sendable {
             logger.warning("token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
             throw refusal(.signingFailed, error, grant)
         }
-        recordIssued(request, for: grant, since: start)
-        return minted
+        return issued(minted, request, for: grant, credential: credential, client: client, since: start)
     }
 
-    /// ``issue(_:credential:)`` done on the calling thread, with the same checks and refusals,
-    /// when nothing on the way waits: a session read straight from SQLite, a key file that
-    /// signs. `nil` when something would wait (PostgreSQL, a locked SQLite file, an ID token,
-    /// IAM, reused tokens): then ``issue(_:credential:)``.
-    func issueWithoutWaiting(_ request: TokenRequest, credential: BearerCredential?) throws -> MintedToken? {
+    /// ``sign(_:credential:client:)`` on the calling thread, or `nil` when it would wait.
+    private func signWithoutWaiting(_ request: TokenRequest, credential: BearerCredential?, client: String?) throws -> SignedToken? {
         let start = ContinuousClock.now
         guard signers.signsWithoutWaiting else { return nil }
         let grant: SessionGrant
@@ -111,8 +171,7 @@ struct TokenIssuer: Sendable {
         try admit(credential, grant: grant)
         try authorize(request, grant: grant)
         guard let minted = try signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else { return nil }
-        recordIssued(request, for: grant, since: start)
-        return minted
+        return issued(minted, request, for: grant, credential: credential, client: client, since: start)
     }
 
     /// Counts the request against its session's limit (an ID token's: its account's), and
@@ -147,10 +206,40 @@ struct TokenIssuer: Sendable {
         }
     }
 
-    private func recordIssued(_ request: TokenRequest, for grant: SessionGrant, since start: ContinuousClock.Instant) {
+    /// Counts and logs a token signed for `grant`, and makes its record.
+    private func issued(
+        _ minted: MintedToken, _ request: TokenRequest, for grant: SessionGrant, credential: BearerCredential?, client: String?,
+        since start: ContinuousClock.Instant
+    ) -> SignedToken {
         let kind = request.tokenKind(for: grant.role).name
         metrics.tokenIssued(kind: kind, elapsed: ContinuousClock.now - start)
         logger.debug("token issued", metadata: ["username": "\(grant.username)", "kind": "\(kind)", "resource": "\(request.resource.map(\.description) ?? "*")"])
+        let (id, recordedAt) = recorder.stamp()
+        let record = TokenRecord(
+            id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: grant.username, role: grant.role.rawValue, kind: kind,
+            resource: request.resource, keyID: TokenRecord.keyID(of: minted.token), issuedAt: minted.claims.issuedAt,
+            expiresAt: minted.claims.expiresAt, sessionID: Self.sessionID(credential), clientAddress: client)
+        return SignedToken(minted: minted, record: record)
+    }
+
+    /// Records the refusal `error` stands for (a ``TokenRequestRefused``, or a failure no rule
+    /// expects), and returns what to answer with.
+    private func recordRefusal(_ error: any Error, of request: TokenRequest, credential: BearerCredential?, client: String?) -> any Error {
+        let refused = error as? TokenRequestRefused
+        if recorder.settings.isOn {
+            let (id, recordedAt) = recorder.stamp()
+            recorder.refused(TokenRecord(
+                id: id, recordedAt: recordedAt, outcome: .refused, reason: refused?.reason.rawValue ?? "error", account: refused?.grant?.username ?? "-",
+                role: refused?.grant?.role.rawValue, kind: refused?.grant.map { request.tokenKind(for: $0.role).name } ?? request.routeName,
+                resource: request.resource, keyID: nil, issuedAt: nil, expiresAt: nil, sessionID: Self.sessionID(credential), clientAddress: client))
+        }
+        return refused?.answer ?? error
+    }
+
+    /// The record's id of the session `credential` is, if it is one.
+    private static func sessionID(_ credential: BearerCredential?) -> String? {
+        guard case .session(let token) = credential else { return nil }
+        return TokenRecord.sessionID(ofHash: SecretToken.hash(token))
     }
 
     /// The grant of the session or linked identity the credential stands for.
@@ -188,22 +277,24 @@ struct TokenIssuer: Sendable {
         }
     }
 
-    private func missingCredentials() -> APIError {
+    private func missingCredentials() -> TokenRequestRefused {
         let idToken = idTokens == nil ? "" : ", or an ID token of your sign-in"
         return refusal(.unauthenticated, .unauthenticated("missing credentials: send Authorization: Bearer <session token> from POST /v1/sessions\(idToken)"))
     }
 
-    private func invalidSession() -> APIError {
+    private func invalidSession() -> TokenRequestRefused {
         refusal(.unauthenticated, .unauthenticated("the session is not valid: it is unknown, ended or expired; log in again"))
     }
 
     /// Counts and logs a refusal (`quietly`: at debug level, for the repeats of one that was
-    /// logged) and returns `error`.
-    private func refusal(_ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil, rule: String? = nil, quietly: Bool = false) -> APIError {
+    /// logged), to be thrown and recorded.
+    private func refusal(
+        _ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil, rule: String? = nil, quietly: Bool = false
+    ) -> TokenRequestRefused {
         metrics.refused(reason)
         var metadata: Logger.Metadata = ["reason": "\(reason.rawValue)", "username": "\(grant?.username ?? "-")"]
         if let rule { metadata["rule"] = "\(rule)" }
         logger.log(level: quietly ? .debug : .info, "token refused", metadata: metadata)
-        return error
+        return TokenRequestRefused(answer: error, reason: reason, grant: grant)
     }
 }

@@ -180,10 +180,11 @@ package final class TokenServer: Sendable {
         if let failure { throw failure }
     }
 
-    /// Waits for the token answers still being computed, closes the store (and its database,
+    /// Waits for the token answers still being computed and their records, closes the store (and its database,
     /// if the server opened it), and gives up the data directory.
     package func shutdown() async {
         await tokenAnswersInFlight.drained()
+        await issuer.recorder.finish()
         await store.close()
         directoryLock?.release()
     }

@@ -14,6 +14,8 @@ package struct TokenServerOptions: Sendable {
     package var loginThrottle: LoginThrottle.Policy
     /// Token requests each session may make a minute (60 by default); 0 for no limit.
     package var tokenRequestsPerMinute: Int
+    /// The record of token requests: on, its buffer, its retention.
+    package var record: TokenRecorder.Settings
     /// The OpenID Connect issuers whose ID tokens are accepted (none by default).
     package var oidc: OIDCSettings
     /// The roles that sign through IAM instead of key files (none by default), and reuse.
@@ -38,6 +40,7 @@ package struct TokenServerOptions: Sendable {
         bcryptCost: UInt8 = 12,
         loginThrottle: LoginThrottle.Policy = .init(),
         tokenRequestsPerMinute: Int = 60,
+        record: TokenRecorder.Settings = .init(),
         oidc: OIDCSettings = .init(),
         keyless: KeylessSigning = .init(),
         allowedOrigins: AllowedOrigins = .none,
@@ -55,6 +58,7 @@ package struct TokenServerOptions: Sendable {
         self.bcryptCost = bcryptCost
         self.loginThrottle = loginThrottle
         self.tokenRequestsPerMinute = tokenRequestsPerMinute
+        self.record = record
         self.oidc = oidc
         self.keyless = keyless
         self.allowedOrigins = allowedOrigins

@@ -51,6 +51,10 @@ struct TokenServerMetrics: Sendable {
     private let logins: [LoginKey: Counter]
     private let issueLatency: CoreMetrics.Timer
     private let limited: Counter
+    private let recordsWrittenCounter: Counter
+    private let recordWriteFailures: Counter
+    private let recordBufferFullCounter: Counter
+    private let recordsWaitingGauge: Gauge
 
     init(metrics: PrometheusMetrics) {
         let factory = metrics.factory
@@ -78,6 +82,31 @@ struct TokenServerMetrics: Sendable {
         self.logins = logins
         self.issueLatency = CoreMetrics.Timer(label: "fleetauth_token_issue_duration_seconds", factory: factory)
         self.limited = Counter(label: "fleetauth_token_requests_limited_total", factory: factory)
+        self.recordsWrittenCounter = Counter(label: "fleetauth_token_records_written_total", factory: factory)
+        self.recordWriteFailures = Counter(label: "fleetauth_token_record_write_failures_total", factory: factory)
+        self.recordBufferFullCounter = Counter(label: "fleetauth_token_record_buffer_full_total", factory: factory)
+        self.recordsWaitingGauge = Gauge(label: "fleetauth_token_records_waiting", factory: factory)
+    }
+
+    /// Counts records of token requests written.
+    func recordsWritten(_ count: Int) {
+        recordsWrittenCounter.increment(by: count)
+    }
+
+    /// Counts a write of the record the store refused (its records wait in memory).
+    func recordWriteFailed() {
+        recordWriteFailures.increment()
+    }
+
+    /// Counts a token request refused (or a refusal's record dropped) because the record's
+    /// buffer is full.
+    func recordBufferFull() {
+        recordBufferFullCounter.increment()
+    }
+
+    /// Sets how many records wait to be written.
+    func recordsWaiting(_ count: Int) {
+        recordsWaitingGauge.record(count)
     }
 
     /// Counts a token of `kind` (its ``FleetTokens/TokenKind/name``) issued after `elapsed`.

@@ -20,6 +20,7 @@ struct FleetAuth: AsyncParsableCommand {
             TokenServerCommand.self,
             AccountsCommand.self,
             AssignCommand.self,
+            AuditCommand.self,
         ]
     )
 

@@ -41,9 +41,6 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Lifetime of each token the token server issues, in seconds (1 to 3600).")
     var tokenLifetime = 3600
 
-    @Option(help: "Token requests each session may make a minute; more get 429 with Retry-After (0: no limit).")
-    var tokenRequestsPerMinute = 60
-
     @Option(help: "A PostgreSQL URL for both servers' rows instead of SQLite files in the data directory.")
     var databaseURL: String?
 
@@ -55,6 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var browsers: AllowOriginOptions
 
+    @OptionGroup var tokenRequests: TokenRequestOptions
+
     @OptionGroup var console: ConsoleOptions
 
     @OptionGroup var runtime: ServerRuntimeOptions
@@ -63,7 +62,6 @@ struct ServeCommand: AsyncParsableCommand {
         _ = try browsers.allowedOrigins()
         guard (0...65535).contains(standInPort) else { throw ValidationError("--stand-in-port must be 0 to 65535") }
         guard (1...3600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be 1 to 3600 seconds") }
-        guard tokenRequestsPerMinute >= 0 else { throw ValidationError("--token-requests-per-minute must be 0 (no limit) or more") }
     }
 
     func run() async throws {
@@ -84,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// SIGTERM or SIGINT, then closes them.
     private func serve(signingThrough local: LocalKeyless?, logger: Logger) async throws {
         let options = TokenServerOptions(
-            tokenLifetime: .seconds(tokenLifetime), tokenRequestsPerMinute: tokenRequestsPerMinute, keyless: local?.signing(project: project) ?? KeylessSigning(),
+            tokenLifetime: .seconds(tokenLifetime), tokenRequestsPerMinute: tokenRequests.tokenRequestsPerMinute, record: tokenRequests.record, keyless: local?.signing(project: project) ?? KeylessSigning(),
             allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true, lifecycle: runtime.lifecycle(),
             accessLog: runtime.accessLog, tls: try runtime.tlsCertificates())
         let (tokenServer, database, engineLock) = try await LocalServers.open(

@@ -79,6 +79,8 @@ struct TokenServerCommand: AsyncParsableCommand {
 
     @OptionGroup var browsers: AllowOriginOptions
 
+    @OptionGroup var tokenRequests: TokenRequestOptions
+
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
@@ -90,9 +92,6 @@ struct TokenServerCommand: AsyncParsableCommand {
 
     @Option(help: "Lifetime of each token in seconds (1 to 3600).")
     var tokenLifetime = 3600
-
-    @Option(help: "Token requests each session may make a minute; more get 429 with Retry-After (0: no limit).")
-    var tokenRequestsPerMinute = 60
 
     @Option(help: "Lifetime of each login session in seconds.")
     var sessionLifetime = 12 * 3600
@@ -121,7 +120,6 @@ struct TokenServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard data.dataDir != nil else { throw ValidationError("give --data-dir DIR (keys and the admin key live there)") }
         guard (1...3600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be 1 to 3600 seconds") }
-        guard tokenRequestsPerMinute >= 0 else { throw ValidationError("--token-requests-per-minute must be 0 (no limit) or more") }
         guard sessionLifetime >= 60 else { throw ValidationError("--session-lifetime must be at least 60 seconds") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31") }
@@ -140,7 +138,8 @@ struct TokenServerCommand: AsyncParsableCommand {
                 tokenLifetime: .seconds(tokenLifetime),
                 sessionLifetime: .seconds(sessionLifetime),
                 bcryptCost: UInt8(bcryptCost),
-                tokenRequestsPerMinute: tokenRequestsPerMinute,
+                tokenRequestsPerMinute: tokenRequests.tokenRequestsPerMinute,
+                record: tokenRequests.record,
                 oidc: oidc,
                 keyless: try keyless.keylessSigning(),
                 allowedOrigins: try browsers.allowedOrigins(),

@@ -19,7 +19,7 @@ struct PipelineRouteHandlerTests {
         let promises = Locked<[EventLoopPromise<PipelineAnswer>]>([])
         let maximumBodyBytes = 16
 
-        func match(_ head: HTTPRequestHead) -> String? { head.method != .POST && head.uri.hasPrefix("/answered") ? head.uri : nil }
+        func match(_ head: HTTPRequestHead, from _: SocketAddress?) -> String? { head.method != .POST && head.uri.hasPrefix("/answered") ? head.uri : nil }
 
         /// Answers `/answered/now…` at once (`/answered/now/echo` with the request's body),
         /// `/answered/later…` once the test completes its promise; any other waits for the gate.

@@ -38,7 +38,7 @@ struct LocationUpdateRoute: PipelineRoute {
 
     var maximumBodyBytes: Int { StrictJSON.maximumBodySize }
 
-    func match(_ head: HTTPRequestHead) -> Match? {
+    func match(_ head: HTTPRequestHead, from _: SocketAddress?) -> Match? {
         guard head.method == .PUT || head.method == .PATCH else { return nil }
         let uri = URI(head.uri)
         let path = uri.path

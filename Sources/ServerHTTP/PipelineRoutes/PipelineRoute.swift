@@ -20,9 +20,9 @@ package protocol PipelineRoute: Sendable {
     /// requests without a body are the route's.
     var maximumBodyBytes: Int { get }
 
-    /// What to answer `head` with, or `nil` to leave the request to the router. Called on the
-    /// event loop: read the head, do no I/O.
-    func match(_ head: HTTPRequestHead) -> Match?
+    /// What to answer `head`, sent by `client`, with, or `nil` to leave the request to the
+    /// router. Called on the event loop: read the head, do no I/O.
+    func match(_ head: HTTPRequestHead, from client: SocketAddress?) -> Match?
 
     /// The answer to a matched request with `body`, given without a task when nothing on the
     /// way would wait (no I/O but what returns at once, or completes a promise of `eventLoop`);

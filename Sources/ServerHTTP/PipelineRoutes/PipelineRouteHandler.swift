@@ -196,7 +196,7 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
             break
         case (.idle, .head(let head)):
             if !quiescing, answersOwedByHummingbird == 0, Self.bodyFits(head, within: route.maximumBodyBytes),
-               let match = route.match(head) {
+               let match = route.match(head, from: context.channel.remoteAddress) {
                 let keepAlive = head.isKeepAlive && !lifecycle.isDraining
                 let trace = RequestTrace(
                     traceparent: head.headers.first(name: "traceparent"), cloudTraceContext: head.headers.first(name: "x-cloud-trace-context"))

@@ -70,8 +70,8 @@ struct AdminKeyMiddleware: RouterMiddleware {
 }
 
 extension TokenServer {
-    /// The admin API: accounts, and assignments of vehicles, trips, delivery vehicles and
-    /// tracking ids.
+    /// The admin API: accounts, assignments of vehicles, trips, delivery vehicles and tracking
+    /// ids, and the record of token requests.
     func addAdminRoutes(to group: RouterGroup<TokenServerContext>) {
         let admin = group.add(middleware: AdminKeyMiddleware(store: store))
         admin.post("accounts") { request, context in
@@ -111,6 +111,7 @@ extension TokenServer {
                 return JSONResponse.noContent
             }
         }
+        addRecordRoutes(to: admin)
     }
 
     /// Runs an administration step, turning store refusals into API errors.

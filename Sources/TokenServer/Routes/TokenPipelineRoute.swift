@@ -3,7 +3,7 @@ import NIOHTTP1
 import ServerHTTP
 
 /// The token routes, answered in the channel pipeline: `GET /v1/tokens/{kind}/{id}` and
-/// `GET /v1/tokens/fleet-reader`, by the same ``TokenServer/tokenAnswer(_:credential:path:)``
+/// `GET /v1/tokens/fleet-reader`, by the same ``TokenServer/tokenAnswer(_:credential:client:path:)``
 /// as the router's routes.
 ///
 /// Matches only plain paths (no percent-escape, no extra segment, no trailing slash); anything
@@ -11,16 +11,17 @@ import ServerHTTP
 struct TokenPipelineRoute: PipelineRoute {
     let server: TokenServer
 
-    /// The token asked for, the caller's credential and the request's path.
+    /// The token asked for, the caller's credential and address, and the request's path.
     struct Match: Sendable {
         let request: TokenRequest
         let credential: BearerCredential?
+        let client: String?
         let path: Substring
     }
 
     private static let prefix = "/v1/tokens/".utf8
 
-    func match(_ head: HTTPRequestHead) -> Match? {
+    func match(_ head: HTTPRequestHead, from client: SocketAddress?) -> Match? {
         guard head.method == .GET else { return nil }
         let target = head.uri
         let path = target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
@@ -38,14 +39,14 @@ struct TokenPipelineRoute: PipelineRoute {
         } else {
             return nil
         }
-        return Match(request: request, credential: BearerToken.credential(from: head.headers["authorization"]), path: path)
+        return Match(request: request, credential: BearerToken.credential(from: head.headers["authorization"]), client: client?.ipAddress, path: path)
     }
 
-    func respondWithoutWaiting(to match: Match, body _: ByteBuffer, on _: any EventLoop) -> PipelineReply? {
-        server.tokenAnswerWithoutWaiting(match.request, credential: match.credential, path: match.path).map(PipelineReply.now)
+    func respondWithoutWaiting(to match: Match, body _: ByteBuffer, on eventLoop: any EventLoop) -> PipelineReply? {
+        server.tokenAnswerWithoutWaiting(match.request, credential: match.credential, client: match.client, path: match.path, on: eventLoop)
     }
 
     func respond(to match: Match, body _: ByteBuffer) async -> PipelineAnswer {
-        await server.tokenAnswer(match.request, credential: match.credential, path: match.path)
+        await server.tokenAnswer(match.request, credential: match.credential, client: match.client, path: match.path)
     }
 }

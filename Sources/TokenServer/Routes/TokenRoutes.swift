@@ -1,6 +1,7 @@
 import FleetTokens
 import Hummingbird
 import LeanCodecs
+import NIOCore
 import ServerHTTP
 
 /// A token answer: epoch seconds and relative seconds both, for clients of either convention.
@@ -47,32 +48,50 @@ extension TokenServer {
         for route in Self.resourceTokenRoutes {
             group.get(RouterPath("\(route.segment)/:\(route.parameter)")) { request, context in
                 let resource = Resource(route.kind, id: try context.parameters.decoded(route.parameter))
-                return await self.tokenAnswer(.resource(resource), credential: BearerToken.credential(from: request.headers), path: request.uri.path[...]).response
+                return await self.tokenAnswer(
+                    .resource(resource), credential: BearerToken.credential(from: request.headers), client: context.clientAddress, path: request.uri.path[...]
+                ).response
             }
         }
-        group.get("fleet-reader") { request, _ in
-            await self.tokenAnswer(.fleetReader, credential: BearerToken.credential(from: request.headers), path: request.uri.path[...]).response
+        group.get("fleet-reader") { request, context in
+            await self.tokenAnswer(
+                .fleetReader, credential: BearerToken.credential(from: request.headers), client: context.clientAddress, path: request.uri.path[...]
+            ).response
         }
     }
 
-    /// The answer to a token request with `credential`: the token, or the refusal. `path` is
-    /// for the log, should something fail that no rule expects.
-    func tokenAnswer(_ tokenRequest: TokenRequest, credential: BearerCredential?, path: Substring) async -> PipelineAnswer {
+    /// The answer to a token request with `credential` from `client` (its IP address): the
+    /// token, or the refusal. `path` is for the log, should something fail that no rule expects.
+    func tokenAnswer(_ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring) async -> PipelineAnswer {
         do {
-            return answer(try await issuer.issue(tokenRequest, credential: credential))
+            return answer(try await issuer.issue(tokenRequest, credential: credential, client: client))
         } catch {
             return refusal(error, path: path)
         }
     }
 
-    /// ``tokenAnswer(_:credential:path:)`` given on the calling thread, or `nil` when it would
-    /// wait (see ``TokenIssuer/issueWithoutWaiting(_:credential:)``).
-    func tokenAnswerWithoutWaiting(_ tokenRequest: TokenRequest, credential: BearerCredential?, path: Substring) -> PipelineAnswer? {
+    /// ``tokenAnswer(_:credential:client:path:)`` signed on the calling thread, and given at
+    /// once, or once its record is written (a future of `eventLoop`); `nil` when it would wait
+    /// for more (see ``TokenIssuer/issueWithoutWaiting(_:credential:client:)``).
+    func tokenAnswerWithoutWaiting(
+        _ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring, on eventLoop: any EventLoop
+    ) -> PipelineReply? {
+        let signed: (minted: MintedToken, recording: (@Sendable () async throws -> Void)?)?
         do {
-            return try issuer.issueWithoutWaiting(tokenRequest, credential: credential).map(answer)
+            signed = try issuer.issueWithoutWaiting(tokenRequest, credential: credential, client: client)
         } catch {
-            return refusal(error, path: path)
+            return .now(refusal(error, path: path))
         }
+        guard let signed else { return nil }
+        guard let recording = signed.recording else { return .now(answer(signed.minted)) }
+        return .later(eventLoop.makeFutureWithTask {
+            do {
+                try await recording()
+                return self.answer(signed.minted)
+            } catch {
+                return self.refusal(error, path: path)
+            }
+        })
     }
 
     private func answer(_ minted: MintedToken) -> PipelineAnswer {

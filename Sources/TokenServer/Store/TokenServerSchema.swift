@@ -28,6 +28,7 @@ enum TokenServerSchema {
     /// Every step, oldest first; a new one goes at the end, with the next version.
     static let migrations: [Migration] = [
         Migration(version: 1, oldestCompatible: 1, statements: version1),
+        Migration(version: 2, oldestCompatible: 1, statements: version2),
     ]
 
     /// The version this code brings a database to.
@@ -98,6 +99,36 @@ enum TokenServerSchema {
             created_at BIGINT NOT NULL
         )
         """,
+    ]
+
+    /// Version 2: the record of token requests (``TokenRecord``), with an index for each
+    /// question it answers: who holds a token for a resource (by its id and expiry), what an
+    /// account asked for, and what is old enough to prune.
+    static let version2: [String] = [
+        """
+        CREATE TABLE IF NOT EXISTS token_server_token_records (
+            id TEXT PRIMARY KEY,
+            recorded_at BIGINT NOT NULL,
+            outcome TEXT NOT NULL,
+            reason TEXT,
+            account TEXT NOT NULL,
+            role TEXT,
+            kind TEXT NOT NULL,
+            vehicle_id TEXT,
+            trip_id TEXT,
+            delivery_vehicle_id TEXT,
+            tracking_id TEXT,
+            kid TEXT,
+            issued_at BIGINT,
+            expires_at BIGINT,
+            session_id TEXT,
+            client_address TEXT
+        )
+        """,
+    ] + ["vehicle_id", "trip_id", "delivery_vehicle_id", "tracking_id", "account"].map { column in
+        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_\(column) ON token_server_token_records (\(column), id)"
+    } + [
+        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_time ON token_server_token_records (recorded_at)",
     ]
 
     /// Brings `database` to ``version``: runs the steps past its recorded version (and, on

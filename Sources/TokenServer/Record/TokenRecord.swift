@@ -1,0 +1,95 @@
+import FleetTokens
+import Foundation
+import Locking
+
+/// One token request as the record keeps it: a token handed out, or a refusal with its
+/// reason. It never holds the token, nor a session's secret: a session is named by an id
+/// derived from the hash the store keeps.
+package struct TokenRecord: Sendable, Equatable {
+    /// Whether a token was handed out.
+    package enum Outcome: String, Sendable, CaseIterable {
+        /// A token was handed out.
+        case issued
+        /// The request was refused (``TokenRecord/reason`` says why).
+        case refused
+    }
+
+    /// Unique, and ordered as the records were made: their order when listed newest first.
+    package let id: String
+    /// When the request was answered, in epoch seconds.
+    package let recordedAt: Int64
+    /// Whether a token was handed out.
+    package let outcome: Outcome
+    /// Why it was refused (a ``RefusalReason``); `nil` for an issued token.
+    package let reason: String?
+    /// The account it was for; `-` when the caller was not known.
+    package let account: String
+    /// The account's role, when known.
+    package let role: String?
+    /// The token's kind (`driver`, `delivery-trusted-driver`, …): issued, or asked for.
+    package let kind: String
+    /// The vehicle, trip, delivery vehicle or tracking id the token is scoped to; `nil` for a
+    /// fleet reader's.
+    package let resource: Resource?
+    /// The `kid` of the key that signed it.
+    package let keyID: String?
+    /// The token's `iat` and `exp`, in epoch seconds.
+    package let issuedAt: Int64?
+    /// The token's `exp`, in epoch seconds: it can be used until then.
+    package let expiresAt: Int64?
+    /// The session's id (``sessionID(ofHash:)``); `nil` for an ID token or no credential.
+    package let sessionID: String?
+    /// The client's IP address.
+    package let clientAddress: String?
+
+    /// A record of these fields.
+    package init(
+        id: String, recordedAt: Int64, outcome: Outcome, reason: String?, account: String, role: String?, kind: String, resource: Resource?,
+        keyID: String?, issuedAt: Int64?, expiresAt: Int64?, sessionID: String?, clientAddress: String?
+    ) {
+        self.id = id
+        self.recordedAt = recordedAt
+        self.outcome = outcome
+        self.reason = reason
+        self.account = account
+        self.role = role
+        self.kind = kind
+        self.resource = resource
+        self.keyID = keyID
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.sessionID = sessionID
+        self.clientAddress = clientAddress
+    }
+
+    /// A session's id in the record: the first 16 hex digits of the SHA-256 the store keeps of
+    /// its token. It names the session among the account's, and cannot be used as one.
+    package static func sessionID(ofHash tokenHash: String) -> String {
+        "s-" + tokenHash.prefix(16)
+    }
+
+    /// The `kid` in a signed token's header.
+    static func keyID(of token: String) -> String? {
+        guard let parts = try? CompactToken(token) else { return nil }
+        return (try? JOSEHeader(json: parts.header))?.keyID
+    }
+}
+
+/// Makes record ids: the time in milliseconds, a counter, and random digits, so that ids sort
+/// as their records were made on one replica, and two replicas never make the same one.
+struct TokenRecordIDs: Sendable {
+    private let counter = Locked(UInt32(0))
+
+    /// The next id, for a record made at `date`.
+    func next(at date: Date) -> String {
+        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
+        let count = counter.withLock { counter -> UInt32 in
+            counter &+= 1
+            return counter
+        }
+        let digits = String(milliseconds)
+        let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        return String(repeating: "0", count: max(0, 14 - digits.count)) + digits
+            + String(format: "%08x", count) + String(repeating: "0", count: 8 - random.count) + random
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Locking
+import Logging
+import ServerHTTP
+import ServerStorage
+
+/// Writes the record of token requests (``TokenRecord``) to the store.
+///
+/// A token is handed out only once its record is written: records are written together, one
+/// statement for all that arrived while the last one was written (a group commit), and each
+/// request waits for its own. When the store refuses writes (a full disk, a database away), the
+/// records wait in memory, the requests go on, and the writes are tried again every second
+/// until they land; none is lost while the process lives. Once ``Settings/bufferLimit`` records
+/// wait, token requests are refused (503) until the store takes them. Refusals are recorded
+/// too, without waiting. Records older than ``Settings/retention`` are pruned now and then.
+package final class TokenRecorder: Sendable {
+    /// The settings behind `--record`, `--record-buffer` and `--record-retention`.
+    package struct Settings: Sendable, Hashable {
+        /// Whether token requests are recorded at all.
+        package var isOn: Bool
+        /// The most records that may wait in memory while the store refuses writes.
+        package var bufferLimit: Int
+        /// How long records are kept.
+        package var retention: Duration
+
+        /// Settings; the defaults suit production: on, 100,000 records, 30 days.
+        package init(isOn: Bool = true, bufferLimit: Int = 100_000, retention: Duration = .seconds(30 * 86_400)) {
+            self.isOn = isOn
+            self.bufferLimit = bufferLimit
+            self.retention = retention
+        }
+    }
+
+    /// The most records written in one statement.
+    static let batchLimit = 500
+    /// How long after a refused write it is tried again.
+    static let retryInterval = Duration.seconds(1)
+    /// How often old records are pruned.
+    static let pruneInterval = Duration.seconds(3600)
+
+    private struct Waiting {
+        let record: TokenRecord
+        /// The request waiting for the record to be written; `nil` once it went on.
+        var request: CheckedContinuation<Bool, Never>?
+    }
+
+    private struct State {
+        var waiting: [Waiting] = []
+        var flushing = false
+        /// The last write was refused: records wait in memory, requests do not.
+        var failing = false
+        /// When old records were last pruned, by the server's clock.
+        var lastPrune: Date?
+    }
+
+    package let settings: Settings
+    private let state = Locked(State())
+    private let store: TokenServerStore
+    private let metrics: TokenServerMetrics
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let ids = TokenRecordIDs()
+
+    init(settings: Settings, store: TokenServerStore, metrics: TokenServerMetrics, logger: Logger, now: @escaping @Sendable () -> Date) {
+        self.settings = settings
+        self.store = store
+        self.metrics = metrics
+        self.logger = logger
+        self.now = now
+    }
+
+    /// A new record's id and time.
+    func stamp() -> (id: String, recordedAt: Int64) {
+        let date = now()
+        return (ids.next(at: date), Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// Records a token about to be handed out, and returns once the record is written (or,
+    /// while the store refuses writes, once it waits in memory).
+    ///
+    /// - Throws: 503 ``APIError`` when ``Settings/bufferLimit`` records wait already.
+    func issued(_ record: TokenRecord) async throws {
+        guard settings.isOn else { return }
+        let recorded = await withCheckedContinuation { (request: CheckedContinuation<Bool, Never>) in
+            let (answer, flush) = state.withLock { state -> (Bool?, Bool) in
+                guard state.waiting.count < settings.bufferLimit else { return (false, false) }
+                state.waiting.append(Waiting(record: record, request: state.failing ? nil : request))
+                defer { state.flushing = true }
+                return (state.failing ? true : nil, !state.flushing)
+            }
+            if let answer { request.resume(returning: answer) }
+            if flush { Task { await self.flush() } }
+        }
+        guard recorded else {
+            metrics.recordBufferFull()
+            throw APIError(
+                .unavailable, "the record of tokens cannot be written and \(settings.bufferLimit) records wait; no token is handed out until they are",
+                retryAfter: DatabaseUnavailable.storageRetryAfter)
+        }
+    }
+
+    /// Records a refusal, without waiting for it to be written; dropped (and counted) when the
+    /// buffer is full.
+    func refused(_ record: TokenRecord) {
+        guard settings.isOn else { return }
+        let (kept, flush) = state.withLock { state -> (Bool, Bool) in
+            guard state.waiting.count < settings.bufferLimit else { return (false, false) }
+            state.waiting.append(Waiting(record: record, request: nil))
+            defer { state.flushing = true }
+            return (true, !state.flushing)
+        }
+        if !kept { metrics.recordBufferFull() }
+        if flush { Task { await self.flush() } }
+    }
+
+    /// Waits, at most `limit`, for the records waiting to be written (a server stopping); logs
+    /// what could not be.
+    func finish(within limit: Duration = .seconds(5)) async {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline, state.withLock({ !$0.waiting.isEmpty }) {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        let lost = state.withLock { $0.waiting.count }
+        if lost > 0 { logger.error("the server stops with records of tokens not written", metadata: ["records": "\(lost)"]) }
+    }
+
+    /// Writes what waits, a batch at a time, until nothing does.
+    private func flush() async {
+        while true {
+            let (batch, waiting) = state.withLock { state -> ([Waiting], Int) in
+                if state.waiting.isEmpty { state.flushing = false }
+                return (Array(state.waiting.prefix(Self.batchLimit)), state.waiting.count)
+            }
+            metrics.recordsWaiting(waiting)
+            guard !batch.isEmpty else { return }
+            do {
+                try await store.append(batch.map(\.record))
+                let recovered = state.withLock { state -> Int? in
+                    state.waiting.removeFirst(batch.count)
+                    defer { state.failing = false }
+                    return state.failing ? state.waiting.count : nil
+                }
+                metrics.recordsWritten(batch.count)
+                if let recovered { logger.notice("the record of tokens is written again", metadata: ["stillWaiting": "\(recovered)"]) }
+                for waiting in batch { waiting.request?.resume(returning: true) }
+                pruneIfDue()
+            } catch {
+                let (requests, first, count) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], Bool, Int) in
+                    let requests = state.waiting.indices.compactMap { index -> CheckedContinuation<Bool, Never>? in
+                        defer { state.waiting[index].request = nil }
+                        return state.waiting[index].request
+                    }
+                    defer { state.failing = true }
+                    return (requests, !state.failing, state.waiting.count)
+                }
+                metrics.recordWriteFailed()
+                if first {
+                    logger.error("the record of tokens cannot be written; records wait in memory and tokens are handed out until the buffer is full", metadata: [
+                        "problem": "\((error as? DatabaseUnavailable)?.description ?? String(reflecting: type(of: error)))",
+                        "waiting": "\(count)", "bufferLimit": "\(settings.bufferLimit)",
+                    ])
+                }
+                for request in requests { request.resume(returning: true) }
+                try? await Task.sleep(for: Self.retryInterval)
+            }
+        }
+    }
+
+    /// Prunes records older than the retention, at most once per ``pruneInterval``, apart.
+    private func pruneIfDue() {
+        let date = now()
+        let due = state.withLock { state -> Bool in
+            if let last = state.lastPrune, date.timeIntervalSince(last) < Double(Self.pruneInterval.components.seconds) { return false }
+            state.lastPrune = date
+            return true
+        }
+        guard due else { return }
+        let before = Int64(date.timeIntervalSince1970) - settings.retention.components.seconds
+        Task {
+            do {
+                let pruned = try await store.pruneRecords(before: before)
+                if pruned > 0 { logger.info("pruned the record of tokens", metadata: ["records": "\(pruned)", "before": "\(before)"]) }
+            } catch {
+                logger.warning("pruning the record of tokens failed; tried again later", metadata: ["errorType": "\(type(of: error))"])
+                state.withLock { $0.lastPrune = nil }
+            }
+        }
+    }
+}
