@@ -260,25 +260,35 @@ struct GRPCDoorTests {
 
     @Test(.timeLimit(.minutes(1)))
     func watchSaysNotServingWhenTheEngineShutsDownAndDoesNotHoldItUp() async throws {
-        let (seen, sawFirst) = AsyncStream.makeStream(of: Void.self)
         // The watcher outlives the engine's run, so that it sees the shutdown.
         let watcher = try await TestEngine.with { engine in
-            let watcher = Task {
-                try await GRPCTestClient.with(engine) { grpc in
-                    try await grpc.health.watch(.with { $0.service = "maps.fleetengine.v1.TripService" }) { response in
-                        var statuses: [Grpc_Health_V1_HealthCheckResponse.ServingStatus] = []
-                        for try await message in response.messages {
-                            statuses.append(message.status)
-                            sawFirst.yield()
-                        }
-                        return statuses
-                    }
-                }
-            }
-            _ = await seen.first { _ in true }
-            return watcher
+            try await Self.watching("maps.fleetengine.v1.TripService") { body in try await GRPCTestClient.with(engine, body) }
         }
         #expect(try await watcher.value == [.serving, .notServing])
+    }
+
+    /// A task watching `service`'s health on a client that `connect` hands out, with every
+    /// status it hears; returns once the first came.
+    private static func watching(
+        _ service: String,
+        on connect: @escaping @Sendable (@Sendable (GRPCTestClient) async throws -> [Grpc_Health_V1_HealthCheckResponse.ServingStatus]) async throws
+            -> [Grpc_Health_V1_HealthCheckResponse.ServingStatus]
+    ) async throws -> Task<[Grpc_Health_V1_HealthCheckResponse.ServingStatus], any Error> {
+        let (seen, sawFirst) = AsyncStream.makeStream(of: Void.self)
+        let watcher = Task {
+            try await connect { grpc in
+                try await grpc.health.watch(.with { $0.service = service }) { response in
+                    var statuses: [Grpc_Health_V1_HealthCheckResponse.ServingStatus] = []
+                    for try await message in response.messages {
+                        statuses.append(message.status)
+                        sawFirst.yield()
+                    }
+                    return statuses
+                }
+            }
+        }
+        _ = await seen.first { _ in true }
+        return watcher
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -287,18 +297,7 @@ struct GRPCDoorTests {
         try await TestEngine.with(configure: { $0.lifecycle = lifecycle }) { engine in
             try await GRPCTestClient.with(engine) { grpc in
                 #expect(try await grpc.health.check(.with { $0.service = "" }).status == .serving)
-                let (seen, sawFirst) = AsyncStream.makeStream(of: Void.self)
-                let watcher = Task {
-                    try await grpc.health.watch(.with { $0.service = "maps.fleetengine.v1.VehicleService" }) { response in
-                        var statuses: [Grpc_Health_V1_HealthCheckResponse.ServingStatus] = []
-                        for try await message in response.messages {
-                            statuses.append(message.status)
-                            sawFirst.yield()
-                        }
-                        return statuses
-                    }
-                }
-                _ = await seen.first { _ in true }
+                let watcher = try await Self.watching("maps.fleetengine.v1.VehicleService") { body in try await body(grpc) }
                 // SIGTERM's first step: the engine still serves, but a balancer must look elsewhere.
                 lifecycle.beginDraining()
                 #expect(try await watcher.value == [.serving, .notServing], "a watch ends as draining begins")
