@@ -8,7 +8,7 @@ import TokenServer
 
 /// Where the token server's data is, for `token-server`, `accounts` and `assign`.
 struct TokenServerDataOptions: ParsableArguments {
-    @Option(help: "The token server's data directory (keys/, admin-key, token-server.sqlite).")
+    @Option(help: "The token server's data directory (keys/, admin-key, token-server.sqlite, token-records.sqlite).")
     var dataDir: String?
 
     @Option(help: ArgumentHelp(

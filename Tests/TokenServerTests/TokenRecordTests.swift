@@ -146,11 +146,13 @@ struct TokenRecordTests {
     func storeRefusingWrites() async throws {
         var options = TestServer.options()
         options.record = TokenRecorder.Settings(bufferLimit: 5)
+        options.tokenRequestsPerMinute = 0
         try await TestServer.serve(.sqlite, options: options) { client, server in
             try await client.createAccount("ann", role: "driver")
             try await client.assign("vehicles/v-1/driver", to: "ann")
             let session = try await client.logIn("ann")
-            let database = server.server.store.database
+            // The record's own file fills; the grants' file goes on serving.
+            let database = server.server.store.recordDatabase
             try await database.capSQLiteSize(atPages: nil)
             // The file's last pages have room for a few records; then writes fail, five records
             // wait, and the next token is refused.

@@ -15,20 +15,31 @@ import SQLKit
 /// drops or changes what older code reads) raises `oldestCompatible`, and older code then
 /// refuses to start on the database instead of half-reading it.
 enum TokenServerSchema {
+    /// What a database holds: the grants (accounts, sessions, …), the record of tokens, or,
+    /// on PostgreSQL, both (on SQLite the record has a file of its own).
+    enum Part: Sendable {
+        /// Accounts, assignments, identities, sessions, the admin key.
+        case grants
+        /// The record of token requests.
+        case record
+    }
+
     /// One step of the schema.
     struct Migration: Sendable {
         /// The version the database is at after this step.
         let version: Int
         /// The oldest version whose code can use the database after this step.
         let oldestCompatible: Int
+        /// What the statements change; they run only in a database that holds it.
+        let part: Part
         /// The statements, in order.
         let statements: [String]
     }
 
     /// Every step, oldest first; a new one goes at the end, with the next version.
     static let migrations: [Migration] = [
-        Migration(version: 1, oldestCompatible: 1, statements: version1),
-        Migration(version: 2, oldestCompatible: 1, statements: version2),
+        Migration(version: 1, oldestCompatible: 1, part: .grants, statements: version1),
+        Migration(version: 2, oldestCompatible: 1, part: .record, statements: version2),
     ]
 
     /// The version this code brings a database to.
@@ -131,10 +142,11 @@ enum TokenServerSchema {
         "CREATE INDEX IF NOT EXISTS token_server_token_records_by_time ON token_server_token_records (recorded_at)",
     ]
 
-    /// Brings `database` to ``version``: runs the steps past its recorded version (and, on
-    /// PostgreSQL, makes the change signals that are missing), in one transaction. Throws
-    /// ``SchemaTooNew`` for a database that newer code changed beyond what this code can use.
-    static func migrate(_ database: FleetDatabase) async throws {
+    /// Brings `database`, which holds `parts`, to ``version``: runs the steps past its
+    /// recorded version that change what it holds (and, on PostgreSQL, makes the change signals
+    /// that are missing), in one transaction. Throws ``SchemaTooNew`` for a database that newer
+    /// code changed beyond what this code can use.
+    static func migrate(_ database: FleetDatabase, parts: Set<Part>) async throws {
         let kind = database.kind
         let now = Int64(Date().timeIntervalSince1970)
         try await database.transaction { db in
@@ -148,7 +160,8 @@ enum TokenServerSchema {
                 throw SchemaTooNew(recorded: recorded.version, oldestCompatible: recorded.oldestCompatible, known: version)
             }
             let steps = migrations.filter { $0.version > recorded?.version ?? 0 }
-            for statement in steps.flatMap(\.statements) + (kind == .postgres ? postgresChangeSignals : []) {
+            let statements = steps.filter { parts.contains($0.part) }.flatMap(\.statements)
+            for statement in statements + (kind == .postgres && parts.contains(.grants) ? postgresChangeSignals : []) {
                 try await db.raw(SQLQueryString(statement)).run()
             }
             guard let last = steps.last else { return }

@@ -53,7 +53,7 @@ extension TokenServerStore {
     /// Writes `records` in one statement: all of them, or none.
     package func append(_ records: [TokenRecord]) async throws {
         guard !records.isEmpty else { return }
-        let insert = sql.insert(into: "token_server_token_records").columns(Self.recordColumns)
+        let insert = recordDatabase.sql.insert(into: "token_server_token_records").columns(Self.recordColumns)
         for record in records {
             let ids = ResourceKind.allCases.map { kind in record.resource?.kind == kind ? record.resource?.id : nil }
             let values: [(any Encodable & Sendable)?] = [
@@ -61,12 +61,12 @@ extension TokenServerStore {
             ] + ids + [record.keyID, record.issuedAt, record.expiresAt, record.sessionID, record.clientAddress]
             insert.values(values.map { value in value.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null })
         }
-        try await database.append(insert.query)
+        try await recordDatabase.append(insert.query)
     }
 
     /// The records `query` asks for, newest first.
     package func records(matching query: TokenRecordQuery) async throws -> [TokenRecord] {
-        var select = sql.select().columns(Self.recordColumns.map { SQLColumn($0) }).from("token_server_token_records")
+        var select = recordDatabase.sql.select().columns(Self.recordColumns.map { SQLColumn($0) }).from("token_server_token_records")
         if let resource = query.resource { select = select.where(SQLColumn(Self.column(for: resource.kind)), .equal, SQLBind(resource.id)) }
         if let account = query.account { select = select.where("account", .equal, SQLBind(account)) }
         if let validAt = query.validAt {
@@ -81,7 +81,7 @@ extension TokenServerStore {
 
     /// Deletes the records made before `time` (epoch seconds); returns how many.
     package func pruneRecords(before time: Int64) async throws -> Int {
-        try await writes.raw("DELETE FROM token_server_token_records WHERE recorded_at < \(bind: time) RETURNING id").all().count
+        try await recordDatabase.writes.raw("DELETE FROM token_server_token_records WHERE recorded_at < \(bind: time) RETURNING id").all().count
     }
 
     private static func record(from row: any SQLRow) throws -> TokenRecord {

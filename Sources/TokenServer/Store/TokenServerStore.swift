@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ServerStorage
 import SQLKit
@@ -10,35 +11,44 @@ import SQLKit
 package final class TokenServerStore: Sendable {
     /// The database the rows live in.
     package let database: FleetDatabase
-    private let ownsDatabase: Bool
+    /// Where the record of tokens is (``TokenRecord``): on SQLite a file of its own beside the
+    /// database's, ``recordFileName``, so that writing it leaves alone the answers kept in
+    /// memory while the grants' file does not change; on PostgreSQL ``database`` itself, whose
+    /// record writes do not drop them.
+    package let recordDatabase: FleetDatabase
 
-    private init(database: FleetDatabase, ownsDatabase: Bool) {
+    /// The record's SQLite file, beside the database's.
+    package static let recordFileName = "token-records.sqlite"
+
+    private init(database: FleetDatabase, recordDatabase: FleetDatabase) {
         self.database = database
-        self.ownsDatabase = ownsDatabase
+        self.recordDatabase = recordDatabase
     }
 
-    /// A store in an already-open database (creating missing tables); the caller keeps
-    /// ownership of the database and shuts it down.
-    package static func open(in database: FleetDatabase) async throws -> TokenServerStore {
-        try await TokenServerSchema.migrate(database)
-        return TokenServerStore(database: database, ownsDatabase: false)
-    }
-
-    /// Opens the database at `location` (creating missing tables); ``close()`` shuts it down.
+    /// Opens the database at `location` (and on SQLite the record's file beside it), bringing
+    /// their tables to this version (``TokenServerSchema``); ``close()`` shuts them down.
     package static func open(_ location: DatabaseLocation, logger: Logger) async throws -> TokenServerStore {
         let database = try await FleetDatabase.open(location, logger: logger)
+        var recordFile: FleetDatabase?
         do {
-            try await TokenServerSchema.migrate(database)
+            if case .sqlite(let path) = location {
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                recordFile = try await FleetDatabase.open(.sqlite(path: folder + "/" + recordFileName), logger: logger)
+            }
+            try await TokenServerSchema.migrate(database, parts: recordFile == nil ? [.grants, .record] : [.grants])
+            if let recordFile { try await TokenServerSchema.migrate(recordFile, parts: [.record]) }
         } catch {
+            await recordFile?.shutdown()
             await database.shutdown()
             throw error
         }
-        return TokenServerStore(database: database, ownsDatabase: true)
+        return TokenServerStore(database: database, recordDatabase: recordFile ?? database)
     }
 
-    /// Shuts the database down if this store opened it.
+    /// Shuts the databases down.
     package func close() async {
-        if ownsDatabase { await database.shutdown() }
+        if recordDatabase !== database { await recordDatabase.shutdown() }
+        await database.shutdown()
     }
 
     /// Where reads go.
