@@ -53,9 +53,12 @@ struct TokenRequestRefused: Error {
 }
 
 /// A token signed, and the record to write before it is handed out.
-private struct SignedToken {
+private struct SignedToken: Sendable {
     let minted: MintedToken
     let record: TokenRecord
+    let grant: SessionGrant
+    /// When its request began.
+    let start: ContinuousClock.Instant
 }
 
 /// Decides whether a caller — by session, or by an ID token of a linked identity — may have
@@ -96,7 +99,7 @@ struct TokenIssuer: Sendable {
     func issue(_ request: TokenRequest, credential: BearerCredential?, client: String?) async throws -> MintedToken {
         do {
             let signed = try await sign(request, credential: credential, client: client)
-            try await recorder.issued(signed.record)
+            try await handOut(signed)
             return signed.minted
         } catch {
             throw recordRefusal(error, of: request, credential: credential, client: client)
@@ -118,14 +121,36 @@ struct TokenIssuer: Sendable {
         } catch {
             throw recordRefusal(error, of: request, credential: credential, client: client)
         }
-        guard recorder.settings.isOn else { return (signed.minted, nil) }
+        guard recorder.settings.isOn else {
+            counted(signed)
+            return (signed.minted, nil)
+        }
         return (signed.minted, {
             do {
-                try await recorder.issued(signed.record)
+                try await handOut(signed)
             } catch {
                 throw recordRefusal(error, of: request, credential: credential, client: client)
             }
         })
+    }
+
+    /// Writes the token's record (503, as a refusal, when the record's buffer is full), then
+    /// counts and logs the token as handed out.
+    private func handOut(_ signed: SignedToken) async throws {
+        do {
+            try await recorder.issued(signed.record)
+        } catch let error as APIError {
+            throw refusal(.recordUnavailable, error, signed.grant)
+        }
+        counted(signed)
+    }
+
+    /// Counts and logs a token handed out.
+    private func counted(_ signed: SignedToken) {
+        metrics.tokenIssued(kind: signed.record.kind, elapsed: ContinuousClock.now - signed.start)
+        logger.debug("token issued", metadata: [
+            "username": "\(signed.grant.username)", "kind": "\(signed.record.kind)", "resource": "\(signed.record.resource.map(\.description) ?? "*")",
+        ])
     }
 
     /// The checks and the signature of ``issue(_:credential:client:)``.
@@ -206,20 +231,18 @@ struct TokenIssuer: Sendable {
         }
     }
 
-    /// Counts and logs a token signed for `grant`, and makes its record.
+    /// A token signed for `grant`, with its record.
     private func issued(
         _ minted: MintedToken, _ request: TokenRequest, for grant: SessionGrant, credential: BearerCredential?, client: String?,
         since start: ContinuousClock.Instant
     ) -> SignedToken {
         let kind = request.tokenKind(for: grant.role).name
-        metrics.tokenIssued(kind: kind, elapsed: ContinuousClock.now - start)
-        logger.debug("token issued", metadata: ["username": "\(grant.username)", "kind": "\(kind)", "resource": "\(request.resource.map(\.description) ?? "*")"])
         let (id, recordedAt) = recorder.stamp()
         let record = TokenRecord(
             id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: grant.username, role: grant.role.rawValue, kind: kind,
             resource: request.resource, keyID: TokenRecord.keyID(of: minted.token), issuedAt: minted.claims.issuedAt,
             expiresAt: minted.claims.expiresAt, sessionID: Self.sessionID(credential), clientAddress: client)
-        return SignedToken(minted: minted, record: record)
+        return SignedToken(minted: minted, record: record, grant: grant, start: start)
     }
 
     /// Records the refusal `error` stands for (a ``TokenRequestRefused``, or a failure no rule
@@ -230,8 +253,10 @@ struct TokenIssuer: Sendable {
             let (id, recordedAt) = recorder.stamp()
             recorder.refused(TokenRecord(
                 id: id, recordedAt: recordedAt, outcome: .refused, reason: refused?.reason.rawValue ?? "error", account: refused?.grant?.username ?? "-",
-                role: refused?.grant?.role.rawValue, kind: refused?.grant.map { request.tokenKind(for: $0.role).name } ?? request.routeName,
-                resource: request.resource, keyID: nil, issuedAt: nil, expiresAt: nil, sessionID: Self.sessionID(credential), clientAddress: client))
+                role: refused?.grant?.role.rawValue, kind: request.routeName,
+                // Only a plain id is kept: what else was asked for (a NUL, say) is the refusal's business, not the record's.
+                resource: request.resource.flatMap { FleetEngineIdentifier.problem(with: $0.id) == nil ? $0 : nil },
+                keyID: nil, issuedAt: nil, expiresAt: nil, sessionID: Self.sessionID(credential), clientAddress: client))
         }
         return refused?.answer ?? error
     }

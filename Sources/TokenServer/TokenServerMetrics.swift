@@ -24,6 +24,8 @@ package enum RefusalReason: String, Sendable, CaseIterable {
     case signingFailed = "signing_failed"
     /// The database did not answer or lost the connection (503).
     case databaseUnavailable = "database_unavailable"
+    /// The record of tokens cannot be written and its buffer is full (503).
+    case recordUnavailable = "record_unavailable"
     /// The session asked for more tokens a minute than `--token-requests-per-minute` (429).
     case requestLimit = "request_limit"
 }
@@ -55,6 +57,7 @@ struct TokenServerMetrics: Sendable {
     private let recordWriteFailures: Counter
     private let recordBufferFullCounter: Counter
     private let recordsWaitingGauge: Gauge
+    private let recordsDroppedCounter: Counter
 
     init(metrics: PrometheusMetrics) {
         let factory = metrics.factory
@@ -86,6 +89,13 @@ struct TokenServerMetrics: Sendable {
         self.recordWriteFailures = Counter(label: "fleetauth_token_record_write_failures_total", factory: factory)
         self.recordBufferFullCounter = Counter(label: "fleetauth_token_record_buffer_full_total", factory: factory)
         self.recordsWaitingGauge = Gauge(label: "fleetauth_token_records_waiting", factory: factory)
+        self.recordsDroppedCounter = Counter(label: "fleetauth_token_records_dropped_total", factory: factory)
+    }
+
+    /// Counts records dropped: refusals past their share of the buffer, or a record the
+    /// database refused alone.
+    func recordsDropped(_ count: Int) {
+        recordsDroppedCounter.increment(by: count)
     }
 
     /// Counts records of token requests written.
@@ -98,8 +108,7 @@ struct TokenServerMetrics: Sendable {
         recordWriteFailures.increment()
     }
 
-    /// Counts a token request refused (or a refusal's record dropped) because the record's
-    /// buffer is full.
+    /// Counts a token request refused because the record's buffer is full.
     func recordBufferFull() {
         recordBufferFullCounter.increment()
     }

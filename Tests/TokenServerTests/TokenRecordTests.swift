@@ -52,13 +52,27 @@ struct TokenRecordTests {
                 "- consumer unauthenticated trip \"t-1\"", "ann driver not_assigned vehicle \"v-2\"",
             ])
 
+            // What no rule lets through still cannot stop the record: an id PostgreSQL cannot
+            // store (a NUL) is left out of its record, and a consumer asking for a driver's token
+            // is recorded as asking for that.
+            try await client.send(.get, "/v1/tokens/driver/a%00b").expectRefusal(.unauthorized, "UNAUTHENTICATED")
+            try await client.createAccount("cai", role: "consumer")
+            try await client.token("driver/v-1", session: try await client.logIn("cai")).expectRefusal(.forbidden, "PERMISSION_DENIED")
+            #expect(try await eventually { try await store.records(matching: TokenRecordQuery(outcome: .refused)).count == 4 })
+            let odd = try await store.records(matching: TokenRecordQuery(outcome: .refused, limit: 2))
+            #expect(odd.map { "\($0.account) \($0.kind) \($0.reason ?? "") \($0.resource?.description ?? "-")" } == [
+                "cai driver wrong_role vehicle \"v-1\"", "- driver unauthenticated -",
+            ])
+            #expect(try await client.token("driver/v-1", session: session).status == .ok)
+            #expect(try await store.records(matching: TokenRecordQuery(outcome: .issued)).count == 2, "the record goes on")
+
             let listed = try await client.admin(.get, "/v1/admin/issued-tokens")
             #expect(listed.status == .ok)
             let text = String(buffer: listed.body)
             for secret in [token, session, try server.adminKey, SecretToken.hash(session)] {
                 #expect(!text.contains(secret), "no secret in the record")
             }
-            #expect(try listed.json()["issuedTokens"].map { ($0 as? [Any])?.count } == 3)
+            #expect(try listed.json()["issuedTokens"].map { ($0 as? [Any])?.count } == 6)
         }
     }
 
@@ -154,9 +168,12 @@ struct TokenRecordTests {
             // The record's own file fills; the grants' file goes on serving.
             let database = server.server.store.recordDatabase
             try await database.capSQLiteSize(atPages: nil)
+            // A flood of refusals has a share of the buffer of its own: tokens still flow.
+            for _ in 0..<20 { try await client.token("driver/v-1", session: nil).expectRefusal(.unauthorized, "UNAUTHENTICATED") }
+            #expect(try await client.token("driver/v-1", session: session).status == .ok, "refusals do not use up the tokens' share")
             // The file's last pages have room for a few records; then writes fail, five records
             // wait, and the next token is refused.
-            var handedOut = 0, full: TestResponse?
+            var handedOut = 1, full: TestResponse?
             for _ in 0..<500 where full == nil {
                 let answer = try await client.token("driver/v-1", session: session)
                 if answer.status == .ok { handedOut += 1 } else { full = answer }

@@ -11,8 +11,12 @@ import ServerStorage
 /// request waits for its own. When the store refuses writes (a full disk, a database away), the
 /// records wait in memory, the requests go on, and the writes are tried again every second
 /// until they land; none is lost while the process lives. Once ``Settings/bufferLimit`` records
-/// wait, token requests are refused (503) until the store takes them. Refusals are recorded
-/// too, without waiting. Records older than ``Settings/retention`` are pruned now and then.
+/// of tokens wait, token requests are refused (503) until the store takes them. Refusals are
+/// recorded too, without waiting, in a share of their own (as many again), so that a flood of
+/// refusals never stops tokens; past it they are dropped and counted. A batch the store refuses
+/// for what it holds (not for want of room or a connection) is written one record at a time,
+/// and a record it refuses alone is dropped and counted, so that no record blocks the others.
+/// Records older than ``Settings/retention`` are pruned now and then.
 package final class TokenRecorder: Sendable {
     /// The settings behind `--record`, `--record-buffer` and `--record-retention`.
     package struct Settings: Sendable, Hashable {
@@ -40,12 +44,16 @@ package final class TokenRecorder: Sendable {
 
     private struct Waiting {
         let record: TokenRecord
+        /// Whether it is a token's (not a refusal's): those count against the buffer.
+        var isToken: Bool { record.outcome == .issued }
         /// The request waiting for the record to be written; `nil` once it went on.
         var request: CheckedContinuation<Bool, Never>?
     }
 
     private struct State {
         var waiting: [Waiting] = []
+        /// How many of ``waiting`` are tokens' records.
+        var tokensWaiting = 0
         var flushing = false
         /// The last write was refused: records wait in memory, requests do not.
         var failing = false
@@ -78,12 +86,13 @@ package final class TokenRecorder: Sendable {
     /// Records a token about to be handed out, and returns once the record is written (or,
     /// while the store refuses writes, once it waits in memory).
     ///
-    /// - Throws: 503 ``APIError`` when ``Settings/bufferLimit`` records wait already.
+    /// - Throws: 503 ``APIError`` when ``Settings/bufferLimit`` tokens' records wait already.
     func issued(_ record: TokenRecord) async throws {
         guard settings.isOn else { return }
         let recorded = await withCheckedContinuation { (request: CheckedContinuation<Bool, Never>) in
             let (answer, flush) = state.withLock { state -> (Bool?, Bool) in
-                guard state.waiting.count < settings.bufferLimit else { return (false, false) }
+                guard state.tokensWaiting < settings.bufferLimit else { return (false, false) }
+                state.tokensWaiting += 1
                 state.waiting.append(Waiting(record: record, request: state.failing ? nil : request))
                 defer { state.flushing = true }
                 return (state.failing ? true : nil, !state.flushing)
@@ -99,17 +108,17 @@ package final class TokenRecorder: Sendable {
         }
     }
 
-    /// Records a refusal, without waiting for it to be written; dropped (and counted) when the
-    /// buffer is full.
+    /// Records a refusal, without waiting for it to be written; dropped (and counted) when
+    /// refusals' share of the buffer is full.
     func refused(_ record: TokenRecord) {
         guard settings.isOn else { return }
         let (kept, flush) = state.withLock { state -> (Bool, Bool) in
-            guard state.waiting.count < settings.bufferLimit else { return (false, false) }
+            guard state.waiting.count - state.tokensWaiting < settings.bufferLimit else { return (false, false) }
             state.waiting.append(Waiting(record: record, request: nil))
             defer { state.flushing = true }
             return (true, !state.flushing)
         }
-        if !kept { metrics.recordBufferFull() }
+        if !kept { metrics.recordsDropped(1) }
         if flush { Task { await self.flush() } }
     }
 
@@ -134,13 +143,14 @@ package final class TokenRecorder: Sendable {
             metrics.recordsWaiting(waiting)
             guard !batch.isEmpty else { return }
             do {
-                try await store.append(batch.map(\.record))
+                let dropped = try await write(batch.map(\.record))
                 let recovered = state.withLock { state -> Int? in
                     state.waiting.removeFirst(batch.count)
+                    state.tokensWaiting -= batch.count(where: \.isToken)
                     defer { state.failing = false }
                     return state.failing ? state.waiting.count : nil
                 }
-                metrics.recordsWritten(batch.count)
+                metrics.recordsWritten(batch.count - dropped)
                 if let recovered { logger.notice("the record of tokens is written again", metadata: ["stillWaiting": "\(recovered)"]) }
                 for waiting in batch { waiting.request?.resume(returning: true) }
                 pruneIfDue()
@@ -163,6 +173,26 @@ package final class TokenRecorder: Sendable {
                 for request in requests { request.resume(returning: true) }
                 try? await Task.sleep(for: Self.retryInterval)
             }
+        }
+    }
+
+    /// Writes `records` in one statement; when the store refuses it for what it holds (not
+    /// for want of room or a connection: ``DatabaseUnavailable``), one record at a time,
+    /// dropping (logging and counting) each it refuses alone. Returns how many were dropped.
+    private func write(_ records: [TokenRecord]) async throws -> Int {
+        do {
+            try await store.append(records)
+            return 0
+        } catch let error where !(error is DatabaseUnavailable) && records.count > 1 {
+            var dropped = 0
+            for record in records { dropped += try await write([record]) }
+            return dropped
+        } catch where !(error is DatabaseUnavailable) {
+            logger.error("a record of a token request was refused by the database and dropped", metadata: [
+                "id": "\(records.first?.id ?? "-")", "errorType": "\(String(reflecting: type(of: error)))",
+            ])
+            metrics.recordsDropped(records.count)
+            return records.count
         }
     }
 

@@ -50,10 +50,11 @@ extension TokenServerStore {
         }
     }
 
-    /// Writes `records` in one statement: all of them, or none.
+    /// Writes `records` in one statement: all of them, or none. A record written already (its
+    /// id is there: a write whose answer was lost, tried again) is left as it is.
     package func append(_ records: [TokenRecord]) async throws {
         guard !records.isEmpty else { return }
-        let insert = recordDatabase.sql.insert(into: "token_server_token_records").columns(Self.recordColumns)
+        let insert = recordDatabase.sql.insert(into: "token_server_token_records").columns(Self.recordColumns).ignoringConflicts(with: "id")
         for record in records {
             let ids = ResourceKind.allCases.map { kind in record.resource?.kind == kind ? record.resource?.id : nil }
             let values: [(any Encodable & Sendable)?] = [
