@@ -321,6 +321,7 @@ let package = Package(
                 "TokenServer",
                 "FleetEngineProtos",
                 server("ArgumentParser", "swift-argument-parser"),
+                server("SQLKit", "sql-kit"),
                 server("Logging", "swift-log"),
                 server("NIOHTTP2", "swift-nio-http2"),
                 server("NIOHPACK", "swift-nio-http2"),

@@ -91,10 +91,11 @@ if $quick; then
     run fleet-engine-scale --sizes 1000 5000 --calls 10 --seconds 1 --rounds 1 --creations 500 --grpc-create "$grpc_cpp/create-load"
     run deliveries --sizes 1000 5000 --calls 10 --batches 2
     run console --vehicles 1000 --reporters 100 --connections 4 --seconds 1 --rounds 1
+    run token-record --records 2000 --vehicles 100 --queries 20
 else
     run codecs
     run token-server --c-server "$c_token_server/token-server"
-    for command in token-server-operations keyless fleet-store; do
+    for command in token-server-operations keyless fleet-store token-record; do
         run "$command"
     done
     run fleet-engine --grpc-load "$grpc_cpp/update-load"
