@@ -52,6 +52,36 @@ struct TokenRequestRefused: Error {
     let grant: SessionGrant?
 }
 
+/// Who asks for a token: the credential, with a session token hashed once for every use of
+/// the request (the store's lookup, the request limit, the record), and the client's address.
+private struct Caller: Sendable {
+    /// A credential as the checks use it.
+    enum Credential: Sendable {
+        /// A session, by the SHA-256 the store keeps of its token.
+        case session(tokenHash: String)
+        /// An OpenID Connect ID token.
+        case idToken(String)
+    }
+
+    let credential: Credential?
+    let address: String?
+
+    init(_ credential: BearerCredential?, address: String?) {
+        switch credential {
+        case .session(let token): self.credential = .session(tokenHash: SecretToken.hash(token))
+        case .idToken(let token): self.credential = .idToken(token)
+        case nil: self.credential = nil
+        }
+        self.address = address
+    }
+
+    /// The record's id of the caller's session (``TokenRecord/sessionID(ofHash:)``), if it has one.
+    var sessionID: String? {
+        guard case .session(let tokenHash) = credential else { return nil }
+        return TokenRecord.sessionID(ofHash: tokenHash)
+    }
+}
+
 /// A token signed, and the record to write before it is handed out.
 private struct SignedToken: Sendable {
     let minted: MintedToken
@@ -97,12 +127,13 @@ struct TokenIssuer: Sendable {
     /// request's id (403 for `*` or any id that is not plain), role and assignment (403), then
     /// signs, and hands the token out once its record is written. Every refusal is recorded.
     func issue(_ request: TokenRequest, credential: BearerCredential?, client: String?) async throws -> MintedToken {
+        let caller = Caller(credential, address: client)
         do {
-            let signed = try await sign(request, credential: credential, client: client)
+            let signed = try await sign(request, by: caller)
             try await handOut(signed)
             return signed.minted
         } catch {
-            throw recordRefusal(error, of: request, credential: credential, client: client)
+            throw recordRefusal(error, of: request, by: caller)
         }
     }
 
@@ -114,12 +145,13 @@ struct TokenIssuer: Sendable {
     func issueWithoutWaiting(
         _ request: TokenRequest, credential: BearerCredential?, client: String?
     ) throws -> (minted: MintedToken, recording: (@Sendable () async throws -> Void)?)? {
+        let caller = Caller(credential, address: client)
         let signed: SignedToken
         do {
-            guard let done = try signWithoutWaiting(request, credential: credential, client: client) else { return nil }
+            guard let done = try signWithoutWaiting(request, by: caller) else { return nil }
             signed = done
         } catch {
-            throw recordRefusal(error, of: request, credential: credential, client: client)
+            throw recordRefusal(error, of: request, by: caller)
         }
         guard recorder.settings.isOn else {
             counted(signed)
@@ -129,7 +161,7 @@ struct TokenIssuer: Sendable {
             do {
                 try await handOut(signed)
             } catch {
-                throw recordRefusal(error, of: request, credential: credential, client: client)
+                throw recordRefusal(error, of: request, by: caller)
             }
         })
     }
@@ -154,15 +186,15 @@ struct TokenIssuer: Sendable {
     }
 
     /// The checks and the signature of ``issue(_:credential:client:)``.
-    private func sign(_ request: TokenRequest, credential: BearerCredential?, client: String?) async throws -> SignedToken {
+    private func sign(_ request: TokenRequest, by caller: Caller) async throws -> SignedToken {
         let start = ContinuousClock.now
         let grant: SessionGrant
         do {
-            grant = try await self.grant(for: credential, resource: request.resource)
+            grant = try await self.grant(for: caller, resource: request.resource)
         } catch let unavailable as DatabaseUnavailable {
             throw refusal(.databaseUnavailable, APIError(unavailable))
         }
-        try admit(credential, grant: grant)
+        try admit(caller, grant: grant)
         try authorize(request, grant: grant)
         let minted: MintedToken
         do {
@@ -171,40 +203,40 @@ struct TokenIssuer: Sendable {
             logger.warning("token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
             throw refusal(.signingFailed, error, grant)
         }
-        return issued(minted, request, for: grant, credential: credential, client: client, since: start)
+        return issued(minted, request, for: grant, by: caller, since: start)
     }
 
-    /// ``sign(_:credential:client:)`` on the calling thread, or `nil` when it would wait.
-    private func signWithoutWaiting(_ request: TokenRequest, credential: BearerCredential?, client: String?) throws -> SignedToken? {
+    /// ``sign(_:by:)`` on the calling thread, or `nil` when it would wait.
+    private func signWithoutWaiting(_ request: TokenRequest, by caller: Caller) throws -> SignedToken? {
         let start = ContinuousClock.now
         guard signers.signsWithoutWaiting else { return nil }
         let grant: SessionGrant
-        switch credential {
+        switch caller.credential {
         case nil:
             throw missingCredentials()
         case .idToken:
             return nil
-        case .session(let token):
+        case .session(let tokenHash):
             do {
-                guard let found = try store.sessionGrantWithoutWaiting(tokenHash: SecretToken.hash(token), now: options.epochSeconds, resource: request.resource)
+                guard let found = try store.sessionGrantWithoutWaiting(tokenHash: tokenHash, now: options.epochSeconds, resource: request.resource)
                 else { throw invalidSession() }
                 grant = found
             } catch is FleetDatabase.WouldWait {
                 return nil
             }
         }
-        try admit(credential, grant: grant)
+        try admit(caller, grant: grant)
         try authorize(request, grant: grant)
         guard let minted = try signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else { return nil }
-        return issued(minted, request, for: grant, credential: credential, client: client, since: start)
+        return issued(minted, request, for: grant, by: caller, since: start)
     }
 
     /// Counts the request against its session's limit (an ID token's: its account's), and
     /// refuses it (429 with `Retry-After`) over the limit. A request the rules would refuse
     /// counts too: a loop asking for the wrong vehicle is a loop.
-    private func admit(_ credential: BearerCredential?, grant: SessionGrant) throws {
-        let caller = if case .session(let token) = credential { "session " + SecretToken.hash(token) } else { "account " + grant.username }
-        guard case .limited(let retryAfter, let isFirst) = limit.admit(caller) else { return }
+    private func admit(_ caller: Caller, grant: SessionGrant) throws {
+        let key = if case .session(let tokenHash) = caller.credential { "session " + tokenHash } else { "account " + grant.username }
+        guard case .limited(let retryAfter, let isFirst) = limit.admit(key) else { return }
         metrics.tokenRequestLimited()
         throw refusal(.requestLimit, .resourceExhausted(
             "too many token requests from this session: at most \(limit.perMinute) a minute; ask again after Retry-After", retryAfter: retryAfter
@@ -233,21 +265,20 @@ struct TokenIssuer: Sendable {
 
     /// A token signed for `grant`, with its record.
     private func issued(
-        _ minted: MintedToken, _ request: TokenRequest, for grant: SessionGrant, credential: BearerCredential?, client: String?,
-        since start: ContinuousClock.Instant
+        _ minted: MintedToken, _ request: TokenRequest, for grant: SessionGrant, by caller: Caller, since start: ContinuousClock.Instant
     ) -> SignedToken {
         let kind = request.tokenKind(for: grant.role).name
         let (id, recordedAt) = recorder.stamp()
         let record = TokenRecord(
             id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: grant.username, role: grant.role.rawValue, kind: kind,
             resource: request.resource, keyID: TokenRecord.keyID(of: minted.token), issuedAt: minted.claims.issuedAt,
-            expiresAt: minted.claims.expiresAt, sessionID: Self.sessionID(credential), clientAddress: client)
+            expiresAt: minted.claims.expiresAt, sessionID: caller.sessionID, clientAddress: caller.address)
         return SignedToken(minted: minted, record: record, grant: grant, start: start)
     }
 
     /// Records the refusal `error` stands for (a ``TokenRequestRefused``, or a failure no rule
     /// expects), and returns what to answer with.
-    private func recordRefusal(_ error: any Error, of request: TokenRequest, credential: BearerCredential?, client: String?) -> any Error {
+    private func recordRefusal(_ error: any Error, of request: TokenRequest, by caller: Caller) -> any Error {
         let refused = error as? TokenRequestRefused
         if recorder.settings.isOn {
             let (id, recordedAt) = recorder.stamp()
@@ -256,24 +287,18 @@ struct TokenIssuer: Sendable {
                 role: refused?.grant?.role.rawValue, kind: request.routeName,
                 // Only a plain id is kept: what else was asked for (a NUL, say) is the refusal's business, not the record's.
                 resource: request.resource.flatMap { FleetEngineIdentifier.problem(with: $0.id) == nil ? $0 : nil },
-                keyID: nil, issuedAt: nil, expiresAt: nil, sessionID: Self.sessionID(credential), clientAddress: client))
+                keyID: nil, issuedAt: nil, expiresAt: nil, sessionID: caller.sessionID, clientAddress: caller.address))
         }
         return refused?.answer ?? error
     }
 
-    /// The record's id of the session `credential` is, if it is one.
-    private static func sessionID(_ credential: BearerCredential?) -> String? {
-        guard case .session(let token) = credential else { return nil }
-        return TokenRecord.sessionID(ofHash: SecretToken.hash(token))
-    }
-
-    /// The grant of the session or linked identity the credential stands for.
-    private func grant(for credential: BearerCredential?, resource: Resource?) async throws -> SessionGrant {
-        switch credential {
+    /// The grant of the session or linked identity the caller's credential stands for.
+    private func grant(for caller: Caller, resource: Resource?) async throws -> SessionGrant {
+        switch caller.credential {
         case nil:
             throw missingCredentials()
-        case .session(let token):
-            let grant = try await store.sessionGrant(tokenHash: SecretToken.hash(token), now: options.epochSeconds, resource: resource)
+        case .session(let tokenHash):
+            let grant = try await store.sessionGrant(tokenHash: tokenHash, now: options.epochSeconds, resource: resource)
             guard let grant else { throw invalidSession() }
             return grant
         case .idToken(let token):

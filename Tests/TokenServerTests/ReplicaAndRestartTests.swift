@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Replicas and restarts")
 struct ReplicaAndRestartTests {
-    @Test("two servers on one PostgreSQL serve one fleet: log in on one, get tokens from the other, revoke anywhere")
+    @Test("two servers on one PostgreSQL serve one fleet: log in on one, get tokens from the other, one record, revoke anywhere")
     func replicas() async throws {
         try await TestDatabase.with(.postgres) { database in
             let dataDirectory = database.folder + "/shared-data"
@@ -21,6 +21,9 @@ struct ReplicaAndRestartTests {
                     let session = try await one.logIn("ann")
                     let verified = try await two.token("driver/v-1", session: session).verifiedToken(try await verifier(from: one))
                     #expect(verified.claims.authorization.vehicleID == "v-1")
+                    // The record is one: the token the second replica handed out is listed by the first.
+                    let held = try await one.admin(.get, "/v1/admin/issued-tokens?vehicle=v-1&valid=true")
+                    #expect((try held.json()["issuedTokens"] as? [[String: Any]])?.map { $0["account"] as? String } == ["ann"], "\(String(buffer: held.body))")
                     #expect(try await two.admin(.delete, "/v1/admin/vehicles/v-1/driver").status == .noContent)
                     try await one.token("driver/v-1", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
                     #expect(try await one.send(.delete, "/v1/sessions/current", bearer: session).status == .noContent)

@@ -12,15 +12,6 @@ import Testing
 /// refuses writes; retention.
 @Suite("The record of tokens")
 struct TokenRecordTests {
-    /// Polls `condition` for up to 5 s: refusals are recorded without the request waiting.
-    private func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<100 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
-    }
-
     @Test("a token's record is written before the token is handed out; refusals are recorded with their reason; no secret in either", arguments: StoreBackend.allCases)
     func recordsIssuedAndRefused(backend: StoreBackend) async throws {
         let clock = TestClock()
@@ -46,7 +37,7 @@ struct TokenRecordTests {
 
             try await client.token("driver/v-2", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
             try await client.token("consumer/t-1", session: nil).expectRefusal(.unauthorized, "UNAUTHENTICATED")
-            #expect(try await eventually { try await store.records(matching: TokenRecordQuery(outcome: .refused)).count == 2 })
+            try await waitUntil("both refusals recorded") { try await store.records(matching: TokenRecordQuery(outcome: .refused)).count == 2 }
             let refused = try await store.records(matching: TokenRecordQuery(outcome: .refused))
             #expect(refused.map { "\($0.account) \($0.kind) \($0.reason ?? "") \($0.resource?.description ?? "")" } == [
                 "- consumer unauthenticated trip \"t-1\"", "ann driver not_assigned vehicle \"v-2\"",
@@ -58,7 +49,7 @@ struct TokenRecordTests {
             try await client.send(.get, "/v1/tokens/driver/a%00b").expectRefusal(.unauthorized, "UNAUTHENTICATED")
             try await client.createAccount("cai", role: "consumer")
             try await client.token("driver/v-1", session: try await client.logIn("cai")).expectRefusal(.forbidden, "PERMISSION_DENIED")
-            #expect(try await eventually { try await store.records(matching: TokenRecordQuery(outcome: .refused)).count == 4 })
+            try await waitUntil { try await store.records(matching: TokenRecordQuery(outcome: .refused)).count == 4 }
             let odd = try await store.records(matching: TokenRecordQuery(outcome: .refused, limit: 2))
             #expect(odd.map { "\($0.account) \($0.kind) \($0.reason ?? "") \($0.resource?.description ?? "-")" } == [
                 "cai driver wrong_role vehicle \"v-1\"", "- driver unauthenticated -",
@@ -98,7 +89,7 @@ struct TokenRecordTests {
             let holders = try await page("vehicle=v-1&valid=true")
             #expect(holders.entries.map { $0["account"] as? String } == ["ann"])
             #expect(holders.entries.first?["vehicleId"] as? String == "v-1" && holders.entries.first?["kid"] as? String == TestKeys.driver.privateKeyID)
-            #expect(try await eventually { try await page("outcome=refused").entries.count == 1 })
+            try await waitUntil { try await page("outcome=refused").entries.count == 1 }
             #expect(try await page("outcome=refused").entries.first?["reason"] as? String == "not_assigned")
             #expect(try await page("account=cai&outcome=issued").entries.count == 5)
 
@@ -136,7 +127,7 @@ struct TokenRecordTests {
             #expect(try await client.token("driver/v-1", session: session).status == .ok)
             try await client.token("driver/v-9", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
             let store = server.server.store
-            #expect(try await eventually { try await store.records(matching: TokenRecordQuery()).count == 2 })
+            try await waitUntil { try await store.records(matching: TokenRecordQuery()).count == 2 }
             let folder = server.configuration.dataDirectory
 
             let lines = try await ChildProcess.runFleetauth(["audit", "--data-dir", folder, "--json"])
@@ -185,9 +176,9 @@ struct TokenRecordTests {
 
             try await database.capSQLiteSize(atPages: 1 << 30)
             let store = server.server.store
-            #expect(
-                try await eventually { try await store.records(matching: TokenRecordQuery(outcome: .issued, limit: 1000)).count == handedOut },
-                "every token handed out has its record once the store takes writes")
+            try await waitUntil("every token handed out has its record once the store takes writes") {
+                try await store.records(matching: TokenRecordQuery(outcome: .issued, limit: 1000)).count == handedOut
+            }
             #expect(try await client.token("driver/v-1", session: session).status == .ok)
             let metrics = String(buffer: try await client.send(.get, "/metrics").body)
             #expect((PrometheusText.value(of: "fleetauth_token_record_write_failures_total", in: metrics) ?? 0) >= 1)
@@ -208,7 +199,7 @@ struct TokenRecordTests {
             clock.advance(by: 2 * 3600)
             #expect(try await client.token("driver/v-1", session: try await client.logIn("ann")).status == .ok)
             let store = server.server.store
-            #expect(try await eventually { try await store.records(matching: TokenRecordQuery()).count == 1 }, "the old record pruned, the new one kept")
+            try await waitUntil("the old record pruned, the new one kept") { try await store.records(matching: TokenRecordQuery()).count == 1 }
         }
         var off = TestServer.options()
         off.record = TokenRecorder.Settings(isOn: false)

@@ -1,5 +1,6 @@
 import FleetTokens
 import Foundation
+import LeanCodecs
 import Locking
 
 /// One token request as the record keeps it: a token handed out, or a refusal with its
@@ -68,10 +69,11 @@ package struct TokenRecord: Sendable, Equatable {
         "s-" + tokenHash.prefix(16)
     }
 
-    /// The `kid` in a signed token's header.
+    /// The `kid` in a signed token's header, read from the header alone (the payload and
+    /// signature are not decoded).
     static func keyID(of token: String) -> String? {
-        guard let parts = try? CompactToken(token) else { return nil }
-        return (try? JOSEHeader(json: parts.header))?.keyID
+        guard let header = token.split(separator: ".", maxSplits: 1).first, let json = Base64URL.decode(header) else { return nil }
+        return (try? JOSEHeader(json: json))?.keyID
     }
 }
 
@@ -87,9 +89,12 @@ struct TokenRecordIDs: Sendable {
             counter &+= 1
             return counter
         }
-        let digits = String(milliseconds)
-        let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        return String(repeating: "0", count: max(0, 14 - digits.count)) + digits
-            + String(format: "%08x", count) + String(repeating: "0", count: 8 - random.count) + random
+        return Self.padded(String(milliseconds), to: 14) + Self.padded(String(count, radix: 16), to: 8)
+            + Self.padded(String(UInt32.random(in: 0...UInt32.max), radix: 16), to: 8)
+    }
+
+    /// `digits` with zeros before them, `width` long.
+    private static func padded(_ digits: String, to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
