@@ -19,8 +19,8 @@ struct BenchFleet {
     }
 
     let drivers: [Driver]
-    /// The signing keys the token server made in the data directory.
-    let keys: SigningKeys
+    /// The accounts and keys the token server publishes, as a verifier trusts them.
+    let trustedAccounts: [TrustedServiceAccount]
     /// The driver role's key file, which the competitor signs with too.
     let driverKeyFile: String
     /// When every session ends, in epoch seconds.
@@ -55,7 +55,7 @@ struct BenchFleet {
         }
         await server.shutdown()
         let keyFile = URL(fileURLWithPath: configuration.keysDirectory).appendingPathComponent("\(FleetEngineRole.driverSDKUser.shortName).json").path
-        return BenchFleet(drivers: drivers, keys: server.keys, driverKeyFile: keyFile, sessionsExpireAt: expiresAt)
+        return BenchFleet(drivers: drivers, trustedAccounts: server.keyRing.publishedAccounts, driverKeyFile: keyFile, sessionsExpireAt: expiresAt)
     }
 
     /// Writes `SESSION VEHICLE` lines, one per driver (mode 0600), for the wrk script.

@@ -91,7 +91,7 @@ struct ConsoleBench: AsyncParsableCommand {
     }
 
     private func measure(_ servers: LocalFleet, _ browser: WebDriverSession) async throws -> Report {
-        let keys = await servers.tokenServer.keys
+        let keys = await servers.tokenServer.keyRing.signingKeys
         guard let serverKey = keys.key(for: .serviceSuperUser), let driverKey = keys.key(for: .driverSDKUser) else {
             throw CommandFailure("the token server has no server or driver key")
         }

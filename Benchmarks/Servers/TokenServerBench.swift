@@ -355,7 +355,7 @@ struct TokenServerBench: AsyncParsableCommand {
     /// competitors do the same work.
     private static func checkSameAnswers(server: ServerProcess, fleet: BenchFleet) async throws {
         guard fleet.drivers.count >= 2 else { throw ValidationError("--vehicles must be at least 2") }
-        let verifier = TokenVerifier(trusting: fleet.keys.trustedAccounts)
+        let verifier = TokenVerifier(trusting: fleet.trustedAccounts)
         let (first, second) = (fleet.drivers[0], fleet.drivers[1])
         do {
             let (granted, status) = try await tokenAnswer(port: server.port, driver: first, vehicleID: first.vehicleID)

@@ -197,7 +197,7 @@ struct DemoRun {
 
     /// The token server's signing key of `role`.
     static func key(_ tokenServer: TokenServer, _ role: FleetEngineRole) throws -> ServiceAccountKey {
-        guard let key = tokenServer.keys.key(for: role) else { throw DemoFailure("the token server has no \(role.rawValue) key") }
+        guard let key = tokenServer.keyRing.signingKeys.key(for: role) else { throw DemoFailure("the token server has no \(role.rawValue) key") }
         return key
     }
 

@@ -87,7 +87,7 @@ package actor LocalFleet {
 
     /// Opens the token server again from its data directory and serves it on its port.
     package func restartTokenServer() async throws {
-        let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: tokenServer.keys.projectID, options: options)
+        let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: tokenServer.keyRing.projectID, options: options)
         tokenServer = try await TokenServer.open(configuration, metrics: metrics, logger: logger)
         try await startTokenServer()
     }

@@ -29,9 +29,9 @@ package enum LocalServers {
 
 extension LocalFleetEngine {
     /// The local Fleet Engine as `serve` and `demo` run it: serving the token server's project
-    /// from `database` by the token server's clock, trusting each of its signing keys with its
-    /// role, and the accounts it signs as through IAM by email, with the keys `googleCertsURL`
-    /// publishes; with a gRPC door when `grpcPort` is given, and the console `console` allows.
+    /// from `database` by the token server's clock, trusting each of its published signing keys
+    /// with its role (as they rotate), and the accounts it signs as through IAM by email, with
+    /// the keys `googleCertsURL` publishes; with a gRPC door when `grpcPort` is given, and the console `console` allows.
     package init(
         trusting tokenServer: TokenServer,
         googleCertsURL: String = LocalFleetEngineConfiguration.defaultGoogleCertsURL,
@@ -45,14 +45,14 @@ extension LocalFleetEngine {
         onGRPCStarted: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) {
         let keyless = tokenServer.options.keyless.signers.map { GoogleManagedAccount(email: $0.value, role: $0.key) }
-        self.init(
-            configuration: .init(
-                projectID: tokenServer.keys.projectID, trustedAccounts: tokenServer.keys.trustedAccounts,
-                googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
-                host: host, port: port, grpcPort: grpcPort, console: console, now: tokenServer.options.now,
-                lifecycle: tokenServer.options.lifecycle, accessLog: tokenServer.options.accessLog, tls: tokenServer.options.tls,
-                onStarted: onStarted,
-                onGRPCStarted: onGRPCStarted),
-            store: SQLFleetStore(database: database), logger: logger)
+        var configuration = LocalFleetEngineConfiguration(
+            projectID: tokenServer.keyRing.projectID, trustedAccounts: tokenServer.keyRing.publishedAccounts,
+            googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
+            host: host, port: port, grpcPort: grpcPort, console: console, now: tokenServer.options.now,
+            lifecycle: tokenServer.options.lifecycle, accessLog: tokenServer.options.accessLog, tls: tokenServer.options.tls,
+            onStarted: onStarted,
+            onGRPCStarted: onGRPCStarted)
+        configuration.followsTrustedAccounts = { [keyRing = tokenServer.keyRing] trust in keyRing.onPublish(trust) }
+        self.init(configuration: configuration, store: SQLFleetStore(database: database), logger: logger)
     }
 }

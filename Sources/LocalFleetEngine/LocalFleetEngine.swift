@@ -53,6 +53,7 @@ package struct LocalFleetEngine: Service {
         ) { accounts in
             TokenVerifier(trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: configuration.now)
         }
+        configuration.followsTrustedAccounts?({ authenticator.trust($0) })
         authenticator.startLoadingKeys()
         let core = FleetEngineCore(
             state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator, now: configuration.now,

@@ -98,7 +98,8 @@ struct TokenIssuer: Sendable {
     let options: TokenServerOptions
     let metrics: TokenServerMetrics
     let logger: Logger
-    private let signers: RoleSigners
+    /// The signing keys and their signers, as rotations change them.
+    private let keyRing: SigningKeyRing
     /// Checks ID tokens; `nil` when no OpenID Connect issuer is trusted.
     private let idTokens: IDTokenVerifier?
     /// Token requests per session per minute.
@@ -106,12 +107,12 @@ struct TokenIssuer: Sendable {
     /// The record of token requests.
     let recorder: TokenRecorder
 
-    init(store: TokenServerStore, keys: SigningKeys, options: TokenServerOptions, metrics: TokenServerMetrics, logger: Logger) throws {
+    init(store: TokenServerStore, keyRing: SigningKeyRing, options: TokenServerOptions, metrics: TokenServerMetrics, logger: Logger) {
         self.store = store
         self.options = options
         self.metrics = metrics
         self.logger = logger
-        self.signers = try RoleSigners(keys: keys, keyless: options.keyless, options: options)
+        self.keyRing = keyRing
         self.idTokens = options.oidc.isEnabled ? IDTokenVerifier(settings: options.oidc, now: options.now, logger: logger) : nil
         self.limit = TokenRequestLimit(perMinute: options.tokenRequestsPerMinute, now: options.now)
         self.recorder = TokenRecorder(settings: options.record, store: store, metrics: metrics, logger: logger, now: options.now)
@@ -119,7 +120,7 @@ struct TokenIssuer: Sendable {
 
     /// Why tokens cannot be signed now, for `/readyz`; `nil` when they can.
     func signingProblem() async -> String? {
-        await signers.readinessProblem()
+        await keyRing.signers.readinessProblem()
     }
 
     /// Checks the credential (401; 403 for an ID token no account is linked to; 503 when the
@@ -198,7 +199,7 @@ struct TokenIssuer: Sendable {
         try authorize(request, grant: grant)
         let minted: MintedToken
         do {
-            minted = try await signers.token(request.tokenKind(for: grant.role), for: grant.role, resourceID: request.resource?.id ?? FleetEngineIdentifier.wildcard)
+            minted = try await keyRing.signers.token(request.tokenKind(for: grant.role), for: grant.role, resourceID: request.resource?.id ?? FleetEngineIdentifier.wildcard)
         } catch let error as APIError {
             logger.warning("token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
             throw refusal(.signingFailed, error, grant)
@@ -209,7 +210,7 @@ struct TokenIssuer: Sendable {
     /// ``sign(_:by:)`` on the calling thread, or `nil` when it would wait.
     private func signWithoutWaiting(_ request: TokenRequest, by caller: Caller) throws -> SignedToken? {
         let start = ContinuousClock.now
-        guard signers.signsWithoutWaiting else { return nil }
+        guard keyRing.signers.signsWithoutWaiting else { return nil }
         let grant: SessionGrant
         switch caller.credential {
         case nil:
@@ -227,7 +228,7 @@ struct TokenIssuer: Sendable {
         }
         try admit(caller, grant: grant)
         try authorize(request, grant: grant)
-        guard let minted = try signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else { return nil }
+        guard let minted = try keyRing.signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else { return nil }
         return issued(minted, request, for: grant, by: caller, since: start)
     }
 

@@ -11,14 +11,13 @@ import ServerStorage
 /// caller is assigned to the vehicle, trip, delivery vehicle or tracking id it asks about, and
 /// returns a short-lived token scoped to it, signed with one key per Fleet Engine role.
 ///
-/// Build one from a data directory with ``open(_:metrics:logger:)``, or from parts already
-/// at hand with ``init(store:keys:options:metrics:logger:)``; then serve
+/// Build one from a data directory with ``open(_:metrics:logger:)``; then serve
 /// ``application(host:port:onRunning:)`` or mount ``buildRouter()`` yourself.
 package final class TokenServer: Sendable {
     /// Accounts, assignments, sessions, admin key.
     package let store: TokenServerStore
-    /// The signing keys, one per role.
-    package let keys: SigningKeys
+    /// The signing keys, rotated with no restart.
+    package let keyRing: SigningKeyRing
     /// Where the server's metrics are recorded.
     package let metrics: PrometheusMetrics
     /// Lifetimes, bcrypt cost, throttling, clock.
@@ -31,7 +30,6 @@ package final class TokenServer: Sendable {
     let accounts: AccountAdministration
     let throttle: LoginThrottle
     let issuer: TokenIssuer
-    let jsonWebKeySet: Data
     /// Which web pages may call the session and token routes.
     let crossOrigin: CrossOriginPolicy
     /// The claim on the data directory of a server on SQLite (replicas share PostgreSQL).
@@ -39,20 +37,9 @@ package final class TokenServer: Sendable {
     /// The token answers being computed in the channel pipeline, which ``shutdown()`` waits for.
     private let tokenAnswersInFlight = PipelineAnswersInFlight()
 
-    /// A server over an open store and loaded keys. The caller closes the store.
-    package convenience init(
-        store: TokenServerStore,
-        keys: SigningKeys,
-        options: TokenServerOptions = .init(),
-        metrics: PrometheusMetrics = .init(),
-        logger: Logger = Logger(label: "fleetauth.token-server")
-    ) throws {
-        try self.init(store: store, keys: keys, options: options, metrics: metrics, logger: logger, adminKeySetup: nil, directoryLock: nil)
-    }
-
     private init(
         store: TokenServerStore,
-        keys: SigningKeys,
+        keyRing: SigningKeyRing,
         options: TokenServerOptions,
         metrics: PrometheusMetrics,
         logger: Logger,
@@ -61,7 +48,7 @@ package final class TokenServer: Sendable {
     ) throws {
         try options.oidc.check()
         self.store = store
-        self.keys = keys
+        self.keyRing = keyRing
         self.options = options
         self.metrics = metrics
         self.logger = logger
@@ -69,13 +56,13 @@ package final class TokenServer: Sendable {
         self.directoryLock = directoryLock
         self.accounts = AccountAdministration(store: store, hasher: PasswordHasher(cost: options.bcryptCost), now: options.now)
         self.throttle = LoginThrottle(policy: options.loginThrottle, now: options.now)
-        self.issuer = try TokenIssuer(store: store, keys: keys, options: options, metrics: TokenServerMetrics(metrics: metrics), logger: logger)
-        self.jsonWebKeySet = try keys.jsonWebKeySet().jsonRepresentation()
+        self.issuer = TokenIssuer(store: store, keyRing: keyRing, options: options, metrics: TokenServerMetrics(metrics: metrics), logger: logger)
         self.crossOrigin = .tokenServer(allowing: options.allowedOrigins, metrics: metrics)
     }
 
-    /// Opens (or on first start creates) the data directory: `keys/<role>.json`, the SQLite
-    /// database (unless a PostgreSQL URL is configured) and `admin-key`. On SQLite the server
+    /// Opens (or on first start creates) the data directory: the SQLite database (unless a
+    /// PostgreSQL URL is configured), the signing keys (``SigningKeyRing``, written out to
+    /// `keys/`) and `admin-key`; the keys are then followed for rotations. On SQLite the server
     /// claims the directory (`token-server.lock`): a second server on it refuses to start,
     /// saying which process has it.
     package static func open(
@@ -93,19 +80,25 @@ package final class TokenServer: Sendable {
         let directoryLock = configuration.databaseURL == nil
             ? try DataDirectoryLock.acquire(directory: configuration.dataDirectory, name: "token-server", server: "token server")
             : nil
-        let keys = try SigningKeys.loadOrCreate(
-            directory: configuration.keysDirectory,
-            projectID: configuration.projectID,
-            except: Set(configuration.options.keyless.signers.keys)
-        )
-        let store = try await TokenServerStore.open(configuration.databaseLocation, logger: logger)
+        let store: TokenServerStore
         do {
+            store = try await TokenServerStore.open(configuration.databaseLocation, logger: logger)
+        } catch {
+            directoryLock?.release()
+            throw error
+        }
+        do {
+            let keyRing = try await SigningKeyRing.open(
+                store: store, folder: configuration.keysDirectory, projectID: configuration.projectID, options: configuration.options, logger: logger)
             let setup = try await AdminKeyFile.ensure(path: configuration.adminKeyPath, store: store, now: configuration.options.epochSeconds)
-            return try TokenServer(
-                store: store, keys: keys, options: configuration.options, metrics: metrics, logger: logger, adminKeySetup: setup,
+            let server = try TokenServer(
+                store: store, keyRing: keyRing, options: configuration.options, metrics: metrics, logger: logger, adminKeySetup: setup,
                 directoryLock: directoryLock)
+            keyRing.startFollowing()
+            return server
         } catch {
             await store.close()
+            directoryLock?.release()
             throw error
         }
     }
@@ -170,7 +163,9 @@ package final class TokenServer: Sendable {
         var failure: (any Error)?
         do {
             try await withTaskExecutorPreference(EventLoopTaskExecutor(group: loops)) {
-                try await ServerProcess.run([application], lifecycle: options.lifecycle, tls: options.tls, logger: logger)
+                try await ServerProcess.run([application], lifecycle: options.lifecycle, tls: options.tls, logger: logger) {
+                    await self.keyRing.importKeyFiles()
+                }
             }
         } catch {
             failure = error
@@ -183,6 +178,7 @@ package final class TokenServer: Sendable {
     /// Waits for the token answers still being computed and their records, closes the store (and its database,
     /// if the server opened it), and gives up the data directory.
     package func shutdown() async {
+        keyRing.stopFollowing()
         await tokenAnswersInFlight.drained()
         await issuer.recorder.finish()
         await store.close()

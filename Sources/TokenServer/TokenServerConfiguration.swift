@@ -20,6 +20,9 @@ package struct TokenServerOptions: Sendable {
     package var oidc: OIDCSettings
     /// The roles that sign through IAM instead of key files (none by default), and reuse.
     package var keyless: KeylessSigning
+    /// How long a replaced signing key stays published after its last token can have expired
+    /// (60 s by default): replicas that signed with it until they heard of the rotation.
+    package var keyOverlap: Duration
     /// The web origins whose pages may log in and get tokens (none by default).
     package var allowedOrigins: AllowedOrigins
     /// Whether the example web page is served under `/examples/` (`serve` and `demo`).
@@ -43,6 +46,7 @@ package struct TokenServerOptions: Sendable {
         record: TokenRecorder.Settings = .init(),
         oidc: OIDCSettings = .init(),
         keyless: KeylessSigning = .init(),
+        keyOverlap: Duration = .seconds(60),
         allowedOrigins: AllowedOrigins = .none,
         servesExamples: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() },
@@ -61,6 +65,7 @@ package struct TokenServerOptions: Sendable {
         self.record = record
         self.oidc = oidc
         self.keyless = keyless
+        self.keyOverlap = keyOverlap
         self.allowedOrigins = allowedOrigins
         self.servesExamples = servesExamples
         self.now = now

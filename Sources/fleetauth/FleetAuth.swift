@@ -21,6 +21,7 @@ struct FleetAuth: AsyncParsableCommand {
             AccountsCommand.self,
             AssignCommand.self,
             AuditCommand.self,
+            KeysCommand.self,
         ]
     )
 

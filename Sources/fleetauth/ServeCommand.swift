@@ -54,6 +54,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var tokenRequests: TokenRequestOptions
 
+    @OptionGroup var signingKeys: SigningKeyOptions
+
     @OptionGroup var console: ConsoleOptions
 
     @OptionGroup var runtime: ServerRuntimeOptions
@@ -82,7 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// SIGTERM or SIGINT, then closes them.
     private func serve(signingThrough local: LocalKeyless?, logger: Logger) async throws {
         let options = TokenServerOptions(
-            tokenLifetime: .seconds(tokenLifetime), tokenRequestsPerMinute: tokenRequests.tokenRequestsPerMinute, record: tokenRequests.record, keyless: local?.signing(project: project) ?? KeylessSigning(),
+            tokenLifetime: .seconds(tokenLifetime), tokenRequestsPerMinute: tokenRequests.tokenRequestsPerMinute, record: tokenRequests.record,
+            keyless: local?.signing(project: project) ?? KeylessSigning(), keyOverlap: signingKeys.overlap,
             allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true, lifecycle: runtime.lifecycle(),
             accessLog: runtime.accessLog, tls: try runtime.tlsCertificates())
         let (tokenServer, database, engineLock) = try await LocalServers.open(
@@ -90,7 +93,7 @@ struct ServeCommand: AsyncParsableCommand {
         defer { engineLock.release() }
         let banner = ServeBanner(
             dataDirectory: dataDir, project: project, host: host, scheme: runtime.scheme, adminKey: tokenServer.adminKeySetup,
-            accounts: tokenServer.keys.trustedAccounts.count + options.keyless.signers.count, database: database.location,
+            accounts: tokenServer.keyRing.publishedAccounts.count + options.keyless.signers.count, database: database.location,
             googleStandIn: local?.baseURL, console: console.describe(access: try console.access(host: host), baseURL: "\(runtime.scheme)://\(host):PORT"))
         let engine = LocalFleetEngine(
             trusting: tokenServer, googleCertsURL: local?.baseURL ?? LocalFleetEngineConfiguration.defaultGoogleCertsURL,
@@ -102,7 +105,9 @@ struct ServeCommand: AsyncParsableCommand {
         ]
         var failure: (any Error)?
         do {
-            try await ServerProcess.run(services, lifecycle: options.lifecycle, tls: options.tls, logger: logger)
+            try await ServerProcess.run(services, lifecycle: options.lifecycle, tls: options.tls, logger: logger) {
+                await tokenServer.keyRing.importKeyFiles()
+            }
         } catch {
             failure = error
         }

@@ -81,6 +81,8 @@ struct TokenServerCommand: AsyncParsableCommand {
 
     @OptionGroup var tokenRequests: TokenRequestOptions
 
+    @OptionGroup var signingKeys: SigningKeyOptions
+
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
@@ -142,6 +144,7 @@ struct TokenServerCommand: AsyncParsableCommand {
                 record: tokenRequests.record,
                 oidc: oidc,
                 keyless: try keyless.keylessSigning(),
+                keyOverlap: signingKeys.overlap,
                 allowedOrigins: try browsers.allowedOrigins(),
                 lifecycle: runtime.lifecycle(),
                 accessLog: runtime.accessLog,

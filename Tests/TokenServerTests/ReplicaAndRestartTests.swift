@@ -93,12 +93,12 @@ struct ReplicaAndRestartTests {
                 try await client.assign("vehicles/v-1/driver", to: "ann")
                 return try await client.logIn("ann")
             }
-            let keyIDs = first.server.keys.keys.mapValues(\.privateKeyID)
+            let keyIDs = first.server.keyRing.signingKeys.keys.mapValues(\.privateKeyID)
 
             let second = TestServer(server: try await TokenServer.open(configuration), configuration: configuration)
             #expect(second.server.adminKeySetup == .fromFile(path: configuration.adminKeyPath))
             #expect(try second.adminKey == adminKey)
-            #expect(second.server.keys.keys.mapValues(\.privateKeyID) == keyIDs)
+            #expect(second.server.keyRing.signingKeys.keys.mapValues(\.privateKeyID) == keyIDs)
             try await second.serve { client in
                 let verified = try await client.token("driver/v-1", session: session).verifiedToken(try await verifier(from: client))
                 #expect(verified.keyID == keyIDs[.driverSDKUser])

@@ -1,16 +1,16 @@
 /// At most `limit` operations at a time; the others wait their turn, first come first served.
-actor ConcurrencyLimit {
+package actor ConcurrencyLimit {
     private let limit: Int
     private var running = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// A limit of `limit` (at least 1) operations at once.
-    init(_ limit: Int) {
+    package init(_ limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// Runs `operation` once one of the slots is free, and frees it as soon as it ends.
-    nonisolated func run<Result: Sendable>(_ operation: () async throws -> Result) async throws -> Result {
+    package nonisolated func run<Result: Sendable>(_ operation: () async throws -> Result) async throws -> Result {
         await acquire()
         do {
             let result = try await operation()

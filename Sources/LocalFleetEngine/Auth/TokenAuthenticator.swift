@@ -17,6 +17,10 @@ import Logging
 /// trusted.
 final class TokenAuthenticator: Sendable {
     private let verifier: Locked<TokenVerifier>
+    /// The accounts trusted without a fetch, and those each source gave, from which a new
+    /// verifier is built whenever either changes.
+    private let accounts: Locked<(fixed: [TrustedServiceAccount], fetched: [TrustedKeySource: [TrustedServiceAccount]])>
+    private let makeVerifier: @Sendable ([TrustedServiceAccount]) -> TokenVerifier
     private let refreshers: [JWKSRefresher]
     private let staleCheckInterval: Duration
     /// When the sources are next looked at for keys past their `max-age`.
@@ -32,20 +36,37 @@ final class TokenAuthenticator: Sendable {
         makeVerifier: @escaping @Sendable ([TrustedServiceAccount]) -> TokenVerifier
     ) {
         let verifier = Locked(makeVerifier(accounts))
-        let fetched = Locked<[TrustedKeySource: [TrustedServiceAccount]]>([:])
+        let trusted = Locked<(fixed: [TrustedServiceAccount], fetched: [TrustedKeySource: [TrustedServiceAccount]])>((accounts, [:]))
         self.verifier = verifier
+        self.accounts = trusted
+        self.makeVerifier = makeVerifier
         self.staleCheckInterval = minimumRefreshInterval
         self.nextStaleCheck = Locked(.now + minimumRefreshInterval)
         self.refreshers = sources.map { source in
             JWKSRefresher(source: source, minimumInterval: minimumRefreshInterval, logger: logger) { accountsOfSource in
-                // Built and installed under one lock: two sources answering at once must not
-                // install a verifier that lacks the other's keys.
-                fetched.withLock { fetched in
-                    fetched[source] = accountsOfSource
-                    let all = fetched.values.flatMap { $0 }
-                    verifier.withLock { $0 = makeVerifier(accounts + all) }
-                }
+                Self.install(in: verifier, from: trusted, makeVerifier) { $0.fetched[source] = accountsOfSource }
             }
+        }
+    }
+
+    /// Trusts `accounts` instead of the fixed accounts given at start (the signing keys of the
+    /// token server run beside the engine, as they rotate).
+    func trust(_ accounts: [TrustedServiceAccount]) {
+        Self.install(in: verifier, from: self.accounts, makeVerifier) { $0.fixed = accounts }
+    }
+
+    /// Changes the trusted accounts and installs a verifier of them, under one lock: two
+    /// changes at once must not install a verifier that lacks the other's keys.
+    private static func install(
+        in verifier: Locked<TokenVerifier>,
+        from accounts: Locked<(fixed: [TrustedServiceAccount], fetched: [TrustedKeySource: [TrustedServiceAccount]])>,
+        _ makeVerifier: @Sendable ([TrustedServiceAccount]) -> TokenVerifier,
+        change: (inout (fixed: [TrustedServiceAccount], fetched: [TrustedKeySource: [TrustedServiceAccount]])) -> Void
+    ) {
+        accounts.withLock { accounts in
+            change(&accounts)
+            let all = accounts.fixed + accounts.fetched.values.flatMap { $0 }
+            verifier.withLock { $0 = makeVerifier(all) }
         }
     }
 

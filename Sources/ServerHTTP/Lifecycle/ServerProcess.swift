@@ -11,8 +11,11 @@ import ServiceLifecycle
 /// For processes only: a server run in-process (the tests, `demo`) uses ``RunningService``.
 package enum ServerProcess {
     /// Runs `services` (shut down last first) until a signal, and drains before they stop; on
-    /// SIGHUP, reads `tls`'s files again.
-    package static func run(_ services: [any Service], lifecycle: ServerLifecycle, tls: TLSCertificates? = nil, logger: Logger) async throws {
+    /// SIGHUP, reads `tls`'s files again and calls `onHangUp` (the token server's key files).
+    package static func run(
+        _ services: [any Service], lifecycle: ServerLifecycle, tls: TLSCertificates? = nil, logger: Logger,
+        onHangUp: (@Sendable () async -> Void)? = nil
+    ) async throws {
         let finished = Locked(false)
         let drain = DrainBeforeShutdown(lifecycle, logger: logger) {
             Task.detached {
@@ -25,7 +28,10 @@ package enum ServerProcess {
             }
         }
         defer { finished.withLock { $0 = true } }
-        let reload = tls.map { tls in HangUpReload(logger: logger) { tls.reload(logger: logger) } }
+        let reload = tls == nil && onHangUp == nil ? nil : HangUpReload(logger: logger) {
+            tls?.reload(logger: logger)
+            await onHangUp?()
+        }
         let group = ServiceGroup(
             services: services + (reload.map { [$0] } ?? []) + [drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()

@@ -71,7 +71,7 @@ struct AdminKeyMiddleware: RouterMiddleware {
 
 extension TokenServer {
     /// The admin API: accounts, assignments of vehicles, trips, delivery vehicles and tracking
-    /// ids, and the record of token requests.
+    /// ids, the record of token requests, and the signing keys.
     func addAdminRoutes(to group: RouterGroup<TokenServerContext>) {
         let admin = group.add(middleware: AdminKeyMiddleware(store: store))
         admin.post("accounts") { request, context in
@@ -112,6 +112,7 @@ extension TokenServer {
             }
         }
         addRecordRoutes(to: admin)
+        addKeyRoutes(to: admin)
     }
 
     /// Runs an administration step, turning store refusals into API errors.

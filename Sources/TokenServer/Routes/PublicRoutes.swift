@@ -5,12 +5,11 @@ import ServerHTTP
 extension TokenServer {
     /// `GET /.well-known/jwks.json`, `/healthz`, `/livez`, `/readyz`, `/metrics`, `/openapi.yaml`.
     func addPublicRoutes(to router: Router<TokenServerContext>) {
-        let jwks = jsonWebKeySet
-        router.get(".well-known/jwks.json") { _, _ in
+        router.get(".well-known/jwks.json") { [keyRing] _, _ in
             Response(
                 status: .ok,
                 headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
-                body: .init(byteBuffer: ByteBuffer(bytes: jwks))
+                body: .init(byteBuffer: ByteBuffer(bytes: keyRing.jsonWebKeySet))
             )
         }
         router.addHealthRoute { [database = store.database] in await database.health() }

@@ -32,23 +32,43 @@ struct RoleSigners: Sendable {
     /// - Throws: ``KeyFileError`` when a role has neither; ``GoogleAPIError`` for an unusable
     ///   signer email or metadata host.
     init(keys: SigningKeys, keyless: KeylessSigning, options: TokenServerOptions) throws {
-        var signers: [AccountRole: Signer] = [:]
         let credentials = keyless.signers.isEmpty ? nil : try MetadataServerCredentials(host: keyless.metadataHost, now: options.now)
+        var iam: [AccountRole: Signer] = [:]
         for role in AccountRole.allCases {
             if let email = keyless.signers[role.signingRole], let credentials {
-                signers[role] = .iam(try IAMSigner(accountEmail: email, credentials: credentials, iamCredentialsURL: keyless.iamCredentialsURL))
-            } else if let key = keys.key(for: role.signingRole) {
-                signers[role] = .keyFile(try TokenMinter(key: key, defaultLifetime: options.tokenLifetime, now: options.now))
-            } else {
+                iam[role] = .iam(try IAMSigner(accountEmail: email, credentials: credentials, iamCredentialsURL: keyless.iamCredentialsURL))
+            }
+        }
+        try self.init(
+            iam: iam, keys: keys, credentials: credentials, reuse: keyless.reusesTokens ? TokenReuse() : nil, lifetime: options.tokenLifetime,
+            now: options.now)
+    }
+
+    private init(
+        iam: [AccountRole: Signer], keys: SigningKeys, credentials: MetadataServerCredentials?, reuse: TokenReuse?, lifetime: Duration,
+        now: @escaping @Sendable () -> Date
+    ) throws {
+        var signers = iam
+        for role in AccountRole.allCases where signers[role] == nil {
+            guard let key = keys.key(for: role.signingRole) else {
                 throw KeyFileError(file: "<signing keys>", problem: "no key file and no --signer for \(role.signingRole.shortName)")
             }
+            signers[role] = .keyFile(try TokenMinter(key: key, defaultLifetime: lifetime, now: now))
         }
         self.signers = signers
         self.credentials = credentials
-        self.reuse = keyless.reusesTokens ? TokenReuse() : nil
+        self.reuse = reuse
         self.signsWithoutWaiting = reuse == nil && signers.values.allSatisfy { if case .keyFile = $0 { true } else { false } }
-        self.lifetime = options.tokenLifetime
-        self.now = options.now
+        self.lifetime = lifetime
+        self.now = now
+    }
+
+    /// These signers with the roles that sign with key files signing with `keys` instead: the
+    /// IAM signers, their access token and the tokens kept for reuse stay.
+    func signing(with keys: SigningKeys) throws -> RoleSigners {
+        try RoleSigners(
+            iam: signers.filter { if case .iam = $0.value { true } else { false } }, keys: keys, credentials: credentials, reuse: reuse,
+            lifetime: lifetime, now: now)
     }
 
     /// Whether every role signs with a key file and no token is kept for reuse, so that

@@ -40,6 +40,7 @@ enum TokenServerSchema {
     static let migrations: [Migration] = [
         Migration(version: 1, oldestCompatible: 1, part: .grants, statements: version1),
         Migration(version: 2, oldestCompatible: 1, part: .record, statements: version2),
+        Migration(version: 3, oldestCompatible: 1, part: .grants, statements: version3),
     ]
 
     /// The version this code brings a database to.
@@ -140,6 +141,23 @@ enum TokenServerSchema {
         "CREATE INDEX IF NOT EXISTS token_server_token_records_by_\(column) ON token_server_token_records (\(column), id)"
     } + [
         "CREATE INDEX IF NOT EXISTS token_server_token_records_by_time ON token_server_token_records (recorded_at)",
+    ]
+
+    /// Version 3: the signing keys (``SigningKeyRing``), every key a role has signed with, so
+    /// that a rotation reaches every replica and an earlier key stays published until its last
+    /// token expired. Older code reads its keys from `keys/` and ignores the table.
+    static let version3: [String] = [
+        """
+        CREATE TABLE IF NOT EXISTS token_server_signing_keys (
+            kid TEXT PRIMARY KEY,
+            role TEXT NOT NULL,
+            key_json TEXT NOT NULL,
+            added_at BIGINT NOT NULL,
+            superseded_at BIGINT,
+            retired_at BIGINT
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS token_server_signing_keys_by_role ON token_server_signing_keys (role, added_at)",
     ]
 
     /// Brings `database`, which holds `parts`, to ``version``: runs the steps past its

@@ -43,6 +43,11 @@ final class TestFleet: Sendable {
         return TestFleet(clock: clock, servers: servers)
     }
 
+    /// The token server's signing keys.
+    var keyRing: SigningKeyRing {
+        get async { await servers.tokenServer.keyRing }
+    }
+
     /// Stops the token server: apps' fetches meet a refused connection.
     func stopTokenServer() async {
         await servers.stopTokenServer()
