@@ -12,7 +12,7 @@ import FleetDemo
 
 /// The demo's shared AsyncHTTPClient transport: apps on it fetch tokens and call Fleet Engine
 /// as apps on `URLSession` do, and its failures arrive as the same `URLError`s.
-@Suite("AsyncHTTPClient transport", .timeLimit(.minutes(1)))
+@Suite("AsyncHTTPClient transport", .timeLimit(.minutes(3)))
 struct AsyncHTTPClientTransportTests {
     @Test func appsOnItFetchTokensAndCallFleetEngineWithThem() async throws {
         let fleet = try await TestFleet.start()

@@ -10,11 +10,16 @@ struct KeyFolder: Sendable {
     /// The folder.
     let path: String
 
-    /// A key file found in the folder.
+    /// A key file found in the folder, by its name and key id (its key is read only when used).
     struct Found: Sendable {
         let path: String
         let role: FleetEngineRole
-        let key: ServiceAccountKey
+        let keyID: String
+
+        /// The key the file holds.
+        func key() throws(KeyFileError) -> ServiceAccountKey {
+            try ServiceAccountKey(contentsOf: path)
+        }
     }
 
     /// The subfolder of retired keys.
@@ -30,7 +35,8 @@ struct KeyFolder: Sendable {
     }
 
     /// Every key file directly in the folder, named `<role>.json` or `<role>.<label>.json`,
-    /// and the problems of the `.json` files that are not usable keys.
+    /// and the problems of the `.json` files that are not: only their key ids are read, since
+    /// reading an RSA key costs milliseconds.
     func scan() -> (found: [Found], problems: [KeyFileError]) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         var found: [Found] = [], problems: [KeyFileError] = []
@@ -40,13 +46,21 @@ struct KeyFolder: Sendable {
                 problems.append(KeyFileError(file: file, problem: "is not named <role>.json or <role>.<label>.json (e.g. driver.json, driver.2026-12.json)"))
                 continue
             }
-            do {
-                found.append(Found(path: file, role: role, key: try ServiceAccountKey(contentsOf: file)))
-            } catch {
-                problems.append(error)
+            guard let keyID = Self.keyID(ofFileAt: file) else {
+                problems.append(KeyFileError(file: file, problem: "is not a service-account key file (no private_key_id)"))
+                continue
             }
+            found.append(Found(path: file, role: role, keyID: keyID))
         }
         return (found, problems)
+    }
+
+    /// The `private_key_id` of the key file at `path`, read without its key.
+    private static func keyID(ofFileAt path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object["private_key_id"] as? String
     }
 
     /// The role a key file's name gives: the part before its first dot.
@@ -78,7 +92,7 @@ struct KeyFolder: Sendable {
             }
         }
         var copies: [String: [String]] = [:]
-        for file in scan().found { copies[file.key.privateKeyID, default: []].append(file.path) }
+        for file in scan().found { copies[file.keyID, default: []].append(file.path) }
         let ordered = keys.sorted { rank($0, signing) < rank($1, signing) }
         for key in ordered {
             let place = place(of: key, signing: signing.contains(key.keyID))
@@ -107,6 +121,6 @@ struct KeyFolder: Sendable {
 
     /// Whether the file at `path` is the key `keyID`.
     private static func holds(_ path: String, _ keyID: String) -> Bool {
-        (try? ServiceAccountKey(contentsOf: path))?.privateKeyID == keyID
+        Self.keyID(ofFileAt: path) == keyID
     }
 }

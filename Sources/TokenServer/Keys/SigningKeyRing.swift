@@ -72,13 +72,12 @@ package final class SigningKeyRing: Sendable {
         if let problem = scanned.problems.first { throw problem }
         let at = options.epochSeconds
         try await add(scanned.found, to: store, projectID: projectID, keyless: keyless, at: at)
-        let stored = try await store.signingKeys()
-        for role in FleetEngineRole.allCases where !keyless.contains(role) && !stored.contains(where: { $0.role == role }) {
-            try await store.addSigningKey(try ServiceAccountKey.generate(projectID: projectID, role: role), for: role, at: at, onlyIfNone: true)
-        }
+        let roles = try await store.signingKeyRoles()
+        let missing = FleetEngineRole.allCases.filter { !keyless.contains($0) && !roles.contains($0) }
+        try await store.addSigningKeys(missing.map { (try ServiceAccountKey.generate(projectID: projectID, role: $0), $0) }, at: at, onlyIfNone: true)
         let version = try await store.signingKeysVersion()
         let keys = try await store.signingKeys()
-        let signing = try signingKeys(of: keys, projectID: projectID)
+        let signing = signingKeys(of: keys, projectID: projectID)
         let base = try RoleSigners(keys: signing, keyless: options.keyless, options: options)
         let retirement = KeyRetirement(options)
         let ring = SigningKeyRing(
@@ -158,7 +157,7 @@ package final class SigningKeyRing: Sendable {
     /// the new key within ``followInterval``, and write it to their `keys/`.
     package static func rotate(_ role: FleetEngineRole, in store: TokenServerStore, at now: Int64) async throws -> StoredSigningKey {
         let keys = try await store.signingKeys()
-        guard let current = try signingKeys(of: keys, projectID: "").key(for: role) else { throw KeyRotationRefused.noKey(role) }
+        guard let current = signingKeys(of: keys, projectID: "").key(for: role) else { throw KeyRotationRefused.noKey(role) }
         let made = try ServiceAccountKey.generate(projectID: current.projectID, role: role)
         let key = ServiceAccountKey(
             projectID: current.projectID, privateKeyID: made.privateKeyID, clientEmail: current.clientEmail, clientID: current.clientID,
@@ -238,8 +237,8 @@ package final class SigningKeyRing: Sendable {
         }
         let newVersion = try await store.signingKeysVersion()
         guard force || newVersion != version else { return }
-        let fresh = try await store.signingKeys()
-        let signing = try Self.signingKeys(of: fresh, projectID: projectID)
+        let fresh = try await store.signingKeys(reusing: keys)
+        let signing = Self.signingKeys(of: fresh, projectID: projectID)
         let next = try Self.snapshot(
             of: fresh, version: newVersion, signing: signing, signers: try baseSigners.signing(with: signing), at: at, retirement: retirement)
         for listener in listeners.withLock({ $0 }) { listener(next.published) }
@@ -261,7 +260,7 @@ package final class SigningKeyRing: Sendable {
     }
 
     /// The key that signs each role's tokens: its newest key neither replaced nor retired.
-    private static func signingKeys(of keys: [StoredSigningKey], projectID: String) throws -> SigningKeys {
+    private static func signingKeys(of keys: [StoredSigningKey], projectID: String) -> SigningKeys {
         var signing: [FleetEngineRole: StoredSigningKey] = [:]
         for key in keys where key.retiredAt == nil && key.supersededAt == nil {
             if let other = signing[key.role], other.addedAt > key.addedAt { continue }
@@ -294,22 +293,28 @@ package final class SigningKeyRing: Sendable {
     private static func add(
         _ found: [KeyFolder.Found], to store: TokenServerStore, projectID: String, keyless: Set<FleetEngineRole>, at: Int64, logger: Logger? = nil
     ) async throws -> Int {
-        let known = Set(try await store.signingKeys().map(\.keyID))
+        let known = try await store.signingKeyIDs()
         let ordered = found.sorted { ($0.path.hasSuffix("/\($0.role.shortName).json") ? 1 : 0) < ($1.path.hasSuffix("/\($1.role.shortName).json") ? 1 : 0) }
-        var added = 0
-        for file in ordered where !keyless.contains(file.role) && !known.contains(file.key.privateKeyID) {
-            guard file.key.projectID == projectID else {
-                let refusal = KeyFileError(
-                    file: file.path,
-                    problem: "belongs to project \"\(file.key.projectID)\", not \"\(projectID)\" (pass --project \(file.key.projectID), or use another data dir)")
-                guard let logger else { throw refusal }
-                logger.error("key file not used", metadata: ["problem": "\(refusal)"])
+        var adding: [(key: ServiceAccountKey, role: FleetEngineRole, path: String)] = []
+        for file in ordered where !keyless.contains(file.role) && !known.contains(file.keyID) {
+            let key: ServiceAccountKey
+            do {
+                key = try file.key()
+                guard key.projectID == projectID else {
+                    throw KeyFileError(
+                        file: file.path,
+                        problem: "belongs to project \"\(key.projectID)\", not \"\(projectID)\" (pass --project \(key.projectID), or use another data dir)")
+                }
+            } catch {
+                guard let logger else { throw error }
+                logger.error("key file not used", metadata: ["problem": "\(error)"])
                 continue
             }
-            if try await store.addSigningKey(file.key, for: file.role, at: at) {
-                added += 1
-                logger?.notice("key file added: it signs from now", metadata: ["file": "\(file.path)", "role": "\(file.role.shortName)", "kid": "\(file.key.privateKeyID)"])
-            }
+            adding.append((key, file.role, file.path))
+        }
+        let added = try await store.addSigningKeys(adding.map { ($0.key, $0.role) }, at: at)
+        for file in adding {
+            logger?.notice("key file added: it signs from now", metadata: ["file": "\(file.path)", "role": "\(file.role.shortName)", "kid": "\(file.key.privateKeyID)"])
         }
         return added
     }

@@ -26,25 +26,43 @@ package struct StoredSigningKey: Sendable, Equatable {
 }
 
 extension TokenServerStore {
-    /// Every signing key, retired ones included, by role and then oldest first.
-    package func signingKeys() async throws -> [StoredSigningKey] {
+    /// Every signing key, retired ones included, by role and then oldest first. The keys of
+    /// `known` are taken as they are instead of read again (reading an RSA key costs
+    /// milliseconds).
+    package func signingKeys(reusing known: [StoredSigningKey] = []) async throws -> [StoredSigningKey] {
         let rows = try await sql.raw("""
             SELECT kid, role, key_json, added_at, superseded_at, retired_at FROM token_server_signing_keys ORDER BY role, added_at, kid
             """).all()
+        let parsed = Dictionary(known.map { ($0.keyID, $0.key) }, uniquingKeysWith: { first, _ in first })
         return try rows.map { row in
             let kid = try row.decode(column: "kid", as: String.self)
             let roleName = try row.decode(column: "role", as: String.self)
             guard let role = FleetEngineRole(name: roleName) else { throw StoreCorruption("signing key \(kid) has an unknown role \"\(roleName)\"") }
             let key: ServiceAccountKey
-            do {
-                key = try ServiceAccountKey(json: Data(try row.decode(column: "key_json", as: String.self).utf8), source: "the database's signing key \(kid)")
-            } catch {
-                throw StoreCorruption("\(error)")
+            if let reused = parsed[kid] {
+                key = reused
+            } else {
+                do {
+                    key = try ServiceAccountKey(json: Data(try row.decode(column: "key_json", as: String.self).utf8), source: "the database's signing key \(kid)")
+                } catch {
+                    throw StoreCorruption("\(error)")
+                }
             }
             return StoredSigningKey(
                 role: role, key: key, addedAt: try row.decode(column: "added_at", as: Int64.self),
                 supersededAt: try row.decode(column: "superseded_at", as: Int64?.self), retiredAt: try row.decode(column: "retired_at", as: Int64?.self))
         }
+    }
+
+    /// The ids of every signing key.
+    package func signingKeyIDs() async throws -> Set<String> {
+        Set(try await sql.raw("SELECT kid FROM token_server_signing_keys").all().map { try $0.decode(column: "kid", as: String.self) })
+    }
+
+    /// The roles that have a signing key.
+    package func signingKeyRoles() async throws -> Set<FleetEngineRole> {
+        let names = try await sql.raw("SELECT DISTINCT role FROM token_server_signing_keys").all().map { try $0.decode(column: "role", as: String.self) }
+        return Set(names.compactMap(FleetEngineRole.init(name:)))
     }
 
     /// What changes whenever a key is added, replaced or retired, read from memory while the
@@ -68,22 +86,31 @@ extension TokenServerStore {
     /// Returns whether the key was added (not when its id is known already).
     @discardableResult
     package func addSigningKey(_ key: ServiceAccountKey, for role: FleetEngineRole, at now: Int64, onlyIfNone: Bool = false) async throws -> Bool {
-        let json = String(decoding: key.jsonRepresentation(), as: UTF8.self)
+        try await addSigningKeys([(key, role)], at: now, onlyIfNone: onlyIfNone) == 1
+    }
+
+    /// ``addSigningKey(_:for:at:onlyIfNone:)`` for each of `keys` in order, in one transaction;
+    /// returns how many were added.
+    package func addSigningKeys(_ keys: [(key: ServiceAccountKey, role: FleetEngineRole)], at now: Int64, onlyIfNone: Bool = false) async throws -> Int {
+        let rows = keys.map { (kid: $0.key.privateKeyID, role: $0.role.shortName, json: String(decoding: $0.key.jsonRepresentation(), as: UTF8.self)) }
         return try await database.transaction { db in
-            let known = try await db.raw("SELECT kid FROM token_server_signing_keys WHERE kid = \(bind: key.privateKeyID)").first()
-            guard known == nil else { return false }
-            if onlyIfNone, try await db.raw("SELECT kid FROM token_server_signing_keys WHERE role = \(bind: role.shortName)").first() != nil {
-                return false
+            var added = 0
+            for row in rows {
+                guard try await db.raw("SELECT kid FROM token_server_signing_keys WHERE kid = \(bind: row.kid)").first() == nil else { continue }
+                if onlyIfNone, try await db.raw("SELECT kid FROM token_server_signing_keys WHERE role = \(bind: row.role)").first() != nil {
+                    continue
+                }
+                try await db.raw("""
+                    UPDATE token_server_signing_keys SET superseded_at = \(bind: now)
+                    WHERE role = \(bind: row.role) AND superseded_at IS NULL AND retired_at IS NULL
+                    """).run()
+                try await db.raw("""
+                    INSERT INTO token_server_signing_keys (kid, role, key_json, added_at) VALUES
+                    (\(bind: row.kid), \(bind: row.role), \(bind: row.json), \(bind: now))
+                    """).run()
+                added += 1
             }
-            try await db.raw("""
-                UPDATE token_server_signing_keys SET superseded_at = \(bind: now)
-                WHERE role = \(bind: role.shortName) AND superseded_at IS NULL AND retired_at IS NULL
-                """).run()
-            try await db.raw("""
-                INSERT INTO token_server_signing_keys (kid, role, key_json, added_at) VALUES
-                (\(bind: key.privateKeyID), \(bind: role.shortName), \(bind: json), \(bind: now))
-                """).run()
-            return true
+            return added
         }
     }
 
