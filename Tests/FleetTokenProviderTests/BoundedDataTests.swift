@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// `URLSession.boundedData(for:timeout:)` against a real server on loopback: a timeout, and a
 /// caller cancelled mid-request, which is told only once the request has settled.
-@Suite("bounded URL loading", .timeLimit(.minutes(1)))
+@Suite("bounded URL loading", .timeLimit(.minutes(3)))
 struct BoundedDataTests {
     @Test("an answer within the timeout is returned; a slower one is URLError.timedOut")
     func timeout() async throws {

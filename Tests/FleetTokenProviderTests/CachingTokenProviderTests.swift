@@ -5,7 +5,7 @@ import Testing
 
 /// The caching provider's decisions, against a real token server on loopback with a clock
 /// moved by hand.
-@Suite("Caching provider", .timeLimit(.minutes(1)))
+@Suite("Caching provider", .timeLimit(.minutes(3)))
 struct CachingTokenProviderTests {
     let v1 = AuthorizationContext(vehicleID: "V1")
     let v2 = AuthorizationContext(vehicleID: "V2")

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The `fetchToken(with:completion:)` API that `GMTDAuthorization` conformances call.
-@Suite("Completion-handler API", .timeLimit(.minutes(1)))
+@Suite("Completion-handler API", .timeLimit(.minutes(3)))
 struct CompletionHandlerTests {
     private struct Callback: Sendable {
         let token: String?

@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// The HTTP fetcher against a real token server on loopback: expiry conventions, retries,
 /// and the errors that must not be retried.
-@Suite("HTTP fetcher", .timeLimit(.minutes(1)))
+@Suite("HTTP fetcher", .timeLimit(.minutes(3)))
 struct HTTPTokenFetcherTests {
     let v1 = AuthorizationContext(vehicleID: "V1")
 

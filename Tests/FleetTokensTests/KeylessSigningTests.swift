@@ -10,7 +10,7 @@ import Testing
 
 /// The IAM signer and the metadata-server credentials against the Google stand-in, a real
 /// HTTP server on loopback.
-@Suite("Keyless signing through IAM", .timeLimit(.minutes(1)))
+@Suite("Keyless signing through IAM", .timeLimit(.minutes(3)))
 struct KeylessSigningTests {
     static let driver = "fe-driver@keyless-test.iam.gserviceaccount.com"
 

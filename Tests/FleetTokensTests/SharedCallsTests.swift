@@ -3,7 +3,7 @@ import Testing
 
 /// Callers of the same IAM call share it; one that is cancelled stops waiting at once while the
 /// call goes on for the others.
-@Suite("Shared calls", .timeLimit(.minutes(1)))
+@Suite("Shared calls", .timeLimit(.minutes(3)))
 struct SharedCallsTests {
     /// An operation that waits until the test lets it answer, counting how often it ran.
     actor Gate {

@@ -4,7 +4,7 @@ import Testing
 @testable import LocalFleetEngine
 
 /// What a waiting call (health `Watch`) learns from the gRPC door's shutdown signal.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DoorShutdownTests {
     @Test(arguments: [DoorShutdown.Outcome.shuttingDown, .hungUp])
     func aWaitingCallLearnsWhatEndedItsWait(_ cause: DoorShutdown.Outcome) async {

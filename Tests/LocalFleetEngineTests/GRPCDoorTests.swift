@@ -258,7 +258,7 @@ struct GRPCDoorTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func watchSaysNotServingWhenTheEngineShutsDownAndDoesNotHoldItUp() async throws {
         // The watcher outlives the engine's run, so that it sees the shutdown.
         let watcher = try await TestEngine.with { engine in
@@ -291,7 +291,7 @@ struct GRPCDoorTests {
         return watcher
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func healthSaysNotServingAsTheEngineDrains() async throws {
         let lifecycle = ServerLifecycle()
         try await TestEngine.with(configure: { $0.lifecycle = lifecycle }) { engine in

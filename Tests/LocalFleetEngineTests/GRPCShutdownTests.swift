@@ -64,7 +64,7 @@ struct GRPCShutdownTests {
     /// A call whose caller resets its stream (here a health `Watch` the client cancels, on a
     /// connection it keeps open) is cancelled: the graceful shutdown after it, which waits for
     /// every call, ends.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aCallWhoseCallerResetsItsStreamIsCancelled() async throws {
         try await Self.withHealthServer { server, serving, grpc in
             let watching = await Self.watchingStarted(grpc)
@@ -77,7 +77,7 @@ struct GRPCShutdownTests {
 
     /// A cancelled server (not a graceful shutdown) cancels its calls, and also those its open
     /// connections still start: a health `Watch` would otherwise wait until its caller hangs up.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aCancelledServerCancelsEvenTheCallsStartedAfterwards() async throws {
         try await Self.withHealthServer { _, serving, grpc in
             let watching = await Self.watchingStarted(grpc)

@@ -10,7 +10,7 @@ import TestSupport
 /// The local Fleet Engine trusting a service account whose keys Google manages (the Google
 /// stand-in on loopback), by email: tokens IAM signed, with and without `kid`, through a key
 /// rotation; strangers' keys and made-up key ids refused.
-@Suite("Google-managed accounts", .timeLimit(.minutes(1)))
+@Suite("Google-managed accounts", .timeLimit(.minutes(3)))
 struct GoogleManagedAccountTests {
     static let driverAccount = "fe-driver@\(TestKeys.project).iam.gserviceaccount.com"
 

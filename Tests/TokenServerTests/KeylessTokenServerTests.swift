@@ -10,7 +10,7 @@ import Testing
 
 /// The token server signing driver tokens through IAM (the Google stand-in on loopback) while
 /// the other roles keep their key files.
-@Suite("Token server, keyless", .timeLimit(.minutes(1)))
+@Suite("Token server, keyless", .timeLimit(.minutes(3)))
 struct KeylessTokenServerTests {
     static let driverAccount = "fe-driver@keyless-test.iam.gserviceaccount.com"
 
