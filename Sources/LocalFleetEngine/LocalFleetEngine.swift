@@ -43,7 +43,10 @@ package struct LocalFleetEngine: Service {
     /// or HummingbirdTesting.
     package func makeApplication() async throws -> some ApplicationProtocol {
         let configuration = configuration
-        let console = configuration.console == .off ? nil : FleetConsole(access: configuration.console, provider: configuration.projectID)
+        // The test harness (/emulator/v1/) is on with the console, on its terms.
+        let clock = EngineClock(base: configuration.now)
+        let console = configuration.console == .off
+            ? nil : FleetConsole(access: configuration.console, provider: configuration.projectID, clock: clock.function)
         let state = try await FleetState(store: store, provider: configuration.projectID, logger: logger, activity: console?.activity)
         let authenticator = TokenAuthenticator(
             accounts: configuration.trustedAccounts,
@@ -51,13 +54,14 @@ package struct LocalFleetEngine: Service {
             minimumRefreshInterval: configuration.jwksMinimumRefreshInterval,
             logger: logger
         ) { accounts in
-            TokenVerifier(trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: configuration.now)
+            TokenVerifier(trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: clock.function)
         }
         configuration.followsTrustedAccounts?({ authenticator.trust($0) })
         authenticator.startLoadingKeys()
+        let faults = console == nil ? nil : FaultInjector()
         let core = FleetEngineCore(
-            state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator, now: configuration.now,
-            metrics: FleetEngineMetrics(prometheus: metrics), requests: console?.requests)
+            state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator, now: clock.function,
+            metrics: FleetEngineMetrics(prometheus: metrics), requests: console?.requests, faults: faults)
 
         let router = Router(context: FleetEngineRequestContext.self)
         // Web pages of any origin may call the API, as Google's answers browsers.
@@ -78,7 +82,10 @@ package struct LocalFleetEngine: Service {
         TripRoutes(core: core).register(on: providers)
         DeliveryRoutes(core: core).register(on: providers)
         try ProviderIndex(provider: configuration.projectID, router: router, grpcPort: configuration.grpcPort).register(on: router)
-        if let console { ConsoleRoutes(console: console, state: state, authenticator: authenticator).register(on: router) }
+        if let console, let faults {
+            ConsoleRoutes(console: console, state: state, authenticator: authenticator).register(on: router)
+            EmulatorRoutes(console: console, state: state, clock: clock, faults: faults).register(on: router)
+        }
         router.answerWrongMethodsWith405()
 
         let serverName = "local-fleet-engine"

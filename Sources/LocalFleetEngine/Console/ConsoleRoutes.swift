@@ -68,9 +68,7 @@ struct ConsoleRoutes: Sendable {
         }
         api.get("requests") { request, _ in
             let query = request.uri.formQueryParameters
-            let filter = RequestFilter(
-                method: query.get("method").nonEmpty, status: query.get("status").nonEmpty, role: query.get("role").nonEmpty,
-                resource: query.get("resource").nonEmpty)
+            let filter = RequestFilter(query: query)
             let limit = min(max(query.get("limit").flatMap(Int.init) ?? 50, 1), 500)
             let (page, totals) = console.requests.pageWithTotals(filter, before: query.get("before").flatMap(UInt64.init), limit: limit)
             return Self.json(RequestsPage(requests: page, totals: totals))
@@ -156,12 +154,4 @@ struct ConsoleOverview: Sendable, Encodable {
 struct RequestsPage: Sendable, Encodable {
     let requests: [RequestRecord]
     let totals: RequestTotals
-}
-
-extension Optional where Wrapped == String {
-    /// The text, or `nil` when it is missing or empty (an empty filter field filters nothing).
-    fileprivate var nonEmpty: String? {
-        guard let self, !self.isEmpty else { return nil }
-        return self
-    }
 }

@@ -26,14 +26,19 @@ final class FleetActivity: Sendable {
         let id: String
     }
 
-    /// Activity keeping `trailCapacity` positions per vehicle (0: no trails).
-    init(trailCapacity: Int = 720) {
+    /// The engine's clock, which the trails' times follow.
+    private let clock: @Sendable () -> Date
+
+    /// Activity keeping `trailCapacity` positions per vehicle (0: no trails), timed by `clock`.
+    init(trailCapacity: Int = 720, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.trailCapacity = trailCapacity
+        self.clock = clock
         self.state = Locked(State())
     }
 
     /// Takes note of a saved batch's records.
-    func record(_ records: [FleetRecord], now: Date = Date()) {
+    func record(_ records: [FleetRecord]) {
+        let now = clock()
         state.withLock { state in
             // The streams' ids, taken once: inserting while iterating the dictionary's own keys
             // would copy it, and a stream's whole set, on every insertion.

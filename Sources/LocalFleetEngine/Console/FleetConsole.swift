@@ -17,12 +17,12 @@ final class FleetConsole: Sendable {
     private let doors = Locked<[ConsoleDoor]>([])
 
     /// A console with `access`, keeping `requestCapacity` calls and `trailCapacity` positions
-    /// per vehicle.
-    init(access: ConsoleAccess, provider: String, requestCapacity: Int = 5_000, trailCapacity: Int = 720) {
+    /// per vehicle, timed by the engine's `clock`.
+    init(access: ConsoleAccess, provider: String, clock: @escaping @Sendable () -> Date, requestCapacity: Int = 5_000, trailCapacity: Int = 720) {
         self.access = access
         self.provider = provider
-        self.requests = RequestLog(capacity: requestCapacity)
-        self.activity = FleetActivity(trailCapacity: trailCapacity)
+        self.requests = RequestLog(capacity: requestCapacity, clock: clock)
+        self.activity = FleetActivity(trailCapacity: trailCapacity, clock: clock)
     }
 
     /// Takes note that door `name` listens at `address`.

@@ -1,5 +1,6 @@
 import FleetTokens
 import Foundation
+import HummingbirdCore
 import Locking
 import ServerHTTP
 
@@ -77,6 +78,24 @@ struct RequestFilter: Sendable, Equatable {
     /// The resource id, exactly.
     var resource: String?
 
+    /// The filter of a query's `method`, `status`, `role` and `resource` (an empty one filters
+    /// nothing), as the console's requests table and `/emulator/v1/calls` take them.
+    init(query: FlatDictionary<Substring, Substring>) {
+        func given(_ name: String) -> String? {
+            guard let value = query.get(name), !value.isEmpty else { return nil }
+            return value
+        }
+        self.init(method: given("method"), status: given("status"), role: given("role"), resource: given("resource"))
+    }
+
+    /// A filter of the fields given.
+    init(method: String? = nil, status: String? = nil, role: String? = nil, resource: String? = nil) {
+        self.method = method
+        self.status = status
+        self.role = role
+        self.resource = resource
+    }
+
     /// Whether `record` passes.
     func matches(_ record: RequestRecord) -> Bool {
         if let method, record.method != method { return false }
@@ -111,10 +130,14 @@ final class RequestLog: Sendable {
         var refused: UInt64 = 0
     }
 
-    /// A log keeping the last `capacity` calls.
-    init(capacity: Int = 5_000) {
+    /// The engine's clock, which the records' times follow.
+    private let clock: @Sendable () -> Date
+
+    /// A log keeping the last `capacity` calls, timed by `clock`.
+    init(capacity: Int = 5_000, clock: @escaping @Sendable () -> Date = { Date() }) {
         precondition(capacity > 0, "a request log keeps at least one call")
         self.capacity = capacity
+        self.clock = clock
         self.ring = Locked(Ring())
     }
 
@@ -122,7 +145,7 @@ final class RequestLog: Sendable {
     func record(
         door: String, method: String, resource: String, token: VerifiedToken?, refusal: APIError?, elapsed: Duration
     ) {
-        let time = Date()
+        let time = clock()
         let latency = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         ring.withLock { ring in
             ring.count += 1
@@ -138,6 +161,14 @@ final class RequestLog: Sendable {
                 ring.records[ring.next] = record
                 ring.next = (ring.next + 1) % capacity
             }
+        }
+    }
+
+    /// Forgets every call recorded (a harness's reset); the sequence numbers go on.
+    func removeAll() {
+        ring.withLock { ring in
+            ring.records.removeAll()
+            ring.next = 0
         }
     }
 

@@ -20,6 +20,8 @@ struct FleetEngineCore: Sendable {
     let metrics: FleetEngineMetrics
     /// The console's table of recent calls (`nil`: the console is off).
     let requests: RequestLog?
+    /// The faults a test injected (`nil`: the harness is off with the console).
+    let faults: FaultInjector?
 
     /// The verified token among a request's `authorization` values (one `Bearer <JWT>` is
     /// expected), or 401 naming the rule the token broke; `path` names the request in the log.
@@ -50,12 +52,20 @@ struct FleetEngineCore: Sendable {
         return .unauthenticated(refusal.description)
     }
 
-    /// Runs `operation`, the whole of API `method`'s answer through `door`, and counts it; the
-    /// operation notes the caller's token and the resource as it learns them.
-    func measured<Result>(_ method: String, door: FleetEngineMetrics.Door, _ operation: (inout CallNote) async throws -> Result) async throws -> Result {
+    /// Runs `operation`, the whole of API `method`'s answer through `door` for `resource`, and
+    /// counts it; the operation notes the caller's token as it learns it. A fault injected for
+    /// the call (``FaultInjector``) comes first: its delay, then its refusal, and the operation
+    /// does not run.
+    func measured<Result>(
+        _ method: String, door: FleetEngineMetrics.Door, resource: String, _ operation: (inout CallNote) async throws -> Result
+    ) async throws -> Result {
         let start = ContinuousClock.now
-        var note = CallNote()
+        var note = CallNote(resource: resource)
         do {
+            if let fault = faults?.fault(for: method, door: door.rawValue, resource: resource) {
+                if fault.delay > .zero { try await Task.sleep(for: fault.delay) }
+                if let refusal = fault.refusal { throw refusal }
+            }
             let result = try await operation(&note)
             finished(method, door: door, note: note, refusal: nil, elapsed: ContinuousClock.now - start)
             return result

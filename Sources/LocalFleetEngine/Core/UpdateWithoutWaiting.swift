@@ -36,6 +36,7 @@ extension FleetEngineCore {
         _ request: UpdateWithoutWaiting<Resource>, completion: @escaping @Sendable (Result<Resource, APIError>) -> Void
     ) -> Bool {
         let start = ContinuousClock.now
+        guard faults?.isEmpty ?? true else { return false }
         guard let authenticated = authenticateWithoutWaiting(authorization: request.authorization, path: request.logPath, logger: request.logger)
         else { return false }
         let door = request.door

@@ -24,12 +24,11 @@ struct GRPCRequests: Sendable {
     ) async throws -> ServerResponse<Output> {
         var logger = logger
         logger[metadataKey: "method"] = "\(method)"
-        return try await core.measured(method, door: .grpc) { note in
+        return try await core.measured(method, door: .grpc, resource: (try? target(request.message))?.id ?? "") { note in
             let token = try await core.authenticate(
                 authorization: request.metadata[stringValues: "authorization"].map { $0 }, path: method, logger: logger)
             note.token = token
             let (provider, id) = try target(request.message)
-            note.resource = id
             let call = FleetCall(token: token, provider: provider, logger: logger)
             return ServerResponse(message: try await operation(call, id, request.message))
         }

@@ -12,8 +12,7 @@ extension RouterGroup where Context == FleetEngineRequestContext {
         handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator
     ) -> Self {
         on(path, method: method) { request, context in
-            try await core.measured(api, door: .rest) { note in
-                note.resource = Self.resourceID(of: request, context)
+            try await core.measured(api, door: .rest, resource: Self.resourceID(of: request, context)) { note in
                 var context = context
                 context.token = try await core.authenticate(
                     authorization: request.headers[values: .authorization], path: request.uri.path, logger: context.logger)

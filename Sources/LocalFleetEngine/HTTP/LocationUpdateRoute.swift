@@ -83,8 +83,7 @@ struct LocationUpdateRoute: PipelineRoute {
     private func respond<Resource: LocationReporting>(_: Resource.Type, to match: Match, body: ByteBuffer) async -> PipelineAnswer {
         let outcome: Result<Resource, APIError>
         do {
-            let updated = try await core.measured(Resource.updateMethod, door: .rest) { note in
-                note.resource = match.id
+            let updated = try await core.measured(Resource.updateMethod, door: .rest, resource: match.id) { note in
                 let token = try await core.authenticate(authorization: match.authorization, path: match.path, logger: logger)
                 note.token = token
                 let call = FleetCall(token: token, provider: match.provider, logger: logger)

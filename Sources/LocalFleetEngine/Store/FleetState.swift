@@ -108,6 +108,12 @@ final class FleetState: Sendable {
         try accept { try $0.acceptImport(snapshot) }
     }
 
+    /// Removes every resource of `kinds` at once (`/emulator/v1/reset`): a call in flight sees
+    /// the state before or after, never half of it.
+    func reset(_ kinds: Set<ResourceKind>) throws -> Accepted<Void> {
+        try accept { $0.acceptReset(kinds) }
+    }
+
     /// Creates a vehicle; 409 when the id is taken.
     func createVehicle(_ id: String, _ vehicle: Vehicle) throws -> Accepted<Vehicle> {
         try accept { try $0.acceptVehicleCreation(id, vehicle) }

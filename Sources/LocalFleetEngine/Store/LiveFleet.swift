@@ -121,6 +121,20 @@ struct LiveFleet {
         return Accepted(value: updated, acknowledgement: write(.trip(id: id, updated)))
     }
 
+    /// Accepts the removal of every resource of `kinds`, saved or accepted, as one write, with
+    /// no rule checked (a test harness's reset): the caller names the kinds that depend on
+    /// those it empties.
+    mutating func acceptReset(_ kinds: Set<ResourceKind>) -> Accepted<Void> {
+        var records: [FleetRecord] = []
+        if kinds.contains(.trip) { records += pendingTrips.latestIDs(saved: saved.trips).map { .deletedTrip(id: $0) } }
+        if kinds.contains(.vehicle) { records += pendingVehicles.latestIDs(saved: saved.vehicles).map { .deletedVehicle(id: $0) } }
+        if kinds.contains(.task) { records += pendingTasks.latestIDs(saved: saved.deliveries.tasks).map { .deletedTask(id: $0) } }
+        if kinds.contains(.deliveryVehicle) {
+            records += pendingDeliveryVehicles.latestIDs(saved: saved.deliveries.vehicles).map { .deletedDeliveryVehicle(id: $0) }
+        }
+        return Accepted(value: (), acknowledgement: write(records))
+    }
+
     /// Accepts every resource of `snapshot` as one write; refused unless the engine has no
     /// resource at all, saved or accepted.
     mutating func acceptImport(_ snapshot: FleetSnapshot) throws -> Accepted<Void> {

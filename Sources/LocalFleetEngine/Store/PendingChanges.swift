@@ -10,6 +10,12 @@ struct PendingChanges<Resource> {
         return saved[id]
     }
 
+    /// The ids whose latest version exists: the `saved` ones not removed since, and those
+    /// written since.
+    func latestIDs(saved: [String: Resource]) -> [String] {
+        saved.keys.filter { changes[$0] == nil } + changes.compactMap { $0.value.resource == nil ? nil : $0.key }
+    }
+
     /// Takes note of write `sequence`'s version of resource `id` (`nil`: its removal).
     mutating func record(_ id: String, _ resource: Resource?, sequence: UInt64) {
         changes[id] = (sequence, resource)
