@@ -207,6 +207,7 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("Resources/local-fleet-engine.openapi.yaml"),
+                .embedInCode("Resources/local-fleet-engine-emulator.openapi.yaml"),
                 .embedInCode("Resources/console.html"),
                 .embedInCode("Resources/console.js"),
                 .embedInCode("Resources/console.css"),

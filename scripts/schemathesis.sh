@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks both servers against their own OpenAPI documents with schemathesis, every check on:
 # the token server (docs/token-server.openapi.yaml) and the local Fleet Engine's REST door
-# (docs/local-fleet-engine.openapi.yaml), each started here on loopback with a fresh data
+# (docs/local-fleet-engine.openapi.yaml) and its test harness (docs/local-fleet-engine-emulator.openapi.yaml), each started here on loopback with a fresh data
 # directory and fed real credentials, so that authenticated operations are exercised: the
 # token server's admin key and a driver's session, the engine's server token (on-demand methods)
 # and delivery server token (delivery methods). Every check is on
@@ -95,3 +95,9 @@ delivery_token=$("$fleetauth" mint --key "$work/delivery.json" --kind delivery-s
 FLEET_TOKEN=$fleet_token DELIVERY_TOKEN=$delivery_token \
     schemathesis --config-file scripts/schemathesis/local-fleet-engine.toml run docs/local-fleet-engine.openapi.yaml \
     --url "http://127.0.0.1:$engine_port" --max-time "$seconds"
+
+echo "== local Fleet Engine, test harness"
+# The harness's own document, against the same engine once the API's run is over: moving the
+# clock or injecting faults would change the API's answers under the run above.
+schemathesis --config-file scripts/schemathesis/local-fleet-engine-emulator.toml run docs/local-fleet-engine-emulator.openapi.yaml \
+    --url "http://127.0.0.1:$engine_port" --max-time "${HARNESS_SECONDS:-30}"

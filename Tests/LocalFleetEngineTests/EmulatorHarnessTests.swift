@@ -71,10 +71,21 @@ struct EmulatorHarnessTests {
             #expect(try await post("faults", #"{"status": "OK"}"#).body.contains("cannot be injected"))
             #expect(try await post("reset", #"{"kinds": ["cars"]}"#).body.contains("is not a kind"))
             #expect(try await post("reset", "").status == 400)
+            #expect(try await post("clock", #"{"set": "2024-01-01T12:99:00Z"}"#).body.contains("set must be an RFC 3339 time"), "minute 99 is refused")
+            #expect(try await post("clock", #"{"set": "2024-02-30T12:00:00Z"}"#).status == 400, "a day its month does not have")
+            #expect(try await post("clock", #"{"advance": "-99999999999s"}"#).body.contains("stays between 1970"))
             let frozen = try await post("clock", #"{"freeze": true}"#)
             #expect(frozen.status == 200 && frozen.body.contains(#""frozen":true"#), "\(frozen)")
-            let set = try await post("clock", #"{"set": "2030-01-02T03:04:05Z"}"#)
-            #expect(set.body.contains("2030-01-02T03:04:05"), "\(set)")
+            let set = try await post("clock", #"{"set": "2030-01-02T04:04:05+01:00"}"#)
+            #expect(set.body.contains("2030-01-02T03:04:05"), "an offset is read: \(set)")
+            try await Task.sleep(for: .milliseconds(100))
+            let (still, _) = try await URLSession.shared.data(from: URL(string: rest + "/emulator/v1/clock")!)
+            #expect(String(decoding: still, as: UTF8.self).contains("2030-01-02T03:04:05.000Z"), "frozen, it stands still")
+
+            let document = URL(fileURLWithPath: Self.script).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("docs/local-fleet-engine-emulator.openapi.yaml")
+            let (served, _) = try await URLSession.shared.data(from: URL(string: rest + "/emulator/v1/openapi.yaml")!)
+            #expect(String(decoding: served, as: UTF8.self) == (try String(contentsOf: document, encoding: .utf8)), "the served document is the repository's")
 
             // A latency alone: the call waits, then is answered as it would have been (401: no token).
             #expect(try await post("faults", #"{"method": "GetVehicle", "latency": "0.5s", "count": 1}"#).status == 200)

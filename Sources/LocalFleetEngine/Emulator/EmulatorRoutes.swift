@@ -19,7 +19,8 @@ struct ClockChange: StrictJSONBody {
 ///   | `{"reset": true}`;
 /// - `POST reset` `{}` or `{"kinds": ["trips"]}`;
 /// - `GET`, `POST`, `DELETE faults`;
-/// - `GET calls?method=&resource=&status=&role=&since=`.
+/// - `GET calls?method=&resource=&status=&role=&since=`;
+/// - `GET openapi.yaml`: `docs/local-fleet-engine-emulator.openapi.yaml`.
 struct EmulatorRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
 
@@ -30,6 +31,7 @@ struct EmulatorRoutes: Sendable {
 
     func register(on router: Router<Context>) {
         let api = router.group("emulator/v1").add(middleware: ConsoleGuard(access: console.access))
+        api.addOpenAPIRoute(PackageResources.local_fleet_engine_emulator_openapi_yaml)
         api.get("clock") { _, _ in ConsoleRoutes.json(clock.reading) }
         api.post("clock") { request, context in
             let change = try await StrictJSON.decode(ClockChange.self, from: request, context: context)
@@ -55,7 +57,7 @@ struct EmulatorRoutes: Sendable {
         api.get("calls") { request, _ in
             let query = request.uri.formQueryParameters
             let since = try query.get("since").map { text throws(APIError) in
-                guard let date = try? Date(text, strategy: .iso8601) else {
+                guard let date = RFC3339.date(text) else {
                     throw APIError.invalidArgument("since must be an RFC 3339 time such as 2026-01-02T03:04:05Z")
                 }
                 return date
@@ -71,9 +73,12 @@ struct EmulatorRoutes: Sendable {
         guard given == 1 else { throw .invalidArgument("give one of advance (\"3600s\"), set (an RFC 3339 time), freeze (true or false) and reset (true)") }
         if let advance = change.advance {
             guard let duration = ProtoDuration(text: advance) else { throw .invalidArgument("advance must be a duration such as \"3600s\" or \"-1.5s\"") }
-            clock.advance(by: TimeInterval(duration.duration.components.seconds) + Double(duration.duration.components.attoseconds) / 1e18)
+            let seconds = TimeInterval(duration.duration.components.seconds) + Double(duration.duration.components.attoseconds) / 1e18
+            try Self.requireWithinRange(clock.now().addingTimeInterval(seconds))
+            clock.advance(by: seconds)
         } else if let set = change.set {
-            guard let date = try? Date(set, strategy: .iso8601) else { throw .invalidArgument("set must be an RFC 3339 time such as 2026-01-02T03:04:05Z") }
+            guard let date = RFC3339.date(set) else { throw .invalidArgument("set must be an RFC 3339 time such as 2026-01-02T03:04:05Z") }
+            try Self.requireWithinRange(date)
             clock.set(to: date)
         } else if let freeze = change.freeze {
             clock.freeze(freeze)
@@ -81,6 +86,19 @@ struct EmulatorRoutes: Sendable {
             clock.reset()
         } else {
             throw .invalidArgument("reset takes true")
+        }
+    }
+}
+
+extension EmulatorRoutes {
+    /// The times the clock may show: those an RFC 3339 time with a four-digit year can name,
+    /// from 1970 on (tokens count seconds since then).
+    static let clockRange = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// Refuses a clock change that would leave ``clockRange``.
+    static func requireWithinRange(_ date: Date) throws(APIError) {
+        guard clockRange.contains(date) else {
+            throw .invalidArgument("the engine's clock stays between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z")
         }
     }
 }

@@ -43,7 +43,7 @@ struct FaultRequest: StrictJSONBody {
             }
         }
         if let door, door != "rest", door != "grpc" { throw .invalidArgument("door is rest or grpc") }
-        if let count, count < 1 { throw .invalidArgument("count must be at least 1") }
+        if let count, !(1...1_000_000).contains(count) { throw .invalidArgument("count must be 1 to 1000000") }
         if let probability, !(probability > 0 && probability <= 1) { throw .invalidArgument("probability must be above 0 and at most 1") }
         var seconds: Double?
         if let latency {
