@@ -114,6 +114,12 @@ def test_reset_clock_faults_and_calls(config=None):
     # Only the vehicles emptied, and the engine answers as Fleet Engine does for a vehicle gone.
     engine.harness("POST", "reset", {"kinds": ["vehicles"]})
     assert status_of(engine.read) == "NOT_FOUND"
+    # The indexes were emptied with the vehicles: a new one is listed alone.
+    engine.create_vehicle()
+    listed = engine.vehicles.list_vehicles(
+        request=fe.ListVehiclesRequest(parent=engine.parent, vehicle_type_categories=[fe.Vehicle.VehicleType.Category.AUTO]),
+        metadata=engine.auth("server"), retry=None)
+    assert [vehicle.name.split("/")[-1] for vehicle in listed] == [VEHICLE]
     passed.append("reset kinds")
     return passed
 

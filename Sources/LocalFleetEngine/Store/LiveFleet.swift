@@ -156,8 +156,12 @@ struct LiveFleet {
 
     /// Makes a saved write visible, and forgets it as pending unless a later write superseded it.
     mutating func publish(_ write: PendingWrite) {
+        let emptiesVehiclesAndTrips = Self.removesEveryVehicleAndTrip(write, of: saved)
+        if emptiesVehiclesAndTrips { saved.removeAllVehiclesAndTrips() }
         for record in write.records {
             switch record {
+            case .deletedVehicle(let id) where emptiesVehiclesAndTrips: pendingVehicles.saved(id, sequence: write.sequence)
+            case .deletedTrip(let id) where emptiesVehiclesAndTrips: pendingTrips.saved(id, sequence: write.sequence)
             case .vehicle(let id, let vehicle): publish(vehicle: vehicle, id: id, sequence: write.sequence)
             case .deletedVehicle(let id): publish(vehicle: nil, id: id, sequence: write.sequence)
             case .trip(let id, let trip): publish(trip: trip, id: id, sequence: write.sequence)
@@ -176,6 +180,23 @@ struct LiveFleet {
                 pendingTasks.saved(id, sequence: write.sequence)
             }
         }
+    }
+
+    /// Whether `write` removes every vehicle and trip of `saved` and writes none (a reset):
+    /// then they are dropped at once instead of one index update each.
+    private static func removesEveryVehicleAndTrip(_ write: PendingWrite, of saved: SavedFleet) -> Bool {
+        guard !saved.vehicles.isEmpty || !saved.trips.isEmpty else { return false }
+        var vehicles = Set<String>(), trips = Set<String>()
+        for record in write.records {
+            switch record {
+            case .deletedVehicle(let id): vehicles.insert(id)
+            case .deletedTrip(let id): trips.insert(id)
+            case .vehicle, .trip: return false
+            default: break
+            }
+        }
+        return vehicles.count == saved.vehicles.count && trips.count == saved.trips.count
+            && vehicles.allSatisfy { saved.vehicles[$0] != nil } && trips.allSatisfy { saved.trips[$0] != nil }
     }
 
     /// Makes a saved vehicle (or its deletion, `nil`) visible.

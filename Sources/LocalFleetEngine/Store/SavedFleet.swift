@@ -88,6 +88,16 @@ struct SavedFleet: Sendable {
         vehicles[id] = vehicle
     }
 
+    /// Forgets every vehicle and trip at once (a harness's reset), where removing them one by
+    /// one would update every index for each.
+    mutating func removeAllVehiclesAndTrips() {
+        vehicles = [:]
+        trips = [:]
+        activeTrips = ActiveTripIndex()
+        indexes = VehicleIndexes()
+        tripsByVehicle = [:]
+    }
+
     /// Makes a saved trip (or its deletion, `nil`) visible.
     mutating func publish(trip: Trip?, id: String) {
         activeTrips.record(tripID: id, old: trips[id], new: trip)
