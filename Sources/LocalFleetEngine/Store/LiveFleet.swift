@@ -132,7 +132,9 @@ struct LiveFleet {
         if kinds.contains(.deliveryVehicle) {
             records += pendingDeliveryVehicles.latestIDs(saved: saved.deliveries.vehicles).map { .deletedDeliveryVehicle(id: $0) }
         }
-        return Accepted(value: (), acknowledgement: write(records))
+        // Once this write is published, every write before it is too: it removes exactly the
+        // vehicles and trips then saved.
+        return Accepted(value: (), acknowledgement: write(records, emptiesVehiclesAndTrips: kinds.contains(.vehicle)))
     }
 
     /// Accepts every resource of `snapshot` as one write; refused unless the engine has no
@@ -156,7 +158,7 @@ struct LiveFleet {
 
     /// Makes a saved write visible, and forgets it as pending unless a later write superseded it.
     mutating func publish(_ write: PendingWrite) {
-        let emptiesVehiclesAndTrips = Self.removesEveryVehicleAndTrip(write, of: saved)
+        let emptiesVehiclesAndTrips = write.emptiesVehiclesAndTrips
         if emptiesVehiclesAndTrips { saved.removeAllVehiclesAndTrips() }
         for record in write.records {
             switch record {
@@ -180,23 +182,6 @@ struct LiveFleet {
                 pendingTasks.saved(id, sequence: write.sequence)
             }
         }
-    }
-
-    /// Whether `write` removes every vehicle and trip of `saved` and writes none (a reset):
-    /// then they are dropped at once instead of one index update each.
-    private static func removesEveryVehicleAndTrip(_ write: PendingWrite, of saved: SavedFleet) -> Bool {
-        guard !saved.vehicles.isEmpty || !saved.trips.isEmpty else { return false }
-        var vehicles = Set<String>(), trips = Set<String>()
-        for record in write.records {
-            switch record {
-            case .deletedVehicle(let id): vehicles.insert(id)
-            case .deletedTrip(let id): trips.insert(id)
-            case .vehicle, .trip: return false
-            default: break
-            }
-        }
-        return vehicles.count == saved.vehicles.count && trips.count == saved.trips.count
-            && vehicles.allSatisfy { saved.vehicles[$0] != nil } && trips.allSatisfy { saved.trips[$0] != nil }
     }
 
     /// Makes a saved vehicle (or its deletion, `nil`) visible.
@@ -231,7 +216,8 @@ struct LiveFleet {
     }
 
     /// Queues `records` for the next batch, as one write: they are saved together or not at all.
-    mutating func write(_ records: [FleetRecord]) -> WriteAcknowledgement {
+    /// `emptiesVehiclesAndTrips` says they remove every vehicle and trip (``PendingWrite``).
+    mutating func write(_ records: [FleetRecord], emptiesVehiclesAndTrips: Bool = false) -> WriteAcknowledgement {
         acceptedWriteCount += 1
         let sequence = acceptedWriteCount
         for record in records {
@@ -252,7 +238,7 @@ struct LiveFleet {
         }
         let acknowledgement = WriteAcknowledgement()
         if queue.isEmpty { queueOrigin = MultiThreadedEventLoopGroup.currentEventLoop }
-        queue.append(PendingWrite(sequence: sequence, records: records, acknowledgement: acknowledgement))
+        queue.append(PendingWrite(sequence: sequence, records: records, acknowledgement: acknowledgement, emptiesVehiclesAndTrips: emptiesVehiclesAndTrips))
         return acknowledgement
     }
 

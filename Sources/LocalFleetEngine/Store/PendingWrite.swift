@@ -8,6 +8,9 @@ struct PendingWrite {
     let records: [FleetRecord]
     /// Completed when the batch holding the write is saved, or failed.
     let acknowledgement: WriteAcknowledgement
+    /// Whether it removes every vehicle and trip (a harness's reset): published, they are
+    /// dropped at once instead of one index update each.
+    var emptiesVehiclesAndTrips = false
 }
 
 /// A result of an accepted write that its caller may use only once the write is saved.
