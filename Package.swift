@@ -56,6 +56,7 @@ let package = Package(
         .library(name: "FleetTokens", targets: ["FleetTokens"]),
         .library(name: "FleetTokenProvider", targets: ["FleetTokenProvider"]),
         .library(name: "FleetEngineClient", targets: ["FleetEngineClient"]),
+        .library(name: "FleetEngineEmulator", targets: ["FleetEngineEmulator"]),
         .executable(name: "fleetauth", targets: ["fleetauth"]),
     ],
     traits: [
@@ -211,6 +212,17 @@ let package = Package(
                 .embedInCode("Resources/console.html"),
                 .embedInCode("Resources/console.js"),
                 .embedInCode("Resources/console.css"),
+            ]
+        ),
+        // The local Fleet Engine in a test's process, with its harness: for apps' and backends' tests.
+        .target(
+            name: "FleetEngineEmulator",
+            dependencies: [
+                "FleetTokens",
+                "LocalFleetEngine",
+                "ServerHTTP",
+                "ServerStorage",
+                server("Logging", "swift-log"),
             ]
         ),
         // Google's side of keyless signing, offline: metadata server, IAM signJwt, public keys.
@@ -441,6 +453,7 @@ let package = Package(
                 server("NIOHPACK", "swift-nio-http2"),
                 server("NIOHTTP2", "swift-nio-http2"),
                 "CommandSupport",
+                "FleetEngineEmulator",
                 "LeanCodecs",
                 "Locking",
                 "TestSupport",
