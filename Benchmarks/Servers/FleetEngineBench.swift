@@ -79,6 +79,11 @@ struct FleetEngineBench: AsyncParsableCommand {
         let database: String
         let cached: [Run]
         let uncached: [Run]
+        /// Cached runs with the console and its test harness (`/emulator/v1/`) on, no fault set
+        /// and the clock untouched, one per round, after the round's cached run.
+        let harnessCached: [Run]
+        /// The median, over rounds, of those updates/s divided by the same round's cached run.
+        let harnessToPlainRatio: Double
         /// Cached runs of delivery vehicles' location updates, one per round, REST and gRPC.
         let deliveryCached: [Run]
         let grpcDeliveryCached: [Run]
@@ -164,7 +169,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let store = SQLFleetStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 
-        var cached: [Run] = [], uncached: [Run] = [], deliveryCached: [Run] = [], grpcCached: [Run] = [], grpcUncached: [Run] = []
+        var cached: [Run] = [], uncached: [Run] = [], harnessCached: [Run] = [], deliveryCached: [Run] = [], grpcCached: [Run] = [], grpcUncached: [Run] = []
         var grpcDeliveryCached: [Run] = []
         var grpcFloor: [Run] = [], reads: [Double] = [], readsStolen: [Double?] = []
         var node: [Run] = [], nodeReads: [Double] = []
@@ -187,6 +192,15 @@ struct FleetEngineBench: AsyncParsableCommand {
                     if capacity == 1 { uncached.append(result) } else { cached.append(result) }
                     if load.failed > 0 { logger.warning("requests failed", metadata: ["count": "\(load.failed)"]) }
                 }
+                run += 1
+                let (harnessLoad, harnessCPU, harnessStolen) = try await withEngine(
+                    project: project, store: store, accounts: accounts, cacheCapacity: 100_000, harness: true, logger: logger
+                ) { port, _ in
+                    try await measure(project: project, port: port, tokensFile: tokensFile, run: run, folder: folder)
+                }
+                harnessCached.append(try await Self.run(
+                    harnessLoad.succeeded, harnessLoad.failed, harnessLoad.seconds, harnessLoad.latency, cpuSeconds: harnessCPU,
+                    stolenPercent: harnessStolen, durability: durability(of: Self.acknowledged(harnessLoad), run: run, project: project, store: store)))
                 run += 1
                 let (deliveryLoad, deliveryCPU, deliveryStolen) = try await withEngine(
                     project: project, store: store, accounts: accounts, cacheCapacity: 100_000, logger: logger
@@ -259,7 +273,9 @@ struct FleetEngineBench: AsyncParsableCommand {
         let uncachedRate = Throughput.median((1...3).map { _ in Throughput.measure(seconds: 1) { _ = try? verifier.verifyWithoutCache(tokens[0]) } })
         let report = Report(
             vehicles: vehicles, connections: connections, secondsPerRun: seconds, database: database.location.kind.rawValue,
-            cached: cached, uncached: uncached, deliveryCached: deliveryCached, grpcDeliveryCached: grpcDeliveryCached,
+            cached: cached, uncached: uncached, harnessCached: harnessCached,
+            harnessToPlainRatio: Throughput.median(zip(harnessCached, cached).map { $0.updatesPerSecond / $1.updatesPerSecond }),
+            deliveryCached: deliveryCached, grpcDeliveryCached: grpcDeliveryCached,
             grpcCached: grpcCached, grpcUncached: grpcUncached,
             readsPerSecond: reads, readsStolenPercent: readsStolen,
             cachedMedianUpdatesPerSecond: Throughput.median(cached.map(\.updatesPerSecond)),
@@ -288,17 +304,19 @@ struct FleetEngineBench: AsyncParsableCommand {
 
     static func vehicleID(_ index: Int) -> String { "bench-\(index)" }
 
-    /// Runs an engine on a free port (and its gRPC door on another when `grpc`) over `store`
-    /// while `body` runs with the ports, then shuts it down gracefully (every accepted write saved).
+    /// Runs an engine on a free port (and its gRPC door on another when `grpc`; with the console
+    /// and its test harness when `harness`) over `store` while `body` runs with the ports, then
+    /// shuts it down gracefully (every accepted write saved).
     private func withEngine<Result: Sendable>(
-        project: String, store: SQLFleetStore, accounts: [TrustedServiceAccount], cacheCapacity: Int, grpc: Bool = false, logger: Logger,
+        project: String, store: SQLFleetStore, accounts: [TrustedServiceAccount], cacheCapacity: Int, grpc: Bool = false, harness: Bool = false,
+        logger: Logger,
         _ body: (_ port: Int, _ grpcPort: Int?) async throws -> Result
     ) async throws -> Result {
         let (grpcPorts, grpcStarted) = AsyncStream.makeStream(of: Int.self)
         let engine = try await RunningService.start(logger: logger) { onStarted in
             LocalFleetEngine(
                 configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, grpcPort: grpc ? 0 : nil,
-                                     verifiedTokenCacheCapacity: cacheCapacity, onStarted: onStarted,
+                                     verifiedTokenCacheCapacity: cacheCapacity, console: harness ? .loopback : .off, onStarted: onStarted,
                                      onGRPCStarted: { grpcStarted.yield($0) }),
                 store: store, logger: logger)
         }
@@ -538,12 +556,15 @@ struct FleetEngineBench: AsyncParsableCommand {
             "run                   updates/s   p50 ms   p99 ms  CPU µs/update (server)  stolen   stored == last acknowledged",
             row("cached driver tokens", report.cached, report.cachedMedianUpdatesPerSecond, target: target),
             row("every token verified", report.uncached, report.uncachedMedianUpdatesPerSecond, target: nil),
+            row("cached, harness on", report.harnessCached, Throughput.median(report.harnessCached.map(\.updatesPerSecond)), target: nil),
             row("delivery, cached tokens", report.deliveryCached, report.deliveryCachedMedianUpdatesPerSecond, target: nil),
             row("gRPC, cached tokens", report.grpcCached, report.grpcCachedMedianUpdatesPerSecond, target: nil),
             row("gRPC, every verified", report.grpcUncached, report.grpcUncachedMedianUpdatesPerSecond, target: nil),
             row("gRPC delivery, cached", report.grpcDeliveryCached, report.grpcDeliveryCachedMedianUpdatesPerSecond, target: nil),
             row("gRPC floor (no engine)", report.grpcFloor, Throughput.median(report.grpcFloor.map(\.updatesPerSecond)), target: nil),
             row("Node.js competitor", report.node, Throughput.median(report.node.map(\.updatesPerSecond)), target: nil),
+            String(format: "with the console and its test harness on (no fault, clock untouched), cached updates are %.3f× of without (target >= 0.97)",
+                   report.harnessToPlainRatio),
             String(format: "gRPC cached updates are %.2f× of REST cached updates and %.2f× of the gRPC floor (medians over rounds of the same round's ratio)",
                    report.grpcToRESTRatio, report.grpcToFloorRatio),
             String(format: "delivery vehicles' cached updates (untrusted delivery driver tokens) are %.2f× of vehicles' over REST and %.2f× over gRPC (target >= 0.90)",
