@@ -46,7 +46,7 @@ struct FleetEngineEmulatorTests {
 
             let calls = try await engine.calls(method: "UpdateVehicle", resource: "e-1")
             #expect(calls.map(\.status) == ["UNAVAILABLE", "UNAVAILABLE", "OK"])
-            #expect(calls.last?.role == "driver" && calls.last?.claims?["vehicleid"] == "e-1")
+            #expect(calls.allSatisfy { $0.role == "driver" && $0.claims?["vehicleid"] == "e-1" }, "faulted calls too are recorded with their token's role and claims")
 
             let before = try await engine.clock.now()
             try await engine.clock.advance(by: 3700)

@@ -19,4 +19,16 @@ struct CallNote: Sendable {
     var token: VerifiedToken?
     /// The id of the resource the call names (empty for a collection).
     var resource = ""
+    /// The fault a test injected for the call (``FaultInjector``), applied once its token is
+    /// verified, so that the call is recorded with it.
+    var fault: FaultInjector.Fault?
+
+    /// Takes note of the caller's verified token, then applies the injected fault, if any: its
+    /// delay, then its refusal (the call then goes no further and changes nothing).
+    mutating func authenticated(_ token: VerifiedToken) async throws {
+        self.token = token
+        guard let fault else { return }
+        if fault.delay > .zero { try await Task.sleep(for: fault.delay) }
+        if let refusal = fault.refusal { throw refusal }
+    }
 }

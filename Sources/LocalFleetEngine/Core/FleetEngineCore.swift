@@ -53,19 +53,14 @@ struct FleetEngineCore: Sendable {
     }
 
     /// Runs `operation`, the whole of API `method`'s answer through `door` for `resource`, and
-    /// counts it; the operation notes the caller's token as it learns it. A fault injected for
-    /// the call (``FaultInjector``) comes first: its delay, then its refusal, and the operation
-    /// does not run.
+    /// counts it; the operation notes the caller's token as it learns it
+    /// (``CallNote/authenticated(_:)``), which applies the fault a test injected for the call.
     func measured<Result>(
         _ method: String, door: FleetEngineMetrics.Door, resource: String, _ operation: (inout CallNote) async throws -> Result
     ) async throws -> Result {
         let start = ContinuousClock.now
-        var note = CallNote(resource: resource)
+        var note = CallNote(resource: resource, fault: faults?.fault(for: method, door: door.rawValue, resource: resource))
         do {
-            if let fault = faults?.fault(for: method, door: door.rawValue, resource: resource) {
-                if fault.delay > .zero { try await Task.sleep(for: fault.delay) }
-                if let refusal = fault.refusal { throw refusal }
-            }
             let result = try await operation(&note)
             finished(method, door: door, note: note, refusal: nil, elapsed: ContinuousClock.now - start)
             return result

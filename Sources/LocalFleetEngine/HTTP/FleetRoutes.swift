@@ -14,9 +14,10 @@ extension RouterGroup where Context == FleetEngineRequestContext {
         on(path, method: method) { request, context in
             try await core.measured(api, door: .rest, resource: Self.resourceID(of: request, context)) { note in
                 var context = context
-                context.token = try await core.authenticate(
+                let token = try await core.authenticate(
                     authorization: request.headers[values: .authorization], path: request.uri.path, logger: context.logger)
-                note.token = context.token
+                context.token = token
+                try await note.authenticated(token)
                 return try await handler(request, context).response(from: request, context: context)
             }
         }

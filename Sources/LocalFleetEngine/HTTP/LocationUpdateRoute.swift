@@ -85,7 +85,7 @@ struct LocationUpdateRoute: PipelineRoute {
         do {
             let updated = try await core.measured(Resource.updateMethod, door: .rest, resource: match.id) { note in
                 let token = try await core.authenticate(authorization: match.authorization, path: match.path, logger: logger)
-                note.token = token
+                try await note.authenticated(token)
                 let call = FleetCall(token: token, provider: match.provider, logger: logger)
                 return try await Resource.acceptUpdate(in: core, call, id: match.id, updateMask: match.updateMask) {
                     try ProtoJSONBody.decode(Resource.self, from: Array(body.readableBytesView))
