@@ -52,6 +52,7 @@ package struct LocalFleetEngine: Service {
             accounts: configuration.trustedAccounts,
             sources: configuration.trustedKeySources,
             minimumRefreshInterval: configuration.jwksMinimumRefreshInterval,
+            fetchTimeout: configuration.jwksFetchTimeout,
             logger: logger
         ) { accounts in
             TokenVerifier(trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: clock.function)

@@ -22,6 +22,8 @@ package struct LocalFleetEngineConfiguration: Sendable {
     package var googleManagedAccounts: [GoogleManagedAccount]
     /// Where Google publishes service accounts' public keys (`--google-certs-url`).
     package var googleCertsURL: String
+    /// How long a fetch of a JWKS or of Google's keys may take before it is given up (5 s).
+    package var jwksFetchTimeout = Duration.seconds(5)
     /// The shortest time between two fetches of ``jwksURL`` or of one account's keys.
     package var jwksMinimumRefreshInterval: Duration
     /// The address to listen on.

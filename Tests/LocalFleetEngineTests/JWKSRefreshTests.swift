@@ -24,7 +24,7 @@ struct JWKSRefreshTests {
             case unavailable
             /// 200 with a body that is no JWKS.
             case garbage
-            /// Nothing for ten seconds, longer than the engine waits.
+            /// Nothing for a minute (or until the test ends), longer than the engine waits.
             case silence
             /// 503 after 500 ms: a fetch that is under way when the test's next request comes.
             case slowlyUnavailable
@@ -60,8 +60,8 @@ struct JWKSRefreshTests {
             case .garbage:
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"keys":[{"kty":"RSA","n":"%%%"}]"#)))
             case .silence:
-                // Silent for 10 s, or until the test is over and the server shuts down.
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(10)) }
+                // Silent for 60 s, or until the test is over and the server shuts down.
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(60)) }
                 return Response(status: .noContent)
             }
         }

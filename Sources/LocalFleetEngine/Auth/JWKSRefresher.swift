@@ -9,16 +9,20 @@ import ServerHTTP
 /// sent, through a ``RefreshedDocument``. While the source is down or answers garbage, the
 /// keys it gave last stay in use.
 struct JWKSRefresher: Sendable {
-    /// How long one fetch may take.
-    static let timeout = Duration.seconds(5)
+    /// How long one fetch may take, unless the configuration says otherwise
+    /// (``LocalFleetEngineConfiguration/jwksFetchTimeout``).
+    static let defaultTimeout = Duration.seconds(5)
 
     /// Where the keys come from.
     let source: TrustedKeySource
     private let document: RefreshedDocument<JSONWebKeySet>
 
-    /// A refresher of `source`, fetching at most once per `minimumInterval`, that hands every
-    /// changed set of its accounts to `apply`.
-    init(source: TrustedKeySource, minimumInterval: Duration, logger: Logger, apply: @escaping @Sendable ([TrustedServiceAccount]) -> Void) {
+    /// A refresher of `source`, fetching at most once per `minimumInterval` and giving a fetch
+    /// up after `timeout`, that hands every changed set of its accounts to `apply`.
+    init(
+        source: TrustedKeySource, minimumInterval: Duration, timeout: Duration = defaultTimeout, logger: Logger,
+        apply: @escaping @Sendable ([TrustedServiceAccount]) -> Void
+    ) {
         self.source = source
         let url = source.url, shown = FetchError.redacted(source.url)
         // The key set whose accounts were handed to `apply` last.
@@ -26,7 +30,7 @@ struct JWKSRefresher: Sendable {
         // Kept for the `max-age` the source sends, never less than the interval; without one,
         // until a token asks for more.
         self.document = RefreshedDocument(
-            minimumInterval: minimumInterval, timeout: Self.timeout, freshness: minimumInterval.seconds...TimeInterval.infinity,
+            minimumInterval: minimumInterval, timeout: timeout, freshness: minimumInterval.seconds...TimeInterval.infinity,
             defaultFreshness: nil, locate: { url },
             read: { body in
                 let keys = try JSONWebKeySet(json: body)

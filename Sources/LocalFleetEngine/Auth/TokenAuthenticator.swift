@@ -26,12 +26,13 @@ final class TokenAuthenticator: Sendable {
     /// When the sources are next looked at for keys past their `max-age`.
     private let nextStaleCheck: Locked<ContinuousClock.Instant>
 
-    /// An authenticator trusting `accounts` plus those of `sources`; `makeVerifier` builds a
-    /// verifier for a set of accounts.
+    /// An authenticator trusting `accounts` plus those of `sources` (each fetch given up after
+    /// `fetchTimeout`); `makeVerifier` builds a verifier for a set of accounts.
     init(
         accounts: [TrustedServiceAccount],
         sources: [TrustedKeySource],
         minimumRefreshInterval: Duration,
+        fetchTimeout: Duration = JWKSRefresher.defaultTimeout,
         logger: Logger,
         makeVerifier: @escaping @Sendable ([TrustedServiceAccount]) -> TokenVerifier
     ) {
@@ -43,7 +44,7 @@ final class TokenAuthenticator: Sendable {
         self.staleCheckInterval = minimumRefreshInterval
         self.nextStaleCheck = Locked(.now + minimumRefreshInterval)
         self.refreshers = sources.map { source in
-            JWKSRefresher(source: source, minimumInterval: minimumRefreshInterval, logger: logger) { accountsOfSource in
+            JWKSRefresher(source: source, minimumInterval: minimumRefreshInterval, timeout: fetchTimeout, logger: logger) { accountsOfSource in
                 Self.install(in: verifier, from: trusted, makeVerifier) { $0.fetched[source] = accountsOfSource }
             }
         }
