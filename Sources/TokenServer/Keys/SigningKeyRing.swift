@@ -16,9 +16,9 @@ import Logging
 /// Keys arrive three ways: made here by ``rotate(_:)`` (`POST /v1/admin/keys/{role}:rotate`,
 /// `fleetauth keys rotate`); read from a file put into `keys/` (``importKeyFiles()``, on
 /// SIGHUP and at start; a key made in Google's IAM); or made at first start for a role with
-/// none. Each replica reads the ring again once a second from memory, which the database's
-/// change signal keeps true (``TokenServerStore/signingKeysVersion()``), retires what is due,
-/// and writes `keys/` to match (``KeyFolder``).
+/// none. Each replica asks the ring's version once a second
+/// (``TokenServerStore/signingKeysVersion()``, one small query), reads the ring again when it
+/// changed, retires what is due, and writes `keys/` to match (``KeyFolder``).
 package final class SigningKeyRing: Sendable {
     /// How often the ring is read again: the most a change made elsewhere takes to sign here.
     static let followInterval = Duration.seconds(1)

@@ -5,7 +5,7 @@ extension TokenServerSchema {
     /// changes (see ``ServerStorage/FleetDatabase/first(_:)``): a `NOTIFY` from the changing
     /// transaction, delivered as it commits. A new session changes no grant read before (its
     /// token is new), so only its end notifies; accounts, identities and assignments notify on
-    /// every change, and so do the signing keys (a rotation reaches every replica). Each statement is safe to run again.
+    /// every change. Each statement is safe to run again.
     ///
     /// A trigger is made only where it is missing: making one locks its table against every
     /// other session, so a replica starting beside others under load (a rolling restart) would
@@ -25,7 +25,6 @@ extension TokenServerSchema {
         ("token_server_identities", "INSERT OR UPDATE OR DELETE OR TRUNCATE"),
         ("token_server_assignments", "INSERT OR UPDATE OR DELETE OR TRUNCATE"),
         ("token_server_sessions", "UPDATE OR DELETE OR TRUNCATE"),
-        ("token_server_signing_keys", "INSERT OR UPDATE OR DELETE OR TRUNCATE"),
     ].flatMap { table, events in
         [
             """

@@ -144,8 +144,9 @@ enum TokenServerSchema {
     ]
 
     /// Version 3: the signing keys (``SigningKeyRing``), every key a role has signed with, so
-    /// that a rotation reaches every replica and an earlier key stays published until its last
-    /// token expired. Older code reads its keys from `keys/` and ignores the table.
+    /// that a rotation reaches every replica (each reads the table's version once a second) and
+    /// an earlier key stays published until its last token expired. Older code reads its keys
+    /// from `keys/` and ignores the table.
     static let version3: [String] = [
         """
         CREATE TABLE IF NOT EXISTS token_server_signing_keys (

@@ -65,16 +65,17 @@ extension TokenServerStore {
         return Set(names.compactMap(FleetEngineRole.init(name:)))
     }
 
-    /// What changes whenever a key is added, replaced or retired, read from memory while the
-    /// database says nothing changed (``ServerStorage/FleetDatabase/first(_:)``): polled often,
-    /// it costs a lookup, and a change made by another replica shows within the change signal.
+    /// What changes whenever a key is added, replaced or retired: one small query, which each
+    /// replica asks once a second (``SigningKeyRing``). It does not go through the memory of
+    /// ``ServerStorage/FleetDatabase/first(_:)``: on PostgreSQL that would hold a listening
+    /// connection, with its heartbeats, for every replica that serves no grant from memory.
     package func signingKeysVersion() async throws -> String {
-        let row = try await database.first("""
+        let row = try await sql.raw("""
             SELECT COUNT(*) AS keys, COALESCE(MAX(added_at), 0) AS newest,
                 COALESCE(SUM(CASE WHEN retired_at IS NULL THEN 0 ELSE 1 END), 0) AS retired,
                 COALESCE(SUM(CASE WHEN superseded_at IS NULL THEN 0 ELSE 1 END), 0) AS superseded
             FROM token_server_signing_keys
-            """)
+            """).first()
         guard let row else { return "" }
         let counts = try ["keys", "newest", "retired", "superseded"].map { try row.decode(column: $0, as: Int64.self) }
         return counts.map(String.init).joined(separator: "/")
