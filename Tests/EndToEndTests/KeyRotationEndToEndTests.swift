@@ -9,8 +9,9 @@ struct KeyRotationEndToEndTests {
     /// Five drivers on 30-second tokens report every step for 115 steps; the driver key is
     /// rotated at steps 10, 20 and 30. Each replaced key stays published 30 s (its tokens'
     /// lifetime) and 60 s (the overlap) past its replacement, so the first retires near step
-    /// 100, while the drivers carry on: no report refused, no token request failed.
-    @Test func threeRotationsUnderLoadRefuseNothing() async throws {
+    /// 100, while the drivers carry on: no report refused, no token request failed. A load test:
+    /// it runs alone, with the fault tests (`scripts/test-faults.sh`).
+    @Test(.faultTest) func threeRotationsUnderLoadRefuseNothing() async throws {
         let fleet = try await TestFleet.start(tokenLifetime: .seconds(30))
         let drivers = try await fleet.drivers(5)
         let ring = await fleet.keyRing
