@@ -210,7 +210,9 @@ struct TokenIssuer: Sendable {
     /// ``sign(_:by:)`` on the calling thread, or `nil` when it would wait.
     private func signWithoutWaiting(_ request: TokenRequest, by caller: Caller) throws -> SignedToken? {
         let start = ContinuousClock.now
-        guard keyRing.signers.signsWithoutWaiting else { return nil }
+        // Read once: the ring's signers are behind a lock, and this is the hot path.
+        let signers = keyRing.signers
+        guard signers.signsWithoutWaiting else { return nil }
         let grant: SessionGrant
         switch caller.credential {
         case nil:
@@ -228,7 +230,7 @@ struct TokenIssuer: Sendable {
         }
         try admit(caller, grant: grant)
         try authorize(request, grant: grant)
-        guard let minted = try keyRing.signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else { return nil }
+        guard let minted = try signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else { return nil }
         return issued(minted, request, for: grant, by: caller, since: start)
     }
 

@@ -71,12 +71,7 @@ struct AuditCommand: AsyncParsableCommand {
         if json { return try records.forEach { try JSONOutput.printLine(IssuedTokenEntry($0)) } }
         if records.isEmpty { return print("no records") }
         let header = ["TIME", "OUTCOME", "ACCOUNT", "KIND", "RESOURCE", "EXPIRES / REASON", "KID", "CLIENT"]
-        let rows = [header] + records.map { Self.row(of: $0, now: now) }
-        // Columns as wide as their widest entry.
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
-            print(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
-        }
+        TextTable.print([header] + records.map { Self.row(of: $0, now: now) })
     }
 
     /// A record's row of the table.

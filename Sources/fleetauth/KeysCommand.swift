@@ -21,17 +21,13 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             let keys = try await data.withStore { try await $0.signingKeys() }
             let header = ["ROLE", "KID", "ACCOUNT", "STATE", "SIGNS FROM", "REPLACED", "RETIRED"]
-            let rows = [header] + keys.map { key in
+            TextTable.print([header] + keys.map { key in
                 let state = key.retiredAt != nil ? "retired" : key.supersededAt != nil ? "replaced" : "signing"
                 return [
                     key.role.shortName, key.keyID, key.key.clientEmail, state, TimeText.utc(epochSeconds: key.addedAt),
                     key.supersededAt.map { TimeText.utc(epochSeconds: $0) } ?? "", key.retiredAt.map { TimeText.utc(epochSeconds: $0) } ?? "",
                 ]
-            }
-            let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-            for row in rows {
-                print(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
-            }
+            })
         }
     }
 

@@ -91,12 +91,17 @@ struct EmulatorHarnessTests {
             // vehicle), by the machine's time again.
             #expect(try await post("clock", #"{"reset": true}"#).body.contains(#""frozen":false"#))
             #expect(try await post("faults", #"{"method": "GetVehicle", "latency": "0.5s", "count": 1}"#).status == 200)
+            let (listed, _) = try await URLSession.shared.data(from: URL(string: rest + "/emulator/v1/faults")!)
+            let faults = try #require((try JSONSerialization.jsonObject(with: listed) as? [String: Any])?["faults"] as? [[String: Any]])
+            #expect(faults.count == 1 && faults[0]["latency"] as? String == "0.5s" && faults[0]["count"] as? Int == 1, "\(faults)")
             var read = URLRequest(url: URL(string: rest + "/v1/providers/\(TestKeys.project)/vehicles/v")!)
             read.setValue("Bearer \(Tokens.server)", forHTTPHeaderField: "Authorization")
             let start = ContinuousClock.now
             let (_, response) = try await URLSession.shared.data(for: read)
             #expect((response as? HTTPURLResponse)?.statusCode == 404)
             #expect(ContinuousClock.now - start >= .milliseconds(450))
+            let (after, _) = try await URLSession.shared.data(from: URL(string: rest + "/emulator/v1/faults")!)
+            #expect(String(decoding: after, as: UTF8.self) == #"{"faults":[]}"#, "a fault with a count ends once it has matched")
         }
     }
 }

@@ -2,35 +2,34 @@ import Foundation
 import Locking
 import ServerHTTP
 
-/// One fault a test injected (`POST /emulator/v1/faults`): which calls it matches and what they
-/// get, a status as Google's services answer it, a delay, or both.
-struct FaultRule: Sendable, Encodable, Equatable {
+/// One fault a test injected (`POST /emulator/v1/faults`): the request that made it, with its
+/// id and, for one with a count, how many more calls it matches.
+struct FaultRule: Sendable, Encodable {
     /// Its id, for the list.
     var id: Int
-    /// The API method it matches (`UpdateVehicle`); every method when `nil`.
-    let method: String?
-    /// The resource id it matches; every resource when `nil`.
-    let resource: String?
-    /// The door it matches (`rest` or `grpc`); both when `nil`.
-    let door: String?
-    /// The status the matched calls get (`UNAVAILABLE`); `nil` for a delay alone.
-    let status: String?
-    /// How many more calls it matches; without end when `nil`.
-    var count: Int?
-    /// The chance a matching call is faulted; every one when `nil`.
-    let probability: Double?
-    /// How long a matched call waits first, in seconds.
-    let latencySeconds: Double?
+    /// Which calls it matches and what they get, as asked; `count` goes down as calls match.
+    var request: FaultRequest
+    /// How long a matched call waits first.
+    let delay: Duration
+
+    private enum CodingKeys: String, CodingKey { case id }
+
+    /// The request's members, with the id.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try request.encode(to: encoder)
+    }
 }
 
 /// `POST /emulator/v1/faults` body.
-struct FaultRequest: StrictJSONBody {
+struct FaultRequest: StrictJSONBody, Encodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case method, resource, door, status, count, probability, latency }
     let method: String?
     let resource: String?
     let door: String?
     let status: String?
-    let count: Int?
+    var count: Int?
     let probability: Double?
     let latency: String?
 
@@ -45,15 +44,14 @@ struct FaultRequest: StrictJSONBody {
         if let door, door != "rest", door != "grpc" { throw .invalidArgument("door is rest or grpc") }
         if let count, !(1...1_000_000).contains(count) { throw .invalidArgument("count must be 1 to 1000000") }
         if let probability, !(probability > 0 && probability <= 1) { throw .invalidArgument("probability must be above 0 and at most 1") }
-        var seconds: Double?
+        var delay = Duration.zero
         if let latency {
             guard let duration = ProtoDuration(text: latency)?.duration, duration >= .zero, duration <= .seconds(60) else {
                 throw .invalidArgument("latency must be a duration from \"0s\" to \"60s\"")
             }
-            seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            delay = duration
         }
-        return FaultRule(
-            id: 0, method: method, resource: resource, door: door, status: status, count: count, probability: probability, latencySeconds: seconds)
+        return FaultRule(id: 0, request: self, delay: delay)
     }
 }
 
@@ -106,20 +104,20 @@ final class FaultInjector: Sendable {
     func fault(for method: String, door: String, resource: String) -> Fault? {
         state.withLock { state -> Fault? in
             guard let index = state.rules.firstIndex(where: { rule in
-                (rule.method == nil || rule.method == method) && (rule.door == nil || rule.door == door)
-                    && (rule.resource == nil || rule.resource == resource)
+                let asked = rule.request
+                return (asked.method == nil || asked.method == method) && (asked.door == nil || asked.door == door)
+                    && (asked.resource == nil || asked.resource == resource)
             }) else { return nil }
             let rule = state.rules[index]
-            if let probability = rule.probability, Double.random(in: 0..<1) >= probability { return nil }
-            if let count = rule.count {
-                if count <= 1 { state.rules.remove(at: index) } else { state.rules[index].count = count - 1 }
+            if let probability = rule.request.probability, Double.random(in: 0..<1) >= probability { return nil }
+            if let count = rule.request.count {
+                if count <= 1 { state.rules.remove(at: index) } else { state.rules[index].request.count = count - 1 }
             }
-            let refusal = rule.status.flatMap(APIError.Code.init(rawValue:)).map { code in
+            let refusal = rule.request.status.flatMap(APIError.Code.init(rawValue:)).map { code in
                 APIError(code, "injected fault \(rule.id): \(code.rawValue) for \(method) (POST /emulator/v1/faults)",
                          retryAfter: code == .unavailable || code == .resourceExhausted ? .seconds(1) : nil)
             }
-            let delay = rule.latencySeconds.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) } ?? .zero
-            return Fault(delay: delay, refusal: refusal)
+            return Fault(delay: rule.delay, refusal: refusal)
         }
     }
 }
