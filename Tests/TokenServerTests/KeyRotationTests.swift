@@ -105,7 +105,9 @@ struct KeyRotationTests {
 
     @Test("fleetauth keys rotate on the database: a running server signs with the new key within seconds")
     func rotationByTheCommandLine() async throws {
-        try await TestServer.serve(.sqlite) { client, server in
+        var options = TestServer.options()
+        options.tokenRequestsPerMinute = 0  // the test asks again and again until the new key signs
+        try await TestServer.serve(.sqlite, options: options) { client, server in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
             let before = try await Self.keyID(of: client.token("driver/v-1", session: session))
             let rotated = try await ChildProcess.runFleetauth(["keys", "rotate", "driver", "--data-dir", server.configuration.dataDirectory])
@@ -118,6 +120,23 @@ struct KeyRotationTests {
             #expect(!line.isEmpty && !line.contains("signing"), "the replaced key is listed, no longer signing: \(listed.output)")
             let keyless = try await ChildProcess.runFleetauth(["keys", "rotate", "pilot", "--data-dir", server.configuration.dataDirectory])
             #expect(!keyless.succeeded)
+
+            // --print-upload makes a key of the same account without putting it to use, and says
+            // how to upload it and add it.
+            let signing = try await Self.keyID(of: client.token("driver/v-1", session: session))
+            let out = server.configuration.dataDirectory + "/for-upload.json"
+            let upload = try await ChildProcess.runFleetauth([
+                "keys", "rotate", "driver", "--print-upload", "--out", out, "--data-dir", server.configuration.dataDirectory,
+            ])
+            #expect(upload.succeeded, "\(upload.output)")
+            let made = try ServiceAccountKey(contentsOf: out)
+            #expect(made.clientEmail == TestKeys.driver.clientEmail)
+            #expect(try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int == 0o600)
+            #expect(upload.output.contains("gcloud iam service-accounts keys upload") && upload.output.contains("--iam-account=\(made.clientEmail)"))
+            #expect(!upload.output.contains("PRIVATE KEY"), "the key itself is not printed")
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(try await Self.keyID(of: client.token("driver/v-1", session: session)) == signing, "not put to use")
+            #expect(try await !Self.publishedKeyIDs(client).contains(made.privateKeyID))
         }
     }
 
