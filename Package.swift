@@ -483,6 +483,7 @@ let package = Package(
                 "CommandSupport",
                 "TestSupport",
                 "FleetEngineClient",
+                "FleetEngineEmulator",
                 "FleetDemo",
                 "FleetTokenProvider",
                 "FleetTokens",

@@ -182,6 +182,22 @@ public final class FleetEngineEmulator: Sendable {
         public let httpStatus: Int
         /// The rule that refused it.
         public let rule: String?
+        /// What it sent as the body, as Google's HTTP mapping defines it (over gRPC, the request
+        /// field REST sends as the body); `nil` for none, or for a REST body over 64 KiB.
+        public let body: Body?
+        /// The id of the injected fault it met (``FleetEngineEmulator/inject(_:)``).
+        public let injectedFault: Int?
+
+        /// A recorded call's body.
+        public struct Body: Sendable, Decodable {
+            /// The body as Google's JSON, UTF-8: decode it with `JSONSerialization`, your own
+            /// `Decodable` types, or swift-protobuf's `init(jsonUTF8Data:)`.
+            public let json: Data
+
+            public init(from decoder: any Decoder) throws {
+                json = try JSONEncoder().encode(JSONValue(from: decoder))
+            }
+        }
     }
 
     private struct CallList: Decodable {

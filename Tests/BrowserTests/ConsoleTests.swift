@@ -126,6 +126,43 @@ extension BrowserSuite {
             }
         }
 
+        @Test("A call that met an injected fault is marked as such in the requests table, refused or only delayed")
+        func injectedFaults() async throws {
+            try await ConsoleScene.run { scene in
+                try await populate(scene.engine)
+                let token = try scene.engine.driverToken("vehicle-1")
+                try await scene.open()
+                // Two faults, as a test would inject them: a refusal, then a delay.
+                let statuses = try await scene.browser.run(#"""
+                    const [token, provider] = arguments;
+                    const inject = (rule) => fetch("/emulator/v1/faults", {
+                      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(rule),
+                    });
+                    const update = () => fetch(`/v1/providers/${provider}/vehicles/vehicle-1?updateMask=lastLocation`, {
+                      method: "PUT", headers: { Authorization: `Bearer ${token}` }, body: '{"lastLocation":{"location":{"latitude":1,"longitude":1}}}',
+                    });
+                    await inject({ method: "UpdateVehicle", status: "UNAVAILABLE", count: 1 });
+                    const refused = (await update()).status;
+                    await inject({ method: "UpdateVehicle", latency: "0.2s", count: 1 });
+                    const delayed = (await update()).status;
+                    return `${refused} ${delayed}`;
+                    """#, [token, TestKeys.project])
+                #expect(statuses == #""503 200""#)
+
+                try await scene.open("?method=UpdateVehicle", view: "#requests")
+                let rows = """
+                    return [...document.querySelectorAll('#request-table tbody tr.injected')]
+                      .map((row) => `${row.dataset.injectedFault} ${row.dataset.status} ${row.querySelector('.verdict').textContent}`)
+                    """
+                try await waitUntil("both calls are marked") {
+                    try JSONDecoder().decode([String].self, from: Data(try await scene.browser.execute(rows).utf8)).count == 2
+                }
+                let marked = try JSONDecoder().decode([String].self, from: Data(try await scene.browser.execute(rows).utf8))
+                #expect(marked[0] == "2 OK allowed after injected fault 2's delay", "\(marked)")
+                #expect(marked[1].hasPrefix("1 UNAVAILABLE 503 UNAVAILABLE: injected fault 1"), "\(marked)")
+            }
+        }
+
         @Test("The resources table pages by id, keeps its kind and page in the address across a reload, and shows a row's JSON")
         func resourcesTable() async throws {
             try await ConsoleScene.run { scene in

@@ -178,55 +178,59 @@ struct GRPCDoorTests {
     }
 
     @Test func searchesAsGoogleDescribesByCurrentTripsAttributesAndStaleness() async throws {
-        try await GRPCTestClient.with(try await TestEngine.shared) { grpc in
-            let metadata = GRPCTestClient.bearer(Tokens.server)
-            for id in ["g-search-free", "g-search-busy"] {
-                var vehicle = try Self.vehicle(latitude: -20, longitude: 30)
-                if id == "g-search-free" { vehicle.attributes = [.with { $0.key = "colour"; $0.stringValue = "red" }] }
-                _ = try await grpc.vehicles.createVehicle(.with { $0.parent = Self.parent; $0.vehicleID = id; $0.vehicle = vehicle }, metadata: metadata)
-            }
-            _ = try await grpc.trips.createTrip(
-                .with { $0.parent = Self.parent; $0.tripID = "g-search-ride"; $0.trip = try! Maps_Fleetengine_V1_Trip(jsonString: Fixtures.tripBody(vehicleID: "g-search-busy")) },
-                metadata: metadata)
-            _ = try await grpc.trips.updateTrip(
-                .with { $0.name = Self.tripName("g-search-ride"); $0.trip = .with { $0.tripStatus = .enrouteToDropoff }; $0.updateMask = .with { $0.paths = ["trip_status"] } },
-                metadata: metadata)
-
-            func search(_ configure: (inout Maps_Fleetengine_V1_SearchVehiclesRequest) -> Void) async throws -> [String] {
-                var request = Maps_Fleetengine_V1_SearchVehiclesRequest.with {
-                    $0.parent = Self.parent
-                    $0.pickupPoint = .with { $0.point = .with { $0.latitude = -20; $0.longitude = 30 } }
-                    $0.pickupRadiusMeters = 1000
-                    $0.count = 10
-                    $0.minimumCapacity = 1
-                    $0.tripTypes = [.exclusive]
-                    $0.vehicleTypes = [.with { $0.category = .auto }]
-                    $0.orderBy = .pickupPointEta
+        // An engine of its own, whose clock the test moves (`/emulator/v1/clock`) rather than wait.
+        try await TestEngine.with(configure: { $0.console = .loopback }) { engine in
+            try await GRPCTestClient.with(engine) { grpc in
+                let metadata = GRPCTestClient.bearer(Tokens.server)
+                try await engine.moveClock(#"{"freeze":true}"#)
+                for id in ["g-search-free", "g-search-busy"] {
+                    var vehicle = try Self.vehicle(latitude: -20, longitude: 30)
+                    if id == "g-search-free" { vehicle.attributes = [.with { $0.key = "colour"; $0.stringValue = "red" }] }
+                    _ = try await grpc.vehicles.createVehicle(.with { $0.parent = Self.parent; $0.vehicleID = id; $0.vehicle = vehicle }, metadata: metadata)
                 }
-                configure(&request)
-                let found = try await grpc.vehicles.searchVehicles(request, metadata: metadata)
-                #expect(found.matches.allSatisfy { $0.orderedBy == .pickupPointStraightDistance && $0.requestedOrderedBy == .pickupPointEta })
-                return found.matches.map { "\($0.vehicle.name.split(separator: "/").last ?? "") \($0.vehicleMatchType) \($0.tripType)" }
-            }
-            #expect(try await search { _ in } == ["g-search-free exclusive exclusive"])
-            #expect(try await search { $0.includeBackToBack = true }.sorted() == ["g-search-busy backToBack exclusive", "g-search-free exclusive exclusive"])
-            #expect(try await search { $0.currentTripsPresent = .none } == ["g-search-free exclusive exclusive"])
-            #expect(try await search { $0.tripTypes = [.shared]; $0.currentTripsPresent = .any }.sorted()
-                == ["g-search-busy carpool shared", "g-search-free exclusive shared"])
-            #expect(try await search { $0.currentTripsPresent = .any; $0.requiredAttributes = [.with { $0.key = "colour"; $0.stringValue = "red" }] }
-                == ["g-search-free exclusive exclusive"])
+                _ = try await grpc.trips.createTrip(
+                    .with { $0.parent = Self.parent; $0.tripID = "g-search-ride"; $0.trip = try! Maps_Fleetengine_V1_Trip(jsonString: Fixtures.tripBody(vehicleID: "g-search-busy")) },
+                    metadata: metadata)
+                _ = try await grpc.trips.updateTrip(
+                    .with { $0.name = Self.tripName("g-search-ride"); $0.trip = .with { $0.tripStatus = .enrouteToDropoff }; $0.updateMask = .with { $0.paths = ["trip_status"] } },
+                    metadata: metadata)
 
-            // Both go stale; then one is moved, and only it is fresh within 3 s (room for a
-            // loaded machine between the update and the search).
-            try await Task.sleep(for: .seconds(6))
-            _ = try await grpc.vehicles.updateVehicle(
-                .with {
-                    $0.name = Self.vehicleName("g-search-free")
-                    $0.vehicle = .with { $0.lastLocation = .with { $0.location = .with { $0.latitude = -20; $0.longitude = 30 } } }
-                    $0.updateMask = .with { $0.paths = ["last_location"] }
-                },
-                metadata: metadata)
-            #expect(try await search { $0.currentTripsPresent = .any; $0.maximumStaleness = .with { $0.seconds = 3 } } == ["g-search-free exclusive exclusive"])
+                func search(_ configure: (inout Maps_Fleetengine_V1_SearchVehiclesRequest) -> Void) async throws -> [String] {
+                    var request = Maps_Fleetengine_V1_SearchVehiclesRequest.with {
+                        $0.parent = Self.parent
+                        $0.pickupPoint = .with { $0.point = .with { $0.latitude = -20; $0.longitude = 30 } }
+                        $0.pickupRadiusMeters = 1000
+                        $0.count = 10
+                        $0.minimumCapacity = 1
+                        $0.tripTypes = [.exclusive]
+                        $0.vehicleTypes = [.with { $0.category = .auto }]
+                        $0.orderBy = .pickupPointEta
+                    }
+                    configure(&request)
+                    let found = try await grpc.vehicles.searchVehicles(request, metadata: metadata)
+                    #expect(found.matches.allSatisfy { $0.orderedBy == .pickupPointStraightDistance && $0.requestedOrderedBy == .pickupPointEta })
+                    return found.matches.map { "\($0.vehicle.name.split(separator: "/").last ?? "") \($0.vehicleMatchType) \($0.tripType)" }
+                }
+                #expect(try await search { _ in } == ["g-search-free exclusive exclusive"])
+                #expect(try await search { $0.includeBackToBack = true }.sorted() == ["g-search-busy backToBack exclusive", "g-search-free exclusive exclusive"])
+                #expect(try await search { $0.currentTripsPresent = .none } == ["g-search-free exclusive exclusive"])
+                #expect(try await search { $0.tripTypes = [.shared]; $0.currentTripsPresent = .any }.sorted()
+                    == ["g-search-busy carpool shared", "g-search-free exclusive shared"])
+                #expect(try await search { $0.currentTripsPresent = .any; $0.requiredAttributes = [.with { $0.key = "colour"; $0.stringValue = "red" }] }
+                    == ["g-search-free exclusive exclusive"])
+
+                // Both go stale as the engine's time moves on 6 s; then one is moved, and only it is
+                // fresh within 3 s.
+                try await engine.moveClock(#"{"advance":"6s"}"#)
+                _ = try await grpc.vehicles.updateVehicle(
+                    .with {
+                        $0.name = Self.vehicleName("g-search-free")
+                        $0.vehicle = .with { $0.lastLocation = .with { $0.location = .with { $0.latitude = -20; $0.longitude = 30 } } }
+                        $0.updateMask = .with { $0.paths = ["last_location"] }
+                    },
+                    metadata: metadata)
+                #expect(try await search { $0.currentTripsPresent = .any; $0.maximumStaleness = .with { $0.seconds = 3 } } == ["g-search-free exclusive exclusive"])
+            }
         }
     }
 

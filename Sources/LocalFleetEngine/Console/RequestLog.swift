@@ -6,7 +6,7 @@ import ServerHTTP
 
 /// One call through either door as the console shows it: what was asked, by whom (the verified
 /// token's signer, role and claims, never the token) and what the engine answered.
-struct RequestRecord: Sendable, Encodable, Equatable {
+struct RequestRecord: Sendable, Encodable {
     /// The call's place in the log, counting from 1 since start.
     let sequence: UInt64
     /// When the call ended.
@@ -29,6 +29,12 @@ struct RequestRecord: Sendable, Encodable, Equatable {
     let rule: String?
     /// How long the call took, in microseconds.
     let latencyMicroseconds: Int64
+    /// The body the call sent, as Google's HTTP mapping defines it; `nil` for none, or for a
+    /// REST body over ``RequestBody/maximumKeptBytes``.
+    let body: RequestBody?
+    /// The id of the fault a test injected (`/emulator/v1/faults`) that the call met: its
+    /// refusal, its delay, or both.
+    let injectedFault: Int?
 
     /// The email of the account that signed the token, when the token was verified.
     var signer: String? { token?.claims.issuer }
@@ -47,7 +53,7 @@ struct RequestRecord: Sendable, Encodable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case sequence, time, door, method, resource, signer, role, claims, status, httpStatus, rule, latencyMicroseconds
+        case sequence, time, door, method, resource, signer, role, claims, status, httpStatus, rule, latencyMicroseconds, body, injectedFault
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -64,6 +70,8 @@ struct RequestRecord: Sendable, Encodable, Equatable {
         try container.encode(httpStatus, forKey: .httpStatus)
         try container.encodeIfPresent(rule, forKey: .rule)
         try container.encode(latencyMicroseconds, forKey: .latencyMicroseconds)
+        try container.encodeIfPresent(body?.value, forKey: .body)
+        try container.encodeIfPresent(injectedFault, forKey: .injectedFault)
     }
 }
 
@@ -141,20 +149,19 @@ final class RequestLog: Sendable {
         self.ring = Locked(Ring())
     }
 
-    /// Records a call that ended now; the record gets the next sequence number.
-    func record(
-        door: String, method: String, resource: String, token: VerifiedToken?, refusal: APIError?, elapsed: Duration
-    ) {
+    /// Records a call of `method` through `door`, which ended now as `note` says; the record
+    /// gets the next sequence number.
+    func record(door: String, method: String, note: CallNote, refusal: APIError?, elapsed: Duration) {
         let time = clock()
         let latency = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         ring.withLock { ring in
             ring.count += 1
             if refusal != nil { ring.refused += 1 }
             let record = RequestRecord(
-                sequence: ring.count, time: time, door: door, method: method, resource: resource,
-                token: token,
+                sequence: ring.count, time: time, door: door, method: method, resource: note.resource,
+                token: note.token,
                 status: refusal?.code.rawValue ?? "OK", httpStatus: refusal.map { Int($0.status.code) } ?? 200, rule: refusal?.message,
-                latencyMicroseconds: latency)
+                latencyMicroseconds: latency, body: note.body, injectedFault: note.appliedFault)
             if ring.records.count < capacity {
                 ring.records.append(record)
             } else {

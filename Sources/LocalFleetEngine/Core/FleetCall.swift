@@ -12,8 +12,9 @@ struct FleetCall: Sendable {
     let logger: Logger
 }
 
-/// What a door learns of a call while answering it, for the console's table of calls: the
-/// verified token (its claims, never the token) and the id of the resource it names.
+/// What a door learns of a call while answering it, for the console's table of calls and
+/// `/emulator/v1/calls`: the verified token (its claims, never the token), the id of the
+/// resource it names, its body, and the injected fault it met.
 struct CallNote: Sendable {
     /// The caller's verified token, once verified.
     var token: VerifiedToken?
@@ -22,12 +23,17 @@ struct CallNote: Sendable {
     /// The fault a test injected for the call (``FaultInjector``), applied once its token is
     /// verified, so that the call is recorded with it.
     var fault: FaultInjector.Fault?
+    /// The body the call sent, as Google's HTTP mapping defines it.
+    var body: RequestBody?
+    /// The id of the injected fault the call met, once applied.
+    var appliedFault: Int?
 
     /// Takes note of the caller's verified token, then applies the injected fault, if any: its
     /// delay, then its refusal (the call then goes no further and changes nothing).
     mutating func authenticated(_ token: VerifiedToken) async throws {
         self.token = token
         guard let fault else { return }
+        appliedFault = fault.ruleID
         if fault.delay > .zero { try await Task.sleep(for: fault.delay) }
         if let refusal = fault.refusal { throw refusal }
     }

@@ -74,7 +74,7 @@ struct FleetEngineCore: Sendable {
     /// after `elapsed`, for `/metrics` and the console.
     func finished(_ method: String, door: FleetEngineMetrics.Door, note: CallNote, refusal: APIError?, elapsed: Duration) {
         metrics.record(method, door: door, refusal: refusal, elapsed: elapsed)
-        requests?.record(door: door.rawValue, method: method, resource: note.resource, token: note.token, refusal: refusal, elapsed: elapsed)
+        requests?.record(door: door.rawValue, method: method, note: note, refusal: refusal, elapsed: elapsed)
     }
 
     /// The decision for `operation` by the caller of `call`; throws 403 naming the rule when denied.

@@ -22,6 +22,8 @@ extension FleetEngineCore {
         let updateMask: String?
         /// The resource of the request (its body, or its message's field).
         let readBody: () throws -> Resource
+        /// The body, as the call is recorded with it.
+        let recordedBody: RequestBody?
     }
 
     /// UpdateVehicle or UpdateDeliveryVehicle, the location update of a driver app, answered
@@ -40,7 +42,7 @@ extension FleetEngineCore {
         guard let authenticated = authenticateWithoutWaiting(authorization: request.authorization, path: request.logPath, logger: request.logger)
         else { return false }
         let door = request.door
-        var note = CallNote(token: try? authenticated.get())
+        var note = CallNote(token: try? authenticated.get(), body: request.recordedBody)
         let end: @Sendable (CallNote, Result<Resource, APIError>) -> Void = { note, outcome in
             finished(Resource.updateMethod, door: door, note: note, refusal: outcome.failure, elapsed: .now - start)
             completion(outcome)

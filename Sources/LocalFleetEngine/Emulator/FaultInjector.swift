@@ -61,6 +61,8 @@ struct FaultRequest: StrictJSONBody, Encodable {
 final class FaultInjector: Sendable {
     /// What a matched call gets.
     struct Fault: Sendable {
+        /// The id of the rule it comes from.
+        let ruleID: Int
         /// How long it waits first.
         let delay: Duration
         /// The refusal it then gets; `nil`: it goes on.
@@ -117,7 +119,7 @@ final class FaultInjector: Sendable {
                 APIError(code, "injected fault \(rule.id): \(code.rawValue) for \(method) (POST /emulator/v1/faults)",
                          retryAfter: code == .unavailable || code == .resourceExhausted ? .seconds(1) : nil)
             }
-            return Fault(delay: rule.delay, refusal: refusal)
+            return Fault(ruleID: rule.id, delay: rule.delay, refusal: refusal)
         }
     }
 }

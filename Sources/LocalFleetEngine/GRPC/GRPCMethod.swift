@@ -17,11 +17,14 @@ struct GRPCMethod<RPC: UnaryRPC>: GRPCMethodRow {
     typealias Operation = @Sendable (FleetEngineCore, FleetCall, _ id: String, Input) async throws -> Output
 
     let target: GRPCTarget<Input>
+    let body: GRPCBody<Input>
     let operation: Operation
 
-    /// The method `RPC`, whose request names its resource as `target` says, answered by `operation`.
-    init(_: RPC.Type, _ target: GRPCTarget<Input>, _ operation: @escaping Operation) {
+    /// The method `RPC`, whose request names its resource as `target` says and carries what REST
+    /// sends as the body as `body` says, answered by `operation`.
+    init(_: RPC.Type, _ target: GRPCTarget<Input>, body: GRPCBody<Input> = .none, _ operation: @escaping Operation) {
         self.target = target
+        self.body = body
         self.operation = operation
     }
 
@@ -31,8 +34,10 @@ struct GRPCMethod<RPC: UnaryRPC>: GRPCMethodRow {
             forMethod: descriptor,
             deserializer: ProtobufDeserializer<Input>(),
             serializer: ProtobufSerializer<Output>()
-        ) { [target, operation] request, _ in
-            let response = try await requests.answer(ServerRequest(stream: request), method: descriptor.method, target: target.read) { call, id, message in
+        ) { [target, body, operation] request, _ in
+            let response = try await requests.answer(
+                ServerRequest(stream: request), method: descriptor.method, target: target.read, body: body.read
+            ) { call, id, message in
                 try await operation(requests.core, call, id, message)
             }
             return StreamingServerResponse(single: response)
@@ -88,5 +93,23 @@ struct GRPCTarget<Input>: Sendable {
     /// A collection of a provider, named by the `parent` field: `providers/{provider}`.
     static func collection(_ parent: @escaping @Sendable (Input) -> String) -> Self {
         Self { message throws(APIError) in (try ResourceNames.provider(ofParent: parent(message)), "") }
+    }
+}
+
+/// What of a request message REST sends as the body, by the method's HTTP rule in Google's
+/// protos (`body: "vehicle"`, `body: "*"`, or none): what the call is recorded with.
+struct GRPCBody<Input: SwiftProtobuf.Message>: Sendable {
+    /// The body of a request message, `nil` for none.
+    let read: @Sendable (Input) -> RequestBody?
+
+    /// No body: a Get, a Delete or a List.
+    static var none: Self { Self { _ in nil } }
+
+    /// The whole message (`body: "*"`).
+    static var whole: Self { Self { .message($0) } }
+
+    /// One field of the message (`body: "vehicle"`).
+    static func field(_ field: @escaping @Sendable (Input) -> some SwiftProtobuf.Message) -> Self {
+        Self { .message(field($0)) }
     }
 }

@@ -14,12 +14,13 @@ struct GRPCRequests: Sendable {
     let logger: Logger
 
     /// Answers `request` to `method`: `target` reads the provider and the resource's id from the
-    /// message (its `name`, or its `parent` and the new resource's id), and `operation` runs the
-    /// core's operation for the authenticated call.
+    /// message (its `name`, or its `parent` and the new resource's id), `body` what the call is
+    /// recorded with, and `operation` runs the core's operation for the authenticated call.
     func answer<Input: Sendable, Output: Sendable>(
         _ request: ServerRequest<Input>,
         method: String,
         target: (Input) throws(APIError) -> (provider: String, id: String),
+        body: (Input) -> RequestBody?,
         _ operation: (FleetCall, _ id: String, Input) async throws -> Output
     ) async throws -> ServerResponse<Output> {
         var logger = logger
@@ -28,6 +29,7 @@ struct GRPCRequests: Sendable {
             let token = try await core.authenticate(
                 authorization: request.metadata[stringValues: "authorization"].map { $0 }, path: method, logger: logger)
             try await note.authenticated(token)
+            note.body = body(request.message)
             let (provider, id) = try target(request.message)
             let call = FleetCall(token: token, provider: provider, logger: logger)
             return ServerResponse(message: try await operation(call, id, request.message))

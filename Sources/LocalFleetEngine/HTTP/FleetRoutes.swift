@@ -18,8 +18,21 @@ extension RouterGroup where Context == FleetEngineRequestContext {
                     authorization: request.headers[values: .authorization], path: request.uri.path, logger: context.logger)
                 context.token = token
                 try await note.authenticated(token)
+                var request = request
+                note.body = .rest(try await Self.collectBody(of: &request).readableBytesView)
                 return try await handler(request, context).response(from: request, context: context)
             }
+        }
+    }
+
+    /// The body of `request`, collected (at most ``ProtoJSONBody/maximumMessageSize`` bytes, the
+    /// largest any method takes) so that the call is recorded with it and the handler reads it
+    /// again; each handler then applies its own method's limit.
+    private static func collectBody(of request: inout Request) async throws(APIError) -> ByteBuffer {
+        do {
+            return try await request.collectBody(upTo: ProtoJSONBody.maximumMessageSize)
+        } catch {
+            throw .invalidArgument("the request body is larger than \(ProtoJSONBody.maximumMessageSize) bytes")
         }
     }
 

@@ -69,7 +69,8 @@ struct LocationUpdateRoute: PipelineRoute {
         let request = FleetEngineCore.UpdateWithoutWaiting<Resource>(
             door: .rest, authorization: match.authorization, logPath: match.path, logger: logger,
             target: { (match.provider, match.id) }, updateMask: match.updateMask,
-            readBody: { try ProtoJSONBody.decode(Resource.self, from: Array(body.readableBytesView)) })
+            readBody: { try ProtoJSONBody.decode(Resource.self, from: Array(body.readableBytesView)) },
+            recordedBody: .rest(body.readableBytesView))
         let taken = core.updateWithoutWaiting(request) { [logger] outcome in
             promise.succeed(Self.answer(outcome, match: match, logger: logger))
         }
@@ -86,6 +87,7 @@ struct LocationUpdateRoute: PipelineRoute {
             let updated = try await core.measured(Resource.updateMethod, door: .rest, resource: match.id) { note in
                 let token = try await core.authenticate(authorization: match.authorization, path: match.path, logger: logger)
                 try await note.authenticated(token)
+                note.body = .rest(body.readableBytesView)
                 let call = FleetCall(token: token, provider: match.provider, logger: logger)
                 return try await Resource.acceptUpdate(in: core, call, id: match.id, updateMask: match.updateMask) {
                     try ProtoJSONBody.decode(Resource.self, from: Array(body.readableBytesView))

@@ -357,12 +357,15 @@ async function loadRequests() {
   if (!form.contains(document.activeElement)) for (const name of FILTERS) form.elements[name].value = query.get(name) ?? "";
   const page = await apiJSON(`requests?${query}`);
   const rows = page.requests.map((call) => {
-    const verdict = call.status === "OK" ? "allowed" : `${call.httpStatus} ${call.status}: ${call.rule ?? ""}`;
+    let verdict = call.status === "OK" ? "allowed" : `${call.httpStatus} ${call.status}: ${call.rule ?? ""}`;
+    // A fault a test injected (/emulator/v1/faults) said so; a delay alone leaves the call allowed.
+    if (call.injectedFault && call.status === "OK") verdict = `allowed after injected fault ${call.injectedFault}'s delay`;
     const claims = Object.entries(call.claims ?? {}).map(([name, value]) =>
       name === "exp" ? `exp ${new Date(value * 1000).toLocaleTimeString()}` : `${name}=${value}`).join(" ");
     return element("tr", {
       "data-request": call.sequence, "data-method": call.method, "data-status": call.status,
-      "data-role": call.role ?? "", "data-rule": call.rule ?? "", class: call.status === "OK" ? "allowed" : "refused",
+      "data-role": call.role ?? "", "data-rule": call.rule ?? "", "data-injected-fault": call.injectedFault ?? "",
+      class: [call.status === "OK" ? "allowed" : "refused", call.injectedFault ? "injected" : ""].join(" ").trim(),
     },
     element("td", {}, new Date(call.time).toLocaleTimeString()), element("td", {}, call.door), element("td", {}, call.method),
     element("td", {}, call.resource), element("td", {}, call.signer ?? "–"), element("td", {}, call.role ?? "–"),

@@ -21,8 +21,8 @@ struct ConsolePartsTests {
         let driver = try verified(Tokens.driver("v-1"))
         for index in 1...8 {
             let refusal: APIError? = index.isMultiple(of: 2) ? .permissionDenied("rule \(index)") : nil
-            log.record(door: index.isMultiple(of: 3) ? "grpc" : "rest", method: "UpdateVehicle", resource: "v-\(index)",
-                       token: driver, refusal: refusal, elapsed: .microseconds(1500))
+            log.record(door: index.isMultiple(of: 3) ? "grpc" : "rest", method: "UpdateVehicle",
+                       note: CallNote(token: driver, resource: "v-\(index)"), refusal: refusal, elapsed: .microseconds(1500))
         }
         #expect(log.totals == RequestTotals(calls: 8, refused: 4))
         let all = log.page(RequestFilter(), before: nil, limit: 100)

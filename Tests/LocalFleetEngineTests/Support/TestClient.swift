@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import TestSupport
 
 /// Sends requests to a test engine on loopback.
 struct TestClient: Sendable {
@@ -35,6 +36,13 @@ struct TestClient: Sendable {
         let response = try await Self.http.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 22)
         return TestResponse(status: Int(response.status.code), body: String(buffer: bytes), retryAfter: response.headers.first(name: "Retry-After"))
+    }
+
+    /// Changes the engine's clock (`POST /emulator/v1/clock` with `change`, e.g.
+    /// `{"advance":"6s"}`); the engine's console must be on.
+    func moveClock(_ change: String) async throws {
+        let answer = try await send(.POST, "/emulator/v1/clock", authorization: nil, body: change)
+        guard answer.status == 200 else { throw TestFailure("the engine's clock did not move: \(answer)") }
     }
 
     /// Sends with `Authorization: Bearer <token>`.
