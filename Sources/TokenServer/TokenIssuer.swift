@@ -142,10 +142,10 @@ struct TokenIssuer: Sendable {
     /// waits: a session read straight from SQLite, a key file that signs. `nil` when something
     /// would wait (PostgreSQL, a locked SQLite file, an ID token, IAM, reused tokens): then
     /// ``issue(_:credential:client:)``. With the record on, `recording` writes the token's
-    /// record: await it before handing the token out.
+    /// record and tells its handler when the token may be handed out, or why not.
     func issueWithoutWaiting(
         _ request: TokenRequest, credential: BearerCredential?, client: String?
-    ) throws -> (minted: MintedToken, recording: (@Sendable () async throws -> Void)?)? {
+    ) throws -> (minted: MintedToken, recording: TokenRecording?)? {
         let caller = Caller(credential, address: client)
         let signed: SignedToken
         do {
@@ -158,24 +158,38 @@ struct TokenIssuer: Sendable {
             counted(signed)
             return (signed.minted, nil)
         }
-        return (signed.minted, {
-            do {
-                try await handOut(signed)
-            } catch {
-                throw recordRefusal(error, of: request, by: caller)
+        return (signed.minted, { written in
+            handOut(signed) { outcome in
+                written(outcome.mapError { recordRefusal($0, of: request, by: caller) })
             }
         })
     }
 
+    /// Writes a token's record, then calls its handler: with nothing once the token may be
+    /// handed out, or with the refusal (already recorded) that is the answer instead.
+    typealias TokenRecording = @Sendable (_ written: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
+
     /// Writes the token's record (503, as a refusal, when the record's buffer is full), then
     /// counts and logs the token as handed out.
     private func handOut(_ signed: SignedToken) async throws {
-        do {
-            try await recorder.issued(signed.record)
-        } catch let error as APIError {
-            throw refusal(.recordUnavailable, error, signed.grant)
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            handOut(signed) { done.resume(with: $0) }
         }
-        counted(signed)
+    }
+
+    /// ``handOut(_:)`` that tells `handedOut` once done, on the record writer's thread.
+    private func handOut(_ signed: SignedToken, handedOut: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        recorder.issued(signed.record) { written in
+            switch written {
+            case .success:
+                counted(signed)
+                handedOut(.success(()))
+            case .failure(let error as APIError):
+                handedOut(.failure(refusal(.recordUnavailable, error, signed.grant)))
+            case .failure(let error):
+                handedOut(.failure(error))
+            }
+        }
     }
 
     /// Counts and logs a token handed out.

@@ -46,8 +46,8 @@ package final class TokenRecorder: Sendable {
         let record: TokenRecord
         /// Whether it is a token's (not a refusal's): those count against the buffer.
         var isToken: Bool { record.outcome == .issued }
-        /// The request waiting for the record to be written; `nil` once it went on.
-        var request: CheckedContinuation<Bool, Never>?
+        /// Told once the record is written; `nil` once the request went on.
+        var written: (@Sendable (Result<Void, any Error>) -> Void)?
     }
 
     private struct State {
@@ -88,23 +88,32 @@ package final class TokenRecorder: Sendable {
     ///
     /// - Throws: 503 ``APIError`` when ``Settings/bufferLimit`` tokens' records wait already.
     func issued(_ record: TokenRecord) async throws {
-        guard settings.isOn else { return }
-        let recorded = await withCheckedContinuation { (request: CheckedContinuation<Bool, Never>) in
-            let (answer, flush) = state.withLock { state -> (Bool?, Bool) in
-                guard state.tokensWaiting < settings.bufferLimit else { return (false, false) }
-                state.tokensWaiting += 1
-                state.waiting.append(Waiting(record: record, request: state.failing ? nil : request))
-                defer { state.flushing = true }
-                return (state.failing ? true : nil, !state.flushing)
-            }
-            if let answer { request.resume(returning: answer) }
-            if flush { Task { await self.flush() } }
+        try await withCheckedThrowingContinuation { (request: CheckedContinuation<Void, any Error>) in
+            issued(record) { request.resume(with: $0) }
         }
-        guard recorded else {
+    }
+
+    /// ``issued(_:)`` without a task: `written` is called once the record is written (on the
+    /// writer's thread), at once while the store refuses writes, or at once with the 503 when
+    /// ``Settings/bufferLimit`` tokens' records wait already.
+    func issued(_ record: TokenRecord, written: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        guard settings.isOn else { return written(.success(())) }
+        let (answer, flush) = state.withLock { state -> (Bool?, Bool) in
+            guard state.tokensWaiting < settings.bufferLimit else { return (false, false) }
+            state.tokensWaiting += 1
+            state.waiting.append(Waiting(record: record, written: state.failing ? nil : written))
+            defer { state.flushing = true }
+            return (state.failing ? true : nil, !state.flushing)
+        }
+        if flush { Task { await self.flush() } }
+        switch answer {
+        case true?: written(.success(()))
+        case false?:
             metrics.recordBufferFull()
-            throw APIError(
+            written(.failure(APIError(
                 .unavailable, "the record of tokens cannot be written and \(settings.bufferLimit) records wait; no token is handed out until they are",
-                retryAfter: DatabaseUnavailable.storageRetryAfter)
+                retryAfter: DatabaseUnavailable.storageRetryAfter)))
+        case nil: break
         }
     }
 
@@ -114,7 +123,7 @@ package final class TokenRecorder: Sendable {
         guard settings.isOn else { return }
         let (kept, flush) = state.withLock { state -> (Bool, Bool) in
             guard state.waiting.count - state.tokensWaiting < settings.bufferLimit else { return (false, false) }
-            state.waiting.append(Waiting(record: record, request: nil))
+            state.waiting.append(Waiting(record: record, written: nil))
             defer { state.flushing = true }
             return (true, !state.flushing)
         }
@@ -152,13 +161,13 @@ package final class TokenRecorder: Sendable {
                 }
                 metrics.recordsWritten(batch.count - dropped)
                 if let recovered { logger.notice("the record of tokens is written again", metadata: ["stillWaiting": "\(recovered)"]) }
-                for waiting in batch { waiting.request?.resume(returning: true) }
+                for waiting in batch { waiting.written?(.success(())) }
                 pruneIfDue()
             } catch {
-                let (requests, first, count) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], Bool, Int) in
-                    let requests = state.waiting.indices.compactMap { index -> CheckedContinuation<Bool, Never>? in
-                        defer { state.waiting[index].request = nil }
-                        return state.waiting[index].request
+                let (requests, first, count) = state.withLock { state -> ([@Sendable (Result<Void, any Error>) -> Void], Bool, Int) in
+                    let requests = state.waiting.indices.compactMap { index -> (@Sendable (Result<Void, any Error>) -> Void)? in
+                        defer { state.waiting[index].written = nil }
+                        return state.waiting[index].written
                     }
                     defer { state.failing = true }
                     return (requests, !state.failing, state.waiting.count)
@@ -170,7 +179,7 @@ package final class TokenRecorder: Sendable {
                         "waiting": "\(count)", "bufferLimit": "\(settings.bufferLimit)",
                     ])
                 }
-                for request in requests { request.resume(returning: true) }
+                for request in requests { request(.success(())) }
                 try? await Task.sleep(for: Self.retryInterval)
             }
         }

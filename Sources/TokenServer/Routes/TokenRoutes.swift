@@ -76,7 +76,7 @@ extension TokenServer {
     func tokenAnswerWithoutWaiting(
         _ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring, on eventLoop: any EventLoop
     ) -> PipelineReply? {
-        let signed: (minted: MintedToken, recording: (@Sendable () async throws -> Void)?)?
+        let signed: (minted: MintedToken, recording: TokenIssuer.TokenRecording?)?
         do {
             signed = try issuer.issueWithoutWaiting(tokenRequest, credential: credential, client: client)
         } catch {
@@ -84,14 +84,14 @@ extension TokenServer {
         }
         guard let signed else { return nil }
         guard let recording = signed.recording else { return .now(answer(signed.minted)) }
-        return .later(eventLoop.makeFutureWithTask {
-            do {
-                try await recording()
-                return self.answer(signed.minted)
-            } catch {
-                return self.refusal(error, path: path)
+        let promise = eventLoop.makePromise(of: PipelineAnswer.self)
+        recording { written in
+            switch written {
+            case .success: promise.succeed(self.answer(signed.minted))
+            case .failure(let error): promise.succeed(self.refusal(error, path: path))
             }
-        })
+        }
+        return .later(promise.futureResult)
     }
 
     private func answer(_ minted: MintedToken) -> PipelineAnswer {

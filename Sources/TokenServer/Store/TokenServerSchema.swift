@@ -41,6 +41,7 @@ enum TokenServerSchema {
         Migration(version: 1, oldestCompatible: 1, part: .grants, statements: version1),
         Migration(version: 2, oldestCompatible: 1, part: .record, statements: version2),
         Migration(version: 3, oldestCompatible: 1, part: .grants, statements: version3),
+        Migration(version: 4, oldestCompatible: 1, part: .record, statements: version4),
     ]
 
     /// The version this code brings a database to.
@@ -160,6 +161,16 @@ enum TokenServerSchema {
         """,
         "CREATE INDEX IF NOT EXISTS token_server_signing_keys_by_role ON token_server_signing_keys (role, added_at)",
     ]
+
+    /// Version 4: the record's indexes of resources hold only the records of their kind of
+    /// resource (partial indexes), so that writing a record adds to one of them, not to all
+    /// five. A question about a resource (`vehicle_id = ?`) uses them as before.
+    static let version4: [String] = ["vehicle_id", "trip_id", "delivery_vehicle_id", "tracking_id"].flatMap { column in
+        [
+            "DROP INDEX IF EXISTS token_server_token_records_by_\(column)",
+            "CREATE INDEX token_server_token_records_by_\(column) ON token_server_token_records (\(column), id) WHERE \(column) IS NOT NULL",
+        ]
+    }
 
     /// Brings `database`, which holds `parts`, to ``version``: runs the steps past its
     /// recorded version that change what it holds (and, on PostgreSQL, makes the change signals
