@@ -66,6 +66,15 @@ struct JWKSRefresher: Sendable {
         }
     }
 
+    /// Whether a token naming a key not at hand waits for the next fetch the schedule allows,
+    /// rather than being refused until then: for a JWKS URL, yes, since a token server publishes
+    /// a rotation's new key as it starts signing with it, and a rotation soon after a fetch
+    /// must refuse no token; for a Google account, no: Google publishes a key as it is made,
+    /// before anything can sign with it, so a key still unknown after a recent fetch is made up.
+    var waitsForNewKeys: Bool {
+        if case .jwks = source { true } else { false }
+    }
+
     /// Fetches the keys when the schedule allows it now (or, when `waitingForNextSlot`, when it
     /// next allows it), or joins the fetch under way; returns whether a fetch was made, i.e.
     /// whether the keys may have changed.

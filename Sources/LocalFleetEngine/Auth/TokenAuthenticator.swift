@@ -139,10 +139,12 @@ final class TokenAuthenticator: Sendable {
     /// issuer, each as its interval allows (joining a fetch under way), and verifies `token`
     /// again after each fetch: the token is accepted as soon as a fetch brings its key, whatever
     /// the other sources still take. Refused with the last refusal once every such source is
-    /// done, and at once (with `refusal`) when each fetched less than its interval ago: a key
-    /// still unknown after a fresh fetch is not waited for. A source that has never answered
-    /// (an engine started before its JWKS server) is waited for until its next allowed fetch,
-    /// which every such token shares. A made-up token costs no fetch of another account's keys.
+    /// done. A token naming a key or an account a JWKS URL's keys at hand lack (a rotation's new
+    /// key: see ``JWKSRefresher/waitsForNewKeys``), and any token while a source has never
+    /// answered (an engine started before its JWKS server), waits for the source's next allowed
+    /// fetch, which every such token shares; otherwise a token is refused at once when each
+    /// source fetched less than its interval ago. A made-up token costs no fetch of another
+    /// account's keys.
     private func verifyAfterFetching(_ token: String, refusal: TokenRefusal) async throws(TokenRefusal) -> VerifiedToken {
         let issuer = Self.claimedIssuer(of: token)
         let refreshers = refreshers.filter { $0.mayHoldKeys(of: issuer) }
@@ -152,7 +154,8 @@ final class TokenAuthenticator: Sendable {
         for refresher in refreshers {
             // Unstructured: a source still fetching holds up no token another source verified.
             Task {
-                finished.yield(await refresher.refresh(waitingForNextSlot: !(await refresher.hasKeys)))
+                let waiting = refresher.waitsForNewKeys && Self.namesKeyNotAtHand(refusal) ? true : !(await refresher.hasKeys)
+                finished.yield(await refresher.refresh(waitingForNextSlot: waiting))
                 if remaining.withLock({ $0 -= 1; return $0 }) == 0 { finished.finish() }
             }
         }
@@ -173,6 +176,14 @@ final class TokenAuthenticator: Sendable {
     }
 
     /// Whether `refusal` could be cured by fetching the keys again.
+    /// Whether `refusal` says the token names a key or an account the keys at hand lack.
+    private static func namesKeyNotAtHand(_ refusal: TokenRefusal) -> Bool {
+        switch refusal {
+        case .unknownIssuer, .unknownKeyID: true
+        default: false
+        }
+    }
+
     private static func mayBeNewKey(_ refusal: TokenRefusal) -> Bool {
         switch refusal {
         case .unknownIssuer, .unknownKeyID, .badSignature: true

@@ -132,6 +132,11 @@ final class TestFleet: Sendable {
         "http://127.0.0.1:\(await servers.tokenServerPort)/v1/tokens/\(path)"
     }
 
+    /// The token server's key set, `/.well-known/jwks.json`.
+    var jwksURL: String {
+        get async { "http://127.0.0.1:\(await servers.tokenServerPort)/.well-known/jwks.json" }
+    }
+
     /// Logs `username` in over HTTP and returns the session token.
     func logIn(_ username: String) async throws -> String {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(await servers.tokenServerPort)/v1/sessions")!)
