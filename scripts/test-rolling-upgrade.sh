@@ -22,11 +22,6 @@ commit=$(git rev-parse --short=12 "${1:-$(fixture_commit)}^{commit}")
 
 source=.build-fixture/$commit
 [[ -d $source ]] || git worktree add --detach "$source" "$commit" >/dev/null
-(cd "$source" && swift build --product fleetauth >/dev/null)
-old=$(cd "$source" && swift build --show-bin-path)/fleetauth
-swift build --product fleetauth >/dev/null
-new=$(swift build --show-bin-path)/fleetauth
-
 work=$(mktemp -d)
 database="rolling_upgrade_$$"
 base="${FLEETAUTH_TEST_POSTGRES_URL%/*}"
@@ -39,6 +34,12 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+
+build() { (cd "$1" && swift build --product fleetauth >"$work/build.log" 2>&1) || { tail -30 "$work/build.log" >&2; exit 1; }; }
+build "$source"
+old=$(cd "$source" && swift build --show-bin-path)/fleetauth
+build .
+new=$(swift build --show-bin-path)/fleetauth
 psql "$FLEETAUTH_TEST_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null
 
 fail() { echo "test-rolling-upgrade: $*" >&2; for log in "$work"/*.log; do echo "== $log" >&2; tail -20 "$log" >&2; done; exit 1; }
