@@ -183,7 +183,7 @@ public final class FleetEngineEmulator: Sendable {
         /// The rule that refused it.
         public let rule: String?
         /// What it sent as the body, as Google's HTTP mapping defines it (over gRPC, the request
-        /// field REST sends as the body); `nil` for none, or for a REST body over 64 KiB.
+        /// field REST sends as the body); `nil` for none, or for a REST body over 64 KiB or not a JSON object.
         public let body: Body?
         /// The id of the injected fault it met (``FleetEngineEmulator/inject(_:)``).
         public let injectedFault: Int?

@@ -20,7 +20,7 @@ enum RequestBody: Sendable {
         bytes.isEmpty || bytes.count > maximumKeptBytes ? nil : .json(Array(bytes))
     }
 
-    /// The body as a JSON value, or `nil` when it does not parse (a REST body the call refused).
+    /// The body as a JSON object, or `nil` when it is not one (a REST body the call refused).
     var value: JSONValue? {
         let bytes: [UInt8]
         switch self {
@@ -29,6 +29,7 @@ enum RequestBody: Sendable {
             guard let json: [UInt8] = try? message.jsonUTF8Bytes() else { return nil }
             bytes = json
         }
-        return try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)), case .object = value else { return nil }
+        return value
     }
 }
