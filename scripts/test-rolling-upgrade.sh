@@ -24,11 +24,12 @@ source=.build-fixture/$commit
 [[ -d $source ]] || git worktree add --detach "$source" "$commit" >/dev/null
 work=$(mktemp -d)
 database="rolling_upgrade_$$"
-base="${FLEETAUTH_TEST_POSTGRES_URL%/*}"
-url="$base/$database"
+# The test database's URL with another database name, its query (sslmode, …) kept.
+url=$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/" + sys.argv[2])))' \
+    "$FLEETAUTH_TEST_POSTGRES_URL" "$database")
 pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in ${pids[@]+"${pids[@]}"}; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     psql "$FLEETAUTH_TEST_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS $database" >/dev/null 2>&1 || true
     rm -rf "$work"
@@ -48,15 +49,20 @@ fail() { echo "test-rolling-upgrade: $*" >&2; for log in "$work"/*.log; do echo 
 start() {
     "$1" token-server --data-dir "$2" --database-url "$url" --port "$3" --bcrypt-cost 4 --log-level info \
         --project test-project >"$2.log" 2>&1 &
-    pids+=($!)
-    for _ in $(seq 1 300); do curl -sf -o /dev/null "http://127.0.0.1:$3/healthz" && return 0; sleep 0.1; done
+    local pid=$!
+    pids+=("$pid")
+    for _ in $(seq 1 300); do
+        kill -0 "$pid" 2>/dev/null || fail "the server on port $3 exited"
+        curl -sf -o /dev/null "http://127.0.0.1:$3/healthz" && return 0
+        sleep 0.1
+    done
     fail "the server on port $3 did not start"
 }
 
 a=18795 b=18796
 start "$old" "$work/a" $a
 admin=$(cat "$work/a/admin-key")
-api() { curl -sf -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' "$@"; }
+api() { curl -sf -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' "$@" || fail "admin call failed: $*"; }
 for user in ann bob cy; do
     api -X POST "http://127.0.0.1:$a/v1/admin/accounts" -d "{\"username\":\"$user\",\"role\":\"driver\",\"password\":\"rolling-upgrade-pw\"}" >/dev/null
 done
@@ -64,7 +70,7 @@ api -X PUT "http://127.0.0.1:$a/v1/admin/vehicles/v-1/driver" -d '{"username":"a
 api -X PUT "http://127.0.0.1:$a/v1/admin/vehicles/v-2/driver" -d '{"username":"bob"}' >/dev/null
 login() {
     curl -sf -H 'Content-Type: application/json' "http://127.0.0.1:$1/v1/sessions" -d "{\"username\":\"$2\",\"password\":\"rolling-upgrade-pw\"}" \
-        | python3 -c 'import json, sys; print(json.load(sys.stdin)["sessionToken"])'
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["sessionToken"])' || fail "$2 could not log in on port $1"
 }
 # The status of a token request to port $1 with session $2 for vehicle $3.
 token() { curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $2" "http://127.0.0.1:$1/v1/tokens/driver/$3"; }

@@ -183,7 +183,8 @@ public final class FleetEngineEmulator: Sendable {
         /// The rule that refused it.
         public let rule: String?
         /// What it sent as the body, as Google's HTTP mapping defines it (over gRPC, the request
-        /// field REST sends as the body); `nil` for none, or for a REST body over 64 KiB or not a JSON object.
+        /// field REST sends as the body). `nil` for none, for a body over 16 KiB or not a JSON
+        /// object, and for a call refused for its token.
         public let body: Body?
         /// The id of the injected fault it met (``FleetEngineEmulator/inject(_:)``).
         public let injectedFault: Int?
@@ -191,7 +192,9 @@ public final class FleetEngineEmulator: Sendable {
         /// A recorded call's body.
         public struct Body: Sendable, Decodable {
             /// The body as Google's JSON, UTF-8: decode it with `JSONSerialization`, your own
-            /// `Decodable` types, or swift-protobuf's `init(jsonUTF8Data:)`.
+            /// `Decodable` types, or swift-protobuf's `init(jsonUTF8Data:)`. Numbers pass
+            /// through a `Double`: Google's JSON writes 64-bit integers as strings, which keep
+            /// every digit, but a REST body's integer past 2^53 loses precision.
             public let json: Data
 
             public init(from decoder: any Decoder) throws {

@@ -23,7 +23,7 @@ struct JWKSFaultTests {
             #expect(try await JWKSRefreshTests.getVehicle(client, token: Tokens.server).status == 404, "the key fetched at start works")
             publisher.answer.withLock { $0 = answer }
             let fetchesBefore = publisher.fetches.load(ordering: .relaxed)
-            // Past the interval since the start's fetch: a key unknown after a fresher one is refused without a fetch.
+            // Past the interval since the start's fetch, so that the next unknown key id fetches at once.
             try await Task.sleep(for: .milliseconds(250))
 
             // An unknown key id makes the engine fetch; the fetch fails (or, when silent, gives

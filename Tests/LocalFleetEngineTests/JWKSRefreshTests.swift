@@ -164,8 +164,8 @@ struct JWKSRefreshTests {
     }
 
     /// Requests with made-up key ids, all at once, with the keys at hand: they share the fetch
-    /// the interval allows or are refused at once, and each is refused; at most one fetch per
-    /// interval.
+    /// the interval allows (waiting for it, as a rotation's new key would), and each is refused;
+    /// at most one fetch per interval.
     @Test func aFloodOfUnknownKeysCausesOneFetchPerInterval() async throws {
         try await Self.withJWKSEngine(interval: .seconds(1)) { client, publisher in
             #expect(try await Self.getVehicle(client, token: Tokens.server).status == 404, "the keys are at hand")

@@ -139,8 +139,8 @@ final class TokenAuthenticator: Sendable {
     /// issuer, each as its interval allows (joining a fetch under way), and verifies `token`
     /// again after each fetch: the token is accepted as soon as a fetch brings its key, whatever
     /// the other sources still take. Refused with the last refusal once every such source is
-    /// done. A token naming a key or an account a JWKS URL's keys at hand lack (a rotation's new
-    /// key: see ``JWKSRefresher/waitsForNewKeys``), and any token while a source has never
+    /// done. A token naming a key its account's keys at hand from a JWKS URL lack (a rotation's
+    /// new key: see ``JWKSRefresher/waitsForNewKeys``), and any token while a source has never
     /// answered (an engine started before its JWKS server), waits for the source's next allowed
     /// fetch, which every such token shares; otherwise a token is refused at once when each
     /// source fetched less than its interval ago. A made-up token costs no fetch of another
@@ -175,15 +175,13 @@ final class TokenAuthenticator: Sendable {
         return payload.iss
     }
 
-    /// Whether `refusal` could be cured by fetching the keys again.
-    /// Whether `refusal` says the token names a key or an account the keys at hand lack.
+    /// Whether `refusal` says the token names a key its account's keys at hand lack (not an
+    /// account that is not trusted at all: that is refused at once).
     private static func namesKeyNotAtHand(_ refusal: TokenRefusal) -> Bool {
-        switch refusal {
-        case .unknownIssuer, .unknownKeyID: true
-        default: false
-        }
+        if case .unknownKeyID = refusal { true } else { false }
     }
 
+    /// Whether `refusal` could be cured by fetching the keys again.
     private static func mayBeNewKey(_ refusal: TokenRefusal) -> Bool {
         switch refusal {
         case .unknownIssuer, .unknownKeyID, .badSignature: true

@@ -1,5 +1,6 @@
 /// Any JSON value, read and written as is: how a recorded body reaches a page of calls, and
-/// `FleetEngineEmulator`'s calls.
+/// `FleetEngineEmulator`'s calls. Numbers are `Double`s: exact up to 2^53 (Google's JSON
+/// writes 64-bit integers as strings).
 package indirect enum JSONValue: Sendable, Codable, Equatable {
     case null
     case bool(Bool)

@@ -11,13 +11,20 @@ enum RequestBody: Sendable {
     /// The message a gRPC call sent, or the field of it REST would send.
     case message(any SwiftProtobuf.Message)
 
-    /// The largest REST body kept: a larger one is recorded without its body.
-    static let maximumKeptBytes = 64 * 1024
+    /// The largest body kept (REST's bytes, or a gRPC message's binary size): a larger one is
+    /// recorded without it, so that the ring of calls holds at most this much a call.
+    static let maximumKeptBytes = 16 * 1024
 
     /// The body of a REST call that sent `bytes`: `nil` for none, or for more than
     /// ``maximumKeptBytes``.
     static func rest(_ bytes: some Collection<UInt8>) -> RequestBody? {
         bytes.isEmpty || bytes.count > maximumKeptBytes ? nil : .json(Array(bytes))
+    }
+
+    /// The body of a gRPC call, `message`, unless its binary size is over ``maximumKeptBytes``.
+    static func grpc(_ message: some SwiftProtobuf.Message) -> RequestBody? {
+        guard let bytes: [UInt8] = try? message.serializedBytes(), bytes.count <= maximumKeptBytes else { return nil }
+        return .message(message)
     }
 
     /// The body as a JSON object, or `nil` when it is not one (a REST body the call refused).

@@ -42,13 +42,14 @@ extension FleetEngineCore {
         guard let authenticated = authenticateWithoutWaiting(authorization: request.authorization, path: request.logPath, logger: request.logger)
         else { return false }
         let door = request.door
-        var note = CallNote(token: try? authenticated.get(), body: request.recordedBody)
+        var note = CallNote(token: try? authenticated.get())
         let end: @Sendable (CallNote, Result<Resource, APIError>) -> Void = { note, outcome in
             finished(Resource.updateMethod, door: door, note: note, refusal: outcome.failure, elapsed: .now - start)
             completion(outcome)
         }
         do {
             let token = try authenticated.get()
+            note.body = request.recordedBody
             let (provider, id) = try request.target()
             note.resource = id
             let call = FleetCall(token: token, provider: provider, logger: request.logger)

@@ -105,11 +105,12 @@ struct GRPCBody<Input: SwiftProtobuf.Message>: Sendable {
     /// No body: a Get, a Delete or a List.
     static var none: Self { Self { _ in nil } }
 
-    /// The whole message (`body: "*"`).
-    static var whole: Self { Self { .message($0) } }
+    /// The whole message (`body: "*"`), its resource name (`name`, `parent`) included, which
+    /// REST sends in the path instead.
+    static var whole: Self { Self { .grpc($0) } }
 
     /// One field of the message (`body: "vehicle"`).
     static func field(_ field: @escaping @Sendable (Input) -> some SwiftProtobuf.Message) -> Self {
-        Self { .message(field($0)) }
+        Self { .grpc(field($0)) }
     }
 }

@@ -28,8 +28,8 @@ struct GRPCRequests: Sendable {
         return try await core.measured(method, door: .grpc, resource: (try? target(request.message))?.id ?? "") { note in
             let token = try await core.authenticate(
                 authorization: request.metadata[stringValues: "authorization"].map { $0 }, path: method, logger: logger)
+            if core.requests != nil { note.body = body(request.message) }
             try await note.authenticated(token)
-            note.body = body(request.message)
             let (provider, id) = try target(request.message)
             let call = FleetCall(token: token, provider: provider, logger: logger)
             return ServerResponse(message: try await operation(call, id, request.message))

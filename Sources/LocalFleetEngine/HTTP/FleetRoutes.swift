@@ -17,9 +17,11 @@ extension RouterGroup where Context == FleetEngineRequestContext {
                 let token = try await core.authenticate(
                     authorization: request.headers[values: .authorization], path: request.uri.path, logger: context.logger)
                 context.token = token
-                try await note.authenticated(token)
                 var request = request
-                note.body = .rest(try await Self.collectBody(of: &request).readableBytesView)
+                if core.requests != nil, [.post, .put, .patch].contains(method) {
+                    note.body = .rest(try await Self.collectBody(of: &request).readableBytesView)
+                }
+                try await note.authenticated(token)
                 return try await handler(request, context).response(from: request, context: context)
             }
         }
@@ -27,12 +29,12 @@ extension RouterGroup where Context == FleetEngineRequestContext {
 
     /// The body of `request`, collected (at most ``ProtoJSONBody/maximumMessageSize`` bytes, the
     /// largest any method takes) so that the call is recorded with it and the handler reads it
-    /// again; each handler then applies its own method's limit.
+    /// again; each handler then applies its own method's limit, after the permission check.
     private static func collectBody(of request: inout Request) async throws(APIError) -> ByteBuffer {
         do {
             return try await request.collectBody(upTo: ProtoJSONBody.maximumMessageSize)
         } catch {
-            throw .invalidArgument("the request body is larger than \(ProtoJSONBody.maximumMessageSize) bytes")
+            throw .invalidArgument("the request body is larger than \(ProtoJSONBody.maximumMessageSize) bytes, more than any method takes")
         }
     }
 

@@ -86,8 +86,8 @@ struct LocationUpdateRoute: PipelineRoute {
         do {
             let updated = try await core.measured(Resource.updateMethod, door: .rest, resource: match.id) { note in
                 let token = try await core.authenticate(authorization: match.authorization, path: match.path, logger: logger)
-                try await note.authenticated(token)
                 note.body = .rest(body.readableBytesView)
+                try await note.authenticated(token)
                 let call = FleetCall(token: token, provider: match.provider, logger: logger)
                 return try await Resource.acceptUpdate(in: core, call, id: match.id, updateMask: match.updateMask) {
                     try ProtoJSONBody.decode(Resource.self, from: Array(body.readableBytesView))

@@ -358,8 +358,10 @@ async function loadRequests() {
   const page = await apiJSON(`requests?${query}`);
   const rows = page.requests.map((call) => {
     let verdict = call.status === "OK" ? "allowed" : `${call.httpStatus} ${call.status}: ${call.rule ?? ""}`;
-    // A fault a test injected (/emulator/v1/faults) said so; a delay alone leaves the call allowed.
-    if (call.injectedFault && call.status === "OK") verdict = `allowed after injected fault ${call.injectedFault}'s delay`;
+    // A fault a test injected (/emulator/v1/faults) either refused the call (its rule says so) or
+    // only delayed it, and the engine then answered as it would have.
+    const refusedByFault = (call.rule ?? "").startsWith(`injected fault ${call.injectedFault}:`);
+    if (call.injectedFault && !refusedByFault) verdict = `after injected fault ${call.injectedFault}'s delay: ${verdict}`;
     const claims = Object.entries(call.claims ?? {}).map(([name, value]) =>
       name === "exp" ? `exp ${new Date(value * 1000).toLocaleTimeString()}` : `${name}=${value}`).join(" ");
     return element("tr", {

@@ -10,10 +10,11 @@ import SQLKit
 /// whose code can still use it. At start, under one transaction (and on PostgreSQL an advisory
 /// lock, so that replicas starting together take turns), the steps past the recorded version
 /// run in order. A database from before versions were recorded (0.9) is version 0: step 1 is
-/// its tables, each made only if missing. Steps add and never take away, so a replica of the
-/// version before serves beside a new one during a rolling upgrade; a step that cannot (it
-/// drops or changes what older code reads) raises `oldestCompatible`, and older code then
-/// refuses to start on the database instead of half-reading it.
+/// its tables, each made only if missing. Steps add tables and columns, or change indexes, and
+/// never take away what older code reads, so a replica of the version before serves beside a
+/// new one during a rolling upgrade; a step that cannot (it drops or changes what older code
+/// reads) raises `oldestCompatible`, and older code then refuses to start on the database
+/// instead of half-reading it.
 enum TokenServerSchema {
     /// What a database holds: the grants (accounts, sessions, …), the record of tokens, or,
     /// on PostgreSQL, both (on SQLite the record has a file of its own).
@@ -164,7 +165,7 @@ enum TokenServerSchema {
 
     /// Version 4: the record's indexes of resources hold only the records of their kind of
     /// resource (partial indexes), so that writing a record adds to one of them, not to all
-    /// five. A question about a resource (`vehicle_id = ?`) uses them as before.
+    /// four. A question about a resource (`vehicle_id = ?`) uses them as before.
     static let version4: [String] = ["vehicle_id", "trip_id", "delivery_vehicle_id", "tracking_id"].flatMap { column in
         [
             "DROP INDEX IF EXISTS token_server_token_records_by_\(column)",

@@ -1,3 +1,4 @@
+import FleetEngineProtos
 import FleetTokens
 import Foundation
 @testable import LocalFleetEngine
@@ -13,6 +14,21 @@ struct ConsolePartsTests {
 
     private func verified(_ token: String) throws -> VerifiedToken {
         try TokenVerifier(trusting: TestKeys.trustedAccounts).verify(token)
+    }
+
+    @Test("A call's body is kept as a JSON object up to 16 KiB, through either door, and not past it")
+    func requestBodies() throws {
+        #expect(RequestBody.rest(Array(#"{"lastLocation":{"location":{"latitude":1}}}"#.utf8))?.value
+            == .object(["lastLocation": .object(["location": .object(["latitude": .number(1)])])]))
+        #expect(RequestBody.rest(Array("[1,2]".utf8))?.value == nil, "not an object")
+        #expect(RequestBody.rest([UInt8]()) == nil)
+        #expect(RequestBody.rest(Array(repeating: UInt8(ascii: " "), count: RequestBody.maximumKeptBytes + 1)) == nil)
+
+        var vehicle = Maps_Fleetengine_V1_Vehicle()
+        vehicle.name = "providers/p/vehicles/v-1"
+        #expect(RequestBody.grpc(vehicle)?.value == .object(["name": .string("providers/p/vehicles/v-1")]))
+        vehicle.attributes = (0..<400).map { index in .with { $0.key = "k\(index)"; $0.stringValue = String(repeating: "v", count: 40) } }
+        #expect(RequestBody.grpc(vehicle) == nil, "a message over 16 KiB is not kept")
     }
 
     @Test("The log keeps the newest calls up to its capacity, pages them newest first and filters them")

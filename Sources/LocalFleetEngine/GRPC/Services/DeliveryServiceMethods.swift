@@ -29,8 +29,7 @@ enum DeliveryServiceMethods {
         GRPCMethod(Method.CreateTask.self, .creation(parent: \.parent, id: \.taskID), body: .field(\.task)) { core, call, id, message in
             try await core.createTask(call, taskID: id) { message.task }
         },
-        // Its body may reach 4 MiB: not recorded, as a REST body over 64 KiB is not.
-        GRPCMethod(Method.BatchCreateTasks.self, .collection(\.parent)) { core, call, _, message in
+        GRPCMethod(Method.BatchCreateTasks.self, .collection(\.parent), body: .whole) { core, call, _, message in
             try await core.batchCreateTasks(call) { message }
         },
         GRPCMethod(Method.GetTask.self, .resource(\.name, in: "tasks")) { core, call, id, _ in
