@@ -5,6 +5,10 @@ import Logging
 import ServerHTTP
 import TokenServer
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// `fleetauth-bench token-server-operations`: what running the token server as in production
 /// costs, as ratios in one run: tokens/s with the record of tokens (the default) against
 /// `--no-record`, with `--log-format json` against text logs (both at info level), the same
@@ -83,15 +87,33 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
                     + variant.arguments,
                 port: TokenServerBench.fleetAuthPort))
         }
-        // Tokens/s, and the server's CPU time per token (µs): whether a variant costs work or waiting.
-        func run(_ index: Int, seconds: Int) async throws -> (tokensPerSecond: Double, cpuMicroseconds: Double, medianMilliseconds: Double) {
+        // The server's `fleetauth_token_issue_duration_seconds` so far (sum, count): from a
+        // request's checks to its token going out, the wait for its record included. `nil` over TLS.
+        func issueDurations(_ index: Int) async throws -> (sum: Double, count: Double)? {
+            guard variants[index].scheme == "http" else { return nil }
+            let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(servers[index].port)/metrics")!)
+            func sample(_ name: String) -> Double {
+                String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                    .flatMap { Double($0.dropFirst(name.count + 1)) } ?? 0
+            }
+            return (sample("fleetauth_token_issue_duration_seconds_sum"), sample("fleetauth_token_issue_duration_seconds_count"))
+        }
+        // Tokens/s, the server's CPU time per token (µs), wrk's median latency and the server's
+        // mean time to issue (ms): whether a variant costs work or waiting.
+        func run(_ index: Int, seconds: Int) async throws
+            -> (tokensPerSecond: Double, cpuMicroseconds: Double, medianMilliseconds: Double, issueMilliseconds: Double?)
+        {
             let cpuBefore = try servers[index].cpuSeconds()
+            let issuedBefore = try await issueDurations(index)
             let run = try await Wrk.run(
                 url: "\(variants[index].scheme)://127.0.0.1:\(servers[index].port)", connections: connections, threads: clientThreads,
                 seconds: seconds, script: "token-requests.lua", arguments: [requestFiles[index]], folder: folder)
             guard run.failed == 0 else { throw CommandFailure("\(variants[index].name): \(run.failed) requests failed") }
+            let issueMilliseconds = try await issueDurations(index).flatMap { after in
+                issuedBefore.map { before in (after.sum - before.sum) * 1000 / max(after.count - before.count, 1) }
+            }
             return (Double(run.succeeded) / run.seconds, (try servers[index].cpuSeconds() - cpuBefore) * 1e6 / Double(max(run.succeeded, 1)),
-                    run.latency.p50Milliseconds)
+                    run.latency.p50Milliseconds, issueMilliseconds)
         }
         for index in variants.indices { _ = try await run(index, seconds: 1) }
         var measured = Array(repeating: [Double](), count: variants.count)
@@ -103,8 +125,9 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
                 measured[index].append(result.tokensPerSecond)
                 cpu[index].append(result.cpuMicroseconds)
                 FileHandle.standardError.write(Data(String(
-                    format: "round %d/%d: %@ %.0f tokens/s, %.0f µs of server CPU a token, median latency %.1f ms\n", round, rounds,
-                    variants[index].name, result.tokensPerSecond, result.cpuMicroseconds, result.medianMilliseconds).utf8))
+                    format: "round %d/%d: %@ %.0f tokens/s, %.0f µs of server CPU a token, median latency %.1f ms, mean issue %.2f ms\n",
+                    round, rounds, variants[index].name, result.tokensPerSecond, result.cpuMicroseconds, result.medianMilliseconds,
+                    result.issueMilliseconds ?? .nan).utf8))
             }
         }
         let medians = measured.map(Throughput.median)
