@@ -151,10 +151,12 @@ final class TokenAuthenticator: Sendable {
         guard !refreshers.isEmpty else { throw refusal }
         let (fetches, finished) = AsyncStream.makeStream(of: Bool.self)
         let remaining = Locked(refreshers.count)
+        let namesNewKey = Self.namesKeyNotAtHand(refusal)
         for refresher in refreshers {
             // Unstructured: a source still fetching holds up no token another source verified.
             Task {
-                let waiting = refresher.waitsForNewKeys && Self.namesKeyNotAtHand(refusal) ? true : !(await refresher.hasKeys)
+                var waiting = namesNewKey && refresher.waitsForNewKeys
+                if !waiting { waiting = !(await refresher.hasKeys) }
                 finished.yield(await refresher.refresh(waitingForNextSlot: waiting))
                 if remaining.withLock({ $0 -= 1; return $0 }) == 0 { finished.finish() }
             }

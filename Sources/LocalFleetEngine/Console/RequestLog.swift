@@ -30,7 +30,7 @@ struct RequestRecord: Sendable, Encodable {
     /// How long the call took, in microseconds.
     let latencyMicroseconds: Int64
     /// The body the call sent, as Google's HTTP mapping defines it; `nil` for none, or for a
-    /// REST body over ``RequestBody/maximumKeptBytes`` or not a JSON object.
+    /// body over ``RequestBody/maximumKeptBytes`` or not a JSON object.
     let body: RequestBody?
     /// The id of the fault a test injected (`/emulator/v1/faults`) that the call met: its
     /// refusal, its delay, or both.

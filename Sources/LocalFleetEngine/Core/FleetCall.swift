@@ -16,17 +16,32 @@ struct FleetCall: Sendable {
 /// `/emulator/v1/calls`: the verified token (its claims, never the token), the id of the
 /// resource it names, its body, and the injected fault it met.
 struct CallNote: Sendable {
+    /// Whether the calls are recorded (the console is on): only then is a body kept.
+    let keepsBody: Bool
     /// The caller's verified token, once verified.
     var token: VerifiedToken?
     /// The id of the resource the call names (empty for a collection).
-    var resource = ""
+    var resource: String
     /// The fault a test injected for the call (``FaultInjector``), applied once its token is
     /// verified, so that the call is recorded with it.
     var fault: FaultInjector.Fault?
     /// The body the call sent, as Google's HTTP mapping defines it.
-    var body: RequestBody?
+    private(set) var body: RequestBody?
     /// The id of the injected fault the call met, once applied.
-    var appliedFault: Int?
+    private(set) var appliedFault: Int?
+
+    /// A note of a call naming `resource`, met by `fault`, whose body is kept when `keepsBody`.
+    init(keepsBody: Bool, token: VerifiedToken? = nil, resource: String = "", fault: FaultInjector.Fault? = nil) {
+        self.keepsBody = keepsBody
+        self.token = token
+        self.resource = resource
+        self.fault = fault
+    }
+
+    /// Keeps `body` (made only when the calls are recorded: a copy of a REST body costs).
+    mutating func keep(body: @autoclosure () -> RequestBody?) {
+        if keepsBody { self.body = body() }
+    }
 
     /// Takes note of the caller's verified token, then applies the injected fault, if any: its
     /// delay, then its refusal (the call then goes no further and changes nothing).

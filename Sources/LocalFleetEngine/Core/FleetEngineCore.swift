@@ -59,7 +59,7 @@ struct FleetEngineCore: Sendable {
         _ method: String, door: FleetEngineMetrics.Door, resource: String, _ operation: (inout CallNote) async throws -> Result
     ) async throws -> Result {
         let start = ContinuousClock.now
-        var note = CallNote(resource: resource, fault: faults?.fault(for: method, door: door.rawValue, resource: resource))
+        var note = CallNote(keepsBody: requests != nil, resource: resource, fault: faults?.fault(for: method, door: door.rawValue, resource: resource))
         do {
             let result = try await operation(&note)
             finished(method, door: door, note: note, refusal: nil, elapsed: ContinuousClock.now - start)

@@ -22,8 +22,8 @@ extension FleetEngineCore {
         let updateMask: String?
         /// The resource of the request (its body, or its message's field).
         let readBody: () throws -> Resource
-        /// The body, as the call is recorded with it.
-        let recordedBody: RequestBody?
+        /// The body, as the call is recorded with it; made only when calls are recorded.
+        let recordedBody: () -> RequestBody?
     }
 
     /// UpdateVehicle or UpdateDeliveryVehicle, the location update of a driver app, answered
@@ -42,14 +42,14 @@ extension FleetEngineCore {
         guard let authenticated = authenticateWithoutWaiting(authorization: request.authorization, path: request.logPath, logger: request.logger)
         else { return false }
         let door = request.door
-        var note = CallNote(token: try? authenticated.get())
+        var note = CallNote(keepsBody: requests != nil, token: try? authenticated.get())
         let end: @Sendable (CallNote, Result<Resource, APIError>) -> Void = { note, outcome in
             finished(Resource.updateMethod, door: door, note: note, refusal: outcome.failure, elapsed: .now - start)
             completion(outcome)
         }
         do {
             let token = try authenticated.get()
-            note.body = request.recordedBody
+            note.keep(body: request.recordedBody())
             let (provider, id) = try request.target()
             note.resource = id
             let call = FleetCall(token: token, provider: provider, logger: request.logger)

@@ -28,7 +28,7 @@ struct GRPCRequests: Sendable {
         return try await core.measured(method, door: .grpc, resource: (try? target(request.message))?.id ?? "") { note in
             let token = try await core.authenticate(
                 authorization: request.metadata[stringValues: "authorization"].map { $0 }, path: method, logger: logger)
-            if core.requests != nil { note.body = body(request.message) }
+            note.keep(body: body(request.message))
             try await note.authenticated(token)
             let (provider, id) = try target(request.message)
             let call = FleetCall(token: token, provider: provider, logger: logger)

@@ -30,7 +30,7 @@ struct LocationUpdateOnLoop<Request: LocationUpdateRequest>: UnaryMethodOnLoop {
         let update = FleetEngineCore.UpdateWithoutWaiting<Request.Resource>(
             door: .grpc, authorization: metadata[stringValues: "authorization"].map { $0 }, logPath: Request.Resource.updateMethod, logger: logger,
             target: { () throws(APIError) in try ResourceNames.parse(request.resourceName, collection: Request.Resource.collection) },
-            updateMask: request.updateMaskPaths, readBody: { request.resource }, recordedBody: message.count <= RequestBody.maximumKeptBytes ? .message(request.resource) : nil)
+            updateMask: request.updateMaskPaths, readBody: { request.resource }, recordedBody: { message.count <= RequestBody.maximumKeptBytes ? .message(request.resource) : nil })
         return core.updateWithoutWaiting(update) { outcome in
             respond(outcome
                 .mapError { RPCError(code: $0.rpcErrorCode, message: $0.rpcErrorMessage) }

@@ -18,8 +18,9 @@ extension RouterGroup where Context == FleetEngineRequestContext {
                     authorization: request.headers[values: .authorization], path: request.uri.path, logger: context.logger)
                 context.token = token
                 var request = request
-                if core.requests != nil, [.post, .put, .patch].contains(method) {
-                    note.body = .rest(try await Self.collectBody(of: &request).readableBytesView)
+                if note.keepsBody, [.post, .put, .patch].contains(method) {
+                    let collected = try await Self.collectBody(of: &request)
+                    note.keep(body: .rest(collected.readableBytesView))
                 }
                 try await note.authenticated(token)
                 return try await handler(request, context).response(from: request, context: context)

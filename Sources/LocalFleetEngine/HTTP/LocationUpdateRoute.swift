@@ -70,7 +70,7 @@ struct LocationUpdateRoute: PipelineRoute {
             door: .rest, authorization: match.authorization, logPath: match.path, logger: logger,
             target: { (match.provider, match.id) }, updateMask: match.updateMask,
             readBody: { try ProtoJSONBody.decode(Resource.self, from: Array(body.readableBytesView)) },
-            recordedBody: .rest(body.readableBytesView))
+            recordedBody: { .rest(body.readableBytesView) })
         let taken = core.updateWithoutWaiting(request) { [logger] outcome in
             promise.succeed(Self.answer(outcome, match: match, logger: logger))
         }
@@ -86,7 +86,7 @@ struct LocationUpdateRoute: PipelineRoute {
         do {
             let updated = try await core.measured(Resource.updateMethod, door: .rest, resource: match.id) { note in
                 let token = try await core.authenticate(authorization: match.authorization, path: match.path, logger: logger)
-                note.body = .rest(body.readableBytesView)
+                note.keep(body: .rest(body.readableBytesView))
                 try await note.authenticated(token)
                 let call = FleetCall(token: token, provider: match.provider, logger: logger)
                 return try await Resource.acceptUpdate(in: core, call, id: match.id, updateMask: match.updateMask) {

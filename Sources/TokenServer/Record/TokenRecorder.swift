@@ -83,19 +83,10 @@ package final class TokenRecorder: Sendable {
         return (ids.next(at: date), Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
-    /// Records a token about to be handed out, and returns once the record is written (or,
-    /// while the store refuses writes, once it waits in memory).
-    ///
-    /// - Throws: 503 ``APIError`` when ``Settings/bufferLimit`` tokens' records wait already.
-    func issued(_ record: TokenRecord) async throws {
-        try await withCheckedThrowingContinuation { (request: CheckedContinuation<Void, any Error>) in
-            issued(record) { request.resume(with: $0) }
-        }
-    }
-
-    /// ``issued(_:)`` without a task: `written` is called once the record is written (on the
-    /// writer's thread), at once while the store refuses writes, or at once with the 503 when
-    /// ``Settings/bufferLimit`` tokens' records wait already.
+    /// Records a token about to be handed out: `written` is called once the record is written
+    /// (on the writer's thread), at once while the store refuses writes (the record waits in
+    /// memory), or at once with a 503 ``APIError`` when ``Settings/bufferLimit`` tokens'
+    /// records wait already.
     func issued(_ record: TokenRecord, written: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         guard settings.isOn else { return written(.success(())) }
         let (answer, flush) = state.withLock { state -> (Bool?, Bool) in

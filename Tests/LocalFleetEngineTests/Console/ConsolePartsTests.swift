@@ -38,7 +38,7 @@ struct ConsolePartsTests {
         for index in 1...8 {
             let refusal: APIError? = index.isMultiple(of: 2) ? .permissionDenied("rule \(index)") : nil
             log.record(door: index.isMultiple(of: 3) ? "grpc" : "rest", method: "UpdateVehicle",
-                       note: CallNote(token: driver, resource: "v-\(index)"), refusal: refusal, elapsed: .microseconds(1500))
+                       note: CallNote(keepsBody: true, token: driver, resource: "v-\(index)"), refusal: refusal, elapsed: .microseconds(1500))
         }
         #expect(log.totals == RequestTotals(calls: 8, refused: 4))
         let all = log.page(RequestFilter(), before: nil, limit: 100)
