@@ -169,6 +169,11 @@ let package = Package(
                 "FleetTokenProvider",
                 "LeanCodecs",
                 "Locking",
+            ],
+            // What both consoles' pages share (ConsolePage).
+            resources: [
+                .embedInCode("Resources/kit.js"),
+                .embedInCode("Resources/kit.css"),
             ]
         ),
         // Swift generated from Protos/ by scripts/generate-protos.sh: Fleet Engine v1's messages,
@@ -255,9 +260,12 @@ let package = Package(
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
             ],
-            // The OpenAPI document, and the browser module and example page (Browser/).
+            // The OpenAPI document, the browser module and example page (Browser/), the console.
             resources: [
                 .embedInCode("Resources/token-server.openapi.yaml"),
+                .embedInCode("Resources/console.html"),
+                .embedInCode("Resources/console.js"),
+                .embedInCode("Resources/console.css"),
                 .embedInCode("Resources/fleetauth.js"),
                 .embedInCode("Resources/rider.html"),
                 .embedInCode("Resources/rider.js"),

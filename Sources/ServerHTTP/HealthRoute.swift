@@ -29,7 +29,7 @@ extension RouterMethods {
         }
         return get("readyz") { _, _ in
             var reasons: [String] = []
-            if lifecycle.isDraining { reasons.append("draining: the server is shutting down") }
+            if lifecycle.isDraining { reasons.append(ServerLifecycle.drainingReason) }
             reasons += await problems()
             guard reasons.isEmpty else {
                 return Self.statusAnswer(Probe(status: "unavailable", reasons: reasons), ready: false)

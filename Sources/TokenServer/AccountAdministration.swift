@@ -57,4 +57,12 @@ package struct AccountAdministration: Sendable {
         try AccountRules.checkResourceID(resource)
         guard try await store.unassign(resource) else { throw StoreError.notAssigned(resource) }
     }
+
+    /// Ends every session of an account (its apps must log in again; tokens already handed out
+    /// live out their lifetime); returns how many; 404 if there is no such account.
+    package func endSessions(username: String) async throws -> Int {
+        try AccountRules.checkUsername(username)
+        guard try await store.account(username: username) != nil else { throw StoreError.noSuchAccount(username: username) }
+        return try await store.endSessions(username: username)
+    }
 }

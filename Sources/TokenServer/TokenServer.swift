@@ -104,7 +104,8 @@ package final class TokenServer: Sendable {
     }
 
     /// The router with every route: an index, sessions, tokens, admin, JWKS, health, metrics,
-    /// OpenAPI, the browser module (and with ``TokenServerOptions/servesExamples`` the example page);
+    /// OpenAPI, the browser module (with ``TokenServerOptions/servesExamples`` the example page,
+    /// with ``TokenServerOptions/servesConsole`` the console);
     /// a known path asked with a method it does not take answers 405. The session and token
     /// routes answer the pages of the allowed origins (CORS); the admin routes never do.
     package func buildRouter() -> Router<TokenServerContext> {
@@ -117,6 +118,7 @@ package final class TokenServer: Sendable {
         addSessionRoutes(to: router.group("v1/sessions"))
         addTokenRoutes(to: router.group("v1/tokens"))
         addAdminRoutes(to: router.group("v1/admin"))
+        addConsoleRoutes(to: router)
         addIndexRoute(to: router)
         router.answerWrongMethodsWith405()
         return router

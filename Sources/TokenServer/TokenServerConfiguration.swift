@@ -27,6 +27,8 @@ package struct TokenServerOptions: Sendable {
     package var allowedOrigins: AllowedOrigins
     /// Whether the example web page is served under `/examples/` (`serve` and `demo`).
     package var servesExamples: Bool
+    /// Whether the console is served under `/console/` (`--console`: on by default on loopback).
+    package var servesConsole: Bool
     /// The clock (tests move it).
     package var now: @Sendable () -> Date
     /// Slow and idle clients, draining and shutdown (`--header-timeout`, `--shutdown-delay`, …).
@@ -49,6 +51,7 @@ package struct TokenServerOptions: Sendable {
         keyOverlap: Duration = .seconds(60),
         allowedOrigins: AllowedOrigins = .none,
         servesExamples: Bool = false,
+        servesConsole: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() },
         lifecycle: ServerLifecycle = ServerLifecycle(),
         accessLog: Bool = false,
@@ -68,6 +71,7 @@ package struct TokenServerOptions: Sendable {
         self.keyOverlap = keyOverlap
         self.allowedOrigins = allowedOrigins
         self.servesExamples = servesExamples
+        self.servesConsole = servesConsole
         self.now = now
     }
 

@@ -58,6 +58,8 @@ struct TokenServerMetrics: Sendable {
     private let recordBufferFullCounter: Counter
     private let recordsWaitingGauge: Gauge
     private let recordsDroppedCounter: Counter
+    /// The same counts, read by the console's live view.
+    let live = LiveFigures()
 
     init(metrics: PrometheusMetrics) {
         let factory = metrics.factory
@@ -116,23 +118,27 @@ struct TokenServerMetrics: Sendable {
     /// Sets how many records wait to be written.
     func recordsWaiting(_ count: Int) {
         recordsWaitingGauge.record(count)
+        live.recordsWaiting(count)
     }
 
     /// Counts a token of `kind` (its ``FleetTokens/TokenKind/name``) issued after `elapsed`.
     func tokenIssued(kind: String, elapsed: Duration) {
         issued[kind]?.increment()
+        live.tokenIssued(kind: kind)
         issueLatency.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
     }
 
     /// Counts a refused request.
     func refused(_ reason: RefusalReason) {
         refusals[reason]?.increment()
+        live.refused(reason)
     }
 
     /// Counts a token request refused for its session's limit (also a refusal for
     /// `request_limit`): the figure to alert on when an app loops.
     func tokenRequestLimited() {
         limited.increment()
+        live.tokenRequestLimited()
     }
 
     /// Counts an ID token that broke `rule` (an ``IDTokenRefusal/rule``).

@@ -86,7 +86,8 @@ struct ServeCommand: AsyncParsableCommand {
         let options = TokenServerOptions(
             tokenLifetime: .seconds(tokenLifetime), tokenRequestsPerMinute: tokenRequests.tokenRequestsPerMinute, record: tokenRequests.record,
             keyless: local?.signing(project: project) ?? KeylessSigning(), keyOverlap: signingKeys.overlap,
-            allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true, lifecycle: runtime.lifecycle(),
+            allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true,
+            servesConsole: console.toggle.servesTokenServerConsole(host: host), lifecycle: runtime.lifecycle(),
             accessLog: runtime.accessLog, tls: try runtime.tlsCertificates())
         let (tokenServer, database, engineLock) = try await LocalServers.open(
             TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)
@@ -94,7 +95,8 @@ struct ServeCommand: AsyncParsableCommand {
         let banner = ServeBanner(
             dataDirectory: dataDir, project: project, host: host, scheme: runtime.scheme, adminKey: tokenServer.adminKeySetup,
             accounts: tokenServer.keyRing.publishedAccounts.count + options.keyless.signers.count, database: database.location,
-            googleStandIn: local?.baseURL, console: console.describe(access: try console.access(host: host), baseURL: "\(runtime.scheme)://\(host):PORT"))
+            googleStandIn: local?.baseURL, console: console.describe(access: try console.access(host: host), baseURL: "\(runtime.scheme)://\(host):PORT"),
+            tokenConsole: console.toggle.describeTokenServerConsole(host: host, baseURL: "\(runtime.scheme)://\(host):PORT"))
         let engine = LocalFleetEngine(
             trusting: tokenServer, googleCertsURL: local?.baseURL ?? LocalFleetEngineConfiguration.defaultGoogleCertsURL,
             database: database, host: host, port: fleetEnginePort, grpcPort: grpcPort, console: try console.access(host: host), logger: logger,
@@ -132,13 +134,15 @@ actor ServeBanner {
     private let googleStandIn: String?
     /// Where the console is (`PORT` standing for the engine's port), or why there is none.
     private let console: String
+    /// Where the token server's console is (`PORT` standing for the token server's port), or why there is none.
+    private let tokenConsole: String
     private var tokenServerPort: Int?
     private var fleetEnginePort: Int?
     private var grpcPort: Int?
 
     init(
         dataDirectory: String, project: String, host: String, scheme: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation,
-        googleStandIn: String?, console: String
+        googleStandIn: String?, console: String, tokenConsole: String
     ) {
         self.dataDirectory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
         self.project = project
@@ -149,6 +153,7 @@ actor ServeBanner {
         self.database = database
         self.googleStandIn = googleStandIn
         self.console = console
+        self.tokenConsole = tokenConsole
     }
 
     func tokenServerStarted(on port: Int) {
@@ -184,6 +189,7 @@ actor ServeBanner {
             "  browsers:      \(tokens)/sdk/fleetauth.js (the authTokenFetcher module); example page "
                 + "\(tokens)/examples/?fleetEngine=\(scheme)://\(host):\(fleetEnginePort)&provider=\(project)",
             "  console:       \(console.replacingOccurrences(of: "PORT", with: String(fleetEnginePort)))   (the fleet live, and why each request was refused)",
+            "  token console: \(tokenConsole.replacingOccurrences(of: "PORT", with: String(tokenServerPort)))   (accounts, assignments, keys, the record of tokens)",
             "  admin API key: \(dataDirectory)/admin-key\(adminKeyNote)",
             googleStandIn.map { "  keyless:       app tokens signed through IAM (Google stand-in \($0)); no key files for those roles" }
                 ?? "  signing keys:  \(dataDirectory)/keys/<role>.json (mode 0600)",

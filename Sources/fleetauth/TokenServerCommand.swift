@@ -116,6 +116,8 @@ struct TokenServerCommand: AsyncParsableCommand {
 
     @OptionGroup var runtime: ServerRuntimeOptions
 
+    @OptionGroup var console: ConsoleSwitch
+
     /// The OpenID Connect issuers and audiences given.
     private var oidc: OIDCSettings { OIDCSettings(issuers: oidcIssuer, audiences: oidcAudience) }
 
@@ -146,6 +148,7 @@ struct TokenServerCommand: AsyncParsableCommand {
                 keyless: try keyless.keylessSigning(),
                 keyOverlap: signingKeys.overlap,
                 allowedOrigins: try browsers.allowedOrigins(),
+                servesConsole: console.servesTokenServerConsole(host: host),
                 lifecycle: runtime.lifecycle(),
                 accessLog: runtime.accessLog,
                 tls: try runtime.tlsCertificates()
@@ -157,6 +160,7 @@ struct TokenServerCommand: AsyncParsableCommand {
         let scheme = runtime.scheme
         try await server.run(host: host, port: port) { port in
             Self.say("token server listening on \(scheme)://\(host):\(port) (\(configuration.databaseLocation))")
+            Self.say("console: " + console.describeTokenServerConsole(host: host, baseURL: "\(scheme)://\(host):\(port)"))
             if !oidcIssuer.isEmpty { Self.say("accepting ID tokens of \(oidcIssuer.joined(separator: ", "))") }
             for (role, email) in configuration.options.keyless.signers.sorted(by: { $0.key.shortName < $1.key.shortName }) {
                 Self.say("\(role.shortName) tokens signed through IAM as \(email)")

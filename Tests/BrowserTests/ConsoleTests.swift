@@ -215,15 +215,18 @@ extension BrowserSuite {
             try await ConsoleScene.run { scene in
                 try await populate(scene.engine)
                 try await scene.open(view: "#data")
-                let document = try await scene.browser.run(#"return await (await api("export")).text();"#)
+                // The page's calls, as its module makes them: through the kit's ConsoleAPI.
+                let api = #"const { ConsoleAPI } = await import("/console/kit.js"); "#
+                    + #"const api = new ConsoleAPI({ base: "/console/api/", storageKey: "fleet-console-key", header: "X-Console-Key" });"#
+                let document = try await scene.browser.run(api + #"return await (await api.fetch("export")).text();"#)
                 let fresh = try await ConsoleEngine.start()
                 do {
                     try await scene.browser.navigate(to: "\(fresh.address)/console/#data")
                     try await scene.waitUntilReady()
-                    let again = try await scene.browser.run(#"""
+                    let again = try await scene.browser.run(api + #"""
                         const [text] = arguments;
-                        await api("import", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
-                        return await (await api("export")).text();
+                        await api.fetch("import", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+                        return await (await api.fetch("export")).text();
                         """#, [try JSONDecoder().decode(String.self, from: Data(document.utf8))])
                     #expect(again == document)
                     #expect(document.contains("vehicle-1") && document.contains("task-1"))

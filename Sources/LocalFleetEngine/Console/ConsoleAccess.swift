@@ -1,4 +1,5 @@
 import Foundation
+import ServerHTTP
 
 /// Who may open the engine's console at `/console/`.
 package enum ConsoleAccess: Sendable, Equatable {
@@ -16,17 +17,7 @@ package enum ConsoleAccess: Sendable, Equatable {
     package static func choose(enabled: Bool, key: String?, host: String) -> ConsoleAccess {
         guard enabled else { return .off }
         if let key { return .key(key) }
-        return isLoopback(host) ? .loopback : .off
-    }
-
-    /// Whether `host` (an address or name to listen on, or a `Host` header without its port)
-    /// is loopback only.
-    package static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased()
-        if name == "localhost" || name == "::1" || name == "[::1]" { return true }
-        // 127.0.0.0/8, as a dotted quad only: `127.0.0.1.example.com` is a name anyone can point anywhere.
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in UInt8(part) != nil }
+        return LoopbackHost.contains(host) ? .loopback : .off
     }
 
     /// Why a console API request is refused, or `nil` when it may go on: its `Host` header
@@ -36,7 +27,7 @@ package enum ConsoleAccess: Sendable, Equatable {
         case .off:
             return "the console is off"
         case .loopback:
-            guard let host, Self.isLoopback(Self.name(ofHost: host)) else {
+            guard let host, LoopbackHost.contains(LoopbackHost.name(ofHost: host)) else {
                 return "the console answers only requests to a loopback name (127.0.0.1, localhost, [::1]); start the engine with --console-key FILE to open it to others"
             }
             return nil
@@ -44,12 +35,6 @@ package enum ConsoleAccess: Sendable, Equatable {
             guard let given else { return "the console needs its key: give it in X-Console-Key" }
             return Self.constantTimeEqual(Array(key.utf8), Array(given.utf8)) ? nil : "the console key is wrong"
         }
-    }
-
-    /// A `Host` header's name, without its port (`[::1]:8081` → `[::1]`).
-    private static func name(ofHost host: String) -> String {
-        if host.hasPrefix("["), let end = host.firstIndex(of: "]") { return String(host[...end]) }
-        return String(host.split(separator: ":", maxSplits: 1).first ?? "")
     }
 
     /// Whether `a` equals `b`, looking at every byte whatever differs, so that the time taken

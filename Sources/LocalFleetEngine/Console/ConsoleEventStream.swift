@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServerHTTP
 import ServiceLifecycle
 
 /// `GET /console/api/events`: server-sent events for one open console page, what changed and
@@ -58,11 +59,7 @@ struct ConsoleEventStream: Sendable {
 
     /// One event: its name and its data, JSON on one line.
     private func event(_ name: String, _ value: some Encodable) -> ByteBuffer {
-        let data = (try? ConsoleRoutes.encoder.encode(value)) ?? Data("{}".utf8)
-        var buffer = ByteBuffer(string: "event: \(name)\ndata: ")
-        buffer.writeBytes(data)
-        buffer.writeString("\n\n")
-        return buffer
+        ServerSentEvent.encode(name, json: (try? ConsoleRoutes.encoder.encode(value)) ?? Data("{}".utf8))
     }
 }
 

@@ -19,7 +19,7 @@ struct ConsoleGuard: RouterMiddleware {
         // Read as the router reads it, empty parts dropped (`/console//api/x` is `api/x`): the
         // page's own files and the question whether it needs a key are open; nothing else is.
         let parts = request.uri.path.split(separator: "/").dropFirst()
-        let open: [[Substring]] = [[], ["index.html"], ["console.js"], ["console.css"], ["api", "access"]]
+        let open = ConsoleRoutes.page.paths + [["api", "access"]]
         let needsKey = !open.contains(Array(parts))
         if case .key = access, !needsKey {
             // Nothing to check: a keyed console is reachable from anywhere by design.

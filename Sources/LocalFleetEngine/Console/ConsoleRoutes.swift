@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import ServerHTTP
 
-/// The console's routes under `/console/`: its page (three files from the binary's resources)
+/// The console's routes under `/console/`: its page (``page``, from the binary's resources)
 /// and its API, read by the page and by anyone with curl:
 ///
 /// - `GET api/access`: whether a key is needed;
@@ -22,32 +22,16 @@ struct ConsoleRoutes: Sendable {
     let state: FleetState
     let authenticator: TokenAuthenticator
 
-    /// The page's files: name, media type, bytes.
-    static var files: [(name: String, type: String, bytes: [UInt8])] {
-        [
-            ("index.html", "text/html; charset=utf-8", PackageResources.console_html),
-            ("console.js", "text/javascript; charset=utf-8", PackageResources.console_js),
-            ("console.css", "text/css; charset=utf-8", PackageResources.console_css),
-        ]
-    }
-
-    /// The page's Content-Security-Policy: its own files and calls only, nothing inline.
-    static let pagePolicy = [
-        "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src 'self' data:",
-        "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
-    ].joined(separator: "; ")
+    /// The page: its files and the kit it shares with the token server's console.
+    static let page = ConsolePage([
+        .init("index.html", type: "text/html; charset=utf-8", bytes: PackageResources.console_html),
+        .init("console.js", type: "text/javascript; charset=utf-8", bytes: PackageResources.console_js),
+        .init("console.css", type: "text/css; charset=utf-8", bytes: PackageResources.console_css),
+    ])
 
     func register(on router: Router<Context>) {
         let group = router.group("console").add(middleware: ConsoleGuard(access: console.access))
-        for file in Self.files {
-            let headers: HTTPFields = [.contentType: file.type, .contentSecurityPolicy: Self.pagePolicy]
-            let bytes = file.bytes
-            let answer: @Sendable (Request, Context) -> Response = { _, _ in
-                Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-            }
-            group.get(RouterPath(file.name), use: answer)
-            if file.name == "index.html" { group.get("", use: answer) }
-        }
+        Self.page.register(on: group)
         let api = group.group("api")
         api.get("access") { _, _ in
             if case .key = console.access { return Self.json(["keyRequired": true]) }

@@ -1,66 +1,11 @@
 // The local Fleet Engine's console: plain JavaScript, no dependency, served from the engine.
-// It reads /console/api/ (see ConsoleRoutes.swift) and follows /console/api/events.
-"use strict";
+// It reads /console/api/ (see ConsoleRoutes.swift) and follows /console/api/events; what it
+// shares with the token server's console is in kit.js.
+import { $, ConsoleAPI, addressFilters, addressPager, addressQuery, changeAddressQuery, element, followViews, showError } from "./kit.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const KEY_STORAGE = "fleet-console-key";
-const $ = (selector) => document.querySelector(selector);
-
-// ---- Calls -------------------------------------------------------------------------------
-
-/** Fetches `path` of the console's API with the console key when there is one; throws the
- *  refusal's message. A 401 asks for the key. */
-async function api(path, options = {}) {
-  const headers = new Headers(options.headers ?? {});
-  const key = sessionStorage.getItem(KEY_STORAGE);
-  if (key) headers.set("X-Console-Key", key);
-  const response = await fetch(`/console/api/${path}`, { ...options, headers });
-  if (response.status === 401) {
-    sessionStorage.removeItem(KEY_STORAGE);
-    askForKey((await refusal(response)) ?? "the console needs its key");
-    throw new Error("the console needs its key");
-  }
-  if (!response.ok) throw new Error((await refusal(response)) ?? `${response.status} ${response.statusText}`);
-  return response;
-}
-
-async function refusal(response) {
-  try { return (await response.json()).error?.message; } catch { return null; }
-}
-
-async function apiJSON(path) {
-  return (await api(path)).json();
-}
-
-function showError(error) {
-  $("#error").textContent = error ? String(error.message ?? error) : "";
-}
-
-// ---- The key ------------------------------------------------------------------------------
-
-function askForKey(message) {
-  const form = $("#key-form");
-  form.hidden = false;
-  $("#key-error").textContent = message;
-}
-
-$("#key-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const input = event.target.elements.key;
-  sessionStorage.setItem(KEY_STORAGE, input.value);
-  input.value = "";
-  event.target.hidden = true;
-  start();
-});
-
-// ---- Views --------------------------------------------------------------------------------
-
-function showView() {
-  const view = (location.hash || "#overview").slice(1);
-  for (const section of document.querySelectorAll("main > section")) section.hidden = section.dataset.view !== view;
-  for (const link of document.querySelectorAll("nav a")) link.classList.toggle("current", link.dataset.view === view);
-}
-window.addEventListener("hashchange", showView);
+const api = new ConsoleAPI({ base: "/console/api/", storageKey: "fleet-console-key", header: "X-Console-Key" });
+const apiJSON = (path) => api.json(path);
 
 // ---- Overview -----------------------------------------------------------------------------
 
@@ -343,18 +288,11 @@ $("#resource-table tbody").addEventListener("click", async (event) => {
 const FILTERS = ["method", "status", "role", "resource"];
 
 /** The table's filters and page, from the address. */
-function requestQuery() {
-  const address = new URLSearchParams(location.search);
-  const query = new URLSearchParams();
-  for (const name of [...FILTERS, "before"]) if (address.get(name)) query.set(name, address.get(name));
-  return query;
-}
+const requestQuery = () => addressQuery([...FILTERS, "before"]);
 
 async function loadRequests() {
   const query = requestQuery();
-  const form = $("#filters");
-  // The boxes show the address's filters, but not while someone is typing in them.
-  if (!form.contains(document.activeElement)) for (const name of FILTERS) form.elements[name].value = query.get(name) ?? "";
+  requestFilters.show();
   const page = await apiJSON(`requests?${query}`);
   const rows = page.requests.map((call) => {
     let verdict = call.status === "OK" ? "allowed" : `${call.httpStatus} ${call.status}: ${call.rule ?? ""}`;
@@ -378,34 +316,12 @@ async function loadRequests() {
   // The newest call this table knows of: a stream that opens later says whether it missed any.
   if (!query.get("before")) shownLatest = page.totals.calls;
   $("#request-totals").textContent = `${page.totals.calls} calls since start, ${page.totals.refused} refused`;
-  const older = $("#older");
-  older.disabled = page.requests.length === 0;
-  older.dataset.before = page.requests.at(-1)?.sequence ?? "";
+  requestPager.pageShown(page.requests.at(-1)?.sequence);
 }
 
-/** Puts `changes` (filter or page) in the address, keeping the rest, and reloads the table. */
-function changeRequestQuery(changes) {
-  changeAddressQuery(changes);
-  loadRequests().catch(showError);
-}
-
-/** Sets each of `changes` in the address's query (an empty value removes it), keeping the rest and the view. */
-function changeAddressQuery(changes) {
-  const address = new URLSearchParams(location.search);
-  for (const [name, value] of Object.entries(changes)) {
-    if (value) address.set(name, value); else address.delete(name);
-  }
-  history.replaceState(null, "", `${location.pathname}?${address}${location.hash}`);
-}
-
-$("#filters").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const changes = { before: "" };
-  for (const name of FILTERS) changes[name] = event.target.elements[name].value.trim();
-  changeRequestQuery(changes);
-});
-$("#older").addEventListener("click", (event) => changeRequestQuery({ before: event.target.dataset.before }));
-$("#newer").addEventListener("click", () => changeRequestQuery({ before: "" }));
+const reloadRequests = () => loadRequests().catch(showError);
+const requestFilters = addressFilters($("#filters"), FILTERS, "before", reloadRequests);
+const requestPager = addressPager({ older: $("#older"), newest: $("#newer"), cursor: "before", reload: reloadRequests });
 
 let requestReload = null;
 let shownLatest = 0;
@@ -501,7 +417,7 @@ function drawReplay(trail) {
 
 $("#export").addEventListener("click", async () => {
   try {
-    const blob = await (await api("export")).blob();
+    const blob = await (await api.fetch("export")).blob();
     const link = element("a", { download: `fleet-engine-${document.body.dataset.provider ?? "export"}.json` });
     link.href = URL.createObjectURL(blob);
     link.click();
@@ -515,7 +431,7 @@ $("#import-file").addEventListener("change", async (event) => {
   const file = event.target.files[0];
   if (!file) return;
   try {
-    const counts = await (await api("import", { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() })).json();
+    const counts = await (await api.fetch("import", { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() })).json();
     $("#data-result").textContent = `imported ${counts.vehicles} vehicles, ${counts.trips} trips, ${counts.deliveryVehicles} delivery vehicles, ${counts.tasks} tasks`;
     showCounts(counts);
     await loadMarks();
@@ -527,48 +443,7 @@ $("#import-file").addEventListener("change", async (event) => {
 
 // ---- The live stream ----------------------------------------------------------------------
 
-/** Follows /console/api/events (server-sent events, read through fetch so that a key can go
- *  in a header), and again after a second whenever it ends. `opened` runs at its first event:
- *  from then on every change reaches the page, so what the page loads then misses nothing. */
-async function follow(opened) {
-  const live = $("#live");
-  try {
-    const response = await api("events");
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = "", first = true;
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffered += value;
-      let end;
-      while ((end = buffered.indexOf("\n\n")) >= 0) {
-        const block = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        if (first) {
-          first = false;
-          live.textContent = "live";
-          live.classList.add("on");
-          await opened();
-        }
-        handleEvent(block);
-      }
-    }
-  } catch (error) {
-    if (!String(error.message).includes("key")) showError(error);
-  }
-  live.textContent = "reconnecting…";
-  live.classList.remove("on");
-  // Back after a second; what changed meanwhile is loaded again once it is.
-  if ($("#key-form").hidden) setTimeout(() => follow(() => Promise.all([loadMarks(), loadRequests()]).catch(showError)), 1000);
-}
-
-function handleEvent(block) {
-  let name = "message", data = "";
-  for (const line of block.split("\n")) {
-    if (line.startsWith("event: ")) name = line.slice(7);
-    else if (line.startsWith("data: ")) data += line.slice(6);
-  }
-  const payload = data ? JSON.parse(data) : null;
+function handleEvent(name, payload) {
   switch (name) {
     case "marks": fleetMap.draw(payload.marks); break;
     case "stats":
@@ -584,23 +459,21 @@ function handleEvent(block) {
 
 // ---- Start --------------------------------------------------------------------------------
 
-/** An element with attributes (`class` among them) and children (text or elements). */
-function element(tag, attributes, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
-
 async function start() {
   try {
     const { keyRequired } = await (await fetch("/console/api/access")).json();
-    if (keyRequired && !sessionStorage.getItem(KEY_STORAGE)) {
-      askForKey("");
+    if (keyRequired && !api.key) {
+      api.askForKey("");
       return;
     }
     await new Promise((resolve, reject) => {
-      follow(() => Promise.all([loadOverview(), loadMarks(), loadResources(), loadRequests()]).then(resolve, reject));
+      api.follow("events", {
+        // Back after a break, what changed meanwhile is loaded again.
+        opened: (again) => again
+          ? Promise.all([loadMarks(), loadRequests()]).catch(showError)
+          : Promise.all([loadOverview(), loadMarks(), loadResources(), loadRequests()]).then(resolve, reject),
+        handle: handleEvent,
+      });
     });
     showError(null);
     document.body.dataset.ready = "true";
@@ -609,5 +482,6 @@ async function start() {
   }
 }
 
-showView();
+api.whenKeyGiven(start);
+followViews("overview");
 start();

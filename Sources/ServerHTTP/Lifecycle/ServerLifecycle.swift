@@ -42,6 +42,9 @@ package final class ServerLifecycle: Sendable {
     /// Whether the server is on its way out: not ready, and closing each connection after its answer.
     package var isDraining: Bool { state.withLock { $0.draining } }
 
+    /// Why a draining server is not ready, as `/readyz` and the token server's console say it.
+    package static let drainingReason = "draining: the server is shutting down"
+
     /// Marks the server as on its way out, and runs what ``whenDraining(_:)`` was given.
     package func beginDraining() {
         let actions = state.withLock { state -> [@Sendable () -> Void] in

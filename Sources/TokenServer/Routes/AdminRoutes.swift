@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import ServerHTTP
@@ -46,19 +47,87 @@ struct AssignRequest: StrictJSONBody {
     let username: String
 }
 
-/// An assignment as the admin API shows it.
+/// An assignment as the admin API shows it, with the admin path that changes it.
 struct AssignmentResponse: Encodable {
     let kind: String
     let resourceId: String
     let username: String
+    /// `vehicles/{id}/driver` and the like, under `/v1/admin/`: `PUT` assigns, `DELETE` unassigns.
+    let path: String
+
+    init(_ assignment: Assignment) {
+        kind = assignment.kind.rawValue
+        resourceId = assignment.resourceID
+        username = assignment.username
+        path = AssignablePath(assignment.kind).path(of: assignment.resourceID)
+    }
 }
 
-/// Checks the admin key of every request in the group.
+/// Where each kind of resource is assigned under `/v1/admin/`: `vehicles/{id}/driver`, …
+struct AssignablePath: Encodable {
+    let kind: ResourceKind
+    /// The path with `{id}` for the resource's id.
+    let template: String
+    /// The account roles that may be assigned.
+    let roles: [String]
+
+    init(_ kind: ResourceKind) {
+        self.kind = kind
+        let (collection, holder) = switch kind {
+        case .vehicle: ("vehicles", "driver")
+        case .trip: ("trips", "consumer")
+        case .deliveryVehicle: ("delivery-vehicles", "driver")
+        case .trackingID: ("tracking-ids", "consumer")
+        }
+        template = "\(collection)/{id}/\(holder)"
+        roles = kind.accountRoles.map(\.rawValue)
+    }
+
+    /// The router's path, `:id` for the id.
+    var routerPath: RouterPath { RouterPath(template.replacingOccurrences(of: "{id}", with: ":id")) }
+
+    /// The path of the resource `id`, percent-encoded as a path segment.
+    func path(of id: String) -> String {
+        template.replacingOccurrences(of: "{id}", with: id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id)
+    }
+}
+
+/// `GET /v1/admin/accounts` answer.
+struct AccountList: Encodable {
+    struct Entry: Encodable {
+        let username: String
+        let role: String
+        let identity: LinkedIdentity?
+        let createdAt: Int64
+        /// Unexpired sessions.
+        let sessions: Int
+        let assignments: [AssignmentResponse]
+    }
+
+    let accounts: [Entry]
+}
+
+/// `GET /v1/admin/assignments` answer: the assignments asked for, and where each kind is assigned.
+struct AssignmentList: Encodable {
+    let assignments: [AssignmentResponse]
+    let kinds: [AssignablePath]
+}
+
+/// `DELETE /v1/admin/accounts/{username}/sessions` answer.
+struct EndedSessions: Encodable {
+    let endedSessions: Int
+}
+
+/// Checks the admin key of every request in the group, and refuses pages of other origins:
+/// only the console, served from this server, calls the admin API from a browser.
 struct AdminKeyMiddleware: RouterMiddleware {
     typealias Context = TokenServerContext
     let store: TokenServerStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let origin = request.headers[.origin], !CrossOriginPolicy.isSameOrigin(origin, host: request.head.authority) {
+            throw APIError.permissionDenied("the admin API answers no page of another origin (Origin \(origin))")
+        }
         guard let key = BearerToken.from(request.headers) else {
             throw APIError.unauthenticated("missing credentials: send Authorization: Bearer <admin key> (the key is in DATA_DIR/admin-key)")
         }
@@ -90,21 +159,22 @@ extension TokenServer {
             self.logger.info("account deleted", metadata: ["username": "\(username)"])
             return JSONResponse.noContent
         }
-        let assignable: [(path: RouterPath, kind: ResourceKind)] = [
-            ("vehicles/:id/driver", .vehicle),
-            ("trips/:id/consumer", .trip),
-            ("delivery-vehicles/:id/driver", .deliveryVehicle),
-            ("tracking-ids/:id/consumer", .trackingID),
-        ]
-        for route in assignable {
-            admin.put(route.path) { request, context in
+        admin.delete("accounts/:username/sessions") { _, context in
+            let username = try context.parameters.decoded("username")
+            let ended = try await self.administer { try await $0.endSessions(username: username) }
+            self.logger.info("sessions ended", metadata: ["username": "\(username)", "sessions": "\(ended)"])
+            return try JSONResponse.make(EndedSessions(endedSessions: ended))
+        }
+        addListRoutes(to: admin)
+        for route in ResourceKind.allCases.map(AssignablePath.init) {
+            admin.put(route.routerPath) { request, context in
                 let resource = Resource(route.kind, id: try context.parameters.decoded("id"))
                 let body = try await StrictJSON.decode(AssignRequest.self, from: request, context: context)
                 let assignment = try await self.administer { try await $0.assign(resource, to: body.username) }
                 self.logger.info("assigned", metadata: ["resource": "\(resource)", "username": "\(body.username)"])
-                return try JSONResponse.make(AssignmentResponse(kind: assignment.kind.rawValue, resourceId: assignment.resourceID, username: assignment.username))
+                return try JSONResponse.make(AssignmentResponse(assignment))
             }
-            admin.delete(route.path) { _, context in
+            admin.delete(route.routerPath) { _, context in
                 let resource = Resource(route.kind, id: try context.parameters.decoded("id"))
                 try await self.administer { try await $0.unassign(resource) }
                 self.logger.info("unassigned", metadata: ["resource": "\(resource)"])
@@ -113,6 +183,42 @@ extension TokenServer {
         }
         addRecordRoutes(to: admin)
         addKeyRoutes(to: admin)
+        addLiveRoute(to: admin)
+    }
+
+    /// `GET accounts` (each with its role, identity, unexpired sessions and assignments) and
+    /// `GET assignments?kind=&resourceId=&username=`.
+    private func addListRoutes(to admin: RouterGroup<TokenServerContext>) {
+        admin.get("accounts") { _, _ in
+            let assignments = Dictionary(grouping: try await self.store.assignments(), by: \.username)
+            let sessions = try await self.store.sessionCounts(now: self.options.epochSeconds)
+            let entries = try await self.store.accounts().map { account in
+                AccountList.Entry(
+                    username: account.username, role: account.role.rawValue, identity: account.identity, createdAt: account.createdAt,
+                    sessions: sessions[account.username] ?? 0, assignments: (assignments[account.username] ?? []).map(AssignmentResponse.init))
+            }
+            return try JSONResponse.make(AccountList(accounts: entries))
+        }
+        admin.get("assignments") { request, _ in
+            var kind: ResourceKind?, resourceID: String?, username: String?
+            for (name, value) in request.uri.formQueryParameters {
+                let text = String(value)
+                switch name {
+                case "kind":
+                    guard let chosen = ResourceKind(rawValue: text) else {
+                        throw APIError.invalidArgument("kind is one of \(ResourceKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    kind = chosen
+                case "resourceId": resourceID = text
+                case "username": username = text
+                default: throw APIError.invalidArgument("unknown parameter \"\(name)\"; this path takes kind, resourceId and username")
+                }
+            }
+            let found = try await self.store.assignments(username: username).filter { assignment in
+                (kind == nil || assignment.kind == kind) && (resourceID == nil || assignment.resourceID == resourceID)
+            }
+            return try JSONResponse.make(AssignmentList(assignments: found.map(AssignmentResponse.init), kinds: ResourceKind.allCases.map(AssignablePath.init)))
+        }
     }
 
     /// Runs an administration step, turning store refusals into API errors.

@@ -3,7 +3,7 @@ import Hummingbird
 
 /// JSON responses that are never cached (they carry tokens, sessions or account data).
 enum JSONResponse {
-    private static let encoder: JSONEncoder = {
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

@@ -13,13 +13,17 @@ extension TokenServer {
             )
         }
         router.addHealthRoute { [database = store.database] in await database.health() }
-        router.addLivenessAndReadinessRoutes(lifecycle: options.lifecycle) { [database = store.database, issuer] in
-            let health = await database.health()
-            let signing = await issuer.signingProblem()
-            return (health.isHealthy ? [] : ["database: \(health.database)"]) + (signing.map { [$0] } ?? [])
-        }
+        router.addLivenessAndReadinessRoutes(lifecycle: options.lifecycle) { await self.readinessProblems() }
         router.addMetricsRoute(metrics)
         router.addOpenAPIRoute(OpenAPIDocument.yaml)
+    }
+
+    /// What keeps the server from being ready, besides draining: a database that does not
+    /// answer, a signer that cannot sign.
+    func readinessProblems() async -> [String] {
+        let health = await store.database.health()
+        let signing = await issuer.signingProblem()
+        return (health.isHealthy ? [] : ["database: \(health.database)"]) + (signing.map { [$0] } ?? [])
     }
 
     /// `GET /`: what this server answers, for a developer who opens the address `serve` prints.

@@ -53,3 +53,20 @@ extension TokenServerStore {
         return try row?.decode(column: "n", as: Int.self) ?? 0
     }
 }
+
+extension TokenServerStore {
+    /// How many unexpired sessions each account holds at `now` (accounts with none are absent).
+    package func sessionCounts(now: Int64) async throws -> [String: Int] {
+        let rows = try await sql.raw("""
+            SELECT username, COUNT(*) AS n FROM token_server_sessions WHERE expires_at > \(bind: now) GROUP BY username
+            """).all()
+        return try Dictionary(uniqueKeysWithValues: rows.map { row in
+            (try row.decode(column: "username", as: String.self), try row.decode(column: "n", as: Int.self))
+        })
+    }
+
+    /// Ends every session of `username` at once; returns how many there were.
+    package func endSessions(username: String) async throws -> Int {
+        try await writes.raw("DELETE FROM token_server_sessions WHERE username = \(bind: username) RETURNING token_hash").all().count
+    }
+}

@@ -1,21 +1,42 @@
 import ArgumentParser
 import Foundation
 import LocalFleetEngine
+import ServerHTTP
 
-/// `--console on|off` and `--console-key FILE`: the local Fleet Engine's console at
-/// `/console/`, on by default when the engine listens on loopback only.
-struct ConsoleOptions: ParsableArguments {
+/// `--console on|off`: a server's console at `/console/`, on by default when the server
+/// listens on loopback only.
+struct ConsoleSwitch: ParsableArguments {
     /// Whether the console is served.
-    enum Switch: String, ExpressibleByArgument, CaseIterable {
+    enum Setting: String, ExpressibleByArgument, CaseIterable {
         case on, off
     }
 
     @Option(help: ArgumentHelp(
         "The console at /console/ (on or off).",
-        discussion: "On a loopback address it is open to this machine; on any other it stays off unless --console-key is given."))
-    var console: Switch = .on
+        discussion: """
+            By default it is on when the server listens on a loopback address. The token server's console asks for \
+            the admin key, so --console on opens it beyond loopback; the local Fleet Engine's also needs --console-key.
+            """))
+    var console: Setting?
 
-    @Option(help: ArgumentHelp("A file whose first line is the key the console asks for (and every /console/api/ call carries).", valueName: "file"))
+    /// Whether the token server listening on `host` serves its console.
+    func servesTokenServerConsole(host: String) -> Bool {
+        console == .on || (console == nil && LoopbackHost.contains(host))
+    }
+
+    /// Where the token server's console is, for a server at `baseURL`, or why there is none.
+    func describeTokenServerConsole(host: String, baseURL: String) -> String {
+        if servesTokenServerConsole(host: host) { return "\(baseURL)/console/ (asks for the admin key)" }
+        return console == .off ? "off (--console off)" : "off: the server listens beyond loopback; give --console on to open it"
+    }
+}
+
+/// `--console on|off` and `--console-key FILE`: the local Fleet Engine's console at
+/// `/console/`, on by default when the engine listens on loopback only.
+struct ConsoleOptions: ParsableArguments {
+    @OptionGroup var toggle: ConsoleSwitch
+
+    @Option(help: ArgumentHelp("A file whose first line is the key the engine's console asks for (and every /console/api/ call carries).", valueName: "file"))
     var consoleKey: String?
 
     func validate() throws {
@@ -24,7 +45,7 @@ struct ConsoleOptions: ParsableArguments {
 
     /// Who may open the console of an engine listening on `host`.
     func access(host: String) throws -> ConsoleAccess {
-        ConsoleAccess.choose(enabled: console == .on, key: try key(), host: host)
+        ConsoleAccess.choose(enabled: toggle.console != .off, key: try key(), host: host)
     }
 
     /// Where the console is for an engine at `baseURL`, or why there is none, for the banner.
@@ -32,7 +53,7 @@ struct ConsoleOptions: ParsableArguments {
         switch access {
         case .loopback: "\(baseURL)/console/"
         case .key: "\(baseURL)/console/ (asks for the key in \(consoleKey ?? "the key file"))"
-        case .off where console == .off: "off (--console off)"
+        case .off where toggle.console == .off: "off (--console off)"
         case .off: "off: the engine listens beyond loopback; give --console-key FILE to open it"
         }
     }

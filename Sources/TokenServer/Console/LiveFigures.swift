@@ -1,0 +1,40 @@
+import Foundation
+import Locking
+
+/// The figures the console's live view shows, counted as the metrics are: tokens issued by
+/// kind, refusals by reason, requests over a session's limit, records waiting to be written.
+/// ``reading`` gives their totals since start; two readings give the rates between them.
+package final class LiveFigures: Sendable {
+    /// Totals since the server started.
+    package struct Reading: Sendable, Equatable {
+        /// Tokens issued, by kind (`driver`, `consumer`, …).
+        package var issued: [String: Int] = [:]
+        /// Requests refused, by ``RefusalReason`` raw value.
+        package var refused: [String: Int] = [:]
+        /// Token requests refused for their session's limit (counted in `refused` too).
+        package var limited = 0
+        /// Records of token requests waiting to be written.
+        package var recordsWaiting = 0
+    }
+
+    private let totals = Locked(Reading())
+
+    /// The totals now.
+    package var reading: Reading { totals.withLock { $0 } }
+
+    func tokenIssued(kind: String) {
+        totals.withLock { $0.issued[kind, default: 0] += 1 }
+    }
+
+    func refused(_ reason: RefusalReason) {
+        totals.withLock { $0.refused[reason.rawValue, default: 0] += 1 }
+    }
+
+    func tokenRequestLimited() {
+        totals.withLock { $0.limited += 1 }
+    }
+
+    func recordsWaiting(_ count: Int) {
+        totals.withLock { $0.recordsWaiting = count }
+    }
+}
