@@ -519,6 +519,8 @@ let package = Package(
                 "ServerHTTP",
                 server("Hummingbird", "hummingbird"),
                 server("Logging", "swift-log"),
+                // The token server's console tests log in and get tokens as apps do.
+                server("AsyncHTTPClient", "async-http-client"),
                 // The console's tests move vehicles through the gRPC door, as driver apps do.
                 server("GRPCCore", "grpc-swift-2"),
                 server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),

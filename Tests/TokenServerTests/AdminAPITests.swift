@@ -57,7 +57,7 @@ struct AdminAPITests {
             try await client.admin(.put, "/v1/admin/trips/t-1/consumer", json: #"{"user":"cat"}"#).expectRefusal(.badRequest, "INVALID_ARGUMENT")
             try await client.admin(.delete, "/v1/admin/trips/t-1/consumer").expectRefusal(.notFound, "NOT_FOUND")
             let assigned = try await client.admin(.put, "/v1/admin/trips/t-1/consumer", json: #"{"username":"cat"}"#)
-            #expect(try assigned.json() as NSDictionary == ["kind": "trip", "resourceId": "t-1", "username": "cat"] as NSDictionary)
+            #expect(try assigned.json() as NSDictionary == ["kind": "trip", "resourceId": "t-1", "username": "cat", "path": "trips/t-1/consumer"] as NSDictionary)
         }
     }
 
@@ -68,7 +68,7 @@ struct AdminAPITests {
             try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"x","otp":1}"#).expectRefusal(.badRequest, "INVALID_ARGUMENT")
             try await client.send(.post, "/v1/sessions", json: "").expectRefusal(.badRequest, "INVALID_ARGUMENT")
             try await client.send(.get, "/v1/tokens/pilot/x").expectRefusal(.notFound, "NOT_FOUND")
-            try await client.send(.get, "/v1/admin/accounts").expectRefusal(.methodNotAllowed, "UNIMPLEMENTED")
+            try await client.send(.get, "/v1/admin/vehicles/v-1/driver").expectRefusal(.methodNotAllowed, "UNIMPLEMENTED")
         }
     }
 }

@@ -102,4 +102,38 @@ struct CommandLineTests {
             _ = try await server.exit(within: .seconds(30))
         }
     }
+
+    @Test("the console is on at loopback, off beyond it unless --console on (or FLEETAUTH_CONSOLE=on), and off with --console off")
+    func consoleSwitch() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-console-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [(arguments: [String], environment: [String: String], served: Bool, line: String)] = [
+            (["--host", "127.0.0.1"], [:], true, "/console/ (asks for the admin key)"),
+            (["--host", "0.0.0.0"], [:], false, "off: the server listens beyond loopback; give --console on to open it"),
+            (["--host", "0.0.0.0", "--console", "on"], [:], true, "/console/ (asks for the admin key)"),
+            (["--host", "0.0.0.0"], ["FLEETAUTH_CONSOLE": "on"], true, "/console/ (asks for the admin key)"),
+            (["--host", "127.0.0.1", "--console", "off"], [:], false, "off (--console off)"),
+        ]
+        for (arguments, environment, served, line) in cases {
+            let server = try ChildProcess(
+                [try ChildProcess.fleetauth, "token-server", "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning", "--data-dir", folder] + arguments,
+                environment: environment, standardError: .discarded)
+            defer { server.kill() }
+            let announced = try await server.output(containing: "console: ")
+            #expect(announced.contains(line), "\(arguments) \(environment): \(announced)")
+            let port = try #require(ChildProcess.loopbackPorts(in: announced).first ?? Self.port(in: announced))
+            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+            client.connect()
+            let page = try await client.get("/console/")
+            #expect(page.status == (served ? .ok : .notFound), "\(arguments) \(environment)")
+            try await client.shutdown()
+            server.terminate()
+            _ = try await server.exit(within: .seconds(30))
+        }
+    }
+
+    /// The port of `listening on http://0.0.0.0:PORT`.
+    private static func port(in output: String) -> Int? {
+        output.firstRange(of: /0\.0\.0\.0:(\d+)/).flatMap { Int(output[$0].split(separator: ":").last ?? "") }
+    }
 }

@@ -55,6 +55,11 @@ function showFigures(figures) {
     loadRecord().catch(showError);
   }
   shownRecordTotal = total;
+  // A retiring key whose time came: the keys load again and show it retired.
+  if (nextRetirement !== null && Date.now() / 1000 >= nextRetirement) {
+    nextRetirement = null;
+    loadKeys().catch(showError);
+  }
 }
 
 function rateRows(table, attribute, rates) {
@@ -136,6 +141,8 @@ $("#assign").addEventListener("submit", (event) => {
 
 /** The API's key states as the console names them: a replaced key is retiring until it retires. */
 const KEY_STATES = { signing: "signing", published: "retiring", retired: "retired" };
+/** When the first of the retiring keys shown retires (epoch seconds), or `null`. */
+let nextRetirement = null;
 
 async function loadKeys() {
   const { keys } = await api.json("keys");
@@ -144,6 +151,8 @@ async function loadKeys() {
     element("td", {}, key.account), element("td", {}, time(key.addedAt)),
     element("td", {}, key.state === "signing" ? "–" : time(key.retiredAt ?? key.retiresAt))));
   $("#key-table tbody").replaceChildren(...rows);
+  const retirements = keys.filter((key) => key.state === "published" && key.retiresAt != null).map((key) => key.retiresAt);
+  nextRetirement = retirements.length ? Math.min(...retirements) : null;
   const roles = [...new Set(keys.map((key) => key.role))].sort();
   $("#rotations").replaceChildren("Rotate: ", ...roles.map((role) => button(role, { "data-rotate": role }, () => {
     if (confirm(`Make a new ${role} key and sign with it from now?`)) act(() => api.send("POST", `keys/${role}:rotate`), loadKeys);
