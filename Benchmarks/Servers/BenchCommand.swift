@@ -11,7 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [
             CodecBench.self, TokenServerBench.self, TokenServerOperationsBench.self, KeylessBench.self, FleetEngineBench.self, FleetStoreBench.self,
             GRPCFloorsBench.self, BrowserFetcherBench.self, FleetEngineScaleBench.self, DeliveryScaleBench.self, ConsoleBench.self,
-            TokenRecordBench.self,
+            TokenRecordBench.self, TokenConsoleBench.self,
         ]
     )
 }

@@ -23,12 +23,6 @@ extension BrowserSuite {
             _ = try await deliveries.createTask(DeliveryTask(type: "DELIVERY", at: LatLng(latitude: 52.545, longitude: 13.38), duration: .seconds(120), trackingID: "parcel-1"), id: "task-1")
         }
 
-        private func attribute(_ scene: ConsoleScene, _ selector: String, _ name: String) async throws -> String? {
-            let value = try await scene.browser.execute(
-                "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;", [selector, name])
-            return try JSONDecoder().decode(String?.self, from: Data(value.utf8))
-        }
-
         @Test("The overview counts each kind of resource, names the doors and the trusted accounts; the map has a mark for each, with its position")
         func overviewAndMap() async throws {
             try await ConsoleScene.run { scene in
@@ -39,10 +33,10 @@ extension BrowserSuite {
                 }
                 #expect(try await scene.browser.text(of: "[data-door=gRPC]") == "gRPC: 127.0.0.1:\(scene.engine.grpcPort)")
                 #expect(try await scene.browser.text(of: "[data-account='\(TestKeys.driver.clientEmail)'] td:nth-child(2)") == "driver")
-                #expect(try await attribute(scene, "[data-vehicle-id='vehicle-2']", "data-lat") == "52.53")
-                #expect(try await attribute(scene, "[data-trip-id='trip-1'][data-point=dropoff]", "data-lng") == "13.44")
-                #expect(try await attribute(scene, "[data-task-id='task-1'][data-point=planned]", "data-lat") == "52.545")
-                #expect(try await attribute(scene, "circle.delivery[data-vehicle-id='van-1']", "data-lng") == "13.37")
+                #expect(try await scene.browser.attribute("[data-vehicle-id='vehicle-2']", "data-lat") == "52.53")
+                #expect(try await scene.browser.attribute("[data-trip-id='trip-1'][data-point=dropoff]", "data-lng") == "13.44")
+                #expect(try await scene.browser.attribute("[data-task-id='task-1'][data-point=planned]", "data-lat") == "52.545")
+                #expect(try await scene.browser.attribute("circle.delivery[data-vehicle-id='van-1']", "data-lng") == "13.37")
 
                 // A click on a mark shows the resource's JSON.
                 try await scene.browser.navigate(to: scene.consoleURL(view: "#map"))
@@ -107,9 +101,9 @@ extension BrowserSuite {
 
                 try await scene.open(view: "#requests")
                 let row = "#request-table tr[data-method=UpdateVehicle]"
-                try await waitUntil("the refusal is in the table") { try await attribute(scene, row, "data-status") == "PERMISSION_DENIED" }
-                #expect(try await attribute(scene, row, "data-role") == "driver")
-                #expect(try await attribute(scene, row, "data-rule")?.contains("vehicleid claim ('vehicle-2')") == true)
+                try await waitUntil("the refusal is in the table") { try await scene.browser.attribute(row, "data-status") == "PERMISSION_DENIED" }
+                #expect(try await scene.browser.attribute(row, "data-role") == "driver")
+                #expect(try await scene.browser.attribute(row, "data-rule")?.contains("vehicleid claim ('vehicle-2')") == true)
                 #expect(try await scene.browser.text(of: "\(row) .verdict")?.hasPrefix("403 PERMISSION_DENIED: the token's vehicleid claim") == true)
 
                 // Filter as a developer would: type, submit; then reload.
@@ -206,7 +200,7 @@ extension BrowserSuite {
                 try await waitUntil("the replay shows its marks") { try await scene.browser.text(of: "[data-mark=gap]") != nil }
                 #expect(try await scene.browser.text(of: "[data-mark=gap]")?.hasPrefix("gap: no update for 95 s") == true)
                 #expect(try await scene.browser.execute("return document.querySelectorAll('#replay-map line.gap').length") == "1")
-                #expect(try await attribute(scene, "#replay-marker", "data-lat") == "52.5203")
+                #expect(try await scene.browser.attribute("#replay-marker", "data-lat") == "52.5203")
             }
         }
 

@@ -22,17 +22,17 @@ extension BrowserSuite {
             try await TokenConsoleScene.run { scene in
                 try await scene.open(view: "#accounts")
                 try await scene.submit("create-account", ["username": "dana", "role": "delivery-driver", "password": Self.password])
-                try await waitUntil("the account is listed") { try await scene.attribute("[data-account=dana]", "data-role") == "delivery-driver" }
+                try await waitUntil("the account is listed") { try await scene.browser.attribute("[data-account=dana]", "data-role") == "delivery-driver" }
                 let session = try await scene.logIn("dana", password: Self.password)
                 #expect(session != nil)
                 try await scene.reload()
-                try await waitUntil("the session is counted") { try await scene.attribute("[data-account=dana] [data-sessions]", "data-sessions") == "1" }
+                try await waitUntil("the session is counted") { try await scene.browser.attribute("[data-account=dana] [data-sessions]", "data-sessions") == "1" }
                 // Ending its sessions in the page refuses the session at once.
                 try await scene.click("[data-account=dana] [data-action=end-sessions]")
-                try await waitUntil("no session is left") { try await scene.attribute("[data-account=dana] [data-sessions]", "data-sessions") == "0" }
+                try await waitUntil("no session is left") { try await scene.browser.attribute("[data-account=dana] [data-sessions]", "data-sessions") == "0" }
                 #expect(try await scene.send("GET", "/v1/tokens/fleet-reader", bearer: session).status == 401)
                 try await scene.click("[data-account=dana] [data-action=delete]")
-                try await waitUntil("the account is gone") { try await scene.count("[data-account=dana]") == 0 }
+                try await waitUntil("the account is gone") { try await scene.browser.count("[data-account=dana]") == 0 }
                 #expect(try await scene.logIn("dana", password: Self.password) == nil)
                 let page = try await scene.browser.pageSource()
                 for secret in [Self.password, scene.adminKey, session ?? "-"] { #expect(!page.contains(secret)) }
@@ -48,11 +48,11 @@ extension BrowserSuite {
                 try await scene.open(view: "#assignments")
                 try await scene.submit("assign", ["kind": "vehicle", "resourceId": "v-1", "username": "ann"])
                 let row = "[data-assignment='vehicle/v-1']"
-                try await waitUntil("the assignment is listed") { try await scene.attribute(row, "data-account") == "ann" }
-                #expect(try await scene.attribute(row, "data-resource") == "v-1")
+                try await waitUntil("the assignment is listed") { try await scene.browser.attribute(row, "data-account") == "ann" }
+                #expect(try await scene.browser.attribute(row, "data-resource") == "v-1")
                 #expect(try await scene.send("GET", "/v1/tokens/driver/v-1", bearer: session).status == 200)
                 try await scene.click("\(row) [data-action=unassign]")
-                try await waitUntil("the assignment is gone") { try await scene.count(row) == 0 }
+                try await waitUntil("the assignment is gone") { try await scene.browser.count(row) == 0 }
                 #expect(try await scene.send("GET", "/v1/tokens/driver/v-1", bearer: session).status == 403)
             }
         }
@@ -63,17 +63,17 @@ extension BrowserSuite {
             try await TokenConsoleScene.run(options: TokenServerOptions(tokenLifetime: .seconds(2), keyOverlap: .seconds(1))) { scene in
                 try await scene.open(view: "#keys")
                 let driverKeys = "#key-table tr[data-role=driver]"
-                #expect(try await scene.count(driverKeys) == 1)
-                let first = try #require(try await scene.attribute("\(driverKeys)[data-state=signing]", "data-key-id"))
+                #expect(try await scene.browser.count(driverKeys) == 1)
+                let first = try #require(try await scene.browser.attribute("\(driverKeys)[data-state=signing]", "data-key-id"))
                 try await scene.click("[data-rotate=driver]")
-                try await waitUntil("two driver keys are shown") { try await scene.count(driverKeys) == 2 }
-                #expect(try await scene.attribute("\(driverKeys)[data-key-id='\(first)']", "data-state") == "retiring")
-                let second = try #require(try await scene.attribute("\(driverKeys)[data-state=signing]", "data-key-id"))
+                try await waitUntil("two driver keys are shown") { try await scene.browser.count(driverKeys) == 2 }
+                #expect(try await scene.browser.attribute("\(driverKeys)[data-key-id='\(first)']", "data-state") == "retiring")
+                let second = try #require(try await scene.browser.attribute("\(driverKeys)[data-state=signing]", "data-key-id"))
                 #expect(second != first)
                 try await waitUntil("the old key retired", timeout: .seconds(15)) {
-                    try await scene.attribute("\(driverKeys)[data-key-id='\(first)']", "data-state") == "retired"
+                    try await scene.browser.attribute("\(driverKeys)[data-key-id='\(first)']", "data-state") == "retired"
                 }
-                #expect(try await scene.count("\(driverKeys):not([data-state=retired])") == 1)
+                #expect(try await scene.browser.count("\(driverKeys):not([data-state=retired])") == 1)
             }
         }
 
@@ -86,22 +86,22 @@ extension BrowserSuite {
                 var fastest = Duration.seconds(60)
                 for attempt in 1...3 where fastest >= .seconds(2) {
                     let refused = "#record-table tr[data-outcome=refused]"
-                    let before = try await scene.count(refused)
+                    let before = try await scene.browser.count(refused)
                     #expect(try await scene.send("GET", "/v1/tokens/driver/v-\(attempt)", bearer: session).status == 403)
                     let sent = ContinuousClock.now
-                    try await waitUntil("the refusal is shown") { try await scene.count(refused) > before }
+                    try await waitUntil("the refusal is shown") { try await scene.browser.count(refused) > before }
                     fastest = min(fastest, ContinuousClock.now - sent)
                 }
                 #expect(fastest < .seconds(2), "the fastest of the refusals showed after \(fastest)")
                 #expect(try await scene.send("GET", "/v1/tokens/driver/v-9", bearer: session).status == 403)
                 try await scene.submit("record-filters", ["resourceKind": "vehicle", "resource": "v-9", "outcome": "refused"])
                 try await waitUntil("the address holds the filter") { try await scene.browser.execute("return location.search").contains("resource=v-9") }
-                try await waitUntil("the table is filtered") { try await scene.count("#record-table tbody tr") == 1 }
+                try await waitUntil("the table is filtered") { try await scene.browser.count("#record-table tbody tr") == 1 }
                 try await scene.reload()
                 #expect(try await scene.browser.execute("return location.search").contains("outcome=refused"))
                 #expect(try await scene.browser.execute("return document.getElementById('record-filters').elements.resource.value") == #""v-9""#)
-                #expect(try await scene.count("#record-table tbody tr") == 1)
-                #expect(try await scene.attribute("#record-table tbody tr", "data-outcome") == "refused")
+                #expect(try await scene.browser.count("#record-table tbody tr") == 1)
+                #expect(try await scene.browser.attribute("#record-table tbody tr", "data-outcome") == "refused")
                 #expect(try await scene.browser.text(of: "#record-table tbody tr .verdict")?.contains("refused: not_assigned") == true)
             }
         }
@@ -113,16 +113,16 @@ extension BrowserSuite {
                 _ = try await scene.send("PUT", "/v1/admin/vehicles/v-1/driver", bearer: scene.adminKey, body: #"{"username":"ann"}"#)
                 let session = try #require(try await scene.logIn("ann", password: Self.password))
                 try await scene.open(view: "#live")
-                #expect(try await scene.attribute("#readiness", "data-ready") == "true")
+                #expect(try await scene.browser.attribute("#readiness", "data-ready") == "true")
                 var tokens: [String] = []
                 let started = ContinuousClock.now
                 // Tokens keep coming until the page shows a rate for driver tokens.
-                while try await scene.count("#issued-rates tr[data-kind=driver]") == 0, ContinuousClock.now - started < .seconds(15) {
+                while try await scene.browser.count("#issued-rates tr[data-kind=driver]") == 0, ContinuousClock.now - started < .seconds(15) {
                     let answer = try await scene.send("GET", "/v1/tokens/driver/v-1", bearer: session)
                     tokens += [answer.json["token"] as? String].compactMap { $0 }
                     try await Task.sleep(for: .milliseconds(200))
                 }
-                #expect(try await scene.count("#issued-rates tr[data-kind=driver]") == 1)
+                #expect(try await scene.browser.count("#issued-rates tr[data-kind=driver]") == 1)
                 #expect(!tokens.isEmpty)
                 let stream = try await scene.browser.run(#"""
                     const response = await fetch("/v1/admin/live", { headers: { Authorization: `Bearer ${sessionStorage.getItem("fleetauth-admin-key")}` } });
@@ -133,6 +133,7 @@ extension BrowserSuite {
                     """#)
                 #expect(stream.contains("event: figures"))
                 if let folder = ProcessInfo.processInfo.environment["FLEETAUTH_SCREENSHOTS"] {
+                    #expect(try await scene.send("GET", "/v1/tokens/driver/v-2", bearer: session).status == 403)
                     try await scene.browser.navigate(to: scene.consoleURL(view: "#record"))
                     try await scene.waitUntilReady()
                     try await scene.browser.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent("token-console-record.png"))

@@ -11,9 +11,9 @@ import Testing
 /// and the console's page, served only when asked for.
 @Suite("Admin API: listings, sessions, live figures, the console's page")
 struct AdminListingTests {
-    @Test("accounts list their role, identity, unexpired sessions and assignments; assignments filter by kind, id and account")
-    func listings() async throws {
-        try await TestServer.serve { client, _ in
+    @Test("accounts list their role, identity, unexpired sessions and assignments; assignments filter by kind, id and account", arguments: StoreBackend.allCases)
+    func listings(backend: StoreBackend) async throws {
+        try await TestServer.serve(backend) { client, _ in
             _ = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
             _ = try await client.logIn("ann")
             try await client.createAccount("cat", role: "consumer")
@@ -41,9 +41,9 @@ struct AdminListingTests {
         }
     }
 
-    @Test("ending an account's sessions refuses its next token request at once; an unknown account is 404")
-    func endSessions() async throws {
-        try await TestServer.serve { client, _ in
+    @Test("ending an account's sessions refuses its next token request at once; an unknown account is 404", arguments: StoreBackend.allCases)
+    func endSessions(backend: StoreBackend) async throws {
+        try await TestServer.serve(backend) { client, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
             #expect(try await client.token("driver/v-1", session: session).status == .ok)
             let ended = try await client.admin(.delete, "/v1/admin/accounts/ann/sessions")

@@ -16,7 +16,7 @@ struct TokenServerHTTPAnswersTests {
         ("PUT", "/healthz", "GET"),
         ("POST", "/v1/tokens/driver/v-1", "GET"),
         ("PATCH", "/v1/admin/vehicles/v-1/driver", "DELETE, PUT"),
-        ("GET", "/v1/admin/accounts", "POST"),
+        ("PUT", "/v1/admin/accounts", "GET, POST"),
     ])
     func wrongMethod(method: String, path: String, allowed: String) async throws {
         try await TestServer.serve { client, _ in

@@ -172,6 +172,7 @@ export function addressFilters(form, names, cursor, reload) {
       for (const name of names) {
         const box = form.elements[name];
         if (box.type === "checkbox") box.checked = address.get(name) === box.value;
+        else if (box.tagName === "SELECT" && !address.get(name)) box.selectedIndex = 0;
         else box.value = address.get(name) ?? "";
       }
     },

@@ -22,18 +22,22 @@ package final class LiveFigures: Sendable {
     /// The totals now.
     package var reading: Reading { totals.withLock { $0 } }
 
+    /// Counts a token of `kind` handed out.
     func tokenIssued(kind: String) {
         totals.withLock { $0.issued[kind, default: 0] += 1 }
     }
 
+    /// Counts a request refused for `reason`.
     func refused(_ reason: RefusalReason) {
         totals.withLock { $0.refused[reason.rawValue, default: 0] += 1 }
     }
 
+    /// Counts a token request over its session's limit.
     func tokenRequestLimited() {
         totals.withLock { $0.limited += 1 }
     }
 
+    /// Sets how many records wait to be written.
     func recordsWaiting(_ count: Int) {
         totals.withLock { $0.recordsWaiting = count }
     }

@@ -49,12 +49,13 @@ function showFigures(figures) {
     rateRows("#issued-rates", "data-kind", rates.issued);
     rateRows("#refused-rates", "data-reason", rates.refused);
   }
-  // A token handed out or refused since the record was shown: its newest page loads again.
+  // A token handed out or refused since the record was shown: its newest page loads again,
+  // while it is in view (and when it comes into view).
   const total = figures.issued + figures.refused;
-  if (shownRecordTotal !== null && total !== shownRecordTotal && !addressQuery(["pageToken"]).get("pageToken")) {
+  if (shownRecordTotal !== null && total !== shownRecordTotal && recordInView() && !addressQuery(["pageToken"]).get("pageToken")) {
     loadRecord().catch(showError);
   }
-  shownRecordTotal = total;
+  if (shownRecordTotal === null || recordInView()) shownRecordTotal = total;
   // A retiring key whose time came: the keys load again and show it retired.
   if (nextRetirement !== null && Date.now() / 1000 >= nextRetirement) {
     nextRetirement = null;
@@ -161,16 +162,19 @@ async function loadKeys() {
 
 // ---- The record ---------------------------------------------------------------------------
 
-const RECORD_FILTERS = ["resourceKind", "resource", "account", "outcome", "valid"];
+const RECORD_FILTERS = ["resourceKind", "resource", "account", "outcome", "since", "valid"];
 const reloadRecord = () => loadRecord().catch(showError);
 const recordFilters = addressFilters($("#record-filters"), RECORD_FILTERS, "pageToken", reloadRecord);
 const recordPager = addressPager({ older: $("#record-older"), newest: $("#record-newest"), cursor: "pageToken", reload: reloadRecord });
+
+const recordInView = () => !document.querySelector("section[data-view=record]").hidden;
+window.addEventListener("hashchange", () => { if (recordInView()) reloadRecord(); });
 
 async function loadRecord() {
   recordFilters.show();
   const address = addressQuery([...RECORD_FILTERS, "pageToken"]);
   const query = new URLSearchParams();
-  for (const name of ["account", "outcome", "valid", "pageToken"]) if (address.get(name)) query.set(name, address.get(name));
+  for (const name of ["account", "outcome", "since", "valid", "pageToken"]) if (address.get(name)) query.set(name, address.get(name));
   if (address.get("resource")) query.set(address.get("resourceKind") ?? "vehicle", address.get("resource"));
   const page = await api.json(`issued-tokens?${query}`);
   const rows = page.issuedTokens.map((entry) => element("tr", {

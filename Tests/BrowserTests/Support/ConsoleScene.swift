@@ -122,7 +122,7 @@ struct ConsoleScene: Sendable {
 
     /// Waits until the page has loaded its data once since it was opened.
     func waitUntilReady() async throws {
-        try await waitUntil("the console has loaded") { try await browser.execute("return document.body.dataset.ready ?? null") == #""true""# }
+        try await browser.waitUntilConsoleReady()
     }
 
     /// Runs `body` in a new scene whose engine's console `access` allows, and takes it down

@@ -44,7 +44,7 @@ struct TokenConsoleScene: Sendable {
 
     /// Waits until the page has loaded its data once since it was opened.
     func waitUntilReady() async throws {
-        try await waitUntil("the console has loaded") { try await browser.execute("return document.body.dataset.ready ?? null") == #""true""# }
+        try await browser.waitUntilConsoleReady()
     }
 
     /// Submits the page's form `id` with `values` by box name (a `select` takes an option's value).
@@ -60,18 +60,6 @@ struct TokenConsoleScene: Sendable {
     /// Clicks the element `selector` finds, saying yes to any confirmation it asks.
     func click(_ selector: String) async throws {
         _ = try await browser.execute("window.confirm = () => true; document.querySelector(arguments[0]).click();", [selector])
-    }
-
-    /// `selector`'s attribute `name`, or `nil` when nothing matches.
-    func attribute(_ selector: String, _ name: String) async throws -> String? {
-        let value = try await browser.execute(
-            "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;", [selector, name])
-        return try JSONDecoder().decode(String?.self, from: Data(value.utf8))
-    }
-
-    /// How many elements `selector` finds.
-    func count(_ selector: String) async throws -> Int {
-        Int(try await browser.execute("return document.querySelectorAll(arguments[0]).length", [selector])) ?? -1
     }
 
     /// Sends `method path` to the server as an app does, with `bearer` and a JSON `body`;

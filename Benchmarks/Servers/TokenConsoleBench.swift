@@ -1,0 +1,121 @@
+import ArgumentParser
+import BrowserDriver
+import CommandSupport
+import Foundation
+import Logging
+import ServerHTTP
+import TokenServer
+
+/// `fleetauth-bench token-console`: what an open console costs the token server. One
+/// `fleetauth token-server` process (console on, as on loopback); `wrk` rotates over logged-in
+/// drivers' token requests with no page open, and with the console open in headless Chromium
+/// on its live view (the live figures streaming every second), round after round, the order
+/// alternating; the median of the rounds' with ÷ without ratios is the target (≥ 0.95).
+struct TokenConsoleBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token-console",
+        abstract: "Token server: tokens/s with and without its console open and streaming the live figures."
+    )
+
+    @Option(help: "Concurrent keep-alive connections.")
+    var connections = 32
+
+    @Option(help: "Drivers, each logged in and assigned to a vehicle of its own.")
+    var vehicles = 200
+
+    @Option(help: "Seconds per measured run (after a 1 s warm-up).")
+    var seconds = 5
+
+    @Option(help: "Rounds (of a run without and a run with the page); medians are reported.")
+    var rounds = 3
+
+    @Option(help: "Threads of wrk.")
+    var clientThreads = 1
+
+    /// The promise (docs/performance.md): tokens/s with a page open ÷ without.
+    static let target = 0.95
+
+    func run() async throws {
+        let folder = try BenchFolder.create()
+        defer { BenchFolder.remove(folder) }
+        var logger = Logger(label: "bench", factory: DeferredMetadataLogHandler.standardError)
+        logger.logLevel = .warning
+        let dataDirectory = folder + "/data"
+        let configuration = TokenServerConfiguration(
+            dataDirectory: dataDirectory, databaseURL: nil, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4))
+        let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
+        let requests = folder + "/requests"
+        try fleet.writeRequests(to: requests)
+        let server = try await ServerProcess.start(
+            name: "FleetAuth",
+            arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project",
+                        "--token-requests-per-minute", "0"],
+            port: TokenServerBench.fleetAuthPort)
+        defer { server.stop() }
+        let adminKey = try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let chromium = try await HeadlessChromium.start()
+        do {
+            try await measure(port: server.port, adminKey: adminKey, requests: requests, folder: folder, browser: chromium.session)
+        } catch {
+            await chromium.stop()
+            throw error
+        }
+        await chromium.stop()
+    }
+
+    private func measure(port: Int, adminKey: String, requests: String, folder: String, browser: WebDriverSession) async throws {
+        func tokensPerSecond(seconds: Int) async throws -> Double {
+            let run = try await Wrk.run(
+                url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds,
+                script: "token-requests.lua", arguments: [requests], folder: folder)
+            guard run.failed == 0 else { throw CommandFailure("\(run.failed) token requests failed") }
+            return Double(run.succeeded) / run.seconds
+        }
+        _ = try await tokensPerSecond(seconds: 1)
+        var without: [Double] = [], with: [Double] = [], browserShares: [String] = []
+        for round in 1...rounds {
+            // The order alternates, so that the machine's drift within a round does not favour either.
+            for withPage in round % 2 == 1 ? [false, true] : [true, false] {
+                guard withPage else {
+                    try await browser.navigate(to: "about:blank")
+                    without.append(try await tokensPerSecond(seconds: seconds))
+                    continue
+                }
+                try await openLiveView(port: port, adminKey: adminKey, in: browser)
+                let browserBefore = ProcessGroupCPU.seconds(ofProcessesNamed: "chrom")
+                with.append(try await tokensPerSecond(seconds: seconds))
+                let share = ProcessGroupCPU.seconds(ofProcessesNamed: "chrom").flatMap { after in browserBefore.map { (after - $0) / Double(seconds) } }
+                browserShares.append(share.map { String(format: "%.2f", $0) } ?? "?")
+                guard try await browser.run("return document.getElementById('live').textContent;", as: String.self) == "live" else {
+                    throw CommandFailure("the console stopped streaming during the run")
+                }
+            }
+            FileHandle.standardError.write(Data(String(format: "round %d/%d: %.0f tokens/s without a page, %.0f with\n", round, rounds, without.last!, with.last!).utf8))
+        }
+        let ratios = zip(with, without).map { $0 / $1 }
+        func list(_ values: [Double], _ format: String = "%.0f") -> String { values.map { String(format: format, $0) }.joined(separator: ", ") }
+        print("""
+            token server console (\(vehicles) drivers over \(connections) connections; \(rounds) rounds)
+              tokens/s, no console page:            \(list(without))
+              tokens/s, the live view streaming:    \(list(with))
+              with ÷ without, per round:            \(list(ratios, "%.3f"))
+              median with ÷ without:                \(String(format: "%.3f", Throughput.median(ratios)))   (target ≥ \(Self.target))
+              Chromium's CPU while streaming:       \(browserShares.joined(separator: ", ")) cores
+            """)
+    }
+
+    /// Opens the console's live view, gives it the admin key, and waits until it streams.
+    private func openLiveView(port: Int, adminKey: String, in browser: WebDriverSession) async throws {
+        try await browser.navigate(to: "http://127.0.0.1:\(port)/console/#live")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if try await browser.run("return document.body.dataset.ready ?? null;", as: String?.self) == "true" { return }
+            _ = try await browser.execute("""
+                const form = document.getElementById('key-form');
+                if (form && !form.hidden) { form.elements.key.value = arguments[0]; form.requestSubmit(); }
+                """, [adminKey])
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw CommandFailure("the console did not open within 30 s")
+    }
+}
