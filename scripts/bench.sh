@@ -91,6 +91,7 @@ if $quick; then
     run fleet-engine-scale --sizes 1000 5000 --calls 10 --seconds 1 --rounds 1 --creations 500 --grpc-create "$grpc_cpp/create-load"
     run deliveries --sizes 1000 5000 --calls 10 --batches 2
     run console --vehicles 1000 --reporters 100 --connections 4 --seconds 1 --rounds 1
+    run token-console --vehicles 16 --connections 4 --seconds 1 --rounds 1
     run token-record --records 2000 --vehicles 100 --queries 20
 else
     run codecs
@@ -104,4 +105,5 @@ else
     run fleet-engine-scale --grpc-create "$grpc_cpp/create-load"
     run deliveries
     run console
+    run token-console
 fi
