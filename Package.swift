@@ -506,6 +506,7 @@ let package = Package(
             name: "BrowserTests",
             dependencies: [
                 "BrowserDriver",
+                "CommandSupport",
                 "Locking",
                 "TestSupport",
                 "FleetDemo",

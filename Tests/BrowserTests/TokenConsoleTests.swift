@@ -1,4 +1,5 @@
 import BrowserDriver
+import CommandSupport
 import Foundation
 import Testing
 import TestSupport
@@ -135,7 +136,7 @@ extension BrowserSuite {
                 if let folder = ProcessInfo.processInfo.environment["FLEETAUTH_SCREENSHOTS"] {
                     #expect(try await scene.send("GET", "/v1/tokens/driver/v-2", bearer: session).status == 403)
                     try await scene.browser.navigate(to: scene.consoleURL(view: "#record"))
-                    try await scene.waitUntilReady()
+                    try await waitUntil("the record shows the refusal") { try await scene.browser.count("#record-table tr[data-outcome=refused]") == 1 }
                     try await scene.browser.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent("token-console-record.png"))
                 }
                 let page = try await scene.browser.pageSource()
@@ -147,6 +148,38 @@ extension BrowserSuite {
                     #expect(!scene.logs.text.contains(secret), "the server's log holds a secret")
                 }
             }
+        }
+
+        @Test("A server listening beyond loopback has no console unless --console on; with it, the page asks for the admin key")
+        func beyondLoopback() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("token-console-cli-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let chromium = try await HeadlessChromium.start()
+            do {
+                for (extra, served) in [([String](), false), (["--console", "on"], true)] {
+                    let server = try ChildProcess(
+                        [try ChildProcess.fleetauth, "token-server", "--host", "0.0.0.0", "--port", "0", "--bcrypt-cost", "4", "--data-dir", folder] + extra,
+                        standardError: .discarded)
+                    defer { server.kill() }
+                    let announced = try await server.output(containing: "console: ")
+                    let port = try #require(ChildProcess.ports(of: "0.0.0.0", in: announced).first)
+                    try await chromium.session.navigate(to: "http://127.0.0.1:\(port)/console/")
+                    if served {
+                        try await waitUntil("the page asks for the admin key") {
+                            try await chromium.session.execute("return document.getElementById('key-form')?.hidden ?? null") == "false"
+                        }
+                    } else {
+                        let page = try await chromium.session.pageSource()
+                        #expect(page.contains("NOT_FOUND") && !page.contains("FleetAuth token server console"), "\(page)")
+                    }
+                    server.terminate()
+                    _ = try await server.exit(within: .seconds(30))
+                }
+            } catch {
+                await chromium.stop()
+                throw error
+            }
+            await chromium.stop()
         }
     }
 }

@@ -24,8 +24,11 @@ extension ChildProcess {
     /// The ports of the `http://127.0.0.1:PORT` addresses in `text` (what a server announced),
     /// in order.
     package static func loopbackPorts(in text: String) -> [Int] {
-        text.ranges(of: /127\.0\.0\.1:(\d+)/).compactMap { range in
-            Int(text[range].dropFirst("127.0.0.1:".count))
-        }
+        ports(of: "127.0.0.1", in: text)
+    }
+
+    /// The ports of the `HOST:PORT` addresses in `text` (`0.0.0.0:8080`), in order.
+    package static func ports(of host: String, in text: String) -> [Int] {
+        text.ranges(of: host + ":").compactMap { range in Int(text[range.upperBound...].prefix { $0.isNumber }) }
     }
 }

@@ -121,7 +121,7 @@ struct CommandLineTests {
             defer { server.kill() }
             let announced = try await server.output(containing: "console: ")
             #expect(announced.contains(line), "\(arguments) \(environment): \(announced)")
-            let port = try #require(ChildProcess.loopbackPorts(in: announced).first ?? Self.port(in: announced))
+            let port = try #require((ChildProcess.loopbackPorts(in: announced) + ChildProcess.ports(of: "0.0.0.0", in: announced)).first)
             let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
             client.connect()
             let page = try await client.get("/console/")
@@ -130,10 +130,5 @@ struct CommandLineTests {
             server.terminate()
             _ = try await server.exit(within: .seconds(30))
         }
-    }
-
-    /// The port of `listening on http://0.0.0.0:PORT`.
-    private static func port(in output: String) -> Int? {
-        output.firstRange(of: /0\.0\.0\.0:(\d+)/).flatMap { Int(output[$0].split(separator: ":").last ?? "") }
     }
 }
