@@ -103,6 +103,7 @@ struct TokenServerMetrics: Sendable {
     /// Counts records of token requests written.
     func recordsWritten(_ count: Int) {
         recordsWrittenCounter.increment(by: count)
+        live.recordsWritten(count)
     }
 
     /// Counts a write of the record the store refused (its records wait in memory).
@@ -138,7 +139,6 @@ struct TokenServerMetrics: Sendable {
     /// `request_limit`): the figure to alert on when an app loops.
     func tokenRequestLimited() {
         limited.increment()
-        live.tokenRequestLimited()
     }
 
     /// Counts an ID token that broke `rule` (an ``IDTokenRefusal/rule``).

@@ -24,6 +24,7 @@ extension BrowserSuite {
                 try await scene.open(view: "#accounts")
                 try await scene.submit("create-account", ["username": "dana", "role": "delivery-driver", "password": Self.password])
                 try await waitUntil("the account is listed") { try await scene.browser.attribute("[data-account=dana]", "data-role") == "delivery-driver" }
+                #expect(try await scene.browser.execute("return document.getElementById('create-account').elements.password.value") == #""""#)
                 let session = try await scene.logIn("dana", password: Self.password)
                 #expect(session != nil)
                 try await scene.reload()
@@ -125,14 +126,22 @@ extension BrowserSuite {
                 }
                 #expect(try await scene.browser.count("#issued-rates tr[data-kind=driver]") == 1)
                 #expect(!tokens.isEmpty)
+                // Three events of the stream, the later ones after tokens were handed out.
                 let stream = try await scene.browser.run(#"""
                     const response = await fetch("/v1/admin/live", { headers: { Authorization: `Bearer ${sessionStorage.getItem("fleetauth-admin-key")}` } });
                     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-                    const { value } = await reader.read();
+                    let text = "";
+                    while ((text.match(/event: figures/g) ?? []).length < 3) text += (await reader.read()).value ?? "";
                     reader.cancel();
-                    return value;
+                    return text;
+                    """#, as: String.self)
+                #expect(stream.contains(#""issued":"#) && !stream.contains(#""issued":0,"#))
+                // What the page keeps besides the DOM: the boxes' values, localStorage, cookies.
+                let kept = try await scene.browser.run(#"""
+                    const values = [...document.querySelectorAll("input")].map((input) => input.value).join("\n");
+                    return [values, JSON.stringify(localStorage), document.cookie].join("\n");
                     """#)
-                #expect(stream.contains("event: figures"))
+                #expect(try await scene.browser.execute("return localStorage.length") == "0")
                 if let folder = ProcessInfo.processInfo.environment["FLEETAUTH_SCREENSHOTS"] {
                     #expect(try await scene.send("GET", "/v1/tokens/driver/v-2", bearer: session).status == 403)
                     try await scene.browser.navigate(to: scene.consoleURL(view: "#record"))
@@ -143,6 +152,7 @@ extension BrowserSuite {
                 let messages = try await scene.browser.consoleMessages().joined(separator: "\n")
                 for secret in [scene.adminKey, session, Self.password, "eyJ", "PRIVATE KEY"] + tokens {
                     #expect(!page.contains(secret), "the DOM holds a secret")
+                    #expect(!kept.contains(secret), "a box, localStorage or a cookie holds a secret")
                     #expect(!messages.contains(secret), "the console log holds a secret")
                     #expect(!stream.contains(secret), "the stream holds a secret")
                     #expect(!scene.logs.text.contains(secret), "the server's log holds a secret")

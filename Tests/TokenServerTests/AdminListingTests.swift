@@ -19,7 +19,10 @@ struct AdminListingTests {
             try await client.createAccount("cat", role: "consumer")
             try await client.assign("trips/t-1/consumer", to: "cat")
 
-            let accounts = try #require(try await client.admin(.get, "/v1/admin/accounts").json()["accounts"] as? [[String: Any]])
+            let listed = try await client.admin(.get, "/v1/admin/accounts").json()
+            #expect((listed["roles"] as? [String])?.contains("delivery-trusted-driver") == true)
+            #expect(listed["nextPageToken"] == nil)
+            let accounts = try #require(listed["accounts"] as? [[String: Any]])
             #expect(accounts.map { $0["username"] as? String } == ["ann", "cat"])
             #expect(accounts[0]["role"] as? String == "driver" && accounts[0]["sessions"] as? Int == 2)
             #expect(accounts[1]["sessions"] as? Int == 0)
@@ -35,6 +38,24 @@ struct AdminListingTests {
             let one = try await client.admin(.get, "/v1/admin/assignments?resourceId=v-2&username=ann").json()["assignments"] as? [[String: Any]]
             #expect(one?.map { $0["resourceId"] as? String } == ["v-2"])
             try await client.admin(.get, "/v1/admin/assignments?kind=plane").expectRefusal(.badRequest, "INVALID_ARGUMENT")
+
+            // A page at a time: accounts by username, assignments by kind and id.
+            let firstAccount = try await client.admin(.get, "/v1/admin/accounts?pageSize=1").json()
+            #expect((firstAccount["accounts"] as? [[String: Any]])?.map { $0["username"] as? String } == ["ann"])
+            let accountToken = try #require(firstAccount["nextPageToken"] as? String)
+            let secondAccount = try await client.admin(.get, "/v1/admin/accounts?pageSize=1&pageToken=\(accountToken)").json()
+            #expect((secondAccount["accounts"] as? [[String: Any]])?.map { $0["username"] as? String } == ["cat"])
+            #expect((secondAccount["accounts"] as? [[String: Any]])?.first?["sessions"] as? Int == 0)
+            #expect(secondAccount["nextPageToken"] == nil)
+            var pages: [String] = [], token: String?
+            repeat {
+                let page = try await client.admin(.get, "/v1/admin/assignments?pageSize=2" + (token.map { "&pageToken=\($0)" } ?? "")).json()
+                pages.append(((page["assignments"] as? [[String: Any]]) ?? []).compactMap { $0["resourceId"] as? String }.joined(separator: ","))
+                token = page["nextPageToken"] as? String
+            } while token != nil && pages.count < 5
+            #expect(pages == ["t-1,v-1", "v-2"])
+            try await client.admin(.get, "/v1/admin/assignments?pageToken=nonsense").expectRefusal(.badRequest, "INVALID_ARGUMENT")
+            try await client.admin(.get, "/v1/admin/accounts?pageSize=0").expectRefusal(.badRequest, "INVALID_ARGUMENT")
             let unknown = try await client.admin(.get, "/v1/admin/assignments?vehicle=v-1").expectRefusal(.badRequest, "INVALID_ARGUMENT")
             #expect(unknown.contains("unknown parameter \"vehicle\""))
             try await client.send(.get, "/v1/admin/assignments").expectRefusal(.unauthorized, "UNAUTHENTICATED")
@@ -73,33 +94,45 @@ struct AdminListingTests {
         }
     }
 
-    @Test("the live stream sends figures at once and every second: readiness, totals, and rates by kind and reason; never a token")
+    @Test("the live stream sends figures at once and every second: readiness, totals, records written, and rates by kind and reason; never a token")
     func liveFigures() async throws {
         try await TestServer.serve { client, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
-            let port = try #require(client.http.port)
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/admin/live")
-            request.headers.add(name: "Authorization", value: "Bearer \(client.adminKey)")
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-            #expect(response.status == .ok && response.headers.first(name: "content-type") == "text/event-stream")
-            var events = response.body.makeAsyncIterator()
-            var received = String(buffer: try #require(await events.next()))
-            #expect(received.hasPrefix("event: figures\ndata: {"))
-            #expect(received.contains(#""ready":true"#) && received.contains(#""issued":0"#))
+            var stream = try await LiveStream(client)
+            let first = try #require(try await stream.next())
+            #expect(first["ready"] as? Bool == true && first["issued"] as? Int == 0 && first["perSecond"] == nil)
             let token = try #require(try await client.token("driver/v-1", session: session).json()["token"] as? String)
             try await client.token("driver/v-2", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
+            // The rates of the token and of the refusal may come in one event or in two.
+            var events: [[String: Any]] = []
             let sent = ContinuousClock.now
-            while !received.contains(#""issued":1"#) || !received.contains(#""not_assigned":"#) {
-                guard ContinuousClock.now - sent < .seconds(10), let chunk = try await events.next() else { break }
-                received += String(buffer: chunk)
+            while events.last.map({ $0["issued"] as? Int != 1 || $0["refused"] as? Int != 1 || $0["recordsWritten"] as? Int != 2 }) ?? true,
+                  ContinuousClock.now - sent < .seconds(10), let event = try await stream.next() {
+                events.append(event)
             }
-            let last = try #require(received.split(separator: "\n").last { $0.hasPrefix("data: ") }?.dropFirst(6))
-            let figures = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-            #expect(figures["issued"] as? Int == 1 && figures["refused"] as? Int == 1, "\(figures)")
-            let rates = try #require(figures["perSecond"] as? [String: Any])
-            #expect((rates["issued"] as? [String: Double])?["driver"].map { $0 > 0 } == true, "\(rates)")
-            #expect((rates["refused"] as? [String: Double])?["not_assigned"].map { $0 > 0 } == true, "\(rates)")
-            #expect(!received.contains(token) && !received.contains(session) && !received.contains(client.adminKey))
+            #expect(events.last?["issued"] as? Int == 1 && events.last?["refused"] as? Int == 1, "\(events)")
+            #expect(events.last?["recordsWritten"] as? Int == 2, "\(events)")
+            func rate(_ group: String, _ name: String) -> Double {
+                events.compactMap { (($0["perSecond"] as? [String: Any])?[group] as? [String: Double])?[name] }.max() ?? 0
+            }
+            #expect(rate("issued", "driver") > 0 && rate("refused", "not_assigned") > 0, "\(events)")
+            #expect(!stream.text.contains(token) && !stream.text.contains(session) && !stream.text.contains(client.adminKey))
+        }
+    }
+
+    @Test("a drain ends an open live stream within a second with an event that says so; a new one is 503 with Retry-After")
+    func liveStreamAndDrain() async throws {
+        try await TestServer.serve { client, server in
+            var stream = try await LiveStream(client)
+            #expect(try await stream.next()?["ready"] as? Bool == true)
+            server.server.options.lifecycle.beginDraining()
+            let drained = ContinuousClock.now
+            var last: [String: Any]?
+            while let event = try await stream.next() { last = event }
+            #expect(ContinuousClock.now - drained < .seconds(1))
+            #expect(last?["ready"] as? Bool == false && (last?["reasons"] as? [String])?.first?.hasPrefix("draining") == true, "\(last ?? [:])")
+            let again = try await client.admin(.get, "/v1/admin/live")
+            #expect(again.status == .serviceUnavailable && again.headers[.retryAfter] != nil)
         }
     }
 
@@ -120,6 +153,39 @@ struct AdminListingTests {
                 #expect(answer.status == .ok && answer.headers[.cacheControl] == "no-store", "\(file)")
                 #expect(!String(buffer: answer.body).contains(client.adminKey))
             }
+        }
+    }
+}
+
+/// `GET /v1/admin/live` as a client reads it: one `figures` event at a time, as JSON.
+private struct LiveStream {
+    private var chunks: HTTPClientResponse.Body.AsyncIterator
+    private var buffered = ""
+    /// Everything read so far.
+    private(set) var text = ""
+
+    init(_ client: Client) async throws {
+        let port = try #require(client.http.port)
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/admin/live")
+        request.headers.add(name: "Authorization", value: "Bearer \(client.adminKey)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        #expect(response.status == .ok && response.headers.first(name: "content-type") == "text/event-stream")
+        chunks = response.body.makeAsyncIterator()
+    }
+
+    /// The next event's data, or `nil` once the stream ended.
+    mutating func next() async throws -> [String: Any]? {
+        while true {
+            if let end = buffered.range(of: "\n\n") {
+                let block = buffered[..<end.lowerBound]
+                buffered = String(buffered[end.upperBound...])
+                #expect(block.hasPrefix("event: figures\ndata: "))
+                let data = block.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst(6) ?? ""
+                return try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any]
+            }
+            guard let chunk = try await chunks.next() else { return nil }
+            buffered += String(buffer: chunk)
+            text += String(buffer: chunk)
         }
     }
 }

@@ -23,11 +23,7 @@ struct ConsoleRoutes: Sendable {
     let authenticator: TokenAuthenticator
 
     /// The page: its files and the kit it shares with the token server's console.
-    static let page = ConsolePage([
-        .init("index.html", type: "text/html; charset=utf-8", bytes: PackageResources.console_html),
-        .init("console.js", type: "text/javascript; charset=utf-8", bytes: PackageResources.console_js),
-        .init("console.css", type: "text/css; charset=utf-8", bytes: PackageResources.console_css),
-    ])
+    static let page = ConsolePage.files(html: PackageResources.console_html, script: PackageResources.console_js, style: PackageResources.console_css)
 
     func register(on router: Router<Context>) {
         let group = router.group("console").add(middleware: ConsoleGuard(access: console.access))

@@ -17,6 +17,9 @@ export function showError(error) {
   $("#error").textContent = error ? String(error.message ?? error) : "";
 }
 
+/** The console was refused for want of its key (a 401): the page asks for it. */
+export class KeyNeeded extends Error {}
+
 /** The message of a Google-style JSON refusal, or `null`. */
 async function refusal(response) {
   try { return (await response.json()).error?.message; } catch { return null; }
@@ -27,6 +30,8 @@ async function refusal(response) {
 export class ConsoleAPI {
   constructor({ base, storageKey, header, format = (key) => key }) {
     Object.assign(this, { base, storageKey, header, format });
+    /** The stream followed, by path: a new `follow` of a path ends the one before. */
+    this.streams = new Map();
   }
 
   get key() { return sessionStorage.getItem(this.storageKey); }
@@ -39,7 +44,7 @@ export class ConsoleAPI {
     if (response.status === 401) {
       sessionStorage.removeItem(this.storageKey);
       this.askForKey((await refusal(response)) ?? "the console needs its key");
-      throw new Error("the console needs its key");
+      throw new KeyNeeded("the console needs its key");
     }
     if (!response.ok) throw new Error((await refusal(response)) ?? `${response.status} ${response.statusText}`);
     return response;
@@ -76,14 +81,18 @@ export class ConsoleAPI {
   }
 
   /** Follows the server-sent events of `path` (read through fetch, so that the key can go in a
-   *  header), and again a second after it ends, while no key is being asked for. `opened` runs
-   *  at the first event of each connection, with whether it is a reconnection: from then on
-   *  every change reaches the page, so what the page loads then misses nothing. `handle` gets
-   *  each event's name and data. #live says whether the stream is on. */
+   *  header), and again a second after it ends, while no key is being asked for; following a
+   *  path again ends the stream before. `opened` runs at the first event of each connection,
+   *  with whether it is a reconnection: from then on every change reaches the page, so what the
+   *  page loads then misses nothing. `handle` gets each event's name and data. #live says
+   *  whether the stream is on. */
   async follow(path, { opened, handle }, reconnection = false) {
+    this.streams.get(path)?.abort();
+    const stream = new AbortController();
+    this.streams.set(path, stream);
     const live = $("#live");
     try {
-      const reader = (await this.fetch(path)).body.pipeThrough(new TextDecoderStream()).getReader();
+      const reader = (await this.fetch(path, { signal: stream.signal })).body.pipeThrough(new TextDecoderStream()).getReader();
       let buffered = "", first = true;
       for (;;) {
         const { value, done } = await reader.read();
@@ -103,11 +112,12 @@ export class ConsoleAPI {
         }
       }
     } catch (error) {
-      if (!String(error.message).includes("key")) showError(error);
+      if (!(error instanceof KeyNeeded) && !stream.signal.aborted) showError(error);
     }
+    if (stream.signal.aborted) return;
     live.textContent = "reconnecting…";
     live.classList.remove("on");
-    if ($("#key-form").hidden) setTimeout(() => this.follow(path, { opened, handle }, true), 1000);
+    if ($("#key-form").hidden) setTimeout(() => { if (!stream.signal.aborted) this.follow(path, { opened, handle }, true); }, 1000);
   }
 }
 
@@ -122,15 +132,35 @@ function parseEvent(block) {
 }
 
 /** Shows the section whose data-view the address's #hash names (`first` without one), marks
- *  its link in the nav, and does so again whenever the hash changes. */
-export function followViews(first) {
+ *  its link in the nav, and does so again whenever the hash changes; then tells `shown` (if
+ *  given) which view it showed. */
+export function followViews(first, shown = () => {}) {
   const show = () => {
     const view = location.hash.slice(1) || first;
     for (const section of document.querySelectorAll("main > section")) section.hidden = section.dataset.view !== view;
     for (const link of document.querySelectorAll("nav a")) link.classList.toggle("current", link.dataset.view === view);
+    shown(view);
   };
   window.addEventListener("hashchange", show);
   show();
+}
+
+/** Wraps `load`, an async function that fetches and then shows, so that only the newest call
+ *  shows: `load` gets a function that says whether a newer call began since (then it shows
+ *  nothing). While one call runs, `whenIdle()` is false. */
+export function newestOnly(load) {
+  let calls = 0, running = 0;
+  const wrapped = async (...args) => {
+    const mine = ++calls;
+    running++;
+    try {
+      return await load(() => mine !== calls, ...args);
+    } finally {
+      running--;
+    }
+  };
+  wrapped.whenIdle = () => running === 0;
+  return wrapped;
 }
 
 /** The address's query parameters among `names`, as a query to send on. */

@@ -3,11 +3,8 @@ import ServerHTTP
 
 extension TokenServer {
     /// The console's page: its files and the kit it shares with the local Fleet Engine's.
-    static let consolePage = ConsolePage([
-        .init("index.html", type: "text/html; charset=utf-8", bytes: PackageResources.console_html),
-        .init("console.js", type: "text/javascript; charset=utf-8", bytes: PackageResources.console_js),
-        .init("console.css", type: "text/css; charset=utf-8", bytes: PackageResources.console_css),
-    ])
+    static let consolePage = ConsolePage.files(
+        html: PackageResources.console_html, script: PackageResources.console_js, style: PackageResources.console_css)
 
     /// With ``TokenServerOptions/servesConsole``, `GET /console/` and its files. The page has
     /// no API of its own: it asks for the admin key, keeps it in the tab, and calls the admin

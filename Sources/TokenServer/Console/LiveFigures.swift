@@ -2,7 +2,7 @@ import Foundation
 import Locking
 
 /// The figures the console's live view shows, counted as the metrics are: tokens issued by
-/// kind, refusals by reason, requests over a session's limit, records waiting to be written.
+/// kind, refusals by reason, records written and waiting to be written.
 /// ``reading`` gives their totals since start; two readings give the rates between them.
 package final class LiveFigures: Sendable {
     /// Totals since the server started.
@@ -11,8 +11,8 @@ package final class LiveFigures: Sendable {
         package var issued: [String: Int] = [:]
         /// Requests refused, by ``RefusalReason`` raw value.
         package var refused: [String: Int] = [:]
-        /// Token requests refused for their session's limit (counted in `refused` too).
-        package var limited = 0
+        /// Records of token requests written since start.
+        package var recordsWritten = 0
         /// Records of token requests waiting to be written.
         package var recordsWaiting = 0
     }
@@ -32,9 +32,9 @@ package final class LiveFigures: Sendable {
         totals.withLock { $0.refused[reason.rawValue, default: 0] += 1 }
     }
 
-    /// Counts a token request over its session's limit.
-    func tokenRequestLimited() {
-        totals.withLock { $0.limited += 1 }
+    /// Counts records written.
+    func recordsWritten(_ count: Int) {
+        totals.withLock { $0.recordsWritten += count }
     }
 
     /// Sets how many records wait to be written.

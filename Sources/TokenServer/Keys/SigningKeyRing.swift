@@ -74,7 +74,7 @@ package final class SigningKeyRing: Sendable {
         try await add(scanned.found, to: store, projectID: projectID, keyless: keyless, at: at)
         let roles = try await store.signingKeyRoles()
         let missing = FleetEngineRole.allCases.filter { !keyless.contains($0) && !roles.contains($0) }
-        try await store.addSigningKeys(missing.map { (try ServiceAccountKey.generate(projectID: projectID, role: $0), $0) }, at: at, onlyIfNone: true)
+        _ = try await store.addSigningKeys(missing.map { (try ServiceAccountKey.generate(projectID: projectID, role: $0), $0) }, at: at, onlyIfNone: true)
         let version = try await store.signingKeysVersion()
         let keys = try await store.signingKeys()
         let signing = signingKeys(of: keys, projectID: projectID)

@@ -2,7 +2,9 @@
 // It has no API of its own: every view reads, and every action changes, the admin API
 // (/v1/admin/…, see AdminRoutes.swift) with the admin key, as the CLI and curl do; the live
 // view follows /v1/admin/live. What it shares with the local Fleet Engine's console is in kit.js.
-import { $, ConsoleAPI, addressFilters, addressPager, addressQuery, element, followViews, showError } from "./kit.js";
+import {
+  $, ConsoleAPI, addressFilters, addressPager, addressQuery, element, followViews, newestOnly, showError,
+} from "./kit.js";
 
 const api = new ConsoleAPI({
   base: "/v1/admin/", storageKey: "fleetauth-admin-key", header: "Authorization", format: (key) => `Bearer ${key}`,
@@ -28,7 +30,8 @@ const button = (label, attributes, onClick) => {
 
 // ---- Live figures -------------------------------------------------------------------------
 
-let shownRecordTotal = null;
+/** The records written when the record view was last loaded: a new one reloads it. */
+let shownRecordsWritten = null;
 
 function showFigures(figures) {
   const set = (name, value) => { document.querySelector(`[data-figure="${name}"]`).textContent = value; };
@@ -49,13 +52,13 @@ function showFigures(figures) {
     rateRows("#issued-rates", "data-kind", rates.issued);
     rateRows("#refused-rates", "data-reason", rates.refused);
   }
-  // A token handed out or refused since the record was shown: its newest page loads again,
-  // while it is in view (and when it comes into view).
-  const total = figures.issued + figures.refused;
-  if (shownRecordTotal !== null && total !== shownRecordTotal && recordInView() && !addressQuery(["pageToken"]).get("pageToken")) {
+  // A record written since the record view was loaded (a token handed out, a request refused):
+  // its newest page loads again, while it is in view and no load of it runs.
+  if (figures.recordsWritten !== shownRecordsWritten && recordInView() && !addressQuery(["pageToken"]).get("pageToken")
+      && loadRecord.whenIdle()) {
+    shownRecordsWritten = figures.recordsWritten;
     loadRecord().catch(showError);
   }
-  if (shownRecordTotal === null || recordInView()) shownRecordTotal = total;
   // A retiring key whose time came: the keys load again and show it retired.
   if (nextRetirement !== null && Date.now() / 1000 >= nextRetirement) {
     nextRetirement = null;
@@ -71,9 +74,12 @@ function rateRows(table, attribute, rates) {
 
 // ---- Accounts -----------------------------------------------------------------------------
 
-async function loadAccounts() {
-  const { accounts } = await api.json("accounts");
-  const rows = accounts.map((account) => element("tr", { "data-account": account.username, "data-role": account.role },
+const loadAccounts = newestOnly(async (isStale) => {
+  const query = addressQuery(["accountsPage"]);
+  const page = await api.json(`accounts?${query.has("accountsPage") ? `pageToken=${encodeURIComponent(query.get("accountsPage"))}` : ""}`);
+  if (isStale()) return;
+  showRoles(page.roles);
+  const rows = page.accounts.map((account) => element("tr", { "data-account": account.username, "data-role": account.role },
     element("td", {}, account.username), element("td", {}, account.role),
     element("td", {}, account.identity ? `${account.identity.subject} at ${account.identity.issuer}` : "–"),
     element("td", { "data-sessions": account.sessions }, String(account.sessions)),
@@ -87,6 +93,15 @@ async function loadAccounts() {
         }
       }))));
   $("#account-table tbody").replaceChildren(...rows);
+  accountPager.pageShown(page.nextPageToken);
+});
+const accountPager = addressPager({ older: $("#accounts-next"), newest: $("#accounts-first"), cursor: "accountsPage", reload: () => loadAccounts().catch(showError) });
+
+/** The roles an account may have, as the server says them. */
+function showRoles(roles) {
+  const select = $("#create-account select[name=role]");
+  if (select.options.length === roles.length) return;
+  select.replaceChildren(...roles.map((role) => element("option", { value: role }, role)));
 }
 
 $("#create-account").addEventListener("submit", (event) => {
@@ -103,12 +118,15 @@ $("#create-account").addEventListener("submit", (event) => {
 // ---- Assignments --------------------------------------------------------------------------
 
 const ASSIGNMENT_FILTERS = ["kind", "resourceId", "username"];
-const assignmentFilters = addressFilters($("#assignment-filters"), ASSIGNMENT_FILTERS, "", () => loadAssignments().catch(showError));
 let kinds = [];
 
-async function loadAssignments() {
+const loadAssignments = newestOnly(async (isStale) => {
   assignmentFilters.show();
-  const page = await api.json(`assignments?${addressQuery(ASSIGNMENT_FILTERS)}`);
+  const query = addressQuery(ASSIGNMENT_FILTERS);
+  const cursor = addressQuery(["assignmentsPage"]).get("assignmentsPage");
+  if (cursor) query.set("pageToken", cursor);
+  const page = await api.json(`assignments?${query}`);
+  if (isStale()) return;
   if (kinds.length === 0) showKinds(page.kinds);
   const rows = page.assignments.map((assignment) => element("tr", {
     "data-assignment": `${assignment.kind}/${assignment.resourceId}`, "data-resource": assignment.resourceId, "data-account": assignment.username,
@@ -117,7 +135,11 @@ async function loadAssignments() {
   element("td", {}, button("Unassign", { "data-action": "unassign" }, () =>
     act(() => api.send("DELETE", assignment.path), () => Promise.all([loadAssignments(), loadAccounts()]))))));
   $("#assignment-table tbody").replaceChildren(...rows);
-}
+  assignmentPager.pageShown(page.nextPageToken);
+});
+const reloadAssignments = () => loadAssignments().catch(showError);
+const assignmentFilters = addressFilters($("#assignment-filters"), ASSIGNMENT_FILTERS, "assignmentsPage", reloadAssignments);
+const assignmentPager = addressPager({ older: $("#assignments-next"), newest: $("#assignments-first"), cursor: "assignmentsPage", reload: reloadAssignments });
 
 /** The kinds of resource, and who may be assigned to each, as the server says them. */
 function showKinds(list) {
@@ -133,6 +155,7 @@ $("#assign").addEventListener("submit", (event) => {
   event.preventDefault();
   const form = event.target.elements;
   const kind = kinds.find((each) => each.kind === form.kind.value);
+  if (!kind) return showError("the kinds of resource have not loaded yet");
   const path = kind.template.replace("{id}", encodeURIComponent(form.resourceId.value.trim()));
   act(async () => { await api.send("PUT", path, { username: form.username.value.trim() }); event.target.reset(); },
     () => Promise.all([loadAssignments(), loadAccounts()]));
@@ -163,20 +186,16 @@ async function loadKeys() {
 // ---- The record ---------------------------------------------------------------------------
 
 const RECORD_FILTERS = ["resourceKind", "resource", "account", "outcome", "since", "valid"];
-const reloadRecord = () => loadRecord().catch(showError);
-const recordFilters = addressFilters($("#record-filters"), RECORD_FILTERS, "pageToken", reloadRecord);
-const recordPager = addressPager({ older: $("#record-older"), newest: $("#record-newest"), cursor: "pageToken", reload: reloadRecord });
-
 const recordInView = () => !document.querySelector("section[data-view=record]").hidden;
-window.addEventListener("hashchange", () => { if (recordInView()) reloadRecord(); });
 
-async function loadRecord() {
+const loadRecord = newestOnly(async (isStale) => {
   recordFilters.show();
   const address = addressQuery([...RECORD_FILTERS, "pageToken"]);
   const query = new URLSearchParams();
   for (const name of ["account", "outcome", "since", "valid", "pageToken"]) if (address.get(name)) query.set(name, address.get(name));
   if (address.get("resource")) query.set(address.get("resourceKind") ?? "vehicle", address.get("resource"));
   const page = await api.json(`issued-tokens?${query}`);
+  if (isStale()) return;
   const rows = page.issuedTokens.map((entry) => element("tr", {
     "data-issued-token": entry.id, "data-kid": entry.kid ?? "", "data-outcome": entry.outcome, "data-expires-at": entry.expiresAt ?? "",
     class: entry.outcome === "issued" ? "allowed" : "refused",
@@ -187,7 +206,10 @@ async function loadRecord() {
   element("td", {}, entry.kid ?? "–"), element("td", {}, time(entry.expiresAt)), element("td", {}, entry.clientAddress ?? "–")));
   $("#record-table tbody").replaceChildren(...rows);
   recordPager.pageShown(page.nextPageToken);
-}
+});
+const reloadRecord = () => loadRecord().catch(showError);
+const recordFilters = addressFilters($("#record-filters"), RECORD_FILTERS, "pageToken", reloadRecord);
+const recordPager = addressPager({ older: $("#record-older"), newest: $("#record-newest"), cursor: "pageToken", reload: reloadRecord });
 
 // ---- Start --------------------------------------------------------------------------------
 
@@ -199,11 +221,16 @@ async function start() {
   try {
     await new Promise((resolve, reject) => {
       api.follow("live", {
-        opened: () => Promise.all([loadAccounts(), loadAssignments(), loadKeys(), loadRecord()]).then(resolve, reject),
+        // Each view loads on its own: one refused (a filter kept in the address, say) shows its
+        // error and leaves the others.
+        opened: () => Promise.allSettled([loadAccounts(), loadAssignments(), loadKeys(), loadRecord()]).then((loads) => {
+          const failed = loads.find((load) => load.status === "rejected");
+          if (failed) showError(failed.reason); else showError(null);
+          resolve();
+        }, reject),
         handle: (name, figures) => { if (name === "figures") showFigures(figures); },
       });
     });
-    showError(null);
     document.body.dataset.ready = "true";
   } catch (error) {
     showError(error);
@@ -211,5 +238,5 @@ async function start() {
 }
 
 api.whenKeyGiven(start);
-followViews("live");
+followViews("live", (view) => { if (view === "record" && api.key) reloadRecord(); });
 start();

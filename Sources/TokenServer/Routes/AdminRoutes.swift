@@ -92,27 +92,6 @@ struct AssignablePath: Encodable {
     }
 }
 
-/// `GET /v1/admin/accounts` answer.
-struct AccountList: Encodable {
-    struct Entry: Encodable {
-        let username: String
-        let role: String
-        let identity: LinkedIdentity?
-        let createdAt: Int64
-        /// Unexpired sessions.
-        let sessions: Int
-        let assignments: [AssignmentResponse]
-    }
-
-    let accounts: [Entry]
-}
-
-/// `GET /v1/admin/assignments` answer: the assignments asked for, and where each kind is assigned.
-struct AssignmentList: Encodable {
-    let assignments: [AssignmentResponse]
-    let kinds: [AssignablePath]
-}
-
 /// `DELETE /v1/admin/accounts/{username}/sessions` answer.
 struct EndedSessions: Encodable {
     let endedSessions: Int
@@ -184,41 +163,6 @@ extension TokenServer {
         addRecordRoutes(to: admin)
         addKeyRoutes(to: admin)
         addLiveRoute(to: admin)
-    }
-
-    /// `GET accounts` (each with its role, identity, unexpired sessions and assignments) and
-    /// `GET assignments?kind=&resourceId=&username=`.
-    private func addListRoutes(to admin: RouterGroup<TokenServerContext>) {
-        admin.get("accounts") { _, _ in
-            let assignments = Dictionary(grouping: try await self.store.assignments(), by: \.username)
-            let sessions = try await self.store.sessionCounts(now: self.options.epochSeconds)
-            let entries = try await self.store.accounts().map { account in
-                AccountList.Entry(
-                    username: account.username, role: account.role.rawValue, identity: account.identity, createdAt: account.createdAt,
-                    sessions: sessions[account.username] ?? 0, assignments: (assignments[account.username] ?? []).map(AssignmentResponse.init))
-            }
-            return try JSONResponse.make(AccountList(accounts: entries))
-        }
-        admin.get("assignments") { request, _ in
-            var kind: ResourceKind?, resourceID: String?, username: String?
-            for (name, value) in request.uri.formQueryParameters {
-                let text = String(value)
-                switch name {
-                case "kind":
-                    guard let chosen = ResourceKind(rawValue: text) else {
-                        throw APIError.invalidArgument("kind is one of \(ResourceKind.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    kind = chosen
-                case "resourceId": resourceID = text
-                case "username": username = text
-                default: throw APIError.invalidArgument("unknown parameter \"\(name)\"; this path takes kind, resourceId and username")
-                }
-            }
-            let found = try await self.store.assignments(username: username).filter { assignment in
-                (kind == nil || assignment.kind == kind) && (resourceID == nil || assignment.resourceID == resourceID)
-            }
-            return try JSONResponse.make(AssignmentList(assignments: found.map(AssignmentResponse.init), kinds: ResourceKind.allCases.map(AssignablePath.init)))
-        }
     }
 
     /// Runs an administration step, turning store refusals into API errors.

@@ -1,4 +1,5 @@
 import Hummingbird
+import ServerHTTP
 
 /// The files web pages load from the token server: the browser module, and the example page.
 package enum BrowserFiles {
@@ -6,13 +7,15 @@ package enum BrowserFiles {
     /// JavaScript fleet libraries.
     static var module: [UInt8] { PackageResources.fleetauth_js }
 
-    /// The example page's files under `/examples/`: name, media type, bytes.
-    package static var examples: [(name: String, type: String, bytes: [UInt8])] {
-        [
-            ("rider.html", "text/html; charset=utf-8", PackageResources.rider_html),
-            ("rider.js", "text/javascript; charset=utf-8", PackageResources.rider_js),
-            ("rider.css", "text/css; charset=utf-8", PackageResources.rider_css),
-        ]
+    /// The example page's files under `/examples/`, with their policy.
+    package static var examples: StaticFiles {
+        StaticFiles(
+            [
+                .init("rider.html", type: "text/html; charset=utf-8", bytes: PackageResources.rider_html),
+                .init("rider.js", type: "text/javascript; charset=utf-8", bytes: PackageResources.rider_js),
+                .init("rider.css", type: "text/css; charset=utf-8", bytes: PackageResources.rider_css),
+            ],
+            policy: examplePolicy, cacheControl: "no-cache", index: "rider.html")
     }
 
     /// The example page's Content-Security-Policy: its own files, scripts and calls only to
@@ -39,19 +42,6 @@ extension TokenServer {
                 body: .init(byteBuffer: ByteBuffer(bytes: module)))
         }
         guard options.servesExamples else { return }
-        let examples = router.group("examples")
-        let policy = BrowserFiles.examplePolicy
-        for file in BrowserFiles.examples {
-            let bytes = file.bytes
-            let headers: HTTPFields = [
-                .contentType: file.type, .cacheControl: "no-cache", .contentSecurityPolicy: policy,
-                .xContentTypeOptions: "nosniff",
-            ]
-            let answer: @Sendable (Request, TokenServerContext) -> Response = { _, _ in
-                Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-            }
-            examples.get(RouterPath(file.name), use: answer)
-            if file.name == "rider.html" { examples.get("", use: answer) }
-        }
+        BrowserFiles.examples.register(on: router.group("examples"))
     }
 }

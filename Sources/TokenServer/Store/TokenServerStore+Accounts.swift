@@ -49,9 +49,11 @@ extension TokenServerStore {
             .map(Self.account(from:))
     }
 
-    /// Every account, by username.
-    package func accounts() async throws -> [Account] {
-        try await sql.raw("\(Self.selectAccounts) ORDER BY a.username")
+    /// Every account, by username; with `after`, only those after it; at most `limit`.
+    package func accounts(after: String? = nil, limit: Int = .max) async throws -> [Account] {
+        let after: SQLQueryString = after.map { "WHERE a.username > \(bind: $0)" } ?? ""
+        let limit: SQLQueryString = limit == .max ? "" : "LIMIT \(bind: limit)"
+        return try await sql.raw("\(Self.selectAccounts) \(after) ORDER BY a.username \(limit)")
             .all()
             .map(Self.account(from:))
     }

@@ -55,10 +55,13 @@ extension TokenServerStore {
 }
 
 extension TokenServerStore {
-    /// How many unexpired sessions each account holds at `now` (accounts with none are absent).
-    package func sessionCounts(now: Int64) async throws -> [String: Int] {
+    /// How many unexpired sessions each account whose username is in `usernames` holds at
+    /// `now` (accounts with none are absent).
+    package func sessionCounts(now: Int64, usernames: ClosedRange<String>) async throws -> [String: Int] {
         let rows = try await sql.raw("""
-            SELECT username, COUNT(*) AS n FROM token_server_sessions WHERE expires_at > \(bind: now) GROUP BY username
+            SELECT username, COUNT(*) AS n FROM token_server_sessions
+            WHERE username >= \(bind: usernames.lowerBound) AND username <= \(bind: usernames.upperBound) AND expires_at > \(bind: now)
+            GROUP BY username
             """).all()
         return try Dictionary(uniqueKeysWithValues: rows.map { row in
             (try row.decode(column: "username", as: String.self), try row.decode(column: "n", as: Int.self))

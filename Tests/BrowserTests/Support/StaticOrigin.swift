@@ -16,7 +16,7 @@ struct StaticOrigin: Sendable {
     static func start() async throws -> StaticOrigin {
         let router = Router()
         // The example's files as the token server ships them, with its policy.
-        for file in BrowserFiles.examples {
+        for file in BrowserFiles.examples.files {
             let bytes = file.bytes
             let headers: HTTPFields = [.contentType: file.type, .contentSecurityPolicy: BrowserFiles.examplePolicy]
             router.get(RouterPath("examples/\(file.name)")) { _, _ in
