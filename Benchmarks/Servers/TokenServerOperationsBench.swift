@@ -41,6 +41,9 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
     @Flag(help: "Only the record's pair (record on, --no-record): more rounds in the same time.")
     var recordOnly = false
 
+    @Option(help: "The C competitor (Benchmarks/c-token-server/build.sh): run with and without its record too; skipped when it is not there.")
+    var cServer = ".build-c-token-server/token-server"
+
     /// The promises (docs/performance.md).
     static let recordRatioTarget = 0.9
     static let jsonLogsRatioTarget = 0.95
@@ -51,6 +54,8 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
         let name: String
         let arguments: [String]
         let scheme: String
+        /// The C competitor's, not FleetAuth's.
+        var isCompetitor = false
     }
 
     func run() async throws {
@@ -63,21 +68,39 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
             "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
             "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
         ]).checked()
-        let variants = [
+        let fleetAuthVariants = [
             Variant(name: "text logs", arguments: ["--log-format", "text"], scheme: "http"),
             Variant(name: "JSON logs", arguments: ["--log-format", "json"], scheme: "http"),
             Variant(name: "JSON + access", arguments: ["--log-format", "json", "--access-log"], scheme: "http"),
             Variant(name: "TLS", arguments: ["--tls-cert", certificate, "--tls-key", key], scheme: "https"),
             Variant(name: "no record", arguments: ["--no-record"], scheme: "http"),
         ].filter { !recordOnly || $0.name == "text logs" || $0.name == "no record" }
+        // The C competitor with FleetAuth's record (its table and indexes, a group commit) and
+        // without: what the record costs a server that does nothing else.
+        let competitors = FileManager.default.isExecutableFile(atPath: cServer) ? [
+            Variant(name: "C record", arguments: ["--record", folder + "/c-records.sqlite"], scheme: "http", isCompetitor: true),
+            Variant(name: "C no record", arguments: [], scheme: "http", isCompetitor: true),
+        ] : []
+        if competitors.isEmpty { FileHandle.standardError.write(Data("skipped the C competitor: no \(cServer)\n".utf8)) }
+        let variants = fleetAuthVariants + competitors
         var servers: [ServerProcess] = []
         defer { servers.forEach { $0.stop() } }
         var requestFiles: [String] = []
+        var lastFleet: BenchFleet?
         for (index, variant) in variants.enumerated() {
+            if variant.isCompetitor, let fleet = lastFleet {
+                let fixtures = folder + "/competitor-fixtures.json"
+                try fleet.writeCompetitorFixtures(to: fixtures)
+                requestFiles.append(requestFiles[fleetAuthVariants.count - 1])
+                servers.append(try await ServerProcess.start(
+                    name: variant.name, arguments: [cServer, fixtures] + variant.arguments, port: ServerProcess.listeningPort))
+                continue
+            }
             let dataDirectory = folder + "/data-\(index)"
             let configuration = TokenServerConfiguration(
                 dataDirectory: dataDirectory, databaseURL: nil, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4))
             let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
+            lastFleet = fleet
             let requests = folder + "/requests-\(index)"
             try fleet.writeRequests(to: requests)
             requestFiles.append(requests)
@@ -90,7 +113,7 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
         // The server's `fleetauth_token_issue_duration_seconds` so far (sum, count): from a
         // request's checks to its token going out, the wait for its record included. `nil` over TLS.
         func issueDurations(_ index: Int) async throws -> (sum: Double, count: Double)? {
-            guard variants[index].scheme == "http" else { return nil }
+            guard variants[index].scheme == "http", !variants[index].isCompetitor else { return nil }
             let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(servers[index].port)/metrics")!)
             func sample(_ name: String) -> Double {
                 String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name + " ") }
@@ -135,14 +158,21 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
         // Each ratio is the median of the rounds' own ratios: a round's runs sit side by side,
         // so the machine's drift between rounds cancels out.
         func ratio(_ index: Int, to reference: Int = 0) -> Double { Throughput.median(zip(measured[index], measured[reference]).map { $0 / $1 }) }
-        let recordRatio = ratio(0, to: variants.count - 1)
+        let recordRatio = ratio(0, to: fleetAuthVariants.count - 1)
         for (index, variant) in variants.enumerated() {
             print(String(format: "%-14@ %8.0f tokens/s, %4.0f µs of server CPU a token (medians of %d)",
                          variant.name as NSString, medians[index], cpuMedians[index], rounds))
         }
         print(String(format: "record on / --no-record: %.3f (target ≥ %.2f)", recordRatio, Self.recordRatioTarget))
         print(String(format: "server CPU a token, record on / --no-record: %.3f",
-                     Throughput.median(zip(cpu[0], cpu[variants.count - 1]).map { $0 / $1 })))
+                     Throughput.median(zip(cpu[0], cpu[fleetAuthVariants.count - 1]).map { $0 / $1 })))
+        if !competitors.isEmpty {
+            let cRecord = fleetAuthVariants.count, cNone = fleetAuthVariants.count + 1
+            print(String(format: "C competitor, record on / off: %.3f; server CPU a token, on / off: %.3f",
+                         ratio(cRecord, to: cNone), Throughput.median(zip(cpu[cRecord], cpu[cNone]).map { $0 / $1 })))
+            print(String(format: "FleetAuth record on / C record on: %.3f; FleetAuth no record / C no record: %.3f",
+                         ratio(0, to: cRecord), ratio(fleetAuthVariants.count - 1, to: cNone)))
+        }
         guard !recordOnly else { return }
         print(String(format: "JSON logs / text logs: %.3f (target ≥ %.2f)", ratio(1), Self.jsonLogsRatioTarget))
         print(String(format: "JSON logs with --access-log / text logs: %.3f", ratio(2)))

@@ -17,7 +17,14 @@
 // are answered in order, in one write; a request head over 16 KiB gets 431 and the connection
 // closed. Chunked request bodies are refused (400); idle connections are kept open.
 //
-// Usage: token-server FIXTURES.json [--threads N] [--port N]
+// With --record FILE it also keeps FleetAuth's record of tokens: each token's record (FleetAuth's
+// columns and indexes, in an SQLite file in WAL mode, synchronous=NORMAL) is written before its
+// answer goes out. One writer thread commits all the records that wait in one transaction (a
+// group commit) with a statement prepared once, then hands each answer back to the worker
+// that holds its connection (an eventfd per worker, written once per batch). The connection
+// reads no further request meanwhile. Refusals are not recorded (the bench makes none).
+//
+// Usage: token-server FIXTURES.json [--threads N] [--port N] [--record FILE]
 //   FIXTURES.json: the file token-server.mjs reads (written by the bench).
 //   --threads: worker threads (default: the online CPUs); --port: 0 (default) picks a free one.
 // Prints "listening PORT" once it accepts connections on 127.0.0.1; exits on SIGTERM or SIGINT.
@@ -32,6 +39,7 @@
 #include <openssl/sha.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,6 +50,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -255,12 +264,11 @@ static char *read_file(const char *path) {
 }
 
 static Table roles, sessions, assignments;  // username → role; token hash → username, expiresAt; "user|kind|id"
-static char private_key[16384], client_email[256];
+static char private_key[16384], client_email[256], key_id[256];
 static Buf encoded_header;
 
 /// Reads the key file: the PEM, the email, and the token header with the key id.
 static void load_key(const char *path) {
-    char key_id[256];
     char *text = read_file(path);
     Scanner s = { text, true };
     Field fields[] = { { "private_key", private_key, sizeof private_key, NULL }, { "private_key_id", key_id, sizeof key_id, NULL },
@@ -315,12 +323,18 @@ static void load_fixtures(const char *path) {
 
 // ---- Requests ----
 
+typedef struct Pending Pending;
+
 typedef struct {
     int listener, epoll;
     EVP_MD_CTX *signer, *signing;  // set up once with the key; a copy signs each token
     Buf claims, jwt, body;
     time_t date_second;
     char date[40];
+    int answered;                  // with --record: an eventfd, written when answers wait in `ready`
+    pthread_mutex_t ready_lock;
+    Pending *ready;
+    bool notify;                   // the writer's: this worker has answers in the batch being handed back
 } Worker;
 
 typedef struct {
@@ -328,6 +342,8 @@ typedef struct {
     uint32_t events;
     bool closing;  // answer what is pending, then close
     bool head;     // the request answered is a HEAD: no body
+    bool waiting;  // with --record: the answer waits for its record; no further request is read
+    char address[INET6_ADDRSTRLEN];
     size_t len, discard, sent;
     Buf out;
     char in[MAX_HEAD];
@@ -414,8 +430,140 @@ static bool bearer(const Request *r, const char **token, size_t *n) {
     return *n > 0;
 }
 
-/// Signs the driver token for `vehicle` and answers it.
-static void issue(Worker *w, Conn *c, const char *vehicle, long long now) {
+// ---- The record of tokens (--record FILE) ----
+
+/// A token's record, and its answer held until the record is written.
+struct Pending {
+    Pending *next;
+    Worker *worker;
+    Conn *conn;
+    char id[31], session_id[19];
+    char *account, *vehicle;
+    long long issued_at, expires_at;
+    Buf answer;
+};
+
+static sqlite3 *record_db;
+static sqlite3_stmt *record_insert;
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t queue_ready = PTHREAD_COND_INITIALIZER;
+static Pending *queue_head, **queue_tail = &queue_head;
+static unsigned long long record_sequence;
+
+/// Opens (or creates) the record: FleetAuth's table and indexes (schema versions 2 and 4).
+static void open_record(const char *path) {
+    static const char *schema =
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+        "CREATE TABLE IF NOT EXISTS token_server_token_records (id TEXT PRIMARY KEY, recorded_at BIGINT NOT NULL,"
+        " outcome TEXT NOT NULL, reason TEXT, account TEXT NOT NULL, role TEXT, kind TEXT NOT NULL, vehicle_id TEXT, trip_id TEXT,"
+        " delivery_vehicle_id TEXT, tracking_id TEXT, kid TEXT, issued_at BIGINT, expires_at BIGINT, session_id TEXT, client_address TEXT);"
+        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_vehicle_id ON token_server_token_records (vehicle_id, id) WHERE vehicle_id IS NOT NULL;"
+        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_trip_id ON token_server_token_records (trip_id, id) WHERE trip_id IS NOT NULL;"
+        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_delivery_vehicle_id ON token_server_token_records (delivery_vehicle_id, id)"
+        " WHERE delivery_vehicle_id IS NOT NULL;"
+        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_tracking_id ON token_server_token_records (tracking_id, id) WHERE tracking_id IS NOT NULL;"
+        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_account ON token_server_token_records (account, id);"
+        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_time ON token_server_token_records (recorded_at);";
+    if (sqlite3_open_v2(path, &record_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK
+        || sqlite3_exec(record_db, schema, NULL, NULL, NULL) != SQLITE_OK
+        || sqlite3_prepare_v3(record_db,
+               "INSERT INTO token_server_token_records (id, recorded_at, outcome, reason, account, role, kind, vehicle_id, trip_id,"
+               " delivery_vehicle_id, tracking_id, kid, issued_at, expires_at, session_id, client_address)"
+               " VALUES (?, ?, 'issued', NULL, ?, 'driver', 'driver', ?, NULL, NULL, NULL, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+               -1, SQLITE_PREPARE_PERSISTENT, &record_insert, NULL) != SQLITE_OK)
+        die("cannot open the record file");
+}
+
+/// Holds the answer just appended to `c->out` (from `from` on) until the token's record is
+/// written, and queues the record.
+static void hold_for_record(Worker *w, Conn *c, size_t from, const Entry *session, const char *vehicle, long long now) {
+    Pending *p = calloc(1, sizeof *p);
+    if (!p) die("out of memory");
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    unsigned long long sequence = __atomic_fetch_add(&record_sequence, 1, __ATOMIC_RELAXED);
+    snprintf(p->id, sizeof p->id, "%016llx%014llx", (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec,
+             sequence & 0xFFFFFFFFFFFFFFull);
+    snprintf(p->session_id, sizeof p->session_id, "s-%.16s", session->key);
+    p->worker = w, p->conn = c, p->issued_at = now, p->expires_at = now + LIFETIME;
+    p->account = strdup(session->text), p->vehicle = strdup(vehicle);
+    put(&p->answer, c->out.p + from, c->out.len - from);
+    c->out.len = from;
+    c->waiting = true;
+    pthread_mutex_lock(&queue_lock);
+    *queue_tail = p, queue_tail = &p->next;
+    pthread_cond_signal(&queue_ready);
+    pthread_mutex_unlock(&queue_lock);
+}
+
+/// The writer: commits what waits in one transaction, then hands the answers back.
+static void *write_records(void *workers_arg) {
+    (void)workers_arg;
+    for (;;) {
+        pthread_mutex_lock(&queue_lock);
+        while (!queue_head) pthread_cond_wait(&queue_ready, &queue_lock);
+        Pending *batch = queue_head;
+        queue_head = NULL, queue_tail = &queue_head;
+        pthread_mutex_unlock(&queue_lock);
+        if (sqlite3_exec(record_db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) die("cannot write the record");
+        for (Pending *p = batch; p; p = p->next) {
+            sqlite3_stmt *s = record_insert;
+            sqlite3_bind_text(s, 1, p->id, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(s, 2, p->issued_at);
+            sqlite3_bind_text(s, 3, p->account, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s, 4, p->vehicle, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s, 5, key_id, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(s, 6, p->issued_at);
+            sqlite3_bind_int64(s, 7, p->expires_at);
+            sqlite3_bind_text(s, 8, p->session_id, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s, 9, p->conn->address, -1, SQLITE_STATIC);
+            if (sqlite3_step(s) != SQLITE_DONE) die("cannot write the record");
+            sqlite3_reset(s);
+        }
+        if (sqlite3_exec(record_db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) die("cannot write the record");
+        Worker *notified[256];
+        int count = 0;
+        for (Pending *p = batch, *next; p; p = next) {
+            next = p->next;
+            Worker *w = p->worker;
+            pthread_mutex_lock(&w->ready_lock);
+            p->next = w->ready, w->ready = p;
+            pthread_mutex_unlock(&w->ready_lock);
+            if (!w->notify && count < 256) w->notify = true, notified[count++] = w;
+        }
+        for (int i = 0; i < count; i++) {
+            uint64_t one = 1;
+            notified[i]->notify = false;
+            if (write(notified[i]->answered, &one, sizeof one) != sizeof one) die("cannot wake a worker");
+        }
+    }
+    return NULL;
+}
+
+static void serve(Worker *w, Conn *c);
+
+/// The answers whose records were written: each goes out, and its connection reads again.
+static void send_answered(Worker *w) {
+    uint64_t count;
+    if (read(w->answered, &count, sizeof count) != sizeof count) return;
+    pthread_mutex_lock(&w->ready_lock);
+    Pending *ready = w->ready;
+    w->ready = NULL;
+    pthread_mutex_unlock(&w->ready_lock);
+    for (Pending *p = ready, *next; p; p = next) {
+        next = p->next;
+        Conn *c = p->conn;
+        put(&c->out, p->answer.p, p->answer.len);
+        c->waiting = false;
+        struct epoll_event e = { .events = EPOLLIN, .data.ptr = c };
+        if (epoll_ctl(w->epoll, EPOLL_CTL_ADD, c->fd, &e) == 0) c->events = EPOLLIN;
+        free(p->answer.p), free(p->account), free(p->vehicle), free(p);
+        serve(w, c);
+    }
+}
+
+/// Signs the driver token for `vehicle` and answers it (with --record, once its record is written).
+static void issue(Worker *w, Conn *c, const Entry *session, const char *vehicle, long long now) {
     unsigned char signature[1024];
     size_t signature_len = sizeof signature;
     w->claims.len = w->jwt.len = w->body.len = 0;
@@ -440,7 +588,9 @@ static void issue(Worker *w, Conn *c, const char *vehicle, long long now) {
          now + LIFETIME, now + LIFETIME - (long long)time(NULL), now);
     put(&w->body, w->jwt.p, w->jwt.len);
     put_text(&w->body, "\"}");
+    size_t from = c->out.len;
     respond(w, c, 200);
+    if (record_db) hold_for_record(w, c, from, session, vehicle, now);
 }
 
 /// The unexpired session whose token is `token`, found by the SHA-256 (hex) of the token.
@@ -483,7 +633,7 @@ static void route(Worker *w, Conn *c, const Request *r) {
     else if (!(role = lookup(&roles, session->text)) || strcmp(role->text, "driver"))
         fail(w, c, 403, "PERMISSION_DENIED", "driver tokens are for driver accounts");
     else if (is_assigned(session->text, vehicle))
-        issue(w, c, vehicle, now);
+        issue(w, c, session, vehicle, now);
     else {
         snprintf(message, sizeof message, "account \"%s\" is not assigned to vehicle \"%s\"", session->text, vehicle);
         fail(w, c, 403, "PERMISSION_DENIED", message);
@@ -532,7 +682,7 @@ static bool parse_head(const char *p, const char *end, Request *r) {
 /// Answers the complete requests buffered on `c`, in order, and keeps what is left of the next.
 static void process(Worker *w, Conn *c) {
     size_t at = 0;
-    while (!c->closing && c->out.len < MAX_PENDING) {
+    while (!c->closing && !c->waiting && c->out.len < MAX_PENDING) {
         size_t body = c->discard < c->len - at ? c->discard : c->len - at;
         at += body;
         if ((c->discard -= body) > 0) break;
@@ -592,6 +742,12 @@ static void serve(Worker *w, Conn *c) {
         }
         c->out.len = c->sent = 0;
     }
+    if (c->waiting) {
+        // Nothing is read or written until the record is: the writer hands the answer back.
+        epoll_ctl(w->epoll, EPOLL_CTL_DEL, c->fd, NULL);
+        c->events = 0;
+        return;
+    }
     watch(w, c, EPOLLIN);
 }
 
@@ -613,6 +769,10 @@ static void accept_all(Worker *w) {
         Conn *c = calloc(1, sizeof *c);
         struct epoll_event e = { .events = EPOLLIN, .data.ptr = c };
         if (c) *c = (Conn){ .fd = fd, .events = EPOLLIN };
+        struct sockaddr_storage peer;
+        socklen_t peer_len = sizeof peer;
+        if (c && getpeername(fd, (struct sockaddr *)&peer, &peer_len) == 0 && peer.ss_family == AF_INET)
+            inet_ntop(AF_INET, &((struct sockaddr_in *)&peer)->sin_addr, c->address, sizeof c->address);
         if (!c || epoll_ctl(w->epoll, EPOLL_CTL_ADD, fd, &e) < 0) close(fd), free(c);
     }
 }
@@ -627,6 +787,7 @@ static void *work(void *arg) {
             void *p = events[i].data.ptr;
             if (!p) return NULL;  // the stop event
             if (p == w) accept_all(w);
+            else if (p == &w->answered) send_answered(w);
             else if (((Conn *)p)->events == EPOLLIN) read_more(w, p);
             else serve(w, p);
         }
@@ -661,20 +822,27 @@ static void set_up(Worker *w, int *port, int stop) {
         die("the key file's private_key is not an RSA private key in PEM");
     if (w->epoll < 0 || epoll_ctl(w->epoll, EPOLL_CTL_ADD, w->listener, &on_listener) || epoll_ctl(w->epoll, EPOLL_CTL_ADD, stop, &on_stop))
         die("cannot set up epoll");
+    struct epoll_event on_answered = { .events = EPOLLIN, .data.ptr = &w->answered };
+    w->answered = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    pthread_mutex_init(&w->ready_lock, NULL);
+    if (w->answered < 0 || epoll_ctl(w->epoll, EPOLL_CTL_ADD, w->answered, &on_answered)) die("cannot set up epoll");
     EVP_PKEY_free(key);
     BIO_free(pem);
 }
 
 int main(int argc, char **argv) {
     long threads = sysconf(_SC_NPROCESSORS_ONLN), port = 0;
+    const char *record = NULL;
     for (int i = 2; i + 1 < argc && argc % 2 == 0; i += 2) {
         if (!strcmp(argv[i], "--threads")) threads = strtol(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--port")) port = strtol(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--record")) record = argv[i + 1];
         else threads = 0;
     }
     if (argc < 2 || argc % 2 || threads < 1 || threads > 1024 || port < 0 || port > 65535)
-        die("usage: token-server FIXTURES.json [--threads N] [--port N]");
+        die("usage: token-server FIXTURES.json [--threads N] [--port N] [--record FILE]");
     load_fixtures(argv[1]);
+    if (record) open_record(record);
     sigset_t stop_signals;
     sigemptyset(&stop_signals);
     sigaddset(&stop_signals, SIGTERM);
@@ -689,6 +857,8 @@ int main(int argc, char **argv) {
     fflush(stdout);
     for (long i = 0; i < threads; i++)
         if (pthread_create(&ids[i], NULL, work, &workers[i])) die("cannot start a thread");
+    pthread_t writer;
+    if (record_db && pthread_create(&writer, NULL, write_records, NULL)) die("cannot start the record's writer");
     sigwait(&stop_signals, &received);
     uint64_t one = 1;
     if (write(stop, &one, sizeof one) != sizeof one) die("cannot stop the workers");

@@ -191,7 +191,9 @@ const recordInView = () => !document.querySelector("section[data-view=record]").
 const loadRecord = newestOnly(async (isStale) => {
   recordFilters.show();
   const address = addressQuery([...RECORD_FILTERS, "pageToken"]);
-  const query = new URLSearchParams();
+  // Fifty rows a page: the newest page is read again as records are written, so a page that
+  // stays open while tokens flow costs the server (and the browser) in proportion.
+  const query = new URLSearchParams({ pageSize: "50" });
   for (const name of ["account", "outcome", "since", "valid", "pageToken"]) if (address.get(name)) query.set(name, address.get(name));
   if (address.get("resource")) query.set(address.get("resourceKind") ?? "vehicle", address.get("resource"));
   const page = await api.json(`issued-tokens?${query}`);
