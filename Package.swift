@@ -124,7 +124,7 @@ let package = Package(
         // The hand-written codecs, each where it beats the library it replaces (`fleetauth-bench
         // codecs`): base64url, a strict forward-only JSON reader (tokens' headers and claims, the
         // shape of the servers' strict bodies) and a JSON string-literal writer. Foundation only.
-        .target(name: "LeanCodecs"),
+        .target(name: "LeanCodecs", dependencies: ["Locking"]),
         .target(name: "FleetTokenProvider", dependencies: ["LeanCodecs", "Locking"]),
         .target(name: "FleetEngineClient", dependencies: ["FleetTokenProvider"]),
         // What both servers store with: SQLite and PostgreSQL behind one SQLKit database, with
@@ -165,8 +165,6 @@ let package = Package(
                 server("UnixSignals", "swift-service-lifecycle"),
                 // TLS from PEM files on every port (--tls-cert, --tls-key).
                 server("NIOSSL", "swift-nio-ssl"),
-                // HTTPDate, for the Date header of the answers a pipeline route writes.
-                "FleetTokenProvider",
                 "LeanCodecs",
                 "Locking",
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import LeanCodecs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -345,7 +345,7 @@ struct StoreTests {
             _ = try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full)).saved()
             #expect(state.vehicle("v1")?.currentTrips == ["t2"])
             let reloaded = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
-            #expect(await reloaded.vehicle("v1")?.currentTrips == ["t2"])
+            #expect(reloaded.vehicle("v1")?.currentTrips == ["t2"])
         }
     }
 }

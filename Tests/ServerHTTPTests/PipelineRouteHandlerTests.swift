@@ -105,11 +105,11 @@ struct PipelineRouteHandlerTests {
             reads = ReadCounter()
             events = EventRecorder()
             channel = NIOAsyncTestingChannel()
-            try await channel.pipeline.addHandler(reads)
-            try await channel.pipeline.addHandler(writes)
-            try await channel.pipeline.addHandler(
-                PipelineRouteHandler(route: route, executor: EventLoopTaskExecutor(), serverName: "test", inFlight: .init()))
-            try await channel.pipeline.addHandler(events)
+            // The handlers are made and added on the channel's loop: a handler is not Sendable.
+            try await channel.eventLoop.submit { [channel, reads, writes, route, events] in
+                try channel.pipeline.syncOperations.addHandlers(
+                    reads, writes, PipelineRouteHandler(route: route, executor: EventLoopTaskExecutor(), serverName: "test", inFlight: .init()), events)
+            }.get()
         }
 
         func send(_ uri: String, method: HTTPMethod = .GET, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:]) async throws {

@@ -3,6 +3,7 @@ import FleetTokenProvider
 import FleetTokens
 import Foundation
 import Hummingbird
+import LeanCodecs
 import HummingbirdTesting
 import TestSupport
 import Testing

@@ -1,5 +1,5 @@
-import FleetTokenProvider
 import HTTPTypes
+import LeanCodecs
 import NIOCore
 import NIOHTTP1
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import FleetTokenProvider
+@testable import LeanCodecs
 import Testing
 
 @Suite("HTTP Date header")
