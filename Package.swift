@@ -270,6 +270,20 @@ let package = Package(
                 .embedInCode("Resources/rider.css"),
             ]
         ),
+        // The token server, the local Fleet Engine and (keyless) the Google stand-in opened
+        // together on one data directory, as `fleetauth serve` and `fleetauth demo` run them.
+        .target(
+            name: "LocalStack",
+            dependencies: [
+                "FleetTokens",
+                "GoogleStandIn",
+                "LocalFleetEngine",
+                "ServerHTTP",
+                "ServerStorage",
+                "TokenServer",
+                server("Logging", "swift-log"),
+            ]
+        ),
         // `fleetauth demo` as a library: the token server, the local Fleet Engine and (keyless)
         // the Google stand-in in one process, simulated driver and consumer apps, an intruder,
         // and the report.
@@ -286,6 +300,7 @@ let package = Package(
                 "ServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
+                "LocalStack",
                 server("Logging", "swift-log"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("AsyncHTTPClient", "async-http-client"),
@@ -310,6 +325,7 @@ let package = Package(
                 "FleetAuthBuildInfo",
                 "FleetDemo",
                 "GoogleStandIn",
+                "LocalStack",
                 "FleetTokens",
                 "ServerHTTP",
                 "ServerStorage",
@@ -491,6 +507,7 @@ let package = Package(
                 "FleetEngineClient",
                 "FleetEngineEmulator",
                 "FleetDemo",
+                "LocalStack",
                 "FleetTokenProvider",
                 "FleetTokens",
                 "TokenServer",

@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetTokenProvider
 import FleetTokens
 import Foundation
+import LocalStack
 import TokenServer
 
 /// One play of the demo: enroll, log in, drive, follow, intrude, restart the token server

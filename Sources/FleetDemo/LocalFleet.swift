@@ -1,5 +1,6 @@
 import Foundation
 import LocalFleetEngine
+import LocalStack
 import Logging
 import ServerHTTP
 import ServerStorage

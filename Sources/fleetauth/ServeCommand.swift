@@ -1,7 +1,7 @@
 import ArgumentParser
-import FleetDemo
 import Foundation
 import LocalFleetEngine
+import LocalStack
 import Logging
 import ServerHTTP
 import ServerStorage

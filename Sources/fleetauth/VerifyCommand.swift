@@ -1,5 +1,4 @@
 import CommandSupport
-import FleetDemo
 import ArgumentParser
 import Foundation
 import FleetTokens

@@ -1,4 +1,5 @@
 import FleetEngineClient
+import LocalStack
 import Testing
 
 import FleetDemo
