@@ -111,8 +111,8 @@ let package = Package(
             dependencies: [
                 // HTTPTransport and RetryPolicy, for the keyless (IAM) signer's calls to Google.
                 "FleetTokenProvider",
-                "LeanCodecs",
-                "Locking",
+                "FleetAuthCodecs",
+                "FleetAuthLocking",
                 tokens("Crypto", "swift-crypto"),
                 tokens("CryptoExtras", "swift-crypto"),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: tokenTraits)),
@@ -120,19 +120,19 @@ let package = Package(
         ),
         // A value behind a lock: the one way the libraries and the servers share state between
         // threads in synchronous code. Foundation only.
-        .target(name: "Locking"),
+        .target(name: "FleetAuthLocking"),
         // The hand-written codecs, each where it beats the library it replaces (`fleetauth-bench
         // codecs`): base64url, a strict forward-only JSON reader (tokens' headers and claims, the
         // shape of the servers' strict bodies) and a JSON string-literal writer. Foundation only.
-        .target(name: "LeanCodecs", dependencies: ["Locking"]),
-        .target(name: "FleetTokenProvider", dependencies: ["LeanCodecs", "Locking"]),
+        .target(name: "FleetAuthCodecs", dependencies: ["FleetAuthLocking"]),
+        .target(name: "FleetTokenProvider", dependencies: ["FleetAuthCodecs", "FleetAuthLocking"]),
         .target(name: "FleetEngineClient", dependencies: ["FleetTokenProvider"]),
         // What both servers store with: SQLite and PostgreSQL behind one SQLKit database, with
         // the connection rules each needs, and the lock that gives a data directory one owner.
         .target(
             name: "ServerStorage",
             dependencies: [
-                "Locking",
+                "FleetAuthLocking",
                 server("SQLKit", "sql-kit"),
                 server("SQLiteKit", "sqlite-kit"),
                 server("PostgresKit", "postgres-kit"),
@@ -165,8 +165,8 @@ let package = Package(
                 server("UnixSignals", "swift-service-lifecycle"),
                 // TLS from PEM files on every port (--tls-cert, --tls-key).
                 server("NIOSSL", "swift-nio-ssl"),
-                "LeanCodecs",
-                "Locking",
+                "FleetAuthCodecs",
+                "FleetAuthLocking",
             ],
             // What both consoles' pages share (ConsolePage).
             resources: [
@@ -187,8 +187,8 @@ let package = Package(
         .target(
             name: "LocalFleetEngine",
             dependencies: [
-                "Locking",
-                "LeanCodecs",
+                "FleetAuthLocking",
+                "FleetAuthCodecs",
                 "FleetTokens",
                 "ServerHTTP",
                 "ServerStorage",
@@ -232,7 +232,7 @@ let package = Package(
         .target(
             name: "GoogleStandIn",
             dependencies: [
-                "LeanCodecs",
+                "FleetAuthCodecs",
                 "FleetTokens",
                 "ServerHTTP",
                 server("Crypto", "swift-crypto"),
@@ -245,8 +245,8 @@ let package = Package(
             name: "TokenServer",
             dependencies: [
                 "FleetTokens",
-                "LeanCodecs",
-                "Locking",
+                "FleetAuthCodecs",
+                "FleetAuthLocking",
                 "ServerHTTP",
                 "ServerStorage",
                 server("Hummingbird", "hummingbird"),
@@ -290,8 +290,8 @@ let package = Package(
         .target(
             name: "FleetDemo",
             dependencies: [
-                "LeanCodecs",
-                "Locking",
+                "FleetAuthCodecs",
+                "FleetAuthLocking",
                 "GoogleStandIn",
                 "FleetTokens",
                 "FleetTokenProvider",
@@ -312,7 +312,7 @@ let package = Package(
         // What the command-line tools share: one-line failures, `--json` output, other programs
         // run as child processes, and HTTP/1.1 spoken byte for byte on loopback (by the
         // benchmarks, the browser driver and the tests).
-        .target(name: "CommandSupport", dependencies: ["Locking"]),
+        .target(name: "CommandSupport", dependencies: ["FleetAuthLocking"]),
         // Headless Chromium driven over WebDriver, for the browser tests and the browser
         // benchmark: pages and the browser module run by a real browser. Foundation only.
         .target(name: "BrowserDriver", dependencies: ["CommandSupport"]),
@@ -345,8 +345,8 @@ let package = Package(
             dependencies: [
                 "BrowserDriver",
                 "CommandSupport",
-                "LeanCodecs",
-                "Locking",
+                "FleetAuthCodecs",
+                "FleetAuthLocking",
                 "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",
@@ -379,8 +379,8 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "CommandSupport",
-                "LeanCodecs",
-                "Locking",
+                "FleetAuthCodecs",
+                "FleetAuthLocking",
                 "FleetTokens",
                 "FleetTokenProvider",
                 "ServerStorage",
@@ -395,8 +395,8 @@ let package = Package(
             name: "FleetTokensTests",
             dependencies: [
                 "CommandSupport",
-                "Locking",
-                "LeanCodecs",
+                "FleetAuthLocking",
+                "FleetAuthCodecs",
                 "TestSupport",
                 "FleetTokens",
                 "FleetTokenProvider",
@@ -407,12 +407,12 @@ let package = Package(
                 server("CryptoExtras", "swift-crypto"),
             ]
         ),
-        .testTarget(name: "LeanCodecsTests", dependencies: ["LeanCodecs"]),
+        .testTarget(name: "FleetAuthCodecsTests", dependencies: ["FleetAuthCodecs"]),
         .testTarget(name: "CommandSupportTests", dependencies: ["CommandSupport"]),
         .testTarget(
             name: "GoogleStandInTests",
             dependencies: [
-                "LeanCodecs",
+                "FleetAuthCodecs",
                 "FleetTokens",
                 "GoogleStandIn",
                 server("Hummingbird", "hummingbird"),
@@ -423,8 +423,8 @@ let package = Package(
             name: "TokenServerTests",
             dependencies: [
                 "CommandSupport",
-                "LeanCodecs",
-                "Locking",
+                "FleetAuthCodecs",
+                "FleetAuthLocking",
                 "TestSupport",
                 "TokenServer",
                 "GoogleStandIn",
@@ -445,7 +445,7 @@ let package = Package(
             name: "ServerHTTPTests",
             dependencies: [
                 "CommandSupport",
-                "Locking",
+                "FleetAuthLocking",
                 "TestSupport",
                 "ServerHTTP",
                 server("HummingbirdTesting", "hummingbird"),
@@ -458,7 +458,7 @@ let package = Package(
         .testTarget(
             name: "ServerStorageTests",
             dependencies: [
-                "Locking",
+                "FleetAuthLocking",
                 "ServerStorage",
                 "TestSupport",
                 server("SQLKit", "sql-kit"),
@@ -476,8 +476,8 @@ let package = Package(
                 server("NIOHTTP2", "swift-nio-http2"),
                 "CommandSupport",
                 "FleetEngineEmulator",
-                "LeanCodecs",
-                "Locking",
+                "FleetAuthCodecs",
+                "FleetAuthLocking",
                 "TestSupport",
                 "LocalFleetEngine",
                 "FleetEngineProtos",
@@ -501,7 +501,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Locking",
+                "FleetAuthLocking",
                 "CommandSupport",
                 "TestSupport",
                 "FleetEngineClient",
@@ -522,7 +522,7 @@ let package = Package(
             dependencies: [
                 "BrowserDriver",
                 "CommandSupport",
-                "Locking",
+                "FleetAuthLocking",
                 "TestSupport",
                 "FleetDemo",
                 "FleetEngineClient",
@@ -546,8 +546,8 @@ let package = Package(
         .testTarget(
             name: "FleetTokenProviderTests",
             dependencies: [
-                "LeanCodecs",
-                "Locking",
+                "FleetAuthCodecs",
+                "FleetAuthLocking",
                 "TestSupport",
                 "FleetTokenProvider",
                 "FleetTokens",
@@ -569,11 +569,11 @@ if Context.environment["FLEETAUTH_FUZZ"] == "1" {
     }
     package.targets += [
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
-        fuzzTarget("FuzzBase64URL", ["LeanCodecs"]),
-        fuzzTarget("FuzzTokenVerifier", ["FleetTokens", "LeanCodecs", tokens("Crypto", "swift-crypto")]),
-        fuzzTarget("FuzzJSONReaders", ["LeanCodecs"]),
+        fuzzTarget("FuzzBase64URL", ["FleetAuthCodecs"]),
+        fuzzTarget("FuzzTokenVerifier", ["FleetTokens", "FleetAuthCodecs", tokens("Crypto", "swift-crypto")]),
+        fuzzTarget("FuzzJSONReaders", ["FleetAuthCodecs"]),
         fuzzTarget("FuzzTimes", ["LocalFleetEngine", server("SwiftProtobuf", "swift-protobuf")]),
-        fuzzTarget("FuzzLoginBody", ["TokenServer", "ServerHTTP", "LeanCodecs"]),
+        fuzzTarget("FuzzLoginBody", ["TokenServer", "ServerHTTP", "FleetAuthCodecs"]),
         fuzzTarget("FuzzRequestBodies", ["LocalFleetEngine", "FleetEngineProtos", "ServerHTTP", server("SwiftProtobuf", "swift-protobuf")]),
         fuzzTarget("FuzzListFilter", ["LocalFleetEngine"]),
     ]

@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandSupport
 import FleetTokens
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 import ServerHTTP
 
 /// `fleetauth-bench codecs`: each hand-written codec on the token path beside the library code

@@ -8,7 +8,7 @@ import ServerStorage
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Locking
+import FleetAuthLocking
 import Logging
 import NIOCore
 import NIOHTTP1

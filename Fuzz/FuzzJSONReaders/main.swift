@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import LeanCodecs
+import FleetAuthCodecs
 
 /// The JSON readers against Foundation's:
 /// - a document ``JSONCursor`` accepts (read whole, every value into a tree) is one Foundation

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import LeanCodecs
+import FleetAuthCodecs
 import ServerHTTP
 import TokenServer
 

@@ -2,7 +2,7 @@ import Crypto
 import FleetTokens
 import Foundation
 import FuzzSupport
-import LeanCodecs
+import FleetAuthCodecs
 
 /// The token verifier on three kinds of input, chosen by the first byte (modulo 3):
 /// - `0`: the rest is a whole compact token (splitting, base64url, header and payload JSON);

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Locking
+import FleetAuthLocking
 
 /// A program run as a child process, by the benchmarks (servers, load generators, `openssl
 /// speed`) and by the tests (the built `fleetauth`, Python with Google's client).

@@ -3,7 +3,7 @@ import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import LeanCodecs
+import FleetAuthCodecs
 #endif
 
 /// Someone who tries to move `vehicle-0` without being its driver, round and round through

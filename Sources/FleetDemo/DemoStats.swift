@@ -1,7 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
-import Locking
+import FleetAuthLocking
 import NIOCore
 
 /// What the demo's apps did, counted as it happens from every reporter, follower, provider

@@ -1,5 +1,5 @@
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import FleetAuthLocking
 
 /// Where the provider reads the current time; inject a ``ManualTokenClock`` in tests so that
 /// nothing sleeps through a real token lifetime.

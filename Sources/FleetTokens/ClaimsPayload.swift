@@ -1,5 +1,5 @@
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 
 /// The token payload as the verifier reads it: every claim optional so that a missing one gets
 /// its own clear refusal, `aud` as a string or an array (RFC 7519 allows both), NumericDates

@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 
 /// A compact JWT split into its three segments, with header and payload decoded from base64url.
 package struct CompactToken {

@@ -1,6 +1,6 @@
 import CryptoExtras
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 
 /// A JSON Web Key Set (RFC 7517) of signing keys: public parts only. FleetAuth publishes RSA
 /// keys; sets read from OpenID Connect issuers may also hold P-256 (`EC`) keys.

@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 
 /// A public key that checks JWS signatures, tied to the one algorithm it may be used with, so
 /// that a token can never pick how its key is read (no key confusion): an RSA key checks

@@ -2,7 +2,7 @@
 import Crypto
 import COpenSSL
 import Foundation
-import Locking
+import FleetAuthLocking
 
 /// An OpenSSL 3 `EVP_PKEY` holding one RSA private key, freed with its owner, that makes RS256
 /// signatures: RSASSA-PKCS1-v1_5 over a SHA-256 digest.

@@ -1,5 +1,5 @@
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 
 /// A Google service-account JSON key, the file Fleet Engine operators download from Cloud IAM
 /// (`type`, `project_id`, `private_key_id`, `private_key`, `client_email`, …), with its RSA key

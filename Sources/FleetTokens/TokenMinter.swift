@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 
 /// Signs Fleet Engine tokens (RS256) with one service-account key.
 ///

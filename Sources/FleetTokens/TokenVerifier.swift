@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import Locking
+import FleetAuthLocking
 
 /// Checks Fleet Engine tokens as Fleet Engine does, against a set of trusted service accounts.
 ///

@@ -3,7 +3,7 @@ import FleetTokens
 import Foundation
 import HTTPTypes
 import Hummingbird
-import LeanCodecs
+import FleetAuthCodecs
 import Logging
 import ServerHTTP
 import ServiceLifecycle

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LeanCodecs
+import FleetAuthCodecs
 
 /// A request body decoded strictly: a JSON object of at most ``StrictJSON/maximumBodySize``
 /// bytes whose every field is one of the type's `CodingKeys`.

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Locking
+import FleetAuthLocking
 
 /// One server process's exclusive claim on its data directory: an `flock` on `DIR/NAME.lock`,
 /// which holds the owner's process id. The kernel drops the lock when the process ends, however

@@ -1,4 +1,4 @@
-import Locking
+import FleetAuthLocking
 
 /// A continuation resumed once, by whichever of several parties comes first; a resumption
 /// before the continuation is set is kept for it.

@@ -1,4 +1,4 @@
-import Locking
+import FleetAuthLocking
 import Logging
 import NIOPosix
 import PostgresNIO

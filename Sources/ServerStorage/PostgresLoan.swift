@@ -1,4 +1,4 @@
-import Locking
+import FleetAuthLocking
 import PostgresNIO
 
 /// One loan of a pooled PostgreSQL connection, bounded in time.

@@ -1,7 +1,7 @@
 // The SQLite library SQLiteNIO is built on (the same copy: two copies of SQLite in one process
 // would drop each other's POSIX locks on the file).
 import Foundation
-import Locking
+import FleetAuthLocking
 import VaporCSQLite
 
 /// Reads one row from an SQLite file on the calling thread, each statement prepared once per

@@ -1,6 +1,6 @@
 // The SQLite library SQLiteNIO is built on (the same copy: two copies of SQLite in one process
 // would drop each other's POSIX locks on the file).
-import Locking
+import FleetAuthLocking
 import VaporCSQLite
 
 /// Writes to an SQLite file on the calling thread: for a server that commits on the thread that

@@ -1,7 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import FleetTokens
-import Locking
+import FleetAuthLocking
 import Foundation
 import TestSupport
 import Testing

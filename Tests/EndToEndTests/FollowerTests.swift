@@ -1,6 +1,6 @@
 import FleetEngineClient
 import FleetTokenProvider
-import Locking
+import FleetAuthLocking
 import Testing
 
 /// ``TripFollower`` on the real servers.

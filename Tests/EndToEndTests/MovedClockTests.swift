@@ -3,7 +3,7 @@ import FleetEngineEmulator
 import FleetTokenProvider
 import FleetTokens
 import Foundation
-import Locking
+import FleetAuthLocking
 import Testing
 import TestSupport
 

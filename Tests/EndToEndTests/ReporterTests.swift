@@ -1,7 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
-import Locking
+import FleetAuthLocking
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import FleetTokenProvider
 import Foundation
-import Locking
+import FleetAuthLocking
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
 import CommandSupport
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 import TestSupport
 import Testing
 @testable import FleetTokens

@@ -4,7 +4,7 @@ import Foundation
 import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
-import LeanCodecs
+import FleetAuthCodecs
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 import Testing
 @testable import FleetTokens
 import TestSupport

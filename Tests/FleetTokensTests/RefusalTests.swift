@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 import Testing
 @testable import FleetTokens
 import TestSupport

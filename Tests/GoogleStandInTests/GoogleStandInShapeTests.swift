@@ -3,7 +3,7 @@ import Foundation
 import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
-import LeanCodecs
+import FleetAuthCodecs
 import Testing
 
 /// The Google stand-in answers in Google's documented shapes: field names, headers, error

@@ -1,7 +1,7 @@
 import Crypto
 import FleetTokens
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 import NIOHTTP1
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import Foundation
 @testable import LocalFleetEngine
-import Locking
+import FleetAuthLocking
 import Logging
 import ServerStorage
 import Testing

@@ -1,6 +1,6 @@
 import FleetEngineProtos
 import Foundation
-import Locking
+import FleetAuthLocking
 import TestSupport
 import Testing
 

@@ -5,7 +5,7 @@ import LocalFleetEngine
 import Logging
 import ServerHTTP
 import ServiceLifecycle
-import Locking
+import FleetAuthLocking
 import Synchronization
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import CommandSupport
 import Foundation
-import Locking
+import FleetAuthLocking
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 @testable import LocalFleetEngine
-import Locking
+import FleetAuthLocking
 import ServerHTTP
 import Testing
 

@@ -1,4 +1,4 @@
-import Locking
+import FleetAuthLocking
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1

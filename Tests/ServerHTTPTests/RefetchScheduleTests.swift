@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import FleetAuthLocking
 import ServerHTTP
 import TestSupport
 import Testing

@@ -2,7 +2,7 @@ import Crypto
 import CryptoExtras
 import FleetTokens
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 
 /// Builds tokens by hand, including ones no honest minter would make.
 public enum Forge {

@@ -1,5 +1,5 @@
 import Logging
-import Locking
+import FleetAuthLocking
 
 /// Keeps every log line (message and metadata) so that tests can look for secrets in them.
 public final class LogRecorder: Sendable {

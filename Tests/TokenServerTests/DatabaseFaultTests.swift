@@ -1,7 +1,7 @@
 import CommandSupport
 import Foundation
 import Hummingbird
-import Locking
+import FleetAuthLocking
 import Logging
 import HummingbirdTesting
 import ServerHTTP

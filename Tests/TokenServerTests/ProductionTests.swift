@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import CommandSupport
 import Foundation
-import Locking
+import FleetAuthLocking
 import TestSupport
 import Testing
 

@@ -3,7 +3,7 @@ import FleetTokenProvider
 import FleetTokens
 import Foundation
 import Hummingbird
-import LeanCodecs
+import FleetAuthCodecs
 import HummingbirdTesting
 import TestSupport
 import Testing

@@ -40,6 +40,7 @@ struct UpgradeTests {
     private func opens(fixture: String, on backend: StoreBackend) async throws {
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: fixture + "/fixture.json")))
         let sessions = try #require(manifest.sessions[backend.rawValue])
+        let (annSession, caiSession) = (try #require(sessions["ann"]), try #require(sessions["cai"]))
         try await TestDatabase.with(backend) { database in
             let data = database.folder + "/data"
             try FileManager.default.copyItem(atPath: fixture + "/" + backend.rawValue, toPath: data)
@@ -67,13 +68,13 @@ struct UpgradeTests {
                 ])
                 try await server.serve { client in
                     #expect(try await client.admin(.delete, "/v1/admin/vehicles/v-404/driver").status == .notFound, "the admin key holds")
-                    let ann = try await client.token("driver/v-1", session: try #require(sessions["ann"]))
+                    let ann = try await client.token("driver/v-1", session: annSession)
                     #expect(ann.status == .ok, "ann's session of \(manifest.commit) still works: \(String(buffer: ann.body))")
                     let token = try #require(try ann.json()["token"] as? String)
                     let kid = try ServiceAccountKey(contentsOf: data + "/keys/driver.json").privateKeyID
                     #expect(try TokenInspection(token: token).header.keyID == kid, "signed with the key the earlier commit made")
-                    #expect(try await client.token("consumer/t-1", session: try #require(sessions["cai"])).status == .ok)
-                    #expect(try await client.token("driver/v-2", session: try #require(sessions["ann"])).status == .forbidden, "assignments hold")
+                    #expect(try await client.token("consumer/t-1", session: caiSession).status == .ok)
+                    #expect(try await client.token("driver/v-2", session: annSession).status == .forbidden, "assignments hold")
                     let dee = try await client.logIn("dee", password: manifest.password)
                     #expect(try await client.token("delivery-driver/dv-1", session: dee).status == .ok, "passwords hold")
                 }

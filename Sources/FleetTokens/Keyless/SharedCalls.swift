@@ -1,4 +1,4 @@
-import Locking
+import FleetAuthLocking
 
 /// Lets callers that ask for the same key while a call for it runs share its result instead
 /// of making another. A caller that is cancelled stops waiting at once; the call goes on for

@@ -1,6 +1,6 @@
 import FleetTokens
 import Foundation
-import Locking
+import FleetAuthLocking
 import Logging
 import ServerHTTP
 

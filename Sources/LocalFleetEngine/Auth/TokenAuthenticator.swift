@@ -1,5 +1,5 @@
 import FleetTokens
-import Locking
+import FleetAuthLocking
 import Logging
 
 /// Verifies bearer tokens against the trusted accounts: the fixed ones (key files, JWKS

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import FleetAuthLocking
 import SwiftProtobuf
 
 /// What the console learns from every saved batch, apart from the state's own lock: which

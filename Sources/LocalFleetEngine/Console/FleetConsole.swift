@@ -1,6 +1,6 @@
 import FleetTokens
 import Foundation
-import Locking
+import FleetAuthLocking
 
 /// Everything the console at `/console/` shows, gathered by the engine as it runs: who may open
 /// it, the calls through both doors, what changed and where vehicles went, and the doors' ports.

@@ -1,6 +1,6 @@
 import FleetTokens
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 import SwiftProtobuf
 
 /// The whole state of a local Fleet Engine as one JSON document: its vehicles, trips, delivery

@@ -1,7 +1,7 @@
 import FleetTokens
 import Foundation
 import HummingbirdCore
-import Locking
+import FleetAuthLocking
 import ServerHTTP
 
 /// One call through either door as the console shows it: what was asked, by whom (the verified

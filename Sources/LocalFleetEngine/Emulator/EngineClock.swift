@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import FleetAuthLocking
 
 /// The engine's time, which a test may move (`/emulator/v1/clock`): the configured clock,
 /// shifted by an offset, or frozen at one moment. Everything the engine judges by time reads it:

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import FleetAuthLocking
 import ServerHTTP
 
 /// One fault a test injected (`POST /emulator/v1/faults`): the request that made it, with its

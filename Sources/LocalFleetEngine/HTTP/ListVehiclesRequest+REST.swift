@@ -1,6 +1,6 @@
 import FleetTokens
 import Hummingbird
-import LeanCodecs
+import FleetAuthCodecs
 import ServerHTTP
 import SwiftProtobuf
 

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Locking
+import FleetAuthLocking
 import NIOCore
 import NIOPosix
 import ServerStorage

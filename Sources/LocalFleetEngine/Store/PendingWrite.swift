@@ -1,4 +1,4 @@
-import Locking
+import FleetAuthLocking
 
 /// A change accepted by ``FleetState`` and waiting for its batch to be saved.
 struct PendingWrite {

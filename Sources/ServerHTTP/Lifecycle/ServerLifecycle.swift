@@ -1,4 +1,4 @@
-import Locking
+import FleetAuthLocking
 
 /// How a server treats slow and idle clients, and how it leaves: the settings behind
 /// `--header-timeout`, `--idle-timeout`, `--shutdown-delay` and `--shutdown-timeout`, and

@@ -1,4 +1,4 @@
-import Locking
+import FleetAuthLocking
 
 /// The answers a server's ``PipelineRoute`` is computing, so that the server can wait for them
 /// before it closes what they use (its database): they run in tasks of their own, outside the

@@ -1,5 +1,5 @@
 import HTTPTypes
-import LeanCodecs
+import FleetAuthCodecs
 import NIOCore
 import NIOHTTP1
 

@@ -1,6 +1,6 @@
 import FleetTokens
 import Foundation
-import Locking
+import FleetAuthLocking
 import Logging
 
 /// The token server's signing keys as they change with no restart: every key a role has signed

@@ -1,7 +1,7 @@
 import FleetTokens
 import Foundation
-import LeanCodecs
-import Locking
+import FleetAuthCodecs
+import FleetAuthLocking
 
 /// One token request as the record keeps it: a token handed out, or a refusal with its
 /// reason. It never holds the token, nor a session's secret: a session is named by an id

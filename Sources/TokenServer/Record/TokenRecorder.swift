@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import FleetAuthLocking
 import Logging
 import ServerHTTP
 import ServerStorage

@@ -1,7 +1,7 @@
 import Crypto
 import FleetTokens
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 
 /// High-entropy bearer secrets (session tokens, admin keys) and the hashes stored in their place.
 ///

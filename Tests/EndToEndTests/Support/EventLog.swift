@@ -1,6 +1,6 @@
 import FleetEngineClient
 import FleetTokenProvider
-import Locking
+import FleetAuthLocking
 
 /// Everything one driver's reporter and token provider reported, collected as it happens.
 final class EventLog: Sendable {

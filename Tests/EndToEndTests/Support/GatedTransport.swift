@@ -1,7 +1,7 @@
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
-import Locking
+import FleetAuthLocking
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

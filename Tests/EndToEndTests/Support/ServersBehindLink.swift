@@ -3,7 +3,7 @@ import FleetEngineClient
 import FleetTokenProvider
 import FleetTokens
 import Foundation
-import Locking
+import FleetAuthLocking
 import TestSupport
 
 /// `fleetauth serve` in an ``ImpairedLink``'s namespace, listening on both of its links, with

@@ -1,6 +1,6 @@
 import FleetTokenProvider
 import Foundation
-import Locking
+import FleetAuthLocking
 import TestSupport
 
 /// Collects what the provider reports through its event hook.

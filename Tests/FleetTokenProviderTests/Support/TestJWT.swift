@@ -1,6 +1,6 @@
 import FleetTokens
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 import TestSupport
 
 /// Unsigned but real-looking JWTs (`header.payload.signature`, base64url JSON) with chosen

@@ -2,7 +2,7 @@ import Foundation
 import LocalFleetEngine
 import Logging
 import ServerStorage
-import Locking
+import FleetAuthLocking
 import TestSupport
 
 /// Databases for store tests: a fresh SQLite file, or the PostgreSQL server CI provides.

@@ -4,8 +4,8 @@ import FleetTokens
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import LeanCodecs
-import Locking
+import FleetAuthCodecs
+import FleetAuthLocking
 import Synchronization
 import TestSupport
 import Testing

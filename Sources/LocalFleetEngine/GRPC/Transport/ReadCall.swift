@@ -1,5 +1,5 @@
 import GRPCCore
-import Locking
+import FleetAuthLocking
 import NIOCore
 
 /// A call the transport has read whole, ready for grpc-swift's server to run.

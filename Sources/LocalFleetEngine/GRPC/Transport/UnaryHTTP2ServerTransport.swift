@@ -1,5 +1,5 @@
 import GRPCCore
-import Locking
+import FleetAuthLocking
 import ServerHTTP
 import NIOCore
 import NIOExtras

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LeanCodecs
+@testable import FleetAuthCodecs
 
 @Suite("base64url")
 struct Base64URLTests {

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import FleetAuthLocking
 
 /// RFC 9110's HTTP-date, the `Date` header's value: read in any of its three forms (the
 /// preferred `Sun, 06 Nov 1994 08:49:37 GMT` and the two obsolete ones recipients must still

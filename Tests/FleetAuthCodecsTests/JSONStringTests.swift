@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LeanCodecs
+@testable import FleetAuthCodecs
 
 @Suite("JSON strings written by hand")
 struct JSONStringTests {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import LeanCodecs
+@testable import FleetAuthCodecs
 import Testing
 
 @Suite("HTTP Date header")

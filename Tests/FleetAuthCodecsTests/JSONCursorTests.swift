@@ -1,5 +1,5 @@
 import Foundation
-import LeanCodecs
+import FleetAuthCodecs
 import Testing
 
 /// The cursor itself; what the token reader makes of it is tested with the claims
