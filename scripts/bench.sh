@@ -82,7 +82,7 @@ run() {
 if $quick; then
     run codecs --rounds 1 --seconds 0.1
     run token-server --vehicles 32 --connections 4 --seconds 1 --rounds 1 --cores 1 --c-server "$c_token_server/token-server"
-    run token-server-operations --vehicles 16 --connections 4 --seconds 1 --rounds 1
+    run token-server-operations --vehicles 16 --connections 4 --seconds 1 --rounds 1 --c-server "$c_token_server/token-server"
     run keyless --vehicles 16 --connections 4 --seconds 2 --interval 1 --sign-delay 5 --token-lifetime 60 --startups 1
     run fleet-engine --vehicles 64 --connections 8 --seconds 1 --rounds 1 --grpc-load "$grpc_cpp/update-load"
     run fleet-store --vehicles 100 --batch-sizes 1 10 --seconds 1 --rounds 1
@@ -96,7 +96,8 @@ if $quick; then
 else
     run codecs
     run token-server --c-server "$c_token_server/token-server"
-    for command in token-server-operations keyless fleet-store token-record; do
+    run token-server-operations --c-server "$c_token_server/token-server"
+    for command in keyless fleet-store token-record; do
         run "$command"
     done
     run fleet-engine --grpc-load "$grpc_cpp/update-load"
