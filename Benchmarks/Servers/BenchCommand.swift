@@ -9,8 +9,10 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "fleetauth-bench",
         abstract: "Benchmarks (build with -c release; pin with 'taskset -c 1' for stable numbers).",
         subcommands: [
-            CodecBench.self, TokenServerBench.self, TokenServerOperationsBench.self, KeylessBench.self, FleetEngineBench.self, FleetStoreBench.self,
-            GRPCFloorsBench.self, BrowserFetcherBench.self, FleetEngineScaleBench.self, DeliveryScaleBench.self, ConsoleBench.self,
+            CodecBench.self, TokenServerBench.self, TokenServerOperationsBench.self, KeylessBench.self,
+            FleetEngineBench.self, FleetStoreBench.self,
+            GRPCFloorsBench.self, BrowserFetcherBench.self, FleetEngineScaleBench.self, DeliveryScaleBench.self,
+            ConsoleBench.self,
             TokenRecordBench.self, TokenConsoleBench.self,
         ]
     )

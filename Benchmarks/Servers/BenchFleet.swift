@@ -43,10 +43,12 @@ struct BenchFleet {
                     vehicleID: "bench-\(run)-vehicle-\(index)",
                     sessionToken: SecretToken.generate(prefix: SecretToken.sessionPrefix)
                 )
-                _ = try await administration.createAccount(username: driver.username, password: driver.password, roleName: "driver")
+                _ = try await administration.createAccount(
+                    username: driver.username, password: driver.password, roleName: "driver")
                 _ = try await administration.assign(Resource(.vehicle, id: driver.vehicleID), to: driver.username)
                 try await server.store.createSession(
-                    tokenHash: SecretToken.hash(driver.sessionToken), username: driver.username, createdAt: now, expiresAt: expiresAt)
+                    tokenHash: SecretToken.hash(driver.sessionToken), username: driver.username, createdAt: now,
+                    expiresAt: expiresAt)
                 drivers.append(driver)
             }
         } catch {
@@ -54,8 +56,12 @@ struct BenchFleet {
             throw error
         }
         await server.shutdown()
-        let keyFile = URL(fileURLWithPath: configuration.keysDirectory).appendingPathComponent("\(FleetEngineRole.driverSDKUser.shortName).json").path
-        return BenchFleet(drivers: drivers, trustedAccounts: server.keyRing.publishedAccounts, driverKeyFile: keyFile, sessionsExpireAt: expiresAt)
+        let keyFile = URL(fileURLWithPath: configuration.keysDirectory).appendingPathComponent(
+            "\(FleetEngineRole.driverSDKUser.shortName).json"
+        ).path
+        return BenchFleet(
+            drivers: drivers, trustedAccounts: server.keyRing.publishedAccounts, driverKeyFile: keyFile,
+            sessionsExpireAt: expiresAt)
     }
 
     /// Writes `SESSION VEHICLE` lines, one per driver (mode 0600), for the wrk script.
@@ -75,14 +81,17 @@ struct BenchFleet {
         let fixtures = CompetitorFixtures(
             keyFile: driverKeyFile,
             accounts: drivers.map { .init(username: $0.username, role: "driver") },
-            sessions: drivers.map { .init(tokenHash: SecretToken.hash($0.sessionToken), username: $0.username, expiresAt: sessionsExpireAt) },
+            sessions: drivers.map {
+                .init(tokenHash: SecretToken.hash($0.sessionToken), username: $0.username, expiresAt: sessionsExpireAt)
+            },
             assignments: drivers.map { .init(username: $0.username, kind: "vehicle", id: $0.vehicleID) }
         )
         try Self.writeSecret(try JSONEncoder().encode(fixtures), to: path)
     }
 
     private static func writeSecret(_ data: Data, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600])
+        else {
             throw CommandFailure("cannot write \(path)")
         }
     }

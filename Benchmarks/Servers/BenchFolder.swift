@@ -5,9 +5,12 @@ import Foundation
 enum BenchFolder {
     /// Creates the folder and returns its path; remove it with ``remove(_:)`` when done.
     static func create() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-bench-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fleetauth-bench-\(UUID().uuidString)"
+        ).path
         // Its owner's only: servers keep keys and password hashes in it.
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return folder
     }
 

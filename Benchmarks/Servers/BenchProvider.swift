@@ -14,11 +14,14 @@ enum BenchProvider {
     /// Deletes `provider`'s vehicles and trips from `store` (a PostgreSQL database keeps them
     /// otherwise), then closes `database`; a failure to delete is only logged, as the
     /// measurements stand.
-    static func remove(_ provider: String, from store: SQLFleetStore, thenClose database: FleetDatabase, logger: Logger) async {
+    static func remove(_ provider: String, from store: SQLFleetStore, thenClose database: FleetDatabase, logger: Logger)
+        async
+    {
         do {
             try await store.removeAll(provider: provider)
         } catch {
-            logger.warning("could not delete the benchmark's vehicles", metadata: ["provider": "\(provider)", "error": "\(error)"])
+            logger.warning(
+                "could not delete the benchmark's vehicles", metadata: ["provider": "\(provider)", "error": "\(error)"])
         }
         await database.shutdown()
     }

@@ -7,9 +7,13 @@ import Foundation
 enum BenchmarkFiles {
     /// The path of `Benchmarks/<relativePath>`, or a failure that says where it was looked for.
     static func path(_ relativePath: String) throws -> String {
-        let candidates = searchRoots().map { $0.appendingPathComponent("Benchmarks").appendingPathComponent(relativePath).path }
+        let candidates = searchRoots().map {
+            $0.appendingPathComponent("Benchmarks").appendingPathComponent(relativePath).path
+        }
         if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) { return found }
-        throw CommandFailure("cannot find Benchmarks/\(relativePath) (looked in \(candidates.joined(separator: ", "))); run from the repository's root")
+        throw CommandFailure(
+            "cannot find Benchmarks/\(relativePath) (looked in \(candidates.joined(separator: ", "))); run from the repository's root"
+        )
     }
 
     /// The current directory, then the folders above the executable's (the repository root

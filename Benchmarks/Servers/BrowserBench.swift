@@ -9,12 +9,17 @@ import TokenServer
 /// measurement ends.
 enum BrowserBench {
     /// Runs `body` with the servers and a browser session whose scripts may take a minute.
-    static func withFleetAndBrowser<Result>(_ body: (LocalFleet, WebDriverSession) async throws -> Result) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-bench-browser-\(UUID().uuidString)").path
+    static func withFleetAndBrowser<Result>(_ body: (LocalFleet, WebDriverSession) async throws -> Result) async throws
+        -> Result
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fleetauth-bench-browser-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
         let servers = try await LocalFleet.start(
-            dataDirectory: folder, project: "bench-project", options: TokenServerOptions(servesExamples: true), keyless: false, logger: logger)
+            dataDirectory: folder, project: "bench-project", options: TokenServerOptions(servesExamples: true),
+            keyless: false, logger: logger)
         let chromium: HeadlessChromium
         do {
             chromium = try await HeadlessChromium.start()

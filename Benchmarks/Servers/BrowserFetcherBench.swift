@@ -14,7 +14,8 @@ import TokenServer
 struct BrowserFetcherBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browser-fetcher",
-        abstract: "The browser module's cached authTokenFetcher call in headless Chromium, beside a bare cached async lookup."
+        abstract:
+            "The browser module's cached authTokenFetcher call in headless Chromium, beside a bare cached async lookup."
     )
 
     @Option(help: "Cached calls per round.")
@@ -53,7 +54,9 @@ struct BrowserFetcherBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard calls >= 100, rounds >= 1 else { throw ValidationError("--calls must be at least 100 and --rounds at least 1") }
+        guard calls >= 100, rounds >= 1 else {
+            throw ValidationError("--calls must be at least 100 and --rounds at least 1")
+        }
         let report = try await BrowserBench.withFleetAndBrowser { servers, browser in
             try await measure(in: browser, page: "http://127.0.0.1:\(await servers.tokenServerPort)/examples/")
         }
@@ -66,7 +69,8 @@ struct BrowserFetcherBench: AsyncParsableCommand {
 
     private func measure(in browser: WebDriverSession, page: String) async throws -> Report {
         try await browser.navigate(to: page)
-        let browserVersion = try await browser.run("return navigator.userAgent.match(/Chrome\\/[\\d.]+/)?.[0] ?? navigator.userAgent;", as: String.self)
+        let browserVersion = try await browser.run(
+            "return navigator.userAgent.match(/Chrome\\/[\\d.]+/)?.[0] ?? navigator.userAgent;", as: String.self)
         var measured: [Round] = []
         for round in 1...rounds {
             measured.append(try await browser.run(Self.script, [calls], as: Round.self))

@@ -1,8 +1,8 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthCodecs
 import FleetTokens
 import Foundation
-import FleetAuthCodecs
 import ServerHTTP
 
 /// `fleetauth-bench codecs`: each hand-written codec on the token path beside the library code
@@ -13,7 +13,8 @@ import ServerHTTP
 struct CodecBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codecs",
-        abstract: "Hand-written codecs (base64url, claims JSON) against Foundation's, on the same token; a release build fails when one is slower than the library it replaces."
+        abstract:
+            "Hand-written codecs (base64url, claims JSON) against Foundation's, on the same token; a release build fails when one is slower than the library it replaces."
     )
 
     @Option(help: "Rounds to interleave (medians are reported).")
@@ -45,7 +46,9 @@ struct CodecBench: ParsableCommand {
         let key = try ServiceAccountKey.generate(projectID: "bench-project", role: .driverSDKUser)
         let token = try TokenMinter(key: key).mint(.driver(vehicleID: "vehicle-42")).token
         let segments = token.split(separator: ".")
-        guard segments.count == 3, let payload = Base64URL.decode(segments[1]), let signature = Base64URL.decode(segments[2]) else {
+        guard segments.count == 3, let payload = Base64URL.decode(segments[1]),
+            let signature = Base64URL.decode(segments[2])
+        else {
             throw CommandFailure("the minted token is not three base64url segments")
         }
         let claims = try JSONDecoder().decode(FleetEngineClaims.self, from: payload)
@@ -55,16 +58,23 @@ struct CodecBench: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let pairs = [
-            Pair(codec: "base64url encode (signature, 256 bytes)",
-                 own: { consume(Base64URL.encode(signature)) }, library: { consume(Self.foundationEncode(signature)) }),
-            Pair(codec: "base64url decode (claims segment)",
-                 own: { consume(Base64URL.decode(segments[1])) }, library: { consume(Self.foundationDecode(segments[1])) }),
-            Pair(codec: "claims read (JSONCursor)",
-                 own: { consume(try ClaimsPayload(json: payload)) }, library: { consume(try decoder.decode(FleetEngineClaims.self, from: payload)) }),
-            Pair(codec: "claims write (by hand)",
-                 own: { consume(claims.jsonBytes) }, library: { consume(try encoder.encode(claims)) }),
-            Pair(codec: "JSON string (the token, JSONString)",
-                 own: { consume(Self.jsonString(token)) }, library: { consume(try encoder.encode(token)) }),
+            Pair(
+                codec: "base64url encode (signature, 256 bytes)",
+                own: { consume(Base64URL.encode(signature)) }, library: { consume(Self.foundationEncode(signature)) }),
+            Pair(
+                codec: "base64url decode (claims segment)",
+                own: { consume(Base64URL.decode(segments[1])) },
+                library: { consume(Self.foundationDecode(segments[1])) }),
+            Pair(
+                codec: "claims read (JSONCursor)",
+                own: { consume(try ClaimsPayload(json: payload)) },
+                library: { consume(try decoder.decode(FleetEngineClaims.self, from: payload)) }),
+            Pair(
+                codec: "claims write (by hand)",
+                own: { consume(claims.jsonBytes) }, library: { consume(try encoder.encode(claims)) }),
+            Pair(
+                codec: "JSON string (the token, JSONString)",
+                own: { consume(Self.jsonString(token)) }, library: { consume(try encoder.encode(token)) }),
         ]
         var own = Array(repeating: [Double](), count: pairs.count)
         var library = own
@@ -84,28 +94,34 @@ struct CodecBench: ParsableCommand {
         } else {
             print("codec                                         own/s     library/s   own ÷ library")
             for row in rows {
-                print(row.codec.padding(toLength: 40, withPad: " ", startingAt: 0)
-                    + String(format: "%12.0f  %12.0f   %5.2fx  %@", row.ownPerSecond, row.libraryPerSecond, row.speedup, row.speedup >= 1 ? "pays" : "DOES NOT PAY"))
+                print(
+                    row.codec.padding(toLength: 40, withPad: " ", startingAt: 0)
+                        + String(
+                            format: "%12.0f  %12.0f   %5.2fx  %@", row.ownPerSecond, row.libraryPerSecond, row.speedup,
+                            row.speedup >= 1 ? "pays" : "DOES NOT PAY"))
             }
         }
         // The promise each hand-written codec keeps its place by: it beats the library it stands
         // in for, in the same run. Only optimized code can keep it (the quick CI run is a debug
         // build, where the library's optimized code wins), so only a release build checks it.
         #if !DEBUG
-        let unpaid = rows.filter { $0.speedup < 1 }.map(\.codec)
-        guard unpaid.isEmpty else { throw CommandFailure("slower than the library it replaces: \(unpaid.joined(separator: ", "))") }
+            let unpaid = rows.filter { $0.speedup < 1 }.map(\.codec)
+            guard unpaid.isEmpty else {
+                throw CommandFailure("slower than the library it replaces: \(unpaid.joined(separator: ", "))")
+            }
         #endif
     }
 
     /// Both ways of each codec give the same result on this token, or the comparison is void.
     private func check(payload: Data, segment: Substring, signature: Data, claims: FleetEngineClaims) throws {
         guard Base64URL.encode(signature) == Self.foundationEncode(signature),
-              Base64URL.decode(segment) == Self.foundationDecode(segment),
-              let read = try? ClaimsPayload(json: payload),
-              read.iss == claims.issuer, read.sub == claims.subject, read.audiences == [claims.audience],
-              read.iat == claims.issuedAt, read.exp == claims.expiresAt, read.authorization == claims.authorization,
-              try JSONDecoder().decode(FleetEngineClaims.self, from: Data(claims.jsonBytes)) == claims,
-              try JSONDecoder().decode(String.self, from: Data(Self.jsonString(signature.base64EncodedString()))) == signature.base64EncodedString()
+            Base64URL.decode(segment) == Self.foundationDecode(segment),
+            let read = try? ClaimsPayload(json: payload),
+            read.iss == claims.issuer, read.sub == claims.subject, read.audiences == [claims.audience],
+            read.iat == claims.issuedAt, read.exp == claims.expiresAt, read.authorization == claims.authorization,
+            try JSONDecoder().decode(FleetEngineClaims.self, from: Data(claims.jsonBytes)) == claims,
+            try JSONDecoder().decode(String.self, from: Data(Self.jsonString(signature.base64EncodedString())))
+                == signature.base64EncodedString()
         else { throw CommandFailure("a hand-written codec and the library disagree on the bench's token") }
     }
 

@@ -17,7 +17,8 @@ import NIOPosix
 struct ConsoleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "console",
-        abstract: "The console: location updates/s with and without a page streaming the map; the map's drawing of a large fleet."
+        abstract:
+            "The console: location updates/s with and without a page streaming the map; the map's drawing of a large fleet."
     )
 
     @Option(help: "Vehicles in the fleet, spread over 45 × 45 km, each drawn on the map.")
@@ -60,7 +61,9 @@ struct ConsoleBench: AsyncParsableCommand {
         let failedUpdates: Int
 
         var text: String {
-            func rates(_ values: [Double]) -> String { values.map { String(format: "%.0f", $0) }.joined(separator: ", ") }
+            func rates(_ values: [Double]) -> String {
+                values.map { String(format: "%.0f", $0) }.joined(separator: ", ")
+            }
             return """
                 console (\(vehicles) vehicles, \(reporters) reporting over \(connections) connections; medians of \(withPage.count) rounds)
                   updates/s, no console page:      \(rates(withoutPage))
@@ -75,7 +78,8 @@ struct ConsoleBench: AsyncParsableCommand {
 
     func validate() throws {
         guard vehicles >= reporters, reporters >= connections, connections >= 1, seconds >= 1, rounds >= 1 else {
-            throw ValidationError("need --vehicles ≥ --reporters ≥ --connections ≥ 1, and --seconds and --rounds at least 1")
+            throw ValidationError(
+                "need --vehicles ≥ --reporters ≥ --connections ≥ 1, and --seconds and --rounds at least 1")
         }
     }
 
@@ -99,7 +103,8 @@ struct ConsoleBench: AsyncParsableCommand {
         let port = await servers.fleetEnginePort
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
-            let report = try await measure(project: project, port: port, serverKey: serverKey, driverKey: driverKey, browser, on: group)
+            let report = try await measure(
+                project: project, port: port, serverKey: serverKey, driverKey: driverKey, browser, on: group)
             try? await group.shutdownGracefully()
             return report
         } catch {
@@ -109,9 +114,11 @@ struct ConsoleBench: AsyncParsableCommand {
     }
 
     private func measure(
-        project: String, port: Int, serverKey: ServiceAccountKey, driverKey: ServiceAccountKey, _ browser: WebDriverSession, on group: any EventLoopGroup
+        project: String, port: Int, serverKey: ServiceAccountKey, driverKey: ServiceAccountKey,
+        _ browser: WebDriverSession, on group: any EventLoopGroup
     ) async throws -> Report {
-        try await createFleet(project: project, port: port, token: try TokenMinter(key: serverKey).mint(.server).token, on: group)
+        try await createFleet(
+            project: project, port: port, token: try TokenMinter(key: serverKey).mint(.server).token, on: group)
         let driverMinter = try TokenMinter(key: driverKey, defaultLifetime: .seconds(3600))
         let tokens = try (0..<reporters).map { try driverMinter.mint(.driver(vehicleID: Self.vehicleID($0))).token }
 
@@ -120,18 +127,23 @@ struct ConsoleBench: AsyncParsableCommand {
         var browserShares: [Double?] = []
         for round in 1...rounds {
             try await browser.navigate(to: "about:blank")
-            let (quiet, quietFailed) = try await updates(project: project, port: port, tokens: tokens, round: 2 * round, on: group)
+            let (quiet, quietFailed) = try await updates(
+                project: project, port: port, tokens: tokens, round: 2 * round, on: group)
             withoutPage.append(quiet)
             try await browser.navigate(to: console)
             let drawn = try await waitForMap(in: browser)
             draws.append(drawn.milliseconds)
             marks = drawn.marks
             let browserBefore = ProcessGroupCPU.seconds(ofProcessesNamed: "chrom")
-            let (streamed, streamedFailed) = try await updates(project: project, port: port, tokens: tokens, round: 2 * round + 1, on: group)
-            browserShares.append(ProcessGroupCPU.seconds(ofProcessesNamed: "chrom").flatMap { after in
-                browserBefore.map { (after - $0) / Double(seconds + 1) }
-            })
-            guard try await browser.run("return document.getElementById('live').textContent;", as: String.self) == "live" else {
+            let (streamed, streamedFailed) = try await updates(
+                project: project, port: port, tokens: tokens, round: 2 * round + 1, on: group)
+            browserShares.append(
+                ProcessGroupCPU.seconds(ofProcessesNamed: "chrom").flatMap { after in
+                    browserBefore.map { (after - $0) / Double(seconds + 1) }
+                })
+            guard
+                try await browser.run("return document.getElementById('live').textContent;", as: String.self) == "live"
+            else {
                 throw CommandFailure("the console page stopped streaming during the run")
             }
             withPage.append(streamed)
@@ -140,8 +152,10 @@ struct ConsoleBench: AsyncParsableCommand {
         }
         let ratios = zip(withPage, withoutPage).map { $0 / $1 }
         return Report(
-            vehicles: vehicles, reporters: reporters, connections: connections, withoutPage: withoutPage, withPage: withPage,
-            ratios: ratios, medianRatio: Throughput.median(ratios), browserCPUShare: browserShares, mapDrawMilliseconds: draws,
+            vehicles: vehicles, reporters: reporters, connections: connections, withoutPage: withoutPage,
+            withPage: withPage,
+            ratios: ratios, medianRatio: Throughput.median(ratios), browserCPUShare: browserShares,
+            mapDrawMilliseconds: draws,
             medianMapDrawMilliseconds: Throughput.median(draws), marksDrawn: marks, failedUpdates: failed)
     }
 
@@ -151,31 +165,45 @@ struct ConsoleBench: AsyncParsableCommand {
     private func createFleet(project: String, port: Int, token: String, on group: any EventLoopGroup) async throws {
         let creators = (1...8).last { vehicles.isMultiple(of: $0) } ?? 1
         let tally = try await HTTPLoad.run(
-            host: "127.0.0.1", port: port, connections: creators, duration: .seconds(600), requestsPerConnection: vehicles / creators, on: group
+            host: "127.0.0.1", port: port, connections: creators, duration: .seconds(600),
+            requestsPerConnection: vehicles / creators, on: group
         ) { connection, n in
             let index = connection + n * creators
             // A fixed scatter: the same fleet every run.
             let latitude = 52.32 + Double((index * 7_919) % 10_000) / 10_000 * 0.405
             let longitude = 13.08 + Double((index * 104_729) % 10_000) / 10_000 * 0.66
-            let body = ByteBuffer(string: #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"},"lastLocation":{"location":{"latitude":\#(latitude),"longitude":\#(longitude)}}}"#)
+            let body = ByteBuffer(
+                string:
+                    #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"},"lastLocation":{"location":{"latitude":\#(latitude),"longitude":\#(longitude)}}}"#
+            )
             let uri = "/v1/providers/\(project)/vehicles?vehicleId=\(Self.vehicleID(index))"
-            return HTTPLoad.Request(head: FleetEngineBench.head(.POST, uri, token: token, length: body.readableBytes), body: body)
+            return HTTPLoad.Request(
+                head: FleetEngineBench.head(.POST, uri, token: token, length: body.readableBytes), body: body)
         }
-        guard tally.succeeded == vehicles else { throw CommandFailure("created \(tally.succeeded) of \(vehicles) vehicles (\(tally.firstFailure ?? "?"))") }
+        guard tally.succeeded == vehicles else {
+            throw CommandFailure("created \(tally.succeeded) of \(vehicles) vehicles (\(tally.firstFailure ?? "?"))")
+        }
     }
 
     /// One run of location updates after a 1 s warm-up: updates/s acknowledged, and failures.
-    private func updates(project: String, port: Int, tokens: [String], round: Int, on group: any EventLoopGroup) async throws -> (Double, Int) {
+    private func updates(project: String, port: Int, tokens: [String], round: Int, on group: any EventLoopGroup)
+        async throws -> (Double, Int)
+    {
         let connections = connections, reporters = reporters
         func load(_ seconds: Int) async throws -> HTTPLoad.Tally {
-            try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(Int64(seconds)), on: group) { connection, n in
+            try await HTTPLoad.run(
+                host: "127.0.0.1", port: port, connections: connections, duration: .seconds(Int64(seconds)), on: group
+            ) { connection, n in
                 // Each connection moves its own vehicles, one after another, each update a metre
                 // north (at this rate, 60 km/h or so).
                 let index = (connection + n * connections) % reporters
                 let latitude = 52.4 + Double(round) / 100 + Double(n * connections / reporters) * 9e-6
-                let body = ByteBuffer(string: #"{"lastLocation":{"location":{"latitude":\#(latitude),"longitude":13.4}}}"#)
+                let body = ByteBuffer(
+                    string: #"{"lastLocation":{"location":{"latitude":\#(latitude),"longitude":13.4}}}"#)
                 let uri = "/v1/providers/\(project)/vehicles/\(Self.vehicleID(index))?updateMask=lastLocation"
-                return HTTPLoad.Request(head: FleetEngineBench.head(.PUT, uri, token: tokens[index], length: body.readableBytes), body: body)
+                return HTTPLoad.Request(
+                    head: FleetEngineBench.head(.PUT, uri, token: tokens[index], length: body.readableBytes), body: body
+                )
             }
         }
         _ = try await load(1)

@@ -20,7 +20,8 @@ import ServerStorage
 struct DeliveryScaleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliveries",
-        abstract: "Local Fleet Engine deliveries: ListTasks and GetTaskTrackingInfo latency by number of tasks; BatchCreateTasks tasks/s."
+        abstract:
+            "Local Fleet Engine deliveries: ListTasks and GetTaskTrackingInfo latency by number of tasks; BatchCreateTasks tasks/s."
     )
 
     @Option(parsing: .upToNextOption, help: "Numbers of tasks; the first is the reference.")
@@ -61,7 +62,9 @@ struct DeliveryScaleBench: AsyncParsableCommand {
 
     func validate() throws {
         guard sizes.count >= 2, sizes.allSatisfy({ $0 >= Self.tasksPerVehicle }), calls >= 1, batches >= 1 else {
-            throw ValidationError("give at least two --sizes of at least \(Self.tasksPerVehicle) tasks, and --calls and --batches of at least 1")
+            throw ValidationError(
+                "give at least two --sizes of at least \(Self.tasksPerVehicle) tasks, and --calls and --batches of at least 1"
+            )
         }
     }
 
@@ -76,8 +79,10 @@ struct DeliveryScaleBench: AsyncParsableCommand {
             for engine in engines { await engine.stop() }
             let report = Report(
                 sizes: zip(sizes, reads).map {
-                    SizeReport(tasks: $0, listByVehicleMilliseconds: $1.vehicle, listByTrackingIDMilliseconds: $1.tracking,
-                               listByStateMilliseconds: $1.state, trackingInfoMilliseconds: $1.info, listVehiclesByAttributeMilliseconds: $1.attribute)
+                    SizeReport(
+                        tasks: $0, listByVehicleMilliseconds: $1.vehicle, listByTrackingIDMilliseconds: $1.tracking,
+                        listByStateMilliseconds: $1.state, trackingInfoMilliseconds: $1.info,
+                        listVehiclesByAttributeMilliseconds: $1.attribute)
                 },
                 listByVehicleRatio: reads[reads.count - 1].vehicle / reads[0].vehicle,
                 listByTrackingIDRatio: reads[reads.count - 1].tracking / reads[0].tracking,
@@ -106,27 +111,38 @@ struct DeliveryScaleBench: AsyncParsableCommand {
             let project = BenchProvider.named("bench-deliveries")
             let serverKey = try ServiceAccountKey.generate(projectID: project, role: .deliverySuperUser)
             let folder = try BenchFolder.create()
-            let (database, lock) = try await EngineDatabase.open(dataDirectory: folder, databaseURL: nil, logger: logger)
+            let (database, lock) = try await EngineDatabase.open(
+                dataDirectory: folder, databaseURL: nil, logger: logger)
             try await DeliveryScaleBench.fill(SQLFleetStore(database: database), project: project, tasks: tasks)
             let engine = try await RunningService.start(logger: logger) { onStarted in
                 LocalFleetEngine(
-                    configuration: .init(projectID: project, trustedAccounts: [TrustedServiceAccount(key: serverKey, role: .deliverySuperUser)],
-                                         port: 0, grpcPort: nil, onStarted: onStarted),
+                    configuration: .init(
+                        projectID: project,
+                        trustedAccounts: [TrustedServiceAccount(key: serverKey, role: .deliverySuperUser)],
+                        port: 0, grpcPort: nil, onStarted: onStarted),
                     store: SQLFleetStore(database: database), logger: logger)
             }
             return DeliveryEngine(
-                tasks: tasks, project: project, serverToken: try TokenMinter(key: serverKey).mint(.deliveryServer).token, folder: folder,
+                tasks: tasks, project: project,
+                serverToken: try TokenMinter(key: serverKey).mint(.deliveryServer).token, folder: folder,
                 engine: engine, database: database, lock: lock)
         }
 
         /// `method path` with the server token; the milliseconds it took and the answer.
-        func call(_ method: String, _ path: String, body: String = "") async throws -> (milliseconds: Double, response: RawHTTP.Response) {
-            let head = ["\(method) /v1/providers/\(project)\(path) HTTP/1.1", "Host: 127.0.0.1", "Authorization: Bearer \(serverToken)",
-                        "Content-Type: application/json", "Content-Length: \(body.utf8.count)", "Connection: close"]
+        func call(_ method: String, _ path: String, body: String = "") async throws -> (
+            milliseconds: Double, response: RawHTTP.Response
+        ) {
+            let head = [
+                "\(method) /v1/providers/\(project)\(path) HTTP/1.1", "Host: 127.0.0.1",
+                "Authorization: Bearer \(serverToken)",
+                "Content-Type: application/json", "Content-Length: \(body.utf8.count)", "Connection: close",
+            ]
             let started = ContinuousClock.now
             let response = try await RawHTTP.exchange(port: engine.port, head: head, body: body)
             let elapsed = ContinuousClock.now - started
-            guard response.status == 200 else { throw CommandFailure("\(method) \(path): \(response.status) \(response.body.prefix(200))") }
+            guard response.status == 200 else {
+                throw CommandFailure("\(method) \(path): \(response.status) \(response.body.prefix(200))")
+            }
             return (elapsed.seconds * 1000, response)
         }
 
@@ -141,38 +157,56 @@ struct DeliveryScaleBench: AsyncParsableCommand {
     /// For each size, the median milliseconds of each read; the sizes take turns call by call,
     /// so that a drift in the machine's speed touches them alike. Each call names a vehicle or
     /// shipment of its own, spread over the whole size.
-    private func measureReads(of engines: [DeliveryEngine]) async throws -> [(vehicle: Double, tracking: Double, state: Double, info: Double, attribute: Double)] {
-        var byVehicle = [[Double]](repeating: [], count: engines.count), byTracking = byVehicle, byState = byVehicle, info = byVehicle
+    private func measureReads(of engines: [DeliveryEngine]) async throws -> [(
+        vehicle: Double, tracking: Double, state: Double, info: Double, attribute: Double
+    )] {
+        var byVehicle = [[Double]](repeating: [], count: engines.count), byTracking = byVehicle, byState = byVehicle,
+            info = byVehicle
         var byAttribute = byVehicle
         for index in 0..<calls {
             for (turn, engine) in engines.enumerated() {
                 let vehicle = index * 7919 % (engine.tasks / Self.tasksPerVehicle)
                 let shipment = index * 104_729 % (engine.tasks / 2)
-                let listed = try await engine.call("GET", "/tasks?filter=delivery_vehicle_id%3D%22\(Self.vehicleID(vehicle))%22&pageSize=100")
+                let listed = try await engine.call(
+                    "GET", "/tasks?filter=delivery_vehicle_id%3D%22\(Self.vehicleID(vehicle))%22&pageSize=100")
                 guard listed.response.body.components(separatedBy: "\"name\"").count - 1 == Self.tasksPerVehicle else {
-                    throw CommandFailure("ListTasks of \(Self.vehicleID(vehicle)) did not list its \(Self.tasksPerVehicle) tasks")
+                    throw CommandFailure(
+                        "ListTasks of \(Self.vehicleID(vehicle)) did not list its \(Self.tasksPerVehicle) tasks")
                 }
                 byVehicle[turn].append(listed.milliseconds)
-                byTracking[turn].append(try await engine.call("GET", "/tasks?filter=tracking_id%3D\(Self.trackingID(shipment))").milliseconds)
-                info[turn].append(try await engine.call("GET", "/taskTrackingInfo/\(Self.trackingID(shipment))").milliseconds)
-                byState[turn].append(try await engine.call("GET", "/tasks?filter=state%3DOPEN&pageSize=100").milliseconds)
-                byAttribute[turn].append(try await engine.call("GET", "/deliveryVehicles?filter=attributes.zone%3D\(index % 10)&pageSize=100").milliseconds)
+                byTracking[turn].append(
+                    try await engine.call("GET", "/tasks?filter=tracking_id%3D\(Self.trackingID(shipment))")
+                        .milliseconds)
+                info[turn].append(
+                    try await engine.call("GET", "/taskTrackingInfo/\(Self.trackingID(shipment))").milliseconds)
+                byState[turn].append(
+                    try await engine.call("GET", "/tasks?filter=state%3DOPEN&pageSize=100").milliseconds)
+                byAttribute[turn].append(
+                    try await engine.call(
+                        "GET", "/deliveryVehicles?filter=attributes.zone%3D\(index % 10)&pageSize=100"
+                    ).milliseconds)
             }
         }
         return engines.indices.map {
-            (Throughput.median(byVehicle[$0]), Throughput.median(byTracking[$0]), Throughput.median(byState[$0]), Throughput.median(info[$0]),
-             Throughput.median(byAttribute[$0]))
+            (
+                Throughput.median(byVehicle[$0]), Throughput.median(byTracking[$0]), Throughput.median(byState[$0]),
+                Throughput.median(info[$0]),
+                Throughput.median(byAttribute[$0])
+            )
         }
     }
 
     /// Tasks per second of `batches` BatchCreateTasks calls of ``batchSize`` new tasks each,
     /// one after another, each answered once saved.
     private func measureBatches(on engine: DeliveryEngine) async throws -> Double {
-        let task = #"{"type":"DELIVERY","state":"OPEN","trackingId":"batch","taskDuration":"60s","plannedLocation":{"point":{"latitude":52.5,"longitude":13.4}}}"#
+        let task =
+            #"{"type":"DELIVERY","state":"OPEN","trackingId":"batch","taskDuration":"60s","plannedLocation":{"point":{"latitude":52.5,"longitude":13.4}}}"#
         var elapsed = 0.0
         for batch in 0..<batches {
             let requests = (0..<Self.batchSize).map { #"{"taskId":"batch-\#(batch)-\#($0)","task":\#(task)}"# }
-            elapsed += try await engine.call("POST", "/tasks:batchCreate", body: #"{"requests":[\#(requests.joined(separator: ","))]}"#).milliseconds
+            elapsed += try await engine.call(
+                "POST", "/tasks:batchCreate", body: #"{"requests":[\#(requests.joined(separator: ","))]}"#
+            ).milliseconds
         }
         return Double(batches * Self.batchSize) / (elapsed / 1000)
     }
@@ -183,33 +217,46 @@ struct DeliveryScaleBench: AsyncParsableCommand {
         var records: [FleetRecord] = []
         for vehicle in 0..<(tasks / tasksPerVehicle) {
             let ids = (0..<tasksPerVehicle).map { "task-\(vehicle)-\($0)" }
-            let place = LatLng.with { $0.latitude = 52.3 + Double(vehicle % 400) / 1000; $0.longitude = 13.1 + Double(vehicle / 400 % 400) / 1000 }
-            for (offset, id) in ids.enumerated() {
-                records.append(.task(id: id, DeliveryTask.with { task in
-                    task.name = "providers/\(project)/tasks/\(id)"
-                    task.type = offset.isMultiple(of: 2) ? .pickup : .delivery
-                    task.state = .open
-                    task.trackingID = trackingID((vehicle * tasksPerVehicle + offset) / 2)
-                    task.deliveryVehicleID = vehicleID(vehicle)
-                    task.taskDuration = .with { $0.seconds = 120 }
-                    task.plannedLocation = .with { $0.point = place }
-                }))
+            let place = LatLng.with {
+                $0.latitude = 52.3 + Double(vehicle % 400) / 1000;
+                $0.longitude = 13.1 + Double(vehicle / 400 % 400) / 1000
             }
-            records.append(.deliveryVehicle(id: vehicleID(vehicle), DeliveryVehicle.with { van in
-                van.name = "providers/\(project)/deliveryVehicles/\(vehicleID(vehicle))"
-                van.type = .auto
-                van.lastLocation = .with { $0.location = place }
-                van.attributes = [.with { $0.key = "zone"; $0.stringValue = String(vehicle % 10) }]
-                van.remainingVehicleJourneySegments = stride(from: 0, to: ids.count, by: 2).map { first in
-                    .with { segment in
-                        segment.stop = .with { stop in
-                            stop.state = first == 0 ? .enroute : .new
-                            stop.plannedLocation = .with { $0.point = place }
-                            stop.tasks = ids[first..<first + 2].map { id in .with { $0.taskID = id } }
+            for (offset, id) in ids.enumerated() {
+                records.append(
+                    .task(
+                        id: id,
+                        DeliveryTask.with { task in
+                            task.name = "providers/\(project)/tasks/\(id)"
+                            task.type = offset.isMultiple(of: 2) ? .pickup : .delivery
+                            task.state = .open
+                            task.trackingID = trackingID((vehicle * tasksPerVehicle + offset) / 2)
+                            task.deliveryVehicleID = vehicleID(vehicle)
+                            task.taskDuration = .with { $0.seconds = 120 }
+                            task.plannedLocation = .with { $0.point = place }
+                        }))
+            }
+            records.append(
+                .deliveryVehicle(
+                    id: vehicleID(vehicle),
+                    DeliveryVehicle.with { van in
+                        van.name = "providers/\(project)/deliveryVehicles/\(vehicleID(vehicle))"
+                        van.type = .auto
+                        van.lastLocation = .with { $0.location = place }
+                        van.attributes = [
+                            .with {
+                                $0.key = "zone"; $0.stringValue = String(vehicle % 10)
+                            }
+                        ]
+                        van.remainingVehicleJourneySegments = stride(from: 0, to: ids.count, by: 2).map { first in
+                            .with { segment in
+                                segment.stop = .with { stop in
+                                    stop.state = first == 0 ? .enroute : .new
+                                    stop.plannedLocation = .with { $0.point = place }
+                                    stop.tasks = ids[first..<first + 2].map { id in .with { $0.taskID = id } }
+                                }
+                            }
                         }
-                    }
-                }
-            }))
+                    }))
             if records.count >= 4096 {
                 try await store.save(records, provider: project)
                 records.removeAll(keepingCapacity: true)
@@ -228,14 +275,17 @@ struct DeliveryScaleBench: AsyncParsableCommand {
             "| ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for size in report.sizes {
-            lines.append("| \(size.tasks) | \(format(size.listByVehicleMilliseconds)) | \(format(size.listByTrackingIDMilliseconds)) | "
-                + "\(format(size.listByStateMilliseconds)) | \(format(size.trackingInfoMilliseconds)) | \(format(size.listVehiclesByAttributeMilliseconds)) |")
+            lines.append(
+                "| \(size.tasks) | \(format(size.listByVehicleMilliseconds)) | \(format(size.listByTrackingIDMilliseconds)) | "
+                    + "\(format(size.listByStateMilliseconds)) | \(format(size.trackingInfoMilliseconds)) | \(format(size.listVehiclesByAttributeMilliseconds)) |"
+            )
         }
         lines.append("")
-        lines.append("largest / first: ListTasks by vehicle \(format(report.listByVehicleRatio))×, by tracking id \(format(report.listByTrackingIDRatio))×, "
-            + "by state \(format(report.listByStateRatio))×, GetTaskTrackingInfo \(format(report.trackingInfoRatio))×, "
-            + "ListDeliveryVehicles by attribute \(format(report.listVehiclesByAttributeRatio))× (targets ≤ 1.5); "
-            + "BatchCreateTasks of \(batchSize): \(format(report.batchCreateTasksPerSecond, 0)) tasks/s")
+        lines.append(
+            "largest / first: ListTasks by vehicle \(format(report.listByVehicleRatio))×, by tracking id \(format(report.listByTrackingIDRatio))×, "
+                + "by state \(format(report.listByStateRatio))×, GetTaskTrackingInfo \(format(report.trackingInfoRatio))×, "
+                + "ListDeliveryVehicles by attribute \(format(report.listVehiclesByAttributeRatio))× (targets ≤ 1.5); "
+                + "BatchCreateTasks of \(batchSize): \(format(report.batchCreateTasksPerSecond, 0)) tasks/s")
         return lines.joined(separator: "\n")
     }
 }

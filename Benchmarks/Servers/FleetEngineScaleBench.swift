@@ -21,7 +21,8 @@ import SwiftProtobuf
 struct FleetEngineScaleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet-engine-scale",
-        abstract: "Local Fleet Engine at city scale: read latency, update rate, start-up and memory per vehicle by fleet size."
+        abstract:
+            "Local Fleet Engine at city scale: read latency, update rate, start-up and memory per vehicle by fleet size."
     )
 
     @Option(parsing: .upToNextOption, help: "Fleet sizes; the first is the reference.")
@@ -33,7 +34,10 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     @Option(help: "Seconds of each run of location updates.")
     var seconds = 5
 
-    @Option(help: "Rounds of location updates, each size once per round (every other round in the other order); medians are reported.")
+    @Option(
+        help:
+            "Rounds of location updates, each size once per round (every other round in the other order); medians are reported."
+    )
     var rounds = 4
 
     @Option(help: "Vehicles created through the gRPC door at each size, after the other measurements.")
@@ -85,11 +89,16 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard sizes.count >= 2, sizes.allSatisfy({ $0 >= Self.movingVehicles }), calls >= 1, seconds >= 1, rounds >= 1, creations >= 1 else {
-            throw ValidationError("give at least two --sizes of at least \(Self.movingVehicles) vehicles; --calls --seconds, --rounds and --creations at least 1")
+        guard sizes.count >= 2, sizes.allSatisfy({ $0 >= Self.movingVehicles }), calls >= 1, seconds >= 1, rounds >= 1,
+            creations >= 1
+        else {
+            throw ValidationError(
+                "give at least two --sizes of at least \(Self.movingVehicles) vehicles; --calls --seconds, --rounds and --creations at least 1"
+            )
         }
         guard FileManager.default.isExecutableFile(atPath: grpcCreate) else {
-            throw ValidationError("no gRPC vehicle creator at \(grpcCreate): build it with Benchmarks/grpc-cpp/build.sh")
+            throw ValidationError(
+                "no gRPC vehicle creator at \(grpcCreate): build it with Benchmarks/grpc-cpp/build.sh")
         }
     }
 
@@ -107,14 +116,16 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
                 if !json { FileHandle.standardError.write(Data("\(size) vehicles started\n".utf8)) }
             }
             let reads = try await measureReads(of: fleets)
-            var rates = [[Double]](repeating: [], count: fleets.count), failedUpdates = [Int](repeating: 0, count: fleets.count)
+            var rates = [[Double]](repeating: [], count: fleets.count),
+                failedUpdates = [Int](repeating: 0, count: fleets.count)
             for run in 1...rounds {
                 // Every other round in the other order, so that going first or last favours no size.
                 for index in run.isMultiple(of: 2) ? Array(fleets.indices.reversed()) : Array(fleets.indices) {
                     let fleet = fleets[index]
                     let updates = try await Wrk.run(
                         url: "http://127.0.0.1:\(fleet.engine.port)", connections: 100, threads: 1, seconds: seconds,
-                        script: "fleet-engine-updates.lua", arguments: [fleet.project, String(run), fleet.tokensFile, "1"], folder: fleet.folder)
+                        script: "fleet-engine-updates.lua",
+                        arguments: [fleet.project, String(run), fleet.tokensFile, "1"], folder: fleet.folder)
                     rates[index].append(Double(updates.succeeded) / updates.seconds)
                     failedUpdates[index] += updates.failed
                 }
@@ -124,14 +135,19 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
             var built: [SizeReport] = []
             for (index, fleet) in fleets.enumerated() {
                 let creation = try await GRPCVehicleCreation.run(
-                    program: grpcCreate, port: fleet.grpcPort, project: fleet.project, tokenFile: fleet.serverTokenFile, count: creations,
+                    program: grpcCreate, port: fleet.grpcPort, project: fleet.project, tokenFile: fleet.serverTokenFile,
+                    count: creations,
                     connections: 4, streams: 64, at: center)
-                built.append(SizeReport(
-                    vehicles: fleet.vehicles, startUpSeconds: fleet.startUp.seconds, engineResidentBytes: fleet.engineResidentBytes,
-                    getVehicleMilliseconds: reads[index].get, searchVehiclesMilliseconds: reads[index].search,
-                    listVehiclesMilliseconds: reads[index].list, searchMatches: reads[index].matches,
-                    updatesPerSecond: Throughput.median(rates[index]), updateRuns: rates[index], failedUpdates: failedUpdates[index],
-                    creationsPerSecond: Double(creation.succeeded) / creation.seconds, failedCreations: creation.failed))
+                built.append(
+                    SizeReport(
+                        vehicles: fleet.vehicles, startUpSeconds: fleet.startUp.seconds,
+                        engineResidentBytes: fleet.engineResidentBytes,
+                        getVehicleMilliseconds: reads[index].get, searchVehiclesMilliseconds: reads[index].search,
+                        listVehiclesMilliseconds: reads[index].list, searchMatches: reads[index].matches,
+                        updatesPerSecond: Throughput.median(rates[index]), updateRuns: rates[index],
+                        failedUpdates: failedUpdates[index],
+                        creationsPerSecond: Double(creation.succeeded) / creation.seconds,
+                        failedCreations: creation.failed))
             }
             reports = built
         } catch {
@@ -147,7 +163,8 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
             listRatio: largest.listVehiclesMilliseconds / reference.listVehiclesMilliseconds,
             getRatio: largest.getVehicleMilliseconds / reference.getVehicleMilliseconds,
             updateRatio: Throughput.median(updateRatios),
-            bytesPerVehicle: Double(largest.engineResidentBytes - reference.engineResidentBytes) / Double(largest.vehicles - reference.vehicles))
+            bytesPerVehicle: Double(largest.engineResidentBytes - reference.engineResidentBytes)
+                / Double(largest.vehicles - reference.vehicles))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -156,7 +173,8 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
             print(Self.table(report))
         }
         guard reports.allSatisfy({ $0.failedUpdates == 0 && $0.failedCreations == 0 && $0.searchMatches > 0 }) else {
-            throw CommandFailure("updates or creations failed, or a search found nothing: the run measured the wrong thing")
+            throw CommandFailure(
+                "updates or creations failed, or a search found nothing: the run measured the wrong thing")
         }
     }
 
@@ -183,20 +201,30 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
             let project = BenchProvider.named("bench-scale")
             let serverKey = try ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser)
             let driverKey = try ServiceAccountKey.generate(projectID: project, role: .driverSDKUser)
-            let accounts = [TrustedServiceAccount(key: serverKey, role: .serviceSuperUser), TrustedServiceAccount(key: driverKey, role: .driverSDKUser)]
+            let accounts = [
+                TrustedServiceAccount(key: serverKey, role: .serviceSuperUser),
+                TrustedServiceAccount(key: driverKey, role: .driverSDKUser),
+            ]
             let driverMinter = try TokenMinter(key: driverKey)
             let folder = try BenchFolder.create()
             let tokensFile = folder + "/driver-tokens"
-            let tokens = try (0..<FleetEngineScaleBench.movingVehicles).map { try driverMinter.mint(.driver(vehicleID: FleetEngineScaleBench.vehicleID($0))).token }
+            let tokens = try (0..<FleetEngineScaleBench.movingVehicles).map {
+                try driverMinter.mint(.driver(vehicleID: FleetEngineScaleBench.vehicleID($0))).token
+            }
             let serverToken = try TokenMinter(key: serverKey).mint(.server).token
             let serverTokenFile = folder + "/server-token"
             for (file, lines) in [(tokensFile, tokens), (serverTokenFile, [serverToken])] {
-                guard FileManager.default.createFile(atPath: file, contents: Data(lines.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+                guard
+                    FileManager.default.createFile(
+                        atPath: file, contents: Data(lines.joined(separator: "\n").utf8),
+                        attributes: [.posixPermissions: 0o600])
+                else {
                     BenchFolder.remove(folder)
                     throw CommandFailure("cannot write \(file)")
                 }
             }
-            let (database, lock) = try await EngineDatabase.open(dataDirectory: folder, databaseURL: nil, logger: logger)
+            let (database, lock) = try await EngineDatabase.open(
+                dataDirectory: folder, databaseURL: nil, logger: logger)
             let store = SQLFleetStore(database: database)
             try await FleetEngineScaleBench.fill(store, project: project, vehicles: vehicles)
 
@@ -205,14 +233,17 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
             let (grpcPorts, grpcStarted) = AsyncStream.makeStream(of: Int.self)
             let engine = try await RunningService.start(logger: logger) { onStarted in
                 LocalFleetEngine(
-                    configuration: .init(projectID: project, trustedAccounts: accounts, port: 0, grpcPort: 0, onStarted: onStarted,
-                                         onGRPCStarted: { grpcStarted.yield($0) }),
+                    configuration: .init(
+                        projectID: project, trustedAccounts: accounts, port: 0, grpcPort: 0, onStarted: onStarted,
+                        onGRPCStarted: { grpcStarted.yield($0) }),
                     store: store, logger: logger)
             }
             let startUp = ContinuousClock.now - started
             return ScaleFleet(
-                vehicles: vehicles, project: project, serverToken: serverToken, serverTokenFile: serverTokenFile, tokensFile: tokensFile,
-                folder: folder, engine: engine, grpcPort: await grpcPorts.first { _ in true } ?? 0, database: database, lock: lock,
+                vehicles: vehicles, project: project, serverToken: serverToken, serverTokenFile: serverTokenFile,
+                tokensFile: tokensFile,
+                folder: folder, engine: engine, grpcPort: await grpcPorts.first { _ in true } ?? 0, database: database,
+                lock: lock,
                 startUp: startUp, engineResidentBytes: FleetEngineScaleBench.residentBytes() - residentBefore)
         }
 
@@ -227,16 +258,23 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     /// For each fleet, the median milliseconds of single calls of each read and how many
     /// vehicles a search found; the fleets take turns call by call, so that a drift in the
     /// machine's speed touches them alike.
-    private func measureReads(of fleets: [ScaleFleet]) async throws -> [(get: Double, search: Double, list: Double, matches: Int)] {
+    private func measureReads(of fleets: [ScaleFleet]) async throws -> [(
+        get: Double, search: Double, list: Double, matches: Int
+    )] {
         let center = Self.point(east: Self.citySide / 2, north: Self.citySide / 2)
         let search = """
             {"pickupPoint":{"point":{"latitude":\(center.latitude),"longitude":\(center.longitude)}},"pickupRadiusMeters":2000,"count":10,\
             "minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_ETA",\
             "maximumStaleness":"3600s"}
             """
-        func call(_ fleet: ScaleFleet, _ method: String, _ path: String, body: String = "") async throws -> (milliseconds: Double, response: RawHTTP.Response) {
-            let head = ["\(method) /v1/providers/\(fleet.project)\(path) HTTP/1.1", "Host: 127.0.0.1", "Authorization: Bearer \(fleet.serverToken)",
-                        "Content-Type: application/json", "Content-Length: \(body.utf8.count)", "Connection: close"]
+        func call(_ fleet: ScaleFleet, _ method: String, _ path: String, body: String = "") async throws -> (
+            milliseconds: Double, response: RawHTTP.Response
+        ) {
+            let head = [
+                "\(method) /v1/providers/\(fleet.project)\(path) HTTP/1.1", "Host: 127.0.0.1",
+                "Authorization: Bearer \(fleet.serverToken)",
+                "Content-Type: application/json", "Content-Length: \(body.utf8.count)", "Connection: close",
+            ]
             let started = ContinuousClock.now
             let response = try await RawHTTP.exchange(port: fleet.engine.port, head: head, body: body)
             let elapsed = ContinuousClock.now - started
@@ -247,14 +285,23 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         var matches = [Int](repeating: 0, count: fleets.count)
         for index in 0..<calls {
             for (turn, fleet) in fleets.enumerated() {
-                get[turn].append(try await call(fleet, "GET", "/vehicles/\(Self.vehicleID(index * 7919 % Self.movingVehicles))").milliseconds)
+                get[turn].append(
+                    try await call(fleet, "GET", "/vehicles/\(Self.vehicleID(index * 7919 % Self.movingVehicles))")
+                        .milliseconds)
                 let searched = try await call(fleet, "POST", "/vehicles:search", body: search)
                 searches[turn].append(searched.milliseconds)
-                matches[turn] = searched.response.body.components(separatedBy: "\"vehiclePickupStraightLineDistanceMeters\"").count - 1
-                lists[turn].append(try await call(fleet, "GET", "/vehicles?vehicleTypeCategories=AUTO&vehicleState=ONLINE&pageSize=100").milliseconds)
+                matches[turn] =
+                    searched.response.body.components(separatedBy: "\"vehiclePickupStraightLineDistanceMeters\"").count
+                    - 1
+                lists[turn].append(
+                    try await call(
+                        fleet, "GET", "/vehicles?vehicleTypeCategories=AUTO&vehicleState=ONLINE&pageSize=100"
+                    ).milliseconds)
             }
         }
-        return fleets.indices.map { (Throughput.median(get[$0]), Throughput.median(searches[$0]), Throughput.median(lists[$0]), matches[$0]) }
+        return fleets.indices.map {
+            (Throughput.median(get[$0]), Throughput.median(searches[$0]), Throughput.median(lists[$0]), matches[$0])
+        }
     }
 
     /// Saves `vehicles` vehicles in `store`, spread evenly at random over the city; every tenth
@@ -271,18 +318,23 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
                 vehicle.maximumCapacity = 4
                 vehicle.vehicleType = .with { $0.category = .auto }
                 vehicle.lastLocation = .with { location in
-                    location.location = point(east: .random(in: 0..<citySide, using: &random), north: .random(in: 0..<citySide, using: &random))
+                    location.location = point(
+                        east: .random(in: 0..<citySide, using: &random),
+                        north: .random(in: 0..<citySide, using: &random))
                     location.serverTime = now
                 }
             }
             records.append(.vehicle(id: id, vehicle))
             if index % 10 == 4 {
-                records.append(.trip(id: "trip-\(index)", Trip.with { trip in
-                    trip.vehicleID = id
-                    trip.tripStatus = .enrouteToPickup
-                    trip.tripType = .exclusive
-                    trip.pickupPoint = .with { $0.point = vehicle.lastLocation.location }
-                }))
+                records.append(
+                    .trip(
+                        id: "trip-\(index)",
+                        Trip.with { trip in
+                            trip.vehicleID = id
+                            trip.tripStatus = .enrouteToPickup
+                            trip.tripType = .exclusive
+                            trip.pickupPoint = .with { $0.point = vehicle.lastLocation.location }
+                        }))
             }
             if records.count >= 4096 {
                 try await store.save(records, provider: project)
@@ -305,7 +357,8 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
     /// This process's resident memory, in bytes (Linux; 0 elsewhere).
     fileprivate static func residentBytes() -> Int {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
@@ -316,13 +369,16 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for size in report.sizes {
-            lines.append("| \(size.vehicles) | \(format(size.getVehicleMilliseconds)) | \(format(size.searchVehiclesMilliseconds)) (\(size.searchMatches)) | "
-                + "\(format(size.listVehiclesMilliseconds)) | \(format(size.updatesPerSecond, 0)) | \(format(size.creationsPerSecond, 0)) | \(format(size.startUpSeconds)) | \(format(Double(size.engineResidentBytes) / 1e6, 1)) |")
+            lines.append(
+                "| \(size.vehicles) | \(format(size.getVehicleMilliseconds)) | \(format(size.searchVehiclesMilliseconds)) (\(size.searchMatches)) | "
+                    + "\(format(size.listVehiclesMilliseconds)) | \(format(size.updatesPerSecond, 0)) | \(format(size.creationsPerSecond, 0)) | \(format(size.startUpSeconds)) | \(format(Double(size.engineResidentBytes) / 1e6, 1)) |"
+            )
         }
         lines.append("")
-        lines.append("largest / first: SearchVehicles \(format(report.searchRatio))× (target ≤ 1.5), ListVehicles page \(format(report.listRatio))× (target ≤ 1.5), "
-            + "GetVehicle \(format(report.getRatio))× (flat), updates \(format(report.updateRatio))× (target ≥ 0.95); "
-            + "memory per vehicle \(format(report.bytesPerVehicle, 0)) bytes")
+        lines.append(
+            "largest / first: SearchVehicles \(format(report.searchRatio))× (target ≤ 1.5), ListVehicles page \(format(report.listRatio))× (target ≤ 1.5), "
+                + "GetVehicle \(format(report.getRatio))× (flat), updates \(format(report.updateRatio))× (target ≥ 0.95); "
+                + "memory per vehicle \(format(report.bytesPerVehicle, 0)) bytes")
         return lines.joined(separator: "\n")
     }
 }

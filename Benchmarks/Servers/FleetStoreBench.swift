@@ -10,7 +10,8 @@ import ServerHTTP
 struct FleetStoreBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet-store",
-        abstract: "Local Fleet Engine store: CPU time per saved location update, by batch size (SQLite unless --database-url)."
+        abstract:
+            "Local Fleet Engine store: CPU time per saved location update, by batch size (SQLite unless --database-url)."
     )
 
     @Option(help: "Vehicles in the store; each batch updates distinct ones picked at random.")
@@ -25,7 +26,10 @@ struct FleetStoreBench: AsyncParsableCommand {
     @Option(help: "Rounds of runs over every batch size; medians are reported.")
     var rounds = 3
 
-    @Option(help: "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file (the run deletes its rows at the end).")
+    @Option(
+        help:
+            "A PostgreSQL URL to store vehicles in instead of a temporary SQLite file (the run deletes its rows at the end)."
+    )
     var databaseURL: String?
 
     func validate() throws {
@@ -33,7 +37,9 @@ struct FleetStoreBench: AsyncParsableCommand {
         guard !batchSizes.isEmpty, batchSizes.allSatisfy({ (1...vehicles).contains($0) }) else {
             throw ValidationError("every --batch-sizes value must be from 1 to --vehicles")
         }
-        guard seconds > 0, (1...39).contains(rounds) else { throw ValidationError("--seconds must be positive, --rounds 1 to 39") }
+        guard seconds > 0, (1...39).contains(rounds) else {
+            throw ValidationError("--seconds must be positive, --rounds 1 to 39")
+        }
     }
 
     func run() async throws {
@@ -41,20 +47,25 @@ struct FleetStoreBench: AsyncParsableCommand {
         defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench.fleet-store", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
-        let (database, lock) = try await EngineDatabase.open(dataDirectory: folder, databaseURL: databaseURL, logger: logger)
+        let (database, lock) = try await EngineDatabase.open(
+            dataDirectory: folder, databaseURL: databaseURL, logger: logger)
         defer { lock.release() }
         let store = SQLFleetStore(database: database)
         let project = BenchProvider.named("bench-store")
         var results: [Int: (cpu: [Double], rate: [Double])] = [:]
         do {
-            try await store.save((0..<vehicles).map { .vehicle(id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: 0)) }, provider: project)
+            try await store.save(
+                (0..<vehicles).map {
+                    .vehicle(id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: 0))
+                }, provider: project)
             // Made before timing: the vehicles of each batch are distinct ones picked at random,
             // each moved one step; the batches are saved in turn, over and over.
             var batches: [Int: [[FleetRecord]]] = [:]
             for size in batchSizes {
                 batches[size] = (1...Self.batchesPerSize).map { step in
                     (0..<vehicles).shuffled().prefix(size).map {
-                        FleetRecord.vehicle(id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: step))
+                        FleetRecord.vehicle(
+                            id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: step))
                     }
                 }
             }
@@ -68,7 +79,8 @@ struct FleetStoreBench: AsyncParsableCommand {
                         saved += size
                     } while ContinuousClock.now - wallStart < .seconds(seconds)
                     let wallSeconds = (ContinuousClock.now - wallStart).timeInterval
-                    results[size, default: ([], [])].cpu.append((Throughput.processCPUSeconds() - cpuStart) / Double(saved) * 1e6)
+                    results[size, default: ([], [])].cpu.append(
+                        (Throughput.processCPUSeconds() - cpuStart) / Double(saved) * 1e6)
                     results[size, default: ([], [])].rate.append(Double(saved) / wallSeconds)
                 }
             }
@@ -77,11 +89,15 @@ struct FleetStoreBench: AsyncParsableCommand {
             throw error
         }
         await BenchProvider.remove(project, from: store, thenClose: database, logger: logger)
-        print("local Fleet Engine store: \(vehicles) vehicles, \(database.location.kind.rawValue), \(rounds) rounds of \(seconds) s (medians)")
+        print(
+            "local Fleet Engine store: \(vehicles) vehicles, \(database.location.kind.rawValue), \(rounds) rounds of \(seconds) s (medians)"
+        )
         print("batch size   CPU µs/update   updates/s")
         for size in batchSizes {
             let result = results[size] ?? ([], [])
-            print(String(format: "%10d %15.1f %11.0f", size, Throughput.median(result.cpu), Throughput.median(result.rate)))
+            print(
+                String(
+                    format: "%10d %15.1f %11.0f", size, Throughput.median(result.cpu), Throughput.median(result.rate)))
         }
     }
 

@@ -8,21 +8,29 @@ import SwiftProtobuf
 /// the most any grpc-swift door can serve on this host at that moment.
 @available(macOS 15.0, *)
 struct GRPCFloorService: Maps_Fleetengine_V1_VehicleService.SimpleServiceProtocol {
-    func updateVehicle(request: Maps_Fleetengine_V1_UpdateVehicleRequest, context: ServerContext) async throws -> Maps_Fleetengine_V1_Vehicle {
+    func updateVehicle(request: Maps_Fleetengine_V1_UpdateVehicleRequest, context: ServerContext) async throws
+        -> Maps_Fleetengine_V1_Vehicle
+    {
         var vehicle = request.vehicle
         vehicle.name = request.name
         return vehicle
     }
 
-    func createVehicle(request: Maps_Fleetengine_V1_CreateVehicleRequest, context: ServerContext) async throws -> Maps_Fleetengine_V1_Vehicle {
+    func createVehicle(request: Maps_Fleetengine_V1_CreateVehicleRequest, context: ServerContext) async throws
+        -> Maps_Fleetengine_V1_Vehicle
+    {
         throw Self.unimplemented
     }
 
-    func getVehicle(request: Maps_Fleetengine_V1_GetVehicleRequest, context: ServerContext) async throws -> Maps_Fleetengine_V1_Vehicle {
+    func getVehicle(request: Maps_Fleetengine_V1_GetVehicleRequest, context: ServerContext) async throws
+        -> Maps_Fleetengine_V1_Vehicle
+    {
         throw Self.unimplemented
     }
 
-    func deleteVehicle(request: Maps_Fleetengine_V1_DeleteVehicleRequest, context: ServerContext) async throws -> Google_Protobuf_Empty {
+    func deleteVehicle(request: Maps_Fleetengine_V1_DeleteVehicleRequest, context: ServerContext) async throws
+        -> Google_Protobuf_Empty
+    {
         throw Self.unimplemented
     }
 
@@ -32,7 +40,9 @@ struct GRPCFloorService: Maps_Fleetengine_V1_VehicleService.SimpleServiceProtoco
         throw Self.unimplemented
     }
 
-    func listVehicles(request: Maps_Fleetengine_V1_ListVehiclesRequest, context: ServerContext) async throws -> Maps_Fleetengine_V1_ListVehiclesResponse {
+    func listVehicles(request: Maps_Fleetengine_V1_ListVehiclesRequest, context: ServerContext) async throws
+        -> Maps_Fleetengine_V1_ListVehiclesResponse
+    {
         throw Self.unimplemented
     }
 
@@ -42,5 +52,6 @@ struct GRPCFloorService: Maps_Fleetengine_V1_VehicleService.SimpleServiceProtoco
         throw Self.unimplemented
     }
 
-    private static let unimplemented = RPCError(code: .unimplemented, message: "the bench's reference serves UpdateVehicle only")
+    private static let unimplemented = RPCError(
+        code: .unimplemented, message: "the bench's reference serves UpdateVehicle only")
 }

@@ -16,7 +16,10 @@ import SwiftProtobuf
 /// `bench fleet-engine` in the same session.
 struct GRPCFloorsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "grpc-floors", abstract: "UpdateVehicle calls/s with nothing behind them: grpc-swift, swift-nio-http2 and gRPC's C++ core, under h2load.")
+        commandName: "grpc-floors",
+        abstract:
+            "UpdateVehicle calls/s with nothing behind them: grpc-swift, swift-nio-http2 and gRPC's C++ core, under h2load."
+    )
 
     @Option(help: "The C++ floor server, built by Benchmarks/grpc-cpp/build.sh.")
     var cppFloor = ".build-grpc-cpp/floor"
@@ -71,10 +74,13 @@ struct GRPCFloorsBench: AsyncParsableCommand {
         let bodyFile = folder + "/update-vehicle.grpc"
         let request = Maps_Fleetengine_V1_UpdateVehicleRequest.with {
             $0.name = "providers/bench-floors/vehicles/bench-0"
-            $0.vehicle.lastLocation.location = .with { $0.latitude = 52.52; $0.longitude = 13.405 }
+            $0.vehicle.lastLocation.location = .with {
+                $0.latitude = 52.52; $0.longitude = 13.405
+            }
             $0.updateMask.paths = ["last_location"]
         }
-        guard FileManager.default.createFile(atPath: bodyFile, contents: H2Load.frame(try request.serializedBytes())) else {
+        guard FileManager.default.createFile(atPath: bodyFile, contents: H2Load.frame(try request.serializedBytes()))
+        else {
             throw CommandFailure("cannot write \(bodyFile)")
         }
         let method = "/maps.fleetengine.v1.VehicleService/UpdateVehicle"
@@ -82,7 +88,8 @@ struct GRPCFloorsBench: AsyncParsableCommand {
             line.hasPrefix("port ") ? Int(line.dropFirst(5)) : nil
         }
         defer { cpp.stop() }
-        let transport = HTTP2ServerTransport.Posix(address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
+        let transport = HTTP2ServerTransport.Posix(
+            address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
         let server = GRPCServer(transport: transport, services: [GRPCFloorService()])
         let unaryTransport = UnaryHTTP2ServerTransport(host: "127.0.0.1", port: 0, maximumRequestSize: 4 * 1024 * 1024)
         let unaryServer = GRPCServer(transport: unaryTransport, services: [GRPCFloorService()])
@@ -96,12 +103,14 @@ struct GRPCFloorsBench: AsyncParsableCommand {
                 unaryServer.beginGracefulShutdown()
             }
             let unaryPort = try await unaryTransport.listeningPort
-            guard let swiftPort = try await transport.listeningAddress.ipv4?.port, let nioPort = nio.localAddress?.port else {
+            guard let swiftPort = try await transport.listeningAddress.ipv4?.port, let nioPort = nio.localAddress?.port
+            else {
                 throw CommandFailure("a Swift floor did not listen")
             }
             // The in-process floors' CPU is this process's; the C++ floor's its own.
             let floors: [(port: Int, cpuSeconds: () throws -> Double)] = [
-                (swiftPort, Throughput.processCPUSeconds), (nioPort, Throughput.processCPUSeconds), (cpp.port, cpp.cpuSeconds),
+                (swiftPort, Throughput.processCPUSeconds), (nioPort, Throughput.processCPUSeconds),
+                (cpp.port, cpp.cpuSeconds),
                 (unaryPort, Throughput.processCPUSeconds),
             ]
             var runs: [[(callsPerSecond: Double, cpuMicroseconds: Double)]] = Array(repeating: [], count: floors.count)
@@ -110,16 +119,23 @@ struct GRPCFloorsBench: AsyncParsableCommand {
                 for index in order {
                     let cpuBefore = try floors[index].cpuSeconds()
                     let result = try await H2Load.run(
-                        port: floors[index].port, method: method, bodyFile: bodyFile, connections: connections, streams: streams,
+                        port: floors[index].port, method: method, bodyFile: bodyFile, connections: connections,
+                        streams: streams,
                         seconds: seconds)
                     let cpuSeconds = try floors[index].cpuSeconds() - cpuBefore
-                    guard result.failed == 0, result.succeeded > 0 else { throw CommandFailure("h2load: \(result.failed) calls failed") }
-                    runs[index].append((Double(result.succeeded) / result.seconds, cpuSeconds * 1e6 / Double(result.succeeded)))
+                    guard result.failed == 0, result.succeeded > 0 else {
+                        throw CommandFailure("h2load: \(result.failed) calls failed")
+                    }
+                    runs[index].append(
+                        (Double(result.succeeded) / result.seconds, cpuSeconds * 1e6 / Double(result.succeeded)))
                 }
                 if !json { FileHandle.standardError.write(Data("round \(round)/\(rounds) done\n".utf8)) }
             }
-            let servers = zip(["grpc-swift", "swift-nio-http2", "gRPC C++ core", "grpc-swift, unary"], runs).map { name, runs in
-                Server(name: name, callsPerSecond: runs.map(\.callsPerSecond), cpuMicrosecondsPerCall: runs.map(\.cpuMicroseconds))
+            let servers = zip(["grpc-swift", "swift-nio-http2", "gRPC C++ core", "grpc-swift, unary"], runs).map {
+                name, runs in
+                Server(
+                    name: name, callsPerSecond: runs.map(\.callsPerSecond),
+                    cpuMicrosecondsPerCall: runs.map(\.cpuMicroseconds))
             }
             func ratioToCpp(_ index: Int) -> Double {
                 Throughput.median(zip(runs[index], runs[2]).map { $0.callsPerSecond / $1.callsPerSecond })
@@ -130,7 +146,8 @@ struct GRPCFloorsBench: AsyncParsableCommand {
                 grpcSwiftToCppRatio: ratioToCpp(0), nioHTTP2ToCppRatio: ratioToCpp(1))
         }
         if json { return try JSONOutput.print(report) }
-        print("""
+        print(
+            """
             gRPC floors, UpdateVehicle with nothing behind it, h2load: \(connections) connections × \(streams) calls in flight, \(seconds) s runs, medians of \(rounds) rounds
             server            calls/s   server CPU µs/call
             \(row(report.grpcSwift))

@@ -29,11 +29,15 @@ enum GRPCUpdateLoad {
     /// number `run`, with the driver tokens of `tokensFile` (one per line, in vehicle order).
     /// Returns the run and the load generator's CPU time, the warm-up's share left out.
     static func run(
-        program: String, port: Int, project: String, tokensFile: String, connections: Int, streams: Int, seconds: Int, run: Int,
+        program: String, port: Int, project: String, tokensFile: String, connections: Int, streams: Int, seconds: Int,
+        run: Int,
         collection: String = "vehicles"
     ) async throws -> (result: Result, cpuSeconds: Double) {
         let child = try await ChildProcess.run(
-            [program, String(port), project, tokensFile, String(connections), String(streams), String(seconds), String(run), collection],
+            [
+                program, String(port), project, tokensFile, String(connections), String(streams), String(seconds),
+                String(run), collection,
+            ],
             standardError: .discarded, timeout: .seconds(seconds + 120)
         ).checked()
         let result = try JSONDecoder().decode(Result.self, from: Data(child.output.utf8))

@@ -23,11 +23,14 @@ enum GRPCVehicleCreation {
     /// `streams` calls in flight over `connections` HTTP/2 connections, authorized by the token
     /// in `tokenFile`.
     static func run(
-        program: String, port: Int, project: String, tokenFile: String, count: Int, connections: Int, streams: Int, at location: LatLng
+        program: String, port: Int, project: String, tokenFile: String, count: Int, connections: Int, streams: Int,
+        at location: LatLng
     ) async throws -> Result {
         let child = try await ChildProcess.run(
-            [program, String(port), project, tokenFile, String(count), String(connections), String(streams),
-             String(location.latitude), String(location.longitude)],
+            [
+                program, String(port), project, tokenFile, String(count), String(connections), String(streams),
+                String(location.latitude), String(location.longitude),
+            ],
             standardError: .discarded, timeout: .seconds(600)
         ).checked()
         return try JSONDecoder().decode(Result.self, from: Data(child.output.utf8))

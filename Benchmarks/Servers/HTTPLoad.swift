@@ -38,7 +38,8 @@ enum HTTPLoad {
     /// `requestsPerConnection`), at `rate` requests per second in all when given;
     /// `request(connection, n)` makes a connection's nth request.
     static func run(
-        host: String, port: Int, connections: Int, duration: Duration, rate: Double? = nil, requestsPerConnection: Int? = nil,
+        host: String, port: Int, connections: Int, duration: Duration, rate: Double? = nil,
+        requestsPerConnection: Int? = nil,
         on group: any EventLoopGroup, request: @escaping @Sendable (_ connection: Int, _ n: Int) -> Request
     ) async throws -> Tally {
         let interval = rate.map { TimeAmount.nanoseconds(Int64(Double(connections) / max($0, 1) * 1e9)) }
@@ -56,7 +57,8 @@ enum HTTPLoad {
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(Connection(index: index, schedule: schedule, done: done, request: request))
+                        try channel.pipeline.syncOperations.addHandler(
+                            Connection(index: index, schedule: schedule, done: done, request: request))
                     }
                 }
                 .connect(host: host, port: port).get()
@@ -98,7 +100,10 @@ enum HTTPLoad {
         private var status = HTTPResponseStatus.ok
         private var tally = Tally()
 
-        init(index: Int, schedule: Schedule, done: EventLoopPromise<Tally>, request: @escaping @Sendable (Int, Int) -> Request) {
+        init(
+            index: Int, schedule: Schedule, done: EventLoopPromise<Tally>,
+            request: @escaping @Sendable (Int, Int) -> Request
+        ) {
             self.index = index
             self.schedule = schedule
             self.next = schedule.first

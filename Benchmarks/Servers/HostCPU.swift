@@ -12,7 +12,7 @@ struct HostCPU {
     /// The counters now, or `nil` where there is no `/proc/stat` (macOS).
     static func now() -> HostCPU? {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+            let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
         else { return nil }
         let ticks = line.split(separator: " ").dropFirst().prefix(8).compactMap { UInt64($0) }
         guard ticks.count == 8 else { return nil }

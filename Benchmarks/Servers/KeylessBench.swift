@@ -2,16 +2,17 @@ import ArgumentParser
 import CommandSupport
 import FleetDemo
 import Foundation
-import ServerHTTP
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import GoogleStandIn
 import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ServerHTTP
 import TokenServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `fleetauth-bench keyless`: the token server signing driver tokens through IAM (the Google
 /// stand-in, holding each signature back as IAM's round trip would), a fleet of vehicles each
@@ -22,7 +23,8 @@ import TokenServer
 struct KeylessBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keyless",
-        abstract: "Token server signing through IAM (stand-in with a delay): tokens/s, p50/p99, IAM calls per token, reuse on and off; serve's start-up with and without --keyless."
+        abstract:
+            "Token server signing through IAM (stand-in with a delay): tokens/s, p50/p99, IAM calls per token, reuse on and off; serve's start-up with and without --keyless."
     )
 
     @Option(help: "Vehicles, each asking for its driver token once per --interval.")
@@ -43,7 +45,8 @@ struct KeylessBench: AsyncParsableCommand {
     @Option(help: "Keep-alive connections the requests are spread over.")
     var connections = 100
 
-    @Option(help: "How many times `fleetauth serve` is started with --keyless, and as many without, to time its start-up.")
+    @Option(
+        help: "How many times `fleetauth serve` is started with --keyless, and as many without, to time its start-up.")
     var startups = 5
 
     @Flag(help: "Print JSON.")
@@ -71,8 +74,12 @@ struct KeylessBench: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard vehicles >= 1, interval > 0, signDelay >= 0, seconds >= 1, connections >= 1, startups >= 1 else { throw ValidationError("every number must be positive") }
-        guard (2...3600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be 2 to 3600 seconds") }
+        guard vehicles >= 1, interval > 0, signDelay >= 0, seconds >= 1, connections >= 1, startups >= 1 else {
+            throw ValidationError("every number must be positive")
+        }
+        guard (2...3600).contains(tokenLifetime) else {
+            throw ValidationError("--token-lifetime must be 2 to 3600 seconds")
+        }
     }
 
     func run() async throws {
@@ -85,15 +92,23 @@ struct KeylessBench: AsyncParsableCommand {
         }
         let startUp = StartUp(plainSeconds: Throughput.median(plain), keylessSeconds: Throughput.median(keyless))
         if json { return try JSONOutput.print(Report(runs: runs, startUp: startUp)) }
-        print("token server signing through IAM (stand-in, \(signDelay) ms per signature), \(vehicles) vehicles each asking every \(interval) s, "
-              + "\(tokenLifetime) s tokens, \(seconds) s runs")
+        print(
+            "token server signing through IAM (stand-in, \(signDelay) ms per signature), \(vehicles) vehicles each asking every \(interval) s, "
+                + "\(tokenLifetime) s tokens, \(seconds) s runs")
         for run in runs {
-            print(String(format: "reuse %@  %7.1f tokens/s  p50 %7.1f ms  p99 %7.1f ms  %.3f IAM calls per token  %d metadata tokens  %d failed",
-                         run.reuse ? "on " : "off", run.tokensPerSecond, run.latency.p50Milliseconds, run.latency.p99Milliseconds,
-                         run.iamCallsPerToken, run.metadataTokenFetches, run.failed))
+            print(
+                String(
+                    format:
+                        "reuse %@  %7.1f tokens/s  p50 %7.1f ms  p99 %7.1f ms  %.3f IAM calls per token  %d metadata tokens  %d failed",
+                    run.reuse ? "on " : "off", run.tokensPerSecond, run.latency.p50Milliseconds,
+                    run.latency.p99Milliseconds,
+                    run.iamCallsPerToken, run.metadataTokenFetches, run.failed))
         }
-        print(String(format: "fleetauth serve start-up to its banner, median of %d, fresh data directory: %.2f s; with --keyless %.2f s (%.2fx)",
-                     startups, startUp.plainSeconds, startUp.keylessSeconds, startUp.keylessSeconds / startUp.plainSeconds))
+        print(
+            String(
+                format:
+                    "fleetauth serve start-up to its banner, median of %d, fresh data directory: %.2f s; with --keyless %.2f s (%.2fx)",
+                startups, startUp.plainSeconds, startUp.keylessSeconds, startUp.keylessSeconds / startUp.plainSeconds))
     }
 
     /// Seconds from starting the `fleetauth` beside this bench as `serve` (plus `extra`), on free
@@ -102,8 +117,11 @@ struct KeylessBench: AsyncParsableCommand {
         let folder = try BenchFolder.create()
         defer { BenchFolder.remove(folder) }
         let started = ContinuousClock.now
-        let serve = try ChildProcess([BenchExecutables.fleetAuth, "serve", "--data-dir", folder,
-                                      "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0"] + extra, standardError: .discarded)
+        let serve = try ChildProcess(
+            [
+                BenchExecutables.fleetAuth, "serve", "--data-dir", folder,
+                "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0",
+            ] + extra, standardError: .discarded)
         defer { serve.stop() }
         _ = try await serve.output(containing: "3. Send")
         return (ContinuousClock.now - started) / .seconds(1)
@@ -115,14 +133,20 @@ struct KeylessBench: AsyncParsableCommand {
         defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
-        let standIn = GoogleStandIn(serviceAccounts: ["fe-driver@bench-project.iam.gserviceaccount.com"], signJwtDelay: .milliseconds(signDelay), logger: logger)
+        let standIn = GoogleStandIn(
+            serviceAccounts: ["fe-driver@bench-project.iam.gserviceaccount.com"],
+            signJwtDelay: .milliseconds(signDelay), logger: logger)
         let google = try await RunningService.start(logger: logger) { standIn.application(port: 0, onRunning: $0) }
         do {
             let keyless = KeylessSigning(
                 signers: [.driverSDKUser: "fe-driver@bench-project.iam.gserviceaccount.com"],
-                iamCredentialsURL: URL(string: "http://127.0.0.1:\(google.port)")!, metadataHost: "127.0.0.1:\(google.port)", reuseTokens: reuse)
-            let options = TokenServerOptions(tokenLifetime: .seconds(tokenLifetime), bcryptCost: 4, tokenRequestsPerMinute: 0, keyless: keyless)
-            let server = try await TokenServer.open(TokenServerConfiguration(dataDirectory: folder, projectID: "bench-project", options: options), logger: logger)
+                iamCredentialsURL: URL(string: "http://127.0.0.1:\(google.port)")!,
+                metadataHost: "127.0.0.1:\(google.port)", reuseTokens: reuse)
+            let options = TokenServerOptions(
+                tokenLifetime: .seconds(tokenLifetime), bcryptCost: 4, tokenRequestsPerMinute: 0, keyless: keyless)
+            let server = try await TokenServer.open(
+                TokenServerConfiguration(dataDirectory: folder, projectID: "bench-project", options: options),
+                logger: logger)
             let tally: HTTPLoad.Tally
             do {
                 tally = try await load(server, logger: logger)
@@ -135,7 +159,8 @@ struct KeylessBench: AsyncParsableCommand {
             await google.stop()
             return Run(
                 reuse: reuse, tokensPerSecond: Double(tally.succeeded) / Double(seconds), failed: tally.failed,
-                iamCallsPerToken: Double(calls.signJwt) / Double(max(tally.succeeded, 1)), metadataTokenFetches: calls.metadataToken,
+                iamCallsPerToken: Double(calls.signJwt) / Double(max(tally.succeeded, 1)),
+                metadataTokenFetches: calls.metadataToken,
                 latency: LatencySummary(tally.latencies))
         } catch {
             await google.stop()
@@ -149,7 +174,9 @@ struct KeylessBench: AsyncParsableCommand {
         let username = "bench-driver", password = "bench-password-\(UUID().uuidString)"
         let administration = AccountAdministration(store: server.store, hasher: PasswordHasher(cost: 4))
         _ = try await administration.createAccount(username: username, password: password, roleName: "driver")
-        for index in 0..<vehicles { _ = try await administration.assign(Resource(.vehicle, id: "vehicle-\(index)"), to: username) }
+        for index in 0..<vehicles {
+            _ = try await administration.assign(Resource(.vehicle, id: "vehicle-\(index)"), to: username)
+        }
         let serving = try await RunningService.start(logger: logger) { server.application(port: 0, onRunning: $0) }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
@@ -161,7 +188,10 @@ struct KeylessBench: AsyncParsableCommand {
             ) { connection, n in
                 let vehicle = (connection + n * connections) % vehicles
                 let headers: HTTPHeaders = ["Host": "127.0.0.1", "Authorization": "Bearer \(session)"]
-                return HTTPLoad.Request(head: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/tokens/driver/vehicle-\(vehicle)", headers: headers), body: nil)
+                return HTTPLoad.Request(
+                    head: HTTPRequestHead(
+                        version: .http1_1, method: .GET, uri: "/v1/tokens/driver/vehicle-\(vehicle)", headers: headers),
+                    body: nil)
             }
             try? await group.shutdownGracefully()
             await serving.stop()
@@ -180,7 +210,9 @@ struct KeylessBench: AsyncParsableCommand {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(["username": username, "password": password])
         let (data, _) = try await URLSession.shared.data(for: request)
-        guard let body = try JSONSerialization.jsonObject(with: data) as? [String: Any], let session = body["sessionToken"] as? String else {
+        guard let body = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let session = body["sessionToken"] as? String
+        else {
             throw CommandFailure("login failed: \(String(decoding: data, as: UTF8.self))")
         }
         return session

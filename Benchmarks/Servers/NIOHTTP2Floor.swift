@@ -20,7 +20,9 @@ enum NIOHTTP2Floor {
                     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
                         mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
                     ) { stream in
-                        stream.eventLoop.makeCompletedFuture { try stream.pipeline.syncOperations.addHandler(UnaryCall()) }
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandler(UnaryCall())
+                        }
                     }
                 }
             }
@@ -53,17 +55,21 @@ enum NIOHTTP2Floor {
         private func answer(context: ChannelHandlerContext) {
             guard path == Self.method else { return finish(context: context, status: 12) }
             guard body.readInteger(as: UInt8.self) == 0, let length = body.readInteger(as: UInt32.self),
-                  let bytes = body.readBytes(length: Int(length)),
-                  let request = try? Maps_Fleetengine_V1_UpdateVehicleRequest(serializedBytes: bytes)
+                let bytes = body.readBytes(length: Int(length)),
+                let request = try? Maps_Fleetengine_V1_UpdateVehicleRequest(serializedBytes: bytes)
             else { return finish(context: context, status: 3) }
             var vehicle = request.vehicle
             vehicle.name = request.name
-            guard let reply: [UInt8] = try? vehicle.serializedBytes() else { return finish(context: context, status: 13) }
+            guard let reply: [UInt8] = try? vehicle.serializedBytes() else {
+                return finish(context: context, status: 13)
+            }
             var frame = context.channel.allocator.buffer(capacity: reply.count + 5)
             frame.writeInteger(UInt8(0))
             frame.writeInteger(UInt32(reply.count))
             frame.writeBytes(reply)
-            context.write(wrapOutboundOut(.headers(.init(headers: [":status": "200", "content-type": "application/grpc"]))), promise: nil)
+            context.write(
+                wrapOutboundOut(.headers(.init(headers: [":status": "200", "content-type": "application/grpc"]))),
+                promise: nil)
             context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(frame)))), promise: nil)
             finish(context: context, status: 0, headersSent: true)
         }

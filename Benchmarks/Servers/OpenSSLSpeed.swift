@@ -17,14 +17,16 @@ struct OpenSSLSpeed {
     static func measure(seconds: Int, processes: Int = 1) async throws -> Result {
         var arguments = ["openssl", "speed", "-seconds", String(seconds)]
         if processes > 1 { arguments += ["-multi", String(processes)] }
-        let run = try await ChildProcess.run(arguments + ["rsa2048"], standardError: .discarded, timeout: .seconds(4 * seconds + 60))
+        let run = try await ChildProcess.run(
+            arguments + ["rsa2048"], standardError: .discarded, timeout: .seconds(4 * seconds + 60))
         return try parse(try run.checked().output)
     }
 
     /// Reads the summary line: `rsa 2048 bits 0.000675s 0.000023s 1481.5 43125.3` (with
     /// `-multi`, `rsa 2048 bits 0.000338s 0.000012s 2962.0 86250.6`).
     static func parse(_ output: String) throws -> Result {
-        for line in output.split(separator: "\n") where line.hasPrefix("rsa 2048 bits") || line.hasPrefix("rsa  2048 bits") {
+        for line in output.split(separator: "\n")
+        where line.hasPrefix("rsa 2048 bits") || line.hasPrefix("rsa  2048 bits") {
             let numbers = line.split(separator: " ").compactMap { Double($0) }
             if numbers.count >= 3, let verifies = numbers.last {
                 return Result(signsPerSecond: numbers[numbers.count - 2], verifiesPerSecond: verifies)

@@ -11,8 +11,8 @@ enum ProcessGroupCPU {
         var ticks = 0.0
         for pid in entries where pid.allSatisfy(\.isNumber) {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
-                  stat[stat.index(after: open)..<close].contains(word)
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                stat[stat.index(after: open)..<close].contains(word)
             else { continue }
             // After "(name) ": state is field 3; utime and stime are fields 14 and 15.
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")

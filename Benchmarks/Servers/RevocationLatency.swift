@@ -40,7 +40,9 @@ struct RevocationLatency {
         /// The percentiles of `milliseconds`, one latency per revocation.
         init(_ milliseconds: [Double]) {
             let sorted = milliseconds.sorted()
-            func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            func percentile(_ p: Double) -> Double {
+                sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+            }
             revocations = sorted.count
             p50Milliseconds = percentile(0.5)
             p99Milliseconds = percentile(0.99)
@@ -71,7 +73,8 @@ struct RevocationLatency {
             if try await tokenStatus(revoker, driver, session: session) != kind.refusal { revokerGranted += 1 }
             try await waitUntil(replica, answers: kind.refusal, to: driver, session: session)
             let elapsed = ContinuousClock.now - answered
-            latencies[kind, default: []].append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            latencies[kind, default: []].append(
+                Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             sessions[driver.username] = try await restore(kind, of: driver, session: session)
         }
         return Result(
@@ -83,9 +86,11 @@ struct RevocationLatency {
     /// Takes `driver`'s token away by `kind`, on the revoker.
     private func revoke(_ kind: Kind, of driver: BenchFleet.Driver, session: String) async throws {
         switch kind {
-        case .unassignment: try await send("DELETE", "/v1/admin/vehicles/\(driver.vehicleID)/driver", bearer: adminKey, expecting: 204)
+        case .unassignment:
+            try await send("DELETE", "/v1/admin/vehicles/\(driver.vehicleID)/driver", bearer: adminKey, expecting: 204)
         case .logout: try await send("DELETE", "/v1/sessions/current", bearer: session, expecting: 204)
-        case .accountDeletion: try await send("DELETE", "/v1/admin/accounts/\(driver.username)", bearer: adminKey, expecting: 204)
+        case .accountDeletion:
+            try await send("DELETE", "/v1/admin/accounts/\(driver.username)", bearer: adminKey, expecting: 204)
         }
     }
 
@@ -95,13 +100,17 @@ struct RevocationLatency {
         let assignment = #"{"username":"\#(driver.username)"}"#
         switch kind {
         case .unassignment:
-            try await send("PUT", "/v1/admin/vehicles/\(driver.vehicleID)/driver", bearer: adminKey, body: assignment, expecting: 200)
+            try await send(
+                "PUT", "/v1/admin/vehicles/\(driver.vehicleID)/driver", bearer: adminKey, body: assignment,
+                expecting: 200)
             return session
         case .logout:
             return try await logIn(driver)
         case .accountDeletion:
             try await send("POST", "/v1/admin/accounts", bearer: adminKey, body: account, expecting: 201)
-            try await send("PUT", "/v1/admin/vehicles/\(driver.vehicleID)/driver", bearer: adminKey, body: assignment, expecting: 200)
+            try await send(
+                "PUT", "/v1/admin/vehicles/\(driver.vehicleID)/driver", bearer: adminKey, body: assignment,
+                expecting: 200)
             return try await logIn(driver)
         }
     }
@@ -109,35 +118,46 @@ struct RevocationLatency {
     /// Logs `driver` in on the revoker and returns the new session token.
     private func logIn(_ driver: BenchFleet.Driver) async throws -> String {
         let body = try await send(
-            "POST", "/v1/sessions", body: #"{"username":"\#(driver.username)","password":"\#(driver.password)"}"#, expecting: 201)
+            "POST", "/v1/sessions", body: #"{"username":"\#(driver.username)","password":"\#(driver.password)"}"#,
+            expecting: 201)
         struct Session: Decodable { let sessionToken: String }
         return try JSONDecoder().decode(Session.self, from: Data(body.utf8)).sessionToken
     }
 
     /// Asks `port` for `driver`'s token with `session` until it answers `status` (10 s at most).
-    private func waitUntil(_ port: Int, answers status: Int, to driver: BenchFleet.Driver, session: String) async throws {
+    private func waitUntil(_ port: Int, answers status: Int, to driver: BenchFleet.Driver, session: String) async throws
+    {
         let deadline = ContinuousClock.now + .seconds(10)
         while try await tokenStatus(port, driver, session: session) != status {
             guard ContinuousClock.now < deadline else {
-                throw CommandFailure("the replica on port \(port) did not answer \(status) for \(driver.vehicleID) within 10 s")
+                throw CommandFailure(
+                    "the replica on port \(port) did not answer \(status) for \(driver.vehicleID) within 10 s")
             }
         }
     }
 
     private func tokenStatus(_ port: Int, _ driver: BenchFleet.Driver, session: String) async throws -> Int {
-        try await RawHTTP.exchange(port: port, head: [
-            "GET /v1/tokens/driver/\(driver.vehicleID) HTTP/1.1", "Host: 127.0.0.1", "Authorization: Bearer \(session)", "Connection: close",
-        ]).status
+        try await RawHTTP.exchange(
+            port: port,
+            head: [
+                "GET /v1/tokens/driver/\(driver.vehicleID) HTTP/1.1", "Host: 127.0.0.1",
+                "Authorization: Bearer \(session)", "Connection: close",
+            ]
+        ).status
     }
 
     /// `method path` on the revoker, failing unless it answers `status`; returns the body.
     @discardableResult
-    private func send(_ method: String, _ path: String, bearer: String? = nil, body: String? = nil, expecting status: Int) async throws -> String {
+    private func send(
+        _ method: String, _ path: String, bearer: String? = nil, body: String? = nil, expecting status: Int
+    ) async throws -> String {
         var head = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
         if let bearer { head.append("Authorization: Bearer \(bearer)") }
         if let body { head += ["Content-Type: application/json", "Content-Length: \(body.utf8.count)"] }
         let response = try await RawHTTP.exchange(port: revoker, head: head, body: body ?? "")
-        guard response.status == status else { throw CommandFailure("the revoking replica answered \(response.status) to \(method) \(path)") }
+        guard response.status == status else {
+            throw CommandFailure("the revoking replica answered \(response.status) to \(method) \(path)")
+        }
         return response.body
     }
 }

@@ -19,7 +19,8 @@ struct ServerProcess: Sendable {
     ) async throws -> ServerProcess {
         let process = try ChildProcess(arguments, environment: environment, standardError: .discarded)
         do {
-            return ServerProcess(name: name, process: process, port: try await process.firstLine(matching: readPort, within: timeout))
+            return ServerProcess(
+                name: name, process: process, port: try await process.firstLine(matching: readPort, within: timeout))
         } catch {
             process.stop()
             throw CommandFailure("\(name) did not say it was listening (\(arguments.joined(separator: " "))): \(error)")

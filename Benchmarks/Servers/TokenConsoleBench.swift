@@ -43,20 +43,26 @@ struct TokenConsoleBench: AsyncParsableCommand {
         logger.logLevel = .warning
         let dataDirectory = folder + "/data"
         let configuration = TokenServerConfiguration(
-            dataDirectory: dataDirectory, databaseURL: nil, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4))
+            dataDirectory: dataDirectory, databaseURL: nil, projectID: "bench-project",
+            options: TokenServerOptions(bcryptCost: 4))
         let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
         let requests = folder + "/requests"
         try fleet.writeRequests(to: requests)
         let server = try await ServerProcess.start(
             name: "FleetAuth",
-            arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project",
-                        "--token-requests-per-minute", "0"],
+            arguments: [
+                BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project",
+                "bench-project",
+                "--token-requests-per-minute", "0",
+            ],
             port: TokenServerBench.fleetAuthPort)
         defer { server.stop() }
-        let adminKey = try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let adminKey = try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let chromium = try await HeadlessChromium.start()
         do {
-            try await measure(port: server.port, adminKey: adminKey, requests: requests, folder: folder, browser: chromium.session)
+            try await measure(
+                port: server.port, adminKey: adminKey, requests: requests, folder: folder, browser: chromium.session)
         } catch {
             await chromium.stop()
             throw error
@@ -64,7 +70,9 @@ struct TokenConsoleBench: AsyncParsableCommand {
         await chromium.stop()
     }
 
-    private func measure(port: Int, adminKey: String, requests: String, folder: String, browser: WebDriverSession) async throws {
+    private func measure(port: Int, adminKey: String, requests: String, folder: String, browser: WebDriverSession)
+        async throws
+    {
         func tokensPerSecond(seconds: Int) async throws -> Double {
             let run = try await Wrk.run(
                 url: "http://127.0.0.1:\(port)", connections: connections, threads: clientThreads, seconds: seconds,
@@ -89,19 +97,31 @@ struct TokenConsoleBench: AsyncParsableCommand {
                 try await openConsole(view: view, port: port, adminKey: adminKey, in: browser)
                 let browserBefore = ProcessGroupCPU.seconds(ofProcessesNamed: "chrom")
                 rates[index].append(try await tokensPerSecond(seconds: seconds))
-                let share = ProcessGroupCPU.seconds(ofProcessesNamed: "chrom").flatMap { after in browserBefore.map { (after - $0) / Double(seconds) } }
+                let share = ProcessGroupCPU.seconds(ofProcessesNamed: "chrom").flatMap { after in
+                    browserBefore.map { (after - $0) / Double(seconds) }
+                }
                 browserShares[index].append(share.map { String(format: "%.2f", $0) } ?? "?")
-                guard try await browser.run("return document.getElementById('live').textContent;", as: String.self) == "live" else {
+                guard
+                    try await browser.run("return document.getElementById('live').textContent;", as: String.self)
+                        == "live"
+                else {
                     throw CommandFailure("the console stopped streaming during the run")
                 }
             }
-            FileHandle.standardError.write(Data(String(
-                format: "round %d/%d: %.0f tokens/s without a page, %.0f with the live view, %.0f with the record view\n",
-                round, rounds, rates[0].last!, rates[1].last!, rates[2].last!).utf8))
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format:
+                            "round %d/%d: %.0f tokens/s without a page, %.0f with the live view, %.0f with the record view\n",
+                        round, rounds, rates[0].last!, rates[1].last!, rates[2].last!
+                    ).utf8))
         }
-        func list(_ values: [Double], _ format: String = "%.0f") -> String { values.map { String(format: format, $0) }.joined(separator: ", ") }
+        func list(_ values: [Double], _ format: String = "%.0f") -> String {
+            values.map { String(format: format, $0) }.joined(separator: ", ")
+        }
         let live = zip(rates[1], rates[0]).map { $0 / $1 }, record = zip(rates[2], rates[0]).map { $0 / $1 }
-        print("""
+        print(
+            """
             token server console (\(vehicles) drivers over \(connections) connections; \(rounds) rounds)
               tokens/s, no console page:            \(list(rates[0]))
               tokens/s, the live view open:         \(list(rates[1]))
@@ -118,8 +138,11 @@ struct TokenConsoleBench: AsyncParsableCommand {
         try await browser.navigate(to: "http://127.0.0.1:\(port)/console/#\(view)")
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
-            if try await browser.run("return document.body.dataset.ready ?? null;", as: String?.self) == "true" { return }
-            _ = try await browser.execute("""
+            if try await browser.run("return document.body.dataset.ready ?? null;", as: String?.self) == "true" {
+                return
+            }
+            _ = try await browser.execute(
+                """
                 const form = document.getElementById('key-form');
                 if (form && !form.hidden) { form.elements.key.value = arguments[0]; form.requestSubmit(); }
                 """, [adminKey])

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SQLKit
 import ServerHTTP
 import ServerStorage
-import SQLKit
 import TokenServer
 
 /// `fleetauth-bench token-record`: "who holds a valid token for vehicle X" against a record of
@@ -13,7 +13,8 @@ import TokenServer
 struct TokenRecordBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token-record",
-        abstract: "The record of tokens: who holds a valid token for a vehicle, among a million records (SQLite unless --database-url)."
+        abstract:
+            "The record of tokens: who holds a valid token for a vehicle, among a million records (SQLite unless --database-url)."
     )
 
     @Option(help: "Records written before the queries.")
@@ -25,14 +26,19 @@ struct TokenRecordBench: AsyncParsableCommand {
     @Option(help: "Queries timed.")
     var queries = 200
 
-    @Option(help: "A PostgreSQL URL to keep the record in instead of a temporary SQLite file (the run deletes its rows at the end).")
+    @Option(
+        help:
+            "A PostgreSQL URL to keep the record in instead of a temporary SQLite file (the run deletes its rows at the end)."
+    )
     var databaseURL: String?
 
     /// The promise (docs/performance.md).
     static let queryLimit = Duration.milliseconds(50)
 
     func validate() throws {
-        guard records >= 1, vehicles >= 1, queries >= 1 else { throw ValidationError("--records, --vehicles and --queries must be at least 1") }
+        guard records >= 1, vehicles >= 1, queries >= 1 else {
+            throw ValidationError("--records, --vehicles and --queries must be at least 1")
+        }
     }
 
     func run() async throws {
@@ -40,22 +46,29 @@ struct TokenRecordBench: AsyncParsableCommand {
         defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench.token-record", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
-        let location = databaseURL.map { DatabaseLocation.postgres(url: $0) } ?? .sqlite(path: folder + "/token-server.sqlite")
+        let location =
+            databaseURL.map { DatabaseLocation.postgres(url: $0) } ?? .sqlite(path: folder + "/token-server.sqlite")
         let store = try await TokenServerStore.open(location, logger: logger)
         let account = "bench-record-\(ProcessInfo.processInfo.processIdentifier)"
         let now = Int64(Date().timeIntervalSince1970)
         do {
             let writing = ContinuousClock.now
             for start in stride(from: 0, to: records, by: 500) {
-                try await store.append((start..<min(start + 500, records)).map { index in
-                    // Oldest first, one every 30 days ÷ records; tokens of an hour.
-                    let recordedAt = now - Int64(30 * 86_400) + Int64(index) * Int64(30 * 86_400) / Int64(records)
-                    let id = String(repeating: "0", count: 1) + String(recordedAt * 1000) + String(format: "%016x", index)
-                    return TokenRecord(
-                        id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: account, role: "driver", kind: "driver",
-                        resource: Resource(.vehicle, id: "bench-vehicle-\(Int.random(in: 0..<vehicles))"), keyID: "bench-key",
-                        issuedAt: recordedAt, expiresAt: recordedAt + 3600, sessionID: "s-0123456789abcdef", clientAddress: "127.0.0.1")
-                })
+                try await store.append(
+                    (start..<min(start + 500, records)).map { index in
+                        // Oldest first, one every 30 days ÷ records; tokens of an hour.
+                        let recordedAt = now - Int64(30 * 86_400) + Int64(index) * Int64(30 * 86_400) / Int64(records)
+                        let id =
+                            String(repeating: "0", count: 1) + String(recordedAt * 1000)
+                            + String(format: "%016x", index)
+                        return TokenRecord(
+                            id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: account,
+                            role: "driver", kind: "driver",
+                            resource: Resource(.vehicle, id: "bench-vehicle-\(Int.random(in: 0..<vehicles))"),
+                            keyID: "bench-key",
+                            issuedAt: recordedAt, expiresAt: recordedAt + 3600, sessionID: "s-0123456789abcdef",
+                            clientAddress: "127.0.0.1")
+                    })
             }
             let written = ContinuousClock.now - writing
             var times: [Duration] = []
@@ -63,19 +76,33 @@ struct TokenRecordBench: AsyncParsableCommand {
             for _ in 0..<queries {
                 let vehicle = Resource(.vehicle, id: "bench-vehicle-\(Int.random(in: 0..<vehicles))")
                 let started = ContinuousClock.now
-                found += try await store.records(matching: TokenRecordQuery(resource: vehicle, validAt: now, limit: 101)).count
+                found += try await store.records(
+                    matching: TokenRecordQuery(resource: vehicle, validAt: now, limit: 101)
+                ).count
                 times.append(ContinuousClock.now - started)
             }
             times.sort()
-            func milliseconds(_ duration: Duration) -> String { String(format: "%.2f ms", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000) }
-            print("\(location.kind): \(records) records over \(vehicles) vehicles written in \(written) (\(String(format: "%.0f", Double(records) / (Double(written.components.seconds) + Double(written.components.attoseconds) / 1e18))) records/s)")
-            print("who holds a valid token for a vehicle, \(queries) queries (\(found) valid tokens found): median \(milliseconds(times[times.count / 2])), p99 \(milliseconds(times[min(times.count - 1, times.count * 99 / 100)])), slowest \(milliseconds(times.last!)) (promise ≤ \(Self.queryLimit))")
+            func milliseconds(_ duration: Duration) -> String {
+                String(
+                    format: "%.2f ms",
+                    Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
+            }
+            print(
+                "\(location.kind): \(records) records over \(vehicles) vehicles written in \(written) (\(String(format: "%.0f", Double(records) / (Double(written.components.seconds) + Double(written.components.attoseconds) / 1e18))) records/s)"
+            )
+            print(
+                "who holds a valid token for a vehicle, \(queries) queries (\(found) valid tokens found): median \(milliseconds(times[times.count / 2])), p99 \(milliseconds(times[min(times.count - 1, times.count * 99 / 100)])), slowest \(milliseconds(times.last!)) (promise ≤ \(Self.queryLimit))"
+            )
         } catch {
-            try? await store.recordDatabase.sql.raw("DELETE FROM token_server_token_records WHERE account = \(bind: account)").run()
+            try? await store.recordDatabase.sql.raw(
+                "DELETE FROM token_server_token_records WHERE account = \(bind: account)"
+            ).run()
             await store.close()
             throw error
         }
-        try await store.recordDatabase.sql.raw("DELETE FROM token_server_token_records WHERE account = \(bind: account)").run()
+        try await store.recordDatabase.sql.raw(
+            "DELETE FROM token_server_token_records WHERE account = \(bind: account)"
+        ).run()
         await store.close()
     }
 }

@@ -1,19 +1,20 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthLocking
 import FleetDemo
 import FleetTokens
 import Foundation
-import ServerHTTP
-import ServerStorage
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import FleetAuthLocking
 import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ServerHTTP
+import ServerStorage
 import TokenServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `fleetauth-bench token-server`: FleetAuth's token server (`fleetauth token-server`, a process
 /// of its own, on SQLite, and with `--database-url` a second one on PostgreSQL) beside a minimal
@@ -26,7 +27,8 @@ import TokenServer
 struct TokenServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token-server",
-        abstract: "Token server vs minimal Node.js and C token servers and two cores of OpenSSL: tokens/s, tokens per CPU-second, p50/p99."
+        abstract:
+            "Token server vs minimal Node.js and C token servers and two cores of OpenSSL: tokens/s, tokens per CPU-second, p50/p99."
     )
 
     @Option(help: "Concurrent keep-alive connections at full load (and at half load).")
@@ -47,7 +49,8 @@ struct TokenServerBench: AsyncParsableCommand {
     @Option(help: "Threads of the load generators, wrk and the paced one (they share the machine with the server).")
     var clientThreads = 1
 
-    @Option(help: "A PostgreSQL URL: FleetAuth runs on it too, beside FleetAuth on SQLite (or $FLEETAUTH_DATABASE_URL).")
+    @Option(
+        help: "A PostgreSQL URL: FleetAuth runs on it too, beside FleetAuth on SQLite (or $FLEETAUTH_DATABASE_URL).")
     var databaseURL: String?
 
     @Option(help: "Revocations across two replicas on PostgreSQL, under full load (with a PostgreSQL URL only).")
@@ -157,7 +160,9 @@ struct TokenServerBench: AsyncParsableCommand {
         defer { BenchFolder.remove(folder) }
         var logger = Logger(label: "bench", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .warning
-        let databaseURL = databaseURL ?? ProcessInfo.processInfo.environment["FLEETAUTH_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let databaseURL =
+            databaseURL
+            ?? ProcessInfo.processInfo.environment["FLEETAUTH_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let nodeScript = try BenchmarkFiles.path("node/token-server.mjs")
         if !json { FileHandle.standardError.write(Data("creating \(vehicles) logged-in drivers…\n".utf8)) }
         var servers: [ServerProcess] = []
@@ -166,13 +171,17 @@ struct TokenServerBench: AsyncParsableCommand {
         func fleetAuth(name: String, url: String?, folder subfolder: String) async throws -> Contender {
             let dataDirectory = folder + "/" + subfolder
             let configuration = TokenServerConfiguration(
-                dataDirectory: dataDirectory, databaseURL: url, projectID: "bench-project", options: TokenServerOptions(bcryptCost: 4))
+                dataDirectory: dataDirectory, databaseURL: url, projectID: "bench-project",
+                options: TokenServerOptions(bcryptCost: 4))
             let fleet = try await BenchFleet.create(count: vehicles, configuration: configuration, logger: logger)
             let requestsFile = folder + "/requests-" + subfolder
             try fleet.writeRequests(to: requestsFile)
             let server = try await ServerProcess.start(
                 name: name,
-                arguments: [BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project", "bench-project", "--token-requests-per-minute", "0"],
+                arguments: [
+                    BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project",
+                    "bench-project", "--token-requests-per-minute", "0",
+                ],
                 environment: url.map { ["FLEETAUTH_DATABASE_URL": $0] } ?? [:],
                 port: Self.fleetAuthPort)
             servers.append(server)
@@ -188,20 +197,28 @@ struct TokenServerBench: AsyncParsableCommand {
         try sqlite.fleet.writeCompetitorFixtures(to: fixturesFile)
         var contenders = [sqlite]
         if let postgres { contenders.append(postgres) }
-        let node = try await ServerProcess.start(name: "Node.js", arguments: ["node", nodeScript, fixturesFile], port: ServerProcess.listeningPort)
+        let node = try await ServerProcess.start(
+            name: "Node.js", arguments: ["node", nodeScript, fixturesFile], port: ServerProcess.listeningPort)
         servers.append(node)
         contenders.append(Contender(server: node, fleet: sqlite.fleet, requestsFile: sqlite.requestsFile))
         if FileManager.default.isExecutableFile(atPath: cServer) {
-            let c = try await ServerProcess.start(name: "C", arguments: [cServer, fixturesFile], port: ServerProcess.listeningPort)
+            let c = try await ServerProcess.start(
+                name: "C", arguments: [cServer, fixturesFile], port: ServerProcess.listeningPort)
             servers.append(c)
             contenders.append(Contender(server: c, fleet: sqlite.fleet, requestsFile: sqlite.requestsFile))
         } else {
-            FileHandle.standardError.write(Data("skipped the C competitor: no \(cServer); build it with Benchmarks/c-token-server/build.sh\n".utf8))
+            FileHandle.standardError.write(
+                Data("skipped the C competitor: no \(cServer); build it with Benchmarks/c-token-server/build.sh\n".utf8)
+            )
         }
-        for contender in contenders { try await Self.checkSameAnswers(server: contender.server, fleet: contender.fleet) }
+        for contender in contenders {
+            try await Self.checkSameAnswers(server: contender.server, fleet: contender.fleet)
+        }
         var report: Report
         do {
-            report = try await measure(contenders: contenders, hasPostgres: postgres != nil, folder: folder, database: databaseURL.map { DatabaseLocation.postgres(url: $0) })
+            report = try await measure(
+                contenders: contenders, hasPostgres: postgres != nil, folder: folder,
+                database: databaseURL.map { DatabaseLocation.postgres(url: $0) })
         } catch {
             await postgres?.tableReads?.close()
             throw error
@@ -214,15 +231,18 @@ struct TokenServerBench: AsyncParsableCommand {
             let replica = try await ServerProcess.start(
                 name: "FA replica",
                 arguments: [
-                    BenchExecutables.fleetAuth, "token-server", "--data-dir", replicaDirectory, "--port", "0", "--project", "bench-project", "--token-requests-per-minute", "0",
+                    BenchExecutables.fleetAuth, "token-server", "--data-dir", replicaDirectory, "--port", "0",
+                    "--project", "bench-project", "--token-requests-per-minute", "0",
                     // Its accounts made again after a deletion are the bench's, as quick to log in as the others.
                     "--bcrypt-cost", "4",
                 ],
                 environment: ["FLEETAUTH_DATABASE_URL": databaseURL], port: Self.fleetAuthPort)
             servers.append(replica)
-            let adminKey = try String(contentsOfFile: replicaDirectory + "/admin-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let adminKey = try String(contentsOfFile: replicaDirectory + "/admin-key", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             report.revocation = try await revocationsUnderLoad(
-                RevocationLatency(replica: postgres.server.port, revoker: replica.port, adminKey: adminKey), contender: postgres, folder: folder)
+                RevocationLatency(replica: postgres.server.port, revoker: replica.port, adminKey: adminKey),
+                contender: postgres, folder: folder)
         }
         if json { return try JSONOutput.print(report) }
         print(Self.table(report, cores: cores))
@@ -231,20 +251,24 @@ struct TokenServerBench: AsyncParsableCommand {
     /// Interleaves rounds of OpenSSL and the servers (FleetAuth, Node.js, then the C competitor
     /// if it runs) at full load, the servers' order alternating, then paces each server at half
     /// its rate.
-    private func measure(contenders: [Contender], hasPostgres: Bool, folder: String, database: DatabaseLocation?) async throws -> Report {
+    private func measure(contenders: [Contender], hasPostgres: Bool, folder: String, database: DatabaseLocation?)
+        async throws -> Report
+    {
         func fullLoad(_ contender: Contender, seconds: Int) async throws -> FullLoadRun {
             let server = contender.server
             let tableReadsBefore = try await contender.tableReads?.count()
             let cpuStart = try server.cpuSeconds()
             let run = try await Wrk.run(
-                url: "http://127.0.0.1:\(server.port)", connections: connections, threads: clientThreads, seconds: seconds,
+                url: "http://127.0.0.1:\(server.port)", connections: connections, threads: clientThreads,
+                seconds: seconds,
                 script: "token-requests.lua", arguments: [contender.requestsFile], folder: folder)
             let cpuSeconds = try server.cpuSeconds() - cpuStart
             var tableReadsPerToken: Double?
             if let tableReads = contender.tableReads, let tableReadsBefore {
                 // A backend that went idle reports its counts within PostgreSQL's idle interval (10 s).
                 try await Task.sleep(for: .seconds(11))
-                tableReadsPerToken = Double(try await tableReads.count() - tableReadsBefore) / Double(max(run.succeeded, 1))
+                tableReadsPerToken =
+                    Double(try await tableReads.count() - tableReadsBefore) / Double(max(run.succeeded, 1))
             }
             return FullLoadRun(
                 tokensPerSecond: Double(run.succeeded) / run.seconds,
@@ -266,10 +290,14 @@ struct TokenServerBench: AsyncParsableCommand {
                 let measured = try await fullLoad(contender, seconds: seconds)
                 runs[ObjectIdentifier(server.process), default: []].append(measured)
                 if !json {
-                    FileHandle.standardError.write(Data(String(
-                        format: "round %d/%d: %@ %.0f tokens/s, %.0f per CPU-second, p99 %.2f ms (openssl %.0f sign/s)\n",
-                        round, rounds, server.name, measured.tokensPerSecond, measured.tokensPerCPUSecond,
-                        measured.latency.p99Milliseconds, openssl.last!).utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            String(
+                                format:
+                                    "round %d/%d: %@ %.0f tokens/s, %.0f per CPU-second, p99 %.2f ms (openssl %.0f sign/s)\n",
+                                round, rounds, server.name, measured.tokensPerSecond, measured.tokensPerCPUSecond,
+                                measured.latency.p99Milliseconds, openssl.last!
+                            ).utf8))
                 }
             }
         }
@@ -278,7 +306,8 @@ struct TokenServerBench: AsyncParsableCommand {
             let serverRuns = runs[ObjectIdentifier(contender.server.process)] ?? []
             let halfRate = Throughput.median(serverRuns.map(\.tokensPerSecond)) / 2
             let paced = try await halfLoad(port: contender.server.port, rate: halfRate, fleet: contender.fleet)
-            reports.append(ServerReport(contender.server.name, runs: serverRuns, halfLoadRate: halfRate, halfLoad: paced))
+            reports.append(
+                ServerReport(contender.server.name, runs: serverRuns, halfLoadRate: halfRate, halfLoad: paced))
         }
         let ours = reports.removeFirst()
         let postgres = hasPostgres ? reports.removeFirst() : nil
@@ -299,13 +328,17 @@ struct TokenServerBench: AsyncParsableCommand {
             nodeOpensslRatio: Throughput.median(theirs.tokensPerSecond) / Throughput.median(openssl),
             cServerOpensslRatio: c.map { Throughput.median($0.tokensPerSecond) / Throughput.median(openssl) },
             cpuRatio: Throughput.median(ours.tokensPerCPUSecond) / Throughput.median(theirs.tokensPerCPUSecond),
-            postgresRatio: postgres.map { postgres in Throughput.median(zip(postgres.tokensPerSecond, ours.tokensPerSecond).map { $0 / $1 }) }
+            postgresRatio: postgres.map { postgres in
+                Throughput.median(zip(postgres.tokensPerSecond, ours.tokensPerSecond).map { $0 / $1 })
+            }
         )
     }
 
     /// ``RevocationLatency`` while `wrk` keeps `contender` (the replica whose memory must let
     /// go) under full load, run after run, until the revocations are done.
-    private func revocationsUnderLoad(_ revocation: RevocationLatency, contender: Contender, folder: String) async throws -> RevocationLatency.Result {
+    private func revocationsUnderLoad(_ revocation: RevocationLatency, contender: Contender, folder: String)
+        async throws -> RevocationLatency.Result
+    {
         // The drivers of the second half are revoked (the checks above used the first two); wrk
         // asks for the first half's tokens only, so that its load stays the same throughout
         // (a driver logged out or deleted comes back with another session).
@@ -316,12 +349,14 @@ struct TokenServerBench: AsyncParsableCommand {
         let load = Task {
             while !done.withLock({ $0 }) {
                 _ = try await Wrk.run(
-                    url: "http://127.0.0.1:\(contender.server.port)", connections: connections, threads: clientThreads, seconds: 2,
+                    url: "http://127.0.0.1:\(contender.server.port)", connections: connections, threads: clientThreads,
+                    seconds: 2,
                     script: "token-requests.lua", arguments: [steadyRequests], folder: folder)
             }
         }
         defer { done.withLock { $0 = true } }
-        let result = try await revocation.measure(count: revocations, drivers: Array(drivers.dropFirst(drivers.count / 2)))
+        let result = try await revocation.measure(
+            count: revocations, drivers: Array(drivers.dropFirst(drivers.count / 2)))
         done.withLock { $0 = true }
         try await load.value
         return result
@@ -331,20 +366,25 @@ struct TokenServerBench: AsyncParsableCommand {
     /// over the fleet, with latency measured from when each request was due.
     private func halfLoad(port: Int, rate: Double, fleet: BenchFleet) async throws -> HTTPLoad.Tally {
         let heads = fleet.drivers.map { driver in
-            HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/tokens/driver/\(driver.vehicleID)",
-                            headers: ["Host": "127.0.0.1", "Authorization": "Bearer \(driver.sessionToken)"])
+            HTTPRequestHead(
+                version: .http1_1, method: .GET, uri: "/v1/tokens/driver/\(driver.vehicleID)",
+                headers: ["Host": "127.0.0.1", "Authorization": "Bearer \(driver.sessionToken)"])
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
         defer { group.shutdownGracefully { _ in } }
         let connections = self.connections
-        return try await HTTPLoad.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), rate: rate, on: group) { connection, n in
+        return try await HTTPLoad.run(
+            host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), rate: rate, on: group
+        ) { connection, n in
             HTTPLoad.Request(head: heads[(connection + n * connections) % heads.count], body: nil)
         }
     }
 
     /// The port in `token server listening on http://127.0.0.1:PORT (…)` (or `https://`).
     @Sendable static func fleetAuthPort(_ line: Substring) -> Int? {
-        guard let start = line.range(of: "listening on http://")?.upperBound ?? line.range(of: "listening on https://")?.upperBound
+        guard
+            let start = line.range(of: "listening on http://")?.upperBound
+                ?? line.range(of: "listening on https://")?.upperBound
         else { return nil }
         let address = line[start...].prefix { $0 != " " && $0 != "/" }
         return address.lastIndex(of: ":").flatMap { Int(address[address.index(after: $0)...]) }
@@ -360,16 +400,25 @@ struct TokenServerBench: AsyncParsableCommand {
         do {
             let (granted, status) = try await tokenAnswer(port: server.port, driver: first, vehicleID: first.vehicleID)
             guard status == 200, let token = granted["token"] as? String, granted["expiresInSeconds"] is Int,
-                  let verified = try? verifier.verifyWithoutCache(token), verified.role == FleetEngineRole.driverSDKUser,
-                  verified.authorization.vehicleID == first.vehicleID
-            else { throw CommandFailure("\(server.name) did not answer a driver's token request with a valid driver token (status \(status))") }
+                let verified = try? verifier.verifyWithoutCache(token), verified.role == FleetEngineRole.driverSDKUser,
+                verified.authorization.vehicleID == first.vehicleID
+            else {
+                throw CommandFailure(
+                    "\(server.name) did not answer a driver's token request with a valid driver token (status \(status))"
+                )
+            }
             let (_, refused) = try await tokenAnswer(port: server.port, driver: first, vehicleID: second.vehicleID)
-            guard refused == 403 else { throw CommandFailure("\(server.name) answered \(refused), not 403, for a vehicle its driver is not assigned to") }
+            guard refused == 403 else {
+                throw CommandFailure(
+                    "\(server.name) answered \(refused), not 403, for a vehicle its driver is not assigned to")
+            }
         }
     }
 
     /// `GET /v1/tokens/driver/{vehicleID}` as `driver`: the JSON object answered and the status.
-    private static func tokenAnswer(port: Int, driver: BenchFleet.Driver, vehicleID: String) async throws -> ([String: Any], Int) {
+    private static func tokenAnswer(port: Int, driver: BenchFleet.Driver, vehicleID: String) async throws -> (
+        [String: Any], Int
+    ) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/tokens/driver/\(vehicleID)")!)
         request.setValue("Bearer \(driver.sessionToken)", forHTTPHeaderField: "Authorization")
         let (data, response) = try await URLSession.shared.data(for: request)
@@ -383,39 +432,71 @@ struct TokenServerBench: AsyncParsableCommand {
         let p99OK = report.fleetAuth.halfLoad.p99Milliseconds < p99TargetMilliseconds
         func row(_ server: ServerReport) -> String {
             let tokens = Throughput.median(server.tokensPerSecond)
-            return server.name.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: " %9.0f %8.2fx %10.0f %7.2f / %-7.2f %8.0f %7.2f / %-7.2f %6d",
-                          tokens, tokens / openssl, Throughput.median(server.tokensPerCPUSecond),
-                          server.fullLoad.p50Milliseconds, server.fullLoad.p99Milliseconds, server.halfLoadRate,
-                          server.halfLoad.p50Milliseconds, server.halfLoad.p99Milliseconds, server.failed)
+            return server.name.padding(toLength: 10, withPad: " ", startingAt: 0)
+                + String(
+                    format: " %9.0f %8.2fx %10.0f %7.2f / %-7.2f %8.0f %7.2f / %-7.2f %6d",
+                    tokens, tokens / openssl, Throughput.median(server.tokensPerCPUSecond),
+                    server.fullLoad.p50Milliseconds, server.fullLoad.p99Milliseconds, server.halfLoadRate,
+                    server.halfLoad.p50Milliseconds, server.halfLoad.p99Milliseconds, server.failed)
         }
-        let servers = [report.fleetAuth] + (report.fleetAuthPostgres.map { [$0] } ?? []) + [report.node] + (report.cServer.map { [$0] } ?? [])
-        let cLine = report.cServerOpensslRatio.map {
-            [String(format: "C / openssl: %.2fx, the fastest competitor beside FleetAuth's target of %.2fx", $0, opensslRatioTarget)]
-        } ?? []
-        return ([
-            "token servers, GET /v1/tokens/driver/{id}: \(report.connections) connections over \(report.vehicles) drivers, \(report.secondsPerRun) s runs, medians of \(report.opensslSignPerSecond.count) rounds; FleetAuth on sqlite\(report.fleetAuthPostgres == nil ? "" : " and on \(report.database)")",
-            String(format: "openssl speed -multi %d rsa2048: %.0f sign/s; one process: %.0f sign per CPU-second", cores, openssl,
-                   Throughput.median(report.opensslSignPerCPUSecond)),
-            "server      tokens/s  vs openssl  tokens/CPU-s  full load p50 / p99 ms  half load/s  p50 / p99 ms  failed",
-        ] + servers.map(row) + [
-            String(format: "FleetAuth / Node.js: %.2fx tokens/s (target >= %.2fx %@), %.2fx tokens per CPU-second", report.nodeRatio, nodeRatioTarget,
-                   nodeOK ? "ok" : "MISSED", report.cpuRatio),
-            String(format: "FleetAuth / openssl: %.2fx (target >= %.2fx %@); FleetAuth p99 at half load %.2f ms (target < %.0f ms %@)",
-                   report.opensslRatio, opensslRatioTarget, opensslOK ? "ok" : "MISSED", report.fleetAuth.halfLoad.p99Milliseconds,
-                   p99TargetMilliseconds, p99OK ? "ok" : "MISSED"),
-        ] + cLine + (report.postgresRatio.map {
-            [String(format: "FleetAuth on PostgreSQL / on SQLite: %.2fx tokens/s (target >= %.2fx %@); PostgreSQL table reads per token: %.4f",
-                    $0, postgresRatioTarget, $0 >= postgresRatioTarget ? "ok" : "MISSED", report.fleetAuthPostgres?.postgresTableReadsPerToken ?? 0)]
-        } ?? []) + (report.revocation.map { result in
-            [String(format: "revocation on one replica seen by the other under full load (%d): p50 %.1f ms, p99 %.1f ms (target < %.0f ms %@), max %.1f ms; revoking replica granted after its own revocation: %d",
-                    result.all.revocations, result.all.p50Milliseconds, result.all.p99Milliseconds, revocationP99TargetMilliseconds,
-                    result.all.p99Milliseconds < revocationP99TargetMilliseconds ? "ok" : "MISSED", result.all.maxMilliseconds, result.revokerGranted)]
-                + RevocationLatency.Kind.allCases.compactMap { kind in
-                    result.byKind[kind.rawValue].map {
-                        String(format: "  by %@ (%d): p50 %.1f ms, p99 %.1f ms, max %.1f ms", kind.rawValue, $0.revocations, $0.p50Milliseconds,
-                               $0.p99Milliseconds, $0.maxMilliseconds)
+        let servers =
+            [report.fleetAuth] + (report.fleetAuthPostgres.map { [$0] } ?? []) + [report.node]
+            + (report.cServer.map { [$0] } ?? [])
+        let cLine =
+            report.cServerOpensslRatio.map {
+                [
+                    String(
+                        format: "C / openssl: %.2fx, the fastest competitor beside FleetAuth's target of %.2fx", $0,
+                        opensslRatioTarget)
+                ]
+            } ?? []
+        return
+            ([
+                "token servers, GET /v1/tokens/driver/{id}: \(report.connections) connections over \(report.vehicles) drivers, \(report.secondsPerRun) s runs, medians of \(report.opensslSignPerSecond.count) rounds; FleetAuth on sqlite\(report.fleetAuthPostgres == nil ? "" : " and on \(report.database)")",
+                String(
+                    format: "openssl speed -multi %d rsa2048: %.0f sign/s; one process: %.0f sign per CPU-second",
+                    cores, openssl,
+                    Throughput.median(report.opensslSignPerCPUSecond)),
+                "server      tokens/s  vs openssl  tokens/CPU-s  full load p50 / p99 ms  half load/s  p50 / p99 ms  failed",
+            ] + servers.map(row) + [
+                String(
+                    format: "FleetAuth / Node.js: %.2fx tokens/s (target >= %.2fx %@), %.2fx tokens per CPU-second",
+                    report.nodeRatio, nodeRatioTarget,
+                    nodeOK ? "ok" : "MISSED", report.cpuRatio),
+                String(
+                    format:
+                        "FleetAuth / openssl: %.2fx (target >= %.2fx %@); FleetAuth p99 at half load %.2f ms (target < %.0f ms %@)",
+                    report.opensslRatio, opensslRatioTarget, opensslOK ? "ok" : "MISSED",
+                    report.fleetAuth.halfLoad.p99Milliseconds,
+                    p99TargetMilliseconds, p99OK ? "ok" : "MISSED"),
+            ] + cLine
+            + (report.postgresRatio.map {
+                [
+                    String(
+                        format:
+                            "FleetAuth on PostgreSQL / on SQLite: %.2fx tokens/s (target >= %.2fx %@); PostgreSQL table reads per token: %.4f",
+                        $0, postgresRatioTarget, $0 >= postgresRatioTarget ? "ok" : "MISSED",
+                        report.fleetAuthPostgres?.postgresTableReadsPerToken ?? 0)
+                ]
+            } ?? [])
+            + (report.revocation.map { result in
+                [
+                    String(
+                        format:
+                            "revocation on one replica seen by the other under full load (%d): p50 %.1f ms, p99 %.1f ms (target < %.0f ms %@), max %.1f ms; revoking replica granted after its own revocation: %d",
+                        result.all.revocations, result.all.p50Milliseconds, result.all.p99Milliseconds,
+                        revocationP99TargetMilliseconds,
+                        result.all.p99Milliseconds < revocationP99TargetMilliseconds ? "ok" : "MISSED",
+                        result.all.maxMilliseconds, result.revokerGranted)
+                ]
+                    + RevocationLatency.Kind.allCases.compactMap { kind in
+                        result.byKind[kind.rawValue].map {
+                            String(
+                                format: "  by %@ (%d): p50 %.1f ms, p99 %.1f ms, max %.1f ms", kind.rawValue,
+                                $0.revocations, $0.p50Milliseconds,
+                                $0.p99Milliseconds, $0.maxMilliseconds)
+                        }
                     }
-                }
-        } ?? [])).joined(separator: "\n")
+            } ?? [])).joined(separator: "\n")
     }
 }

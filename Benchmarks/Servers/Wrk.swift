@@ -29,7 +29,8 @@ enum Wrk {
         url: String, connections: Int, threads: Int, seconds: Int, script: String, arguments: [String], folder: String
     ) async throws -> Result {
         let path = folder + "/load-\(UUID().uuidString).lua"
-        let text = try String(contentsOfFile: try BenchmarkFiles.path("wrk/" + script), encoding: .utf8)
+        let text =
+            try String(contentsOfFile: try BenchmarkFiles.path("wrk/" + script), encoding: .utf8)
             + String(contentsOfFile: try BenchmarkFiles.path("wrk/summary.lua"), encoding: .utf8)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -50,9 +51,13 @@ enum Wrk {
             succeeded: answers - statusErrors,
             failed: statusErrors + socketErrors,
             seconds: numbers[1] / 1e6,
-            latency: LatencySummary(count: answers, p50Milliseconds: numbers[4] / 1000, p99Milliseconds: numbers[5] / 1000, maxMilliseconds: numbers[6] / 1000),
+            latency: LatencySummary(
+                count: answers, p50Milliseconds: numbers[4] / 1000, p99Milliseconds: numbers[5] / 1000,
+                maxMilliseconds: numbers[6] / 1000),
             cpuSeconds: run.cpuSeconds,
-            reportLines: lines.filter { !$0.hasPrefix(marker) && $0.hasPrefix(reportPrefix) }.map { $0.dropFirst(reportPrefix.count) }
+            reportLines: lines.filter { !$0.hasPrefix(marker) && $0.hasPrefix(reportPrefix) }.map {
+                $0.dropFirst(reportPrefix.count)
+            }
         )
     }
 

@@ -1,6 +1,6 @@
+import FleetAuthCodecs
 import Foundation
 import FuzzSupport
-import FleetAuthCodecs
 
 /// Base64url both ways: text the decoder accepts is the one encoding of its bytes (decoding
 /// then encoding gives it back) and means what Foundation's base64 decoder says it means; any

@@ -1,6 +1,6 @@
+import FleetAuthCodecs
 import Foundation
 import FuzzSupport
-import FleetAuthCodecs
 
 /// The JSON readers against Foundation's:
 /// - a document ``JSONCursor`` accepts (read whole, every value into a tree) is one Foundation
@@ -19,7 +19,9 @@ public func fuzzJSONReaders(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let text = String(decoding: input, as: UTF8.self)
     var literal: [UInt8] = []
     JSONString.append(text, to: &literal)
-    require(FoundationJSON.string(FoundationJSON.value(of: Data(literal))) == text, "Foundation reads JSONString's literal as other text")
+    require(
+        FoundationJSON.string(FoundationJSON.value(of: Data(literal))) == text,
+        "Foundation reads JSONString's literal as other text")
     let cursorText = literal.withUnsafeBytes { bytes in
         var read: String?
         try? JSONCursor.read(bytes) { (cursor) throws(JSONReadError) in read = try cursor.readString() }
@@ -44,7 +46,9 @@ private indirect enum CursorTree {
         var members: [String: CursorTree] = [:]
         do throws(JSONReadError) {
             try JSONCursor.read(bytes) { (cursor) throws(JSONReadError) in
-                try cursor.readDocumentObject { (cursor, key) throws(JSONReadError) in members[key] = try read(&cursor, depth: 1) }
+                try cursor.readDocumentObject { (cursor, key) throws(JSONReadError) in
+                    members[key] = try read(&cursor, depth: 1)
+                }
             }
         } catch {
             return nil
@@ -61,12 +65,16 @@ private indirect enum CursorTree {
         do { return .string(try cursor.readString()) } catch .wrongType {}
         do {
             var members: [String: CursorTree] = [:]
-            try cursor.readObject { (cursor, key) throws(JSONReadError) in members[key] = try readInside(&cursor, depth: depth + 1) }
+            try cursor.readObject { (cursor, key) throws(JSONReadError) in
+                members[key] = try readInside(&cursor, depth: depth + 1)
+            }
             return .object(members)
         } catch .wrongType {}
         do {
             var elements: [CursorTree] = []
-            try cursor.readArray { (cursor) throws(JSONReadError) in elements.append(try readInside(&cursor, depth: depth + 1)) }
+            try cursor.readArray { (cursor) throws(JSONReadError) in
+                elements.append(try readInside(&cursor, depth: depth + 1))
+            }
             return .array(elements)
         } catch .wrongType {}
         return .number(try cursor.readNumber())

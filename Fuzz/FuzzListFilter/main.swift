@@ -13,13 +13,18 @@ public func fuzzListFilter(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     do throws(InvalidArgument) {
         filter = try ListFilter.parse(text) { _ in nil }
     } catch {
-        require(error.description.hasPrefix("filter "), "a refusal that does not say it is the filter's: \(error.description)")
+        require(
+            error.description.hasPrefix("filter "),
+            "a refusal that does not say it is the filter's: \(error.description)")
         return 0
     }
     guard let filter else { return 0 }
     do throws(InvalidArgument) {
         let again = try ListFilter.parse(filter.description) { _ in nil }
-        require(again == filter, "\(text) parsed as \(filter), written as \(filter.description), parsed again as \(String(describing: again))")
+        require(
+            again == filter,
+            "\(text) parsed as \(filter), written as \(filter.description), parsed again as \(String(describing: again))"
+        )
     } catch {
         require(false, "\(text) parsed as \(filter), but its written form \(filter.description) is refused: \(error)")
     }

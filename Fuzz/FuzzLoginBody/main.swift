@@ -1,6 +1,6 @@
+import FleetAuthCodecs
 import Foundation
 import FuzzSupport
-import FleetAuthCodecs
 import ServerHTTP
 import TokenServer
 
@@ -26,7 +26,9 @@ public func fuzzLoginBody(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         JSONString.append(login.password, to: &rewritten)
         rewritten.append(UInt8(ascii: "}"))
         let again = try? StrictJSON.decode(LoginRequest.self, from: Data(rewritten))
-        require(again?.username == login.username && again?.password == login.password, "the login body written again reads differently")
+        require(
+            again?.username == login.username && again?.password == login.password,
+            "the login body written again reads differently")
     } catch {
         let parsed = FoundationJSON.value(of: body)
         // The refusal may name an unknown member, in quotes; a value may be part of that name,
@@ -48,7 +50,8 @@ private func strings(in value: Any?, keys: Bool) -> [String] {
     switch value {
     case let text as String: keys ? [] : [text]
     case let array as [Any]: array.flatMap { strings(in: $0, keys: keys) }
-    case let object as [String: Any]: (keys ? Array(object.keys) : []) + object.values.flatMap { strings(in: $0, keys: keys) }
+    case let object as [String: Any]:
+        (keys ? Array(object.keys) : []) + object.values.flatMap { strings(in: $0, keys: keys) }
     default: []
     }
 }

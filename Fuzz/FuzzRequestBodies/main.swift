@@ -27,13 +27,19 @@ public func fuzzRequestBodies(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 }
 
 /// Reads `body` as a `Message`, applies `rules`, and checks the properties above.
-private func check<Message: SwiftProtobuf.Message & Equatable>(_ type: Message.Type, _ body: [UInt8], rules: (Message) throws(InvalidArgument) -> Void) {
+private func check<Message: SwiftProtobuf.Message & Equatable>(
+    _ type: Message.Type, _ body: [UInt8], rules: (Message) throws(InvalidArgument) -> Void
+) {
     let message: Message
     do throws(APIError) {
         message = try ProtoJSONBody.decode(type, from: body)
-        require(FoundationJSON.object(of: Data(body)) != nil, "swift-protobuf accepts a body Foundation does not read as an object")
+        require(
+            FoundationJSON.object(of: Data(body)) != nil,
+            "swift-protobuf accepts a body Foundation does not read as an object")
     } catch {
-        require(error.code == .invalidArgument && !error.message.isEmpty, "a refused body got \(error.code) with \"\(error.message)\"")
+        require(
+            error.code == .invalidArgument && !error.message.isEmpty,
+            "a refused body got \(error.code) with \"\(error.message)\"")
         return
     }
     do throws(InvalidArgument) {

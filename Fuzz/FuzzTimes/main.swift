@@ -35,7 +35,9 @@ public func fuzzTimes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 /// `value`'s JSON parses back to `value`, and writes the same JSON again.
 private func checkRoundTrip<Value: SwiftProtobuf.Message & Equatable>(_ value: Value) {
     guard let formatted = try? value.jsonString() else { return require(false, "\(value) has no JSON") }
-    guard let reparsed = try? Value(jsonString: formatted) else { return require(false, "\(formatted), as written, does not parse") }
+    guard let reparsed = try? Value(jsonString: formatted) else {
+        return require(false, "\(formatted), as written, does not parse")
+    }
     require(reparsed == value, "\(formatted) parses to another value")
     require((try? reparsed.jsonString()) == formatted, "\(formatted) writes as other text")
 }
@@ -47,8 +49,9 @@ private func checkCalendar(_ timestamp: Google_Protobuf_Timestamp) {
     let date = Date(timeIntervalSince1970: TimeInterval(timestamp.seconds))
     let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
     guard let year = parts.year, year >= 1583, let month = parts.month, let day = parts.day,
-          let hour = parts.hour, let minute = parts.minute, let second = parts.second,
-          let formatted = try? timestamp.jsonString() else { return }
+        let hour = parts.hour, let minute = parts.minute, let second = parts.second,
+        let formatted = try? timestamp.jsonString()
+    else { return }
     let expected = String(format: "\"%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
     require(formatted.hasPrefix(expected), "\(formatted) is \(expected) by Foundation's calendar")
 }

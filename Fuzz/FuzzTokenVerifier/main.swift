@@ -1,8 +1,8 @@
 import Crypto
+import FleetAuthCodecs
 import FleetTokens
 import Foundation
 import FuzzSupport
-import FleetAuthCodecs
 
 /// The token verifier on three kinds of input, chosen by the first byte (modulo 3):
 /// - `0`: the rest is a whole compact token (splitting, base64url, header and payload JSON);
@@ -44,14 +44,22 @@ private func requireFoundationAgrees(with claims: FleetEngineClaims, payload: Da
     }
     require(FoundationJSON.string(object["iss"]) == claims.issuer, "iss differs from Foundation's")
     require(FoundationJSON.string(object["sub"]) == claims.subject, "sub differs from Foundation's")
-    let audiences = (object["aud"] as? [Any])?.compactMap(FoundationJSON.string) ?? FoundationJSON.string(object["aud"]).map { [$0] }
+    let audiences =
+        (object["aud"] as? [Any])?.compactMap(FoundationJSON.string)
+        ?? FoundationJSON.string(object["aud"]).map { [$0] }
     require(audiences?.contains(claims.audience) == true, "aud differs from Foundation's")
-    require(FoundationJSON.number(object["iat"]).map { Int64($0.rounded(.down)) } == claims.issuedAt, "iat differs from Foundation's")
-    require(FoundationJSON.number(object["exp"]).map { Int64($0.rounded(.down)) } == claims.expiresAt, "exp differs from Foundation's")
+    require(
+        FoundationJSON.number(object["iat"]).map { Int64($0.rounded(.down)) } == claims.issuedAt,
+        "iat differs from Foundation's")
+    require(
+        FoundationJSON.number(object["exp"]).map { Int64($0.rounded(.down)) } == claims.expiresAt,
+        "exp differs from Foundation's")
     let authorization = object["authorization"] as? [String: Any] ?? [:]
     let named = Dictionary(claims.authorization.namedIDs.map { ($0.claim, $0.id) }) { first, _ in first }
     for claim in ["vehicleid", "tripid", "deliveryvehicleid", "taskid", "trackingid"] {
-        require(FoundationJSON.string(authorization[claim]) == named[claim], "authorization.\(claim) differs from Foundation's")
+        require(
+            FoundationJSON.string(authorization[claim]) == named[claim],
+            "authorization.\(claim) differs from Foundation's")
     }
     let taskIDs = (authorization["taskids"] as? [Any])?.compactMap(FoundationJSON.string)
     require(taskIDs == claims.authorization.taskIDs, "authorization.taskids differs from Foundation's")
@@ -63,7 +71,9 @@ private final class TrustedSigner: Sendable {
     static let shared = TrustedSigner()
     static let email = "fuzz@fuzz-project.iam.gserviceaccount.com"
     static let keyID = "fuzz-key"
-    static let validPayload = Data(#"{"iss":"\#(email)","sub":"\#(email)","aud":"https://fleetengine.googleapis.com/","iat":1800000000,"exp":1800003600,"authorization":{"vehicleid":"v1"}}"#.utf8)
+    static let validPayload = Data(
+        #"{"iss":"\#(email)","sub":"\#(email)","aud":"https://fleetengine.googleapis.com/","iat":1800000000,"exp":1800003600,"authorization":{"vehicleid":"v1"}}"#
+            .utf8)
 
     let header = Data(#"{"alg":"RS256","typ":"JWT","kid":"\#(keyID)"}"#.utf8)
     let verifier: TokenVerifier
@@ -71,7 +81,8 @@ private final class TrustedSigner: Sendable {
 
     private init() {
         let key = try! RSAPrivateKey.generate()
-        let account = TrustedServiceAccount(email: Self.email, role: .driverSDKUser, publicKeys: [Self.keyID: key.publicKey])
+        let account = TrustedServiceAccount(
+            email: Self.email, role: .driverSDKUser, publicKeys: [Self.keyID: key.publicKey])
         verifier = TokenVerifier(trusting: [account], now: { Date(timeIntervalSince1970: 1_800_000_100) })
         signer = RS256Signer(key.backing)!
     }

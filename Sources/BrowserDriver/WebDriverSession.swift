@@ -13,7 +13,8 @@ package struct WebDriverSession: Sendable {
 
     /// A session opened with `capabilities` on the driver at `driverURL`.
     package static func open(driverURL: URL, capabilities: [String: any Sendable]) async throws -> WebDriverSession {
-        let answer = try await WebDriverCall.send("POST", driverURL.appendingPathComponent("session"), body: ["capabilities": ["alwaysMatch": capabilities]])
+        let answer = try await WebDriverCall.send(
+            "POST", driverURL.appendingPathComponent("session"), body: ["capabilities": ["alwaysMatch": capabilities]])
         guard let value = answer as? [String: Any], let id = value["sessionId"] as? String else {
             throw WebDriverError("the driver opened no session: \(answer ?? "nothing")")
         }
@@ -40,13 +41,17 @@ package struct WebDriverSession: Sendable {
               .then((value) => done({ ok: value === undefined ? null : value }), (error) => done({ error: String(error?.message ?? error) }));
             """
         let answer = try await call("POST", "execute/async", body: ["script": script, "args": args])
-        guard let outcome = answer as? [String: Any] else { throw WebDriverError("the script's outcome is not an object") }
+        guard let outcome = answer as? [String: Any] else {
+            throw WebDriverError("the script's outcome is not an object")
+        }
         if let message = outcome["error"] as? String { throw WebDriverError("the page's script failed: \(message)") }
         return try Self.json(outcome["ok"] ?? NSNull())
     }
 
     /// Runs `body` as ``run(_:_:)`` does and decodes what it resolves to.
-    package func run<Value: Decodable>(_ body: String, _ args: [any Sendable] = [], as type: Value.Type) async throws -> Value {
+    package func run<Value: Decodable>(_ body: String, _ args: [any Sendable] = [], as type: Value.Type) async throws
+        -> Value
+    {
         try JSONDecoder().decode(Value.self, from: Data(try await run(body, args).utf8))
     }
 
@@ -57,7 +62,8 @@ package struct WebDriverSession: Sendable {
 
     /// The text of the element `selector` finds, or `nil` when there is none.
     package func text(of selector: String) async throws -> String? {
-        let value = try await execute("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", [selector])
+        let value = try await execute(
+            "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", [selector])
         return try JSONDecoder().decode(String?.self, from: Data(value.utf8))
     }
 
@@ -69,7 +75,8 @@ package struct WebDriverSession: Sendable {
 
     /// A PNG of the window as it is drawn now.
     package func screenshot() async throws -> Data {
-        guard let encoded = try await call("GET", "screenshot") as? String, let png = Data(base64Encoded: encoded) else {
+        guard let encoded = try await call("GET", "screenshot") as? String, let png = Data(base64Encoded: encoded)
+        else {
             throw WebDriverError("the driver sent no screenshot")
         }
         return png
@@ -86,13 +93,17 @@ package struct WebDriverSession: Sendable {
     }
 
     private func call(_ method: String, _ path: String, body: [String: any Sendable]? = nil) async throws -> Any? {
-        try await WebDriverCall.send(method, driverURL.appendingPathComponent("session/\(id)/\(path)"), body: body ?? (method == "POST" ? [:] : nil))
+        try await WebDriverCall.send(
+            method, driverURL.appendingPathComponent("session/\(id)/\(path)"),
+            body: body ?? (method == "POST" ? [:] : nil))
     }
 
     private static func json(_ value: Any?) throws -> String {
         guard let value, !(value is NSNull) else { return "null" }
         if let string = value as? String { return String(decoding: try JSONEncoder().encode(string), as: UTF8.self) }
-        return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]), as: UTF8.self)
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]),
+            as: UTF8.self)
     }
 }
 
@@ -112,11 +123,14 @@ enum WebDriverCall {
             head += ["Content-Type: application/json; charset=utf-8", "Content-Length: \(payload.utf8.count)"]
         }
         let answer = try await RawHTTP.exchange(port: port, head: head, body: payload, timeout: timeoutSeconds)
-        let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8), options: [.fragmentsAllowed]) as? [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: Data(answer.body.utf8), options: [.fragmentsAllowed])
+            as? [String: Any]
         let value = object?["value"]
         if answer.status >= 400 {
             let details = value as? [String: Any]
-            throw WebDriverError("\(method) \(url.path): \(details?["error"] ?? answer.status): \(details?["message"] ?? "")")
+            throw WebDriverError(
+                "\(method) \(url.path): \(details?["error"] ?? answer.status): \(details?["message"] ?? "")")
         }
         return value
     }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Foundation
 import FleetAuthLocking
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A program run as a child process, by the benchmarks (servers, load generators, `openssl
 /// speed`) and by the tests (the built `fleetauth`, Python with Google's client).
@@ -66,7 +67,8 @@ package final class ChildProcess: Sendable {
     /// arguments and `environment` added to this process's, writes `input` to its standard
     /// input and closes it.
     package init(
-        _ arguments: [String], environment: [String: String] = [:], input: String = "", standardError: StandardError = .merged
+        _ arguments: [String], environment: [String: String] = [:], input: String = "",
+        standardError: StandardError = .merged
     ) throws {
         precondition(!arguments.isEmpty, "a child process needs a program")
         name = arguments.prefix(2).map { ($0 as NSString).lastPathComponent }.joined(separator: " ")
@@ -80,7 +82,8 @@ package final class ChildProcess: Sendable {
             }
             do {
                 let pid = try Self.spawn(
-                    arguments, environment: environment, standardInput: toChild.reading, standardOutput: fromChild.writing,
+                    arguments, environment: environment, standardInput: toChild.reading,
+                    standardOutput: fromChild.writing,
                     standardError: standardError)
                 return (pid, toChild, fromChild)
             } catch {
@@ -124,10 +127,12 @@ package final class ChildProcess: Sendable {
 
     /// Runs `arguments` to their end (at most `timeout`) and returns how they ended.
     package static func run(
-        _ arguments: [String], environment: [String: String] = [:], input: String = "", standardError: StandardError = .merged,
+        _ arguments: [String], environment: [String: String] = [:], input: String = "",
+        standardError: StandardError = .merged,
         timeout: Duration = .seconds(60)
     ) async throws -> Exit {
-        try await ChildProcess(arguments, environment: environment, input: input, standardError: standardError).exit(within: timeout)
+        try await ChildProcess(arguments, environment: environment, input: input, standardError: standardError).exit(
+            within: timeout)
     }
 
     /// What the program printed so far.
@@ -138,14 +143,18 @@ package final class ChildProcess: Sendable {
     /// - Throws: ``CommandFailure`` when the program's output ends first, or when `timeout`
     ///   passes (the program is killed then).
     package func output(containing marker: String, within timeout: Duration = .seconds(60)) async throws -> String {
-        try await poll(within: timeout, waitingFor: marker.debugDescription) { _, output in output.contains(marker) ? output : nil }
+        try await poll(within: timeout, waitingFor: marker.debugDescription) { _, output in
+            output.contains(marker) ? output : nil
+        }
     }
 
     /// Waits for the first line of output of which `match` makes something, and returns it.
     ///
     /// - Throws: ``CommandFailure`` when the program's output ends first, or when `timeout`
     ///   passes (the program is killed then).
-    package func firstLine<Found>(matching match: (Substring) -> Found?, within timeout: Duration = .seconds(60)) async throws -> Found {
+    package func firstLine<Found>(matching match: (Substring) -> Found?, within timeout: Duration = .seconds(60))
+        async throws -> Found
+    {
         try await poll(within: timeout, waitingFor: "the line it was expected to print") { lines, _ in
             lines.lazy.compactMap(match).first
         }
@@ -183,7 +192,8 @@ package final class ChildProcess: Sendable {
                 // The status as waitpid(2) encodes it: the low 7 bits are the signal, 0 for an exit.
                 let signal = ended.status & 0x7F
                 return Exit(
-                    name: name, status: signal == 0 ? (ended.status >> 8) & 0xFF : signal, exited: signal == 0, output: output,
+                    name: name, status: signal == 0 ? (ended.status >> 8) & 0xFF : signal, exited: signal == 0,
+                    output: output,
                     cpuSeconds: ended.cpuSeconds)
             }
             if ContinuousClock.now >= deadline {
@@ -198,8 +208,12 @@ package final class ChildProcess: Sendable {
     /// seconds, from `/proc/<pid>/stat` (Linux).
     package func cpuSeconds() throws -> Double {
         // Once reaped, the pid may be another process's.
-        guard state.withLock({ $0.ended == nil }) else { throw CommandFailure("\(name) has ended; its CPU time is in its exit") }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let afterName = stat.lastIndex(of: ")") else {
+        guard state.withLock({ $0.ended == nil }) else {
+            throw CommandFailure("\(name) has ended; its CPU time is in its exit")
+        }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let afterName = stat.lastIndex(of: ")")
+        else {
             throw CommandFailure("cannot read /proc/\(pid)/stat of \(name) (has it exited?)")
         }
         // Fields after the name, from field 3 (state): utime and stime are fields 14 and 15.
@@ -270,7 +284,9 @@ package final class ChildProcess: Sendable {
     /// so that no other child is started between `pipe` and `fcntl`.
     private static func makePipe(for name: String) throws -> (reading: Int32, writing: Int32) {
         var ends: [Int32] = [0, 0]
-        guard ends.withUnsafeMutableBufferPointer({ pipe($0.baseAddress!) }) == 0 else { throw CommandFailure("cannot create a pipe for \(name)") }
+        guard ends.withUnsafeMutableBufferPointer({ pipe($0.baseAddress!) }) == 0 else {
+            throw CommandFailure("cannot create a pipe for \(name)")
+        }
         guard ends.allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }) else {
             ends.forEach { _ = close($0) }
             throw CommandFailure("cannot create a pipe for \(name)")
@@ -282,18 +298,22 @@ package final class ChildProcess: Sendable {
     private static let spawning = Locked(())
 
     #if os(Linux)
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), which Swift's
-    /// Glibc module does not declare; `nil` on an older glibc.
-    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
+        /// glibc's `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), which Swift's
+        /// Glibc module does not declare; `nil` on an older glibc.
+        private static let closeFrom:
+            (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+                guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+                return unsafeBitCast(
+                    symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self
+                )
+            }()
     #endif
 
     /// Starts `arguments` with an empty signal mask and default signal handlers and the given
     /// descriptors as its standard streams (duplicated: the originals close on exec).
     private static func spawn(
-        _ arguments: [String], environment: [String: String], standardInput: Int32, standardOutput: Int32, standardError: StandardError
+        _ arguments: [String], environment: [String: String], standardInput: Int32, standardOutput: Int32,
+        standardError: StandardError
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -308,7 +328,7 @@ package final class ChildProcess: Sendable {
         // process opened without close-on-exec (a Foundation `Pipe`) would otherwise stay open
         // in it, and whoever waits for that pipe's end would wait for this child.
         #if os(Linux)
-        _ = closeFrom.map { $0(&actions, STDERR_FILENO + 1) }
+            _ = closeFrom.map { $0(&actions, STDERR_FILENO + 1) }
         #endif
 
         var attributes = posix_spawnattr_t()
@@ -321,9 +341,10 @@ package final class ChildProcess: Sendable {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         #if canImport(Darwin)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
+            posix_spawnattr_setflags(
+                &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
         #else
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         #endif
 
         var cArguments = arguments.map { strdup($0) } + [nil]

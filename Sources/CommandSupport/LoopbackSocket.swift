@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// TCP sockets on 127.0.0.1, for speaking to a port byte for byte (``RawHTTP``) or holding one.
@@ -9,9 +9,9 @@ package enum LoopbackSocket {
     /// A new TCP socket.
     package static func open() throws -> Int32 {
         #if canImport(Glibc)
-        let socketType = Int32(SOCK_STREAM.rawValue)
+            let socketType = Int32(SOCK_STREAM.rawValue)
         #else
-        let socketType = SOCK_STREAM
+            let socketType = SOCK_STREAM
         #endif
         let descriptor = socket(AF_INET, socketType, 0)
         guard descriptor >= 0 else { throw CommandFailure("socket() failed: errno \(errno)") }

@@ -39,7 +39,9 @@ package struct JSONCursor: ~Copyable {
     }
 
     /// Runs `body` with a cursor over `data`.
-    package static func read(_ data: Data, _ body: (inout JSONCursor) throws(JSONReadError) -> Void) throws(JSONReadError) {
+    package static func read(_ data: Data, _ body: (inout JSONCursor) throws(JSONReadError) -> Void)
+        throws(JSONReadError)
+    {
         let result: Result<Void, JSONReadError> = data.withUnsafeBytes { raw in
             Result { () throws(JSONReadError) in try read(raw, body) }
         }
@@ -47,7 +49,9 @@ package struct JSONCursor: ~Copyable {
     }
 
     /// Runs `body` with a cursor over `bytes`.
-    package static func read(_ bytes: UnsafeRawBufferPointer, _ body: (inout JSONCursor) throws(JSONReadError) -> Void) throws(JSONReadError) {
+    package static func read(_ bytes: UnsafeRawBufferPointer, _ body: (inout JSONCursor) throws(JSONReadError) -> Void)
+        throws(JSONReadError)
+    {
         var cursor = JSONCursor(bytes)
         try body(&cursor)
     }
@@ -55,14 +59,18 @@ package struct JSONCursor: ~Copyable {
     /// Reads a whole document that is one object, calling `member` with each key; `member`
     /// must read or skip the value. Duplicate keys are refused (a second `alg` or `vehicleid`
     /// must never override the first in one reader and not in another).
-    package mutating func readDocumentObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void) throws(JSONReadError) {
+    package mutating func readDocumentObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void)
+        throws(JSONReadError)
+    {
         try readObject(member)
         skipWhitespace()
         guard index == bytes.count else { throw .syntax("unexpected bytes after the object") }
     }
 
     /// Reads an object, calling `member` with each key; refuses duplicate keys.
-    package mutating func readObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void) throws(JSONReadError) {
+    package mutating func readObject(_ member: (inout JSONCursor, String) throws(JSONReadError) -> Void)
+        throws(JSONReadError)
+    {
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else { throw .wrongType(expected: "an object") }
         index += 1
@@ -106,7 +114,9 @@ package struct JSONCursor: ~Copyable {
     package mutating func readNull() -> Bool {
         skipWhitespace()
         guard bytes.count - index >= 4, peek() == UInt8(ascii: "n") else { return false }
-        guard bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l") else { return false }
+        guard bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "l"),
+            bytes[index + 3] == UInt8(ascii: "l")
+        else { return false }
         index += 4
         return true
     }
@@ -155,12 +165,18 @@ package struct JSONCursor: ~Copyable {
     /// does).
     package mutating func readNumber() throws(JSONReadError) -> Double {
         skipWhitespace()
-        guard let first = peek(), first == UInt8(ascii: "-") || isDigit(first) else { throw .wrongType(expected: "a number") }
+        guard let first = peek(), first == UInt8(ascii: "-") || isDigit(first) else {
+            throw .wrongType(expected: "a number")
+        }
         let start = index
         let value = try readNumberLiteral()
-        let mantissa = UnsafeRawBufferPointer(rebasing: bytes[start..<index]).prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+        let mantissa = UnsafeRawBufferPointer(rebasing: bytes[start..<index]).prefix {
+            $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E")
+        }
         let writtenAsZero = !mantissa.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
-        guard value.isFinite, value != 0 || writtenAsZero else { throw .wrongType(expected: "a number a Double can hold") }
+        guard value.isFinite, value != 0 || writtenAsZero else {
+            throw .wrongType(expected: "a number a Double can hold")
+        }
         return value
     }
 
@@ -176,7 +192,9 @@ package struct JSONCursor: ~Copyable {
             throw .wrongType(expected: "a whole number")
         }
         let literal = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-        guard let value = Int(String(decoding: literal, as: UTF8.self)) else { throw .wrongType(expected: "a whole number") }
+        guard let value = Int(String(decoding: literal, as: UTF8.self)) else {
+            throw .wrongType(expected: "a whole number")
+        }
         return value
     }
 
@@ -296,7 +314,9 @@ package struct JSONCursor: ~Copyable {
             var scalar = try readHexQuad()
             if (0xD800..<0xDC00).contains(scalar) {
                 // A high surrogate must be followed by an escaped low surrogate.
-                guard next() == UInt8(ascii: "\\"), next() == UInt8(ascii: "u") else { throw .syntax("a lone surrogate in a string") }
+                guard next() == UInt8(ascii: "\\"), next() == UInt8(ascii: "u") else {
+                    throw .syntax("a lone surrogate in a string")
+                }
                 let low = try readHexQuad()
                 guard (0xDC00..<0xE000).contains(low) else { throw .syntax("a lone surrogate in a string") }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -343,7 +363,9 @@ package struct JSONCursor: ~Copyable {
             skipDigits()
         }
         let literal = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-        guard let value = Double(String(decoding: literal, as: UTF8.self)) else { throw .syntax("a number cannot be read") }
+        guard let value = Double(String(decoding: literal, as: UTF8.self)) else {
+            throw .syntax("a number cannot be read")
+        }
         return value
     }
 

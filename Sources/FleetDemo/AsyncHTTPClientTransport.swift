@@ -6,7 +6,7 @@ import NIOHTTP1
 import NIOPosix
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An ``HTTPTransport`` over AsyncHTTPClient, for simulating many apps in one process.
@@ -25,7 +25,8 @@ package final class AsyncHTTPClientTransport: HTTPTransport {
     /// A transport keeping up to `connectionsPerServer` connections to each server.
     package init(connectionsPerServer: Int) {
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerServer)
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerServer)
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
@@ -57,7 +58,10 @@ package final class AsyncHTTPClientTransport: HTTPTransport {
             for header in response.headers {
                 fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
             }
-            guard let answer = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields) else {
+            guard
+                let answer = HTTPURLResponse(
+                    url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields)
+            else {
                 throw URLError(.badServerResponse)
             }
             return (Data(buffer: body), answer)
@@ -72,7 +76,9 @@ package final class AsyncHTTPClientTransport: HTTPTransport {
     /// The `URLError` code closest to an AsyncHTTPClient or NIO error.
     package static func code(for error: any Error) -> URLError.Code {
         switch error {
-        case let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout].contains(error):
+        case let error as HTTPClientError
+        where [.deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout].contains(
+            error):
             .timedOut
         case let error as HTTPClientError where error == .remoteConnectionClosed:
             .networkConnectionLost

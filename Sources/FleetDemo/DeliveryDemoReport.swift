@@ -33,21 +33,28 @@ package struct DeliveryDemoReport {
             "",
             "Report (\(String(format: "%.1f", elapsed.timeInterval)) s of delivering and following)",
             "  tokens minted by the token server: "
-                + (minted.isEmpty ? "none" : minted.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
+                + (minted.isEmpty
+                    ? "none"
+                    : minted.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
             "  delivery driver apps' tokens: \(counts.reused["delivery-driver"] ?? 0) reused from cache, \(counts.fetched["delivery-driver"] ?? 0) fetched, "
                 + "\(counts.refreshedEarly["delivery-driver"] ?? 0) refreshed early",
             "  location updates: \(counts.reported) reported, \(counts.accepted) acknowledged, \(counts.superseded) superseded, \(counts.retries) retries, \(counts.dropped) dropped",
-            String(format: "  update latency (report to acknowledgement): p50 %.1f ms, p99 %.1f ms", latency.p50Milliseconds, latency.p99Milliseconds),
+            String(
+                format: "  update latency (report to acknowledgement): p50 %.1f ms, p99 %.1f ms",
+                latency.p50Milliseconds, latency.p99Milliseconds),
             "  parcels: \(parcelsDelivered)/\(2 * settings.drivers) closed with outcome SUCCEEDED as their vans completed the stops",
             "  shipments: \(shipmentsFollowed)/\(settings.drivers) followed to CLOSED by their consumers, \(shipmentReadings) readings",
             "  auth failures of honest apps: \(counts.invalidated + counts.stopped) (Fleet Engine 401s: \(counts.invalidated), reporters stopped: \(counts.stopped))",
             "  intruder: \(intruder.values.reduce(0) { $0 + $1.attempts }) attempts, \(intruder.values.reduce(0) { $0 + $1.refused }) refused",
         ]
         for (trick, tally) in intruder.sorted(by: { $0.key < $1.key }) {
-            lines.append("    \(trick.padding(toLength: 50, withPad: " ", startingAt: 0)) \(tally.refused)/\(tally.attempts) refused")
+            lines.append(
+                "    \(trick.padding(toLength: 50, withPad: " ", startingAt: 0)) \(tally.refused)/\(tally.attempts) refused"
+            )
             lines.append("      \(tally.firstAnswer)")
         }
-        lines.append("  last acknowledged location stored: \(settings.drivers - lostVans.count)/\(settings.drivers) vans")
+        lines.append(
+            "  last acknowledged location stored: \(settings.drivers - lostVans.count)/\(settings.drivers) vans")
         lines.append(succeeded ? "Result: OK" : "Result: FAILED")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

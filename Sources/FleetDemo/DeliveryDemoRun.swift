@@ -22,32 +22,41 @@ struct DeliveryDemoRun {
         let count = settings.drivers
         let tokenServer = await servers.tokenServer
         let stats = DemoStats()
-        FileHandle.standardOutput.write(Data("""
-        FleetAuth delivery demo: \(count) delivery drivers with 2 parcels each, and \(count) consumers, for \(settings.duration) s, \(settings.tokenLifetime)-second tokens
-          token server  \(network.tokenServer.absoluteString)   local Fleet Engine  \(network.fleetEngine.absoluteString)/v1/providers/\(DemoRun.project)
+        FileHandle.standardOutput.write(
+            Data(
+                """
+                FleetAuth delivery demo: \(count) delivery drivers with 2 parcels each, and \(count) consumers, for \(settings.duration) s, \(settings.tokenLifetime)-second tokens
+                  token server  \(network.tokenServer.absoluteString)   local Fleet Engine  \(network.fleetEngine.absoluteString)/v1/providers/\(DemoRun.project)
 
-        """.utf8))
+                """.utf8))
         let serverKey = try DemoRun.key(tokenServer, .deliverySuperUser)
         let backend = FleetEngineClient(
             baseURL: network.fleetEngine, providerID: DemoRun.project,
-            tokens: ServerTokenProvider(minter: try TokenMinter(key: serverKey), kind: .deliveryServer), transport: network.transport)
-        let administration = AccountAdministration(store: tokenServer.store, hasher: PasswordHasher(cost: DemoRun.bcryptCost))
+            tokens: ServerTokenProvider(minter: try TokenMinter(key: serverKey), kind: .deliveryServer),
+            transport: network.transport)
+        let administration = AccountAdministration(
+            store: tokenServer.store, hasher: PasswordHasher(cost: DemoRun.bcryptCost))
         for index in 0..<count { try await Self.enroll(index, backend: backend, administration: administration) }
         let driverSessions = try await DemoRun.logIn("delivery-driver", count, network)
         let consumerSessions = try await DemoRun.logIn("delivery-consumer", count, network)
 
         let intruder = DeliveryIntruder(
-            drivers: try (0..<2).map { try network.client(kind: "delivery-driver", session: driverSessions[$0], stats: stats) },
+            drivers: try (0..<2).map {
+                try network.client(kind: "delivery-driver", session: driverSessions[$0], stats: stats)
+            },
             consumer: try network.client(kind: "delivery-consumer", session: consumerSessions[0], stats: stats))
         let start = ContinuousClock.now
         let drive = Duration.seconds(settings.duration)
         let consumers = Task {
             await withTaskGroup(of: (closed: Bool, readings: Int).self) { group in
                 for index in 0..<count {
-                    let client = try? network.client(kind: "delivery-consumer", session: consumerSessions[index], stats: stats)
+                    let client = try? network.client(
+                        kind: "delivery-consumer", session: consumerSessions[index], stats: stats)
                     group.addTask { await Self.follow(index, client: client, every: .seconds(settings.followInterval)) }
                 }
-                return await group.reduce(into: (closed: 0, readings: 0)) { $0.closed += $1.closed ? 1 : 0; $0.readings += $1.readings }
+                return await group.reduce(into: (closed: 0, readings: 0)) {
+                    $0.closed += $1.closed ? 1 : 0; $0.readings += $1.readings
+                }
             }
         }
         let intrusions = Task { await intruder.tryEverything(until: start + drive) }
@@ -55,7 +64,12 @@ struct DeliveryDemoRun {
             for index in 0..<count {
                 let driver = try network.client(kind: "delivery-driver", session: driverSessions[index], stats: stats)
                 group.addTask {
-                    (index, try await Self.drive(index, driver: driver, backend: backend, for: drive, every: .seconds(settings.reportInterval), stats: stats))
+                    (
+                        index,
+                        try await Self.drive(
+                            index, driver: driver, backend: backend, for: drive,
+                            every: .seconds(settings.reportInterval), stats: stats)
+                    )
                 }
             }
             var acknowledged = [VehicleLocation?](repeating: nil, count: count)
@@ -68,42 +82,56 @@ struct DeliveryDemoRun {
         var lost: [String] = [], succeeded = 0
         for index in 0..<count {
             let stored = try await backend.deliveryVehicle("van-\(index)").lastLocation
-            if acknowledged[index] == nil || stored?.location != acknowledged[index]?.location { lost.append("van-\(index)") }
+            if acknowledged[index] == nil || stored?.location != acknowledged[index]?.location {
+                lost.append("van-\(index)")
+            }
             for parcel in ["a", "b"] {
                 let task = try await backend.task("parcel-\(index)-\(parcel)")
                 if task.state == .closed, task.taskOutcome == "SUCCEEDED" { succeeded += 1 }
             }
         }
         return DeliveryDemoReport(
-            settings: settings, counts: stats.current, latency: stats.latency, minted: DemoRun.tokensIssued(in: servers.metrics.exposition()),
-            parcelsDelivered: succeeded, shipmentsFollowed: followed.closed, shipmentReadings: followed.readings, intruder: intruded,
+            settings: settings, counts: stats.current, latency: stats.latency,
+            minted: DemoRun.tokensIssued(in: servers.metrics.exposition()),
+            parcelsDelivered: succeeded, shipmentsFollowed: followed.closed, shipmentReadings: followed.readings,
+            intruder: intruded,
             lostVans: lost, elapsed: ContinuousClock.now - start)
     }
 
     /// Van `van-i` at the start of its route, parcels `parcel-i-a` and `parcel-i-b` (shipments
     /// `shipment-i-a` and `shipment-i-b`) on two stops along it, and accounts
     /// `delivery-driver-i` (the van) and `delivery-consumer-i` (the second parcel's shipment).
-    private static func enroll(_ index: Int, backend: FleetEngineClient, administration: AccountAdministration) async throws {
+    private static func enroll(_ index: Int, backend: FleetEngineClient, administration: AccountAdministration)
+        async throws
+    {
         let route = DemoRoute(index: index)
-        _ = try await backend.createDeliveryVehicle(DeliveryVehicle(lastLocation: VehicleLocation(location: route.point(at: 0))), id: "van-\(index)")
+        _ = try await backend.createDeliveryVehicle(
+            DeliveryVehicle(lastLocation: VehicleLocation(location: route.point(at: 0))), id: "van-\(index)")
         var stops: [VehicleStop] = []
         for (parcel, fraction) in [("a", 0.3), ("b", 0.8)] {
-            let task = DeliveryTask(type: "DELIVERY", at: route.point(at: fraction), duration: .seconds(60), trackingID: "shipment-\(index)-\(parcel)")
+            let task = DeliveryTask(
+                type: "DELIVERY", at: route.point(at: fraction), duration: .seconds(60),
+                trackingID: "shipment-\(index)-\(parcel)")
             _ = try await backend.createTask(task, id: "parcel-\(index)-\(parcel)")
             stops.append(VehicleStop(at: route.point(at: fraction), taskIDs: ["parcel-\(index)-\(parcel)"]))
         }
         _ = try await backend.updateStops(stops, ofDeliveryVehicle: "van-\(index)")
-        _ = try await administration.createAccount(username: "delivery-driver-\(index)", password: DemoEnrollment.password, roleName: "delivery-driver")
-        _ = try await administration.createAccount(username: "delivery-consumer-\(index)", password: DemoEnrollment.password, roleName: "delivery-consumer")
-        _ = try await administration.assign(Resource(.deliveryVehicle, id: "van-\(index)"), to: "delivery-driver-\(index)")
-        _ = try await administration.assign(Resource(.trackingID, id: "shipment-\(index)-b"), to: "delivery-consumer-\(index)")
+        _ = try await administration.createAccount(
+            username: "delivery-driver-\(index)", password: DemoEnrollment.password, roleName: "delivery-driver")
+        _ = try await administration.createAccount(
+            username: "delivery-consumer-\(index)", password: DemoEnrollment.password, roleName: "delivery-consumer")
+        _ = try await administration.assign(
+            Resource(.deliveryVehicle, id: "van-\(index)"), to: "delivery-driver-\(index)")
+        _ = try await administration.assign(
+            Resource(.trackingID, id: "shipment-\(index)-b"), to: "delivery-consumer-\(index)")
     }
 
     /// Drives van `i` round its route for `duration`, reporting every `interval` with the
     /// driver's token; the backend marks each stop enroute, arrived and completed as the van
     /// passes it, and sets the parcel's outcome. Returns the last acknowledged location.
     private static func drive(
-        _ index: Int, driver: FleetEngineClient, backend: FleetEngineClient, for duration: Duration, every interval: Duration, stats: DemoStats
+        _ index: Int, driver: FleetEngineClient, backend: FleetEngineClient, for duration: Duration,
+        every interval: Duration, stats: DemoStats
     ) async throws -> VehicleLocation? {
         let route = DemoRoute(index: index)
         let reporter = DeliveryVehicleReporter(deliveryVehicleID: "van-\(index)", client: driver)
@@ -122,17 +150,23 @@ struct DeliveryDemoRun {
             plan += [
                 (arrival - 0.2, { _ = try await stops.enroute() }),
                 (arrival, { _ = try await stops.arrived() }),
-                (arrival + 0.1, {
-                    _ = try await stops.completed()
-                    _ = try await backend.setOutcome("SUCCEEDED", ofTask: "parcel-\(index)-\(parcel)")
-                }),
+                (
+                    arrival + 0.1,
+                    {
+                        _ = try await stops.completed()
+                        _ = try await backend.setOutcome("SUCCEEDED", ofTask: "parcel-\(index)-\(parcel)")
+                    }
+                ),
             ]
         }
         let start = ContinuousClock.now
         while ContinuousClock.now - start < duration {
             let fraction = (ContinuousClock.now - start) / duration
             stats.locationReported()
-            await reporter.report(VehicleLocation(location: route.point(at: fraction), latlngAccuracy: 5, heading: route.heading(at: fraction), speed: 6, updateTime: Date()))
+            await reporter.report(
+                VehicleLocation(
+                    location: route.point(at: fraction), latlngAccuracy: 5, heading: route.heading(at: fraction),
+                    speed: 6, updateTime: Date()))
             while let next = plan.first, next.at <= fraction {
                 try await next.step()
                 plan.removeFirst()
@@ -146,11 +180,15 @@ struct DeliveryDemoRun {
 
     /// Consumer `i` follows shipment `shipment-i-b` until its parcel is closed: whether it saw
     /// that, and how many readings it took.
-    private static func follow(_ index: Int, client: FleetEngineClient?, every interval: Duration) async -> (closed: Bool, readings: Int) {
+    private static func follow(_ index: Int, client: FleetEngineClient?, every interval: Duration) async -> (
+        closed: Bool, readings: Int
+    ) {
         guard let client else { return (false, 0) }
         var readings = 0, closed = false
         do {
-            for try await info in ShipmentFollower(trackingID: "shipment-\(index)-b", client: client, interval: interval) {
+            for try await info in ShipmentFollower(
+                trackingID: "shipment-\(index)-b", client: client, interval: interval)
+            {
                 readings += 1
                 closed = info.state == .closed
             }
@@ -172,11 +210,19 @@ struct DeliveryIntruder: Sendable {
 
     /// The tricks, each tried every half second until `deadline`: by name, the attempts made,
     /// the refusals met and the first refusal's words.
-    func tryEverything(until deadline: ContinuousClock.Instant) async -> [String: (attempts: Int, refused: Int, firstAnswer: String)] {
+    func tryEverything(until deadline: ContinuousClock.Instant) async -> [String: (
+        attempts: Int, refused: Int, firstAnswer: String
+    )] {
         let here = VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4))
         let tricks: [(String, @Sendable () async throws -> Void)] = [
-            ("driver 1's token moves van-0", { _ = try await drivers[1].updateLocation(here, ofDeliveryVehicle: "van-0") }),
-            ("driver 0's untrusted token changes van-0's stops", { _ = try await drivers[0].updateStops([], ofDeliveryVehicle: "van-0") }),
+            (
+                "driver 1's token moves van-0",
+                { _ = try await drivers[1].updateLocation(here, ofDeliveryVehicle: "van-0") }
+            ),
+            (
+                "driver 0's untrusted token changes van-0's stops",
+                { _ = try await drivers[0].updateStops([], ofDeliveryVehicle: "van-0") }
+            ),
             ("consumer 0's token follows shipment-1-b", { _ = try await consumer.taskTrackingInfo("shipment-1-b") }),
         ]
         var tally: [String: (attempts: Int, refused: Int, firstAnswer: String)] = [:]

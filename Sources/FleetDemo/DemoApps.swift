@@ -3,7 +3,7 @@ import FleetTokenProvider
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Which HTTP client the demo's simulated apps use.
@@ -48,9 +48,12 @@ struct DemoNetwork: Sendable {
 
     /// Runs `body` with the network of `servers` for the apps `settings` describe, closing it
     /// after (also when `body` throws).
-    static func using<Result>(_ settings: DemoSettings, to servers: LocalFleet, _ body: (DemoNetwork) async throws -> Result) async throws -> Result {
+    static func using<Result>(
+        _ settings: DemoSettings, to servers: LocalFleet, _ body: (DemoNetwork) async throws -> Result
+    ) async throws -> Result {
         let network = DemoNetwork(
-            httpClient: settings.httpClient, tokenServerPort: await servers.tokenServerPort, fleetEnginePort: await servers.fleetEnginePort,
+            httpClient: settings.httpClient, tokenServerPort: await servers.tokenServerPort,
+            fleetEnginePort: await servers.fleetEnginePort,
             project: DemoRun.project)
         do {
             let result = try await body(network)
@@ -93,7 +96,8 @@ struct DemoNetwork: Sendable {
 
     /// The id each kind of app's tokens are asked for by, as a token URL's placeholder.
     static let tokenPlaceholders = [
-        "driver": "{vehicleId}", "consumer": "{tripId}", "delivery-driver": "{deliveryVehicleId}", "delivery-consumer": "{trackingId}",
+        "driver": "{vehicleId}", "consumer": "{tripId}", "delivery-driver": "{deliveryVehicleId}",
+        "delivery-consumer": "{trackingId}",
     ]
 
     /// An app's Fleet Engine client: tokens of `kind` (`driver`, `consumer`, `delivery-driver`,
@@ -101,14 +105,18 @@ struct DemoNetwork: Sendable {
     /// events go to `stats`.
     func client(kind: String, session sessionToken: String, stats: DemoStats) throws -> FleetEngineClient {
         let transport = appTransport()
-        guard let placeholder = Self.tokenPlaceholders[kind] else { throw DemoFailure("no token route for \(kind) apps") }
+        guard let placeholder = Self.tokenPlaceholders[kind] else {
+            throw DemoFailure("no token route for \(kind) apps")
+        }
         let fetcher = HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(tokenServer.absoluteString + "/v1/tokens/\(kind)/\(placeholder)"),
             requestTimeout: Self.timeout,
             transport: transport,
             authorizeRequest: { $0.setValue("Bearer \(sessionToken)", forHTTPHeaderField: "Authorization") })
         let tokens = CachingTokenProvider(fetcher: fetcher, onEvent: { stats.record($0, app: kind) })
-        return FleetEngineClient(baseURL: fleetEngine, providerID: project, tokens: tokens, requestTimeout: Self.timeout, transport: transport)
+        return FleetEngineClient(
+            baseURL: fleetEngine, providerID: project, tokens: tokens, requestTimeout: Self.timeout,
+            transport: transport)
     }
 }
 
@@ -140,8 +148,10 @@ struct DemoDriver: Sendable {
         while ContinuousClock.now - start < duration {
             let fraction = (ContinuousClock.now - start) / duration
             stats.locationReported()
-            await reporter.report(VehicleLocation(
-                location: route.point(at: fraction), latlngAccuracy: 5, heading: route.heading(at: fraction), speed: 9, updateTime: Date()))
+            await reporter.report(
+                VehicleLocation(
+                    location: route.point(at: fraction), latlngAccuracy: 5, heading: route.heading(at: fraction),
+                    speed: 9, updateTime: Date()))
             if fraction >= 0.5, !sentDropoff {
                 sentDropoff = true
                 try await move(trip, to: .enrouteToDropoff, as: context)

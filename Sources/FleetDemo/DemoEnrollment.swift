@@ -26,11 +26,16 @@ struct DemoEnrollment: Sendable {
 
     private func enroll(index: Int) async throws {
         let route = DemoRoute(index: index)
-        _ = try await fleet.createVehicle(Vehicle(lastLocation: VehicleLocation(location: route.point(at: 0))), id: "vehicle-\(index)")
-        let trip = Trip(vehicleId: "vehicle-\(index)", pickupPoint: .init(point: route.point(at: 0.25)), dropoffPoint: .init(point: route.point(at: 0.75)))
+        _ = try await fleet.createVehicle(
+            Vehicle(lastLocation: VehicleLocation(location: route.point(at: 0))), id: "vehicle-\(index)")
+        let trip = Trip(
+            vehicleId: "vehicle-\(index)", pickupPoint: .init(point: route.point(at: 0.25)),
+            dropoffPoint: .init(point: route.point(at: 0.75)))
         _ = try await fleet.createTrip(trip, id: "trip-\(index)")
-        _ = try await administration.createAccount(username: "driver-\(index)", password: Self.password, roleName: "driver")
-        _ = try await administration.createAccount(username: "consumer-\(index)", password: Self.password, roleName: "consumer")
+        _ = try await administration.createAccount(
+            username: "driver-\(index)", password: Self.password, roleName: "driver")
+        _ = try await administration.createAccount(
+            username: "consumer-\(index)", password: Self.password, roleName: "consumer")
         _ = try await administration.assign(Resource(.vehicle, id: "vehicle-\(index)"), to: "driver-\(index)")
         _ = try await administration.assign(Resource(.trip, id: "trip-\(index)"), to: "consumer-\(index)")
     }
@@ -56,9 +61,11 @@ struct DemoRoute: Sendable {
 
     /// Where the vehicle is after `fraction` (0 to 1) of the demo.
     func point(at fraction: Double) -> LatLng {
-        let centre = LatLng(latitude: 52.45 + Double(index % 25) * 0.006, longitude: 13.30 + Double(index / 25 % 25) * 0.01)
+        let centre = LatLng(
+            latitude: 52.45 + Double(index % 25) * 0.006, longitude: 13.30 + Double(index / 25 % 25) * 0.01)
         let angle = 2 * Double.pi * (fraction + Double(index) / 7)
-        return LatLng(latitude: centre.latitude + 0.0027 * sin(angle), longitude: centre.longitude + 0.0045 * cos(angle))
+        return LatLng(
+            latitude: centre.latitude + 0.0027 * sin(angle), longitude: centre.longitude + 0.0045 * cos(angle))
     }
 
     /// The heading in degrees when at `fraction`: along the circle, anticlockwise.

@@ -2,8 +2,8 @@ import FleetTokens
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
-import FleetAuthCodecs
+    import FoundationNetworking
+    import FleetAuthCodecs
 #endif
 
 /// Someone who tries to move `vehicle-0` without being its driver, round and round through
@@ -22,10 +22,14 @@ struct DemoIntruder: Sendable {
 
     /// The tricks, using driver 1's and consumer 0's own sessions (the intruder stole them)
     /// and the genuine driver key only to make a token that has already expired.
-    init(network: DemoNetwork, stats: DemoStats, driverKey: ServiceAccountKey, driverSession: String, consumerSession: String) throws {
+    init(
+        network: DemoNetwork, stats: DemoStats, driverKey: ServiceAccountKey, driverSession: String,
+        consumerSession: String
+    ) throws {
         self.network = network
         self.stats = stats
-        let unknownKey = try ServiceAccountKey.generate(projectID: driverKey.projectID, role: .driverSDKUser, accountID: "fe-intruder")
+        let unknownKey = try ServiceAccountKey.generate(
+            projectID: driverKey.projectID, role: .driverSDKUser, accountID: "fe-intruder")
         let stranger = try TokenMinter(key: unknownKey)
         let expired = try TokenMinter(key: driverKey, now: { Date() - 3600 })
         let now = Int64(Date().timeIntervalSince1970)
@@ -37,16 +41,24 @@ struct DemoIntruder: Sendable {
         let signedByStranger = try stranger.sign(inDriverKeysName).split(separator: ".")
         let forged = "\(genuineHeader).\(signedByStranger[1]).\(signedByStranger[2])"
         let move = { @Sendable (token: String?) in Self.moveVehicle0(network, token: token) }
-        let token = { @Sendable (path: String, session: String) in await Self.fetchToken(network, path: path, session: session) }
+        let token = { @Sendable (path: String, session: String) in
+            await Self.fetchToken(network, path: path, session: session)
+        }
         tricks = [
             Trick(name: "no token") { move(nil) },
             Trick(name: "alg none") { move(Self.unsigned(vehicleID: "vehicle-0")) },
             Trick(name: "signed by an unknown key") { move(try? stranger.mint(.driver(vehicleID: "vehicle-0")).token) },
             Trick(name: "the driver key's kid, signed by another key") { move(forged) },
-            Trick(name: "a genuine token that expired an hour ago") { move(try? expired.mint(.driver(vehicleID: "vehicle-0"), lifetime: .seconds(60)).token) },
+            Trick(name: "a genuine token that expired an hour ago") {
+                move(try? expired.mint(.driver(vehicleID: "vehicle-0"), lifetime: .seconds(60)).token)
+            },
             Trick(name: "driver 1's token for vehicle-0") { await token("driver/vehicle-1", driverSession).map(move) },
-            Trick(name: "consumer 0's token for vehicle-0") { await token("consumer/trip-0", consumerSession).map(move) },
-            Trick(name: "driver 1 asks the token server for vehicle-0") { Self.tokenRequest(network, path: "driver/vehicle-0", session: driverSession) },
+            Trick(name: "consumer 0's token for vehicle-0") {
+                await token("consumer/trip-0", consumerSession).map(move)
+            },
+            Trick(name: "driver 1 asks the token server for vehicle-0") {
+                Self.tokenRequest(network, path: "driver/vehicle-0", session: driverSession)
+            },
         ]
     }
 
@@ -61,7 +73,9 @@ struct DemoIntruder: Sendable {
     }
 
     private func attempt(_ name: String, _ request: URLRequest) async {
-        guard let (body, response) = try? await network.transport.send(request, timeout: DemoNetwork.timeout) else { return }
+        guard let (body, response) = try? await network.transport.send(request, timeout: DemoNetwork.timeout) else {
+            return
+        }
         struct Refusal: Decodable {
             struct Detail: Decodable { let status: String?, message: String? }
             let error: Detail
@@ -72,7 +86,8 @@ struct DemoIntruder: Sendable {
     }
 
     private static func moveVehicle0(_ network: DemoNetwork, token: String?) -> URLRequest {
-        var request = URLRequest(url: network.fleetEngine.appendingPathComponent("v1/providers/\(network.project)/vehicles/vehicle-0"))
+        var request = URLRequest(
+            url: network.fleetEngine.appendingPathComponent("v1/providers/\(network.project)/vehicles/vehicle-0"))
         request.url = URL(string: request.url!.absoluteString + "?updateMask=lastLocation")
         request.httpMethod = "PUT"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -88,7 +103,9 @@ struct DemoIntruder: Sendable {
     }
 
     private static func fetchToken(_ network: DemoNetwork, path: String, session: String) async -> String? {
-        guard let (body, response) = try? await network.transport.send(tokenRequest(network, path: path, session: session), timeout: DemoNetwork.timeout),
+        guard
+            let (body, response) = try? await network.transport.send(
+                tokenRequest(network, path: path, session: session), timeout: DemoNetwork.timeout),
             response.statusCode == 200
         else { return nil }
         struct Answer: Decodable { let token: String }
@@ -99,7 +116,10 @@ struct DemoIntruder: Sendable {
     private static func unsigned(vehicleID: String) -> String {
         let now = Int(Date().timeIntervalSince1970)
         let header = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8))
-        let claims = Base64URL.encode(Data(#"{"iss":"x@y","sub":"x@y","aud":"https://fleetengine.googleapis.com/","iat":\#(now),"exp":\#(now + 600),"authorization":{"vehicleid":"\#(vehicleID)"}}"#.utf8))
+        let claims = Base64URL.encode(
+            Data(
+                #"{"iss":"x@y","sub":"x@y","aud":"https://fleetengine.googleapis.com/","iat":\#(now),"exp":\#(now + 600),"authorization":{"vehicleid":"\#(vehicleID)"}}"#
+                    .utf8))
         return header + "." + claims + "."
     }
 }

@@ -24,24 +24,31 @@ struct DemoRun {
         let count = settings.drivers
         let tokenServer = await servers.tokenServer
         let stats = DemoStats()
-        announce("""
-        FleetAuth demo: \(count) drivers and \(count) consumers for \(settings.duration) s, \(settings.tokenLifetime)-second tokens, apps on \(settings.httpClient.rawValue)
-          token server  \(network.tokenServer.absoluteString)   local Fleet Engine  \(network.fleetEngine.absoluteString)/v1/providers/\(Self.project)
-        """)
+        announce(
+            """
+            FleetAuth demo: \(count) drivers and \(count) consumers for \(settings.duration) s, \(settings.tokenLifetime)-second tokens, apps on \(settings.httpClient.rawValue)
+              token server  \(network.tokenServer.absoluteString)   local Fleet Engine  \(network.fleetEngine.absoluteString)/v1/providers/\(Self.project)
+            """)
 
         let setupStart = ContinuousClock.now
         let serverKey = try Self.key(tokenServer, .serviceSuperUser)
         let operatorClient = FleetEngineClient(
-            baseURL: network.fleetEngine, providerID: Self.project, tokens: ServerTokenProvider(minter: try TokenMinter(key: serverKey)),
+            baseURL: network.fleetEngine, providerID: Self.project,
+            tokens: ServerTokenProvider(minter: try TokenMinter(key: serverKey)),
             transport: network.transport)
-        let administration = AccountAdministration(store: tokenServer.store, hasher: PasswordHasher(cost: Self.bcryptCost))
+        let administration = AccountAdministration(
+            store: tokenServer.store, hasher: PasswordHasher(cost: Self.bcryptCost))
         try await DemoEnrollment(fleet: operatorClient, administration: administration).enroll(count)
         let driverSessions = try await Self.logIn("driver", count, network)
         let consumerSessions = try await Self.logIn("consumer", count, network)
-        announce("  enrolled \(count) vehicles, \(count) trips and \(2 * count) accounts, and logged every app in, in \(String(format: "%.1f", (ContinuousClock.now - setupStart).timeInterval)) s")
+        announce(
+            "  enrolled \(count) vehicles, \(count) trips and \(2 * count) accounts, and logged every app in, in \(String(format: "%.1f", (ContinuousClock.now - setupStart).timeInterval)) s"
+        )
 
         let keyless = servers.keyless
-        let driverKey = try await keyless?.currentKey(of: .driverSDKUser, project: Self.project) ?? Self.key(tokenServer, .driverSDKUser)
+        let driverKey =
+            try await keyless?.currentKey(of: .driverSDKUser, project: Self.project)
+            ?? Self.key(tokenServer, .driverSDKUser)
         let intruder = try DemoIntruder(
             network: network, stats: stats, driverKey: driverKey,
             driverSession: driverSessions[1], consumerSession: consumerSessions[0])
@@ -49,7 +56,10 @@ struct DemoRun {
         let interval = Duration.seconds(settings.reportInterval)
         let start = ContinuousClock.now
         let followers = try (0..<count).map { index in
-            DemoConsumer(index: index, client: try network.client(kind: "consumer", session: consumerSessions[index], stats: stats), stats: stats)
+            DemoConsumer(
+                index: index,
+                client: try network.client(kind: "consumer", session: consumerSessions[index], stats: stats),
+                stats: stats)
         }
         let background = [
             // At least 40 attempts, so that every trick is tried several times even in a short demo.
@@ -89,7 +99,10 @@ struct DemoRun {
         do {
             acknowledged = try await withThrowingTaskGroup(of: (Int, VehicleLocation?).self) { group in
                 for index in 0..<count {
-                    let driver = DemoDriver(index: index, client: try network.client(kind: "driver", session: driverSessions[index], stats: stats), stats: stats)
+                    let driver = DemoDriver(
+                        index: index,
+                        client: try network.client(kind: "driver", session: driverSessions[index], stats: stats),
+                        stats: stats)
                     group.addTask {
                         try await Task.sleep(for: rampUp * (Double(index) / Double(count)))
                         return (index, try await driver.drive(for: drive, every: interval))
@@ -108,10 +121,13 @@ struct DemoRun {
         var lost: [String] = []
         for index in 0..<count {
             let stored = try await operatorClient.vehicle("vehicle-\(index)").lastLocation
-            if stored?.location != acknowledged[index]?.location || acknowledged[index] == nil { lost.append("vehicle-\(index)") }
+            if stored?.location != acknowledged[index]?.location || acknowledged[index] == nil {
+                lost.append("vehicle-\(index)")
+            }
         }
         return DemoReport(
-            settings: settings, counts: stats.current, latency: stats.latency, minted: Self.tokensIssued(in: servers.metrics.exposition()),
+            settings: settings, counts: stats.current, latency: stats.latency,
+            minted: Self.tokensIssued(in: servers.metrics.exposition()),
             keyless: await keyless?.standIn.accounts.calls, lostVehicles: lost, elapsed: ContinuousClock.now - start)
     }
 
@@ -155,7 +171,9 @@ struct DemoRun {
                 try await Task.sleep(for: gap)
                 await servers.stopTokenServer()
                 clearProgress()
-                announce("  token server stopped (restart \(restart) of \(restarts)); apps carry on with their cached tokens")
+                announce(
+                    "  token server stopped (restart \(restart) of \(restarts)); apps carry on with their cached tokens"
+                )
                 try await Task.sleep(for: .seconds(settings.tokenServerDowntime))
                 try await servers.restartTokenServer()
                 clearProgress()
@@ -176,7 +194,8 @@ struct DemoRun {
             guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
             guard terminal || tick % 10 == 0 else { continue }
             let counts = stats.current
-            let line = "  [\(Int((ContinuousClock.now - start).timeInterval))s/\(settings.duration)s] updates \(counts.reported) reported, "
+            let line =
+                "  [\(Int((ContinuousClock.now - start).timeInterval))s/\(settings.duration)s] updates \(counts.reported) reported, "
                 + "\(counts.accepted) acknowledged, \(counts.retries) retried | tokens \(counts.fetched.values.reduce(0, +)) fetched, "
                 + "\(counts.refreshedEarly.values.reduce(0, +)) refreshed early | intruder \(counts.intrusions.values.reduce(0) { $0 + $1.refused }) refused"
             FileHandle.standardOutput.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
@@ -198,7 +217,9 @@ struct DemoRun {
 
     /// The token server's signing key of `role`.
     static func key(_ tokenServer: TokenServer, _ role: FleetEngineRole) throws -> ServiceAccountKey {
-        guard let key = tokenServer.keyRing.signingKeys.key(for: role) else { throw DemoFailure("the token server has no \(role.rawValue) key") }
+        guard let key = tokenServer.keyRing.signingKeys.key(for: role) else {
+            throw DemoFailure("the token server has no \(role.rawValue) key")
+        }
         return key
     }
 
@@ -206,7 +227,8 @@ struct DemoRun {
     static func tokensIssued(in exposition: String) -> [String: Int] {
         var issued: [String: Int] = [:]
         for line in exposition.split(separator: "\n") where line.hasPrefix("fleetauth_tokens_issued_total{") {
-            guard let kindStart = line.range(of: "kind=\""), let kindEnd = line[kindStart.upperBound...].firstIndex(of: "\""),
+            guard let kindStart = line.range(of: "kind=\""),
+                let kindEnd = line[kindStart.upperBound...].firstIndex(of: "\""),
                 let count = line.split(separator: " ").last.flatMap({ Double($0) }), count > 0
             else { continue }
             issued[String(line[kindStart.upperBound..<kindEnd]), default: 0] += Int(count)

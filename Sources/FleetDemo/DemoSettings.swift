@@ -52,22 +52,32 @@ package struct DemoSettings: Sendable {
 
     /// The same with delivery vehicles, their stops and tasks, and shipments followed
     /// (`fleetauth demo --delivery`).
-    package func playDeliveries(presenting present: (DeliveryDemoReport) -> Void = { _ in }) async throws -> DeliveryDemoReport {
+    package func playDeliveries(presenting present: (DeliveryDemoReport) -> Void = { _ in }) async throws
+        -> DeliveryDemoReport
+    {
         try await withServers(presenting: present) { try await DeliveryDemoRun(settings: self, servers: $0).play() }
     }
 
     /// Runs `body` with both servers started in a temporary data directory, says where their
     /// console is, presents the report, lingers, then stops them and removes the directory.
-    private func withServers<Report>(presenting present: (Report) -> Void, _ body: (LocalFleet) async throws -> Report) async throws -> Report {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetauth-demo-\(UUID().uuidString)").path
+    private func withServers<Report>(presenting present: (Report) -> Void, _ body: (LocalFleet) async throws -> Report)
+        async throws -> Report
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fleetauth-demo-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let options = TokenServerOptions(
-            tokenLifetime: .seconds(tokenLifetime), bcryptCost: DemoRun.bcryptCost, allowedOrigins: .loopback, servesExamples: true)
+            tokenLifetime: .seconds(tokenLifetime), bcryptCost: DemoRun.bcryptCost, allowedOrigins: .loopback,
+            servesExamples: true)
         var logger = Logger(label: "fleetauth.demo", factory: DeferredMetadataLogHandler.standardError)
         logger.logLevel = .error
-        let servers = try await LocalFleet.start(dataDirectory: folder, project: DemoRun.project, options: options, keyless: keyless, logger: logger)
+        let servers = try await LocalFleet.start(
+            dataDirectory: folder, project: DemoRun.project, options: options, keyless: keyless, logger: logger)
         let console = "http://127.0.0.1:\(await servers.fleetEnginePort)/console/"
-        DemoRun.announce("Fleet console: \(console)   (the fleet live, and why each request was refused\(linger > 0 ? "" : "; --linger SECONDS keeps it up after the report"))")
+        DemoRun.announce(
+            "Fleet console: \(console)   (the fleet live, and why each request was refused\(linger > 0 ? "" : "; --linger SECONDS keeps it up after the report"))"
+        )
         do {
             let report = try await body(servers)
             present(report)

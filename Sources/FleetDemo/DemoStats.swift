@@ -1,7 +1,7 @@
+import FleetAuthLocking
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
-import FleetAuthLocking
 import NIOCore
 
 /// What the demo's apps did, counted as it happens from every reporter, follower, provider

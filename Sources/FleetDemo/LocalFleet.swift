@@ -35,7 +35,8 @@ package actor LocalFleet {
     package private(set) var fleetEnginePort = 0
 
     private init(
-        dataDirectory: String, options: TokenServerOptions, metrics: PrometheusMetrics, keyless: LocalKeyless?, logger: Logger,
+        dataDirectory: String, options: TokenServerOptions, metrics: PrometheusMetrics, keyless: LocalKeyless?,
+        logger: Logger,
         engineDatabase: FleetDatabase, engineLock: DataDirectoryLock, tokenServer: TokenServer
     ) {
         self.dataDirectory = dataDirectory
@@ -61,7 +62,8 @@ package actor LocalFleet {
         let metrics = PrometheusMetrics()
         let tokenServer: TokenServer, database: FleetDatabase, engineLock: DataDirectoryLock
         do {
-            (tokenServer, database, engineLock) = try await LocalServers.open(configuration, metrics: metrics, logger: logger)
+            (tokenServer, database, engineLock) = try await LocalServers.open(
+                configuration, metrics: metrics, logger: logger)
         } catch {
             await local?.stop()
             throw error
@@ -88,7 +90,8 @@ package actor LocalFleet {
 
     /// Opens the token server again from its data directory and serves it on its port.
     package func restartTokenServer() async throws {
-        let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: tokenServer.keyRing.projectID, options: options)
+        let configuration = TokenServerConfiguration(
+            dataDirectory: dataDirectory, projectID: tokenServer.keyRing.projectID, options: options)
         tokenServer = try await TokenServer.open(configuration, metrics: metrics, logger: logger)
         try await startTokenServer()
     }
@@ -128,7 +131,8 @@ package actor LocalFleet {
         let certs = keyless?.baseURL ?? LocalFleetEngineConfiguration.defaultGoogleCertsURL
         let run = try await RunningService.start(logger: logger) { onStarted in
             LocalFleetEngine(
-                trusting: tokenServer, googleCertsURL: certs, database: database, host: "127.0.0.1", port: port, console: .loopback,
+                trusting: tokenServer, googleCertsURL: certs, database: database, host: "127.0.0.1", port: port,
+                console: .loopback,
                 logger: logger, onStarted: onStarted)
         }
         fleetEnginePort = run.port

@@ -33,7 +33,8 @@ public struct DeliveryVehicleReporter: Sendable {
         self.deliveryVehicleID = deliveryVehicleID
         self.client = client
         self.locations = VehicleReporter(
-            target: .deliveryVehicle(deliveryVehicleID), client: client, retryPolicy: retryPolicy, eventBuffering: eventBuffering)
+            target: .deliveryVehicle(deliveryVehicleID), client: client, retryPolicy: retryPolicy,
+            eventBuffering: eventBuffering)
     }
 
     /// What happened to each location, in order; finishes after ``finish()`` or a stop.
@@ -76,7 +77,8 @@ public struct DeliveryVehicleReporter: Sendable {
     /// Reads the vehicle's stops, changes them with `change` (given at least one stop), and
     /// sends them back whole, as Fleet Engine takes them.
     private func changeStops(_ change: (inout [VehicleStop]) -> Void) async throws -> DeliveryVehicle {
-        var stops = (try await client.deliveryVehicle(deliveryVehicleID).remainingVehicleJourneySegments ?? []).map(\.stop)
+        var stops = (try await client.deliveryVehicle(deliveryVehicleID).remainingVehicleJourneySegments ?? []).map(
+            \.stop)
         guard !stops.isEmpty else {
             throw FleetEngineError.invalidRequest("delivery vehicle '\(deliveryVehicleID)' has no stops left")
         }

@@ -5,19 +5,26 @@ import FleetTokenProvider
 extension FleetEngineClient {
     /// Creates delivery vehicle `id` (needs a delivery server token).
     public func createDeliveryVehicle(_ vehicle: DeliveryVehicle, id: String) async throws -> DeliveryVehicle {
-        try await call(.post, "deliveryVehicles", query: ["deliveryVehicleId": id], body: vehicle, context: AuthorizationContext(deliveryVehicleID: id))
+        try await call(
+            .post, "deliveryVehicles", query: ["deliveryVehicleId": id], body: vehicle,
+            context: AuthorizationContext(deliveryVehicleID: id))
     }
 
     /// Reads delivery vehicle `id`, with its stops.
     public func deliveryVehicle(_ id: String) async throws -> DeliveryVehicle {
-        try await call(.get, "deliveryVehicles/\(id)", body: DeliveryVehicle?.none, context: AuthorizationContext(deliveryVehicleID: id))
+        try await call(
+            .get, "deliveryVehicles/\(id)", body: DeliveryVehicle?.none,
+            context: AuthorizationContext(deliveryVehicleID: id))
     }
 
     /// Sets delivery vehicle `id`'s `lastLocation` (what a delivery driver app sends, trusted or
     /// not), returning the vehicle as stored.
-    public func updateLocation(_ location: VehicleLocation, ofDeliveryVehicle id: String) async throws -> DeliveryVehicle {
+    public func updateLocation(_ location: VehicleLocation, ofDeliveryVehicle id: String) async throws
+        -> DeliveryVehicle
+    {
         try await call(
-            .patch, "deliveryVehicles/\(id)", query: ["updateMask": "lastLocation"], body: DeliveryVehicle(lastLocation: location),
+            .patch, "deliveryVehicles/\(id)", query: ["updateMask": "lastLocation"],
+            body: DeliveryVehicle(lastLocation: location),
             context: AuthorizationContext(deliveryVehicleID: id))
     }
 
@@ -46,11 +53,15 @@ extension FleetEngineClient {
     public func setOutcome(_ outcome: String, ofTask id: String) async throws -> DeliveryTask {
         var update = DeliveryTask()
         update.taskOutcome = outcome
-        return try await call(.patch, "tasks/\(id)", query: ["updateMask": "taskOutcome"], body: update, context: AuthorizationContext(taskID: id))
+        return try await call(
+            .patch, "tasks/\(id)", query: ["updateMask": "taskOutcome"], body: update,
+            context: AuthorizationContext(taskID: id))
     }
 
     /// Reads what a consumer may see of the shipment `trackingID`.
     public func taskTrackingInfo(_ trackingID: String) async throws -> TaskTrackingInfo {
-        try await call(.get, "taskTrackingInfo/\(trackingID)", body: TaskTrackingInfo?.none, context: AuthorizationContext(trackingID: trackingID))
+        try await call(
+            .get, "taskTrackingInfo/\(trackingID)", body: TaskTrackingInfo?.none,
+            context: AuthorizationContext(trackingID: trackingID))
     }
 }

@@ -2,7 +2,7 @@ import FleetTokenProvider
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A small REST client for Fleet Engine's vehicles and trips, delivery vehicles and shipments
@@ -48,7 +48,8 @@ public struct FleetEngineClient: Sendable {
 
     /// Creates vehicle `id` (needs a server token).
     public func createVehicle(_ vehicle: Vehicle, id: String) async throws -> Vehicle {
-        try await call(.post, "vehicles", query: ["vehicleId": id], body: vehicle, context: AuthorizationContext(vehicleID: id))
+        try await call(
+            .post, "vehicles", query: ["vehicleId": id], body: vehicle, context: AuthorizationContext(vehicleID: id))
     }
 
     /// Reads vehicle `id`.
@@ -61,7 +62,9 @@ public struct FleetEngineClient: Sendable {
     public func updateLocation(_ location: VehicleLocation, ofVehicle id: String) async throws -> Vehicle {
         var update = Vehicle(vehicleState: nil, supportedTripTypes: nil, maximumCapacity: nil, vehicleType: nil)
         update.lastLocation = location
-        return try await call(.put, "vehicles/\(id)", query: ["updateMask": "lastLocation"], body: update, context: AuthorizationContext(vehicleID: id))
+        return try await call(
+            .put, "vehicles/\(id)", query: ["updateMask": "lastLocation"], body: update,
+            context: AuthorizationContext(vehicleID: id))
     }
 
     /// Creates trip `id` (needs a server token).
@@ -76,7 +79,9 @@ public struct FleetEngineClient: Sendable {
     }
 
     /// Sets trip `id`'s status with the token for `context`, usually its vehicle's (a driver).
-    public func updateStatus(_ status: Trip.Status, ofTrip id: String, as context: AuthorizationContext) async throws -> Trip {
+    public func updateStatus(_ status: Trip.Status, ofTrip id: String, as context: AuthorizationContext) async throws
+        -> Trip
+    {
         var update = Trip(vehicleId: nil, pickupPoint: nil, tripType: nil)
         update.tripStatus = status
         return try await call(.put, "trips/\(id)", query: ["updateMask": "tripStatus"], body: update, context: context)
@@ -125,7 +130,9 @@ public struct FleetEngineClient: Sendable {
             let (data, response) = try await send(request)
             switch response.statusCode {
             case 200..<300:
-                guard let decoded = try? ProtoJSON.decode(Response.self, from: data) else { throw FleetEngineError.malformedResponse }
+                guard let decoded = try? ProtoJSON.decode(Response.self, from: data) else {
+                    throw FleetEngineError.malformedResponse
+                }
                 return decoded
             case 401 where !triedFreshToken:
                 triedFreshToken = true
@@ -154,9 +161,14 @@ public struct FleetEngineClient: Sendable {
     private func request(_ method: Method, _ path: String, query: [String: String]) throws -> URLRequest {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         components?.path = "/v1/providers/\(providerID)/\(path)"
-        components?.queryItems = query.isEmpty ? nil : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        guard let url = components?.url else { throw FleetEngineError.invalidRequest("no valid URL for provider '\(providerID)' and path '\(path)' under \(baseURL)") }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout.timeInterval)
+        components?.queryItems =
+            query.isEmpty ? nil : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        guard let url = components?.url else {
+            throw FleetEngineError.invalidRequest(
+                "no valid URL for provider '\(providerID)' and path '\(path)' under \(baseURL)")
+        }
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout.timeInterval)
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if method != .get { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }

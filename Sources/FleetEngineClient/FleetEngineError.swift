@@ -2,12 +2,12 @@ import FleetTokenProvider
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Why a Fleet Engine call failed. Descriptions never contain a token.
 #if hasAttribute(nonexhaustive)
-@nonexhaustive  // more cases may come: switch with `@unknown default`
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
 #endif
 public enum FleetEngineError: Error, Sendable {
     /// Fleet Engine answered with an error: the HTTP status, Google's status name (e.g.
@@ -66,7 +66,8 @@ extension FleetEngineError: LocalizedError {
     /// A sentence for logs and alerts.
     public var errorDescription: String? {
         switch self {
-        case .refused(let httpStatus, let status, let message, _): "Fleet Engine refused the call (\(httpStatus) \(status)): \(message)"
+        case .refused(let httpStatus, let status, let message, _):
+            "Fleet Engine refused the call (\(httpStatus) \(status)): \(message)"
         case .transport(let code): "Fleet Engine could not be reached (URLError \(code.rawValue))."
         case .malformedResponse: "Fleet Engine's answer is not the JSON expected."
         case .invalidRequest(let problem): "The request could not be written: \(problem)"

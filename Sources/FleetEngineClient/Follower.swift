@@ -93,15 +93,23 @@ public typealias ShipmentFollower = Follower<TaskTrackingInfo>
 extension Follower where Reading == Trip {
     /// Follows `tripID` through `client` (whose provider hands out the consumer's tokens),
     /// reading every `interval` (default 5 s) and retrying with `retryPolicy`.
-    public init(tripID: String, client: FleetEngineClient, interval: Duration = .seconds(5), retryPolicy: RetryPolicy = defaultRetryPolicy) {
-        self.init(id: tripID, interval: interval, retryPolicy: retryPolicy, read: { try await client.trip(tripID) }, isFinal: { $0.tripStatus?.isFinal ?? false })
+    public init(
+        tripID: String, client: FleetEngineClient, interval: Duration = .seconds(5),
+        retryPolicy: RetryPolicy = defaultRetryPolicy
+    ) {
+        self.init(
+            id: tripID, interval: interval, retryPolicy: retryPolicy, read: { try await client.trip(tripID) },
+            isFinal: { $0.tripStatus?.isFinal ?? false })
     }
 }
 
 extension Follower where Reading == TaskTrackingInfo {
     /// Follows `trackingID` through `client` (whose provider hands out the delivery consumer's
     /// tokens), reading every `interval` (default 5 s) and retrying with `retryPolicy`.
-    public init(trackingID: String, client: FleetEngineClient, interval: Duration = .seconds(5), retryPolicy: RetryPolicy = defaultRetryPolicy) {
+    public init(
+        trackingID: String, client: FleetEngineClient, interval: Duration = .seconds(5),
+        retryPolicy: RetryPolicy = defaultRetryPolicy
+    ) {
         self.init(
             id: trackingID, interval: interval, retryPolicy: retryPolicy,
             read: { try await client.taskTrackingInfo(trackingID) }, isFinal: { $0.state == .closed })

@@ -1,6 +1,6 @@
 /// What a ``VehicleReporter`` did with a location, in order, through its ``VehicleReporter/events``.
 #if hasAttribute(nonexhaustive)
-@nonexhaustive  // more cases may come: switch with `@unknown default`
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
 #endif
 public enum ReporterEvent: Sendable {
     /// Fleet Engine stored the location; `latency` runs from ``VehicleReporter/report(_:)`` to

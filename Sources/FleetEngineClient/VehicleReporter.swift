@@ -53,7 +53,10 @@ public actor VehicleReporter {
     }
 
     /// A reporter for `target`'s locations (see the public initializer).
-    init(target: Target, client: FleetEngineClient, retryPolicy: RetryPolicy, eventBuffering: AsyncStream<ReporterEvent>.Continuation.BufferingPolicy) {
+    init(
+        target: Target, client: FleetEngineClient, retryPolicy: RetryPolicy,
+        eventBuffering: AsyncStream<ReporterEvent>.Continuation.BufferingPolicy
+    ) {
         switch target {
         case .vehicle(let id), .deliveryVehicle(let id): self.vehicleID = id
         }

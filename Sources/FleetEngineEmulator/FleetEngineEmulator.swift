@@ -6,7 +6,7 @@ import ServerHTTP
 import ServerStorage
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The local Fleet Engine in a test's own process, on free loopback ports, with its test
@@ -41,7 +41,9 @@ public final class FleetEngineEmulator: Sendable {
     private let folder: String
     private let harness: HarnessClient
 
-    private init(projectID: String, port: Int, grpcPort: Int, service: RunningService, database: FleetDatabase, folder: String) {
+    private init(
+        projectID: String, port: Int, grpcPort: Int, service: RunningService, database: FleetDatabase, folder: String
+    ) {
         self.projectID = projectID
         self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
         self.grpcPort = grpcPort
@@ -59,7 +61,9 @@ public final class FleetEngineEmulator: Sendable {
         projectID: String, trusting accounts: [TrustedServiceAccount] = [], jwksURL: URL? = nil,
         logger: Logger = Logger(label: "fleet-engine-emulator") { _ in SwiftLogNoOpLogHandler() }
     ) async throws -> FleetEngineEmulator {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-engine-emulator-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fleet-engine-emulator-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
         do {
@@ -67,7 +71,8 @@ public final class FleetEngineEmulator: Sendable {
             try await store.prepare()
             let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)
             let configuration = LocalFleetEngineConfiguration(
-                projectID: projectID, trustedAccounts: accounts, jwksURL: jwksURL?.absoluteString, port: 0, grpcPort: 0, console: .loopback,
+                projectID: projectID, trustedAccounts: accounts, jwksURL: jwksURL?.absoluteString, port: 0, grpcPort: 0,
+                console: .loopback,
                 onGRPCStarted: { grpcPortSink.yield($0) })
             let service = try await RunningService.start(logger: logger) { onStarted in
                 var configuration = configuration
@@ -78,7 +83,9 @@ public final class FleetEngineEmulator: Sendable {
                 await service.stop()
                 throw EmulatorError(message: "the engine's gRPC door did not start")
             }
-            return FleetEngineEmulator(projectID: projectID, port: service.port, grpcPort: grpcPort, service: service, database: database, folder: folder)
+            return FleetEngineEmulator(
+                projectID: projectID, port: service.port, grpcPort: grpcPort, service: service, database: database,
+                folder: folder)
         } catch {
             await database.shutdown()
             try? FileManager.default.removeItem(atPath: folder)
@@ -113,7 +120,9 @@ public final class FleetEngineEmulator: Sendable {
     }
 
     /// The calls made through either door that pass the filters, oldest first.
-    public func calls(method: String? = nil, resource: String? = nil, status: String? = nil, role: String? = nil) async throws -> [Call] {
+    public func calls(method: String? = nil, resource: String? = nil, status: String? = nil, role: String? = nil)
+        async throws -> [Call]
+    {
         var query = URLComponents()
         query.queryItems = [("method", method), ("resource", resource), ("status", status), ("role", role)]
             .compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
@@ -145,7 +154,8 @@ public final class FleetEngineEmulator: Sendable {
 
         /// A fault of the given parts.
         public init(
-            method: String? = nil, resource: String? = nil, door: String? = nil, status: String? = nil, count: Int? = nil,
+            method: String? = nil, resource: String? = nil, door: String? = nil, status: String? = nil,
+            count: Int? = nil,
             probability: Double? = nil, latency: Duration? = nil
         ) {
             self.method = method
@@ -154,7 +164,9 @@ public final class FleetEngineEmulator: Sendable {
             self.status = status
             self.count = count
             self.probability = probability
-            self.latency = latency.map { "\(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)s" }
+            self.latency = latency.map {
+                "\(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)s"
+            }
         }
     }
 
@@ -236,7 +248,7 @@ public struct EmulatorClock: Sendable {
     public func now() async throws -> Date {
         let answer = try await harness.send("GET", "clock")
         guard let text = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["now"] as? String,
-              let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         else { throw EmulatorError(message: "the engine's clock answered what is not a time") }
         return date
     }
@@ -268,8 +280,11 @@ private struct HarnessClient: Sendable {
         }
         let (data, response) = try await URLSession.shared.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            let message = ((try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"] as? [String: Any])?["message"] as? String
-            throw EmulatorError(message: message ?? "the harness answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+            let message =
+                ((try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"] as? [String: Any])?[
+                    "message"] as? String
+            throw EmulatorError(
+                message: message ?? "the harness answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
         }
         return data
     }

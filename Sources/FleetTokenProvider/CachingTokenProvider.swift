@@ -168,9 +168,10 @@ public actor CachingTokenProvider: AuthorizationTokenProvider {
         switch outcome {
         case .success(let cached):
             let expiresAt = cached.expiresAt
-            onEvent?(pending.reason == .needed
-                ? .fetched(context, expiresAt: expiresAt)
-                : .refreshedEarly(context, expiresAt: expiresAt))
+            onEvent?(
+                pending.reason == .needed
+                    ? .fetched(context, expiresAt: expiresAt)
+                    : .refreshedEarly(context, expiresAt: expiresAt))
         case .failure(let error):
             onEvent?(.failed(context, error))
         }

@@ -1,8 +1,8 @@
-import Foundation
 import FleetAuthCodecs
+import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension HTTPURLResponse {

@@ -3,7 +3,7 @@ import Foundation
 /// Something the caching provider did, for logging and metrics. Events carry the context (ids
 /// are not secrets) and never the token.
 #if hasAttribute(nonexhaustive)
-@nonexhaustive  // more cases may come: switch with `@unknown default`
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
 #endif
 public enum ProviderEvent: Sendable {
     /// A caller was handed the cached token.

@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 
 /// Where the provider reads the current time; inject a ``ManualTokenClock`` in tests so that
 /// nothing sleeps through a real token lifetime.

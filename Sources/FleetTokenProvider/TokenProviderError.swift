@@ -1,12 +1,12 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Why a token could not be had. Descriptions never contain a token or a credential.
 #if hasAttribute(nonexhaustive)
-@nonexhaustive  // more cases may come: switch with `@unknown default`
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
 #endif
 public enum TokenProviderError: Error, Equatable, Sendable {
     /// The URL template needs an id (named by `placeholder`) that the context does not have.

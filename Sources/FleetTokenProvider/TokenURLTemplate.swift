@@ -8,7 +8,7 @@ import Foundation
 public struct TokenURLTemplate: Sendable, CustomStringConvertible {
     /// Why a template string was refused.
     #if hasAttribute(nonexhaustive)
-    @nonexhaustive  // more cases may come: switch with `@unknown default`
+        @nonexhaustive  // more cases may come: switch with `@unknown default`
     #endif
     public enum ParseError: Error, Equatable, Sendable {
         /// A name between braces that is not one of the known placeholders.

@@ -1,8 +1,8 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension URLSession {
@@ -19,45 +19,47 @@ extension URLSession {
     /// - Throws: `URLError` (`.timedOut` when `timeout` passed first), or `CancellationError`.
     package func boundedData(for request: URLRequest, timeout: Duration) async throws -> (Data, URLResponse) {
         #if canImport(FoundationNetworking)
-        try Task.checkCancellation()
-        let outcome: Result<(Data, URLResponse), URLError> = await withCheckedContinuation { continuation in
-            let timedOut = Locked(false)
-            let task = dataTask(with: request) { data, response, error in
-                if let data, let response, error == nil {
-                    continuation.resume(returning: .success((data, response)))
-                } else {
-                    let code = (error as? URLError)?.code ?? .badServerResponse
-                    continuation.resume(returning: .failure(URLError(code == .cancelled && timedOut.withLock { $0 } ? .timedOut : code)))
+            try Task.checkCancellation()
+            let outcome: Result<(Data, URLResponse), URLError> = await withCheckedContinuation { continuation in
+                let timedOut = Locked(false)
+                let task = dataTask(with: request) { data, response, error in
+                    if let data, let response, error == nil {
+                        continuation.resume(returning: .success((data, response)))
+                    } else {
+                        let code = (error as? URLError)?.code ?? .badServerResponse
+                        continuation.resume(
+                            returning: .failure(
+                                URLError(code == .cancelled && timedOut.withLock { $0 } ? .timedOut : code)))
+                    }
+                }
+                task.resume()
+                let cancel = CancelOnTimeout(task: task)
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
+                    timedOut.withLock { $0 = true }
+                    cancel.run()
                 }
             }
-            task.resume()
-            let cancel = CancelOnTimeout(task: task)
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
-                timedOut.withLock { $0 = true }
-                cancel.run()
-            }
-        }
-        try Task.checkCancellation()
-        return try outcome.get()
+            try Task.checkCancellation()
+            return try outcome.get()
         #else
-        var request = request
-        request.timeoutInterval = timeout.timeInterval
-        do {
-            return try await data(for: request)
-        } catch let error as URLError where error.code == .cancelled {
-            throw CancellationError()
-        }
+            var request = request
+            request.timeoutInterval = timeout.timeInterval
+            do {
+                return try await data(for: request)
+            } catch let error as URLError where error.code == .cancelled {
+                throw CancellationError()
+            }
         #endif
     }
 }
 
 #if canImport(FoundationNetworking)
-/// Cancels a data task when its timeout fires (a no-op if it has finished), holding it weakly
-/// so that a finished task is not kept alive until then.
-private struct CancelOnTimeout: @unchecked Sendable {
-    // @unchecked: `URLSessionTask` is thread-safe but not marked `Sendable` on every platform.
-    weak var task: URLSessionDataTask?
+    /// Cancels a data task when its timeout fires (a no-op if it has finished), holding it weakly
+    /// so that a finished task is not kept alive until then.
+    private struct CancelOnTimeout: @unchecked Sendable {
+        // @unchecked: `URLSessionTask` is thread-safe but not marked `Sendable` on every platform.
+        weak var task: URLSessionDataTask?
 
-    func run() { task?.cancel() }
-}
+        func run() { task?.cancel() }
+    }
 #endif

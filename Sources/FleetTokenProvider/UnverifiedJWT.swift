@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthCodecs
+import Foundation
 
 /// Reads a JWT's `iat` and `exp` claims without verifying its signature: enough for a client to
 /// know when to refresh a token it was handed by a server it trusts, never enough to trust the

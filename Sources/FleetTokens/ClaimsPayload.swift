@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthCodecs
+import Foundation
 
 /// The token payload as the verifier reads it: every claim optional so that a missing one gets
 /// its own clear refusal, `aud` as a string or an array (RFC 7519 allows both), NumericDates
@@ -61,10 +61,12 @@ package struct ClaimsPayload {
             switch key {
             case AuthorizationClaims.CodingKeys.vehicleID.rawValue: claims.vehicleID = try cursor.readOptionalString()
             case AuthorizationClaims.CodingKeys.tripID.rawValue: claims.tripID = try cursor.readOptionalString()
-            case AuthorizationClaims.CodingKeys.deliveryVehicleID.rawValue: claims.deliveryVehicleID = try cursor.readOptionalString()
+            case AuthorizationClaims.CodingKeys.deliveryVehicleID.rawValue:
+                claims.deliveryVehicleID = try cursor.readOptionalString()
             case AuthorizationClaims.CodingKeys.taskID.rawValue: claims.taskID = try cursor.readOptionalString()
             case AuthorizationClaims.CodingKeys.trackingID.rawValue: claims.trackingID = try cursor.readOptionalString()
-            case AuthorizationClaims.CodingKeys.taskIDs.rawValue: claims.taskIDs = cursor.readNull() ? nil : try cursor.readStringArray()
+            case AuthorizationClaims.CodingKeys.taskIDs.rawValue:
+                claims.taskIDs = cursor.readNull() ? nil : try cursor.readStringArray()
             default: try cursor.skipValue()
             }
         }
@@ -106,7 +108,9 @@ private func readTokenPart(
         case .wrongType(_, let field) where field.isEmpty:
             throw .malformed("\(part) is not a JSON object")
         case .wrongType(let expected, let field):
-            throw part == "payload" ? .malformedClaims("'\(field)' must be \(expected)") : .malformed("\(part) '\(field)' must be \(expected)")
+            throw part == "payload"
+                ? .malformedClaims("'\(field)' must be \(expected)")
+                : .malformed("\(part) '\(field)' must be \(expected)")
         }
     }
 }

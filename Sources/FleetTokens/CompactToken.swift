@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
-import Foundation
 import FleetAuthCodecs
+import Foundation
 
 /// A compact JWT split into its three segments, with header and payload decoded from base64url.
 package struct CompactToken {
@@ -36,23 +36,29 @@ package struct CompactToken {
             throw .malformed("expected three base64url segments separated by '.', found two")
         }
         guard !bytes[(secondDot + 1)...].contains(dot) else {
-            throw .malformed("expected three base64url segments separated by '.', found more (encrypted tokens are not accepted)")
+            throw .malformed(
+                "expected three base64url segments separated by '.', found more (encrypted tokens are not accepted)")
         }
         func segment(_ range: Range<Int>) -> Data? {
             Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[range])).flatMap { $0.isEmpty ? nil : $0 }
         }
         guard let header = segment(0..<firstDot) else { throw .malformed("header is not base64url") }
         guard let payload = segment((firstDot + 1)..<secondDot) else { throw .malformed("payload is not base64url") }
-        guard let signature = segment((secondDot + 1)..<bytes.count) else { throw .malformed("signature is missing or not base64url") }
+        guard let signature = segment((secondDot + 1)..<bytes.count) else {
+            throw .malformed("signature is missing or not base64url")
+        }
         self.header = header
         self.payload = payload
         self.signature = signature
-        self.signingInputDigest = SHA256.hash(data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<secondDot])))
+        self.signingInputDigest = SHA256.hash(
+            data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<secondDot])))
     }
 
     /// Whether the RS256 signature verifies with `publicKey`.
     func signatureMatches(_ publicKey: RSAPublicKey) -> Bool {
-        publicKey.backing.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInputDigest, padding: .insecurePKCS1v1_5)
+        publicKey.backing.isValidSignature(
+            _RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInputDigest,
+            padding: .insecurePKCS1v1_5)
     }
 
     /// Whether the signature verifies with `key` by the key's own algorithm (the caller has
@@ -63,7 +69,8 @@ package struct CompactToken {
         case .rs256(let publicKey):
             return signatureMatches(publicKey)
         case .es256(let publicKey):
-            guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
+            else { return false }
             return publicKey.isValidSignature(ecdsa, for: signingInputDigest)
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthCodecs
+import Foundation
 
 extension FleetEngineClaims {
     /// The claims as JSON: the object `JSONEncoder` (without escaped slashes) writes for them,

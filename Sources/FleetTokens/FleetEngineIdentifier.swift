@@ -23,7 +23,9 @@ public enum FleetEngineIdentifier {
         // Nearly every id is printable ASCII, one byte per code point: there only a space or a
         // forbidden byte can be at fault, and only that byte needs the Unicode check.
         let isPrintableASCII = id.utf8.allSatisfy { (0x20...0x7E).contains($0) }
-        if (isPrintableASCII ? id.utf8.count : id.unicodeScalars.count) > maximumLength { return "is longer than \(maximumLength) characters" }
+        if (isPrintableASCII ? id.utf8.count : id.unicodeScalars.count) > maximumLength {
+            return "is longer than \(maximumLength) characters"
+        }
         if isPrintableASCII {
             return id.utf8.first { $0 == UInt8(ascii: " ") || forbiddenBytes.contains($0) }
                 .flatMap { problem(with: Unicode.Scalar($0)) }

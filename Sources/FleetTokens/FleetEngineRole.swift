@@ -1,7 +1,7 @@
 /// A Fleet Engine IAM role. The role of the service account that signs a token decides what
 /// the token may do; the token's claims decide on which resources.
 #if hasAttribute(nonexhaustive)
-@nonexhaustive  // more cases may come: switch with `@unknown default`
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
 #endif
 public enum FleetEngineRole: String, Sendable, Hashable, Codable, CaseIterable {
     // On-demand rides and deliveries.
@@ -49,7 +49,8 @@ public enum FleetEngineRole: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The role with the given short name (`driver`) or full name (`roles/fleetengine.driverSdkUser`).
     public init?(name: String) {
-        if let role = FleetEngineRole(rawValue: name) ?? FleetEngineRole.allCases.first(where: { $0.shortName == name }) {
+        if let role = FleetEngineRole(rawValue: name) ?? FleetEngineRole.allCases.first(where: { $0.shortName == name })
+        {
             self = role
         } else {
             return nil

@@ -1,6 +1,6 @@
 import CryptoExtras
-import Foundation
 import FleetAuthCodecs
+import Foundation
 
 /// A JSON Web Key Set (RFC 7517) of signing keys: public parts only. FleetAuth publishes RSA
 /// keys; sets read from OpenID Connect issuers may also hold P-256 (`EC`) keys.
@@ -21,7 +21,9 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
     public init(publishing accounts: [(key: ServiceAccountKey, role: FleetEngineRole)]) throws(JSONWebKeySetError) {
         var keys: [JSONWebKey] = []
         for (key, role) in accounts {
-            keys.append(try JSONWebKey(publishing: key.publicKey, keyID: key.privateKeyID, email: key.clientEmail, role: role.rawValue))
+            keys.append(
+                try JSONWebKey(
+                    publishing: key.publicKey, keyID: key.privateKeyID, email: key.clientEmail, role: role.rawValue))
         }
         self.init(keys: keys)
     }
@@ -48,17 +50,22 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
     /// A key's account is its `email` member, else `email`; its role is its `role` member, else
     /// `role`, else the role a FleetAuth-generated email stands for. Keys that are not RSA
     /// signature keys are skipped.
-    public func trustedAccounts(email: String? = nil, role: FleetEngineRole? = nil) throws(JSONWebKeySetError) -> [TrustedServiceAccount] {
+    public func trustedAccounts(email: String? = nil, role: FleetEngineRole? = nil) throws(JSONWebKeySetError)
+        -> [TrustedServiceAccount]
+    {
         var accounts: [String: TrustedServiceAccount] = [:]
         for key in keys {
             guard case .rs256(let publicKey) = try key.publicKey() else { continue }
             guard let keyID = key.keyID else { throw .unusableKey(keyID: nil, problem: "it has no kid") }
             guard let owner = key.email ?? email else {
-                throw .unusableKey(keyID: keyID, problem: "its account is unknown: the key has no email member and none was given")
+                throw .unusableKey(
+                    keyID: keyID, problem: "its account is unknown: the key has no email member and none was given")
             }
             let ownerRole: FleetEngineRole
             if let name = key.role {
-                guard let named = FleetEngineRole(name: name) else { throw .unusableKey(keyID: keyID, problem: "role '\(name)' is not a Fleet Engine role") }
+                guard let named = FleetEngineRole(name: name) else {
+                    throw .unusableKey(keyID: keyID, problem: "role '\(name)' is not a Fleet Engine role")
+                }
                 ownerRole = named
             } else if let found = role ?? FleetEngineRole(generatedAccountEmail: owner) {
                 ownerRole = found
@@ -67,7 +74,9 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
             }
             let account = TrustedServiceAccount(email: owner, role: ownerRole, publicKeys: [keyID: publicKey])
             if let existing = accounts[owner] {
-                guard existing.role == ownerRole else { throw .unusableKey(keyID: keyID, problem: "\(owner) is listed with two roles") }
+                guard existing.role == ownerRole else {
+                    throw .unusableKey(keyID: keyID, problem: "\(owner) is listed with two roles")
+                }
                 accounts[owner] = existing.merging(account)
             } else {
                 accounts[owner] = account
@@ -104,7 +113,8 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     public var role: String?
 
     enum CodingKeys: String, CodingKey {
-        case keyType = "kty", algorithm = "alg", use, keyID = "kid", modulus = "n", exponent = "e", curve = "crv", x, y, email, role
+        case keyType = "kty", algorithm = "alg", use, keyID = "kid", modulus = "n", exponent = "e", curve = "crv", x, y,
+            email, role
     }
 
     /// Creates an RS256 signature key.
@@ -123,7 +133,9 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     ///
     /// - Throws: ``JSONWebKeySetError/unusableKey(keyID:problem:)`` when the key's modulus and
     ///   exponent cannot be read.
-    public init(publishing publicKey: RSAPublicKey, keyID: String, email: String? = nil, role: String? = nil) throws(JSONWebKeySetError) {
+    public init(publishing publicKey: RSAPublicKey, keyID: String, email: String? = nil, role: String? = nil)
+        throws(JSONWebKeySetError)
+    {
         guard let primitives = try? publicKey.backing.getKeyPrimitives() else {
             throw .unusableKey(keyID: keyID, problem: "its public key cannot be exported")
         }
@@ -150,7 +162,7 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
 
 /// Why a JWKS document could not be used.
 #if hasAttribute(nonexhaustive)
-@nonexhaustive  // more cases may come: switch with `@unknown default`
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
 #endif
 public enum JSONWebKeySetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The document is not a JWKS.

@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
-import Foundation
 import FleetAuthCodecs
+import Foundation
 
 /// A public key that checks JWS signatures, tied to the one algorithm it may be used with, so
 /// that a token can never pick how its key is read (no key confusion): an RSA key checks
@@ -30,17 +30,19 @@ extension JSONWebKey {
         switch keyType {
         case "RSA":
             guard (algorithm ?? JOSEHeader.rs256) == JOSEHeader.rs256 else { return nil }
-            guard let modulus = modulus.flatMap({ Base64URL.decode($0[...]) }), let exponent = exponent.flatMap({ Base64URL.decode($0[...]) }),
-                  let key = try? _RSA.Signing.PublicKey(n: modulus, e: exponent)
+            guard let modulus = modulus.flatMap({ Base64URL.decode($0[...]) }),
+                let exponent = exponent.flatMap({ Base64URL.decode($0[...]) }),
+                let key = try? _RSA.Signing.PublicKey(n: modulus, e: exponent)
             else {
-                throw .unusableKey(keyID: keyID, problem: "n and e are not a base64url RSA public key of 2048 bits or more")
+                throw .unusableKey(
+                    keyID: keyID, problem: "n and e are not a base64url RSA public key of 2048 bits or more")
             }
             return .rs256(RSAPublicKey(key))
         case "EC":
             guard curve == "P-256", (algorithm ?? JOSEHeader.es256) == JOSEHeader.es256 else { return nil }
             guard let x = x.flatMap({ Base64URL.decode($0[...]) }), let y = y.flatMap({ Base64URL.decode($0[...]) }),
-                  x.count == 32, y.count == 32,
-                  let key = try? P256.Signing.PublicKey(x963Representation: [0x04] + x + y)
+                x.count == 32, y.count == 32,
+                let key = try? P256.Signing.PublicKey(x963Representation: [0x04] + x + y)
             else {
                 throw .unusableKey(keyID: keyID, problem: "x and y are not the base64url coordinates of a P-256 point")
             }

@@ -15,7 +15,7 @@ public struct MintedToken: Sendable, Hashable {
 
 /// Why a token could not be minted.
 #if hasAttribute(nonexhaustive)
-@nonexhaustive  // more cases may come: switch with `@unknown default`
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
 #endif
 public enum TokenMintError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The lifetime is not between 1 second and Fleet Engine's maximum of 3600 seconds.

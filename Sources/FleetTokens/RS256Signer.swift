@@ -9,27 +9,27 @@ import Foundation
 /// signatures are deterministic, so both give the same bytes for the same key and digest.
 package struct RS256Signer: Sendable {
     #if canImport(COpenSSL)
-    private let key: OpenSSLKey
+        private let key: OpenSSLKey
     #else
-    private let key: _RSA.Signing.PrivateKey
+        private let key: _RSA.Signing.PrivateKey
     #endif
 
     /// Prepares `privateKey` for signing; `nil` if the signing library refuses it.
     package init?(_ privateKey: _RSA.Signing.PrivateKey) {
         #if canImport(COpenSSL)
-        guard let key = OpenSSLKey(privateKeyDER: privateKey.derRepresentation) else { return nil }
-        self.key = key
+            guard let key = OpenSSLKey(privateKeyDER: privateKey.derRepresentation) else { return nil }
+            self.key = key
         #else
-        self.key = privateKey
+            self.key = privateKey
         #endif
     }
 
     /// The signature of `digest`, or `nil` if the signing library fails.
     package func signature(for digest: SHA256Digest) -> Data? {
         #if canImport(COpenSSL)
-        key.signature(for: digest)
+            key.signature(for: digest)
         #else
-        try? key.signature(for: digest, padding: .insecurePKCS1v1_5).rawRepresentation
+            try? key.signature(for: digest, padding: .insecurePKCS1v1_5).rawRepresentation
         #endif
     }
 }

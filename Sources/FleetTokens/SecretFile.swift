@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes files that hold secrets: mode 0600 from the first byte, written to a temporary
 /// file in the same folder and renamed into place, so a reader never sees half a file.
@@ -36,7 +37,11 @@ package enum SecretFile {
         if !overwrite, link(temporary, path) != 0 {
             let code = errno
             unlink(temporary)
-            throw KeyFileError(file: path, problem: code == EEXIST ? "already exists (pass --force to replace it)" : "cannot be created (\(String(cString: strerror(code))))")
+            throw KeyFileError(
+                file: path,
+                problem: code == EEXIST
+                    ? "already exists (pass --force to replace it)"
+                    : "cannot be created (\(String(cString: strerror(code))))")
         } else if overwrite, rename(temporary, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporary)

@@ -9,13 +9,19 @@ extension ServiceAccountKey {
     ///   - projectID: The Cloud project id (Fleet Engine's provider id).
     ///   - role: The Fleet Engine role the account is for.
     ///   - accountID: The account part of the email; defaults to ``FleetEngineRole/accountID``.
-    public static func generate(projectID: String, role: FleetEngineRole, accountID: String? = nil) throws(KeyFileError) -> ServiceAccountKey {
+    public static func generate(projectID: String, role: FleetEngineRole, accountID: String? = nil) throws(KeyFileError)
+        -> ServiceAccountKey
+    {
         let account = accountID ?? role.accountID
         guard FleetEngineIdentifier.isPlain(projectID), !projectID.contains("@") else {
             throw KeyFileError(file: "<new key>", problem: "project id \"\(projectID)\" is not a valid project id")
         }
         guard account.range(of: "^[a-z][a-z0-9-]{4,28}[a-z0-9]$", options: .regularExpression) != nil else {
-            throw KeyFileError(file: "<new key>", problem: "account id \"\(account)\" must be 6-30 lowercase letters, digits or dashes, starting with a letter")
+            throw KeyFileError(
+                file: "<new key>",
+                problem:
+                    "account id \"\(account)\" must be 6-30 lowercase letters, digits or dashes, starting with a letter"
+            )
         }
         let privateKey: RSAPrivateKey
         do {

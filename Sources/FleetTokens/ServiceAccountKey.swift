@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthCodecs
+import Foundation
 
 /// A Google service-account JSON key, the file Fleet Engine operators download from Cloud IAM
 /// (`type`, `project_id`, `private_key_id`, `private_key`, `client_email`, …), with its RSA key
@@ -20,7 +20,9 @@ public struct ServiceAccountKey: Sendable {
     public var publicKey: RSAPublicKey { privateKey.publicKey }
 
     /// Creates a key from its parts.
-    public init(projectID: String, privateKeyID: String, clientEmail: String, clientID: String? = nil, privateKey: RSAPrivateKey) {
+    public init(
+        projectID: String, privateKeyID: String, clientEmail: String, clientID: String? = nil, privateKey: RSAPrivateKey
+    ) {
         self.projectID = projectID
         self.privateKeyID = privateKeyID
         self.clientEmail = clientEmail
@@ -74,7 +76,9 @@ public struct ServiceAccountKey: Sendable {
         } else {
             clientID = try field("client_id")
         }
-        self.init(projectID: projectID, privateKeyID: privateKeyID, clientEmail: clientEmail, clientID: clientID, privateKey: privateKey)
+        self.init(
+            projectID: projectID, privateKeyID: privateKeyID, clientEmail: clientEmail, clientID: clientID,
+            privateKey: privateKey)
     }
 
     /// The key file's JSON in Google's exact shape and field order, private key included.

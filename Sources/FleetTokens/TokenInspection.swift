@@ -16,7 +16,9 @@ public struct TokenInspection: Sendable {
 
     /// Decodes `token`. Throws only when it is not a JWT at all (not three base64url
     /// segments of JSON); everything else is reported in ``problems``.
-    public init(token: String, audience: String = FleetEngineClaims.fleetEngineAudience, now: Date = Date()) throws(TokenRefusal) {
+    public init(token: String, audience: String = FleetEngineClaims.fleetEngineAudience, now: Date = Date())
+        throws(TokenRefusal)
+    {
         let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .missing }
         let segments = try CompactToken(trimmed)
@@ -31,7 +33,9 @@ public struct TokenInspection: Sendable {
         var problems: [String] = []
         let size = trimmed.utf8.count
         if size > TokenVerifier.maximumTokenSize { problems.append(TokenRefusal.oversized(bytes: size).description) }
-        if header.algorithm != JOSEHeader.rs256 { problems.append(TokenRefusal.unsupportedAlgorithm(header.algorithm).description) }
+        if header.algorithm != JOSEHeader.rs256 {
+            problems.append(TokenRefusal.unsupportedAlgorithm(header.algorithm).description)
+        }
         if header.type != "JWT" { problems.append("header 'typ' should be 'JWT'") }
         do throws(TokenRefusal) {
             let payload = try ClaimsPayload(json: segments.payload)
@@ -67,7 +71,9 @@ public struct TokenInspection: Sendable {
         var text = problems.compactMap { $0?.description }
         let authorization = payload.authorization ?? AuthorizationClaims()
         if authorization.isEmpty {
-            text.append("the 'authorization' claim names no vehicle, trip, delivery vehicle, task or tracking id: Fleet Engine will deny every call")
+            text.append(
+                "the 'authorization' claim names no vehicle, trip, delivery vehicle, task or tracking id: Fleet Engine will deny every call"
+            )
         } else if authorization.containsWildcard {
             text.append("carries the wildcard \"*\": a server-side token; never hand it to a driver or consumer app")
         }
@@ -76,7 +82,8 @@ public struct TokenInspection: Sendable {
 
     private static func pretty(_ json: Data) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: json),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return String(decoding: json, as: UTF8.self) }
         return String(decoding: data, as: UTF8.self)
     }

@@ -1,7 +1,7 @@
 /// The kinds of Fleet Engine token, as java-fleetengine-auth names them, each with the
 /// authorization claims it carries.
 #if hasAttribute(nonexhaustive)
-@nonexhaustive  // more cases may come: switch with `@unknown default`
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
 #endif
 public enum TokenKind: Sendable, Hashable {
     /// Driver SDK token for one vehicle: `{vehicleid: V}`.
@@ -61,7 +61,8 @@ public enum TokenKind: Sendable, Hashable {
         case .server:
             return AuthorizationClaims(vehicleID: all, tripID: all)
         case .fleetReader:
-            return AuthorizationClaims(vehicleID: all, tripID: all, deliveryVehicleID: all, taskID: all, trackingID: all)
+            return AuthorizationClaims(
+                vehicleID: all, tripID: all, deliveryVehicleID: all, taskID: all, trackingID: all)
         case .trustedDeliveryDriver(let deliveryVehicleID, let taskID):
             return AuthorizationClaims(deliveryVehicleID: deliveryVehicleID, taskID: taskID)
         case .untrustedDeliveryDriver(let deliveryVehicleID):
@@ -87,7 +88,8 @@ public enum TokenKind: Sendable, Hashable {
         guard !isServerSide else { return nil }
         for (claim, id) in authorizationClaims.namedIDs {
             if id == FleetEngineIdentifier.wildcard {
-                return "a \(name) token may not carry the wildcard \"*\" in \(claim); wildcards are for server-side tokens only"
+                return
+                    "a \(name) token may not carry the wildcard \"*\" in \(claim); wildcards are for server-side tokens only"
             }
             if let problem = FleetEngineIdentifier.problem(with: id) {
                 return "\(claim) \(problem)"

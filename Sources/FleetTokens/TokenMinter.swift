@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
-import Foundation
 import FleetAuthCodecs
+import Foundation
 
 /// Signs Fleet Engine tokens (RS256) with one service-account key.
 ///

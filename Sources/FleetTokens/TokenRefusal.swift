@@ -2,7 +2,7 @@
 /// ``reason`` code is stable for metrics and the ``description`` says which rule refused it.
 /// Neither ever contains the token itself.
 #if hasAttribute(nonexhaustive)
-@nonexhaustive  // more cases may come: switch with `@unknown default`
+    @nonexhaustive  // more cases may come: switch with `@unknown default`
 #endif
 public enum TokenRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// No token was presented.

@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
-import Foundation
 import FleetAuthLocking
+import Foundation
 
 /// Checks Fleet Engine tokens as Fleet Engine does, against a set of trusted service accounts.
 ///
@@ -92,12 +92,15 @@ public final class TokenVerifier: Sendable {
         guard payload.sub == issuer else { throw .issuerSubjectMismatch }
         let keyID = try Self.signingKeyID(of: segments, named: header.keyID, in: account)
 
-        if let refusal = FleetEngineTokenRules.audienceRefusal(payload.audiences ?? [], expected: audience) { throw refusal }
+        if let refusal = FleetEngineTokenRules.audienceRefusal(payload.audiences ?? [], expected: audience) {
+            throw refusal
+        }
         guard let issuedAt = payload.iat else { throw .malformedClaims("'iat' is missing") }
         guard let expiresAt = payload.exp else { throw .malformedClaims("'exp' is missing") }
         if let refusal = FleetEngineTokenRules.lifetimeRefusal(issuedAt: issuedAt, expiresAt: expiresAt)
             ?? FleetEngineTokenRules.futureIssueRefusal(issuedAt: issuedAt, now: currentTime)
-            ?? FleetEngineTokenRules.expiryRefusal(expiresAt: expiresAt, now: currentTime, skew: allowedClockSkew) {
+            ?? FleetEngineTokenRules.expiryRefusal(expiresAt: expiresAt, now: currentTime, skew: allowedClockSkew)
+        {
             throw refusal
         }
 
@@ -115,7 +118,9 @@ public final class TokenVerifier: Sendable {
     /// The id of the account's key that made the token's signature: the key the header's
     /// `kid` names, or, for a token without one (as Google's own IAM `signBlob` signers make),
     /// the first of at most ``maximumKeysTriedWithoutKeyID`` of the account's keys it verifies with.
-    private static func signingKeyID(of token: CompactToken, named keyID: String?, in account: TrustedServiceAccount) throws(TokenRefusal) -> String {
+    private static func signingKeyID(of token: CompactToken, named keyID: String?, in account: TrustedServiceAccount)
+        throws(TokenRefusal) -> String
+    {
         if let keyID {
             guard let publicKey = account.publicKeys[keyID] else { throw .unknownKeyID(keyID) }
             guard token.signatureMatches(publicKey) else { throw .badSignature }
@@ -126,7 +131,9 @@ public final class TokenVerifier: Sendable {
         return match.key
     }
 
-    private static func index(_ accounts: [TrustedServiceAccount], into existing: [String: TrustedServiceAccount]) -> [String: TrustedServiceAccount] {
+    private static func index(_ accounts: [TrustedServiceAccount], into existing: [String: TrustedServiceAccount])
+        -> [String: TrustedServiceAccount]
+    {
         var index = existing
         for account in accounts {
             if let known = index[account.email], known.role == account.role {

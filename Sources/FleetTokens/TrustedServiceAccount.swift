@@ -22,6 +22,7 @@ public struct TrustedServiceAccount: Sendable {
 
     /// This account with `other`'s keys added (same email and role).
     func merging(_ other: TrustedServiceAccount) -> TrustedServiceAccount {
-        TrustedServiceAccount(email: email, role: role, publicKeys: publicKeys.merging(other.publicKeys) { _, new in new })
+        TrustedServiceAccount(
+            email: email, role: role, publicKeys: publicKeys.merging(other.publicKeys) { _, new in new })
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 
 /// Remembers tokens that passed verification, keyed by the whole token, so a token seen
 /// before costs a hash and a lookup instead of RSA work. Entries are forgotten at the token's

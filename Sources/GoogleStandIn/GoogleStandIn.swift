@@ -1,9 +1,9 @@
 import Crypto
+import FleetAuthCodecs
 import FleetTokens
 import Foundation
 import HTTPTypes
 import Hummingbird
-import FleetAuthCodecs
 import Logging
 import ServerHTTP
 import ServiceLifecycle
@@ -88,18 +88,23 @@ package struct GoogleStandIn: Sendable {
 
     private func metadataToken() async throws -> Response {
         let token = await accounts.issueAccessToken(lifetime: Self.accessTokenLifetime, now: now())
-        return try JSONBody.response(MetadataToken(accessToken: token, expiresIn: Int(Self.accessTokenLifetime), tokenType: "Bearer"))
+        return try JSONBody.response(
+            MetadataToken(accessToken: token, expiresIn: Int(Self.accessTokenLifetime), tokenType: "Bearer"))
     }
 
     private func metadataEmail() -> Response {
-        Response(status: .ok, headers: [.contentType: "application/text"], body: .init(byteBuffer: ByteBuffer(string: runtimeAccount)))
+        Response(
+            status: .ok, headers: [.contentType: "application/text"],
+            body: .init(byteBuffer: ByteBuffer(string: runtimeAccount)))
     }
 
     /// Answers as the metadata server does: every answer, refusals included, says
     /// `Metadata-Flavor: Google` (Google's clients check it), and a request without that header
     /// (the metadata server's guard against request forgery) is refused with a 403 HTML page
     /// naming the missing header, not with an API's JSON error.
-    private static func asMetadataServer(_ request: Request, _ answer: () async throws -> Response) async throws -> Response {
+    private static func asMetadataServer(_ request: Request, _ answer: () async throws -> Response) async throws
+        -> Response
+    {
         var response: Response
         if request.headers[.metadataFlavor] == "Google" {
             response = try await answer()
@@ -111,7 +116,9 @@ package struct GoogleStandIn: Sendable {
                 </html>
 
                 """
-            response = Response(status: .forbidden, headers: [.contentType: "text/html; charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
+            response = Response(
+                status: .forbidden, headers: [.contentType: "text/html; charset=UTF-8"],
+                body: .init(byteBuffer: ByteBuffer(string: page)))
         }
         response.headers[.metadataFlavor] = "Google"
         return response
@@ -121,9 +128,12 @@ package struct GoogleStandIn: Sendable {
         guard call.hasSuffix(":signJwt") else { throw APIError(.notFound, "no such method: \(call)") }
         let email = String(call.dropLast(":signJwt".count))
         guard case .token(let bearer) = BearerCredentials.read(request.headers[values: .authorization]),
-              await accounts.isValidAccessToken(bearer, now: now())
+            await accounts.isValidAccessToken(bearer, now: now())
         else {
-            throw APIError(.unauthenticated, "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.")
+            throw APIError(
+                .unauthenticated,
+                "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential."
+            )
         }
         let fault = await accounts.beginSignJwt()
         defer { Task { await accounts.endSignJwt() } }
@@ -131,7 +141,8 @@ package struct GoogleStandIn: Sendable {
         if let fault { try await answer(fault: fault) }
         try await requireExisting(email)
         guard await accounts.maySign(as: email) else {
-            throw APIError(.permissionDenied, "Permission 'iam.serviceAccounts.signJwt' denied on resource (or it may not exist).")
+            throw APIError(
+                .permissionDenied, "Permission 'iam.serviceAccounts.signJwt' denied on resource (or it may not exist).")
         }
         let body = try await request.body.collect(upTo: 64 * 1024)
         guard let payload = try? JSONDecoder().decode(SignJwtRequest.self, from: body).payload,
@@ -146,12 +157,15 @@ package struct GoogleStandIn: Sendable {
             throw APIError(.internal, "signing failed")
         }
         logger.debug("signJwt", metadata: ["account": "\(email)", "keyId": "\(key.id)"])
-        return try JSONBody.response(SignJwtAnswer(keyId: key.id, signedJwt: signingInput + "." + Base64URL.encode(signature)))
+        return try JSONBody.response(
+            SignJwtAnswer(keyId: key.id, signedJwt: signingInput + "." + Base64URL.encode(signature)))
     }
 
     /// Refuses an account that does not exist as Google does: 404 `NOT_FOUND`.
     private func requireExisting(_ email: String) async throws {
-        guard await accounts.exists(email) else { throw APIError(.notFound, "Not found; Gaia id not found for email \(email)") }
+        guard await accounts.exists(email) else {
+            throw APIError(.notFound, "Not found; Gaia id not found for email \(email)")
+        }
     }
 
     /// Answers with an injected fault: an HTTP status, or (0) nothing for ``silence``.
@@ -161,21 +175,28 @@ package struct GoogleStandIn: Sendable {
             // Silent until the silence ends, or the stand-in shuts down (which does not wait it out).
             try await cancelWhenGracefulShutdown { try await Task.sleep(for: silence) }
             throw APIError(.unavailable, "The service is currently unavailable.")
-        case 429: throw APIError(.resourceExhausted, "Quota exceeded for quota metric 'Sign JWT requests'.", retryAfter: .seconds(1))
-        case 403: throw APIError(.permissionDenied, "Permission 'iam.serviceAccounts.signJwt' denied on resource (or it may not exist).")
+        case 429:
+            throw APIError(
+                .resourceExhausted, "Quota exceeded for quota metric 'Sign JWT requests'.", retryAfter: .seconds(1))
+        case 403:
+            throw APIError(
+                .permissionDenied, "Permission 'iam.serviceAccounts.signJwt' denied on resource (or it may not exist).")
         default: throw APIError(.unavailable, "The service is currently unavailable.")
         }
     }
 
     private func publicKeys(of email: String) async throws -> Response {
-        guard await !accounts.publicKeysDown else { throw APIError(.unavailable, "The service is currently unavailable.") }
+        guard await !accounts.publicKeysDown else {
+            throw APIError(.unavailable, "The service is currently unavailable.")
+        }
         try await requireExisting(email)
         var keys: [JSONWebKey] = []
         for key in try await accounts.publishedKeys(of: email) {
             keys.append(try JSONWebKey(publishing: key.privateKey.publicKey, keyID: key.id))
         }
-        var response = Response(status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
-                                body: .init(byteBuffer: ByteBuffer(data: JSONWebKeySet(keys: keys).jsonRepresentation())))
+        var response = Response(
+            status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
+            body: .init(byteBuffer: ByteBuffer(data: JSONWebKeySet(keys: keys).jsonRepresentation())))
         response.headers[.cacheControl] = "public, max-age=\(Self.publicKeysMaxAge), must-revalidate, no-transform"
         return response
     }
@@ -217,8 +238,9 @@ private enum JSONBody {
     static func response(_ value: some Encodable) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
-                        body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
+            body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
     }
 }
 

@@ -45,9 +45,12 @@ package struct LocalFleetEngine: Service {
         let configuration = configuration
         // The test harness (/emulator/v1/) is on with the console, on its terms.
         let clock = EngineClock(base: configuration.now)
-        let console = configuration.console == .off
-            ? nil : FleetConsole(access: configuration.console, provider: configuration.projectID, clock: clock.function)
-        let state = try await FleetState(store: store, provider: configuration.projectID, logger: logger, activity: console?.activity)
+        let console =
+            configuration.console == .off
+            ? nil
+            : FleetConsole(access: configuration.console, provider: configuration.projectID, clock: clock.function)
+        let state = try await FleetState(
+            store: store, provider: configuration.projectID, logger: logger, activity: console?.activity)
         let authenticator = TokenAuthenticator(
             accounts: configuration.trustedAccounts,
             sources: configuration.trustedKeySources,
@@ -55,13 +58,15 @@ package struct LocalFleetEngine: Service {
             fetchTimeout: configuration.jwksFetchTimeout,
             logger: logger
         ) { accounts in
-            TokenVerifier(trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: clock.function)
+            TokenVerifier(
+                trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: clock.function)
         }
         configuration.followsTrustedAccounts?({ authenticator.trust($0) })
         authenticator.startLoadingKeys()
         let faults = console == nil ? nil : FaultInjector()
         let core = FleetEngineCore(
-            state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator, now: clock.function,
+            state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator,
+            now: clock.function,
             metrics: FleetEngineMetrics(prometheus: metrics), requests: console?.requests, faults: faults)
 
         let router = Router(context: FleetEngineRequestContext.self)
@@ -82,7 +87,8 @@ package struct LocalFleetEngine: Service {
         VehicleRoutes(core: core).register(on: providers)
         TripRoutes(core: core).register(on: providers)
         DeliveryRoutes(core: core).register(on: providers)
-        try ProviderIndex(provider: configuration.projectID, router: router, grpcPort: configuration.grpcPort).register(on: router)
+        try ProviderIndex(provider: configuration.projectID, router: router, grpcPort: configuration.grpcPort).register(
+            on: router)
         if let console, let faults {
             ConsoleRoutes(console: console, state: state, authenticator: authenticator).register(on: router)
             EmulatorRoutes(console: console, state: state, clock: clock, faults: faults).register(on: router)
@@ -94,10 +100,12 @@ package struct LocalFleetEngine: Service {
         let application = Application(
             router: router,
             server: FleetHTTPServer.http1(
-                answering: LocationUpdateRoute(core: core, logger: logger), serverName: serverName, executor: EventLoopTaskExecutor(),
+                answering: LocationUpdateRoute(core: core, logger: logger), serverName: serverName,
+                executor: EventLoopTaskExecutor(),
                 inFlight: updatesInFlight, crossOrigin: .fleetEngine, lifecycle: configuration.lifecycle,
                 accessLog: configuration.accessLog, tls: configuration.tls),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core, console: console),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -117,12 +125,15 @@ package struct LocalFleetEngine: Service {
             return []
         }
         let configuration = configuration
-        return [GRPCDoor(
-            core: core, host: configuration.host, port: grpcPort, tls: configuration.tls, lifecycle: configuration.lifecycle, logger: logger
-        ) { port in
-            console?.doorListens("gRPC", at: "\(configuration.host):\(port)")
-            await configuration.onGRPCStarted(port)
-        }]
+        return [
+            GRPCDoor(
+                core: core, host: configuration.host, port: grpcPort, tls: configuration.tls,
+                lifecycle: configuration.lifecycle, logger: logger
+            ) { port in
+                console?.doorListens("gRPC", at: "\(configuration.host):\(port)")
+                await configuration.onGRPCStarted(port)
+            }
+        ]
     }
 
     /// Serves until the task is cancelled or the enclosing `ServiceGroup` shuts down

@@ -12,7 +12,8 @@ package struct LocalFleetEngineConfiguration: Sendable {
     /// Where changes to `trustedAccounts` come from, when they change with no restart (the
     /// signing keys of a token server in the same process, as they rotate): called once at
     /// start with the function that trusts a new set of accounts in their place.
-    package var followsTrustedAccounts: (@Sendable (_ trust: @escaping @Sendable ([TrustedServiceAccount]) -> Void) -> Void)?
+    package var followsTrustedAccounts:
+        (@Sendable (_ trust: @escaping @Sendable ([TrustedServiceAccount]) -> Void) -> Void)?
     /// A JWKS URL (the token server's `/.well-known/jwks.json`) whose accounts are trusted too,
     /// fetched at start and again when a token names an unknown key or account.
     package var jwksURL: String?

@@ -52,7 +52,8 @@ package struct LocalKeyless: Sendable {
     package func currentKey(of role: FleetEngineRole, project: String) async throws -> ServiceAccountKey {
         let email = Self.account(of: role, project: project)
         let key = try await standIn.accounts.currentKey(of: email)
-        return ServiceAccountKey(projectID: project, privateKeyID: key.id, clientEmail: email, privateKey: key.privateKey)
+        return ServiceAccountKey(
+            projectID: project, privateKeyID: key.id, clientEmail: email, privateKey: key.privateKey)
     }
 
     /// Stops the stand-in.

@@ -49,7 +49,8 @@ extension LocalFleetEngine {
             projectID: tokenServer.keyRing.projectID, trustedAccounts: tokenServer.keyRing.publishedAccounts,
             googleManagedAccounts: keyless, googleCertsURL: googleCertsURL,
             host: host, port: port, grpcPort: grpcPort, console: console, now: tokenServer.options.now,
-            lifecycle: tokenServer.options.lifecycle, accessLog: tokenServer.options.accessLog, tls: tokenServer.options.tls,
+            lifecycle: tokenServer.options.lifecycle, accessLog: tokenServer.options.accessLog,
+            tls: tokenServer.options.tls,
             onStarted: onStarted,
             onGRPCStarted: onGRPCStarted)
         configuration.followsTrustedAccounts = { [keyRing = tokenServer.keyRing] trust in keyRing.onPublish(trust) }

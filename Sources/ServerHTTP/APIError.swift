@@ -70,7 +70,10 @@ package struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringCon
         self.init(code, message, status: status, retryAfter: retryAfter, allowedMethods: nil)
     }
 
-    private init(_ code: Code, _ message: String, status: HTTPResponse.Status?, retryAfter: Duration?, allowedMethods: [HTTPRequest.Method]?) {
+    private init(
+        _ code: Code, _ message: String, status: HTTPResponse.Status?, retryAfter: Duration?,
+        allowedMethods: [HTTPRequest.Method]?
+    ) {
         self.code = code
         self.message = code == .internal ? Self.internalMessage : message
         self.status = status ?? code.httpStatus
@@ -101,7 +104,8 @@ package struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringCon
     package static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> APIError {
         let names = allowed.map(\.rawValue).joined(separator: ", ")
         return APIError(
-            .unimplemented, "this path does not take \(method.rawValue); it takes \(names)", status: .methodNotAllowed, retryAfter: nil,
+            .unimplemented, "this path does not take \(method.rawValue); it takes \(names)", status: .methodNotAllowed,
+            retryAfter: nil,
             allowedMethods: allowed)
     }
     /// 500 `INTERNAL` with the generic message.

@@ -13,7 +13,9 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     package init() {}
 
     /// Passes the request on, turning whatever is thrown into an ``APIError`` response.
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {
@@ -27,8 +29,10 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // The body turned out not to be valid HTTP/1.1 while a route read it.
             return try APIError.parseError(error).response(from: request, context: context)
         } catch {
-            return try APIError.refusal(for: error, method: request.method, path: request.uri.path, logger: context.logger)
-                .response(from: request, context: context)
+            return try APIError.refusal(
+                for: error, method: request.method, path: request.uri.path, logger: context.logger
+            )
+            .response(from: request, context: context)
         }
     }
 
@@ -39,7 +43,9 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case 401: return .unauthenticated(message)
         case 403: return .permissionDenied(message)
         case 404: return .notFound(error.body ?? "no route matches \(request.method) \(request.uri.path)")
-        case 405: return APIError(.unimplemented, "this path does not take \(request.method.rawValue)", status: .methodNotAllowed)
+        case 405:
+            return APIError(
+                .unimplemented, "this path does not take \(request.method.rawValue)", status: .methodNotAllowed)
         case 409: return .alreadyExists(message)
         case 413: return .bodyTooLarge
         case 429: return APIError(.resourceExhausted, message, retryAfter: .seconds(1))
@@ -62,10 +68,14 @@ extension APIError {
     /// connection (``DatabaseUnavailable``, whose message names no address or value); else the
     /// generic 500, logged with the error's type and the request's method and path, of which
     /// the caller learns nothing more.
-    package static func refusal(for error: any Error, method: HTTPRequest.Method, path: String, logger: Logger) -> APIError {
+    package static func refusal(for error: any Error, method: HTTPRequest.Method, path: String, logger: Logger)
+        -> APIError
+    {
         if let error = error as? APIError { return error }
         if let unavailable = error as? DatabaseUnavailable {
-            logger.warning("request failed: the database is unavailable", metadata: ["method": "\(method)", "path": "\(path)", "reason": "\(unavailable)"])
+            logger.warning(
+                "request failed: the database is unavailable",
+                metadata: ["method": "\(method)", "path": "\(path)", "reason": "\(unavailable)"])
             return APIError(unavailable)
         }
         logger.error(

@@ -20,18 +20,27 @@ package struct FetchedDocument: Sendable {
     /// Fetches `url` with HTTPClient's shared client. Anything but `200 OK`, a body over
     /// `maximumSize` bytes, or no answer within `timeout` (connecting included) throws a
     /// ``FetchError`` that names the URL without any user name or password in it.
-    package static func fetch(_ url: String, timeout: Duration, maximumSize: Int = 1 << 20) async throws(FetchError) -> FetchedDocument {
+    package static func fetch(_ url: String, timeout: Duration, maximumSize: Int = 1 << 20) async throws(FetchError)
+        -> FetchedDocument
+    {
         let shown = FetchError.redacted(url)
         do {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .nanoseconds(Int64(timeout.nanoseconds)))
-            guard response.status == .ok else { throw FetchError(url: shown, problem: "answered HTTP \(response.status.code)") }
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: url), timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+            guard response.status == .ok else {
+                throw FetchError(url: shown, problem: "answered HTTP \(response.status.code)")
+            }
             let body = try await response.body.collect(upTo: maximumSize)
-            return FetchedDocument(body: Data(body.readableBytesView), maxAge: response.headers.first(name: "cache-control").flatMap(Self.maxAge(cacheControl:)))
+            return FetchedDocument(
+                body: Data(body.readableBytesView),
+                maxAge: response.headers.first(name: "cache-control").flatMap(Self.maxAge(cacheControl:)))
         } catch let error as FetchError {
             throw error
         } catch is NIOTooManyBytesError {
             throw FetchError(url: shown, problem: "sent more than \(maximumSize) bytes")
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout {
+        } catch let error as HTTPClientError
+            where error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout
+        {
             throw FetchError(url: shown, problem: "did not answer within \(timeout)")
         } catch {
             throw FetchError(url: shown, problem: "could not be fetched (\(error))")
@@ -43,12 +52,16 @@ package struct FetchedDocument: Sendable {
     package static func maxAge(cacheControl header: String) -> Duration? {
         var maxAge: Duration?
         for directive in header.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = directive.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
             switch parts.first {
             case "no-cache", "no-store":
                 return .zero
             case "max-age":
-                guard parts.count == 2, let seconds = Int64(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), seconds >= 0 else { continue }
+                guard parts.count == 2,
+                    let seconds = Int64(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), seconds >= 0
+                else { continue }
                 maxAge = .seconds(seconds)
             default:
                 continue

@@ -13,11 +13,13 @@ package enum FleetHTTPServer {
 
     /// The server builder for a Hummingbird `Application`.
     package static var http1: HTTPServerBuilder {
-        .http1(configuration: .init(
-            additionalChannelHandlers: [ParseErrorJSONHandler()],
-            httpDecoderConfiguration: .init(
-                maxHeaderFieldSize: maximumHeaderBytes, maxHeaderListSize: maximumHeaderBytes, maxHeaderFieldCount: maximumHeaderFields)
-        ))
+        .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ParseErrorJSONHandler()],
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: maximumHeaderBytes, maxHeaderListSize: maximumHeaderBytes,
+                    maxHeaderFieldCount: maximumHeaderFields)
+            ))
     }
 
     /// ``http1`` with `route` answered in the channel pipeline, before the router (see
@@ -29,12 +31,15 @@ package enum FleetHTTPServer {
     /// with `accessLog`, each answered request is logged (``AccessLog``); with `tls`, the port
     /// speaks HTTPS.
     package static func http1(
-        answering route: some PipelineRoute, serverName: String?, executor: EventLoopTaskExecutor, inFlight: PipelineAnswersInFlight,
-        crossOrigin: CrossOriginPolicy? = nil, lifecycle: ServerLifecycle, accessLog: Bool = false, tls: TLSCertificates? = nil
+        answering route: some PipelineRoute, serverName: String?, executor: EventLoopTaskExecutor,
+        inFlight: PipelineAnswersInFlight,
+        crossOrigin: CrossOriginPolicy? = nil, lifecycle: ServerLifecycle, accessLog: Bool = false,
+        tls: TLSCertificates? = nil
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
             PipelineHTTP1Channel(
-                responder: responder, route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin,
+                responder: responder, route: route, executor: executor, serverName: serverName, inFlight: inFlight,
+                crossOrigin: crossOrigin,
                 lifecycle: lifecycle, accessLog: accessLog, tls: tls)
         }
     }

@@ -45,7 +45,9 @@ extension RouterMethods {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = (try? encoder.encode(body)) ?? Data()
-        return Response(status: ready ? .ok : .serviceUnavailable, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: ready ? .ok : .serviceUnavailable, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 

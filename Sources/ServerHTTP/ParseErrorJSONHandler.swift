@@ -36,7 +36,8 @@ final class ParseErrorJSONHandler: ChannelDuplexHandler, RemovableChannelHandler
         var fields = error.headers
         fields[.connection] = "close"
         fields[.contentLength] = String(body.readableBytes)
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: error.status, headerFields: fields))), promise: promise)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponse(status: error.status, headerFields: fields))), promise: promise)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
     }
 

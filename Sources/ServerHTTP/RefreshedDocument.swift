@@ -61,11 +61,14 @@ package actor RefreshedDocument<Value: Sendable> {
 
     private func fetch() async {
         do {
-            let document = try await FetchedDocument.fetch(try await locate(), timeout: timeout, maximumSize: maximumSize)
+            let document = try await FetchedDocument.fetch(
+                try await locate(), timeout: timeout, maximumSize: maximumSize)
             value = try read(document.body)
             lastFailure = nil
             let seconds = document.maxAge?.seconds ?? defaultFreshness
-            freshUntil = seconds.map { now().addingTimeInterval(min(max($0, freshness.lowerBound), freshness.upperBound)) }
+            freshUntil = seconds.map {
+                now().addingTimeInterval(min(max($0, freshness.lowerBound), freshness.upperBound))
+            }
         } catch {
             lastFailure = error
             await onFailure(error)

@@ -15,7 +15,9 @@ package struct RunningService: Sendable {
 
     /// Runs the service `make` builds (given the callback it calls with its port once it
     /// listens) and waits for the port; throws if the service ends before it listens.
-    package static func start(logger: Logger, _ make: (@escaping @Sendable (Int) async -> Void) -> any Service) async throws -> RunningService {
+    package static func start(logger: Logger, _ make: (@escaping @Sendable (Int) async -> Void) -> any Service)
+        async throws -> RunningService
+    {
         let (ports, sink) = AsyncStream.makeStream(of: Int.self)
         let group = ServiceGroup(services: [make { sink.yield($0) }], gracefulShutdownSignals: [], logger: logger)
         let task = Task {

@@ -48,7 +48,8 @@ package struct StaticFiles: Sendable {
     package func register<Context: RequestContext>(on group: RouterGroup<Context>) {
         for file in files {
             let headers: HTTPFields = [
-                .contentType: file.type, .contentSecurityPolicy: policy, .cacheControl: cacheControl, .xContentTypeOptions: "nosniff",
+                .contentType: file.type, .contentSecurityPolicy: policy, .cacheControl: cacheControl,
+                .xContentTypeOptions: "nosniff",
             ]
             let bytes = file.bytes
             let answer: @Sendable (Request, Context) -> Response = { _, _ in

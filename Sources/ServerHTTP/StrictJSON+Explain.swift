@@ -6,7 +6,8 @@ extension StrictJSON {
     /// `field "vehicleState" is not valid: 'PARKED' is not one of …`. Only for APIs whose
     /// bodies hold no secrets, since the reason may quote the value.
     package static func explain(_ error: DecodingError) -> String {
-        guard case .dataCorrupted(let context) = error, !context.codingPath.isEmpty, !context.debugDescription.isEmpty else {
+        guard case .dataCorrupted(let context) = error, !context.codingPath.isEmpty, !context.debugDescription.isEmpty
+        else {
             return describe(error)
         }
         return "\(describe(error)): \(context.debugDescription)"

@@ -1,6 +1,6 @@
+import FleetAuthCodecs
 import Foundation
 import Hummingbird
-import FleetAuthCodecs
 
 /// A request body decoded strictly: a JSON object of at most ``StrictJSON/maximumBodySize``
 /// bytes whose every field is one of the type's `CodingKeys`.
@@ -73,7 +73,8 @@ package enum StrictJSON {
         }
         let names = members.map(\.name).sorted()
         if let unknown = names.first(where: { !allowed.contains($0) }) {
-            throw .invalidArgument("unknown field \"\(unknown)\"; allowed fields: \(allowed.sorted().joined(separator: ", "))")
+            throw .invalidArgument(
+                "unknown field \"\(unknown)\"; allowed fields: \(allowed.sorted().joined(separator: ", "))")
         }
         if let null = members.filter(\.isNull).map(\.name).min() {
             throw .invalidArgument("field \"\(null)\" is null; leave out a field that has no value")

@@ -12,12 +12,14 @@ extension URI {
         func decoded(_ text: Substring) -> Substring {
             // Nearly every name and value is plain (`updateMask=lastLocation`): no copy then.
             guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return text }
-            let spaced = String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            let spaced = String(
+                decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
             return (spaced.removingPercentEncoding ?? spaced)[...]
         }
-        return .init(query.split(separator: "&").map { pair in
-            guard let equals = pair.firstIndex(of: "=") else { return (key: decoded(pair), value: "") }
-            return (key: decoded(pair[..<equals]), value: decoded(pair[pair.index(after: equals)...]))
-        })
+        return .init(
+            query.split(separator: "&").map { pair in
+                guard let equals = pair.firstIndex(of: "=") else { return (key: decoded(pair), value: "") }
+                return (key: decoded(pair[..<equals]), value: decoded(pair[pair.index(after: equals)...]))
+            })
     }
 }

@@ -5,7 +5,9 @@ import PostgresNIO
 ///
 /// For work that may never end: a statement written to a PostgreSQL connection after the
 /// connection let go of its channel is never answered, and ignores cancellation.
-func outcome<Value: Sendable>(of task: Task<Value, any Error>, within limit: Duration) async -> Result<Value, any Error>? {
+func outcome<Value: Sendable>(of task: Task<Value, any Error>, within limit: Duration) async -> Result<
+    Value, any Error
+>? {
     let waiter = OnceContinuation<Result<Value, any Error>?>()
     let timer = Task {
         guard (try? await Task.sleep(for: limit)) != nil else { return }
@@ -29,10 +31,11 @@ extension PostgresConnection {
     /// pool has heard it and lends it no more, for `limit` at most: a close on a busy event
     /// loop must not hold the caller.
     func close(waitingAtMost limit: Duration) async {
-        _ = await outcome(of: Task {
-            let closing: EventLoopFuture<Void> = self.close()
-            try await closing.get()
-            try await self.closeFuture.get()
-        }, within: limit)
+        _ = await outcome(
+            of: Task {
+                let closing: EventLoopFuture<Void> = self.close()
+                try await closing.get()
+                try await self.closeFuture.get()
+            }, within: limit)
     }
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Foundation
 import FleetAuthLocking
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One server process's exclusive claim on its data directory: an `flock` on `DIR/NAME.lock`,
 /// which holds the owner's process id. The kernel drops the lock when the process ends, however
@@ -21,21 +22,28 @@ package final class DataDirectoryLock: Sendable {
     ///
     /// - Throws: ``DataDirectoryLockError`` naming the process that holds it, or why the lock
     ///   file cannot be used.
-    package static func acquire(directory: String, name: String, server: String) throws(DataDirectoryLockError) -> DataDirectoryLock {
+    package static func acquire(directory: String, name: String, server: String) throws(DataDirectoryLockError)
+        -> DataDirectoryLock
+    {
         let path = URL(fileURLWithPath: directory).appendingPathComponent("\(name).lock").path
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw DataDirectoryLockError("\(directory) cannot be created as a folder")
         }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw DataDirectoryLockError("\(path) cannot be opened (\(String(cString: strerror(errno))))") }
+        guard descriptor >= 0 else {
+            throw DataDirectoryLockError("\(path) cannot be opened (\(String(cString: strerror(errno))))")
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             close(descriptor)
             let who = holder.flatMap { $0.isEmpty ? nil : "process \($0)" } ?? "another process"
             throw DataDirectoryLockError(
-                "\(directory) is in use by another \(server) (\(who), holding \(path)); stop it first, or give this one another --data-dir")
+                "\(directory) is in use by another \(server) (\(who), holding \(path)); stop it first, or give this one another --data-dir"
+            )
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(descriptor, 0)

@@ -46,7 +46,8 @@ package struct DatabaseUnavailable: Error, Sendable, Equatable, CustomStringConv
             switch error.reason {
             case .full:
                 problem = "the data directory's disk is full"
-            case .readOnly, .readonlyCantLock, .readonlyDirectory, .readonlyInRecovery, .readonlyInRollback, .readonlyBackingMoved:
+            case .readOnly, .readonlyCantLock, .readonlyDirectory, .readonlyInRecovery, .readonlyInRollback,
+                .readonlyBackingMoved:
                 problem = "the data directory's disk is read-only"
             case .ioError, .ioErrorFailedWrite, .ioErrorFailedSync, .ioErrorFailedDirSync, .ioErrorFailedTruncate,
                 .ioErrorFailedSharedMemOpen, .ioErrorFailedSharedMemSize:
@@ -64,7 +65,8 @@ package struct DatabaseUnavailable: Error, Sendable, Equatable, CustomStringConv
         default:
             return nil
         }
-        return DatabaseUnavailable(description: problem + "; nothing was written", mayRetry: false, retryAfter: storageRetryAfter)
+        return DatabaseUnavailable(
+            description: problem + "; nothing was written", mayRetry: false, retryAfter: storageRetryAfter)
     }
 
     /// No connection, or no answer on one, within `limit`.
@@ -73,7 +75,8 @@ package struct DatabaseUnavailable: Error, Sendable, Equatable, CustomStringConv
     }
 
     /// The connection a statement ran on was closed under it before it could take effect.
-    static let connectionLost = DatabaseUnavailable(description: "the connection to the database was lost", mayRetry: true)
+    static let connectionLost = DatabaseUnavailable(
+        description: "the connection to the database was lost", mayRetry: true)
 
     /// The connection closed while a statement waited for its answer: whatever it was, it may
     /// or may not have taken effect.
@@ -82,11 +85,13 @@ package struct DatabaseUnavailable: Error, Sendable, Equatable, CustomStringConv
 
     /// An earlier statement found the database unreachable, and it has not answered since.
     static let down = DatabaseUnavailable(
-        description: "the database does not answer; connecting is tried again every \(PostgresClients.probeInterval)", mayRetry: false)
+        description: "the database does not answer; connecting is tried again every \(PostgresClients.probeInterval)",
+        mayRetry: false)
 
     /// The connection was lost while a transaction committed: it may or may not have been made.
     static let commitUnconfirmed = DatabaseUnavailable(
-        description: "the connection to the database was lost while a change was committed; it may or may not have been made",
+        description:
+            "the connection to the database was lost while a change was committed; it may or may not have been made",
         mayRetry: false
     )
 }

@@ -66,7 +66,8 @@ package final class FleetDatabase: Sendable {
 
     /// Opens the database at `location`, creating an SQLite file when missing, and checks that
     /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
-    package static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> FleetDatabase {
+    package static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> FleetDatabase
+    {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         switch location {
         case .sqlite(let path):
@@ -85,7 +86,8 @@ package final class FleetDatabase: Sendable {
             return FleetDatabase(
                 location: location,
                 sql: PooledSQLDatabase(lender: readers, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
-                writes: PooledSQLDatabase(lender: writer, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
+                writes: PooledSQLDatabase(
+                    lender: writer, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
                 transactions: writer,
                 directReader: directReader,
                 directWriter: directWriter,
@@ -104,17 +106,25 @@ package final class FleetDatabase: Sendable {
             // longer than a statement may.
             switch await PostgresClients.ask(configuration.probe, within: Self.firstContactLimit, logger: logger) {
             case .success: break
-            case .failure(let error): throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
-            case nil: throw DatabaseError("cannot reach PostgreSQL at \(location): no answer within \(Self.firstContactLimit)")
+            case .failure(let error):
+                throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
+            case nil:
+                throw DatabaseError(
+                    "cannot reach PostgreSQL at \(location): no answer within \(Self.firstContactLimit)")
             }
-            let clients = PostgresClients(configuration: configuration.client, probe: configuration.probe, probeLimit: configuration.waitLimit, logger: logger)
+            let clients = PostgresClients(
+                configuration: configuration.client, probe: configuration.probe, probeLimit: configuration.waitLimit,
+                logger: logger)
             let feed = PostgresChangeFeed(clients: clients, logger: logger)
             let lender = PostgresLender(clients: clients, limit: configuration.waitLimit)
-            let pooled = PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
+            let pooled = PooledSQLDatabase(
+                lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
             let database = FleetDatabase(
                 location: location,
                 sql: pooled,
-                writes: PooledSQLDatabase(lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect(), afterWrite: feed.changed),
+                writes: PooledSQLDatabase(
+                    lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect(),
+                    afterWrite: feed.changed),
                 transactions: lender,
                 changeFeed: feed,
                 close: {
@@ -123,7 +133,9 @@ package final class FleetDatabase: Sendable {
                 }
             )
             do {
-                try await PostgresLender(clients: clients, limit: Self.firstContactLimit).withConnection { try await $0.raw("SELECT 1").run() }
+                try await PostgresLender(clients: clients, limit: Self.firstContactLimit).withConnection {
+                    try await $0.raw("SELECT 1").run()
+                }
             } catch {
                 await database.shutdown()
                 throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
@@ -223,7 +235,9 @@ package final class FleetDatabase: Sendable {
     }
 
     /// `expression`'s SQL and binds as SQLite's direct calls take them.
-    private func direct(_ expression: any SQLExpression) throws(WouldWait) -> (sql: String, binds: [SQLiteDirectReader.Value]) {
+    private func direct(_ expression: any SQLExpression) throws(WouldWait) -> (
+        sql: String, binds: [SQLiteDirectReader.Value]
+    ) {
         var serializer = SQLSerializer(database: sql)
         expression.serialize(to: &serializer)
         let binds = serializer.binds.compactMap(SQLiteDirectReader.Value.init(bind:))
@@ -238,34 +252,38 @@ package final class FleetDatabase: Sendable {
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         let begin = kind == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
-        return try await DatabaseUnavailable.refusingStorageFailures { try await self.transactions.withConnection { [changeFeed] connection in
-            try await connection.raw(SQLQueryString(begin)).run()
-            do {
-                let result = try await body(connection)
+        return try await DatabaseUnavailable.refusingStorageFailures {
+            try await self.transactions.withConnection { [changeFeed] connection in
+                try await connection.raw(SQLQueryString(begin)).run()
                 do {
-                    try await connection.raw("COMMIT").run()
-                } catch where PostgresLender.isConnectionLost(error) {
-                    throw DatabaseUnavailable.commitUnconfirmed
+                    let result = try await body(connection)
+                    do {
+                        try await connection.raw("COMMIT").run()
+                    } catch  where PostgresLender.isConnectionLost(error) {
+                        throw DatabaseUnavailable.commitUnconfirmed
+                    }
+                    changeFeed?.changed()
+                    return result
+                } catch let failure {
+                    // On a lost connection the server has rolled back already (before a COMMIT, so
+                    // the transaction may run again on another connection), or the COMMIT's fate is
+                    // unknown; a ROLLBACK sent there could be written after PostgresNIO let go of the
+                    // channel and never be answered. The connection is closed instead.
+                    if PostgresLender.isConnectionLost(failure) {
+                        throw ConnectionLeftUnusable(cause: DatabaseUnavailable.connectionLost)
+                    }
+                    if failure as? DatabaseUnavailable == .commitUnconfirmed {
+                        throw ConnectionLeftUnusable(cause: failure)
+                    }
+                    do {
+                        try await connection.raw("ROLLBACK").run()
+                    } catch {
+                        throw ConnectionLeftUnusable(cause: failure)
+                    }
+                    throw failure
                 }
-                changeFeed?.changed()
-                return result
-            } catch let failure {
-                // On a lost connection the server has rolled back already (before a COMMIT, so
-                // the transaction may run again on another connection), or the COMMIT's fate is
-                // unknown; a ROLLBACK sent there could be written after PostgresNIO let go of the
-                // channel and never be answered. The connection is closed instead.
-                if PostgresLender.isConnectionLost(failure) {
-                    throw ConnectionLeftUnusable(cause: DatabaseUnavailable.connectionLost)
-                }
-                if failure as? DatabaseUnavailable == .commitUnconfirmed { throw ConnectionLeftUnusable(cause: failure) }
-                do {
-                    try await connection.raw("ROLLBACK").run()
-                } catch {
-                    throw ConnectionLeftUnusable(cause: failure)
-                }
-                throw failure
             }
-        } }
+        }
     }
 
     /// Runs one statement where transactions run (SQLite: the one writer connection;
@@ -290,7 +308,8 @@ package final class FleetDatabase: Sendable {
     package func capSQLiteSize(atPages pages: Int?) async throws {
         guard kind == .sqlite else { return }
         try await transaction { database in
-            let current = try await database.raw("PRAGMA page_count").first()?.decode(column: "page_count", as: Int.self) ?? 1
+            let current =
+                try await database.raw("PRAGMA page_count").first()?.decode(column: "page_count", as: Int.self) ?? 1
             let cap = pages ?? current
             try await database.raw(SQLQueryString("PRAGMA max_page_count = \(unsafeRaw: String(cap))")).run()
             try self.directWriter?.cap(atPages: cap)

@@ -141,7 +141,9 @@ final class PostgresChangeFeed: Sendable {
                 }
             } catch {
                 if !Task.isCancelled {
-                    logger.warning("not listening for database changes; serving nothing from memory", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+                    logger.warning(
+                        "not listening for database changes; serving nothing from memory",
+                        metadata: ["error": "\(String(reflecting: type(of: error)))"])
                 }
             }
             stopServingFromMemory()

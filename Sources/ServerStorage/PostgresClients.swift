@@ -45,7 +45,10 @@ final class PostgresClients: Sendable {
 
     /// Starts a client of `configuration`; the probe connects with `probe`, each try within
     /// `probeLimit`.
-    init(configuration: PostgresClient.Configuration, probe: PostgresConnection.Configuration, probeLimit: Duration, logger: Logger) {
+    init(
+        configuration: PostgresClient.Configuration, probe: PostgresConnection.Configuration, probeLimit: Duration,
+        logger: Logger
+    ) {
         self.configuration = configuration
         self.probeConfiguration = probe
         self.probeLimit = probeLimit
@@ -128,7 +131,9 @@ final class PostgresClients: Sendable {
 
     /// Opens a single connection of `configuration` and runs `SELECT 1` on it, within `limit`
     /// (`nil`: no answer in time); the connection is closed whatever the outcome.
-    static func ask(_ configuration: PostgresConnection.Configuration, within limit: Duration, logger: Logger) async -> Result<Void, any Error>? {
+    static func ask(_ configuration: PostgresConnection.Configuration, within limit: Duration, logger: Logger) async
+        -> Result<Void, any Error>?
+    {
         let check = Task {
             let connection = try await PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 0, logger: logger)
@@ -148,13 +153,16 @@ final class PostgresClients: Sendable {
     private static func databaseAnswered(_ result: Result<Void, any Error>?) -> Bool {
         switch result {
         case .success: true
-        case .failure(let error as PSQLError): error.code == .server && !(error.serverInfo?[.sqlState] ?? "").hasPrefix("57P")
+        case .failure(let error as PSQLError):
+            error.code == .server && !(error.serverInfo?[.sqlState] ?? "").hasPrefix("57P")
         case .failure, nil: false
         }
     }
 
     /// A client of `configuration`, running.
-    private static func start(_ configuration: PostgresClient.Configuration, logger: Logger) -> (PostgresClient, Task<Void, Never>) {
+    private static func start(_ configuration: PostgresClient.Configuration, logger: Logger) -> (
+        PostgresClient, Task<Void, Never>
+    ) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         return (client, Task { await client.run() })
     }

@@ -19,7 +19,9 @@ struct PostgresLender: SQLConnectionLender {
     let clients: PostgresClients
     let limit: Duration
 
-    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result)
+        async throws -> Result
+    {
         let deadline = ContinuousClock.now + limit
         for _ in 1..<Self.attempts {
             do {
@@ -93,7 +95,9 @@ struct PostgresLender: SQLConnectionLender {
             // the probe finds out at once whether the database is there.
             if unavailable == .connectionLost || unavailable == .closedUnanswered { clients.lost() }
             // Closed, the client drops it from its pool rather than lend it again.
-            if error is ConnectionLeftUnusable || unavailable != nil { await connection.close(waitingAtMost: .milliseconds(500)) }
+            if error is ConnectionLeftUnusable || unavailable != nil {
+                await connection.close(waitingAtMost: .milliseconds(500))
+            }
             throw unavailable ?? cause
         }
     }
@@ -106,7 +110,9 @@ struct PostgresLender: SQLConnectionLender {
     /// - a borrower whose connection has been closed for a ``watchInterval`` is told that no
     ///   answer will come (a statement written once the connection let go of its channel is
     ///   never answered; one written before is failed within the interval).
-    private static func watch(_ loan: PostgresLoan, until deadline: ContinuousClock.Instant, clients: PostgresClients) async {
+    private static func watch(_ loan: PostgresLoan, until deadline: ContinuousClock.Instant, clients: PostgresClients)
+        async
+    {
         let slow = ContinuousClock.now + slowLend
         var askedProbe = false, sawClosed = false
         while ContinuousClock.now < deadline {
@@ -174,7 +180,10 @@ struct PostgresLender: SQLConnectionLender {
     /// How long a statement may wait for a connection and its answer: the URL's `wait_limit`
     /// (seconds; `?wait_limit=10`), or ``FleetDatabase/postgresWaitLimit``.
     static func waitLimit(url: String, location: DatabaseLocation) throws(DatabaseError) -> Duration {
-        guard let text = URLComponents(string: url)?.queryItems?.last(where: { $0.name.lowercased() == "wait_limit" })?.value else {
+        guard
+            let text = URLComponents(string: url)?.queryItems?.last(where: { $0.name.lowercased() == "wait_limit" })?
+                .value
+        else {
             return FleetDatabase.postgresWaitLimit
         }
         guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
@@ -192,14 +201,16 @@ struct PostgresLender: SQLConnectionLender {
     ) {
         let expected = "expected postgres://user:password@host:port/database[?sslmode=disable|prefer|require]"
         guard let components = URLComponents(string: url),
-              let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme.lowercased()),
-              let host = components.host, !host.isEmpty,
-              let username = components.user, !username.isEmpty
+            let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme.lowercased()),
+            let host = components.host, !host.isEmpty,
+            let username = components.user, !username.isEmpty
         else {
             throw DatabaseError("\(location) is not a usable PostgreSQL URL; \(expected)")
         }
         let database = String(components.path.drop(while: { $0 == "/" }))
-        let mode = components.queryItems?.last(where: { ["sslmode", "tlsmode", "ssl", "tls"].contains($0.name.lowercased()) })?.value ?? "prefer"
+        let mode =
+            components.queryItems?.last(where: { ["sslmode", "tlsmode", "ssl", "tls"].contains($0.name.lowercased()) })?
+            .value ?? "prefer"
         let tls: PostgresClient.Configuration.TLS
         let probeTLS: PostgresConnection.Configuration.TLS
         do {
@@ -207,9 +218,15 @@ struct PostgresLender: SQLConnectionLender {
             case "disable", "false":
                 (tls, probeTLS) = (.disable, .disable)
             case "prefer", "allow", "true":
-                (tls, probeTLS) = (.prefer(.makeClientConfiguration()), .prefer(try NIOSSLContext(configuration: .makeClientConfiguration())))
+                (tls, probeTLS) = (
+                    .prefer(.makeClientConfiguration()),
+                    .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                )
             case "require", "verify-ca", "verify-full":
-                (tls, probeTLS) = (.require(.makeClientConfiguration()), .require(try NIOSSLContext(configuration: .makeClientConfiguration())))
+                (tls, probeTLS) = (
+                    .require(.makeClientConfiguration()),
+                    .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                )
             default:
                 throw DatabaseError("\(location): unknown sslmode '\(mode)'; \(expected)")
             }

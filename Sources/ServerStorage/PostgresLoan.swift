@@ -150,7 +150,11 @@ final class PostgresLoan: Sendable {
     /// The timer's side: the limit has passed. Tells a borrower still waiting, and closes a
     /// connection still in use.
     func expire() async {
-        let (borrower, endOutcome, inUse) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable (any Error) -> Void)?, PostgresConnection?) in
+        let (borrower, endOutcome, inUse) = state.withLock {
+            state -> (
+                CheckedContinuation<PostgresConnection, any Error>?, (@Sendable (any Error) -> Void)?,
+                PostgresConnection?
+            ) in
             guard !state.isGivenBack, state.failure == nil else { return (nil, nil, nil) }
             state.didExpire = true
             defer { (state.borrower, state.endOutcome) = (nil, nil) }

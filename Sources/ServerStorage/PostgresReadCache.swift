@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 import SQLKit
 
 /// The answers PostgreSQL gave to ``FleetDatabase/first(_:)``, served again from memory while

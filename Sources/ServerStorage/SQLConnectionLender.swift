@@ -7,7 +7,8 @@ protocol SQLConnectionLender: Sendable {
     /// Runs `body` with a connection that no one else uses until `body` returns. When `body`
     /// throws ``ConnectionLeftUnusable``, the connection is closed rather than lent again and
     /// the error's `cause` is thrown.
-    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
+    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result)
+        async throws -> Result
 }
 
 /// Thrown from a lent connection's body when the connection may be left inside a transaction
@@ -33,7 +34,9 @@ struct PooledSQLDatabase: SQLDatabase {
     /// Queries are not logged: their binds hold password and session-token hashes.
     var queryLogLevel: Logger.Level? { nil }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<
+        Void
+    > {
         let promise = eventLoop.makePromise(of: Void.self)
         promise.completeWithTask { try await self.execute(sql: query, onRow) }
         return promise.futureResult

@@ -18,7 +18,8 @@ actor SQLiteConnectionPool: SQLConnectionLender {
     static let busyTimeoutMilliseconds = 5000
 
     /// Opens a connection to the file at a path, on a thread pool, set up for the pool.
-    typealias ConnectionOpener = @Sendable (_ path: String, _ threadPool: NIOThreadPool, _ logger: Logger) async throws -> SQLiteConnection
+    typealias ConnectionOpener =
+        @Sendable (_ path: String, _ threadPool: NIOThreadPool, _ logger: Logger) async throws -> SQLiteConnection
 
     private var idle: [SQLiteConnection]
     private var openConnections: Int
@@ -29,7 +30,10 @@ actor SQLiteConnectionPool: SQLConnectionLender {
     private let logger: Logger
     private let opener: ConnectionOpener
 
-    private init(connections: [SQLiteConnection], threadPool: NIOThreadPool, path: String, logger: Logger, opener: @escaping ConnectionOpener) {
+    private init(
+        connections: [SQLiteConnection], threadPool: NIOThreadPool, path: String, logger: Logger,
+        opener: @escaping ConnectionOpener
+    ) {
         self.idle = connections
         self.openConnections = connections.count
         self.threadPool = threadPool
@@ -51,8 +55,9 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         // Created readable by its owner only: servers keep password and token hashes in it
         // (SQLite gives its -wal and -shm files the same mode).
         if !FileManager.default.fileExists(atPath: path),
-           !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-           !FileManager.default.fileExists(atPath: path) {
+            !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            !FileManager.default.fileExists(atPath: path)
+        {
             throw DatabaseError("cannot create SQLite database \(path) in folder \(folder)")
         }
         let threadPool = NIOThreadPool(numberOfThreads: max(1, size))
@@ -67,11 +72,14 @@ actor SQLiteConnectionPool: SQLConnectionLender {
             try? await threadPool.shutdownGracefully()
             throw DatabaseError("cannot open SQLite database \(path): \(error)")
         }
-        return SQLiteConnectionPool(connections: opened, threadPool: threadPool, path: path, logger: logger, opener: opener)
+        return SQLiteConnectionPool(
+            connections: opened, threadPool: threadPool, path: path, logger: logger, opener: opener)
     }
 
     /// Opens one connection to `path` and sets it up.
-    @Sendable static func openConnection(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
+    @Sendable static func openConnection(path: String, threadPool: NIOThreadPool, logger: Logger) async throws
+        -> SQLiteConnection
+    {
         let connection = try await SQLiteConnection.open(
             storage: .file(path: path),
             threadPool: threadPool,
@@ -98,7 +106,9 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         _ = try await connection.query("PRAGMA temp_store = MEMORY")
     }
 
-    nonisolated func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    nonisolated func withConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
         let connection = try await lease()
         do {
             let result = try await body(connection.sql(queryLogLevel: nil))

@@ -1,7 +1,7 @@
+import FleetAuthLocking
 // The SQLite library SQLiteNIO is built on (the same copy: two copies of SQLite in one process
 // would drop each other's POSIX locks on the file).
 import Foundation
-import FleetAuthLocking
 import VaporCSQLite
 
 /// Reads one row from an SQLite file on the calling thread, each statement prepared once per
@@ -53,12 +53,19 @@ final class SQLiteDirectReader: Sendable {
         static func bind(_ values: [Value], to statement: OpaquePointer) throws(Unavailable) {
             for (offset, value) in values.enumerated() {
                 let index = Int32(offset + 1)
-                let bound = switch value {
-                case .text(let text): sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
-                case .integer(let number): sqlite_nio_sqlite3_bind_int64(statement, index, number)
-                case .blob(let bytes): bytes.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), transient) }
-                case .null: sqlite_nio_sqlite3_bind_null(statement, index)
-                }
+                let bound =
+                    switch value {
+                    case .text(let text):
+                        sqlite_nio_sqlite3_bind_text64(
+                            statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
+                    case .integer(let number): sqlite_nio_sqlite3_bind_int64(statement, index, number)
+                    case .blob(let bytes):
+                        bytes.withUnsafeBytes {
+                            sqlite_nio_sqlite3_bind_blob64(
+                                statement, index, $0.baseAddress, UInt64($0.count), transient)
+                        }
+                    case .null: sqlite_nio_sqlite3_bind_null(statement, index)
+                    }
                 guard bound == SQLITE_OK else { throw Unavailable(code: bound) }
             }
         }
@@ -134,7 +141,8 @@ final class SQLiteDirectReader: Sendable {
             }
             self.handle = handle
             // Reads only; and a lock that is taken fails at once rather than blocking a thread.
-            let setUp = sqlite_nio_sqlite3_exec(handle, "PRAGMA query_only = ON; PRAGMA busy_timeout = 0", nil, nil, nil)
+            let setUp = sqlite_nio_sqlite3_exec(
+                handle, "PRAGMA query_only = ON; PRAGMA busy_timeout = 0", nil, nil, nil)
             guard setUp == SQLITE_OK else {
                 sqlite_nio_sqlite3_close(handle)
                 throw Unavailable(code: setUp)
@@ -156,7 +164,8 @@ final class SQLiteDirectReader: Sendable {
             let header = walIndex?.header()
             let statement = try prepared(sql)
             if let header {
-                return try rows.row(for: SQLiteReadCache.Key(statement: statement, binds: binds), header: header) { () throws(Unavailable) in
+                return try rows.row(for: SQLiteReadCache.Key(statement: statement, binds: binds), header: header) {
+                    () throws(Unavailable) in
                     try read(statement, binds: binds)
                 }
             }
@@ -171,7 +180,9 @@ final class SQLiteDirectReader: Sendable {
         /// The WAL index SQLite mapped for this connection's first read; `nil` when the file is
         /// not in WAL mode (asking SQLite for it then would create one).
         private func findWALIndex() throws(Unavailable) -> SQLiteWALIndex? {
-            guard try read(prepared("PRAGMA journal_mode"), binds: [])?["journal_mode"] == .text("wal") else { return nil }
+            guard try read(prepared("PRAGMA journal_mode"), binds: [])?["journal_mode"] == .text("wal") else {
+                return nil
+            }
             return SQLiteWALIndex(of: handle)
         }
 
@@ -188,13 +199,18 @@ final class SQLiteDirectReader: Sendable {
             var row: [String: Value] = [:]
             for column in 0..<sqlite_nio_sqlite3_column_count(statement) {
                 let name = String(cString: sqlite_nio_sqlite3_column_name(statement, column))
-                row[name] = switch sqlite_nio_sqlite3_column_type(statement, column) {
-                case SQLITE_INTEGER: .integer(sqlite_nio_sqlite3_column_int64(statement, column))
-                case SQLITE_NULL: .null
-                case SQLITE_BLOB:
-                    .blob(Data(bytes: sqlite_nio_sqlite3_column_blob(statement, column), count: Int(sqlite_nio_sqlite3_column_bytes(statement, column))))
-                default: sqlite_nio_sqlite3_column_text(statement, column).map { .text(String(cString: $0)) } ?? .null
-                }
+                row[name] =
+                    switch sqlite_nio_sqlite3_column_type(statement, column) {
+                    case SQLITE_INTEGER: .integer(sqlite_nio_sqlite3_column_int64(statement, column))
+                    case SQLITE_NULL: .null
+                    case SQLITE_BLOB:
+                        .blob(
+                            Data(
+                                bytes: sqlite_nio_sqlite3_column_blob(statement, column),
+                                count: Int(sqlite_nio_sqlite3_column_bytes(statement, column))))
+                    default:
+                        sqlite_nio_sqlite3_column_text(statement, column).map { .text(String(cString: $0)) } ?? .null
+                    }
             }
             return row
         }

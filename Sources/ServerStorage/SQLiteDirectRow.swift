@@ -23,17 +23,22 @@ struct SQLiteDirectRow: SQLRow {
     /// `column` as `type`, an optional type taking NULL as `nil`; throws `DecodingError` when
     /// it is missing or holds another kind of value.
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
-        if let optional = type as? any OptionalColumn.Type, let decoded = try optional.decode(column, from: self) as? D {
+        if let optional = type as? any OptionalColumn.Type, let decoded = try optional.decode(column, from: self) as? D
+        {
             return decoded
         }
-        let decoded: D? = switch try value(column) {
-        case .text(let text): text as? D
-        case .blob(let bytes): bytes as? D
-        case .integer(let number): (type as? any FixedWidthInteger.Type).flatMap { $0.init(exactly: number) as? D } ?? (type == Bool.self ? (number != 0) as? D : nil)
-        case .null: nil
-        }
+        let decoded: D? =
+            switch try value(column) {
+            case .text(let text): text as? D
+            case .blob(let bytes): bytes as? D
+            case .integer(let number):
+                (type as? any FixedWidthInteger.Type).flatMap { $0.init(exactly: number) as? D }
+                    ?? (type == Bool.self ? (number != 0) as? D : nil)
+            case .null: nil
+            }
         guard let decoded else {
-            throw DecodingError.typeMismatch(type, .init(codingPath: [], debugDescription: "column \(column) is not a \(type)"))
+            throw DecodingError.typeMismatch(
+                type, .init(codingPath: [], debugDescription: "column \(column) is not a \(type)"))
         }
         return decoded
     }
@@ -41,7 +46,8 @@ struct SQLiteDirectRow: SQLRow {
     /// The value of `column`, or a `keyNotFound` error.
     private func value(_ column: String) throws -> SQLiteDirectReader.Value {
         guard let value = values[column] else {
-            throw DecodingError.keyNotFound(SQLiteDirectColumn(column), .init(codingPath: [], debugDescription: "no column \(column)"))
+            throw DecodingError.keyNotFound(
+                SQLiteDirectColumn(column), .init(codingPath: [], debugDescription: "no column \(column)"))
         }
         return value
     }

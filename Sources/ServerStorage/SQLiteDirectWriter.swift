@@ -32,7 +32,9 @@ final class SQLiteDirectWriter: Sendable {
     ///
     /// - Throws: ``SQLiteDirectReader/Unavailable`` when a lock would make it wait, a statement
     ///   fails, or the writer is closed; nothing of `statements` is then written.
-    func execute(_ statements: [(sql: String, binds: [SQLiteDirectReader.Value])]) throws(SQLiteDirectReader.Unavailable) {
+    func execute(_ statements: [(sql: String, binds: [SQLiteDirectReader.Value])]) throws(SQLiteDirectReader
+        .Unavailable)
+    {
         let outcome = state.withLock { state in
             Result { () throws(SQLiteDirectReader.Unavailable) in
                 guard !state.isClosed else { throw SQLiteDirectReader.Unavailable(code: SQLITE_MISUSE) }
@@ -91,7 +93,8 @@ final class SQLiteDirectWriter: Sendable {
             }
             self.handle = handle
             let setUp = sqlite_nio_sqlite3_exec(
-                handle, "PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 0",
+                handle,
+                "PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 0",
                 nil, nil, nil)
             guard setUp == SQLITE_OK else {
                 sqlite_nio_sqlite3_close(handle)
@@ -123,7 +126,9 @@ final class SQLiteDirectWriter: Sendable {
         }
 
         /// See ``SQLiteDirectWriter/execute(_:)``.
-        func execute(_ statements: [(sql: String, binds: [SQLiteDirectReader.Value])]) throws(SQLiteDirectReader.Unavailable) {
+        func execute(_ statements: [(sql: String, binds: [SQLiteDirectReader.Value])]) throws(SQLiteDirectReader
+            .Unavailable)
+        {
             guard statements.count > 1 else {
                 if let only = statements.first { try run(only.sql, binds: only.binds) }
                 return

@@ -33,8 +33,8 @@ struct SQLiteWALIndex {
     init?(of connection: OpaquePointer) {
         var file: UnsafeMutablePointer<sqlite3_file>?
         guard sqlite_nio_sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
-              let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
-              let map = methods.pointee.xShmMap
+            let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
+            let map = methods.pointee.xShmMap
         else { return nil }
         var region: UnsafeMutableRawPointer?
         // Region 0 of SQLite's 32 KiB WAL-index pages; already mapped, so nothing is extended.

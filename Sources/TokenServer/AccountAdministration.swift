@@ -23,7 +23,9 @@ package struct AccountAdministration: Sendable {
     /// account without a password cannot log in by password); 400 for a bad username,
     /// password, role or identity, or for neither a password nor an identity; 409 if the
     /// account exists or another account has the identity.
-    package func createAccount(username: String, password: String?, roleName: String, identity: LinkedIdentity? = nil) async throws -> Account {
+    package func createAccount(username: String, password: String?, roleName: String, identity: LinkedIdentity? = nil)
+        async throws -> Account
+    {
         try AccountRules.checkUsername(username)
         guard password != nil || identity != nil else {
             throw APIError.invalidArgument("give a password, an identity (issuer and subject), or both")
@@ -40,7 +42,9 @@ package struct AccountAdministration: Sendable {
     /// Deletes an account with its sessions, assignments and identity link; 404 if there is none.
     package func deleteAccount(username: String) async throws {
         try AccountRules.checkUsername(username)
-        guard try await store.deleteAccount(username: username) else { throw StoreError.noSuchAccount(username: username) }
+        guard try await store.deleteAccount(username: username) else {
+            throw StoreError.noSuchAccount(username: username)
+        }
     }
 
     /// Assigns a resource to an account; 400 for a bad id or a role that does not fit, 404
@@ -62,7 +66,9 @@ package struct AccountAdministration: Sendable {
     /// live out their lifetime); returns how many; 404 if there is no such account.
     package func endSessions(username: String) async throws -> Int {
         try AccountRules.checkUsername(username)
-        guard try await store.account(username: username) != nil else { throw StoreError.noSuchAccount(username: username) }
+        guard try await store.account(username: username) != nil else {
+            throw StoreError.noSuchAccount(username: username)
+        }
         return try await store.endSessions(username: username)
     }
 }

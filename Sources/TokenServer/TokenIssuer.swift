@@ -27,7 +27,8 @@ enum TokenRequest: Sendable {
     /// for the record of a request refused before the account was known.
     var routeName: String {
         switch self {
-        case .resource(let resource): TokenServer.resourceTokenRoutes.first { $0.kind == resource.kind }?.segment ?? resource.kind.rawValue
+        case .resource(let resource):
+            TokenServer.resourceTokenRoutes.first { $0.kind == resource.kind }?.segment ?? resource.kind.rawValue
         case .fleetReader: "fleet-reader"
         }
     }
@@ -107,15 +108,20 @@ struct TokenIssuer: Sendable {
     /// The record of token requests.
     let recorder: TokenRecorder
 
-    init(store: TokenServerStore, keyRing: SigningKeyRing, options: TokenServerOptions, metrics: TokenServerMetrics, logger: Logger) {
+    init(
+        store: TokenServerStore, keyRing: SigningKeyRing, options: TokenServerOptions, metrics: TokenServerMetrics,
+        logger: Logger
+    ) {
         self.store = store
         self.options = options
         self.metrics = metrics
         self.logger = logger
         self.keyRing = keyRing
-        self.idTokens = options.oidc.isEnabled ? IDTokenVerifier(settings: options.oidc, now: options.now, logger: logger) : nil
+        self.idTokens =
+            options.oidc.isEnabled ? IDTokenVerifier(settings: options.oidc, now: options.now, logger: logger) : nil
         self.limit = TokenRequestLimit(perMinute: options.tokenRequestsPerMinute, now: options.now)
-        self.recorder = TokenRecorder(settings: options.record, store: store, metrics: metrics, logger: logger, now: options.now)
+        self.recorder = TokenRecorder(
+            settings: options.record, store: store, metrics: metrics, logger: logger, now: options.now)
     }
 
     /// Why tokens cannot be signed now, for `/readyz`; `nil` when they can.
@@ -158,11 +164,14 @@ struct TokenIssuer: Sendable {
             counted(signed)
             return (signed.minted, nil)
         }
-        return (signed.minted, { written in
-            handOut(signed) { outcome in
-                written(outcome.mapError { recordRefusal($0, of: request, by: caller) })
+        return (
+            signed.minted,
+            { written in
+                handOut(signed) { outcome in
+                    written(outcome.mapError { recordRefusal($0, of: request, by: caller) })
+                }
             }
-        })
+        )
     }
 
     /// Writes a token's record, then calls its handler: with nothing once the token may be
@@ -195,9 +204,12 @@ struct TokenIssuer: Sendable {
     /// Counts and logs a token handed out.
     private func counted(_ signed: SignedToken) {
         metrics.tokenIssued(kind: signed.record.kind, elapsed: ContinuousClock.now - signed.start)
-        logger.debug("token issued", metadata: [
-            "username": "\(signed.grant.username)", "kind": "\(signed.record.kind)", "resource": "\(signed.record.resource.map(\.description) ?? "*")",
-        ])
+        logger.debug(
+            "token issued",
+            metadata: [
+                "username": "\(signed.grant.username)", "kind": "\(signed.record.kind)",
+                "resource": "\(signed.record.resource.map(\.description) ?? "*")",
+            ])
     }
 
     /// The checks and the signature of ``issue(_:credential:client:)``.
@@ -213,9 +225,12 @@ struct TokenIssuer: Sendable {
         try authorize(request, grant: grant)
         let minted: MintedToken
         do {
-            minted = try await keyRing.signers.token(request.tokenKind(for: grant.role), for: grant.role, resourceID: request.resource?.id ?? FleetEngineIdentifier.wildcard)
+            minted = try await keyRing.signers.token(
+                request.tokenKind(for: grant.role), for: grant.role,
+                resourceID: request.resource?.id ?? FleetEngineIdentifier.wildcard)
         } catch let error as APIError {
-            logger.warning("token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
+            logger.warning(
+                "token not signed", metadata: ["username": "\(grant.username)", "error": "\(error.message)"])
             throw refusal(.signingFailed, error, grant)
         }
         return issued(minted, request, for: grant, by: caller, since: start)
@@ -235,7 +250,9 @@ struct TokenIssuer: Sendable {
             return nil
         case .session(let tokenHash):
             do {
-                guard let found = try store.sessionGrantWithoutWaiting(tokenHash: tokenHash, now: options.epochSeconds, resource: request.resource)
+                guard
+                    let found = try store.sessionGrantWithoutWaiting(
+                        tokenHash: tokenHash, now: options.epochSeconds, resource: request.resource)
                 else { throw invalidSession() }
                 grant = found
             } catch is FleetDatabase.WouldWait {
@@ -244,7 +261,9 @@ struct TokenIssuer: Sendable {
         }
         try admit(caller, grant: grant)
         try authorize(request, grant: grant)
-        guard let minted = try signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else { return nil }
+        guard let minted = try signers.tokenWithoutWaiting(request.tokenKind(for: grant.role), for: grant.role) else {
+            return nil
+        }
         return issued(minted, request, for: grant, by: caller, since: start)
     }
 
@@ -252,12 +271,18 @@ struct TokenIssuer: Sendable {
     /// refuses it (429 with `Retry-After`) over the limit. A request the rules would refuse
     /// counts too: a loop asking for the wrong vehicle is a loop.
     private func admit(_ caller: Caller, grant: SessionGrant) throws {
-        let key = if case .session(let tokenHash) = caller.credential { "session " + tokenHash } else { "account " + grant.username }
+        let key =
+            if case .session(let tokenHash) = caller.credential { "session " + tokenHash } else {
+                "account " + grant.username
+            }
         guard case .limited(let retryAfter, let isFirst) = limit.admit(key) else { return }
         metrics.tokenRequestLimited()
-        throw refusal(.requestLimit, .resourceExhausted(
-            "too many token requests from this session: at most \(limit.perMinute) a minute; ask again after Retry-After", retryAfter: retryAfter
-        ), grant, quietly: !isFirst)
+        throw refusal(
+            .requestLimit,
+            .resourceExhausted(
+                "too many token requests from this session: at most \(limit.perMinute) a minute; ask again after Retry-After",
+                retryAfter: retryAfter
+            ), grant, quietly: !isFirst)
     }
 
     /// Refuses (403) an id that is `*` or not plain, an account of another role, or one not
@@ -265,29 +290,41 @@ struct TokenIssuer: Sendable {
     private func authorize(_ request: TokenRequest, grant: SessionGrant) throws {
         if let resource = request.resource {
             if resource.id == FleetEngineIdentifier.wildcard {
-                throw refusal(.badID, .permissionDenied("a token for every \(resource.kind) (\"*\") is never issued to an app; ask for one \(resource.kind) id"), grant)
+                throw refusal(
+                    .badID,
+                    .permissionDenied(
+                        "a token for every \(resource.kind) (\"*\") is never issued to an app; ask for one \(resource.kind) id"
+                    ), grant)
             }
             if let problem = FleetEngineIdentifier.problem(with: resource.id) {
-                throw refusal(.badID, .permissionDenied("no token is issued for this \(resource.kind) id: it \(problem)"), grant)
+                throw refusal(
+                    .badID, .permissionDenied("no token is issued for this \(resource.kind) id: it \(problem)"), grant)
             }
         }
         guard request.accountRoles.contains(grant.role) else {
             let roles = request.accountRoles.map(\.rawValue).joined(separator: " or ")
-            throw refusal(.wrongRole, .permissionDenied("account \"\(grant.username)\" is a \(grant.role) account; these tokens are for \(roles) accounts"), grant)
+            throw refusal(
+                .wrongRole,
+                .permissionDenied(
+                    "account \"\(grant.username)\" is a \(grant.role) account; these tokens are for \(roles) accounts"),
+                grant)
         }
         if let resource = request.resource, !grant.isAssigned {
-            throw refusal(.notAssigned, .permissionDenied("account \"\(grant.username)\" is not assigned to \(resource)"), grant)
+            throw refusal(
+                .notAssigned, .permissionDenied("account \"\(grant.username)\" is not assigned to \(resource)"), grant)
         }
     }
 
     /// A token signed for `grant`, with its record.
     private func issued(
-        _ minted: MintedToken, _ request: TokenRequest, for grant: SessionGrant, by caller: Caller, since start: ContinuousClock.Instant
+        _ minted: MintedToken, _ request: TokenRequest, for grant: SessionGrant, by caller: Caller,
+        since start: ContinuousClock.Instant
     ) -> SignedToken {
         let kind = request.tokenKind(for: grant.role).name
         let (id, recordedAt) = recorder.stamp()
         let record = TokenRecord(
-            id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: grant.username, role: grant.role.rawValue, kind: kind,
+            id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: grant.username,
+            role: grant.role.rawValue, kind: kind,
             resource: request.resource, keyID: TokenRecord.keyID(of: minted.token), issuedAt: minted.claims.issuedAt,
             expiresAt: minted.claims.expiresAt, sessionID: caller.sessionID, clientAddress: caller.address)
         return SignedToken(minted: minted, record: record, grant: grant, start: start)
@@ -299,12 +336,15 @@ struct TokenIssuer: Sendable {
         let refused = error as? TokenRequestRefused
         if recorder.settings.isOn {
             let (id, recordedAt) = recorder.stamp()
-            recorder.refused(TokenRecord(
-                id: id, recordedAt: recordedAt, outcome: .refused, reason: refused?.reason.rawValue ?? "error", account: refused?.grant?.username ?? "-",
-                role: refused?.grant?.role.rawValue, kind: request.routeName,
-                // Only a plain id is kept: what else was asked for (a NUL, say) is the refusal's business, not the record's.
-                resource: request.resource.flatMap { FleetEngineIdentifier.problem(with: $0.id) == nil ? $0 : nil },
-                keyID: nil, issuedAt: nil, expiresAt: nil, sessionID: caller.sessionID, clientAddress: caller.address))
+            recorder.refused(
+                TokenRecord(
+                    id: id, recordedAt: recordedAt, outcome: .refused, reason: refused?.reason.rawValue ?? "error",
+                    account: refused?.grant?.username ?? "-",
+                    role: refused?.grant?.role.rawValue, kind: request.routeName,
+                    // Only a plain id is kept: what else was asked for (a NUL, say) is the refusal's business, not the record's.
+                    resource: request.resource.flatMap { FleetEngineIdentifier.problem(with: $0.id) == nil ? $0 : nil },
+                    keyID: nil, issuedAt: nil, expiresAt: nil, sessionID: caller.sessionID,
+                    clientAddress: caller.address))
         }
         return refused?.answer ?? error
     }
@@ -315,12 +355,17 @@ struct TokenIssuer: Sendable {
         case nil:
             throw missingCredentials()
         case .session(let tokenHash):
-            let grant = try await store.sessionGrant(tokenHash: tokenHash, now: options.epochSeconds, resource: resource)
+            let grant = try await store.sessionGrant(
+                tokenHash: tokenHash, now: options.epochSeconds, resource: resource)
             guard let grant else { throw invalidSession() }
             return grant
         case .idToken(let token):
             guard let idTokens else {
-                throw refusal(.unauthenticated, .unauthenticated("ID tokens are not accepted: this server trusts no OpenID Connect issuer; send a session token"))
+                throw refusal(
+                    .unauthenticated,
+                    .unauthenticated(
+                        "ID tokens are not accepted: this server trusts no OpenID Connect issuer; send a session token")
+                )
             }
             let identity: LinkedIdentity
             do {
@@ -329,15 +374,23 @@ struct TokenIssuer: Sendable {
                 metrics.idTokenRefused(rule: error.rule)
                 metrics.login(.oidc, succeeded: false)
                 if case .issuerUnavailable(let issuer, let problem) = error {
-                    logger.warning("ID token refused: its issuer's keys cannot be fetched", metadata: ["issuer": "\(issuer)", "problem": "\(problem)"])
+                    logger.warning(
+                        "ID token refused: its issuer's keys cannot be fetched",
+                        metadata: ["issuer": "\(issuer)", "problem": "\(problem)"])
                     throw refusal(.issuerUnavailable, error.apiError(retryAfter: options.oidc.keyRefetchInterval))
                 }
-                throw refusal(.invalidIDToken, error.apiError(retryAfter: options.oidc.keyRefetchInterval), rule: error.rule)
+                throw refusal(
+                    .invalidIDToken, error.apiError(retryAfter: options.oidc.keyRefetchInterval), rule: error.rule)
             }
             guard let grant = try await store.identityGrant(identity, resource: resource) else {
                 metrics.login(.oidc, succeeded: false)
-                logger.info("ID token of an unlinked identity", metadata: ["issuer": "\(identity.issuer)", "subject": "\(identity.subject)"])
-                throw refusal(.unlinkedIdentity, .permissionDenied("no account is linked to this identity (its issuer and subject); ask the operator to link one"))
+                logger.info(
+                    "ID token of an unlinked identity",
+                    metadata: ["issuer": "\(identity.issuer)", "subject": "\(identity.subject)"])
+                throw refusal(
+                    .unlinkedIdentity,
+                    .permissionDenied(
+                        "no account is linked to this identity (its issuer and subject); ask the operator to link one"))
             }
             metrics.login(.oidc, succeeded: true)
             return grant
@@ -346,17 +399,23 @@ struct TokenIssuer: Sendable {
 
     private func missingCredentials() -> TokenRequestRefused {
         let idToken = idTokens == nil ? "" : ", or an ID token of your sign-in"
-        return refusal(.unauthenticated, .unauthenticated("missing credentials: send Authorization: Bearer <session token> from POST /v1/sessions\(idToken)"))
+        return refusal(
+            .unauthenticated,
+            .unauthenticated(
+                "missing credentials: send Authorization: Bearer <session token> from POST /v1/sessions\(idToken)"))
     }
 
     private func invalidSession() -> TokenRequestRefused {
-        refusal(.unauthenticated, .unauthenticated("the session is not valid: it is unknown, ended or expired; log in again"))
+        refusal(
+            .unauthenticated,
+            .unauthenticated("the session is not valid: it is unknown, ended or expired; log in again"))
     }
 
     /// Counts and logs a refusal (`quietly`: at debug level, for the repeats of one that was
     /// logged), to be thrown and recorded.
     private func refusal(
-        _ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil, rule: String? = nil, quietly: Bool = false
+        _ reason: RefusalReason, _ error: APIError, _ grant: SessionGrant? = nil, rule: String? = nil,
+        quietly: Bool = false
     ) -> TokenRequestRefused {
         metrics.refused(reason)
         var metadata: Logger.Metadata = ["reason": "\(reason.rawValue)", "username": "\(grant?.username ?? "-")"]

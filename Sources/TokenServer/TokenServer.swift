@@ -54,9 +54,12 @@ package final class TokenServer: Sendable {
         self.logger = logger
         self.adminKeySetup = adminKeySetup
         self.directoryLock = directoryLock
-        self.accounts = AccountAdministration(store: store, hasher: PasswordHasher(cost: options.bcryptCost), now: options.now)
+        self.accounts = AccountAdministration(
+            store: store, hasher: PasswordHasher(cost: options.bcryptCost), now: options.now)
         self.throttle = LoginThrottle(policy: options.loginThrottle, now: options.now)
-        self.issuer = TokenIssuer(store: store, keyRing: keyRing, options: options, metrics: TokenServerMetrics(metrics: metrics), logger: logger)
+        self.issuer = TokenIssuer(
+            store: store, keyRing: keyRing, options: options, metrics: TokenServerMetrics(metrics: metrics),
+            logger: logger)
         self.crossOrigin = .tokenServer(allowing: options.allowedOrigins, metrics: metrics)
     }
 
@@ -72,13 +75,16 @@ package final class TokenServer: Sendable {
     ) async throws -> TokenServer {
         do {
             try FileManager.default.createDirectory(
-                atPath: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+                atPath: configuration.dataDirectory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
             )
         } catch {
             throw KeyFileError(file: configuration.dataDirectory, problem: "cannot be created as a folder")
         }
-        let directoryLock = configuration.databaseURL == nil
-            ? try DataDirectoryLock.acquire(directory: configuration.dataDirectory, name: "token-server", server: "token server")
+        let directoryLock =
+            configuration.databaseURL == nil
+            ? try DataDirectoryLock.acquire(
+                directory: configuration.dataDirectory, name: "token-server", server: "token server")
             : nil
         let store: TokenServerStore
         do {
@@ -89,10 +95,13 @@ package final class TokenServer: Sendable {
         }
         do {
             let keyRing = try await SigningKeyRing.open(
-                store: store, folder: configuration.keysDirectory, projectID: configuration.projectID, options: configuration.options, logger: logger)
-            let setup = try await AdminKeyFile.ensure(path: configuration.adminKeyPath, store: store, now: configuration.options.epochSeconds)
+                store: store, folder: configuration.keysDirectory, projectID: configuration.projectID,
+                options: configuration.options, logger: logger)
+            let setup = try await AdminKeyFile.ensure(
+                path: configuration.adminKeyPath, store: store, now: configuration.options.epochSeconds)
             let server = try TokenServer(
-                store: store, keyRing: keyRing, options: configuration.options, metrics: metrics, logger: logger, adminKeySetup: setup,
+                store: store, keyRing: keyRing, options: configuration.options, metrics: metrics, logger: logger,
+                adminKeySetup: setup,
                 directoryLock: directoryLock)
             keyRing.startFollowing()
             return server
@@ -140,7 +149,8 @@ package final class TokenServer: Sendable {
         return Application(
             router: buildRouter(),
             server: FleetHTTPServer.http1(
-                answering: TokenPipelineRoute(server: self), serverName: serverName, executor: EventLoopTaskExecutor(group: loops),
+                answering: TokenPipelineRoute(server: self), serverName: serverName,
+                executor: EventLoopTaskExecutor(group: loops),
                 inFlight: tokenAnswersInFlight, crossOrigin: crossOrigin, lifecycle: options.lifecycle,
                 accessLog: options.accessLog, tls: options.tls),
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
@@ -159,13 +169,17 @@ package final class TokenServer: Sendable {
     /// loops are twice the cores, so that while a loop signs (about 0.2 ms of CPU) another can
     /// read, and the server keeps its share of the cores beside other busy processes, as a
     /// server with a signing thread pool of that size would.
-    package func run(host: String, port: Int, onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) async throws {
+    package func run(host: String, port: Int, onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in })
+        async throws
+    {
         let loops = MultiThreadedEventLoopGroup(numberOfThreads: 2 * System.coreCount)
         let application = application(host: host, port: port, eventLoopGroup: loops, onRunning: onRunning)
         var failure: (any Error)?
         do {
             try await withTaskExecutorPreference(EventLoopTaskExecutor(group: loops)) {
-                try await ServerProcess.run([application], lifecycle: options.lifecycle, tls: options.tls, logger: logger) {
+                try await ServerProcess.run(
+                    [application], lifecycle: options.lifecycle, tls: options.tls, logger: logger
+                ) {
                     await self.keyRing.importKeyFiles()
                 }
             }

@@ -95,7 +95,10 @@ package struct TokenServerConfiguration: Sendable {
     package static let sqliteFileName = "token-server.sqlite"
 
     /// A configuration.
-    package init(dataDirectory: String, databaseURL: String? = nil, projectID: String = "local-project", options: TokenServerOptions = .init()) {
+    package init(
+        dataDirectory: String, databaseURL: String? = nil, projectID: String = "local-project",
+        options: TokenServerOptions = .init()
+    ) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
         self.projectID = projectID

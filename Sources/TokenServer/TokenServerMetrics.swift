@@ -65,15 +65,26 @@ struct TokenServerMetrics: Sendable {
         let factory = metrics.factory
         var issued: [String: Counter] = [:]
         for kind in AccountRole.allCases.map({ $0.tokenKind(id: "x").name }) {
-            issued[kind] = Counter(label: "fleetauth_tokens_issued_total", dimensions: [("kind", kind)], factory: factory)
+            issued[kind] = Counter(
+                label: "fleetauth_tokens_issued_total", dimensions: [("kind", kind)], factory: factory)
         }
         self.issued = issued
-        self.refusals = Dictionary(uniqueKeysWithValues: RefusalReason.allCases.map { reason in
-            (reason, Counter(label: "fleetauth_token_refusals_total", dimensions: [("reason", reason.rawValue)], factory: factory))
-        })
-        self.idTokenRefusals = Dictionary(uniqueKeysWithValues: IDTokenRefusal.rules.map { rule in
-            (rule, Counter(label: "fleetauth_id_token_refusals_total", dimensions: [("rule", rule)], factory: factory))
-        })
+        self.refusals = Dictionary(
+            uniqueKeysWithValues: RefusalReason.allCases.map { reason in
+                (
+                    reason,
+                    Counter(
+                        label: "fleetauth_token_refusals_total", dimensions: [("reason", reason.rawValue)],
+                        factory: factory)
+                )
+            })
+        self.idTokenRefusals = Dictionary(
+            uniqueKeysWithValues: IDTokenRefusal.rules.map { rule in
+                (
+                    rule,
+                    Counter(label: "fleetauth_id_token_refusals_total", dimensions: [("rule", rule)], factory: factory)
+                )
+            })
         var logins: [LoginKey: Counter] = [:]
         for method in LoginMethod.allCases {
             for succeeded in [true, false] {
@@ -126,7 +137,8 @@ struct TokenServerMetrics: Sendable {
     func tokenIssued(kind: String, elapsed: Duration) {
         issued[kind]?.increment()
         live.tokenIssued(kind: kind)
-        issueLatency.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        issueLatency.recordNanoseconds(
+            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
     }
 
     /// Counts a refused request.

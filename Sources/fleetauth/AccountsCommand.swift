@@ -1,5 +1,5 @@
-import CommandSupport
 import ArgumentParser
+import CommandSupport
 import Foundation
 import TokenServer
 
@@ -46,26 +46,36 @@ struct AccountsCommand: AsyncParsableCommand {
             guard (identityIssuer == nil) == (identitySubject == nil) else {
                 throw ValidationError("give both --identity-issuer and --identity-subject, or neither")
             }
-            guard !withPassword || identityIssuer != nil else { throw ValidationError("--with-password goes with --identity-issuer and --identity-subject") }
+            guard !withPassword || identityIssuer != nil else {
+                throw ValidationError("--with-password goes with --identity-issuer and --identity-subject")
+            }
         }
 
         func run() async throws {
             if let current = AccountRole.formerSpellings[role] {
                 noteFormerSpelling(option: "--role", former: role, current: current.description)
             }
-            let identity = identityIssuer.flatMap { issuer in identitySubject.map { LinkedIdentity(issuer: issuer, subject: $0) } }
-            let password = identity == nil || withPassword ? try PasswordInput.read(prompt: "password for \(username): ") : nil
-            let account = try await data.withStore { store in
-                try await AccountAdministration(store: store, hasher: PasswordHasher(cost: UInt8(min(max(bcryptCost, 4), 31))))
-                    .createAccount(username: username, password: password, roleName: role, identity: identity)
+            let identity = identityIssuer.flatMap { issuer in
+                identitySubject.map { LinkedIdentity(issuer: issuer, subject: $0) }
             }
-            print("created \(account.role) account \(account.username)" + (account.identity.map { " linked to \($0)" } ?? ""))
+            let password =
+                identity == nil || withPassword ? try PasswordInput.read(prompt: "password for \(username): ") : nil
+            let account = try await data.withStore { store in
+                try await AccountAdministration(
+                    store: store, hasher: PasswordHasher(cost: UInt8(min(max(bcryptCost, 4), 31)))
+                )
+                .createAccount(username: username, password: password, roleName: role, identity: identity)
+            }
+            print(
+                "created \(account.role) account \(account.username)"
+                    + (account.identity.map { " linked to \($0)" } ?? ""))
         }
     }
 
     /// `fleetauth accounts delete USERNAME`.
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an account with its assignments and sessions (at once).")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an account with its assignments and sessions (at once).")
 
         @OptionGroup var data: TokenServerDataOptions
 
@@ -74,7 +84,8 @@ struct AccountsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await data.withStore { store in
-                try await AccountAdministration(store: store, hasher: PasswordHasher(cost: 4)).deleteAccount(username: username)
+                try await AccountAdministration(store: store, hasher: PasswordHasher(cost: 4)).deleteAccount(
+                    username: username)
             }
             print("deleted account \(username)")
         }
@@ -100,7 +111,11 @@ struct AccountsCommand: AsyncParsableCommand {
             let entries = try await data.withStore { store in
                 let assignments = Dictionary(grouping: try await store.assignments(), by: \.username)
                 return try await store.accounts().map { account in
-                    Entry(username: account.username, role: account.role.rawValue, identity: account.identity, assignments: (assignments[account.username] ?? []).map { "\($0.kind.rawValue)/\($0.resourceID)" })
+                    Entry(
+                        username: account.username, role: account.role.rawValue, identity: account.identity,
+                        assignments: (assignments[account.username] ?? []).map {
+                            "\($0.kind.rawValue)/\($0.resourceID)"
+                        })
                 }
             }
             if json { return try JSONOutput.print(entries) }
@@ -109,8 +124,11 @@ struct AccountsCommand: AsyncParsableCommand {
             let nameWidth = entries.map(\.username.count).max() ?? 0, roleWidth = entries.map(\.role.count).max() ?? 0
             for entry in entries {
                 let linked = entry.identity.map { "  (\($0))" } ?? ""
-                let assigned = (entry.assignments.isEmpty ? "" : "  " + entry.assignments.joined(separator: ", ")) + linked
-                print(entry.username.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + entry.role.padding(toLength: roleWidth, withPad: " ", startingAt: 0) + assigned)
+                let assigned =
+                    (entry.assignments.isEmpty ? "" : "  " + entry.assignments.joined(separator: ", ")) + linked
+                print(
+                    entry.username.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " "
+                        + entry.role.padding(toLength: roleWidth, withPad: " ", startingAt: 0) + assigned)
             }
         }
     }

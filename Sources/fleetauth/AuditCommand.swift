@@ -48,10 +48,16 @@ struct AuditCommand: AsyncParsableCommand {
 
     func validate() throws {
         let resources = [vehicle, trip, deliveryVehicle, trackingId].compactMap { $0 }
-        guard resources.count <= 1 else { throw ValidationError("give one of --vehicle, --trip, --delivery-vehicle and --tracking-id") }
+        guard resources.count <= 1 else {
+            throw ValidationError("give one of --vehicle, --trip, --delivery-vehicle and --tracking-id")
+        }
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
-        if let outcome, TokenRecord.Outcome(rawValue: outcome) == nil { throw ValidationError("--outcome is issued or refused") }
-        if let since, TokenRecordQuery.time(since) == nil { throw ValidationError("--since is an RFC 3339 time (2026-12-06T09:00:00Z) or epoch seconds") }
+        if let outcome, TokenRecord.Outcome(rawValue: outcome) == nil {
+            throw ValidationError("--outcome is issued or refused")
+        }
+        if let since, TokenRecordQuery.time(since) == nil {
+            throw ValidationError("--since is an RFC 3339 time (2026-12-06T09:00:00Z) or epoch seconds")
+        }
     }
 
     /// The resource filter given, if any.
@@ -65,7 +71,8 @@ struct AuditCommand: AsyncParsableCommand {
     func run() async throws {
         let now = Int64(Date().timeIntervalSince1970)
         let query = TokenRecordQuery(
-            resource: resource, account: account, validAt: valid ? now : nil, outcome: outcome.flatMap(TokenRecord.Outcome.init(rawValue:)),
+            resource: resource, account: account, validAt: valid ? now : nil,
+            outcome: outcome.flatMap(TokenRecord.Outcome.init(rawValue:)),
             since: since.flatMap(TokenRecordQuery.time), limit: limit)
         let records = try await data.withStore { try await $0.records(matching: query) }
         if json { return try records.forEach { try JSONOutput.printLine(IssuedTokenEntry($0)) } }
@@ -84,7 +91,8 @@ struct AuditCommand: AsyncParsableCommand {
             end = record.reason ?? ""
         }
         return [
-            TimeText.utc(epochSeconds: record.recordedAt), record.outcome.rawValue, record.account, record.kind, resource, end,
+            TimeText.utc(epochSeconds: record.recordedAt), record.outcome.rawValue, record.account, record.kind,
+            resource, end,
             String((record.keyID ?? "").prefix(12)), record.clientAddress ?? "",
         ]
     }

@@ -34,7 +34,8 @@ struct FleetAuth: AsyncParsableCommand {
         let command: any ParsableCommand
         do {
             environment = try EnvironmentSettings(
-                commandLine: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment, root: Self.self)
+                commandLine: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+                root: Self.self)
         } catch {
             exit(withError: error)
         }
@@ -57,12 +58,14 @@ struct FleetAuth: AsyncParsableCommand {
             }
         } catch let error as ValidationError {
             let subcommand = type(of: command)
-            FileHandle.standardError.write(Data("""
-                Error: \(environment.naming(error.message))
-                Usage: \(usageString(for: subcommand))
-                  See '\(commandPath(of: subcommand)) --help' for more information.
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    Error: \(environment.naming(error.message))
+                    Usage: \(usageString(for: subcommand))
+                      See '\(commandPath(of: subcommand)) --help' for more information.
 
-                """.utf8))
+                    """.utf8))
             exit(withError: ExitCode.validationFailure)
         } catch {
             exit(withError: error)

@@ -1,7 +1,7 @@
-import CommandSupport
 import ArgumentParser
-import Foundation
+import CommandSupport
 import FleetTokens
+import Foundation
 
 /// `fleetauth inspect`: decodes a token without verifying it and explains it.
 struct InspectCommand: ParsableCommand {
@@ -32,15 +32,20 @@ struct InspectCommand: ParsableCommand {
         print("claims:")
         print(indent(inspection.payloadJSON))
         if let claims = inspection.claims {
-            print("issued:   \(TimeText.utc(epochSeconds: claims.issuedAt)) (\(relative(claims.issuedAt - currentTime)))")
-            print("expires:  \(TimeText.utc(epochSeconds: claims.expiresAt)) (\(relative(claims.expiresAt - currentTime)))")
+            print(
+                "issued:   \(TimeText.utc(epochSeconds: claims.issuedAt)) (\(relative(claims.issuedAt - currentTime)))")
+            print(
+                "expires:  \(TimeText.utc(epochSeconds: claims.expiresAt)) (\(relative(claims.expiresAt - currentTime)))"
+            )
             print("lifetime: \(TimeText.span(seconds: claims.lifetime))")
             if let role = FleetEngineRole(generatedAccountEmail: claims.issuer) {
                 print("signer:   \(claims.issuer) (\(role.rawValue), by its FleetAuth account name)")
             }
         }
         if inspection.problems.isEmpty {
-            print("Fleet Engine would accept this token's form (the signature is not checked here; use 'fleetauth verify').")
+            print(
+                "Fleet Engine would accept this token's form (the signature is not checked here; use 'fleetauth verify')."
+            )
         } else {
             print("Fleet Engine would refuse or warn:")
             for problem in inspection.problems { print("  - \(problem)") }

@@ -28,7 +28,8 @@ struct KeygenCommand: ParsableCommand {
         let key = try ServiceAccountKey.generate(projectID: project, role: role, accountID: account)
         let folder = URL(fileURLWithPath: out).deletingLastPathComponent().path
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw ValidationError("\(folder): cannot be created as a folder for the key file")
         }

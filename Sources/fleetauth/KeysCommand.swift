@@ -14,27 +14,33 @@ struct KeysCommand: AsyncParsableCommand {
 
     /// `fleetauth keys list`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show every signing key: the one each role signs with, those replaced, those retired.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show every signing key: the one each role signs with, those replaced, those retired.")
 
         @OptionGroup var data: TokenServerDataOptions
 
         func run() async throws {
             let keys = try await data.withStore { try await $0.signingKeys() }
             let header = ["ROLE", "KID", "ACCOUNT", "STATE", "SIGNS FROM", "REPLACED", "RETIRED"]
-            TextTable.print([header] + keys.map { key in
-                let state = key.retiredAt != nil ? "retired" : key.supersededAt != nil ? "replaced" : "signing"
-                return [
-                    key.role.shortName, key.keyID, key.key.clientEmail, state, TimeText.utc(epochSeconds: key.addedAt),
-                    key.supersededAt.map { TimeText.utc(epochSeconds: $0) } ?? "", key.retiredAt.map { TimeText.utc(epochSeconds: $0) } ?? "",
-                ]
-            })
+            TextTable.print(
+                [header]
+                    + keys.map { key in
+                        let state = key.retiredAt != nil ? "retired" : key.supersededAt != nil ? "replaced" : "signing"
+                        return [
+                            key.role.shortName, key.keyID, key.key.clientEmail, state,
+                            TimeText.utc(epochSeconds: key.addedAt),
+                            key.supersededAt.map { TimeText.utc(epochSeconds: $0) } ?? "",
+                            key.retiredAt.map { TimeText.utc(epochSeconds: $0) } ?? "",
+                        ]
+                    })
         }
     }
 
     /// `fleetauth keys rotate ROLE [--print-upload]`.
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make a new signing key for a role; it signs from now, and the key it replaces stays published until its tokens expired.",
+            abstract:
+                "Make a new signing key for a role; it signs from now, and the key it replaces stays published until its tokens expired.",
             discussion: """
                 Works on the database, whether the token server runs or not: running servers (every \
                 replica) sign with the new key within a second, and write it to their keys/ folder. \
@@ -50,10 +56,14 @@ struct KeysCommand: AsyncParsableCommand {
         @Argument(help: "The role whose key is replaced (driver, consumer, server, ...).")
         var role: FleetEngineRole
 
-        @Flag(help: "Make the key file without putting it to use, and print the commands that upload it to IAM and then add it.")
+        @Flag(
+            help:
+                "Make the key file without putting it to use, and print the commands that upload it to IAM and then add it."
+        )
         var printUpload = false
 
-        @Option(help: "With --print-upload: where to write the new key file (mode 0600); defaults to ./<role>.<kid>.json.")
+        @Option(
+            help: "With --print-upload: where to write the new key file (mode 0600); defaults to ./<role>.<kid>.json.")
         var out: String?
 
         func validate() throws {
@@ -74,16 +84,20 @@ struct KeysCommand: AsyncParsableCommand {
             let current = try await data.withStore { store in
                 try await store.signingKeys().last { $0.role == role && $0.retiredAt == nil && $0.supersededAt == nil }
             }
-            guard let current else { throw CommandFailure("\(role.shortName) has no signing key in this database to replace") }
+            guard let current else {
+                throw CommandFailure("\(role.shortName) has no signing key in this database to replace")
+            }
             let made = try ServiceAccountKey.generate(projectID: current.key.projectID, role: role)
             let key = ServiceAccountKey(
-                projectID: made.projectID, privateKeyID: made.privateKeyID, clientEmail: current.key.clientEmail, clientID: current.key.clientID,
+                projectID: made.projectID, privateKeyID: made.privateKeyID, clientEmail: current.key.clientEmail,
+                clientID: current.key.clientID,
                 privateKey: made.privateKey)
             let file = out ?? "\(role.shortName).\(key.privateKeyID).json"
             try key.write(to: file, overwrite: false)
             let keys = data.dataDir.map { "\($0)/keys" } ?? "DATA_DIR/keys"
             let email = key.clientEmail
-            print("""
+            print(
+                """
                 wrote \(file) (mode 0600): a new key of \(email), not in use yet.
                 Upload its public half, then add it under the key id IAM gives it:
 

@@ -1,7 +1,7 @@
-import CommandSupport
 import ArgumentParser
-import Foundation
+import CommandSupport
 import FleetTokens
+import Foundation
 
 /// `fleetauth mint`: signs a Fleet Engine token with a service-account key file, or through
 /// IAM as a service account.
@@ -84,9 +84,12 @@ struct MintCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (key == nil) != (signer == nil) else { throw ValidationError("give --key FILE or --signer EMAIL (one of them)") }
+        guard (key == nil) != (signer == nil) else {
+            throw ValidationError("give --key FILE or --signer EMAIL (one of them)")
+        }
         if signer != nil, audience != FleetEngineClaims.fleetEngineAudience {
-            throw ValidationError("--audience is for key files; tokens signed through IAM carry Fleet Engine's audience")
+            throw ValidationError(
+                "--audience is for key files; tokens signed through IAM carry Fleet Engine's audience")
         }
     }
 
@@ -112,8 +115,11 @@ struct MintCommand: AsyncParsableCommand {
     /// The key file's minter, or the IAM signer for `--signer`.
     private func makeSigner() throws -> any FleetTokenSigner {
         if let signer {
-            guard let url = URL(string: iamCredentialsURL) else { throw ValidationError("--iam-credentials-url must be a URL") }
-            return try IAMSigner(accountEmail: signer, credentials: try MetadataServerCredentials(), iamCredentialsURL: url)
+            guard let url = URL(string: iamCredentialsURL) else {
+                throw ValidationError("--iam-credentials-url must be a URL")
+            }
+            return try IAMSigner(
+                accountEmail: signer, credentials: try MetadataServerCredentials(), iamCredentialsURL: url)
         }
         return try TokenMinter(key: try ServiceAccountKey(contentsOf: key ?? ""), audience: audience)
     }
@@ -129,7 +135,8 @@ struct MintCommand: AsyncParsableCommand {
         case .server: return .server
         case .fleetReader: return .fleetReader
         case .deliveryTrustedDriver:
-            return .trustedDeliveryDriver(deliveryVehicleID: try required(deliveryVehicle, "delivery-vehicle"), taskID: task)
+            return .trustedDeliveryDriver(
+                deliveryVehicleID: try required(deliveryVehicle, "delivery-vehicle"), taskID: task)
         case .deliveryUntrustedDriver:
             return .untrustedDeliveryDriver(deliveryVehicleID: try required(deliveryVehicle, "delivery-vehicle"))
         case .deliveryConsumer:

@@ -15,9 +15,9 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the token server and the local Fleet Engine together, ready to try with curl.",
         discussion: """
-        The first start makes DIR with one signing key per role (DIR/keys/), the admin API key \
-        (DIR/admin-key, mode 0600) and the databases; later starts reuse them.
-        """
+            The first start makes DIR with one signing key per role (DIR/keys/), the admin API key \
+            (DIR/admin-key, mode 0600) and the databases; later starts reuse them.
+            """
     )
 
     @Option(help: "The data directory of both servers.")
@@ -44,7 +44,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL for both servers' rows instead of SQLite files in the data directory.")
     var databaseURL: String?
 
-    @Flag(help: "Sign the app roles' tokens keylessly, through IAM as Google would (a Google stand-in started here), and trust those accounts by email.")
+    @Flag(
+        help:
+            "Sign the app roles' tokens keylessly, through IAM as Google would (a Google stand-in started here), and trust those accounts by email."
+    )
     var keyless = false
 
     @Option(help: "The Google stand-in's port with --keyless (0 picks a free one).")
@@ -63,7 +66,9 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try browsers.allowedOrigins()
         guard (0...65535).contains(standInPort) else { throw ValidationError("--stand-in-port must be 0 to 65535") }
-        guard (1...3600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be 1 to 3600 seconds") }
+        guard (1...3600).contains(tokenLifetime) else {
+            throw ValidationError("--token-lifetime must be 1 to 3600 seconds")
+        }
     }
 
     func run() async throws {
@@ -84,22 +89,31 @@ struct ServeCommand: AsyncParsableCommand {
     /// SIGTERM or SIGINT, then closes them.
     private func serve(signingThrough local: LocalKeyless?, logger: Logger) async throws {
         let options = TokenServerOptions(
-            tokenLifetime: .seconds(tokenLifetime), tokenRequestsPerMinute: tokenRequests.tokenRequestsPerMinute, record: tokenRequests.record,
+            tokenLifetime: .seconds(tokenLifetime), tokenRequestsPerMinute: tokenRequests.tokenRequestsPerMinute,
+            record: tokenRequests.record,
             keyless: local?.signing(project: project) ?? KeylessSigning(), keyOverlap: signingKeys.overlap,
             allowedOrigins: try browsers.allowedOrigins().union(.loopback), servesExamples: true,
             servesConsole: console.toggle.servesTokenServerConsole(host: host), lifecycle: runtime.lifecycle(),
             accessLog: runtime.accessLog, tls: try runtime.tlsCertificates())
         let (tokenServer, database, engineLock) = try await LocalServers.open(
-            TokenServerConfiguration(dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)
+            TokenServerConfiguration(
+                dataDirectory: dataDir, databaseURL: databaseURL, projectID: project, options: options), logger: logger)
         defer { engineLock.release() }
         let banner = ServeBanner(
-            dataDirectory: dataDir, project: project, host: host, scheme: runtime.scheme, adminKey: tokenServer.adminKeySetup,
-            accounts: tokenServer.keyRing.publishedAccounts.count + options.keyless.signers.count, database: database.location,
-            googleStandIn: local?.baseURL, console: console.describe(access: try console.access(host: host), baseURL: "\(runtime.scheme)://\(host):PORT"),
-            tokenConsole: console.toggle.describeTokenServerConsole(host: host, baseURL: "\(runtime.scheme)://\(host):PORT"))
+            dataDirectory: dataDir, project: project, host: host, scheme: runtime.scheme,
+            adminKey: tokenServer.adminKeySetup,
+            accounts: tokenServer.keyRing.publishedAccounts.count + options.keyless.signers.count,
+            database: database.location,
+            googleStandIn: local?.baseURL,
+            console: console.describe(
+                access: try console.access(host: host), baseURL: "\(runtime.scheme)://\(host):PORT"),
+            tokenConsole: console.toggle.describeTokenServerConsole(
+                host: host, baseURL: "\(runtime.scheme)://\(host):PORT"))
         let engine = LocalFleetEngine(
-            trusting: tokenServer, googleCertsURL: local?.baseURL ?? LocalFleetEngineConfiguration.defaultGoogleCertsURL,
-            database: database, host: host, port: fleetEnginePort, grpcPort: grpcPort, console: try console.access(host: host), logger: logger,
+            trusting: tokenServer,
+            googleCertsURL: local?.baseURL ?? LocalFleetEngineConfiguration.defaultGoogleCertsURL,
+            database: database, host: host, port: fleetEnginePort, grpcPort: grpcPort,
+            console: try console.access(host: host), logger: logger,
             onStarted: { await banner.fleetEngineStarted(on: $0) }, onGRPCStarted: { await banner.grpcStarted(on: $0) })
         let services: [any Service] = [
             tokenServer.application(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
@@ -141,7 +155,8 @@ actor ServeBanner {
     private var grpcPort: Int?
 
     init(
-        dataDirectory: String, project: String, host: String, scheme: String, adminKey: AdminKeyFile.Setup?, accounts: Int, database: DatabaseLocation,
+        dataDirectory: String, project: String, host: String, scheme: String, adminKey: AdminKeyFile.Setup?,
+        accounts: Int, database: DatabaseLocation,
         googleStandIn: String?, console: String, tokenConsole: String
     ) {
         self.dataDirectory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
@@ -177,7 +192,8 @@ actor ServeBanner {
         let fleet = "\(scheme)://\(host):\(fleetEnginePort)/v1/providers/\(project)"
         // The running binary's own path, whichever way it was started (from the PATH, by a
         // relative path, through `swift run`), so that the line works when pasted anywhere.
-        let fleetauth = Bundle.main.executableURL?.resolvingSymlinksInPath().path
+        let fleetauth =
+            Bundle.main.executableURL?.resolvingSymlinksInPath().path
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         let admin = "Authorization: Bearer $(cat \(dataDirectory)/admin-key)"
         let login = #"{"username":"alice","password":"try-it-alice"}"#
@@ -191,7 +207,9 @@ actor ServeBanner {
             "  console:       \(console.replacingOccurrences(of: "PORT", with: String(fleetEnginePort)))   (the fleet live, and why each request was refused)",
             "  token console: \(tokenConsole.replacingOccurrences(of: "PORT", with: String(tokenServerPort)))   (accounts, assignments, keys, the record of tokens)",
             "  admin API key: \(dataDirectory)/admin-key\(adminKeyNote)",
-            googleStandIn.map { "  keyless:       app tokens signed through IAM (Google stand-in \($0)); no key files for those roles" }
+            googleStandIn.map {
+                "  keyless:       app tokens signed through IAM (Google stand-in \($0)); no key files for those roles"
+            }
                 ?? "  signing keys:  \(dataDirectory)/keys/<role>.json (mode 0600)",
             "",
             "Try it (bash). First a driver account 'alice', assigned to vehicle-1:",

@@ -11,10 +11,11 @@ struct TokenServerDataOptions: ParsableArguments {
     @Option(help: "The token server's data directory (keys/, admin-key, token-server.sqlite, token-records.sqlite).")
     var dataDir: String?
 
-    @Option(help: ArgumentHelp(
-        "Keep accounts, assignments and sessions in PostgreSQL (postgres://user:password@host:port/db) instead of SQLite.",
-        discussion: "Defaults to $FLEETAUTH_DATABASE_URL, which keeps the password out of the process list."
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Keep accounts, assignments and sessions in PostgreSQL (postgres://user:password@host:port/db) instead of SQLite.",
+            discussion: "Defaults to $FLEETAUTH_DATABASE_URL, which keeps the password out of the process list."
+        ))
     var databaseURL: String?
 
     /// The URL given, or the one in the environment.
@@ -26,9 +27,12 @@ struct TokenServerDataOptions: ParsableArguments {
     func existingLocation() throws -> DatabaseLocation {
         if let url = effectiveDatabaseURL { return .postgres(url: url) }
         guard let dataDir else { throw ValidationError("give --data-dir DIR (or --database-url)") }
-        let location = DatabaseLocation(dataDirectory: dataDir, fileName: TokenServerConfiguration.sqliteFileName, databaseURL: nil)
+        let location = DatabaseLocation(
+            dataDirectory: dataDir, fileName: TokenServerConfiguration.sqliteFileName, databaseURL: nil)
         if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
-            throw CommandFailure("no token server database in \(dataDir): start 'fleetauth token-server --data-dir \(dataDir)' once first")
+            throw CommandFailure(
+                "no token server database in \(dataDir): start 'fleetauth token-server --data-dir \(dataDir)' once first"
+            )
         }
         return location
     }
@@ -101,17 +105,20 @@ struct TokenServerCommand: AsyncParsableCommand {
     @Option(help: "bcrypt cost for new passwords (4 to 31).")
     var bcryptCost = 12
 
-    @Option(help: ArgumentHelp(
-        "Trust ID tokens of this OpenID Connect issuer, exactly as their iss spells it (repeatable).",
-        discussion: "E.g. https://securetoken.google.com/PROJECT for Firebase Authentication. Needs --oidc-audience.",
-        valueName: "url"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Trust ID tokens of this OpenID Connect issuer, exactly as their iss spells it (repeatable).",
+            discussion:
+                "E.g. https://securetoken.google.com/PROJECT for Firebase Authentication. Needs --oidc-audience.",
+            valueName: "url"
+        ))
     var oidcIssuer: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Accept ID tokens whose aud holds this value (repeatable): the app's client id; for Firebase, the project id.",
-        valueName: "aud"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Accept ID tokens whose aud holds this value (repeatable): the app's client id; for Firebase, the project id.",
+            valueName: "aud"
+        ))
     var oidcAudience: [String] = []
 
     @OptionGroup var runtime: ServerRuntimeOptions
@@ -122,8 +129,12 @@ struct TokenServerCommand: AsyncParsableCommand {
     private var oidc: OIDCSettings { OIDCSettings(issuers: oidcIssuer, audiences: oidcAudience) }
 
     func validate() throws {
-        guard data.dataDir != nil else { throw ValidationError("give --data-dir DIR (keys and the admin key live there)") }
-        guard (1...3600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be 1 to 3600 seconds") }
+        guard data.dataDir != nil else {
+            throw ValidationError("give --data-dir DIR (keys and the admin key live there)")
+        }
+        guard (1...3600).contains(tokenLifetime) else {
+            throw ValidationError("--token-lifetime must be 1 to 3600 seconds")
+        }
         guard sessionLifetime >= 60 else { throw ValidationError("--session-lifetime must be at least 60 seconds") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31") }
@@ -160,9 +171,12 @@ struct TokenServerCommand: AsyncParsableCommand {
         let scheme = runtime.scheme
         try await server.run(host: host, port: port) { port in
             Self.say("token server listening on \(scheme)://\(host):\(port) (\(configuration.databaseLocation))")
-            Self.say("console: " + console.describeTokenServerConsole(host: host, baseURL: "\(scheme)://\(host):\(port)"))
+            Self.say(
+                "console: " + console.describeTokenServerConsole(host: host, baseURL: "\(scheme)://\(host):\(port)"))
             if !oidcIssuer.isEmpty { Self.say("accepting ID tokens of \(oidcIssuer.joined(separator: ", "))") }
-            for (role, email) in configuration.options.keyless.signers.sorted(by: { $0.key.shortName < $1.key.shortName }) {
+            for (role, email) in configuration.options.keyless.signers.sorted(by: {
+                $0.key.shortName < $1.key.shortName
+            }) {
                 Self.say("\(role.shortName) tokens signed through IAM as \(email)")
             }
         }

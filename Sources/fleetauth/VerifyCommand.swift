@@ -1,13 +1,14 @@
-import CommandSupport
 import ArgumentParser
-import Foundation
+import CommandSupport
 import FleetTokens
+import Foundation
 
 /// `fleetauth verify`: checks a token as Fleet Engine would, against key files or a JWKS.
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Verify a token against trusted key files, a JWKS or Google-managed accounts; print its claims, or why it is refused.",
+        abstract:
+            "Verify a token against trusted key files, a JWKS or Google-managed accounts; print its claims, or why it is refused.",
         discussion: "Exits 0 when the token is accepted, 1 when it is refused."
     )
 
@@ -39,20 +40,25 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let verifier = TokenVerifier(trusting: try trustedAccounts() + (try await google.fetchTrustedAccounts()), audience: audience)
+        let verifier = TokenVerifier(
+            trusting: try trustedAccounts() + (try await google.fetchTrustedAccounts()), audience: audience)
         let verified: VerifiedToken
         do {
             verified = try verifier.verify(try TokenArgument.read(token))
         } catch let refusal as TokenRefusal {
             if json {
-                try JSONOutput.print(VerificationOutput(accepted: false, role: nil, claims: nil, reason: refusal.reason, message: refusal.description))
+                try JSONOutput.print(
+                    VerificationOutput(
+                        accepted: false, role: nil, claims: nil, reason: refusal.reason, message: refusal.description))
             } else {
                 print("refused (\(refusal.reason)): \(refusal.description)")
             }
             throw ExitCode(1)
         }
         if json {
-            try JSONOutput.print(VerificationOutput(accepted: true, role: verified.role.rawValue, claims: verified.claims, reason: nil, message: nil))
+            try JSONOutput.print(
+                VerificationOutput(
+                    accepted: true, role: verified.role.rawValue, claims: verified.claims, reason: nil, message: nil))
         } else {
             print("accepted: signed by \(verified.claims.issuer) (\(verified.role.rawValue)), key \(verified.keyID)")
             for (claim, id) in verified.authorization.namedIDs { print("  \(claim): \(id)") }
@@ -70,7 +76,9 @@ struct VerifyCommand: AsyncParsableCommand {
             accounts.append(TrustedServiceAccount(key: key, role: keyRole))
         }
         if let jwks {
-            guard let data = FileManager.default.contents(atPath: jwks) else { throw CommandFailure("\(jwks): cannot be read") }
+            guard let data = FileManager.default.contents(atPath: jwks) else {
+                throw CommandFailure("\(jwks): cannot be read")
+            }
             accounts += try JSONWebKeySet(json: data).trustedAccounts(role: role)
         }
         return accounts

@@ -1,7 +1,7 @@
 import BrowserDriver
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension BrowserSuite {
     /// The example rider page in headless Chromium: a page on its own origin (A) logs in to the
@@ -25,26 +25,33 @@ extension BrowserSuite {
 
         /// Types the password and submits, as the rider would.
         private func logIn(_ scene: BrowserScene) async throws {
-            try await waitUntil("the page's script has run") { try await scene.browser.execute("return document.body.dataset.ready ?? null") == #""true""# }
+            try await waitUntil("the page's script has run") {
+                try await scene.browser.execute("return document.body.dataset.ready ?? null") == #""true""#
+            }
             _ = try await scene.browser.execute(
                 "document.querySelector('[name=password]').value = arguments[0]; document.getElementById('login').requestSubmit();",
                 [BrowserFleet.password])
         }
 
-        @Test("The page follows its trip and its vehicle as it moves, on one token, and no token reaches the DOM, the console or a log")
+        @Test(
+            "The page follows its trip and its vehicle as it moves, on one token, and no token reaches the DOM, the console or a log"
+        )
         func followsTheTrip() async throws {
             // Tokens that outlive the test, however slow the machine: one token for every read.
             try await BrowserScene.run(tokenLifetime: .seconds(600)) { scene in
                 let browser = scene.browser
                 try await browser.navigate(to: pageURL(scene, trip: BrowserScene.trip))
                 try await logIn(scene)
-                try await waitUntil("the page shows the trip's vehicle") { try await browser.text(of: "#vehicle-id") == BrowserScene.vehicle }
+                try await waitUntil("the page shows the trip's vehicle") {
+                    try await browser.text(of: "#vehicle-id") == BrowserScene.vehicle
+                }
                 #expect(try await browser.text(of: "#trip-status") == "NEW")
                 #expect(try await browser.text(of: "#error") == "")
 
                 try await scene.fleet.move(BrowserScene.vehicle, to: .init(latitude: 52.55, longitude: 13.405))
                 try await waitUntil("the page shows the vehicle's new position") {
-                    let lat = try await browser.execute("return document.getElementById('vehicle-position').dataset.lat ?? ''")
+                    let lat = try await browser.execute(
+                        "return document.getElementById('vehicle-position').dataset.lat ?? ''")
                     return abs((Double(lat.trimmingCharacters(in: .init(charactersIn: "\""))) ?? 0) - 52.55) < 0.006
                 }
                 // Many reads, one token: the module reuses it.
@@ -61,7 +68,9 @@ extension BrowserSuite {
             }
         }
 
-        @Test("Another trip's token is refused by the token server, and a trip token used for another trip by Fleet Engine; the page shows each 403's reason")
+        @Test(
+            "Another trip's token is refused by the token server, and a trip token used for another trip by Fleet Engine; the page shows each 403's reason"
+        )
         func anotherTripIsRefused() async throws {
             try await BrowserScene.run { scene in
                 let browser = scene.browser
@@ -70,7 +79,9 @@ extension BrowserSuite {
                 try await waitUntil("the page shows an error") { try await browser.text(of: "#error") != "" }
                 let shown = try await browser.text(of: "#error") ?? ""
                 #expect(shown.contains("the token server refused"))
-                #expect(shown.contains(#"account "rider-1" is not assigned to trip trip-2"#) || shown.contains("not assigned"), "\(shown)")
+                #expect(
+                    shown.contains(#"account "rider-1" is not assigned to trip trip-2"#)
+                        || shown.contains("not assigned"), "\(shown)")
 
                 struct Refusal: Decodable { let status: Int; let message: String }
                 let refusal = try await browser.run(
@@ -85,7 +96,9 @@ extension BrowserSuite {
             }
         }
 
-        @Test("A page of an origin not allowed is blocked by the browser, sees the failure, and the token server counts it")
+        @Test(
+            "A page of an origin not allowed is blocked by the browser, sees the failure, and the token server counts it"
+        )
         func disallowedOriginIsBlocked() async throws {
             try await BrowserScene.run { scene in
                 let stranger = try await StaticOrigin.start()

@@ -1,7 +1,7 @@
 import BrowserDriver
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension BrowserSuite {
     /// `createAuthTokenFetcher`'s rules, in headless Chromium against the real token server: one
@@ -40,7 +40,9 @@ extension BrowserSuite {
             }
         }
 
-        @Test("30-second tokens over 3 minutes make the fewest requests, with the page's Date 2 h behind, right or 2 h ahead")
+        @Test(
+            "30-second tokens over 3 minutes make the fewest requests, with the page's Date 2 h behind, right or 2 h ahead"
+        )
         func fewestRequestsWhateverTheClock() async throws {
             try await BrowserScene.run { scene in
                 // Reused while more than a quarter of 30 s is left: 22.5 s a token, so calls every
@@ -60,55 +62,66 @@ extension BrowserSuite {
                           static now() { return RealDate.now() + shift; }
                         };
                         """ + scene.prelude + fetcherScript("clock: () => now,") + """
-                        let now = 0, leastLeft = Infinity, calls = 0;
-                        for (now = 0; now <= \(Int(span * 1000)); now += 250) {
-                          const answer = await fetcher({ context });
-                          leastLeft = Math.min(leastLeft, answer.expiresInSeconds);
-                          calls += 1;
-                        }
-                        // And on the page's real monotonic clock, with its Date still shifted.
-                        const real = module.createAuthTokenFetcher({ baseURL: tokenServer, kind: "consumer", authorize: async () => `Bearer ${session}` });
-                        for (let i = 0; i < 20; i += 1) {
-                          await real({ context });
-                          await new Promise((resolve) => setTimeout(resolve, 25));
-                        }
-                        return { leastLeft, calls, realClockRequests: 1 };
-                        """, as: Outcome.self)
+                            let now = 0, leastLeft = Infinity, calls = 0;
+                            for (now = 0; now <= \(Int(span * 1000)); now += 250) {
+                              const answer = await fetcher({ context });
+                              leastLeft = Math.min(leastLeft, answer.expiresInSeconds);
+                              calls += 1;
+                            }
+                            // And on the page's real monotonic clock, with its Date still shifted.
+                            const real = module.createAuthTokenFetcher({ baseURL: tokenServer, kind: "consumer", authorize: async () => `Bearer ${session}` });
+                            for (let i = 0; i < 20; i += 1) {
+                              await real({ context });
+                              await new Promise((resolve) => setTimeout(resolve, 25));
+                            }
+                            return { leastLeft, calls, realClockRequests: 1 };
+                            """, as: Outcome.self)
                     let requests = scene.fleet.issuedTokens("consumer") - before
                     #expect(outcome.calls == 721)
-                    #expect(requests == fewest + outcome.realClockRequests, "Date shifted \(offsetHours) h: \(requests) token requests")
+                    #expect(
+                        requests == fewest + outcome.realClockRequests,
+                        "Date shifted \(offsetHours) h: \(requests) token requests")
                     // Never a token with less than the margin (7.5 s of 30) left.
                     #expect(outcome.leastLeft >= 7, "Date shifted \(offsetHours) h")
                 }
             }
         }
 
-        @Test("a page over its session's 60 token requests a minute gets the real server's 429 and waits out its Retry-After")
+        @Test(
+            "a page over its session's 60 token requests a minute gets the real server's 429 and waits out its Retry-After"
+        )
         func waitsOutTheSessionLimit() async throws {
             try await BrowserScene.run { scene in
                 try await scene.openBlankPage()
                 struct Outcome: Decodable { let sleeps: [Double]; let gotToken: Bool }
                 let outcome = try await scene.browser.run(
-                    scene.prelude + fetcherScript("sleep: async (ms) => { sleeps.push(ms); await new Promise((done) => setTimeout(done, ms)); },") + """
-                        const sleeps = [];
-                        // The login's session asks again and again (each token forgotten at once):
-                        // 60 at once are allowed, then one a second, so a fast loop meets the limit
-                        // however slow the machine, and the call that met it waits and gets a token.
-                        let answer, calls = 0;
-                        while (sleeps.length === 0 && calls < 300) {
-                          answer = await fetcher({ context });
-                          fetcher.invalidate({ context });
-                          calls += 1;
-                        }
-                        return { sleeps, gotToken: typeof answer.token === "string" && answer.token.length > 0 };
-                        """, as: Outcome.self)
+                    scene.prelude
+                        + fetcherScript(
+                            "sleep: async (ms) => { sleeps.push(ms); await new Promise((done) => setTimeout(done, ms)); },"
+                        ) + """
+                            const sleeps = [];
+                            // The login's session asks again and again (each token forgotten at once):
+                            // 60 at once are allowed, then one a second, so a fast loop meets the limit
+                            // however slow the machine, and the call that met it waits and gets a token.
+                            let answer, calls = 0;
+                            while (sleeps.length === 0 && calls < 300) {
+                              answer = await fetcher({ context });
+                              fetcher.invalidate({ context });
+                              calls += 1;
+                            }
+                            return { sleeps, gotToken: typeof answer.token === "string" && answer.token.length > 0 };
+                            """, as: Outcome.self)
                 #expect(outcome.gotToken)
-                #expect(outcome.sleeps == [1000], "one wait, the server's Retry-After of 1 s (60 s / 60): \(outcome.sleeps)")
+                #expect(
+                    outcome.sleeps == [1000], "one wait, the server's Retry-After of 1 s (60 s / 60): \(outcome.sleeps)"
+                )
                 #expect(scene.fleet.limitedTokenRequests == 1)
             }
         }
 
-        @Test("503 and 429 are retried after Retry-After or a jittered backoff, network errors too; 401, 403 and the app's own credential failing are not; a stalled body times out; nothing sticks; invalidate and clear forget")
+        @Test(
+            "503 and 429 are retried after Retry-After or a jittered backoff, network errors too; 401, 403 and the app's own credential failing are not; a stalled body times out; nothing sticks; invalidate and clear forget"
+        )
         func retriesAndRefusals() async throws {
             try await BrowserScene.run { scene in
                 try await scene.openBlankPage()
@@ -215,9 +228,12 @@ extension BrowserSuite {
                 #expect(outcome.unauthenticatedAttempts == 1)
                 #expect(outcome.exhausted.contains("busy"), "\(outcome.exhausted)")
                 #expect(outcome.afterExhausted, "a failure is not sticky")
-                #expect(outcome.signedOut == "authorize() failed: no user is signed in" && outcome.signedOutAttempts == 0, "\(outcome.signedOut)")
+                #expect(
+                    outcome.signedOut == "authorize() failed: no user is signed in" && outcome.signedOutAttempts == 0,
+                    "\(outcome.signedOut)")
                 #expect(outcome.stalled.contains("no answer within 300 ms"), "\(outcome.stalled)")
-                #expect(outcome.forgetAttempts == 3, "one fetch, a reuse, then one after invalidate and one after clear")
+                #expect(
+                    outcome.forgetAttempts == 3, "one fetch, a reuse, then one after invalidate and one after clear")
             }
         }
     }

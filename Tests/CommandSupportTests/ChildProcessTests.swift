@@ -6,7 +6,8 @@ import Testing
 struct ChildProcessTests {
     @Test("the status, the output and the input of a program that exits")
     func exitStatus() async throws {
-        let exit = try await ChildProcess.run(["sh", "-c", "read line; echo \"got $line\"; echo oops >&2; exit 3"], input: "hello\n")
+        let exit = try await ChildProcess.run(
+            ["sh", "-c", "read line; echo \"got $line\"; echo oops >&2; exit 3"], input: "hello\n")
         #expect(exit.exited && exit.status == 3 && !exit.succeeded)
         #expect(exit.output == "got hello\noops\n")
         #expect(throws: CommandFailure.self) { try exit.checked() }
@@ -48,7 +49,9 @@ struct ChildProcessTests {
         // Once the shell has become `sleep`: a signal sent while it is still on its way there
         // can be lost on a busy machine, and the program then sleeps its 30 s out.
         let deadline = ContinuousClock.now + .seconds(30)
-        while (try? String(contentsOfFile: "/proc/\(child.pid)/comm", encoding: .utf8))?.hasPrefix("sleep") != true, ContinuousClock.now < deadline {
+        while (try? String(contentsOfFile: "/proc/\(child.pid)/comm", encoding: .utf8))?.hasPrefix("sleep") != true,
+            ContinuousClock.now < deadline
+        {
             try await Task.sleep(for: .milliseconds(10))
         }
         child.terminate()
@@ -62,7 +65,9 @@ struct ChildProcessTests {
         // Once it has printed (however long a loaded machine takes to start it), a short deadline.
         _ = try await child.output(containing: "waiting", within: .seconds(30))
         let failure = await #expect(throws: CommandFailure.self) { try await child.exit(within: .milliseconds(300)) }
-        #expect(failure?.description.contains("did not end within") == true && failure?.description.contains("waiting") == true)
+        #expect(
+            failure?.description.contains("did not end within") == true
+                && failure?.description.contains("waiting") == true)
         let killed = try await child.exit(within: .seconds(30))
         #expect(!killed.exited && killed.status == SIGKILL)
     }
@@ -84,7 +89,9 @@ struct ChildProcessTests {
     func stopAndCPU() async throws {
         let child = try ChildProcess(["sh", "-c", "while :; do :; done"])
         let deadline = ContinuousClock.now + .seconds(30)
-        while try child.cpuSeconds() == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while try child.cpuSeconds() == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(try child.cpuSeconds() > 0)
         child.stop()
         let exit = try await child.exit(within: .seconds(30))
@@ -103,6 +110,8 @@ struct ChildProcessTests {
         defer { child.kill() }
         close(ends[1])
         var poller = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-        #expect(poll(&poller, 1, 30_000) == 1 && poller.revents & Int16(POLLHUP) != 0, "the pipe's end is seen while the child lives")
+        #expect(
+            poll(&poller, 1, 30_000) == 1 && poller.revents & Int16(POLLHUP) != 0,
+            "the pipe's end is seen while the child lives")
     }
 }

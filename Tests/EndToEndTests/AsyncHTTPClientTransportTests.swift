@@ -1,3 +1,4 @@
+import FleetDemo
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
@@ -5,10 +6,8 @@ import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
-
-import FleetDemo
 
 /// The demo's shared AsyncHTTPClient transport: apps on it fetch tokens and call Fleet Engine
 /// as apps on `URLSession` do, and its failures arrive as the same `URLError`s.
@@ -18,10 +17,13 @@ struct AsyncHTTPClientTransportTests {
         let fleet = try await TestFleet.start()
         try await fleet.enroll(0..<2)
         let transport = AsyncHTTPClientTransport(connectionsPerServer: 2)
-        let driver = try await fleet.app("driver-0", transport: transport, tokenTransport: ServerClockTransport(transport, clock: fleet.clock))
-        let consumer = try await fleet.app("consumer-0", transport: transport, tokenTransport: ServerClockTransport(transport, clock: fleet.clock))
+        let driver = try await fleet.app(
+            "driver-0", transport: transport, tokenTransport: ServerClockTransport(transport, clock: fleet.clock))
+        let consumer = try await fleet.app(
+            "consumer-0", transport: transport, tokenTransport: ServerClockTransport(transport, clock: fleet.clock))
 
-        let sent = VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4), heading: 90, updateTime: fleet.clock.now)
+        let sent = VehicleLocation(
+            location: LatLng(latitude: 52.5, longitude: 13.4), heading: 90, updateTime: fleet.clock.now)
         let stored = try await driver.client.updateLocation(sent, ofVehicle: "vehicle-0")
         #expect(stored.lastLocation?.location == sent.location && stored.lastLocation?.heading == 90)
         #expect(try await consumer.client.trip("trip-0").vehicleId == "vehicle-0")
@@ -34,7 +36,9 @@ struct AsyncHTTPClientTransportTests {
         } catch FleetEngineError.tokenUnavailable(let error) {
             #expect(error as? TokenProviderError == .forbidden)
         }
-        let pinned = try await fleet.app("driver-0", template: "vehicle-0", transport: transport, tokenTransport: ServerClockTransport(transport, clock: fleet.clock))
+        let pinned = try await fleet.app(
+            "driver-0", template: "vehicle-0", transport: transport,
+            tokenTransport: ServerClockTransport(transport, clock: fleet.clock))
         do {
             _ = try await pinned.client.vehicle("vehicle-1")
             Issue.record("driver 0 read vehicle 1")
@@ -51,7 +55,9 @@ struct AsyncHTTPClientTransportTests {
         let silent = URLRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/v1/tokens/driver/vehicle-0")!)
 
         let started = ContinuousClock.now
-        let timedOut = await #expect(throws: URLError.self) { try await transport.send(silent, timeout: .milliseconds(300)) }
+        let timedOut = await #expect(throws: URLError.self) {
+            try await transport.send(silent, timeout: .milliseconds(300))
+        }
         #expect(timedOut?.code == .timedOut)
         #expect(ContinuousClock.now - started < .seconds(20), "the 300 ms timeout, not a hang")
 

@@ -3,11 +3,11 @@ import FleetEngineClient
 import FleetTokenProvider
 import FleetTokens
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A driver app in this process, with the library's defaults, and `fleetauth serve` in a
@@ -57,7 +57,9 @@ struct BadNetworkTests {
 
         let log = app.log.current, fetches = app.fetcher.current
         for phase in phases { print("bad network, \(phase)") }
-        print("bad network: back \(recovery) after the partition; \(fetches.started) fetches (\(fetches.failed) failed), \(log.accepted.count) locations accepted, \(log.retries.count) retries")
+        print(
+            "bad network: back \(recovery) after the partition; \(fetches.started) fetches (\(fetches.failed) failed), \(log.accepted.count) locations accepted, \(log.retries.count) retries"
+        )
 
         // No token handed out after its expiry; none refused by the engine as expired.
         let handOuts = app.tokens.current
@@ -71,11 +73,16 @@ struct BadNetworkTests {
         // Fetches stay bounded: one at a time; a successful one at most every quarter of a
         // token's life; in the partition, at most one per attempt of the reporter.
         #expect(fetches.mostRunning == 1)
-        let seconds = Double(phases.reduce(Duration.zero) { $0 + $1.duration }.components.seconds) + recovery.timeInterval
-        #expect(Double(fetches.succeeded) <= seconds / (Double(Self.tokenLifetime) / 4) + 1, "\(fetches.succeeded) tokens fetched in \(seconds) s")
+        let seconds =
+            Double(phases.reduce(Duration.zero) { $0 + $1.duration }.components.seconds) + recovery.timeInterval
+        #expect(
+            Double(fetches.succeeded) <= seconds / (Double(Self.tokenLifetime) / 4) + 1,
+            "\(fetches.succeeded) tokens fetched in \(seconds) s")
         let partitionFetches = partition.after.fetches.started - partition.before.fetches.started
         let partitionAttempts = partition.after.log.retries.count - partition.before.log.retries.count + 1
-        #expect(partitionFetches <= partitionAttempts, "\(partitionFetches) fetches for \(partitionAttempts) attempts in the partition")
+        #expect(
+            partitionFetches <= partitionAttempts,
+            "\(partitionFetches) fetches for \(partitionAttempts) attempts in the partition")
 
         // Locations went through in every phase but the partition.
         for phase in phases {
@@ -92,13 +99,17 @@ struct BadNetworkTests {
         // restart.
         let trail = try await servers.trail(of: "vehicle-1")
         let missing = log.accepted.filter { location in
-            !trail.contains { $0.latitude == location.location?.latitude && $0.longitude == location.location?.longitude }
+            !trail.contains {
+                $0.latitude == location.location?.latitude && $0.longitude == location.location?.longitude
+            }
         }
         #expect(missing.isEmpty, "\(missing.count) of \(log.accepted.count) accepted locations are not in the engine")
         let last = try #require(log.accepted.last?.location)
         #expect(try await servers.lastLocation(of: "vehicle-1") == last)
         try await servers.restart()
-        #expect(try await servers.lastLocation(of: "vehicle-1") == last, "the last acknowledged location survives a restart")
+        #expect(
+            try await servers.lastLocation(of: "vehicle-1") == last, "the last acknowledged location survives a restart"
+        )
     }
 
     /// What the app had done when a phase began and when it ended.
@@ -112,8 +123,10 @@ struct BadNetworkTests {
         var description: String {
             let accepted = after.log.accepted.count - before.log.accepted.count
             let retries = after.log.retries.count - before.log.retries.count
-            let fetches = after.fetches.started - before.fetches.started, failed = after.fetches.failed - before.fetches.failed
-            return "\(impairment) for \(duration): \(accepted) locations accepted, \(retries) retries, \(fetches) token fetches (\(failed) failed)"
+            let fetches = after.fetches.started - before.fetches.started,
+                failed = after.fetches.failed - before.fetches.failed
+            return
+                "\(impairment) for \(duration): \(accepted) locations accepted, \(retries) retries, \(fetches) token fetches (\(failed) failed)"
         }
     }
 }
@@ -139,12 +152,14 @@ struct DriverApp: Sendable {
     /// Logs the vehicle's driver in and builds the app.
     static func start(against servers: ServersBehindLink, vehicleID: String) async throws -> DriverApp {
         let session = try await servers.app.tokenServer.logIn(ServersBehindLink.driver)
-        let fetcher = CountingFetcher(HTTPTokenFetcher(
-            urlTemplate: try TokenURLTemplate("\(servers.app.tokenServer.base)/v1/tokens/driver/{vehicleId}"),
-            authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") }))
+        let fetcher = CountingFetcher(
+            HTTPTokenFetcher(
+                urlTemplate: try TokenURLTemplate("\(servers.app.tokenServer.base)/v1/tokens/driver/{vehicleId}"),
+                authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") }))
         let log = EventLog()
         let tokens = HandedOutTokens(CachingTokenProvider(fetcher: fetcher, onEvent: { log.record($0) }))
-        let client = FleetEngineClient(baseURL: servers.app.fleetEngine, providerID: ServersBehindLink.project, tokens: tokens)
+        let client = FleetEngineClient(
+            baseURL: servers.app.fleetEngine, providerID: ServersBehindLink.project, tokens: tokens)
         let reporter = VehicleReporter(vehicleID: vehicleID, client: client)
         log.follow(reporter)
         return DriverApp(reporter: reporter, fetcher: fetcher, tokens: tokens, log: log)
@@ -154,7 +169,9 @@ struct DriverApp: Sendable {
     /// 52 + n / 10,000, so every location is another.
     func drive(every interval: Duration) async {
         for step in 0... {
-            await reporter.report(VehicleLocation(location: LatLng(latitude: 52 + Double(step) / 10_000, longitude: 13.4), heading: 0, speed: 5))
+            await reporter.report(
+                VehicleLocation(
+                    location: LatLng(latitude: 52 + Double(step) / 10_000, longitude: 13.4), heading: 0, speed: 5))
             do { try await Task.sleep(for: interval) } catch { return }
         }
     }

@@ -1,7 +1,7 @@
+import FleetAuthLocking
 import FleetEngineClient
 import FleetTokenProvider
 import FleetTokens
-import FleetAuthLocking
 import Foundation
 import TestSupport
 import Testing
@@ -15,14 +15,17 @@ struct ClientTests {
         let driver = try await fleet.app("driver-0").client
         let consumer = try await fleet.app("consumer-0").client
 
-        let sent = VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4), heading: 180, speed: 4.5, updateTime: fleet.clock.now)
+        let sent = VehicleLocation(
+            location: LatLng(latitude: 52.5, longitude: 13.4), heading: 180, speed: 4.5, updateTime: fleet.clock.now)
         let stored = try await driver.updateLocation(sent, ofVehicle: "vehicle-0")
         #expect(stored.name == "providers/\(TestFleet.project)/vehicles/vehicle-0")
         #expect(stored.lastLocation?.location == sent.location && stored.lastLocation?.heading == 180)
-        #expect(stored.lastLocation?.serverTime == fleet.clock.now, "Fleet Engine stamps the time it stored the location")
+        #expect(
+            stored.lastLocation?.serverTime == fleet.clock.now, "Fleet Engine stamps the time it stored the location")
         #expect(try await driver.vehicle("vehicle-0").lastLocation?.location == sent.location)
 
-        let moved = try await driver.updateStatus(.enrouteToPickup, ofTrip: "trip-0", as: AuthorizationContext(vehicleID: "vehicle-0"))
+        let moved = try await driver.updateStatus(
+            .enrouteToPickup, ofTrip: "trip-0", as: AuthorizationContext(vehicleID: "vehicle-0"))
         #expect(moved.tripStatus == .enrouteToPickup)
         let followed = try await consumer.trip("trip-0")
         #expect(followed.tripStatus == .enrouteToPickup && followed.vehicleId == "vehicle-0")
@@ -56,10 +59,12 @@ struct ClientTests {
         let waits = Locked<[Duration]>([])
         let fetcher = HTTPTokenFetcher(
             urlTemplate: try TokenURLTemplate(await fleet.tokenURL("driver/{vehicleId}")),
-            retryPolicy: RetryPolicy(maxAttempts: 2, sleep: { wait in
-                waits.withLock { $0.append(wait) }
-                fleet.clock.advance(by: wait)
-            }),
+            retryPolicy: RetryPolicy(
+                maxAttempts: 2,
+                sleep: { wait in
+                    waits.withLock { $0.append(wait) }
+                    fleet.clock.advance(by: wait)
+                }),
             authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") })
         let context = AuthorizationContext(vehicleID: "vehicle-0")
         for _ in 0..<3 { _ = try await fetcher.fetchToken(for: context) }
@@ -92,7 +97,8 @@ struct ClientTests {
         let fleet = try await TestFleet.start()
         try await fleet.enroll(0..<1)
         let driverKey = TestKeys.driver
-        let expired = try TokenMinter(key: driverKey, now: { fleet.clock.now - 3600 }).mint(.driver(vehicleID: "vehicle-0"), lifetime: .seconds(60))
+        let expired = try TokenMinter(key: driverKey, now: { fleet.clock.now - 3600 }).mint(
+            .driver(vehicleID: "vehicle-0"), lifetime: .seconds(60))
         let tokens = CountingTokens(expired.token)
         let client = await fleet.client(tokens: tokens)
         do {

@@ -1,11 +1,11 @@
 import CommandSupport
-import Foundation
 import FleetAuthLocking
-import Testing
+import Foundation
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `fleetauth token-server` in a network namespace and its PostgreSQL outside, across an
@@ -26,25 +26,32 @@ struct DatabasePartitionTests {
     /// server's own wait limit (4 s; the private cluster's URL asks for more, for a fresh
     /// cluster's first statements on a busy machine).
     static func serverURL(_ url: String, reachedAt address: String) -> String {
-        url.replacingOccurrences(of: "@127.0.0.1:", with: "@\(address):").replacingOccurrences(of: "&wait_limit=\(PrivatePostgres.waitLimit.components.seconds)", with: "")
+        url.replacingOccurrences(of: "@127.0.0.1:", with: "@\(address):").replacingOccurrences(
+            of: "&wait_limit=\(PrivatePostgres.waitLimit.components.seconds)", with: "")
     }
 
-    @Test("PostgreSQL unreachable for 10 s under load: 200, or 503 with Retry-After, each within 5 s; healthz says so; served again within 2 s of the link's return; no connection leaked")
+    @Test(
+        "PostgreSQL unreachable for 10 s under load: 200, or 503 with Retry-After, each within 5 s; healthz says so; served again within 2 s of the link's return; no connection leaked"
+    )
     func postgresUnreachableUnderLoad() async throws {
         try await PrivatePostgres.with(listeningBeyondLoopback: true) { cluster in
             let link = try await ImpairedLink.open()
             defer { link.close() }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("partition-\(UUID().uuidString)").path
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("partition-\(UUID().uuidString)")
+                .path
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let server = try link.start([
                 // One session asks as fast as it can: the per-session limit is not what is tested.
-                try ChildProcess.fleetauth, "token-server", "--data-dir", folder, "--host", "0.0.0.0", "--port", "8080", "--bcrypt-cost", "4",
+                try ChildProcess.fleetauth, "token-server", "--data-dir", folder, "--host", "0.0.0.0", "--port", "8080",
+                "--bcrypt-cost", "4",
                 "--token-requests-per-minute", "0",
-                "--log-level", "critical", "--database-url", Self.serverURL(cluster.url, reachedAt: link.outsideAddress),
+                "--log-level", "critical", "--database-url",
+                Self.serverURL(cluster.url, reachedAt: link.outsideAddress),
             ])
             _ = try await server.output(containing: "listening on")
             let client = LinkHTTPClient(base: "http://\(link.controlAddress):8080")
-            let session = try await client.enroll("ann", role: "driver", assignedTo: "vehicles/v-1", adminKeyFile: "\(folder)/admin-key")
+            let session = try await client.enroll(
+                "ann", role: "driver", assignedTo: "vehicles/v-1", adminKeyFile: "\(folder)/admin-key")
 
             let outcomes = Locked<[Outcome]>([])
             let stop = Locked(false)
@@ -56,7 +63,8 @@ struct DatabasePartitionTests {
                                 let started = ContinuousClock.now
                                 let answer = try? await client.send("GET", "/v1/tokens/driver/v-1", bearer: session)
                                 let outcome = Outcome(
-                                    status: answer?.status ?? 0, retryAfter: answer?.retryAfter, elapsed: .now - started, finishedAt: .now)
+                                    status: answer?.status ?? 0, retryAfter: answer?.retryAfter,
+                                    elapsed: .now - started, finishedAt: .now)
                                 outcomes.withLock { $0.append(outcome) }
                                 if answer?.status != 200 { try? await Task.sleep(for: .milliseconds(50)) }
                             }
@@ -80,7 +88,9 @@ struct DatabasePartitionTests {
 
             try await link.impair(.healed)
             let healed = ContinuousClock.now
-            try await waitUntil(timeout: .seconds(30)) { outcomes.withLock { $0.contains { $0.status == 200 && $0.finishedAt > healed } } }
+            try await waitUntil(timeout: .seconds(30)) {
+                outcomes.withLock { $0.contains { $0.status == 200 && $0.finishedAt > healed } }
+            }
             let recovery = ContinuousClock.now - healed
             stop.withLock { $0 = true }
             await load.value
@@ -96,7 +106,9 @@ struct DatabasePartitionTests {
             let slowest = all.map(\.elapsed).max() ?? .zero
             #expect(slowest < .seconds(5), "slowest answer: \(slowest)")
             #expect(recovery < .seconds(2), "served again \(recovery) after the link was back")
-            print("PostgreSQL unreachable for 10 s: \(all.count) token requests, \(refused.count) answered 503, slowest \(slowest); served again \(recovery) after the link was back")
+            print(
+                "PostgreSQL unreachable for 10 s: \(all.count) token requests, \(refused.count) answered 503, slowest \(slowest); served again \(recovery) after the link was back"
+            )
             try await cluster.waitUntilNoConnectionIsLeft()
         }
     }

@@ -1,8 +1,7 @@
+import FleetDemo
 import FleetEngineClient
 import LocalStack
 import Testing
-
-import FleetDemo
 
 /// `fleetauth demo`, played short on each HTTP client: quick tokens, quick reports, one
 /// token-server outage.
@@ -21,7 +20,8 @@ struct DemoTests {
     }
 
     @Test(arguments: DemoHTTPClient.allCases)
-    func aShortDemoThroughATokenServerRestartLosesNothingAndRefusesTheIntruder(httpClient: DemoHTTPClient) async throws {
+    func aShortDemoThroughATokenServerRestartLosesNothingAndRefusesTheIntruder(httpClient: DemoHTTPClient) async throws
+    {
         var settings = Self.short
         settings.httpClient = httpClient
         settings.tokenServerRestarts = 1
@@ -41,7 +41,9 @@ struct DemoTests {
         #expect(counts.intrusions.count == 8, "every trick was tried")
         #expect(counts.intrusionsAccepted == 0)
         for (trick, tally) in counts.intrusions {
-            #expect(tally.firstAnswer.hasPrefix("401 UNAUTHENTICATED") || tally.firstAnswer.hasPrefix("403 PERMISSION_DENIED"), "\(trick): \(tally.firstAnswer)")
+            #expect(
+                tally.firstAnswer.hasPrefix("401 UNAUTHENTICATED")
+                    || tally.firstAnswer.hasPrefix("403 PERMISSION_DENIED"), "\(trick): \(tally.firstAnswer)")
         }
     }
 }
@@ -72,7 +74,11 @@ struct KeylessDemoTests {
         #expect(report.succeeded)
         #expect(report.parcelsDelivered == 8 && report.shipmentsFollowed == 4 && report.lostVans.isEmpty)
         #expect(report.counts.accepted + report.counts.superseded == report.counts.reported, "\(report.counts)")
-        #expect((report.minted["delivery-untrusted-driver"] ?? 0) >= 4 && (report.minted["delivery-consumer"] ?? 0) >= 4, "\(report.minted)")
-        #expect(report.intruder.count == 3 && report.intruder.values.allSatisfy { $0.attempts > 0 && $0.refused == $0.attempts })
+        #expect(
+            (report.minted["delivery-untrusted-driver"] ?? 0) >= 4 && (report.minted["delivery-consumer"] ?? 0) >= 4,
+            "\(report.minted)")
+        #expect(
+            report.intruder.count == 3
+                && report.intruder.values.allSatisfy { $0.attempts > 0 && $0.refused == $0.attempts })
     }
 }

@@ -18,7 +18,8 @@ struct FaultTests {
 
         for driver in drivers {
             let fetches = driver.fetcher.current
-            #expect(driver.log.current.accepted.count == 20, "driver \(driver.index) kept reporting on its cached token")
+            #expect(
+                driver.log.current.accepted.count == 20, "driver \(driver.index) kept reporting on its cached token")
             #expect(fetches.succeeded == 1, "driver \(driver.index)")
             // At most one refresh per report while the server is down (steps 15 to 19), never more.
             #expect((1...5).contains(fetches.failed), "driver \(driver.index): \(fetches)")
@@ -29,9 +30,13 @@ struct FaultTests {
         try await fleet.drive(drivers, steps: 20..<30)
         for (driver, before) in zip(drivers, beforeRestart) {
             let log = driver.log.current
-            #expect(driver.fetcher.current.started - before == 1, "driver \(driver.index) fetched exactly once after the restart")
+            #expect(
+                driver.fetcher.current.started - before == 1,
+                "driver \(driver.index) fetched exactly once after the restart")
             #expect(driver.fetcher.current.succeeded == 2, "driver \(driver.index)")
-            #expect(log.accepted.count == 30 && log.invalidated == 0 && log.dropped.isEmpty && log.stopped.isEmpty, "driver \(driver.index)")
+            #expect(
+                log.accepted.count == 30 && log.invalidated == 0 && log.dropped.isEmpty && log.stopped.isEmpty,
+                "driver \(driver.index)")
         }
         #expect(try await fleet.storedSteps(of: drivers) == Array(repeating: 29, count: drivers.count))
         await fleet.stop()
@@ -51,11 +56,15 @@ struct FaultTests {
         let acknowledged = drivers.map { TestDriver.step(of: $0.log.current.accepted.last) }
         for driver in drivers { await driver.reporter.report(driver.location(step: 11)) }
         try await waitUntil("every driver is retrying or has step 10 acknowledged") {
-            drivers.allSatisfy { !$0.log.current.retries.isEmpty || TestDriver.step(of: $0.log.current.accepted.last) == 10 }
+            drivers.allSatisfy {
+                !$0.log.current.retries.isEmpty || TestDriver.step(of: $0.log.current.accepted.last) == 10
+            }
         }
         let saved = try await fleet.savedSteps(of: drivers)
         for (index, (saved, acknowledged)) in zip(saved, acknowledged).enumerated() {
-            #expect(saved == acknowledged || (saved == 10 && acknowledged == 9), "vehicle-\(index): saved \(saved as Any), acknowledged \(acknowledged as Any)")
+            #expect(
+                saved == acknowledged || (saved == 10 && acknowledged == 9),
+                "vehicle-\(index): saved \(saved as Any), acknowledged \(acknowledged as Any)")
         }
         // Step 11 meets the outage: its reports are retried until the engine is back.
         try await waitUntil("every driver is retrying step 11") {
@@ -70,7 +79,9 @@ struct FaultTests {
         for driver in drivers {
             let log = driver.log.current
             let accounted = Set((log.accepted + log.superseded).compactMap { TestDriver.step(of: $0) })
-            #expect(accounted == Set(0..<20), "driver \(driver.index): every report was acknowledged or replaced by a newer one")
+            #expect(
+                accounted == Set(0..<20),
+                "driver \(driver.index): every report was acknowledged or replaced by a newer one")
             #expect(log.dropped.isEmpty && log.stopped.isEmpty && log.invalidated == 0, "driver \(driver.index)")
         }
         #expect(try await fleet.storedSteps(of: drivers) == Array(repeating: 19, count: drivers.count))

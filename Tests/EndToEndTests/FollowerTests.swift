@@ -1,6 +1,6 @@
+import FleetAuthLocking
 import FleetEngineClient
 import FleetTokenProvider
-import FleetAuthLocking
 import Testing
 
 /// ``TripFollower`` on the real servers.
@@ -23,12 +23,15 @@ struct FollowerTests {
             if let status = trip.tripStatus, seen.last != status { seen.append(status) }
             fleet.clock.advance(by: .seconds(2))
             if let next = plan[readings] {
-                _ = try await driver.updateStatus(next, ofTrip: "trip-0", as: AuthorizationContext(vehicleID: "vehicle-0"))
+                _ = try await driver.updateStatus(
+                    next, ofTrip: "trip-0", as: AuthorizationContext(vehicleID: "vehicle-0"))
             }
         }
         #expect(seen == [.new, .enrouteToPickup, .enrouteToDropoff, .complete])
         #expect(readings == 26, "the sequence ends with the first COMPLETE reading")
-        #expect(consumer.log.current.refreshedEarly >= 1 && consumer.fetcher.current.started >= 2, "the token was refreshed on the way")
+        #expect(
+            consumer.log.current.refreshedEarly >= 1 && consumer.fetcher.current.started >= 2,
+            "the token was refreshed on the way")
         #expect(consumer.log.current.invalidated == 0 && consumer.fetcher.current.failed == 0)
         await fleet.stop()
     }
@@ -39,7 +42,8 @@ struct FollowerTests {
         let fleet = try await TestFleet.start()
         try await fleet.enroll(0..<1)
         let consumer = try await fleet.app("consumer-0", clock: ManualTokenClock(now: fleet.clock.now))
-        var readings = TripFollower(tripID: "trip-0", client: consumer.client, interval: .milliseconds(1)).makeAsyncIterator()
+        var readings = TripFollower(tripID: "trip-0", client: consumer.client, interval: .milliseconds(1))
+            .makeAsyncIterator()
         #expect(try await readings.next()?.tripStatus == .new)
         fleet.clock.advance(by: .seconds(60))
         #expect(try await readings.next()?.tripStatus == .new)
@@ -55,10 +59,14 @@ struct FollowerTests {
         let transport = GatedTransport()
         let consumer = try await fleet.app("consumer-0", transport: transport)
         let waits = Locked<[Duration]>([])
-        let policy = RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(10), random: { 1 }) { delay in
+        let policy = RetryPolicy(
+            maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(10), random: { 1 }
+        ) { delay in
             waits.withLock { $0.append(delay) }
         }
-        var readings = TripFollower(tripID: "trip-0", client: consumer.client, interval: .milliseconds(1), retryPolicy: policy).makeAsyncIterator()
+        var readings = TripFollower(
+            tripID: "trip-0", client: consumer.client, interval: .milliseconds(1), retryPolicy: policy
+        ).makeAsyncIterator()
         transport.failNext(1)
         #expect(try await readings.next()?.tripStatus == .new)
         transport.failNext(1, retryAfter: 1)

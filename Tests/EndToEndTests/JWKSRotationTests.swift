@@ -2,12 +2,12 @@ import FleetEngineClient
 import FleetEngineEmulator
 import FleetTokens
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TokenServer
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A local Fleet Engine that trusts the token server's JWKS (`fleetauth fleet-engine
@@ -15,17 +15,21 @@ import FoundationNetworking
 /// set it fetches.
 @Suite("key rotation, an engine trusting the JWKS")
 struct JWKSRotationTests {
-    @Test("tokens of the new key and of the replaced ones are accepted, rotation after rotation, with no restart: none refused")
+    @Test(
+        "tokens of the new key and of the replaced ones are accepted, rotation after rotation, with no restart: none refused"
+    )
     func rotationsReachAnEngineThroughTheJWKS() async throws {
         let fleet = try await TestFleet.start(tokenLifetime: .seconds(600))
         let jwks = try #require(URL(string: await fleet.jwksURL))
         let engine = try await FleetEngineEmulator.start(projectID: TestFleet.project, jwksURL: jwks)
         do {
             let backend = FleetEngineClient(
-                baseURL: engine.baseURL, providerID: TestFleet.project, tokens: try ServerTokens(key: TestKeys.server, clock: fleet.clock))
+                baseURL: engine.baseURL, providerID: TestFleet.project,
+                tokens: try ServerTokens(key: TestKeys.server, clock: fleet.clock))
             _ = try await backend.createVehicle(Vehicle(), id: "vehicle-0")
             let administration = await fleet.administration
-            _ = try await administration.createAccount(username: "driver-0", password: TestFleet.password, roleName: "driver")
+            _ = try await administration.createAccount(
+                username: "driver-0", password: TestFleet.password, roleName: "driver")
             _ = try await administration.assign(Resource(.vehicle, id: "vehicle-0"), to: "driver-0")
             let session = try await fleet.logIn("driver-0")
 
@@ -39,8 +43,10 @@ struct JWKSRotationTests {
             }
             /// The engine's status for a location update with `token`.
             func report(_ token: String) async throws -> Int {
-                var request = URLRequest(url: engine.baseURL.appendingPathComponent(
-                    "v1/providers/\(TestFleet.project)/vehicles/vehicle-0").appending(queryItems: [.init(name: "updateMask", value: "lastLocation")]))
+                var request = URLRequest(
+                    url: engine.baseURL.appendingPathComponent(
+                        "v1/providers/\(TestFleet.project)/vehicles/vehicle-0"
+                    ).appending(queryItems: [.init(name: "updateMask", value: "lastLocation")]))
                 request.httpMethod = "PUT"
                 request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
                 request.httpBody = Data(#"{"lastLocation":{"location":{"latitude":52.5,"longitude":13.4}}}"#.utf8)
@@ -60,7 +66,9 @@ struct JWKSRotationTests {
                 }
             }
             let calls = try await engine.calls(method: "UpdateVehicle", resource: "vehicle-0")
-            #expect(calls.allSatisfy { $0.status == "OK" }, "\(calls.filter { $0.status != "OK" }.map { $0.rule ?? $0.status })")
+            #expect(
+                calls.allSatisfy { $0.status == "OK" },
+                "\(calls.filter { $0.status != "OK" }.map { $0.rule ?? $0.status })")
         } catch {
             await engine.stop()
             await fleet.stop()

@@ -25,7 +25,9 @@ struct KeyRotationEndToEndTests {
         #expect(Set(keyIDs).count == 4, "three rotations made three new keys")
         for driver in drivers {
             let log = driver.log.current
-            #expect(log.accepted.count == 115 && log.invalidated == 0 && log.dropped.isEmpty && log.stopped.isEmpty, "driver \(driver.index): \(log)")
+            #expect(
+                log.accepted.count == 115 && log.invalidated == 0 && log.dropped.isEmpty && log.stopped.isEmpty,
+                "driver \(driver.index): \(log)")
             #expect(driver.fetcher.current.failed == 0, "driver \(driver.index): \(driver.fetcher.current)")
         }
         // The keys replaced at steps 10 and 20 have retired (30 s + 60 s after); the one

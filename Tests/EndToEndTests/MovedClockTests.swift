@@ -1,14 +1,14 @@
+import FleetAuthLocking
 import FleetEngineClient
 import FleetEngineEmulator
 import FleetTokenProvider
 import FleetTokens
 import Foundation
-import FleetAuthLocking
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An app's provider on an injected clock and the engine on a moved one (`/emulator/v1/clock`),
@@ -38,7 +38,8 @@ struct MovedClockTests {
 
     @Test("tokens are reused, refreshed before the engine's hour ends, and the first is refused after it")
     func anHourOfTokensOnBothClocks() async throws {
-        let engine = try await FleetEngineEmulator.start(projectID: TestKeys.project, trusting: TestKeys.trustedAccounts)
+        let engine = try await FleetEngineEmulator.start(
+            projectID: TestKeys.project, trusting: TestKeys.trustedAccounts)
         do {
             // Both clocks start together: the provider's where the engine's is, and the engine's frozen.
             try await engine.clock.freeze()
@@ -47,15 +48,19 @@ struct MovedClockTests {
             let provider = CachingTokenProvider(fetcher: fetcher, clock: clock)
             let app = FleetEngineClient(baseURL: engine.baseURL, providerID: TestKeys.project, tokens: provider)
             let backend = FleetEngineClient(
-                baseURL: engine.baseURL, providerID: TestKeys.project, tokens: try ServerTokens(key: TestKeys.server, clock: clock))
-            _ = try await backend.createVehicle(Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4))), id: "moved-1")
+                baseURL: engine.baseURL, providerID: TestKeys.project,
+                tokens: try ServerTokens(key: TestKeys.server, clock: clock))
+            _ = try await backend.createVehicle(
+                Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4))), id: "moved-1"
+            )
 
             func move(by seconds: TimeInterval) async throws {
                 clock.advance(by: .seconds(seconds))
                 try await engine.clock.advance(by: seconds)
             }
             func report(_ latitude: Double) async throws {
-                _ = try await app.updateLocation(VehicleLocation(location: LatLng(latitude: latitude, longitude: 13.4)), ofVehicle: "moved-1")
+                _ = try await app.updateLocation(
+                    VehicleLocation(location: LatLng(latitude: latitude, longitude: 13.4)), ofVehicle: "moved-1")
             }
 
             try await report(52.51)
@@ -73,10 +78,13 @@ struct MovedClockTests {
             try await report(52.54)
             #expect(fetcher.tokens.count == 2)
             let first = try #require(fetcher.tokens.first)
-            var read = URLRequest(url: engine.baseURL.appendingPathComponent("v1/providers/\(TestKeys.project)/vehicles/moved-1"))
+            var read = URLRequest(
+                url: engine.baseURL.appendingPathComponent("v1/providers/\(TestKeys.project)/vehicles/moved-1"))
             read.setValue("Bearer \(first)", forHTTPHeaderField: "Authorization")
             let (body, response) = try await URLSession.shared.data(for: read)
-            #expect((response as? HTTPURLResponse)?.statusCode == 401 && String(decoding: body, as: UTF8.self).contains("expired"))
+            #expect(
+                (response as? HTTPURLResponse)?.statusCode == 401
+                    && String(decoding: body, as: UTF8.self).contains("expired"))
 
             let calls = try await engine.calls(method: "UpdateVehicle", resource: "moved-1")
             #expect(calls.map(\.status) == ["OK", "OK", "OK", "OK"], "the engine refused none of the app's reports")

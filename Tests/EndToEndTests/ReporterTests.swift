@@ -1,7 +1,7 @@
+import FleetAuthLocking
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
-import FleetAuthLocking
 import TestSupport
 import Testing
 
@@ -52,7 +52,9 @@ struct ReporterTests {
         let waits = Locked<[Duration]>([])
         // Attempts enough to outlast a restart of Fleet Engine however slow the machine (what
         // running out does is aLocationIsDroppedWhenItsAttemptsRunOut's to test).
-        let policy = RetryPolicy(maxAttempts: 100_000, initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(80), random: { 0.5 }) { delay in
+        let policy = RetryPolicy(
+            maxAttempts: 100_000, initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(80), random: { 0.5 }
+        ) { delay in
             waits.withLock { $0.append(delay) }
             try await Task.sleep(for: delay)
         }
@@ -82,7 +84,9 @@ struct ReporterTests {
     @Test func aRetryAfterFromFleetEngineSetsTheWait() async throws {
         let fleet = try await TestFleet.start()
         let waits = Locked<[Duration]>([])
-        let policy = RetryPolicy(maxAttempts: 5, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(80), random: { 0.5 }) { delay in
+        let policy = RetryPolicy(
+            maxAttempts: 5, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(80), random: { 0.5 }
+        ) { delay in
             waits.withLock { $0.append(delay) }
         }
         let (reporter, transport, log) = try await Self.gatedDriver(in: fleet, retryPolicy: policy)
@@ -164,7 +168,9 @@ struct ReporterTests {
         let reason = try #require(await reporter.stopReason)
         #expect(reason.httpStatus == 403)
         #expect(log.current.stopped.count == 1 && log.current.accepted.isEmpty && log.current.retries.isEmpty)
-        #expect(transport.current.bodies.count == 1 && driver1.fetcher.current.started == 1, "nothing was sent after the stop")
+        #expect(
+            transport.current.bodies.count == 1 && driver1.fetcher.current.started == 1,
+            "nothing was sent after the stop")
         #expect(try await fleet.operatorClient.vehicle("vehicle-0").lastLocation == nil)
         await fleet.stop()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FleetAuthCodecs
 
 @Suite("base64url")
@@ -12,7 +13,9 @@ struct Base64URLTests {
         #expect(Base64URL.decode(text[...]) == bytes)
     }
 
-    @Test("refuses what is not strict base64url", arguments: ["a", "ab=", "a+b/", "ab c", "abcde", "ab\n", "AB", "AAB", "abc*", "abcdef\u{00e9}"])
+    @Test(
+        "refuses what is not strict base64url",
+        arguments: ["a", "ab=", "a+b/", "ab c", "abcde", "ab\n", "AB", "AAB", "abc*", "abcdef\u{00e9}"])
     func refuses(text: String) {
         // "AB" has non-zero leftover bits: a second spelling of the same byte.
         #expect(Base64URL.decode(text[...]) == nil)

@@ -1,11 +1,11 @@
+import FleetAuthLocking
 import FleetTokenProvider
 import Foundation
-import FleetAuthLocking
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `URLSession.boundedData(for:timeout:)` against a real server on loopback: a timeout, and a
@@ -32,27 +32,27 @@ struct BoundedDataTests {
     }
 
     #if canImport(FoundationNetworking)
-    @Test("on Linux a cancelled caller gets CancellationError after the request settles, not by cancelling it")
-    func cancellation() async throws {
-        try await FakeTokenServer.run { server in
-            let gate = Gate()
-            await server.state.setFallback(.held(gate, .token(lifetime: 3600)))
-            let request = URLRequest(url: URL(string: server.url("/v1/tokens/driver/V1"))!)
-            let load = Task { try await URLSession.shared.boundedData(for: request, timeout: .seconds(30)) }
-            try await waitUntil("the request reached the server") { await server.requestCount == 1 }
-            load.cancel()
-            let ended = Locked(false)
-            let watcher = Task {
-                _ = try? await load.value
-                ended.withLock { $0 = true }
+        @Test("on Linux a cancelled caller gets CancellationError after the request settles, not by cancelling it")
+        func cancellation() async throws {
+            try await FakeTokenServer.run { server in
+                let gate = Gate()
+                await server.state.setFallback(.held(gate, .token(lifetime: 3600)))
+                let request = URLRequest(url: URL(string: server.url("/v1/tokens/driver/V1"))!)
+                let load = Task { try await URLSession.shared.boundedData(for: request, timeout: .seconds(30)) }
+                try await waitUntil("the request reached the server") { await server.requestCount == 1 }
+                load.cancel()
+                let ended = Locked(false)
+                let watcher = Task {
+                    _ = try? await load.value
+                    ended.withLock { $0 = true }
+                }
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(!ended.withLock { $0 }, "the caller is not told while the request is still out")
+                await gate.open()
+                await watcher.value
+                await #expect(throws: CancellationError.self) { try await load.value }
+                #expect(await server.requestCount == 1)
             }
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(!ended.withLock { $0 }, "the caller is not told while the request is still out")
-            await gate.open()
-            await watcher.value
-            await #expect(throws: CancellationError.self) { try await load.value }
-            #expect(await server.requestCount == 1)
         }
-    }
     #endif
 }

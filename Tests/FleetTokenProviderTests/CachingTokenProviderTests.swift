@@ -139,7 +139,8 @@ struct CachingTokenProviderTests {
             // (the whole suite starts at once on two cores, and 3 s were once not enough); the
             // fetcher's own request timeout longer still, so that it does not retry first.
             let provider = CachingTokenProvider(
-                fetcher: try server.fetcher(requestTimeout: .seconds(60)), configuration: .init(fetchTimeout: .seconds(10)), clock: server.clock)
+                fetcher: try server.fetcher(requestTimeout: .seconds(60)),
+                configuration: .init(fetchTimeout: .seconds(10)), clock: server.clock)
             let started = ContinuousClock.now
             await #expect(throws: TokenProviderError.timedOut) { try await provider.token(for: v1) }
             #expect(ContinuousClock.now - started < .seconds(20))
@@ -247,12 +248,13 @@ struct CachingTokenProviderTests {
             await provider.invalidate(v1)
             await server.state.enqueue(.status(403))
             await #expect(throws: TokenProviderError.forbidden) { try await provider.token(for: v1) }
-            #expect(events.summary == [
-                "fetched vehicleId=V1",
-                "reused vehicleId=V1",
-                "invalidated vehicleId=V1",
-                "failed vehicleId=V1",
-            ])
+            #expect(
+                events.summary == [
+                    "fetched vehicleId=V1",
+                    "reused vehicleId=V1",
+                    "invalidated vehicleId=V1",
+                    "failed vehicleId=V1",
+                ])
         }
     }
 

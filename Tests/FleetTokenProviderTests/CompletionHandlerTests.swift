@@ -64,7 +64,8 @@ struct CompletionHandlerTests {
         try await FakeTokenServer.run { server in
             await server.state.enqueue(.status(403))
             let provider = try server.provider()
-            let callbacks = await callFromManyThreads(provider, context: AuthorizationContext(vehicleID: "V1"), count: 1)
+            let callbacks = await callFromManyThreads(
+                provider, context: AuthorizationContext(vehicleID: "V1"), count: 1)
             #expect(callbacks.first?.token == nil)
             #expect(callbacks.first?.error == "\(TokenProviderError.forbidden)")
         }

@@ -1,11 +1,11 @@
+import FleetAuthLocking
 import FleetTokenProvider
 import Foundation
-import FleetAuthLocking
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The HTTP fetcher against a real token server on loopback: expiry conventions, retries,
@@ -51,7 +51,9 @@ struct HTTPTokenFetcherTests {
 
     /// Checks, through a caching provider, that tokens from `fetcher` live `seconds`: still
     /// fresh just before half of it (no early refresh), stale past it less the 60 s margin.
-    private func expectLifetime(of seconds: Int, from fetcher: HTTPTokenFetcher, on server: FakeTokenServer) async throws {
+    private func expectLifetime(of seconds: Int, from fetcher: HTTPTokenFetcher, on server: FakeTokenServer)
+        async throws
+    {
         let provider = CachingTokenProvider(fetcher: fetcher, clock: server.clock)
         let start = await server.requestCount
         let first = try await provider.token(for: v1)
@@ -89,7 +91,8 @@ struct HTTPTokenFetcherTests {
             }
             #expect(await server.requestCount == 5)
             // Caps 0.5, 1, 1, 1 s (doubling, capped at 1 s), each halved by the jitter draw of 0.5.
-            #expect(sleeps.recorded == [.milliseconds(250), .milliseconds(500), .milliseconds(500), .milliseconds(500)])
+            #expect(
+                sleeps.recorded == [.milliseconds(250), .milliseconds(500), .milliseconds(500), .milliseconds(500)])
         }
     }
 

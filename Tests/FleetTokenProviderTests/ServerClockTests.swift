@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Token life judged on the token server's clock: phones hours or seconds off fetch no more
@@ -19,7 +19,8 @@ struct ServerClockTests {
     /// fetch about every 3 s.
     @Test("a phone whose clock is off fetches as often as one that is right", arguments: [-7200, -50, 0, 50, 7200])
     func fetchesStayTheMinimum(phoneAhead: Int) async throws {
-        try await FakeTokenServer.run(clock: ManualTokenClock(now: Date(timeIntervalSince1970: 1_800_000_000.37))) { server in
+        try await FakeTokenServer.run(clock: ManualTokenClock(now: Date(timeIntervalSince1970: 1_800_000_000.37))) {
+            server in
             await server.state.setFallback(.token(lifetime: 6))
             let events = EventRecorder()
             let provider = CachingTokenProvider(
@@ -60,32 +61,37 @@ struct ServerClockTests {
             // Minted between `before` and `after` with 600 s left; the Date header is read to
             // the second, so the expiry may be off by one second either way.
             let expiresAt = try #require(events.fetchedExpiries.first)
-            #expect(expiresAt > before.addingTimeInterval(598) && expiresAt < after.addingTimeInterval(602),
-                    "expires \(expiresAt.timeIntervalSince(before)) s after the fetch began, which took \(after.timeIntervalSince(before)) s")
+            #expect(
+                expiresAt > before.addingTimeInterval(598) && expiresAt < after.addingTimeInterval(602),
+                "expires \(expiresAt.timeIntervalSince(before)) s after the fetch began, which took \(after.timeIntervalSince(before)) s"
+            )
         }
     }
 
     /// The rule, case by case, through an in-process fetcher and a manual phone clock.
-    @Test("the offset comes from the Date header, never below the token's iat", arguments: [
-        // (phone ahead of server, Date header present, iat age, expected expiry in s from the phone's now)
-        ClockCase(phoneAhead: 7200, hasDate: true, age: 0, expectedLeft: 3599.5),
-        ClockCase(phoneAhead: -7200, hasDate: true, age: 0, expectedLeft: 3599.5),
-        ClockCase(phoneAhead: 0, hasDate: true, age: 1800, expectedLeft: 1799.5),
-        // A Date header that lags the token's own iat is overruled by the iat.
-        ClockCase(phoneAhead: 0, hasDate: true, age: -120, dateLag: 600, expectedLeft: 3600),
-        // Without Date, a phone inside [iat, exp) is trusted…
-        ClockCase(phoneAhead: 0, hasDate: false, age: 0, expectedLeft: 3600),
-        ClockCase(phoneAhead: 1200, hasDate: false, age: 0, expectedLeft: 2400),
-        // …and one outside it is corrected as if the token were just minted.
-        ClockCase(phoneAhead: 7200, hasDate: false, age: 0, expectedLeft: 3600),
-        ClockCase(phoneAhead: -7200, hasDate: false, age: 0, expectedLeft: 3600),
-    ])
+    @Test(
+        "the offset comes from the Date header, never below the token's iat",
+        arguments: [
+            // (phone ahead of server, Date header present, iat age, expected expiry in s from the phone's now)
+            ClockCase(phoneAhead: 7200, hasDate: true, age: 0, expectedLeft: 3599.5),
+            ClockCase(phoneAhead: -7200, hasDate: true, age: 0, expectedLeft: 3599.5),
+            ClockCase(phoneAhead: 0, hasDate: true, age: 1800, expectedLeft: 1799.5),
+            // A Date header that lags the token's own iat is overruled by the iat.
+            ClockCase(phoneAhead: 0, hasDate: true, age: -120, dateLag: 600, expectedLeft: 3600),
+            // Without Date, a phone inside [iat, exp) is trusted…
+            ClockCase(phoneAhead: 0, hasDate: false, age: 0, expectedLeft: 3600),
+            ClockCase(phoneAhead: 1200, hasDate: false, age: 0, expectedLeft: 2400),
+            // …and one outside it is corrected as if the token were just minted.
+            ClockCase(phoneAhead: 7200, hasDate: false, age: 0, expectedLeft: 3600),
+            ClockCase(phoneAhead: -7200, hasDate: false, age: 0, expectedLeft: 3600),
+        ])
     func offsetRule(_ clockCase: ClockCase) async throws {
         let serverNow = Date(timeIntervalSince1970: 1_800_000_000)
         let phone = ManualTokenClock(now: serverNow + TimeInterval(clockCase.phoneAhead))
         let issuedAt = serverNow - TimeInterval(clockCase.age)
         let token = TestJWT.make(issuedAt: issuedAt, expiresAt: issuedAt + 3600, authorization: [:], serial: 1)
-        let fetched = FetchedToken(token: token, serverDate: clockCase.hasDate ? serverNow - TimeInterval(clockCase.dateLag) : nil)
+        let fetched = FetchedToken(
+            token: token, serverDate: clockCase.hasDate ? serverNow - TimeInterval(clockCase.dateLag) : nil)
         let events = EventRecorder()
         let provider = CachingTokenProvider(fetcher: FixedFetcher(fetched: fetched), clock: phone, onEvent: events.hook)
         _ = try await provider.token(for: v1)
@@ -109,7 +115,9 @@ struct ServerClockTests {
             let skews = events.skews
             #expect(skews.count == (reported ? 1 : 0))
             if let skew = skews.first {
-                #expect(abs(skew.timeInterval + phoneAhead - 0.5) <= 0.001, "server ahead by \(skew) with the phone \(phoneAhead) s ahead")
+                #expect(
+                    abs(skew.timeInterval + phoneAhead - 0.5) <= 0.001,
+                    "server ahead by \(skew) with the phone \(phoneAhead) s ahead")
             }
         }
     }

@@ -12,7 +12,8 @@ struct TokenExpiryTests {
     /// A token expiring in 60 s whose payload segment, base64url, needs padding to be base64.
     func token() -> (token: String, payload: Substring) {
         for serial in 0... {
-            let token = TestJWT.make(issuedAt: now, expiresAt: now + 60, authorization: ["vehicleid": "v"], serial: serial)
+            let token = TestJWT.make(
+                issuedAt: now, expiresAt: now + 60, authorization: ["vehicleid": "v"], serial: serial)
             let payload = token.split(separator: ".")[1]
             if payload.count % 4 != 0 { return (token, payload) }
         }
@@ -28,7 +29,8 @@ struct TokenExpiryTests {
     @Test("a payload that is padded base64, not base64url, is no JWT: the stated lifetime counts")
     func paddedPayload() {
         let (token, payload) = token()
-        let padded = token.replacingOccurrences(of: payload, with: payload + String(repeating: "=", count: 4 - payload.count % 4))
+        let padded = token.replacingOccurrences(
+            of: payload, with: payload + String(repeating: "=", count: 4 - payload.count % 4))
         let fetched = FetchedToken(token: padded, expiresIn: .seconds(600))
         #expect(fetched.expiry(requestedAt: now, receivedAt: now).expiresAt == now + 600)
         #expect(FetchedToken(token: padded).expiry(requestedAt: now, receivedAt: now).expiresAt == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FleetTokens
 
 @Suite("The lean claims reader")
@@ -10,7 +11,8 @@ struct ClaimsReaderTests {
 
     @Test("reads every claim Fleet Engine uses and skips the rest")
     func readsClaims() throws {
-        let read = try payload("""
+        let read = try payload(
+            """
             { "iss" : "a@b", "sub":"a@b", "aud":["x", "https://fleetengine.googleapis.com/"], "iat": 1800000000,
               "exp": 1.8000036e9, "extra": {"deep": [1, true, null, {"k": "v"}], "n": -0.5e-3},
               "authorization": {"vehicleid": "v1", "tripid": null, "taskids": ["t1", "t2"], "other": [] } }
@@ -28,11 +30,13 @@ struct ClaimsReaderTests {
         #expect(try payload(json).iss == foundation["iss"])
     }
 
-    @Test("agrees with Foundation on what is JSON", arguments: [
-        #"{}"#, #" { } "#, #"{"a":1}"#, #"{"a":[1,2,{"b":null}]}"#, #"{"a":-0}"#, #"{"a":1.5E+3}"#,
-        #"{"a":01}"#, #"{"a":.5}"#, #"{"a":1.}"#, #"{"a":+1}"#, #"{"a":tru}"#, #"{"a":"\x"}"#,
-        #"{"a":"\u12"}"#, #"{a:1}"#, #"{"a" 1}"#, #"{"a":1}x"#, "{\"a\":\"tab\tin\"}", #"{"#, #"{"a":"\ud800"}"#,
-    ])
+    @Test(
+        "agrees with Foundation on what is JSON",
+        arguments: [
+            #"{}"#, #" { } "#, #"{"a":1}"#, #"{"a":[1,2,{"b":null}]}"#, #"{"a":-0}"#, #"{"a":1.5E+3}"#,
+            #"{"a":01}"#, #"{"a":.5}"#, #"{"a":1.}"#, #"{"a":+1}"#, #"{"a":tru}"#, #"{"a":"\x"}"#,
+            #"{"a":"\u12"}"#, #"{a:1}"#, #"{"a" 1}"#, #"{"a":1}x"#, "{\"a\":\"tab\tin\"}", #"{"#, #"{"a":"\ud800"}"#,
+        ])
     func differential(json: String) {
         let foundationAccepts = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil
         let weAccept: Bool
@@ -45,26 +49,30 @@ struct ClaimsReaderTests {
         #expect(weAccept == foundationAccepts, "\(json)")
     }
 
-    @Test("refusals name the claim, never its value", arguments: [
-        (#"{"iss": 7}"#, "'iss' must be a string"),
-        (#"{"aud": {"x": 1}}"#, "'aud' must be a string or an array of strings"),
-        (#"{"aud": ["x", 2]}"#, "'aud' must be a string or an array of strings"),
-        (#"{"iat": "soon"}"#, "'iat' must be a number"),
-        (#"{"exp": 1e300}"#, "'exp' must be a date in epoch seconds"),
-        (#"{"exp": 1e400}"#, "'exp' must be a number a Double can hold"),
-        (#"{"iat": 1e-400}"#, "'iat' must be a number a Double can hold"),
-        (#"{"authorization": []}"#, "'authorization' must be an object"),
-        (#"{"authorization": {"vehicleid": ["v1"]}}"#, "'authorization.vehicleid' must be a string"),
-        (#"{"authorization": {"taskids": "t1"}}"#, "'authorization.taskids' must be an array of strings"),
-    ])
+    @Test(
+        "refusals name the claim, never its value",
+        arguments: [
+            (#"{"iss": 7}"#, "'iss' must be a string"),
+            (#"{"aud": {"x": 1}}"#, "'aud' must be a string or an array of strings"),
+            (#"{"aud": ["x", 2]}"#, "'aud' must be a string or an array of strings"),
+            (#"{"iat": "soon"}"#, "'iat' must be a number"),
+            (#"{"exp": 1e300}"#, "'exp' must be a date in epoch seconds"),
+            (#"{"exp": 1e400}"#, "'exp' must be a number a Double can hold"),
+            (#"{"iat": 1e-400}"#, "'iat' must be a number a Double can hold"),
+            (#"{"authorization": []}"#, "'authorization' must be an object"),
+            (#"{"authorization": {"vehicleid": ["v1"]}}"#, "'authorization.vehicleid' must be a string"),
+            (#"{"authorization": {"taskids": "t1"}}"#, "'authorization.taskids' must be an array of strings"),
+        ])
     func typeErrors(json: String, message: String) {
         #expect(throws: TokenRefusal.malformedClaims(message)) { try payload(json) }
     }
 
-    @Test("not an object, duplicate keys and deep nesting are malformed", arguments: [
-        "[1]", "\"x\"", #"{"iss":"a","iss":"b"}"#, #"{"authorization":{"vehicleid":"a","vehicleid":"b"}}"#,
-        "{\"x\":" + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}",
-    ])
+    @Test(
+        "not an object, duplicate keys and deep nesting are malformed",
+        arguments: [
+            "[1]", "\"x\"", #"{"iss":"a","iss":"b"}"#, #"{"authorization":{"vehicleid":"a","vehicleid":"b"}}"#,
+            "{\"x\":" + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}",
+        ])
     func malformed(json: String) {
         do {
             _ = try payload(json)
@@ -74,8 +82,9 @@ struct ClaimsReaderTests {
         }
     }
 
-    @Test("trailing commas are refused, as RFC 8259 says, even where Foundation lets them pass",
-          arguments: [#"{"a":1,}"#, #"{"a":[1,]}"#, #"{"authorization":{"vehicleid":"v",}}"#])
+    @Test(
+        "trailing commas are refused, as RFC 8259 says, even where Foundation lets them pass",
+        arguments: [#"{"a":1,}"#, #"{"a":[1,]}"#, #"{"authorization":{"vehicleid":"v",}}"#])
     func trailingCommas(json: String) {
         #expect(throws: TokenRefusal.self) { try payload(json) }
     }
@@ -102,7 +111,9 @@ struct ClaimsReaderTests {
     func header() throws {
         let header = try JOSEHeader(json: Data(#"{"alg":"RS256","typ":"JWT","kid":"k1","x5u":"https://x"}"#.utf8))
         #expect(header == JOSEHeader(keyID: "k1"))
-        #expect(throws: TokenRefusal.malformed("header 'alg' must be a string")) { try JOSEHeader(json: Data(#"{"alg":1}"#.utf8)) }
+        #expect(throws: TokenRefusal.malformed("header 'alg' must be a string")) {
+            try JOSEHeader(json: Data(#"{"alg":1}"#.utf8))
+        }
         #expect(throws: TokenRefusal.malformed("header is not a JSON object")) { try JOSEHeader(json: Data("[]".utf8)) }
     }
 }

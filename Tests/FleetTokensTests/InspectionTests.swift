@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import FleetTokens
 import TestSupport
+import Testing
+
+@testable import FleetTokens
 
 @Suite("Inspection without verification")
 struct InspectionTests {
@@ -22,7 +23,10 @@ struct InspectionTests {
         let now = clock.epochSeconds
         let token = Forge.token(
             header: ["alg": "HS256", "typ": "JWT"],
-            payload: ["iss": "a@b", "sub": "c@d", "aud": "https://example.com/", "iat": now - 8000, "exp": now - 100, "authorization": ["vehicleid": "*"]],
+            payload: [
+                "iss": "a@b", "sub": "c@d", "aud": "https://example.com/", "iat": now - 8000, "exp": now - 100,
+                "authorization": ["vehicleid": "*"],
+            ],
             signedBy: TestKeys.driver
         )
         let problems = try TokenInspection(token: token, now: clock.now).problems.joined(separator: "\n")

@@ -1,8 +1,9 @@
 import CommandSupport
-import Foundation
 import FleetAuthCodecs
+import Foundation
 import TestSupport
 import Testing
+
 @testable import FleetTokens
 
 /// Runs the independent PyJWT implementation in `Tests/Interop/pyjwt_interop.py`.
@@ -37,7 +38,8 @@ enum PyJWT {
 
 @Suite(
     "Interoperability with PyJWT (an independent JWT implementation)",
-    .enabled("python3 with PyJWT and cryptography is not installed (pip install PyJWT cryptography); CI installs them") { await PyJWT.isAvailable() }
+    .enabled("python3 with PyJWT and cryptography is not installed (pip install PyJWT cryptography); CI installs them")
+    { await PyJWT.isAvailable() }
 )
 struct InteropTests {
     let keyFile: String = {
@@ -48,9 +50,11 @@ struct InteropTests {
 
     @Test("a token minted here verifies in PyJWT with the same header and claims")
     func mintedHereVerifiesThere() async throws {
-        let minted = try TokenMinter(key: TestKeys.driver).mint(.driver(vehicleID: "vehicle-interop"), lifetime: .seconds(900))
+        let minted = try TokenMinter(key: TestKeys.driver).mint(
+            .driver(vehicleID: "vehicle-interop"), lifetime: .seconds(900))
         let output = try await PyJWT.run([PyJWT.script, "verify", keyFile, minted.token])
-        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [String: Any]])
+        let decoded = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [String: Any]])
         #expect(decoded["header"]?["kid"] as? String == TestKeys.driver.privateKeyID)
         #expect(decoded["header"]?["alg"] as? String == "RS256")
         #expect(decoded["header"]?["typ"] as? String == "JWT")
@@ -68,13 +72,17 @@ struct InteropTests {
         let minted = try TokenMinter(key: TestKeys.driver).mint(.driver(vehicleID: "v"))
         var parts = minted.token.split(separator: ".").map(String.init)
         parts[1] = Base64URL.encode(Data("{\"iss\":\"x\"}".utf8))
-        await #expect(throws: PyJWT.InteropFailure.self) { try await PyJWT.run([PyJWT.script, "verify", keyFile, parts.joined(separator: ".")]) }
+        await #expect(throws: PyJWT.InteropFailure.self) {
+            try await PyJWT.run([PyJWT.script, "verify", keyFile, parts.joined(separator: ".")])
+        }
     }
 
     @Test("a token PyJWT mints with a keygen key file verifies here")
     func mintedThereVerifiesHere() async throws {
         let token = try await PyJWT.run([PyJWT.script, "mint", keyFile, "vehicle-py", "1200"])
-        let verifier = TokenVerifier(trusting: [TrustedServiceAccount(key: try ServiceAccountKey(contentsOf: keyFile), role: .driverSDKUser)])
+        let verifier = TokenVerifier(trusting: [
+            TrustedServiceAccount(key: try ServiceAccountKey(contentsOf: keyFile), role: .driverSDKUser)
+        ])
         let verified = try verifier.verify(token)
         #expect(verified.authorization == AuthorizationClaims(vehicleID: "vehicle-py"))
         #expect(verified.claims.lifetime == 1200)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import FleetTokens
 import TestSupport
+import Testing
+
+@testable import FleetTokens
 
 @Suite("JWKS export and import")
 struct JSONWebKeySetTests {
@@ -9,12 +10,16 @@ struct JSONWebKeySetTests {
 
     @Test("exported public keys verify tokens after import, with their roles")
     func roundTrip() throws {
-        let set = try JSONWebKeySet(publishing: [(TestKeys.driver, .driverSDKUser), (TestKeys.consumer, .consumerSDKUser)])
+        let set = try JSONWebKeySet(publishing: [
+            (TestKeys.driver, .driverSDKUser), (TestKeys.consumer, .consumerSDKUser),
+        ])
         let imported = try JSONWebKeySet(json: set.jsonRepresentation()).trustedAccounts()
         #expect(imported.map(\.email) == [TestKeys.consumer.clientEmail, TestKeys.driver.clientEmail])
         let verifier = TokenVerifier(trusting: imported, now: clock.function)
-        let driverToken = try TokenMinter(key: TestKeys.driver, now: clock.function).mint(.driver(vehicleID: "v1")).token
-        let consumerToken = try TokenMinter(key: TestKeys.consumer, now: clock.function).mint(.consumer(tripID: "t1")).token
+        let driverToken = try TokenMinter(key: TestKeys.driver, now: clock.function).mint(.driver(vehicleID: "v1"))
+            .token
+        let consumerToken = try TokenMinter(key: TestKeys.consumer, now: clock.function).mint(.consumer(tripID: "t1"))
+            .token
         #expect(try verifier.verify(driverToken).role == .driverSDKUser)
         #expect(try verifier.verify(consumerToken).role == .consumerSDKUser)
     }
@@ -41,7 +46,12 @@ struct JSONWebKeySetTests {
         #expect(accounts.first?.role == .viewer)
     }
 
-    @Test("bad documents are clear errors", arguments: ["", "{}", "{\"keys\": 3}", "{\"keys\": []}", "{\"keys\": [{\"kty\":\"RSA\",\"kid\":\"k\",\"n\":\"AQAB\",\"e\":\"AQAB\",\"email\":\"a@b\",\"role\":\"driver\"}]}"])
+    @Test(
+        "bad documents are clear errors",
+        arguments: [
+            "", "{}", "{\"keys\": 3}", "{\"keys\": []}",
+            "{\"keys\": [{\"kty\":\"RSA\",\"kid\":\"k\",\"n\":\"AQAB\",\"e\":\"AQAB\",\"email\":\"a@b\",\"role\":\"driver\"}]}",
+        ])
     func malformed(json: String) {
         #expect(throws: JSONWebKeySetError.self) { try JSONWebKeySet(json: Data(json.utf8)).trustedAccounts() }
     }

@@ -1,10 +1,10 @@
+import FleetAuthCodecs
 import FleetTokenProvider
 import FleetTokens
 import Foundation
 import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
-import FleetAuthCodecs
 import TestSupport
 import Testing
 
@@ -28,7 +28,9 @@ struct KeylessSigningTests {
         let standIn = GoogleStandIn(serviceAccounts: [Self.driver], signJwtDelay: signJwtDelay, silence: silence)
         return try await standIn.application(port: 0).test(.live) { client in
             let port = try #require(client.port)
-            let retries = RetryPolicy(maxAttempts: maxAttempts, initialBackoff: .milliseconds(1), maxBackoff: .milliseconds(2), sleep: backoff)
+            let retries = RetryPolicy(
+                maxAttempts: maxAttempts, initialBackoff: .milliseconds(1), maxBackoff: .milliseconds(2), sleep: backoff
+            )
             let credentials = try MetadataServerCredentials(host: "127.0.0.1:\(port)", retryPolicy: retries)
             let signer = try IAMSigner(
                 accountEmail: Self.driver,
@@ -42,15 +44,20 @@ struct KeylessSigningTests {
         }
     }
 
-    @Test("the token is exactly what IAM signed: our claims, IAM's header and kid, and it verifies with the account's published keys")
+    @Test(
+        "the token is exactly what IAM signed: our claims, IAM's header and kid, and it verifies with the account's published keys"
+    )
     func tokenIsWhatIAMSigned() async throws {
         try await withStandIn { standIn, signer in
             let minted = try await signer.mint(.driver(vehicleID: "vehicle-7"), lifetime: .seconds(600), at: Date())
             let segments = minted.token.split(separator: ".")
-            let header = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(segments[0]))) as? [String: String]
+            let header =
+                try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(segments[0]))) as? [String: String]
             let currentKey = try #require(try await standIn.accounts.publishedKeys(of: Self.driver).first)
             #expect(header == ["alg": "RS256", "kid": currentKey.id, "typ": "JWT"])
-            let keys = JSONWebKeySet(keys: [try JSONWebKey(publishing: currentKey.privateKey.publicKey, keyID: currentKey.id)])
+            let keys = JSONWebKeySet(keys: [
+                try JSONWebKey(publishing: currentKey.privateKey.publicKey, keyID: currentKey.id)
+            ])
             let verifier = TokenVerifier(trusting: try keys.trustedAccounts(email: Self.driver, role: .driverSDKUser))
             let verified = try verifier.verify(minted.token)
             #expect(verified.claims == minted.claims)
@@ -76,7 +83,8 @@ struct KeylessSigningTests {
         let standIn = GoogleStandIn(serviceAccounts: [Self.driver])
         try await standIn.application(port: 0).test(.live) { client in
             let clock = TestClock()
-            let credentials = try MetadataServerCredentials(host: "127.0.0.1:\(try #require(client.port))", now: clock.function)
+            let credentials = try MetadataServerCredentials(
+                host: "127.0.0.1:\(try #require(client.port))", now: clock.function)
             let first = try await credentials.accessToken()
             clock.advance(by: 3599 - 200)  // inside the last five minutes: refresh due, still valid
             #expect(try await credentials.accessToken() == first, "no caller waits while the token is valid")
@@ -100,7 +108,9 @@ struct KeylessSigningTests {
         // starts them, arrive while the first call is in flight; a timeout that only bounds a
         // hang, so that a slow answer is not asked for twice.
         try await withStandIn(signJwtDelay: .seconds(3), timeout: .seconds(60)) { standIn, signer in
-            let claims = try FleetEngineClaims(kind: .driver(vehicleID: "vehicle-1"), account: Self.driver, issuedAt: 1_800_000_000, lifetime: .seconds(600))
+            let claims = try FleetEngineClaims(
+                kind: .driver(vehicleID: "vehicle-1"), account: Self.driver, issuedAt: 1_800_000_000,
+                lifetime: .seconds(600))
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<10 { group.addTask { try await signer.sign(claims) } }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
@@ -113,10 +123,13 @@ struct KeylessSigningTests {
     @Test("no more than maxConcurrentCalls IAM calls run at once")
     func concurrentCallsAreBounded() async throws {
         // Each call takes 1 s, so that calls overlap however slowly a loaded machine starts them.
-        try await withStandIn(signJwtDelay: .seconds(1), maxConcurrentCalls: 2, timeout: .seconds(60)) { standIn, signer in
+        try await withStandIn(signJwtDelay: .seconds(1), maxConcurrentCalls: 2, timeout: .seconds(60)) {
+            standIn, signer in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<8 {
-                    group.addTask { _ = try await signer.mint(.driver(vehicleID: "v\(index)"), lifetime: .seconds(600), at: Date()) }
+                    group.addTask {
+                        _ = try await signer.mint(.driver(vehicleID: "v\(index)"), lifetime: .seconds(600), at: Date())
+                    }
                 }
                 try await group.waitForAll()
             }
@@ -132,17 +145,28 @@ struct KeylessSigningTests {
     func backoffHoldsNoSlot() async throws {
         let (backoffs, backoffBegan) = AsyncStream.makeStream(of: Void.self)
         let endOfBackoff = Gate()
-        try await withStandIn(maxConcurrentCalls: 1, backoff: { _ in
-            backoffBegan.yield()
-            await endOfBackoff.wait()
-        }) { standIn, signer in
+        try await withStandIn(
+            maxConcurrentCalls: 1,
+            backoff: { _ in
+                backoffBegan.yield()
+                await endOfBackoff.wait()
+            }
+        ) { standIn, signer in
             await standIn.accounts.injectSignJwtFaults([429])
-            let backingOff = Task { try await signer.mint(.driver(vehicleID: "vehicle-1"), lifetime: .seconds(600), at: Date()) }
+            let backingOff = Task {
+                try await signer.mint(.driver(vehicleID: "vehicle-1"), lifetime: .seconds(600), at: Date())
+            }
             _ = await backoffs.first { _ in true }
-            let other = Task { try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date()) }
+            let other = Task {
+                try await signer.mint(.driver(vehicleID: "vehicle-2"), lifetime: .seconds(600), at: Date())
+            }
             let otherFinished = try await withThrowingTaskGroup(of: Bool.self) { race in
-                race.addTask { _ = try await other.value; return true }
-                race.addTask { try await Task.sleep(for: .seconds(30)); return false }
+                race.addTask {
+                    _ = try await other.value; return true
+                }
+                race.addTask {
+                    try await Task.sleep(for: .seconds(30)); return false
+                }
                 defer { race.cancelAll() }
                 return try await race.next() ?? false
             }

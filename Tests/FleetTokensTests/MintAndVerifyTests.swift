@@ -1,8 +1,9 @@
-import Foundation
 import FleetAuthCodecs
-import Testing
-@testable import FleetTokens
+import Foundation
 import TestSupport
+import Testing
+
+@testable import FleetTokens
 
 @Suite("Minting: every kind round-trips through the verifier with exact Fleet Engine claims")
 struct MintAndVerifyTests {
@@ -39,9 +40,11 @@ struct MintAndVerifyTests {
         let minted = try minter.mint(.driver(vehicleID: "vehicle-7"))
         let parts = minted.token.split(separator: ".")
         #expect(parts.count == 3)
-        let header = try #require(try JSONSerialization.jsonObject(with: Base64URL.decode(parts[0])!) as? [String: String])
+        let header = try #require(
+            try JSONSerialization.jsonObject(with: Base64URL.decode(parts[0])!) as? [String: String])
         #expect(header == ["alg": "RS256", "typ": "JWT", "kid": TestKeys.driver.privateKeyID])
-        let payload = try #require(try JSONSerialization.jsonObject(with: Base64URL.decode(parts[1])!) as? [String: Any])
+        let payload = try #require(
+            try JSONSerialization.jsonObject(with: Base64URL.decode(parts[1])!) as? [String: Any])
         #expect(Set(payload.keys) == ["iss", "sub", "aud", "iat", "exp", "authorization"])
         #expect(payload["iss"] as? String == TestKeys.driver.clientEmail)
         #expect(payload["sub"] as? String == TestKeys.driver.clientEmail)
@@ -68,12 +71,15 @@ struct MintAndVerifyTests {
         }
     }
 
-    @Test("client kinds never carry a wildcard or a malformed id", arguments: [
-        TokenKind.driver(vehicleID: "*"), .consumer(tripID: "*"), .deliveryConsumer(trackingID: "*"),
-        .untrustedDeliveryDriver(deliveryVehicleID: "*"), .trustedDeliveryDriver(deliveryVehicleID: "d", taskID: "*"),
-        .driver(vehicleID: ""), .driver(vehicleID: "a/b"), .consumer(tripID: String(repeating: "x", count: 65)),
-        .custom(AuthorizationClaims()),
-    ])
+    @Test(
+        "client kinds never carry a wildcard or a malformed id",
+        arguments: [
+            TokenKind.driver(vehicleID: "*"), .consumer(tripID: "*"), .deliveryConsumer(trackingID: "*"),
+            .untrustedDeliveryDriver(deliveryVehicleID: "*"),
+            .trustedDeliveryDriver(deliveryVehicleID: "d", taskID: "*"),
+            .driver(vehicleID: ""), .driver(vehicleID: "a/b"), .consumer(tripID: String(repeating: "x", count: 65)),
+            .custom(AuthorizationClaims()),
+        ])
     func refusesBadClientClaims(kind: TokenKind) throws {
         let minter = try TokenMinter(key: TestKeys.driver, now: clock.function)
         #expect(throws: TokenMintError.self) { try minter.mint(kind) }
@@ -83,7 +89,9 @@ struct MintAndVerifyTests {
     func serverKindsUseWildcards() {
         #expect(TokenKind.server.authorizationClaims == AuthorizationClaims(vehicleID: "*", tripID: "*"))
         #expect(TokenKind.fleetReader.authorizationClaims.namedIDs.allSatisfy { $0.id == "*" })
-        #expect(TokenKind.deliveryServer.authorizationClaims == AuthorizationClaims(deliveryVehicleID: "*", taskID: "*", trackingID: "*"))
+        #expect(
+            TokenKind.deliveryServer.authorizationClaims
+                == AuthorizationClaims(deliveryVehicleID: "*", taskID: "*", trackingID: "*"))
         for (kind, _) in Self.clientKinds { #expect(!kind.isServerSide && !kind.authorizationClaims.containsWildcard) }
     }
 

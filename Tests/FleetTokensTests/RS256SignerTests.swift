@@ -1,9 +1,10 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import Testing
-@testable import FleetTokens
 import TestSupport
+import Testing
+
+@testable import FleetTokens
 
 @Suite("RS256 signer: the platform's RSA gives swift-crypto's exact signatures")
 struct RS256SignerTests {
@@ -16,7 +17,9 @@ struct RS256SignerTests {
                 let signature = try #require(signer.signature(for: digest))
                 let reference = try key.privateKey.backing.signature(for: digest, padding: .insecurePKCS1v1_5)
                 #expect(signature == reference.rawRepresentation)
-                #expect(key.publicKey.backing.isValidSignature(.init(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5))
+                #expect(
+                    key.publicKey.backing.isValidSignature(
+                        .init(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5))
             }
         }
     }
@@ -30,7 +33,8 @@ struct RS256SignerTests {
                 group.addTask {
                     let digest = SHA256.hash(data: Data("message \(index)".utf8))
                     guard let signature = signer.signature(for: digest) else { return false }
-                    return key.publicKey.backing.isValidSignature(.init(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5)
+                    return key.publicKey.backing.isValidSignature(
+                        .init(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5)
                 }
             }
             return await group.allSatisfy { $0 }

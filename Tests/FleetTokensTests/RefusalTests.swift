@@ -1,9 +1,10 @@
 import Crypto
-import Foundation
 import FleetAuthCodecs
-import Testing
-@testable import FleetTokens
+import Foundation
 import TestSupport
+import Testing
+
+@testable import FleetTokens
 
 @Suite("Verifier: one test per refusal reason")
 struct RefusalTests {
@@ -11,13 +12,17 @@ struct RefusalTests {
     var verifier: TokenVerifier { TokenVerifier.forTests(clock: clock) }
     var now: Int64 { clock.epochSeconds }
     var goodHeader: [String: Any] { Forge.header(for: TestKeys.driver) }
-    var goodPayload: [String: Any] { Forge.driverPayload(for: TestKeys.driver, now: now, lifetime: 3600, vehicleID: "vehicle-1") }
+    var goodPayload: [String: Any] {
+        Forge.driverPayload(for: TestKeys.driver, now: now, lifetime: 3600, vehicleID: "vehicle-1")
+    }
 
     func refused(_ token: String) -> TokenRefusal? {
         refusal { () throws(TokenRefusal) in try verifier.verify(token) }
     }
 
-    func forged(header: [String: Any]? = nil, payload: [String: Any]? = nil, key: ServiceAccountKey = TestKeys.driver) -> String {
+    func forged(header: [String: Any]? = nil, payload: [String: Any]? = nil, key: ServiceAccountKey = TestKeys.driver)
+        -> String
+    {
         Forge.token(header: header ?? goodHeader, payload: payload ?? goodPayload, signedBy: key)
     }
 
@@ -34,10 +39,12 @@ struct RefusalTests {
         #expect(refused(big) == .oversized(bytes: big.utf8.count))
     }
 
-    @Test("malformed: wrong segment counts, bad base64, non-JSON", arguments: [
-        "garbage", "a.b", "..", "a.b.c.d", "eyJhbGciOiJSUzI1NiJ9.eyJ9.%%%", "eyJhbGciOiJSUzI1NiJ9=.eyJ9.c2ln",
-        "bm90IGpzb24.bm90IGpzb24.c2ln", "WzFd.e30.c2ln",
-    ])
+    @Test(
+        "malformed: wrong segment counts, bad base64, non-JSON",
+        arguments: [
+            "garbage", "a.b", "..", "a.b.c.d", "eyJhbGciOiJSUzI1NiJ9.eyJ9.%%%", "eyJhbGciOiJSUzI1NiJ9=.eyJ9.c2ln",
+            "bm90IGpzb24.bm90IGpzb24.c2ln", "WzFd.e30.c2ln",
+        ])
     func malformed(token: String) {
         guard case .malformed = refused(token) else {
             Issue.record("\(token) was not refused as malformed: \(String(describing: refused(token)))")
@@ -94,10 +101,14 @@ struct RefusalTests {
         var header = goodHeader
         header["kid"] = nil
         let verifier = TokenVerifier.forTests(clock: clock)
-        verifier.trust([TrustedServiceAccount(email: TestKeys.driver.clientEmail, role: .driverSDKUser, publicKeys: [
-            "a-rotated-out-key": TestKeys.consumer.publicKey,
-            TestKeys.driver.privateKeyID: TestKeys.driver.publicKey,
-        ])])
+        verifier.trust([
+            TrustedServiceAccount(
+                email: TestKeys.driver.clientEmail, role: .driverSDKUser,
+                publicKeys: [
+                    "a-rotated-out-key": TestKeys.consumer.publicKey,
+                    TestKeys.driver.privateKeyID: TestKeys.driver.publicKey,
+                ])
+        ])
         let verified = try verifier.verify(forged(header: header))
         #expect(verified.keyID == TestKeys.driver.privateKeyID)
     }
@@ -115,7 +126,8 @@ struct RefusalTests {
         var payload = goodPayload
         payload["iss"] = TestKeys.consumer.clientEmail
         payload["sub"] = TestKeys.consumer.clientEmail
-        #expect(refused(forged(payload: payload, key: TestKeys.consumer)) == .unknownKeyID(TestKeys.driver.privateKeyID))
+        #expect(
+            refused(forged(payload: payload, key: TestKeys.consumer)) == .unknownKeyID(TestKeys.driver.privateKeyID))
     }
 
     @Test func unknownIssuer() {
@@ -204,10 +216,12 @@ struct RefusalTests {
         #expect(refused(forged(payload: payload)) == .invalidLifetime(seconds: -1))
     }
 
-    @Test("wrongly typed or missing claims", arguments: [
-        ("vehicleid", "42"), ("vehicleid", "[\"v1\", \"v2\"]"), ("iat", "\"1800000000\""),
-        ("exp", "\"soon\""), ("exp", "1e300"), ("iss", "null"), ("authorization", "\"vehicle-1\""),
-    ])
+    @Test(
+        "wrongly typed or missing claims",
+        arguments: [
+            ("vehicleid", "42"), ("vehicleid", "[\"v1\", \"v2\"]"), ("iat", "\"1800000000\""),
+            ("exp", "\"soon\""), ("exp", "1e300"), ("iss", "null"), ("authorization", "\"vehicle-1\""),
+        ])
     func malformedClaims(field: String, jsonValue: String) throws {
         let value = try JSONSerialization.jsonObject(with: Data(jsonValue.utf8), options: .fragmentsAllowed)
         var payload = goodPayload

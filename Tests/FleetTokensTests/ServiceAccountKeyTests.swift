@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import FleetTokens
 import TestSupport
+import Testing
+
+@testable import FleetTokens
 
 @Suite("Service-account key files")
 struct ServiceAccountKeyTests {
@@ -18,11 +19,14 @@ struct ServiceAccountKeyTests {
         try key.write(to: path)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: String])
-        #expect(Set(object.keys) == [
-            "type", "project_id", "private_key_id", "private_key", "client_email", "client_id", "auth_uri", "token_uri",
-            "auth_provider_x509_cert_url", "client_x509_cert_url", "universe_domain",
-        ])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: String])
+        #expect(
+            Set(object.keys) == [
+                "type", "project_id", "private_key_id", "private_key", "client_email", "client_id", "auth_uri",
+                "token_uri",
+                "auth_provider_x509_cert_url", "client_x509_cert_url", "universe_domain",
+            ])
         #expect(object["type"] == "service_account")
         #expect(object["client_email"] == "fe-driver@test-project.iam.gserviceaccount.com")
         #expect(object["private_key"]?.hasPrefix("-----BEGIN PRIVATE KEY-----\n") == true)
@@ -46,9 +50,12 @@ struct ServiceAccountKeyTests {
         #expect(leftovers.isEmpty)
     }
 
-    @Test("each missing field is named with the file", arguments: ["type", "project_id", "private_key_id", "private_key", "client_email"])
+    @Test(
+        "each missing field is named with the file",
+        arguments: ["type", "project_id", "private_key_id", "private_key", "client_email"])
     func missingField(field: String) throws {
-        var object = try #require(try JSONSerialization.jsonObject(with: TestKeys.driver.jsonRepresentation()) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: TestKeys.driver.jsonRepresentation()) as? [String: Any])
         object[field] = nil
         let data = try JSONSerialization.data(withJSONObject: object)
         #expect(throws: KeyFileError(file: "k.json", problem: "field \"\(field)\" is missing")) {
@@ -66,7 +73,8 @@ struct ServiceAccountKeyTests {
                 return error.description
             }
         }
-        let base = try #require(try JSONSerialization.jsonObject(with: TestKeys.driver.jsonRepresentation()) as? [String: Any])
+        let base = try #require(
+            try JSONSerialization.jsonObject(with: TestKeys.driver.jsonRepresentation()) as? [String: Any])
         func with(_ field: String, _ value: Any) -> String {
             var object = base
             object[field] = value
@@ -74,8 +82,12 @@ struct ServiceAccountKeyTests {
         }
         #expect(problem("not json") == "k.json: is not a JSON object (expected a Google service-account key file)")
         #expect(problem("[]")?.contains("not a JSON object") == true)
-        #expect(problem(with("private_key", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")) == "k.json: field \"private_key\" is not a PEM RSA private key of 2048 bits or more")
-        #expect(problem(with("type", "authorized_user")) == "k.json: field \"type\" is \"authorized_user\", expected \"service_account\"")
+        #expect(
+            problem(with("private_key", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"))
+                == "k.json: field \"private_key\" is not a PEM RSA private key of 2048 bits or more")
+        #expect(
+            problem(with("type", "authorized_user"))
+                == "k.json: field \"type\" is \"authorized_user\", expected \"service_account\"")
         #expect(problem(with("client_email", 7)) == "k.json: field \"client_email\" must be a string")
         #expect(problem(with("client_email", "nobody")) == "k.json: field \"client_email\" is not an email address")
         #expect(problem(with("project_id", "")) == "k.json: field \"project_id\" is empty")

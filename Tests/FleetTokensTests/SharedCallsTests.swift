@@ -1,5 +1,6 @@
-@testable import FleetTokens
 import Testing
+
+@testable import FleetTokens
 
 /// Callers of the same IAM call share it; one that is cancelled stops waiting at once while the
 /// call goes on for the others.

@@ -17,10 +17,13 @@ struct SigningRoleTests {
         #expect(kind.signingRoles.contains(kind.narrowestSigningRole))
     }
 
-    @Test("an app's token needs its own role alone, which signs no server token", arguments: [
-        (TokenKind.driver(vehicleID: "v"), FleetEngineRole.driverSDKUser), (.consumer(tripID: "t"), .consumerSDKUser),
-        (.untrustedDeliveryDriver(deliveryVehicleID: "d"), .deliveryUntrustedDriver),
-    ])
+    @Test(
+        "an app's token needs its own role alone, which signs no server token",
+        arguments: [
+            (TokenKind.driver(vehicleID: "v"), FleetEngineRole.driverSDKUser),
+            (.consumer(tripID: "t"), .consumerSDKUser),
+            (.untrustedDeliveryDriver(deliveryVehicleID: "d"), .deliveryUntrustedDriver),
+        ])
     func appTokens(kind: TokenKind, role: FleetEngineRole) {
         #expect(kind.signingRoles == [role])
         let serverKinds = Self.kinds.filter { $0.isServerSide && $0.name != "custom" }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import FleetTokens
 import TestSupport
+import Testing
+
+@testable import FleetTokens
 
 @Suite("Verified-token cache")
 struct VerifiedTokenCacheTests {
@@ -21,7 +22,8 @@ struct VerifiedTokenCacheTests {
     @Test("a cached token is forgotten at its exp and then refused")
     func forgetsAtExpiry() throws {
         let verifier = TokenVerifier.forTests(clock: clock)
-        let minted = try TokenMinter(key: TestKeys.driver, now: clock.function).mint(.driver(vehicleID: "v1"), lifetime: .seconds(60))
+        let minted = try TokenMinter(key: TestKeys.driver, now: clock.function).mint(
+            .driver(vehicleID: "v1"), lifetime: .seconds(60))
         _ = try verifier.verify(minted.token)
         clock.advance(by: 59)
         #expect(try verifier.verify(minted.token).claims == minted.claims)
@@ -32,8 +34,11 @@ struct VerifiedTokenCacheTests {
     @Test("refusals are not cached: a token refused for its time is refused again")
     func refusalsAreNotRemembered() throws {
         let verifier = TokenVerifier.forTests(clock: clock)
-        let minted = try TokenMinter(key: TestKeys.driver, now: { Date(timeIntervalSince1970: 1_800_000_000 + 700) }).mint(.driver(vehicleID: "v1"))
-        #expect(refusal { () throws(TokenRefusal) in try verifier.verify(minted.token) } == .issuedInFuture(secondsAhead: 700))
+        let minted = try TokenMinter(key: TestKeys.driver, now: { Date(timeIntervalSince1970: 1_800_000_000 + 700) })
+            .mint(.driver(vehicleID: "v1"))
+        #expect(
+            refusal { () throws(TokenRefusal) in try verifier.verify(minted.token) }
+                == .issuedInFuture(secondsAhead: 700))
         clock.advance(by: 100)
         #expect(refusal { () throws(TokenRefusal) in try verifier.verify(minted.token) } == nil)
     }
@@ -47,7 +52,8 @@ struct VerifiedTokenCacheTests {
         bytes[bytes.count - 2] = bytes[bytes.count - 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let tampered = String(decoding: bytes, as: UTF8.self)
         #expect(refusal { () throws(TokenRefusal) in try verifier.verify(tampered) } == .badSignature)
-        #expect(try verifier.verify(token).claims.authorization.vehicleID == "v1", "the genuine token is still remembered")
+        #expect(
+            try verifier.verify(token).claims.authorization.vehicleID == "v1", "the genuine token is still remembered")
     }
 
     @Test("the cache stays within its capacity")
@@ -69,7 +75,13 @@ struct VerifiedTokenCacheTests {
         let token = try TokenMinter(key: TestKeys.driver, now: clock.function).mint(.driver(vehicleID: "v1")).token
         _ = try verifier.verify(token)
         // The driver account now only has the stranger's key: the old token must fail.
-        verifier.trust([TrustedServiceAccount(email: TestKeys.driver.clientEmail, role: .viewer, publicKeys: [TestKeys.stranger.privateKeyID: TestKeys.stranger.publicKey])])
-        #expect(refusal { () throws(TokenRefusal) in try verifier.verify(token) } == .unknownKeyID(TestKeys.driver.privateKeyID))
+        verifier.trust([
+            TrustedServiceAccount(
+                email: TestKeys.driver.clientEmail, role: .viewer,
+                publicKeys: [TestKeys.stranger.privateKeyID: TestKeys.stranger.publicKey])
+        ])
+        #expect(
+            refusal { () throws(TokenRefusal) in try verifier.verify(token) }
+                == .unknownKeyID(TestKeys.driver.privateKeyID))
     }
 }

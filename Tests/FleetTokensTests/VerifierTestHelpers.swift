@@ -1,5 +1,6 @@
-@testable import FleetTokens
 import TestSupport
+
+@testable import FleetTokens
 
 extension TokenVerifier {
     /// A verifier trusting the test driver, consumer and server keys with their roles.

@@ -11,10 +11,14 @@ struct AccessPolicyTests {
         .createVehicle(vehicleID: "v1"), .getVehicle(vehicleID: "v1"), .updateVehicle(vehicleID: "v1"), .searchVehicles,
         .createTrip(tripID: "t1"), .getTrip(tripID: "t1"), .updateTrip(tripID: "t1"),
     ]
-    static let deliveryRoles: [FleetEngineRole] = [.deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer, .deliveryFleetReader, .deliveryAdmin]
+    static let deliveryRoles: [FleetEngineRole] = [
+        .deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer, .deliveryFleetReader, .deliveryAdmin,
+    ]
     static let serverClaims = AuthorizationClaims(vehicleID: "*", tripID: "*")
 
-    func decide(_ role: FleetEngineRole, _ claims: AuthorizationClaims, _ operation: FleetOperation, provider: String = "fleet") -> AccessDecision {
+    func decide(
+        _ role: FleetEngineRole, _ claims: AuthorizationClaims, _ operation: FleetOperation, provider: String = "fleet"
+    ) -> AccessDecision {
         policy.decide(role: role, claims: claims, operation, provider: provider)
     }
 
@@ -27,7 +31,9 @@ struct AccessPolicyTests {
     func serverClaimsMustCoverTheResource(role: FleetEngineRole, operation: FleetOperation) {
         let narrow = AuthorizationClaims(vehicleID: "v2", tripID: "t2")
         let decision = decide(role, narrow, operation)
-        guard case .denied = decision else { Issue.record("\(role) with \(narrow) was allowed to \(operation)"); return }
+        guard case .denied = decision else {
+            Issue.record("\(role) with \(narrow) was allowed to \(operation)"); return
+        }
         let none = decide(role, AuthorizationClaims(), operation)
         guard case .denied = none else { Issue.record("\(role) without claims was allowed to \(operation)"); return }
     }
@@ -47,11 +53,14 @@ struct AccessPolicyTests {
         #expect(decide(.driverSDKUser, own, .getVehicle(vehicleID: "v1")) == .allowed(.full))
         #expect(decide(.driverSDKUser, own, .updateVehicle(vehicleID: "v1")) == .allowed(.driverFields))
         for operation: FleetOperation in [.getVehicle(vehicleID: "v2"), .updateVehicle(vehicleID: "v2")] {
-            #expect(decide(.driverSDKUser, own, operation)
-                == .denied("the token's vehicleid claim ('v1') does not cover the resource; it may not \(operation)"))
+            #expect(
+                decide(.driverSDKUser, own, operation)
+                    == .denied(
+                        "the token's vehicleid claim ('v1') does not cover the resource; it may not \(operation)"))
         }
-        #expect(decide(.driverSDKUser, AuthorizationClaims(tripID: "t1"), .getVehicle(vehicleID: "v1"))
-            == .denied("the token has no vehicleid claim, which it needs to get vehicle 'v1'"))
+        #expect(
+            decide(.driverSDKUser, AuthorizationClaims(tripID: "t1"), .getVehicle(vehicleID: "v1"))
+                == .denied("the token has no vehicleid claim, which it needs to get vehicle 'v1'"))
     }
 
     @Test func driverTripsDependOnTheTripsVehicle() {
@@ -63,7 +72,9 @@ struct AccessPolicyTests {
         #expect(read.resolved(tripVehicleID: "v1") == .allowed(.full))
         #expect(write.resolved(tripVehicleID: "v1") == .allowed(.driverFields))
         for vehicle in ["v2", nil] {
-            guard case .denied = read.resolved(tripVehicleID: vehicle) else { Issue.record("trip on \(vehicle ?? "nothing") allowed"); continue }
+            guard case .denied = read.resolved(tripVehicleID: vehicle) else {
+                Issue.record("trip on \(vehicle ?? "nothing") allowed"); continue
+            }
         }
         guard case .denied = decide(.driverSDKUser, AuthorizationClaims(), .getTrip(tripID: "t1")) else {
             Issue.record("driver without vehicleid allowed a trip")
@@ -87,7 +98,10 @@ struct AccessPolicyTests {
         case .getTrip: #expect(decision == .allowed(.full))
         case .searchVehicles: #expect(decision == .allowed(.approximate))
         default:
-            #expect(decision == .denied("a consumer token may not \(operation); it may only read its own trip and search vehicles"))
+            #expect(
+                decision
+                    == .denied(
+                        "a consumer token may not \(operation); it may only read its own trip and search vehicles"))
         }
         if case .getTrip = operation {
             guard case .denied = decide(.consumerSDKUser, AuthorizationClaims(tripID: "t2"), operation) else {
@@ -100,27 +114,38 @@ struct AccessPolicyTests {
     @Test(arguments: deliveryRoles, operations)
     func deliveryRolesHaveNoOnDemandAccess(role: FleetEngineRole, operation: FleetOperation) {
         let all = AuthorizationClaims(vehicleID: "*", tripID: "*", deliveryVehicleID: "*", taskID: "*", trackingID: "*")
-        #expect(decide(role, all, operation) == .denied("role \(role.rawValue) is for scheduled-task (delivery) resources; it may not \(operation)"))
+        #expect(
+            decide(role, all, operation)
+                == .denied("role \(role.rawValue) is for scheduled-task (delivery) resources; it may not \(operation)"))
     }
 
     @Test(arguments: FleetEngineRole.allCases, operations)
     func anotherProviderIsAlwaysDenied(role: FleetEngineRole, operation: FleetOperation) {
         let all = AuthorizationClaims(vehicleID: "*", tripID: "*", deliveryVehicleID: "*", taskID: "*", trackingID: "*")
-        #expect(decide(role, all, operation, provider: "other")
-            == .denied("this Fleet Engine serves provider 'fleet'; tokens are not accepted for provider 'other'"))
+        #expect(
+            decide(role, all, operation, provider: "other")
+                == .denied("this Fleet Engine serves provider 'fleet'; tokens are not accepted for provider 'other'"))
     }
 
     @Test func searchNeedsAWildcardVehicleClaimForServers() {
-        guard case .denied = decide(.serviceSuperUser, AuthorizationClaims(vehicleID: "v1", tripID: "*"), .searchVehicles) else {
+        guard
+            case .denied = decide(.serviceSuperUser, AuthorizationClaims(vehicleID: "v1", tripID: "*"), .searchVehicles)
+        else {
             Issue.record("server token for one vehicle may search every vehicle")
             return
         }
     }
 
     @Test func driverFieldsLimitWhatMayBeWritten() throws {
-        #expect(throws: Never.self) { try AccessGrant.driverFields.checkWritable(Set<VehicleField>([.lastLocation, .vehicleState])) }
-        #expect(throws: InvalidArgument.self) { try AccessGrant.driverFields.checkWritable(Set<VehicleField>([.lastLocation, .attributes])) }
-        #expect(throws: InvalidArgument.self) { try AccessGrant.driverFields.checkWritable(Set<TripField>([.vehicleId])) }
+        #expect(throws: Never.self) {
+            try AccessGrant.driverFields.checkWritable(Set<VehicleField>([.lastLocation, .vehicleState]))
+        }
+        #expect(throws: InvalidArgument.self) {
+            try AccessGrant.driverFields.checkWritable(Set<VehicleField>([.lastLocation, .attributes]))
+        }
+        #expect(throws: InvalidArgument.self) {
+            try AccessGrant.driverFields.checkWritable(Set<TripField>([.vehicleId]))
+        }
         #expect(throws: Never.self) { try AccessGrant.full.checkWritable(Set(VehicleField.allCases)) }
     }
 }

@@ -11,11 +11,16 @@ struct CrossOriginTests {
     @Test("a preflight from any origin is answered with the API's methods and headers")
     func preflight() async throws {
         let client = try await TestEngine.shared
-        for (origin, method) in [("https://rider.example.com", "GET"), ("http://localhost:5173", "PUT"), ("https://ops.example", "PATCH")] {
-            let answer = try await RawHTTP.exchange(port: client.port, head: [
-                "OPTIONS \(Fixtures.provider)/vehicles/v1 HTTP/1.1", "Host: x", "Origin: \(origin)", "Access-Control-Request-Method: \(method)",
-                "Access-Control-Request-Headers: authorization, content-type",
-            ])
+        for (origin, method) in [
+            ("https://rider.example.com", "GET"), ("http://localhost:5173", "PUT"), ("https://ops.example", "PATCH"),
+        ] {
+            let answer = try await RawHTTP.exchange(
+                port: client.port,
+                head: [
+                    "OPTIONS \(Fixtures.provider)/vehicles/v1 HTTP/1.1", "Host: x", "Origin: \(origin)",
+                    "Access-Control-Request-Method: \(method)",
+                    "Access-Control-Request-Headers: authorization, content-type",
+                ])
             #expect(answer.status == 204, "\(origin): \(answer)")
             #expect(answer.headers["access-control-allow-origin"] == origin)
             #expect(answer.headers["access-control-allow-methods"] == "DELETE, GET, HEAD, PATCH, POST, PUT")
@@ -39,14 +44,16 @@ struct CrossOriginTests {
             let answer = try await RawHTTP.exchange(
                 port: client.port,
                 head: ["\(method) \(path) HTTP/1.1", "Host: x", "Origin: \(origin)", "Authorization: Bearer \(token)"]
-                    + (method == "PUT" ? ["Content-Type: application/json", "Content-Length: \(body.utf8.count)"] : []),
+                    + (method == "PUT"
+                        ? ["Content-Type: application/json", "Content-Length: \(body.utf8.count)"] : []),
                 body: method == "PUT" ? body : "")
             #expect(answer.status == status, "\(method) \(path): \(answer)")
             #expect(answer.headers["access-control-allow-origin"] == origin, "\(method) \(path)")
             #expect(answer.headers["vary"] == "Origin, X-Origin, Referer", "\(method) \(path)")
         }
         // Health and metrics are not the API: no CORS there.
-        let health = try await RawHTTP.exchange(port: client.port, head: ["GET /healthz HTTP/1.1", "Host: x", "Origin: \(origin)"])
+        let health = try await RawHTTP.exchange(
+            port: client.port, head: ["GET /healthz HTTP/1.1", "Host: x", "Origin: \(origin)"])
         #expect(health.status == 200 && health.headers["access-control-allow-origin"] == nil)
     }
 }

@@ -1,10 +1,11 @@
-import Foundation
-@testable import LocalFleetEngine
 import FleetAuthLocking
+import Foundation
 import Logging
 import ServerStorage
-import Testing
 import TestSupport
+import Testing
+
+@testable import LocalFleetEngine
 
 /// The engine's database failing in the middle of a write (SQLite full, a PostgreSQL connection
 /// ended): the write is refused with 503, the engine does not show what it could not save, and
@@ -14,7 +15,8 @@ struct FleetEngineDatabaseFaultTests {
     /// A vehicle with 100 attributes of 256-character values: about 50 KB to save.
     private static var bulkyVehicle: String {
         let attributes = (0..<100).map { #"{"key":"k\#($0)","stringValue":"\#(String(repeating: "v", count: 256))"}"# }
-        return #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"},"attributes":[\#(attributes.joined(separator: ","))]}"#
+        return
+            #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"},"attributes":[\#(attributes.joined(separator: ","))]}"#
     }
 
     @Test("SQLite full mid-write: 503, nothing shown or saved, writes land again once there is room")
@@ -25,19 +27,25 @@ struct FleetEngineDatabaseFaultTests {
             var refused: String?
             for index in 0..<200 where refused == nil {
                 let id = "bulky-\(index)"
-                let response = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server, body: Self.bulkyVehicle)
+                let response = try await client.send(
+                    .POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server,
+                    body: Self.bulkyVehicle)
                 guard response.status != 200 else { continue }
                 #expect(response.status == 503 && response.errorStatus == "UNAVAILABLE", "\(response)")
-                #expect(response.errorMessage.contains("the data directory's disk is full; nothing was written"), "\(response)")
+                #expect(
+                    response.errorMessage.contains("the data directory's disk is full; nothing was written"),
+                    "\(response)")
                 #expect(response.retryAfter == "30", "\(response)")
                 #expect(!response.body.lowercased().contains("sqlite"))
                 refused = id
             }
             let id = try #require(refused, "the capped database never filled")
-            #expect(try await client.send(.GET, "\(Fixtures.provider)/vehicles/\(id)", token: Tokens.server).status == 404)
+            #expect(
+                try await client.send(.GET, "\(Fixtures.provider)/vehicles/\(id)", token: Tokens.server).status == 404)
 
             try await database.capSQLiteSize(atPages: 1 << 30)
-            let retried = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server, body: Self.bulkyVehicle)
+            let retried = try await client.send(
+                .POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server, body: Self.bulkyVehicle)
             #expect(retried.status == 200, "\(retried)")
             return id
         }
@@ -61,8 +69,12 @@ struct FleetEngineDatabaseFaultTests {
                 let other = try await FleetDatabase.open(location, logger: Logger(label: "test-postgres"))
                 // The engine's save waits inside its transaction; its connection is ended.
                 // Nothing of it was committed, so it is made again on another connection.
-                let (ended, response) = try await TestPostgres.endConnection(waitingToWrite: FleetTable.vehicles.journal, through: other) {
-                    try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=ended", token: Tokens.server, body: Fixtures.vehicleBody())
+                let (ended, response) = try await TestPostgres.endConnection(
+                    waitingToWrite: FleetTable.vehicles.journal, through: other
+                ) {
+                    try await client.send(
+                        .POST, "\(Fixtures.provider)/vehicles?vehicleId=ended", token: Tokens.server,
+                        body: Fixtures.vehicleBody())
                 }
                 try #require(ended == 1, "the engine's save never waited for the lock: \(response)")
                 if response.status != 200 {
@@ -81,8 +93,11 @@ struct FleetEngineDatabaseFaultTests {
             }
             // What was acknowledged is in the database.
             let reopened = try await TestEngine.withDatabase(location: location) { client, _ in
-                [try await client.send(.GET, path, token: Tokens.server).status,
-                 try await client.send(.GET, "\(Fixtures.provider)/vehicles/after-restart", token: Tokens.server).status]
+                [
+                    try await client.send(.GET, path, token: Tokens.server).status,
+                    try await client.send(.GET, "\(Fixtures.provider)/vehicles/after-restart", token: Tokens.server)
+                        .status,
+                ]
             }
             #expect(reopened == [200, 200])
             await fresh.drop()
@@ -105,7 +120,9 @@ struct FleetEngineDatabaseFaultTests {
             let outcomes = Locked<[(status: Int, retryAfter: String?, elapsed: Duration)]>([])
             try await TestEngine.withDatabase(location: location) { client, _ in
                 for id in vehicles {
-                    let created = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server, body: Fixtures.vehicleBody())
+                    let created = try await client.send(
+                        .POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server,
+                        body: Fixtures.vehicleBody())
                     try #require(created.status == 200, "\(created)")
                 }
                 let stop = Locked(false)
@@ -119,9 +136,12 @@ struct FleetEngineDatabaseFaultTests {
                                     let latitude = Double(step) / 10_000
                                     let started = ContinuousClock.now
                                     let response = try await client.send(
-                                        .PUT, "\(Fixtures.provider)/vehicles/\(id)?updateMask=lastLocation", token: Tokens.server,
+                                        .PUT, "\(Fixtures.provider)/vehicles/\(id)?updateMask=lastLocation",
+                                        token: Tokens.server,
                                         body: Fixtures.locationUpdate(latitude: latitude, longitude: 1))
-                                    outcomes.withLock { $0.append((response.status, response.retryAfter, .now - started)) }
+                                    outcomes.withLock {
+                                        $0.append((response.status, response.retryAfter, .now - started))
+                                    }
                                     if response.status == 200 { acknowledged.withLock { $0[id] = latitude } }
                                     // Paced: each refusal is a line in the engine's log.
                                     try await Task.sleep(for: .milliseconds(50))
@@ -133,16 +153,25 @@ struct FleetEngineDatabaseFaultTests {
                 }
                 try await Task.sleep(for: .milliseconds(300))
                 try await cluster.halt()
-                try await waitUntil(timeout: .seconds(30)) { try await client.send(.GET, "/healthz", authorization: nil).status == 503 }
+                try await waitUntil(timeout: .seconds(30)) {
+                    try await client.send(.GET, "/healthz", authorization: nil).status == 503
+                }
                 try await waitUntil(timeout: .seconds(30)) { outcomes.withLock { $0.contains { $0.status == 503 } } }
                 // Meanwhile: healthz says what is wrong, and the refusals are counted.
                 let health = try await client.send(.GET, "/healthz", authorization: nil)
-                #expect(health.status == 503 && health.value("status") as? String == "unavailable" && health.retryAfter == "1", "\(health)")
+                #expect(
+                    health.status == 503 && health.value("status") as? String == "unavailable"
+                        && health.retryAfter == "1", "\(health)")
                 let metrics = try await client.send(.GET, "/metrics", authorization: nil).body
-                let refused = PrometheusText.value(of: #"fleet_engine_requests_total{method="UpdateVehicle",door="rest",status="UNAVAILABLE"}"#, in: metrics) ?? 0
+                let refused =
+                    PrometheusText.value(
+                        of: #"fleet_engine_requests_total{method="UpdateVehicle",door="rest",status="UNAVAILABLE"}"#,
+                        in: metrics) ?? 0
                 #expect(refused >= 1, "the 503s are counted: \(metrics)")
                 let before = outcomes.withLock { $0.count }
-                let recovery = try await cluster.resume { outcomes.withLock { $0.dropFirst(before).contains { $0.status == 200 } } }
+                let recovery = try await cluster.resume {
+                    outcomes.withLock { $0.dropFirst(before).contains { $0.status == 200 } }
+                }
                 stop.withLock { $0 = true }
                 try await load.value
                 #expect(try await client.send(.GET, "/healthz", authorization: nil).status == 200)
@@ -154,7 +183,9 @@ struct FleetEngineDatabaseFaultTests {
                 let slowest = all.map(\.elapsed).max() ?? .zero
                 #expect(slowest < .seconds(5), "slowest answer: \(slowest)")
                 #expect(recovery < .seconds(2), "served again \(recovery) after the server was back")
-                print("Local Fleet Engine, PostgreSQL stopped under location updates: \(all.count) updates, \(all.filter { $0.status == 503 }.count) answered 503, slowest \(slowest); served again \(recovery) after the server was back")
+                print(
+                    "Local Fleet Engine, PostgreSQL stopped under location updates: \(all.count) updates, \(all.filter { $0.status == 503 }.count) answered 503, slowest \(slowest); served again \(recovery) after the server was back"
+                )
             }
             // Every acknowledged update is in the database: each vehicle is where its last
             // acknowledged update put it, or further on (a 503 whose commit lost its connection
@@ -163,8 +194,10 @@ struct FleetEngineDatabaseFaultTests {
             #expect(kept.count == vehicles.count)
             try await TestEngine.withDatabase(location: location) { client, _ in
                 for (id, latitude) in kept {
-                    let vehicle = try await client.send(.GET, "\(Fixtures.provider)/vehicles/\(id)", token: Tokens.server)
-                    let stored = try #require(vehicle.value("lastLocation.location.latitude") as? Double, "\(id): \(vehicle)")
+                    let vehicle = try await client.send(
+                        .GET, "\(Fixtures.provider)/vehicles/\(id)", token: Tokens.server)
+                    let stored = try #require(
+                        vehicle.value("lastLocation.location.latitude") as? Double, "\(id): \(vehicle)")
                     #expect(stored >= latitude, "\(id): acknowledged at \(latitude), stored at \(stored)")
                 }
             }
@@ -176,7 +209,9 @@ struct FleetEngineDatabaseFaultTests {
     private func createPatiently(_ client: TestClient, _ id: String) async throws {
         let deadline = ContinuousClock.now + .seconds(120)
         while true {
-            let response = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server, body: Fixtures.vehicleBody())
+            let response = try await client.send(
+                .POST, "\(Fixtures.provider)/vehicles?vehicleId=\(id)", token: Tokens.server,
+                body: Fixtures.vehicleBody())
             if response.status == 200 { return }
             #expect(response.status == 503 && response.errorStatus == "UNAVAILABLE", "\(response)")
             try #require(response.status == 503 && ContinuousClock.now < deadline, "the engine did not recover")

@@ -1,6 +1,6 @@
+import FleetAuthLocking
 import FleetEngineProtos
 import Foundation
-import FleetAuthLocking
 import TestSupport
 import Testing
 
@@ -19,8 +19,9 @@ struct DurabilityTests {
         let (engine, client, grpcPort) = try await ChildEngine.start(folder: folder)
         let vehicles = (0..<20).map { "durable-\($0)" }
         for vehicle in vehicles {
-            let created = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=\(vehicle)", token: Tokens.server,
-                                                       body: Fixtures.vehicleBody())
+            let created = try await client.send(
+                .POST, "\(Fixtures.provider)/vehicles?vehicleId=\(vehicle)", token: Tokens.server,
+                body: Fixtures.vehicleBody())
             try #require(created.status == 200, "\(created)")
         }
         // Each vehicle's driver sends updates one after another, each further north, until the
@@ -35,7 +36,8 @@ struct DurabilityTests {
                             for step in 1... {
                                 let latitude = Double(step) / 10_000
                                 progress.state.withLock { $0[vehicle, default: (0, 0)].sent = latitude }
-                                guard await Self.move(vehicle, to: latitude, token: token, through: door, client, grpc) else { return }
+                                guard await Self.move(vehicle, to: latitude, token: token, through: door, client, grpc)
+                                else { return }
                                 progress.state.withLock { $0[vehicle]!.acknowledged = latitude }
                             }
                         }
@@ -44,7 +46,9 @@ struct DurabilityTests {
             }
         }
         // Bounded generously: on a saturated machine the child engine gets little of it.
-        try await waitUntil(timeout: .seconds(120)) { progress.state.withLock { state in vehicles.allSatisfy { (state[$0]?.acknowledged ?? 0) >= 0.002 } } }
+        try await waitUntil(timeout: .seconds(120)) {
+            progress.state.withLock { state in vehicles.allSatisfy { (state[$0]?.acknowledged ?? 0) >= 0.002 } }
+        }
         engine.kill()
         _ = try await engine.exit(within: .seconds(10))
         try await drivers.value
@@ -53,11 +57,13 @@ struct DurabilityTests {
         let (restarted, restartedClient, _) = try await ChildEngine.start(folder: folder)
         var acknowledgedTotal = 0
         for vehicle in vehicles {
-            let response = try await restartedClient.send(.GET, "\(Fixtures.provider)/vehicles/\(vehicle)", token: Tokens.server)
+            let response = try await restartedClient.send(
+                .GET, "\(Fixtures.provider)/vehicles/\(vehicle)", token: Tokens.server)
             let stored = try #require(response.value("lastLocation.location.latitude") as? Double, "\(response)")
             let expected = try #require(final[vehicle])
-            #expect(stored == expected.acknowledged || stored == expected.sent,
-                    "\(vehicle): stored \(stored), acknowledged \(expected.acknowledged), last sent \(expected.sent)")
+            #expect(
+                stored == expected.acknowledged || stored == expected.sent,
+                "\(vehicle): stored \(stored), acknowledged \(expected.acknowledged), last sent \(expected.sent)")
             acknowledgedTotal += Int((expected.acknowledged * 10_000).rounded())
         }
         #expect(acknowledgedTotal >= vehicles.count * 20)
@@ -66,7 +72,10 @@ struct DurabilityTests {
     }
 
     /// Sends `vehicle`'s driver's location update through `door`; whether it was acknowledged.
-    static func move(_ vehicle: String, to latitude: Double, token: String, through door: Door, _ client: TestClient, _ grpc: GRPCTestClient) async -> Bool {
+    static func move(
+        _ vehicle: String, to latitude: Double, token: String, through door: Door, _ client: TestClient,
+        _ grpc: GRPCTestClient
+    ) async -> Bool {
         switch door {
         case .rest:
             let response = try? await client.send(
@@ -78,7 +87,13 @@ struct DurabilityTests {
                 try await grpc.vehicles.updateVehicle(
                     .with {
                         $0.name = "providers/\(TestKeys.project)/vehicles/\(vehicle)"
-                        $0.vehicle = .with { $0.lastLocation = .with { $0.location = .with { $0.latitude = latitude; $0.longitude = 1 } } }
+                        $0.vehicle = .with {
+                            $0.lastLocation = .with {
+                                $0.location = .with {
+                                    $0.latitude = latitude; $0.longitude = 1
+                                }
+                            }
+                        }
                         $0.updateMask = .with { $0.paths = ["last_location"] }
                     },
                     metadata: GRPCTestClient.bearer(token))

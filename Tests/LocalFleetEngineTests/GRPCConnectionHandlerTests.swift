@@ -1,5 +1,5 @@
-import GRPCCore
 import FleetAuthLocking
+import GRPCCore
 import NIOCore
 import NIOEmbedded
 import NIOHPACK
@@ -14,7 +14,8 @@ struct GRPCConnectionHandlerTests {
     /// A connection handler in an embedded channel, and the calls it has read.
     private static func connection() throws -> (EmbeddedChannel, Locked<[ReadCall]>) {
         let calls = Locked([ReadCall]())
-        let channel = EmbeddedChannel(handler: GRPCConnectionHandler(maximumRequestSize: 1024) { call in calls.withLock { $0.append(call) } })
+        let channel = EmbeddedChannel(
+            handler: GRPCConnectionHandler(maximumRequestSize: 1024) { call in calls.withLock { $0.append(call) } })
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         return (channel, calls)
     }
@@ -22,8 +23,12 @@ struct GRPCConnectionHandlerTests {
     /// Sends a whole request for `/s/m` with one empty message on `stream`.
     private static func request(on stream: Int, to channel: EmbeddedChannel) throws {
         let headers: HPACKHeaders = [":method": "POST", ":path": "/s/m", "content-type": "application/grpc"]
-        try channel.writeInbound(HTTP2Frame(streamID: HTTP2StreamID(stream), payload: .headers(.init(headers: headers))))
-        try channel.writeInbound(HTTP2Frame(streamID: HTTP2StreamID(stream), payload: .data(.init(data: .byteBuffer(ByteBuffer(bytes: [0, 0, 0, 0, 0])), endStream: true))))
+        try channel.writeInbound(
+            HTTP2Frame(streamID: HTTP2StreamID(stream), payload: .headers(.init(headers: headers))))
+        try channel.writeInbound(
+            HTTP2Frame(
+                streamID: HTTP2StreamID(stream),
+                payload: .data(.init(data: .byteBuffer(ByteBuffer(bytes: [0, 0, 0, 0, 0])), endStream: true))))
     }
 
     @Test func theAnswersOfOneTurnLeaveTogetherWhenTheTurnEnds() throws {
@@ -36,7 +41,9 @@ struct GRPCConnectionHandlerTests {
         #expect(try channel.readOutbound(as: HTTP2Frame.self) == nil, "nothing leaves before the turn ends")
 
         channel.embeddedEventLoop.run()
-        let answered = try [channel.readOutbound(as: HTTP2Frame.self), channel.readOutbound(as: HTTP2Frame.self)].map { $0?.streamID }
+        let answered = try [channel.readOutbound(as: HTTP2Frame.self), channel.readOutbound(as: HTTP2Frame.self)].map {
+            $0?.streamID
+        }
         #expect(answered == [HTTP2StreamID(1), HTTP2StreamID(3)])
         #expect(try channel.readOutbound(as: HTTP2Frame.self) == nil)
         _ = try channel.finish()

@@ -2,12 +2,13 @@ import CommandSupport
 import FleetEngineProtos
 import Foundation
 import GRPCCore
-@testable import LocalFleetEngine
 import Logging
 import ServerHTTP
 import ServerStorage
-import Testing
 import TestSupport
+import Testing
+
+@testable import LocalFleetEngine
 
 /// The gRPC door on its own transport, stopping: a graceful shutdown takes no new connection
 /// but lets the call under way finish and be answered.
@@ -33,14 +34,23 @@ struct GRPCShutdownTests {
 
         try await GRPCTestClient.with(TestClient(port: engine.port, grpcPort: grpcPort)) { grpc in
             _ = try await grpc.vehicles.createVehicle(
-                .with { $0.parent = GRPCDoorTests.parent; $0.vehicleID = "g-stopping"; $0.vehicle = try! GRPCDoorTests.vehicle() },
+                .with {
+                    $0.parent = GRPCDoorTests.parent; $0.vehicleID = "g-stopping";
+                    $0.vehicle = try! GRPCDoorTests.vehicle()
+                },
                 metadata: metadata)
             store.hold()
             let update = Task {
                 try await grpc.vehicles.updateVehicle(
                     .with {
                         $0.name = GRPCDoorTests.vehicleName("g-stopping")
-                        $0.vehicle = .with { $0.lastLocation = .with { $0.location = .with { $0.latitude = 1.25; $0.longitude = 2.5 } } }
+                        $0.vehicle = .with {
+                            $0.lastLocation = .with {
+                                $0.location = .with {
+                                    $0.latitude = 1.25; $0.longitude = 2.5
+                                }
+                            }
+                        }
                         $0.updateMask = .with { $0.paths = ["last_location"] }
                     }, metadata: metadata)
             }
@@ -100,7 +110,9 @@ struct GRPCShutdownTests {
         let server = GRPCServer(transport: transport, services: [HealthDoor(shutdown: DoorShutdown())])
         let serving = Task { try await server.serve() }
         let port = try await transport.listeningPort
-        try await GRPCTestClient.with(TestClient(port: 0, grpcPort: port)) { grpc in try await body(server, serving, grpc) }
+        try await GRPCTestClient.with(TestClient(port: 0, grpcPort: port)) { grpc in
+            try await body(server, serving, grpc)
+        }
     }
 
     /// A health `Watch` of the whole server, once its first answer has arrived.

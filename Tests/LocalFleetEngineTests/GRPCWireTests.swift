@@ -18,9 +18,12 @@ struct GRPCWireTests {
         #expect(try GRPCWire.messages(in: &buffer) == [[7, 8], [], [9]])
     }
 
-    @Test("a body that ends inside a message is INTERNAL; a compressed message UNIMPLEMENTED", arguments: [
-        ([0, 0, 0, 0, 3, 1], Status.Code.internalError), ([0, 0, 0], .internalError), ([1, 0, 0, 0, 1, 5], .unimplemented),
-    ] as [([UInt8], Status.Code)])
+    @Test(
+        "a body that ends inside a message is INTERNAL; a compressed message UNIMPLEMENTED",
+        arguments: [
+            ([0, 0, 0, 0, 3, 1], Status.Code.internalError), ([0, 0, 0], .internalError),
+            ([1, 0, 0, 0, 1, 5], .unimplemented),
+        ] as [([UInt8], Status.Code)])
     func refusals(bytes: [UInt8], code: Status.Code) {
         var buffer = body(bytes)
         let refusal = #expect(throws: GRPCWire.Refusal.self) { try GRPCWire.messages(in: &buffer) }
@@ -41,7 +44,8 @@ struct GRPCWireTests {
     @Test("metadata is every header but the pseudo-headers and gRPC's own; -bin values are decoded")
     func metadata() {
         let headers: HPACKHeaders = [
-            ":path": "/a/b", ":method": "POST", "content-type": "application/grpc", "te": "trailers", "grpc-encoding": "identity",
+            ":path": "/a/b", ":method": "POST", "content-type": "application/grpc", "te": "trailers",
+            "grpc-encoding": "identity",
             "authorization": "Bearer x", "grpc-timeout": "1S", "trace-bin": "AQID",
         ]
         let metadata = GRPCWire.metadata(of: headers)
@@ -58,6 +62,8 @@ struct GRPCWireTests {
         #expect(only.first(name: ":status") == "200" && only.first(name: "content-type") == "application/grpc")
         #expect(only.first(name: "grpc-status") == "5" && only.first(name: "grpc-message") == "no vehicle")
         let after = GRPCWire.trailers(Status(code: .ok, message: ""), Metadata(), trailersOnly: false)
-        #expect(after.first(name: ":status") == nil && after.first(name: "grpc-status") == "0" && after.first(name: "grpc-message") == nil)
+        #expect(
+            after.first(name: ":status") == nil && after.first(name: "grpc-status") == "0"
+                && after.first(name: "grpc-message") == nil)
     }
 }

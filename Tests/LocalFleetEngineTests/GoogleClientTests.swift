@@ -23,7 +23,9 @@ enum GoogleClient {
 
 @Suite(
     "Google's Python Fleet Engine client",
-    .enabled("python3 with google-maps-fleetengine is not installed (pip install google-maps-fleetengine); CI installs it") {
+    .enabled(
+        "python3 with google-maps-fleetengine is not installed (pip install google-maps-fleetengine); CI installs it"
+    ) {
         await GoogleClient.isAvailable()
     }
 )
@@ -35,16 +37,20 @@ struct GoogleClientTests {
             "server": Tokens.server, "driver": Tokens.driver("py-vehicle"), "consumer": Tokens.consumer("py-trip"),
             "other_driver": Tokens.driver("v1"),
         ]
-        let input = try JSONSerialization.data(withJSONObject: ["target": "127.0.0.1:\(port)", "project": TestKeys.project, "tokens": tokens])
+        let input = try JSONSerialization.data(withJSONObject: [
+            "target": "127.0.0.1:\(port)", "project": TestKeys.project, "tokens": tokens,
+        ])
         let exit = try await ChildProcess(
             ["python3", GoogleClient.script], input: String(decoding: input, as: UTF8.self)
         ).exit(within: .seconds(120))
         try #require(exit.exited && exit.status == 0, "\(exit.output)")
         let lastLine = exit.output.split(separator: "\n").last.map(String.init) ?? ""
-        let seen = try #require(try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any], "\(exit.output)")
+        let seen = try #require(
+            try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any], "\(exit.output)")
         let name = "providers/\(TestKeys.project)"
 
-        #expect(seen["created_vehicle"] as? [String: String] == ["name": "\(name)/vehicles/py-vehicle", "state": "ONLINE"])
+        #expect(
+            seen["created_vehicle"] as? [String: String] == ["name": "\(name)/vehicles/py-vehicle", "state": "ONLINE"])
         #expect(seen["read_vehicle"] as? NSDictionary == ["capacity": 4, "category": "AUTO"])
         #expect(seen["moved_vehicle"] as? [String: Double] == ["latitude": 35.69])
         #expect(seen["search"] as? [String] == ["\(name)/vehicles/py-vehicle"])
@@ -55,10 +61,13 @@ struct GoogleClientTests {
         #expect(seen["searched_trips"] as? [String] == ["\(name)/trips/py-trip"])
         #expect(seen["delete_busy_vehicle"] as? String == "FAILED_PRECONDITION")
         #expect(seen["deleted"] as? [String: String] == ["vehicle": "NOT_FOUND", "trip": "NOT_FOUND"])
-        #expect(seen["refusals"] as? [String: String] == [
-            "no_token": "UNAUTHENTICATED", "driver_creates_vehicle": "PERMISSION_DENIED", "other_driver_reads_vehicle": "PERMISSION_DENIED",
-            "missing_vehicle": "NOT_FOUND", "vehicle_exists": "ALREADY_EXISTS", "no_update_mask": "INVALID_ARGUMENT",
-            "list_without_categories": "INVALID_ARGUMENT", "driver_lists_vehicles": "PERMISSION_DENIED",
-        ])
+        #expect(
+            seen["refusals"] as? [String: String] == [
+                "no_token": "UNAUTHENTICATED", "driver_creates_vehicle": "PERMISSION_DENIED",
+                "other_driver_reads_vehicle": "PERMISSION_DENIED",
+                "missing_vehicle": "NOT_FOUND", "vehicle_exists": "ALREADY_EXISTS",
+                "no_update_mask": "INVALID_ARGUMENT",
+                "list_without_categories": "INVALID_ARGUMENT", "driver_lists_vehicles": "PERMISSION_DENIED",
+            ])
     }
 }

@@ -1,11 +1,12 @@
 import FleetTokens
-@testable import LocalFleetEngine
 import Foundation
 import GoogleStandIn
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import LocalFleetEngine
 
 /// The local Fleet Engine trusting a service account whose keys Google manages (the Google
 /// stand-in on loopback), by email: tokens IAM signed, with and without `kid`, through a key
@@ -16,7 +17,10 @@ struct GoogleManagedAccountTests {
 
     /// A stand-in and an engine trusting ``driverAccount`` as a driver through it (refetching
     /// at most once per `interval`).
-    func withEngine(interval: Duration = .milliseconds(500), _ body: @Sendable @escaping (TestClient, GoogleStandIn) async throws -> Void) async throws {
+    func withEngine(
+        interval: Duration = .milliseconds(500),
+        _ body: @Sendable @escaping (TestClient, GoogleStandIn) async throws -> Void
+    ) async throws {
         let standIn = GoogleStandIn(serviceAccounts: [Self.driverAccount])
         // The account's keys are made now: made during the engine's first fetch, on a busy
         // machine, they can take longer than the fetch may.
@@ -24,7 +28,9 @@ struct GoogleManagedAccountTests {
         try await standIn.application(port: 0).test(.live) { google in
             let certs = "http://127.0.0.1:\(try #require(google.port))"
             try await TestEngine.with(configure: { configuration in
-                configuration.googleManagedAccounts = [GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser)]
+                configuration.googleManagedAccounts = [
+                    GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser)
+                ]
                 configuration.googleCertsURL = certs
                 configuration.jwksMinimumRefreshInterval = interval
             }) { client in
@@ -37,7 +43,9 @@ struct GoogleManagedAccountTests {
     /// (as IAM would), with its `kid` or without.
     func driverToken(_ standIn: GoogleStandIn, withKeyID: Bool = true) async throws -> String {
         let key = try await standIn.accounts.currentKey(of: Self.driverAccount)
-        let signer = ServiceAccountKey(projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount, privateKey: key.privateKey)
+        let signer = ServiceAccountKey(
+            projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount,
+            privateKey: key.privateKey)
         var header = Forge.header(for: signer)
         if !withKeyID { header["kid"] = nil }
         return Forge.token(header: header, payload: Forge.driverPayload(for: signer), signedBy: signer)
@@ -51,10 +59,13 @@ struct GoogleManagedAccountTests {
     func jwksAndGoogleAccountsTogether() {
         let configuration = LocalFleetEngineConfiguration(
             projectID: TestKeys.project, jwksURL: "http://127.0.0.1:1/jwks.json",
-            googleManagedAccounts: [GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser)], googleCertsURL: "http://127.0.0.1:2")
-        #expect(configuration.trustedKeySources.map(\.url) == [
-            "http://127.0.0.1:1/jwks.json", "http://127.0.0.1:2/service_accounts/v1/metadata/jwk/\(Self.driverAccount)",
-        ])
+            googleManagedAccounts: [GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser)],
+            googleCertsURL: "http://127.0.0.1:2")
+        #expect(
+            configuration.trustedKeySources.map(\.url) == [
+                "http://127.0.0.1:1/jwks.json",
+                "http://127.0.0.1:2/service_accounts/v1/metadata/jwk/\(Self.driverAccount)",
+            ])
     }
 
     @Test("a JWKS URL that never answers delays neither the start nor the Google-managed account's tokens")
@@ -68,7 +79,9 @@ struct GoogleManagedAccountTests {
                 let certs = "http://127.0.0.1:\(try #require(google.port))"
                 try await TestEngine.with(configure: { configuration in
                     configuration.jwksURL = jwksURL
-                    configuration.googleManagedAccounts = [GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser)]
+                    configuration.googleManagedAccounts = [
+                        GoogleManagedAccount(email: Self.driverAccount, role: .driverSDKUser)
+                    ]
                     configuration.googleCertsURL = certs
                     // Given up after 30 s (not 5): a machine busy with other suites may take
                     // seconds to answer the token, but never the 30 s of waiting for the source.
@@ -110,7 +123,9 @@ struct GoogleManagedAccountTests {
         }
     }
 
-    @Test("while Google's key endpoint is down the keys at hand keep working, a new key is refused without a hang, and it is accepted once the endpoint is back")
+    @Test(
+        "while Google's key endpoint is down the keys at hand keep working, a new key is refused without a hang, and it is accepted once the endpoint is back"
+    )
     func keyEndpointDown() async throws {
         let interval = Duration.milliseconds(300)
         try await withEngine(interval: interval) { client, standIn in
@@ -136,7 +151,9 @@ struct GoogleManagedAccountTests {
     func strangersKeyIsRefused() async throws {
         try await withEngine { client, _ in
             let stranger = try ServiceAccountKey.generate(projectID: "elsewhere", role: .driverSDKUser)
-            let impostor = ServiceAccountKey(projectID: TestKeys.project, privateKeyID: stranger.privateKeyID, clientEmail: Self.driverAccount, privateKey: stranger.privateKey)
+            let impostor = ServiceAccountKey(
+                projectID: TestKeys.project, privateKeyID: stranger.privateKeyID, clientEmail: Self.driverAccount,
+                privateKey: stranger.privateKey)
             for withKeyID in [true, false] {
                 var header = Forge.header(for: impostor)
                 if !withKeyID { header["kid"] = nil }
@@ -151,7 +168,9 @@ struct GoogleManagedAccountTests {
     func madeUpKeyIDFetchesOnlyItsAccount() async throws {
         let consumerAccount = "fe-consumer@\(TestKeys.project).iam.gserviceaccount.com"
         let standIn = GoogleStandIn(serviceAccounts: [Self.driverAccount, consumerAccount])
-        for account in [Self.driverAccount, consumerAccount] { _ = try await standIn.accounts.publishedKeys(of: account) }
+        for account in [Self.driverAccount, consumerAccount] {
+            _ = try await standIn.accounts.publishedKeys(of: account)
+        }
         try await standIn.application(port: 0).test(.live) { google in
             let certs = "http://127.0.0.1:\(try #require(google.port))"
             try await TestEngine.with(configure: { configuration in
@@ -166,11 +185,15 @@ struct GoogleManagedAccountTests {
                 #expect(try await getVehicle(client, token: try await driverToken(standIn)).status == 404)
                 try await Task.sleep(for: .milliseconds(300))
                 let key = try await standIn.accounts.currentKey(of: Self.driverAccount)
-                let signer = ServiceAccountKey(projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount, privateKey: key.privateKey)
+                let signer = ServiceAccountKey(
+                    projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount,
+                    privateKey: key.privateKey)
                 var header = Forge.header(for: signer)
                 header["kid"] = "made-up"
                 let before = await standIn.accounts.calls.publicKeys
-                let forged = try await getVehicle(client, token: Forge.token(header: header, payload: Forge.driverPayload(for: signer), signedBy: signer))
+                let forged = try await getVehicle(
+                    client,
+                    token: Forge.token(header: header, payload: Forge.driverPayload(for: signer), signedBy: signer))
                 #expect(forged.status == 401, "\(forged)")
                 let fetches = await standIn.accounts.calls.publicKeys - before
                 #expect(fetches == 1, "\(fetches) key fetches for one account's made-up key id")
@@ -181,13 +204,17 @@ struct GoogleManagedAccountTests {
     /// Requests with made-up key ids share the fetch the interval allows, or are refused at once:
     /// two floods 2 s apart within one 60 s interval cost at most one fetch of the account's
     /// keys, and no refusal waits for the next one (which would take most of a minute).
-    @Test("a flood of made-up key ids costs at most one fetch of the account's keys per interval, and is refused without waiting")
+    @Test(
+        "a flood of made-up key ids costs at most one fetch of the account's keys per interval, and is refused without waiting"
+    )
     func madeUpKeyIDsDoNotMultiplyFetches() async throws {
         try await withEngine(interval: .seconds(60)) { client, standIn in
             let honest = try await driverToken(standIn)
             #expect(try await getVehicle(client, token: honest).status == 404, "the account's keys are at hand")
             let key = try await standIn.accounts.currentKey(of: Self.driverAccount)
-            let signer = ServiceAccountKey(projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount, privateKey: key.privateKey)
+            let signer = ServiceAccountKey(
+                projectID: TestKeys.project, privateKeyID: key.id, clientEmail: Self.driverAccount,
+                privateKey: key.privateKey)
             let before = await standIn.accounts.calls.publicKeys
             var slowest = Duration.zero
             for flood in 0..<2 {
@@ -197,7 +224,8 @@ struct GoogleManagedAccountTests {
                         group.addTask {
                             var header = Forge.header(for: signer)
                             header["kid"] = "made-up-\(flood)-\(index)"
-                            let token = Forge.token(header: header, payload: Forge.driverPayload(for: signer), signedBy: signer)
+                            let token = Forge.token(
+                                header: header, payload: Forge.driverPayload(for: signer), signedBy: signer)
                             let start = ContinuousClock.now
                             let status = try await getVehicle(client, token: token).status
                             #expect(status == 401)

@@ -1,5 +1,6 @@
-@testable import LocalFleetEngine
 import Testing
+
+@testable import LocalFleetEngine
 
 /// When the gRPC door lets a caller send more.
 @Suite("gRPC door: inbound flow control")

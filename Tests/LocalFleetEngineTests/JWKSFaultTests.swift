@@ -13,14 +13,18 @@ struct JWKSFaultTests {
     private static var unknownKeyIDToken: String {
         var header = Forge.header(for: TestKeys.server)
         header["kid"] = "made-up-key-id"
-        return Forge.token(header: header, payload: Forge.driverPayload(for: TestKeys.server), signedBy: TestKeys.server)
+        return Forge.token(
+            header: header, payload: Forge.driverPayload(for: TestKeys.server), signedBy: TestKeys.server)
     }
 
-    @Test("the JWKS URL down, answering garbage or silent: cached keys keep working; unknown keys are refused, then known again once it recovers",
-          arguments: [JWKSRefreshTests.Publisher.Answer.unavailable, .garbage, .silence])
+    @Test(
+        "the JWKS URL down, answering garbage or silent: cached keys keep working; unknown keys are refused, then known again once it recovers",
+        arguments: [JWKSRefreshTests.Publisher.Answer.unavailable, .garbage, .silence])
     func cachedKeysOutliveTheURL(answer: JWKSRefreshTests.Publisher.Answer) async throws {
         try await JWKSRefreshTests.withJWKSEngine(interval: .milliseconds(200)) { client, publisher in
-            #expect(try await JWKSRefreshTests.getVehicle(client, token: Tokens.server).status == 404, "the key fetched at start works")
+            #expect(
+                try await JWKSRefreshTests.getVehicle(client, token: Tokens.server).status == 404,
+                "the key fetched at start works")
             publisher.answer.withLock { $0 = answer }
             let fetchesBefore = publisher.fetches.load(ordering: .relaxed)
             // Past the interval since the start's fetch, so that the next unknown key id fetches at once.
@@ -37,7 +41,9 @@ struct JWKSFaultTests {
             let refused = try await unknown
             #expect(refused.status == 401 && refused.errorMessage.contains("key id"), "\(refused)")
             #expect(publisher.fetches.load(ordering: .relaxed) > fetchesBefore, "the unknown key caused a fetch")
-            #expect(try await JWKSRefreshTests.getVehicle(client, token: Tokens.server).status == 404, "the failed fetch dropped the cached key")
+            #expect(
+                try await JWKSRefreshTests.getVehicle(client, token: Tokens.server).status == 404,
+                "the failed fetch dropped the cached key")
 
             // The URL recovers with a driver's key added: a token of that new account makes the
             // engine fetch again, and it is trusted.

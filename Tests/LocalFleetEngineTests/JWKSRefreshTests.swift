@@ -1,3 +1,4 @@
+import FleetAuthLocking
 import FleetTokens
 import Foundation
 import Hummingbird
@@ -5,10 +6,9 @@ import LocalFleetEngine
 import Logging
 import ServerHTTP
 import ServiceLifecycle
-import FleetAuthLocking
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// An engine that trusts a JWKS URL: keys are fetched from start (a token that comes first waits for that fetch), again when a token names an
 /// unknown key or account (at most once per interval), and removed keys stop being trusted.
@@ -43,38 +43,50 @@ struct JWKSRefreshTests {
     }
 
     /// Serves `publisher`'s document at `/jwks.json` on a free port while `body` runs.
-    static func withJWKSServer<Result: Sendable>(_ publisher: Publisher, _ body: @Sendable (String) async throws -> Result) async throws -> Result {
+    static func withJWKSServer<Result: Sendable>(
+        _ publisher: Publisher, _ body: @Sendable (String) async throws -> Result
+    ) async throws -> Result {
         let router = Router()
         router.get("jwks.json") { _, _ in
             publisher.fetches.add(1, ordering: .relaxed)
             publisher.firstFetch.withLock { $0 = $0 ?? .now }
             switch publisher.answer.withLock({ $0 }) {
             case .document:
-                return Response(status: .ok, headers: [.contentType: "application/json"],
-                                body: .init(byteBuffer: ByteBuffer(data: publisher.document.withLock { $0 })))
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(data: publisher.document.withLock { $0 })))
             case .unavailable:
                 return Response(status: .serviceUnavailable)
             case .slowlyUnavailable:
                 try await Task.sleep(for: .milliseconds(500))
                 return Response(status: .serviceUnavailable)
             case .garbage:
-                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"keys":[{"kty":"RSA","n":"%%%"}]"#)))
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"keys":[{"kty":"RSA","n":"%%%"}]"#)))
             case .silence:
                 // Silent for 60 s, or until the test is over and the server shuts down.
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(60)) }
                 return Response(status: .noContent)
             }
         }
-        return try await RunningService.with(logger: Logger(label: "jwks-publisher"), { onStarted in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: { await onStarted($0.localAddress!.port!) })
-        }) { port in
+        return try await RunningService.with(
+            logger: Logger(label: "jwks-publisher"),
+            { onStarted in
+                Application(
+                    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { await onStarted($0.localAddress!.port!) })
+            }
+        ) { port in
             try await body("http://127.0.0.1:\(port)/jwks.json")
         }
     }
 
     /// Serves a JWKS of the server key and runs an engine that trusts only that URL, fetching
     /// it at most once per `interval`.
-    static func withJWKSEngine(interval: Duration, _ body: @Sendable (TestClient, Publisher) async throws -> Void) async throws {
+    static func withJWKSEngine(interval: Duration, _ body: @Sendable (TestClient, Publisher) async throws -> Void)
+        async throws
+    {
         let publisher = Publisher()
         try publisher.publish([(TestKeys.server, .serviceSuperUser)])
         try await withJWKSServer(publisher) { url in
@@ -117,7 +129,9 @@ struct JWKSRefreshTests {
     @Test func newKeysAreFetchedWhenATokenNamesThemAndRemovedKeysStopWorking() async throws {
         try await Self.withJWKSEngine(interval: .milliseconds(300)) { client, publisher in
             #expect(try await Self.getVehicle(client, token: Tokens.server).status == 404)
-            #expect(publisher.fetches.load(ordering: .relaxed) == 1, "fetched once: at start, the first token joining that fetch")
+            #expect(
+                publisher.fetches.load(ordering: .relaxed) == 1,
+                "fetched once: at start, the first token joining that fetch")
 
             // A driver account the JWKS does not have yet, once the interval allows a fetch: the
             // request fetches, and is refused when the account is not there either. (An unknown
@@ -148,13 +162,15 @@ struct JWKSRefreshTests {
     @Test(arguments: DurabilityTests.Door.allCases)
     func aLocationUpdateWhoseKeyIsNotAtHandIsAnsweredOnceItIsFetched(through door: DurabilityTests.Door) async throws {
         try await Self.withJWKSEngine(interval: .milliseconds(100)) { client, publisher in
-            let created = try await client.send(.POST, "\(Fixtures.provider)/vehicles?vehicleId=fetched", token: Tokens.server,
-                                                body: Fixtures.vehicleBody())
+            let created = try await client.send(
+                .POST, "\(Fixtures.provider)/vehicles?vehicleId=fetched", token: Tokens.server,
+                body: Fixtures.vehicleBody())
             try #require(created.status == 200, "\(created)")
             try publisher.publish([(TestKeys.server, .serviceSuperUser), (TestKeys.driver, .driverSDKUser)])
             try await Task.sleep(for: .milliseconds(150))
             let moved = try await GRPCTestClient.with(client) { grpc in
-                await DurabilityTests.move("fetched", to: 1, token: Tokens.driver("fetched"), through: door, client, grpc)
+                await DurabilityTests.move(
+                    "fetched", to: 1, token: Tokens.driver("fetched"), through: door, client, grpc)
             }
             #expect(moved, "the update was not acknowledged")
             #expect(publisher.fetches.load(ordering: .relaxed) == 2, "fetched at start, then for the driver's key")
@@ -176,7 +192,9 @@ struct JWKSRefreshTests {
                     group.addTask {
                         var header = Forge.header(for: TestKeys.server)
                         header["kid"] = "made-up-\(index)"
-                        let token = Forge.token(header: header, payload: Forge.driverPayload(for: TestKeys.server), signedBy: TestKeys.server)
+                        let token = Forge.token(
+                            header: header, payload: Forge.driverPayload(for: TestKeys.server),
+                            signedBy: TestKeys.server)
                         return try await Self.getVehicle(client, token: token).status
                     }
                 }

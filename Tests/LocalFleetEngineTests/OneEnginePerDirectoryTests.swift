@@ -8,13 +8,15 @@ import Testing
 @Suite("One engine per data directory")
 struct OneEnginePerDirectoryTests {
     @Test func aSecondEngineRefusesAndAKilledOneDoesNotBlockTheRestart() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("one-engine-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("one-engine-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (first, _, _) = try await ChildEngine.start(folder: folder)
         defer { first.kill() }
 
-        let arguments = ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0", "--grpc-port", "0"]
+        let arguments =
+            ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0", "--grpc-port", "0"]
             + (try ChildEngine.trustArguments(in: folder))
         let second = try await ChildProcess.runFleetauth(arguments, timeout: .seconds(30))
         #expect(second.status != 0)

@@ -1,6 +1,6 @@
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 /// The permission table of docs/local-fleet-engine.md ("What a token may do"), row by row, over
 /// HTTP against the shared engine: every role on every call, allowed and refused, including
@@ -12,11 +12,17 @@ struct PermissionTableTests {
     static let move = Fixtures.locationUpdate(latitude: 52.521, longitude: 13.406)
     static let newTrip = Fixtures.tripBody(vehicleID: nil)
     static let status = #"{"tripStatus":"ENROUTE_TO_PICKUP"}"#
-    static let search = #"{"pickupPoint":{"point":{"latitude":52.52,"longitude":13.405}},"pickupRadiusMeters":5000,"count":10,"minimumCapacity":1,"tripTypes":["EXCLUSIVE","SHARED"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_STRAIGHT_DISTANCE","currentTripsPresent":"ANY"}"#
+    static let search =
+        #"{"pickupPoint":{"point":{"latitude":52.52,"longitude":13.405}},"pickupRadiusMeters":5000,"count":10,"minimumCapacity":1,"tripTypes":["EXCLUSIVE","SHARED"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_STRAIGHT_DISTANCE","currentTripsPresent":"ANY"}"#
 
-    static func row(_ who: String, _ method: HTTPMethod, _ path: String, _ token: @escaping @Sendable () -> String, _ body: String? = nil, _ expected: Int) -> RequestCase {
-        RequestCase(name: "\(who): \(method) \(path) → \(expected)", method: method, path: path, authorization: { "Bearer \(token())" },
-                    body: body, status: expected, phrase: nil)
+    static func row(
+        _ who: String, _ method: HTTPMethod, _ path: String, _ token: @escaping @Sendable () -> String,
+        _ body: String? = nil, _ expected: Int
+    ) -> RequestCase {
+        RequestCase(
+            name: "\(who): \(method) \(path) → \(expected)", method: method, path: path,
+            authorization: { "Bearer \(token())" },
+            body: body, status: expected, phrase: nil)
     }
 
     static let rows: [RequestCase] = [
@@ -24,9 +30,13 @@ struct PermissionTableTests {
         row("server", .POST, "\(p)/vehicles?vehicleId=made-by-server", { Tokens.server }, newVehicle, 200),
         row("admin", .POST, "\(p)/vehicles?vehicleId=made-by-admin", { Tokens.admin }, newVehicle, 200),
         row("viewer", .POST, "\(p)/vehicles?vehicleId=made-by-viewer", { Tokens.viewer }, newVehicle, 403),
-        row("driver", .POST, "\(p)/vehicles?vehicleId=made-by-driver", { Tokens.driver("made-by-driver") }, newVehicle, 403),
+        row(
+            "driver", .POST, "\(p)/vehicles?vehicleId=made-by-driver", { Tokens.driver("made-by-driver") }, newVehicle,
+            403),
         row("consumer", .POST, "\(p)/vehicles?vehicleId=made-by-consumer", { Tokens.consumer("t1") }, newVehicle, 403),
-        row("delivery admin", .POST, "\(p)/vehicles?vehicleId=made-by-delivery", { Tokens.deliveryAdmin }, newVehicle, 403),
+        row(
+            "delivery admin", .POST, "\(p)/vehicles?vehicleId=made-by-delivery", { Tokens.deliveryAdmin }, newVehicle,
+            403),
         row("server, taken id", .POST, "\(p)/vehicles?vehicleId=v1", { Tokens.server }, newVehicle, 409),
         // get vehicle
         row("server", .GET, "\(p)/vehicles/v1", { Tokens.server }, nil, 200),
@@ -42,14 +52,24 @@ struct PermissionTableTests {
         // update vehicle
         row("server", .PUT, "\(p)/vehicles/v1?updateMask=lastLocation", { Tokens.server }, move, 200),
         row("own driver", .PUT, "\(p)/vehicles/v1?updateMask=lastLocation", { Tokens.driver("v1") }, move, 200),
-        row("own driver, state", .PUT, "\(p)/vehicles/v1?updateMask=vehicleState", { Tokens.driver("v1") }, #"{"vehicleState":"ONLINE"}"#, 200),
+        row(
+            "own driver, state", .PUT, "\(p)/vehicles/v1?updateMask=vehicleState", { Tokens.driver("v1") },
+            #"{"vehicleState":"ONLINE"}"#, 200),
         row("other driver", .PUT, "\(p)/vehicles/v1?updateMask=lastLocation", { Tokens.driver("v2") }, move, 403),
         row("consumer", .PUT, "\(p)/vehicles/v1?updateMask=lastLocation", { Tokens.consumer("t1") }, move, 403),
         row("viewer", .PUT, "\(p)/vehicles/v1?updateMask=lastLocation", { Tokens.viewer }, move, 403),
-        row("own driver, attributes", .PUT, "\(p)/vehicles/v1?updateMask=attributes", { Tokens.driver("v1") }, #"{"attributes":[{"key":"k","stringValue":"v"}]}"#, 400),
-        row("server, attributes", .PUT, "\(p)/vehicles/v2?updateMask=attributes", { Tokens.server }, #"{"attributes":[{"key":"k","stringValue":"v"}]}"#, 200),
-        row("other driver, missing vehicle", .PUT, "\(p)/vehicles/v404?updateMask=lastLocation", { Tokens.driver("v1") }, move, 403),
-        row("own driver, missing vehicle", .PUT, "\(p)/vehicles/v404?updateMask=lastLocation", { Tokens.driver("v404") }, move, 404),
+        row(
+            "own driver, attributes", .PUT, "\(p)/vehicles/v1?updateMask=attributes", { Tokens.driver("v1") },
+            #"{"attributes":[{"key":"k","stringValue":"v"}]}"#, 400),
+        row(
+            "server, attributes", .PUT, "\(p)/vehicles/v2?updateMask=attributes", { Tokens.server },
+            #"{"attributes":[{"key":"k","stringValue":"v"}]}"#, 200),
+        row(
+            "other driver, missing vehicle", .PUT, "\(p)/vehicles/v404?updateMask=lastLocation",
+            { Tokens.driver("v1") }, move, 403),
+        row(
+            "own driver, missing vehicle", .PUT, "\(p)/vehicles/v404?updateMask=lastLocation",
+            { Tokens.driver("v404") }, move, 404),
         // get trip
         row("server", .GET, "\(p)/trips/t1", { Tokens.server }, nil, 200),
         row("viewer", .GET, "\(p)/trips/t1", { Tokens.viewer }, nil, 200),
@@ -65,11 +85,16 @@ struct PermissionTableTests {
         // update trip
         row("server", .PUT, "\(p)/trips/t2?updateMask=tripStatus", { Tokens.server }, status, 200),
         row("driver of its vehicle", .PUT, "\(p)/trips/t1?updateMask=tripStatus", { Tokens.driver("v1") }, status, 200),
-        row("driver of another vehicle", .PUT, "\(p)/trips/t1?updateMask=tripStatus", { Tokens.driver("v2") }, status, 403),
+        row(
+            "driver of another vehicle", .PUT, "\(p)/trips/t1?updateMask=tripStatus", { Tokens.driver("v2") }, status,
+            403),
         row("own consumer", .PUT, "\(p)/trips/t1?updateMask=tripStatus", { Tokens.consumer("t1") }, status, 403),
         row("viewer", .PUT, "\(p)/trips/t1?updateMask=tripStatus", { Tokens.viewer }, status, 403),
-        row("driver, reassigning", .PUT, "\(p)/trips/t1?updateMask=vehicleId", { Tokens.driver("v1") }, #"{"vehicleId":"v2"}"#, 400),
-        row("driver, missing trip", .PUT, "\(p)/trips/t404?updateMask=tripStatus", { Tokens.driver("v1") }, status, 403),
+        row(
+            "driver, reassigning", .PUT, "\(p)/trips/t1?updateMask=vehicleId", { Tokens.driver("v1") },
+            #"{"vehicleId":"v2"}"#, 400),
+        row(
+            "driver, missing trip", .PUT, "\(p)/trips/t404?updateMask=tripStatus", { Tokens.driver("v1") }, status, 403),
         row("server, missing trip", .PUT, "\(p)/trips/t404?updateMask=tripStatus", { Tokens.server }, status, 404),
         // search vehicles
         row("server", .POST, "\(p)/vehicles:search", { Tokens.server }, search, 200),
@@ -82,10 +107,14 @@ struct PermissionTableTests {
         row("admin", .POST, "\(p)/trips?tripId=made-by-admin", { Tokens.admin }, newTrip, 200),
         row("viewer", .POST, "\(p)/trips?tripId=made-by-viewer", { Tokens.viewer }, newTrip, 403),
         row("driver", .POST, "\(p)/trips?tripId=made-by-driver", { Tokens.driver("v1") }, newTrip, 403),
-        row("consumer", .POST, "\(p)/trips?tripId=made-by-consumer", { Tokens.consumer("made-by-consumer") }, newTrip, 403),
+        row(
+            "consumer", .POST, "\(p)/trips?tripId=made-by-consumer", { Tokens.consumer("made-by-consumer") }, newTrip,
+            403),
         // another provider
         row("server, other provider", .GET, "/v1/providers/other-fleet/vehicles/v1", { Tokens.server }, nil, 403),
-        row("server, other provider, missing", .GET, "/v1/providers/other-fleet/vehicles/v404", { Tokens.server }, nil, 403),
+        row(
+            "server, other provider, missing", .GET, "/v1/providers/other-fleet/vehicles/v404", { Tokens.server }, nil,
+            403),
     ]
 
     @Test(arguments: rows)
@@ -96,7 +125,8 @@ struct PermissionTableTests {
     @Test func consumerSearchSeesOnlyApproximatePositions() async throws {
         let client = try await TestEngine.shared
         let precise = try await client.send(.POST, "\(Self.p)/vehicles:search", token: Tokens.server, body: Self.search)
-        let rough = try await client.send(.POST, "\(Self.p)/vehicles:search", token: Tokens.consumer("t1"), body: Self.search)
+        let rough = try await client.send(
+            .POST, "\(Self.p)/vehicles:search", token: Tokens.consumer("t1"), body: Self.search)
         let preciseMatches = try #require(precise.json["matches"] as? [[String: Any]])
         let roughMatches = try #require(rough.json["matches"] as? [[String: Any]])
         #expect(!roughMatches.isEmpty && roughMatches.count == preciseMatches.count)
@@ -111,7 +141,9 @@ struct PermissionTableTests {
             #expect((vehicle["lastLocation"] as? [String: Any])?["heading"] == nil)
             #expect((match["vehiclePickupStraightLineDistanceMeters"] as? Int ?? -1) % 100 == 0)
         }
-        let preciseLatitudes = preciseMatches.compactMap { (($0["vehicle"] as? [String: Any])?["lastLocation"] as? [String: Any])?["location"] }
+        let preciseLatitudes = preciseMatches.compactMap {
+            (($0["vehicle"] as? [String: Any])?["lastLocation"] as? [String: Any])?["location"]
+        }
         #expect(preciseLatitudes.count == preciseMatches.count)
     }
 
@@ -119,7 +151,8 @@ struct PermissionTableTests {
         let client = try await TestEngine.shared
         let other = try await client.send(.GET, "\(Self.p)/vehicles/v1", token: Tokens.driver("v2"))
         #expect(other.errorMessage.contains("vehicleid claim ('v2') does not cover"), "\(other)")
-        let consumer = try await client.send(.PUT, "\(Self.p)/vehicles/v1?updateMask=lastLocation", token: Tokens.consumer("t1"), body: Self.move)
+        let consumer = try await client.send(
+            .PUT, "\(Self.p)/vehicles/v1?updateMask=lastLocation", token: Tokens.consumer("t1"), body: Self.move)
         #expect(consumer.errorMessage.contains("consumer token may not update vehicle 'v1'"), "\(consumer)")
         let trip = try await client.send(.GET, "\(Self.p)/trips/t1", token: Tokens.driver("v2"))
         #expect(trip.errorMessage.contains("trips assigned to the vehicle in its vehicleid claim"), "\(trip)")

@@ -1,6 +1,7 @@
-@testable import LocalFleetEngine
 import ServerHTTP
 import Testing
+
+@testable import LocalFleetEngine
 
 /// The resource names gRPC requests carry, read in place.
 @Suite("gRPC resource names")
@@ -16,7 +17,8 @@ struct ResourceNamesTests {
     }
 
     @Test(arguments: [
-        "", "providers", "providers/", "providers//vehicles/v", "providers/p", "providers/p/vehicles", "providers/p/vehiclesX/v",
+        "", "providers", "providers/", "providers//vehicles/v", "providers/p", "providers/p/vehicles",
+        "providers/p/vehiclesX/v",
         "providers/p/trips/t", "providers/p/vehicles/v/extra", "provider/p/vehicles/v", "/providers/p/vehicles/v",
     ])
     func otherNamesAreRefusedByName(_ name: String) {

@@ -1,20 +1,23 @@
 import Foundation
-@testable import LocalFleetEngine
 import Logging
 import NIOPosix
+import SQLKit
 import ServerHTTP
 import ServerStorage
-import SQLKit
-import Testing
 import TestSupport
+import Testing
+
+@testable import LocalFleetEngine
 
 /// The SQL store, on SQLite and PostgreSQL, and the group-commit writer in front of it.
 @Suite("Vehicle and trip store")
 struct StoreTests {
     static let vehicle = Vehicle(
-        vehicleState: .online, supportedTripTypes: [.exclusive], lastLocation: VehicleLocation(at: LatLng(latitude: 52.5, longitude: 13.4), heading: 90),
+        vehicleState: .online, supportedTripTypes: [.exclusive],
+        lastLocation: VehicleLocation(at: LatLng(latitude: 52.5, longitude: 13.4), heading: 90),
         maximumCapacity: 4, attributes: [VehicleAttribute(key: "colour", stringValue: "blue")], category: .taxi)
-    static let trip = Trip(vehicleID: "v1", tripStatus: .new, tripType: .shared, pickup: LatLng(latitude: 1, longitude: 2))
+    static let trip = Trip(
+        vehicleID: "v1", tripStatus: .new, tripType: .shared, pickup: LatLng(latitude: 1, longitude: 2))
 
     /// Runs `body` with the state of provider `p` over a ``FaultyStore`` in a new SQLite file,
     /// vehicle `v1` (``vehicle``) saved in it.
@@ -45,23 +48,39 @@ struct StoreTests {
         try await TestDatabase.with(backend) { database in
             let provider = "json-\(UUID().uuidString.prefix(8))"
             let opened = try await FleetDatabase.open(database.location, logger: Logger(label: "test-store"))
-            for (table, idColumn) in [(JSONDocumentTables.vehicles, "vehicle_id"), (JSONDocumentTables.trips, "trip_id")] {
-                try await opened.sql.raw("CREATE TABLE \(unsafeRaw: table) (provider TEXT NOT NULL, \(unsafeRaw: idColumn) TEXT NOT NULL, document TEXT NOT NULL, PRIMARY KEY (provider, \(unsafeRaw: idColumn)))").run()
+            for (table, idColumn) in [
+                (JSONDocumentTables.vehicles, "vehicle_id"), (JSONDocumentTables.trips, "trip_id"),
+            ] {
+                try await opened.sql.raw(
+                    "CREATE TABLE \(unsafeRaw: table) (provider TEXT NOT NULL, \(unsafeRaw: idColumn) TEXT NOT NULL, document TEXT NOT NULL, PRIMARY KEY (provider, \(unsafeRaw: idColumn)))"
+                ).run()
             }
             for (owner, id) in [(provider, "v1"), ("\(provider)-other", "v2")] {
-                try await opened.sql.raw("INSERT INTO \(unsafeRaw: JSONDocumentTables.vehicles) VALUES (\(bind: owner), \(bind: id), \(bind: try Self.vehicle.jsonString()))").run()
+                try await opened.sql.raw(
+                    "INSERT INTO \(unsafeRaw: JSONDocumentTables.vehicles) VALUES (\(bind: owner), \(bind: id), \(bind: try Self.vehicle.jsonString()))"
+                ).run()
             }
-            try await opened.sql.raw("INSERT INTO \(unsafeRaw: JSONDocumentTables.trips) VALUES (\(bind: provider), 't1', \(bind: try Self.trip.jsonString()))").run()
+            try await opened.sql.raw(
+                "INSERT INTO \(unsafeRaw: JSONDocumentTables.trips) VALUES (\(bind: provider), 't1', \(bind: try Self.trip.jsonString()))"
+            ).run()
 
             try await TestDatabases.withStore(at: database.location) { store async throws in
-                #expect(try await store.load(provider: provider) == FleetSnapshot(vehicles: ["v1": Self.vehicle], trips: ["t1": Self.trip]))
-                #expect(try await store.load(provider: "\(provider)-other") == FleetSnapshot(vehicles: ["v2": Self.vehicle]))
+                #expect(
+                    try await store.load(provider: provider)
+                        == FleetSnapshot(vehicles: ["v1": Self.vehicle], trips: ["t1": Self.trip]))
+                #expect(
+                    try await store.load(provider: "\(provider)-other") == FleetSnapshot(vehicles: ["v2": Self.vehicle])
+                )
             }
             for table in [JSONDocumentTables.vehicles, JSONDocumentTables.trips] {
-                await #expect(throws: (any Error).self, "\(table) is still there") { try await opened.sql.raw("SELECT 1 FROM \(unsafeRaw: table)").run() }
+                await #expect(throws: (any Error).self, "\(table) is still there") {
+                    try await opened.sql.raw("SELECT 1 FROM \(unsafeRaw: table)").run()
+                }
             }
             if backend == .sqlite {
-                let kinds = try await opened.sql.raw("SELECT DISTINCT typeof(message) AS kind FROM \(unsafeRaw: FleetTable.vehicles.name)").all()
+                let kinds = try await opened.sql.raw(
+                    "SELECT DISTINCT typeof(message) AS kind FROM \(unsafeRaw: FleetTable.vehicles.name)"
+                ).all()
                 #expect(try kinds.map { try $0.decode(column: "kind", as: String.self) } == ["blob"])
             }
             // Opened again, there is nothing left to move and nothing lost.
@@ -81,14 +100,18 @@ struct StoreTests {
         var moved = vehicle
         moved.lastLocation.location = LatLng(latitude: -33.86, longitude: 151.21)
         try await TestDatabases.withStore(at: location) { store in
-            try await store.save([.vehicle(id: "v1", vehicle), .trip(id: "t1", trip), .vehicle(id: "v1", moved)], provider: provider)
+            try await store.save(
+                [.vehicle(id: "v1", vehicle), .trip(id: "t1", trip), .vehicle(id: "v1", moved)], provider: provider)
             try await store.save([.vehicle(id: "v1", vehicle), .trip(id: "t1", trip)], provider: "\(provider)-other")
         }
         try await TestDatabases.withStore(at: location) { store in
-            #expect(try await store.load(provider: provider) == FleetSnapshot(vehicles: ["v1": moved], trips: ["t1": trip]))
+            #expect(
+                try await store.load(provider: provider) == FleetSnapshot(vehicles: ["v1": moved], trips: ["t1": trip]))
             try await store.removeAll(provider: provider)
             #expect(try await store.load(provider: provider) == FleetSnapshot())
-            #expect(try await store.load(provider: "\(provider)-other") == FleetSnapshot(vehicles: ["v1": vehicle], trips: ["t1": trip]))
+            #expect(
+                try await store.load(provider: "\(provider)-other")
+                    == FleetSnapshot(vehicles: ["v1": vehicle], trips: ["t1": trip]))
             try await store.removeAll(provider: "\(provider)-other")
         }
     }
@@ -97,10 +120,20 @@ struct StoreTests {
     static func deletions(at location: DatabaseLocation) async throws {
         let provider = "delete-\(UUID().uuidString.prefix(8))"
         try await TestDatabases.withStore(at: location) { store in
-            try await store.save([.vehicle(id: "v1", vehicle), .vehicle(id: "v2", vehicle), .trip(id: "t1", trip), .trip(id: "t2", trip)], provider: provider)
-            try await store.save([.deletedVehicle(id: "v1"), .vehicle(id: "v2", vehicle), .deletedVehicle(id: "v2"), .deletedTrip(id: "t1"),
-                                  .deletedTrip(id: "t2"), .trip(id: "t2", trip), .vehicle(id: "v3", vehicle)], provider: provider)
-            #expect(try await store.load(provider: provider) == FleetSnapshot(vehicles: ["v3": vehicle], trips: ["t2": trip]))
+            try await store.save(
+                [
+                    .vehicle(id: "v1", vehicle), .vehicle(id: "v2", vehicle), .trip(id: "t1", trip),
+                    .trip(id: "t2", trip),
+                ], provider: provider)
+            try await store.save(
+                [
+                    .deletedVehicle(id: "v1"), .vehicle(id: "v2", vehicle), .deletedVehicle(id: "v2"),
+                    .deletedTrip(id: "t1"),
+                    .deletedTrip(id: "t2"), .trip(id: "t2", trip), .vehicle(id: "v3", vehicle),
+                ], provider: provider)
+            #expect(
+                try await store.load(provider: provider)
+                    == FleetSnapshot(vehicles: ["v3": vehicle], trips: ["t2": trip]))
             try await store.removeAll(provider: provider)
         }
     }
@@ -130,8 +163,10 @@ struct StoreTests {
                 return rows
             }
             func count(_ table: String) async throws -> Int {
-                try await database.sql.raw("SELECT COUNT(*) AS rows FROM \(unsafeRaw: table) WHERE provider = \(bind: provider)").first()?
-                    .decode(column: "rows", as: Int.self) ?? -1
+                try await database.sql.raw(
+                    "SELECT COUNT(*) AS rows FROM \(unsafeRaw: table) WHERE provider = \(bind: provider)"
+                ).first()?
+                .decode(column: "rows", as: Int.self) ?? -1
             }
             var random = SeededRandom(state: 35)
             var model = FleetSnapshot()
@@ -141,7 +176,9 @@ struct StoreTests {
                 try await store.prepare()
                 #expect(try await store.load(provider: provider) == model)
                 for _ in 0..<40 {
-                    let batch = (0..<Int.random(in: 1...largestBatch, using: &random)).map { _ in Self.randomRecord(using: &random) }
+                    let batch = (0..<Int.random(in: 1...largestBatch, using: &random)).map { _ in
+                        Self.randomRecord(using: &random)
+                    }
                     for record in batch { model.apply(record) }
                     try await store.save(batch, provider: provider)
                     let journal = try await journalLength()
@@ -204,7 +241,10 @@ struct StoreTests {
                 try await group.waitForAll()
             }
             #expect(store.savedRecords == updates + 1)
-            #expect(store.saves <= 3, "\(store.saves) saves for the creation and \(updates) concurrent updates: at most one held, one for the rest")
+            #expect(
+                store.saves <= 3,
+                "\(store.saves) saves for the creation and \(updates) concurrent updates: at most one held, one for the rest"
+            )
             let saved = try await sql.load(provider: "p").vehicles["v1"]
             #expect(saved != nil)
             #expect(saved == state.vehicle("v1"))
@@ -216,11 +256,16 @@ struct StoreTests {
             store.failNextSave()
             var update = Vehicle()
             update.lastLocation = VehicleLocation(at: LatLng(latitude: 10, longitude: 10))
-            await #expect(throws: APIError(.unavailable, "the change could not be saved and was not made; try again", retryAfter: .seconds(1))) {
+            await #expect(
+                throws: APIError(
+                    .unavailable, "the change could not be saved and was not made; try again", retryAfter: .seconds(1))
+            ) {
                 try await state.updateVehicle("v1", with: update, fields: [.lastLocation]).saved()
             }
             #expect(state.vehicle("v1")?.lastLocation.location == Self.vehicle.lastLocation.location)
-            #expect(try await sql.load(provider: "p").vehicles["v1"]?.lastLocation.location == Self.vehicle.lastLocation.location)
+            #expect(
+                try await sql.load(provider: "p").vehicles["v1"]?.lastLocation.location
+                    == Self.vehicle.lastLocation.location)
             await #expect(throws: APIError.self) { try await state.createVehicle("v1", Self.vehicle).saved() }
             let moved = try await state.updateVehicle("v1", with: update, fields: [.lastLocation]).saved()
             #expect(moved.lastLocation.location == LatLng(latitude: 10, longitude: 10))
@@ -231,16 +276,21 @@ struct StoreTests {
     /// the loop has handled the rest of what it read, all of it in one batch.
     @Test func writesAcceptedOnAnEventLoopAreSavedThereInOneBatch() async throws {
         try await Self.withVehicle { state, store, sql in
-            #expect(store.savesWithoutWaiting == 1, "a write accepted in a task is saved in it, without the thread pool")
+            #expect(
+                store.savesWithoutWaiting == 1, "a write accepted in a task is saved in it, without the thread pool")
             let loop = MultiThreadedEventLoopGroup.singleton.next()
             let accepted = try await loop.submit {
                 try (1...10).map { step in
-                    try state.updateVehicle("v1", with: Vehicle(lastLocation: VehicleLocation(at: LatLng(latitude: Double(step), longitude: 1))),
-                                            fields: [.lastLocation])
+                    try state.updateVehicle(
+                        "v1",
+                        with: Vehicle(lastLocation: VehicleLocation(at: LatLng(latitude: Double(step), longitude: 1))),
+                        fields: [.lastLocation])
                 }
             }.get()
             for write in accepted { _ = try await write.saved() }
-            #expect(store.savesWithoutWaiting == 2, "ten writes of one turn of the loop took \(store.savesWithoutWaiting - 1) saves")
+            #expect(
+                store.savesWithoutWaiting == 2,
+                "ten writes of one turn of the loop took \(store.savesWithoutWaiting - 1) saves")
             #expect(store.saves == 2, "a save waited")
             #expect(try await sql.load(provider: "p").vehicles["v1"]?.lastLocation.location.latitude == 10)
         }
@@ -254,8 +304,10 @@ struct StoreTests {
             let loop = MultiThreadedEventLoopGroup.singleton.next()
             func move(to latitude: Double) async throws -> Accepted<Vehicle> {
                 try await loop.submit {
-                    try state.updateVehicle("v1", with: Vehicle(lastLocation: VehicleLocation(at: LatLng(latitude: latitude, longitude: 1))),
-                                            fields: [.lastLocation])
+                    try state.updateVehicle(
+                        "v1",
+                        with: Vehicle(lastLocation: VehicleLocation(at: LatLng(latitude: latitude, longitude: 1))),
+                        fields: [.lastLocation])
                 }.get()
             }
             let first = try await move(to: 20)
@@ -283,7 +335,9 @@ struct StoreTests {
                     try store.saveWithoutWaiting([record], provider: provider)
                     #expect(try await store.load(provider: provider).vehicles["v1"] == Self.vehicle)
                 case .postgres:
-                    #expect(throws: FleetDatabase.WouldWait.self) { try store.saveWithoutWaiting([record], provider: provider) }
+                    #expect(throws: FleetDatabase.WouldWait.self) {
+                        try store.saveWithoutWaiting([record], provider: provider)
+                    }
                     #expect(try await store.load(provider: provider).vehicles.isEmpty)
                 }
                 try await store.removeAll(provider: provider)
@@ -323,7 +377,9 @@ struct StoreTests {
             // The trip's completion, not yet saved, then another update.
             store.hold()
             let completing = Task {
-                try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full)).saved()
+                try await state.updateTrip(
+                    "t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full)
+                ).saved()
             }
             try await waitUntil { store.waiting == 1 }
             let movingAgain = Task { try await state.updateVehicle("v1", with: move, fields: [.lastLocation]).saved() }
@@ -342,7 +398,9 @@ struct StoreTests {
             _ = try await state.createTrip("t1", Self.trip).saved()
             _ = try await state.createTrip("t2", Self.trip).saved()
             #expect(state.vehicle("v1")?.currentTrips == ["t1", "t2"])
-            _ = try await state.updateTrip("t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full)).saved()
+            _ = try await state.updateTrip(
+                "t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full)
+            ).saved()
             #expect(state.vehicle("v1")?.currentTrips == ["t2"])
             let reloaded = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
             #expect(reloaded.vehicle("v1")?.currentTrips == ["t2"])

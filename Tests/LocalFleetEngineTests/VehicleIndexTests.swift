@@ -1,8 +1,9 @@
 import Foundation
-@testable import LocalFleetEngine
 import Logging
-import Testing
 import TestSupport
+import Testing
+
+@testable import LocalFleetEngine
 
 /// The indexes that searches and listings read (and a vehicle's trips) agree with a scan of the
 /// whole fleet: the same matches in the same order, over random fleets, moves, state changes and deletions, with
@@ -16,12 +17,15 @@ struct VehicleIndexTests {
         let angle = meters / LatLng.earthRadiusMeters, radians = Double.pi / 180
         let latitude = origin.latitude * radians, longitude = origin.longitude * radians
         let newLatitude = asin(sin(latitude) * cos(angle) + cos(latitude) * sin(angle) * cos(bearing))
-        var newLongitude = longitude + atan2(sin(bearing) * sin(angle) * cos(latitude), cos(angle) - sin(latitude) * sin(newLatitude))
+        var newLongitude =
+            longitude + atan2(sin(bearing) * sin(angle) * cos(latitude), cos(angle) - sin(latitude) * sin(newLatitude))
         newLongitude = (newLongitude + 3 * .pi).truncatingRemainder(dividingBy: 2 * .pi) - .pi
         return LatLng(latitude: newLatitude / radians, longitude: newLongitude / radians)
     }
 
-    static func vehicle(at point: LatLng, state: VehicleState = .online, category: Vehicle.VehicleType.Category = .auto) -> Vehicle {
+    static func vehicle(at point: LatLng, state: VehicleState = .online, category: Vehicle.VehicleType.Category = .auto)
+        -> Vehicle
+    {
         .with { vehicle in
             vehicle.vehicleState = state
             vehicle.supportedTripTypes = [.exclusive]
@@ -49,7 +53,8 @@ struct VehicleIndexTests {
     /// What a scan of every vehicle finds for `request`.
     static func scanned(_ fleet: SavedFleet, _ request: SearchVehiclesRequest) -> [String] {
         VehicleSearch.candidates(
-            for: request, among: [(nearest: 0, ids: Array(fleet.vehicles.keys))], of: fleet.vehicles, activeTrips: fleet.activeTrips, now: now,
+            for: request, among: [(nearest: 0, ids: Array(fleet.vehicles.keys))], of: fleet.vehicles,
+            activeTrips: fleet.activeTrips, now: now,
             status: { fleet.trips[$0]?.tripStatus }
         ).map(\.id)
     }
@@ -66,14 +71,18 @@ struct VehicleIndexTests {
         LatLng(latitude: -89.99, longitude: -120), LatLng(latitude: 0, longitude: 0),
     ]
 
-    @Test("searches find what a full scan finds, in the same order, as vehicles move, change state and go", arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    @Test(
+        "searches find what a full scan finds, in the same order, as vehicles move, change state and go",
+        arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func searchesAgreeWithAScan(seed: UInt64) {
         var random = SeededRandom(state: seed)
         var fleet = SavedFleet(provider: "p", snapshot: FleetSnapshot())
         var ids: [String] = []
         func randomPoint() -> LatLng {
             let place = Self.places.randomElement(using: &random)!
-            return Self.destination(from: place, meters: Double.random(in: 0...12_000, using: &random), bearing: Double.random(in: 0..<(2 * .pi), using: &random))
+            return Self.destination(
+                from: place, meters: Double.random(in: 0...12_000, using: &random),
+                bearing: Double.random(in: 0..<(2 * .pi), using: &random))
         }
         for index in 0..<1_500 {
             let id = "v\(index)"
@@ -94,11 +103,14 @@ struct VehicleIndexTests {
             let radius = Int32.random(in: SearchVehiclesRequest.radiusRange, using: &random)
             // Vehicles on the circle's edge: a hair inside, on it, a hair outside.
             for (offset, meters) in [Double(radius) - 0.001, Double(radius), Double(radius) + 0.001].enumerated() {
-                let point = Self.destination(from: center, meters: meters, bearing: Double.random(in: 0..<(2 * .pi), using: &random))
+                let point = Self.destination(
+                    from: center, meters: meters, bearing: Double.random(in: 0..<(2 * .pi), using: &random))
                 fleet.publish(vehicle: Self.vehicle(at: point), id: "edge-\(round)-\(offset)")
             }
             let request = Self.search(around: center, radius: radius)
-            #expect(Self.indexed(fleet, request) == Self.scanned(fleet, request), "seed \(seed), round \(round), around \(center), radius \(radius)")
+            #expect(
+                Self.indexed(fleet, request) == Self.scanned(fleet, request),
+                "seed \(seed), round \(round), around \(center), radius \(radius)")
         }
     }
 
@@ -124,14 +136,17 @@ struct VehicleIndexTests {
             if Int.random(in: 0..<8, using: &random) == 0 {
                 fleet.publish(vehicle: nil, id: id)
             } else {
-                var vehicle = Self.vehicle(at: Self.places[0], state: states.randomElement(using: &random)!, category: categories.randomElement(using: &random)!)
+                var vehicle = Self.vehicle(
+                    at: Self.places[0], state: states.randomElement(using: &random)!,
+                    category: categories.randomElement(using: &random)!)
                 vehicle.maximumCapacity = Int32.random(in: 1...6, using: &random)
                 fleet.publish(vehicle: vehicle, id: id)
             }
         }
         for round in 0..<24 {
             let query = ListVehiclesRequest.with { query in
-                query.vehicleTypeCategories = Array(categories.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)))
+                query.vehicleTypeCategories = Array(
+                    categories.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)))
                 query.vehicleState = states.randomElement(using: &random)!
                 if round % 3 == 0 { query.vehicleState = .unknownVehicleState }
                 if round % 2 == 1 { query.minimumCapacity = .init(Int32.random(in: 1...6, using: &random)) }
@@ -144,14 +159,17 @@ struct VehicleIndexTests {
             var page = query
             while true {
                 let answer = try fleet.listVehicles(page, now: Self.now)
-                let total = VehicleListing.filtersOnlyByKind(query) ? Int(answer.totalSize) : fleet.countVehicles(query, now: Self.now)
+                let total =
+                    VehicleListing.filtersOnlyByKind(query)
+                    ? Int(answer.totalSize) : fleet.countVehicles(query, now: Self.now)
                 #expect(total == expected.count, "seed \(seed), round \(round)")
                 #expect(answer.vehicles.count <= Int(query.pageSize))
                 listed += answer.vehicles.map { String($0.name.split(separator: "/").last!) }
                 guard !answer.nextPageToken.isEmpty else { break }
                 page.pageToken = answer.nextPageToken
             }
-            #expect(listed == expected, "seed \(seed), round \(round): \(listed.count) listed, \(expected.count) expected")
+            #expect(
+                listed == expected, "seed \(seed), round \(round): \(listed.count) listed, \(expected.count) expected")
         }
     }
 
@@ -160,14 +178,22 @@ struct VehicleIndexTests {
         var random = SeededRandom(state: 7)
         let center = LatLng(latitude: 52.52, longitude: 13.40)
         let vehicles = (0..<10_000).map { _ in
-            Self.vehicle(at: Self.destination(from: center, meters: Double.random(in: 0...20_000, using: &random), bearing: Double.random(in: 0..<(2 * .pi), using: &random)),
-                         state: Int.random(in: 0..<4, using: &random) == 0 ? .offline : .online)
+            Self.vehicle(
+                at: Self.destination(
+                    from: center, meters: Double.random(in: 0...20_000, using: &random),
+                    bearing: Double.random(in: 0..<(2 * .pi), using: &random)),
+                state: Int.random(in: 0..<4, using: &random) == 0 ? .offline : .online)
         }
         let searches = (0..<20).map { _ in
-            Self.search(around: Self.destination(from: center, meters: Double.random(in: 0...15_000, using: &random), bearing: Double.random(in: 0..<(2 * .pi), using: &random)),
-                        radius: Int32.random(in: 400...3_000, using: &random))
+            Self.search(
+                around: Self.destination(
+                    from: center, meters: Double.random(in: 0...15_000, using: &random),
+                    bearing: Double.random(in: 0..<(2 * .pi), using: &random)),
+                radius: Int32.random(in: 400...3_000, using: &random))
         }
-        let listing = ListVehiclesRequest.with { $0.vehicleTypeCategories = [.auto]; $0.vehicleState = .online; $0.pageSize = 100 }
+        let listing = ListVehiclesRequest.with {
+            $0.vehicleTypeCategories = [.auto]; $0.vehicleState = .online; $0.pageSize = 100
+        }
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { store in
             let before = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
             let accepted = try vehicles.enumerated().map { try before.createVehicle("v\($0.offset)", $0.element) }
@@ -182,7 +208,9 @@ struct VehicleIndexTests {
         }
     }
 
-    @Test("a vehicle's trips, read from their index, are those a scan of every trip finds, as trips are reassigned and deleted")
+    @Test(
+        "a vehicle's trips, read from their index, are those a scan of every trip finds, as trips are reassigned and deleted"
+    )
     func tripsOfAVehicleAgreeWithAScan() {
         var random = SeededRandom(state: 21)
         var fleet = SavedFleet(provider: "p", snapshot: FleetSnapshot())
@@ -192,16 +220,21 @@ struct VehicleIndexTests {
             if Int.random(in: 0..<6, using: &random) == 0 {
                 fleet.publish(trip: nil, id: id)
             } else {
-                fleet.publish(trip: Trip.with { trip in
-                    trip.vehicleID = Int.random(in: 0..<5, using: &random) == 0 ? "" : "v\(Int.random(in: 0..<40, using: &random))"
-                    trip.tripStatus = statuses.randomElement(using: &random)!
-                }, id: id)
+                fleet.publish(
+                    trip: Trip.with { trip in
+                        trip.vehicleID =
+                            Int.random(in: 0..<5, using: &random) == 0
+                            ? "" : "v\(Int.random(in: 0..<40, using: &random))"
+                        trip.tripStatus = statuses.randomElement(using: &random)!
+                    }, id: id)
             }
             if step % 250 == 0 {
                 for vehicle in (0..<40).map({ "v\($0)" }) {
                     let activeOnly = Bool.random(using: &random)
                     let indexed = fleet.trips(ofVehicle: vehicle) { !activeOnly || $0.isActive }.map(\.id)
-                    let scanned = fleet.trips.filter { $0.value.vehicleID == vehicle && (!activeOnly || $0.value.isActive) }.keys.sorted()
+                    let scanned = fleet.trips.filter {
+                        $0.value.vehicleID == vehicle && (!activeOnly || $0.value.isActive)
+                    }.keys.sorted()
                     #expect(indexed == scanned, "step \(step), vehicle \(vehicle)")
                 }
             }

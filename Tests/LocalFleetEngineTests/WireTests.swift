@@ -20,7 +20,10 @@ struct WireTests {
             attributes: [VehicleAttribute(key: "quote\"back\\slash", stringValue: "line\nbreak\ttab\u{01}é✓")],
             category: .twoWheeler)
         vehicle.name = "providers/p/vehicles/v1"
-        vehicle.attributes.append(.with { $0.key = "flag"; $0.boolValue = false })
+        vehicle.attributes.append(
+            .with {
+                $0.key = "flag"; $0.boolValue = false
+            })
         vehicle.currentTrips = ["t1", "t2"]
         vehicle.lastLocation.latlngAccuracy = .init(1e-7)
         vehicle.lastLocation.isRoadSnapped = .init(true)
@@ -37,18 +40,23 @@ struct WireTests {
         #expect(json.contains(#""updateTime":"2026-11-21T16:30:00.120Z""#), "\(json)")
         #expect(json.contains(#""vehicleState":"ONLINE""#))
 
-        var trip = Trip(vehicleID: "v1", tripStatus: .enrouteToDropoff, tripType: .exclusive, pickup: LatLng(latitude: 0, longitude: -180))
+        var trip = Trip(
+            vehicleID: "v1", tripStatus: .enrouteToDropoff, tripType: .exclusive,
+            pickup: LatLng(latitude: 0, longitude: -180))
         trip.numberOfPassengers = 2
         #expect(try Trip(jsonString: trip.jsonString()) == trip)
     }
 
     @Test func unsetFieldsAreLeftOut() throws {
         #expect(try Vehicle().jsonString() == "{}")
-        #expect(try Vehicle(vehicleState: .offline, maximumCapacity: 1).jsonString() == #"{"vehicleState":"OFFLINE","maximumCapacity":1}"#)
+        #expect(
+            try Vehicle(vehicleState: .offline, maximumCapacity: 1).jsonString()
+                == #"{"vehicleState":"OFFLINE","maximumCapacity":1}"#)
     }
 
     @Test func bodiesTakeCamelCaseSnakeCaseAndEnumNumbers() throws {
-        let body = #"{"vehicle_state":2,"lastLocation":{"location":{"latitude":1,"longitude":2},"update_time":"2026-11-21T18:30:00+02:00"}}"#
+        let body =
+            #"{"vehicle_state":2,"lastLocation":{"location":{"latitude":1,"longitude":2},"update_time":"2026-11-21T18:30:00+02:00"}}"#
         let vehicle = try ProtoJSONBody.decode(Vehicle.self, from: Array(body.utf8))
         #expect(vehicle.vehicleState == .online)
         #expect(vehicle.lastLocation.location == LatLng(latitude: 1, longitude: 2))
@@ -58,7 +66,8 @@ struct WireTests {
     /// An enum number the .proto does not define reaches the rules (proto3 keeps it), which
     /// refuse it by name, whether the update mask names its field or not.
     @Test func undefinedEnumNumbersAreRefusedByTheRules() throws {
-        let vehicle = try ProtoJSONBody.decode(Vehicle.self, from: Array(#"{"vehicleState":9,"maximumCapacity":2}"#.utf8))
+        let vehicle = try ProtoJSONBody.decode(
+            Vehicle.self, from: Array(#"{"vehicleState":9,"maximumCapacity":2}"#.utf8))
         #expect(vehicle.vehicleState == .UNRECOGNIZED(9))
         for mask: Set<VehicleField> in [[.vehicleState], [.maximumCapacity]] {
             #expect {
@@ -76,11 +85,23 @@ struct WireTests {
         (#"{"color":"red"}"#, #"unknown field "color""#),
         (#"{"lastLocation":{"location":{"latitude":1,"z":3}}}"#, #"unknown field "lastLocation.location.z""#),
         (#"{"vehicleState":"PARKED"}"#, #"vehicleState is "PARKED": not a name or number of its enum"#),
-        (#"{"lastLocation":{"location":{"latitude":"north"}}}"#, #"lastLocation.location.latitude is "north": not a valid number"#),
-        (#"{"attributes":[{"key":"a","boolValue":true},{"key":"b","boolValue":"yes"}]}"#, #"attributes[1].boolValue is "yes""#),
-        (#"{"lastLocation":{"updateTime":"yesterday"}}"#, #"lastLocation.updateTime is "yesterday": not an RFC 3339 time"#),
+        (
+            #"{"lastLocation":{"location":{"latitude":"north"}}}"#,
+            #"lastLocation.location.latitude is "north": not a valid number"#
+        ),
+        (
+            #"{"attributes":[{"key":"a","boolValue":true},{"key":"b","boolValue":"yes"}]}"#,
+            #"attributes[1].boolValue is "yes""#
+        ),
+        (
+            #"{"lastLocation":{"updateTime":"yesterday"}}"#,
+            #"lastLocation.updateTime is "yesterday": not an RFC 3339 time"#
+        ),
         (#"{"maximumCapacity":1.5}"#, "maximumCapacity is 1.5"),
-        (#"{"attributes":[{"key":"a","boolValue":true,"numberValue":1}]}"#, "attributes[0] is an object: it sets more than one field of a oneof"),
+        (
+            #"{"attributes":[{"key":"a","boolValue":true,"numberValue":1}]}"#,
+            "attributes[0] is an object: it sets more than one field of a oneof"
+        ),
         (#"{"name":"v1""#, "not valid JSON"),
         ("[]", "must be a JSON object"),
         ("  ", "empty"),

@@ -1,7 +1,8 @@
-@testable import LocalFleetEngine
 import FleetAuthLocking
 import ServerHTTP
 import Testing
+
+@testable import LocalFleetEngine
 
 @Suite("Waiting for a write to be saved, apart from the state actor")
 struct WriteAcknowledgementTests {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ServerHTTP
 import Testing
+
+@testable import ServerHTTP
 
 @Suite("APIError")
 struct APIErrorTests {
@@ -15,10 +16,12 @@ struct APIErrorTests {
         #expect(error["message"] as? String == "vehicle \"v2\" is not assigned to you")
     }
 
-    @Test("each code has its HTTP status", arguments: [
-        (APIError.Code.invalidArgument, 400), (.unauthenticated, 401), (.permissionDenied, 403), (.notFound, 404),
-        (.alreadyExists, 409), (.resourceExhausted, 429), (.internal, 500), (.unavailable, 503),
-    ])
+    @Test(
+        "each code has its HTTP status",
+        arguments: [
+            (APIError.Code.invalidArgument, 400), (.unauthenticated, 401), (.permissionDenied, 403), (.notFound, 404),
+            (.alreadyExists, 409), (.resourceExhausted, 429), (.internal, 500), (.unavailable, 503),
+        ])
     func statuses(code: APIError.Code, status: Int) {
         #expect(Int(APIError(code, "m").status.code) == status)
     }

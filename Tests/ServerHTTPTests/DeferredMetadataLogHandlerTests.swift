@@ -66,13 +66,18 @@ struct DeferredMetadataLogHandlerTests {
         func line(deferred: Bool) -> String {
             let lines = Lines()
             let stream = StreamLogHandler(label: "fleet", stream: lines, metadataProvider: nil)
-            var logger = deferred ? Logger(label: "fleet") { _ in DeferredMetadataLogHandler(stream) } : Logger(label: "fleet") { _ in stream }
+            var logger =
+                deferred
+                ? Logger(label: "fleet") { _ in DeferredMetadataLogHandler(stream) }
+                : Logger(label: "fleet") { _ in stream }
             logger[metadataKey: "b"] = "2"
             logger[metadataKey: "a"] = "1"
             logger.warning("vehicle moved", metadata: ["c": "3"])
             logger.warning("no metadata of its own")
             // Drop the timestamp, which may differ.
-            return lines.written.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }.joined(separator: "\n")
+            return lines.written.split(separator: "\n").map {
+                $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
+            }.joined(separator: "\n")
         }
         #expect(line(deferred: true) == line(deferred: false))
         #expect(line(deferred: true).contains("a=1 b=2 c=3"))

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-@testable import ServerHTTP
 import Testing
+
+@testable import ServerHTTP
 
 private struct Echo: StrictJSONBody, ResponseEncodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case text }
@@ -22,24 +23,32 @@ struct ErrorMiddlewareTests {
             try await StrictJSON.decode(Echo.self, from: request, context: context)
         }
         router.get("/leak") { _, _ -> String in throw LeakyError() }
-        router.get("/busy") { _, _ -> String in throw APIError.resourceExhausted("too many tries", retryAfter: .seconds(7)) }
+        router.get("/busy") { _, _ -> String in
+            throw APIError.resourceExhausted("too many tries", retryAfter: .seconds(7))
+        }
         router.addMetricsRoute(PrometheusMetrics())
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
     private func errorBody(_ response: TestResponse) throws -> (code: Int, status: String, message: String) {
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: Any]])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: Any]])
         let error = try #require(object["error"])
-        return (try #require(error["code"] as? Int), try #require(error["status"] as? String), try #require(error["message"] as? String))
+        return (
+            try #require(error["code"] as? Int), try #require(error["status"] as? String),
+            try #require(error["message"] as? String)
+        )
     }
 
     @Test("a strict body round-trips; an unknown field is a 400 naming it")
     func strictBodies() async throws {
         try await application().test(.live) { client in
-            try await client.execute(uri: "/echo", method: .post, body: ByteBuffer(string: #"{"text":"hi"}"#)) { response in
+            try await client.execute(uri: "/echo", method: .post, body: ByteBuffer(string: #"{"text":"hi"}"#)) {
+                response in
                 #expect(response.status == .ok)
             }
-            try await client.execute(uri: "/echo", method: .post, body: ByteBuffer(string: #"{"text":"hi","extra":1}"#)) { response in
+            try await client.execute(uri: "/echo", method: .post, body: ByteBuffer(string: #"{"text":"hi","extra":1}"#))
+            { response in
                 #expect(response.status == .badRequest)
                 let body = try errorBody(response)
                 #expect(body.status == "INVALID_ARGUMENT")

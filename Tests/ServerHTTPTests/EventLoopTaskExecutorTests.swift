@@ -18,7 +18,9 @@ struct EventLoopTaskExecutorTests {
         }
     }
 
-    @Test("a task that prefers it runs on an event loop, also after a resumption from another thread and in its child tasks")
+    @Test(
+        "a task that prefers it runs on an event loop, also after a resumption from another thread and in its child tasks"
+    )
     func runsOnEventLoops() async {
         #expect(!Self.onEventLoop(), "a plain task runs on the cooperative pool")
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)

@@ -5,7 +5,9 @@ import Testing
 struct FetchedDocumentTests {
     @Test("Cache-Control gives max-age; no-cache and no-store give zero; otherwise nothing")
     func cacheControl() {
-        #expect(FetchedDocument.maxAge(cacheControl: "public, max-age=19960, must-revalidate, no-transform") == .seconds(19960))
+        #expect(
+            FetchedDocument.maxAge(cacheControl: "public, max-age=19960, must-revalidate, no-transform")
+                == .seconds(19960))
         #expect(FetchedDocument.maxAge(cacheControl: "max-age=\"60\"") == .seconds(60))
         #expect(FetchedDocument.maxAge(cacheControl: "Max-Age=0") == .zero)
         #expect(FetchedDocument.maxAge(cacheControl: "max-age=600, no-cache") == .zero)

@@ -2,9 +2,10 @@ import FleetAuthLocking
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
-@testable import ServerHTTP
-import Testing
 import TestSupport
+import Testing
+
+@testable import ServerHTTP
 
 /// ``PipelineRouteHandler`` on a testing channel: what it passes on, when it reads, and the order
 /// of answers, whichever side gives them.
@@ -19,7 +20,9 @@ struct PipelineRouteHandlerTests {
         let promises = Locked<[EventLoopPromise<PipelineAnswer>]>([])
         let maximumBodyBytes = 16
 
-        func match(_ head: HTTPRequestHead, from _: SocketAddress?) -> String? { head.method != .POST && head.uri.hasPrefix("/answered") ? head.uri : nil }
+        func match(_ head: HTTPRequestHead, from _: SocketAddress?) -> String? {
+            head.method != .POST && head.uri.hasPrefix("/answered") ? head.uri : nil
+        }
 
         /// Answers `/answered/now…` at once (`/answered/now/echo` with the request's body),
         /// `/answered/later…` once the test completes its promise; any other waits for the gate.
@@ -32,7 +35,10 @@ struct PipelineRouteHandlerTests {
             }
             guard match.hasPrefix("/answered/now") else { return nil }
             calls.withLock { $0.append(match) }
-            return .now(PipelineAnswer(status: .accepted, headers: [:], body: match == "/answered/now/echo" ? body : ByteBuffer(string: match)))
+            return .now(
+                PipelineAnswer(
+                    status: .accepted, headers: [:],
+                    body: match == "/answered/now/echo" ? body : ByteBuffer(string: match)))
         }
 
         func respond(to match: String, body _: ByteBuffer) async -> PipelineAnswer {
@@ -76,7 +82,9 @@ struct PipelineRouteHandlerTests {
             held.withLock { $0.append(mine) }
         }
         func finish() {
-            for promise in held.withLock({ held in defer { held = [] }; return held }) { promise.succeed() }
+            for promise in held.withLock({ held in
+                defer { held = [] }; return held
+            }) { promise.succeed() }
         }
     }
 
@@ -108,12 +116,18 @@ struct PipelineRouteHandlerTests {
             // The handlers are made and added on the channel's loop: a handler is not Sendable.
             try await channel.eventLoop.submit { [channel, reads, writes, route, events] in
                 try channel.pipeline.syncOperations.addHandlers(
-                    reads, writes, PipelineRouteHandler(route: route, executor: EventLoopTaskExecutor(), serverName: "test", inFlight: .init()), events)
+                    reads, writes,
+                    PipelineRouteHandler(
+                        route: route, executor: EventLoopTaskExecutor(), serverName: "test", inFlight: .init()), events)
             }.get()
         }
 
-        func send(_ uri: String, method: HTTPMethod = .GET, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:]) async throws {
-            try await channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: version, method: method, uri: uri, headers: headers)))
+        func send(_ uri: String, method: HTTPMethod = .GET, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:])
+            async throws
+        {
+            try await channel.writeInbound(
+                HTTPServerRequestPart.head(
+                    HTTPRequestHead(version: version, method: method, uri: uri, headers: headers)))
             try await channel.writeInbound(HTTPServerRequestPart.end(nil))
         }
 
@@ -126,8 +140,9 @@ struct PipelineRouteHandlerTests {
         /// The head and body of the next answer the handler writes, waiting for it.
         func answer() async throws -> (head: HTTPResponseHead, body: String) {
             guard case .head(let head) = try await channel.waitForOutboundWrite(as: HTTPServerResponsePart.self),
-                  case .body(.byteBuffer(let body)) = try await channel.waitForOutboundWrite(as: HTTPServerResponsePart.self),
-                  case .end = try await channel.waitForOutboundWrite(as: HTTPServerResponsePart.self)
+                case .body(.byteBuffer(let body)) = try await channel.waitForOutboundWrite(
+                    as: HTTPServerResponsePart.self),
+                case .end = try await channel.waitForOutboundWrite(as: HTTPServerResponsePart.self)
             else { throw AnswerShapeError() }
             return (head, String(buffer: body))
         }
@@ -171,7 +186,8 @@ struct PipelineRouteHandlerTests {
     @Test("a body within the route's limit is read whole, from every part, and handed to the route")
     func bodyIsHandedToTheRoute() async throws {
         let harness = try await Harness()
-        let head = HTTPRequestHead(version: .http1_1, method: .PUT, uri: "/answered/now/echo", headers: ["content-length": "16"])
+        let head = HTTPRequestHead(
+            version: .http1_1, method: .PUT, uri: "/answered/now/echo", headers: ["content-length": "16"])
         try await harness.channel.writeInbound(HTTPServerRequestPart.head(head))
         for part in ["{\"a\":", "1234", "5678}", "\n"] {
             try await harness.channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: part)))
@@ -182,9 +198,12 @@ struct PipelineRouteHandlerTests {
         #expect(try await harness.passedOn().isEmpty)
     }
 
-    @Test("a body over the route's limit, or one sent in chunks, goes on to Hummingbird", arguments: [
-        HTTPHeaders([("content-length", "17")]), HTTPHeaders([("transfer-encoding", "chunked")]), HTTPHeaders([("content-length", "x")]),
-    ])
+    @Test(
+        "a body over the route's limit, or one sent in chunks, goes on to Hummingbird",
+        arguments: [
+            HTTPHeaders([("content-length", "17")]), HTTPHeaders([("transfer-encoding", "chunked")]),
+            HTTPHeaders([("content-length", "x")]),
+        ])
     func bodiesTheRouteDoesNotReadPassOn(headers: HTTPHeaders) async throws {
         let harness = try await Harness()
         let head = HTTPRequestHead(version: .http1_1, method: .PUT, uri: "/answered/now/echo", headers: headers)
@@ -200,7 +219,8 @@ struct PipelineRouteHandlerTests {
         let harness = try await Harness()
         try await harness.send("/answered/later/1")
         try await harness.send("/answered/now/2")
-        #expect(harness.route.calls.withLock { $0 } == ["/answered/later/1"], "a request overtook the answer given later")
+        #expect(
+            harness.route.calls.withLock { $0 } == ["/answered/later/1"], "a request overtook the answer given later")
         #expect(try await harness.channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
         let promise = try #require(harness.route.promises.withLock { $0.first })
         promise.succeed(PipelineAnswer(status: .ok, headers: [:], body: ByteBuffer(string: "saved")))
@@ -266,7 +286,9 @@ struct PipelineRouteHandlerTests {
             passed += try await harness.passedOn()
             return passed.count >= 2
         }
-        #expect(passed.count == 2 && passed.first.map { if case .head(let head) = $0 { head.uri == "/healthz" } else { false } } == true)
+        #expect(
+            passed.count == 2
+                && passed.first.map { if case .head(let head) = $0 { head.uri == "/healthz" } else { false } } == true)
         #expect(harness.reads.reads == 1, "the held read went on once nothing waited")
     }
 
@@ -340,7 +362,9 @@ struct PipelineRouteHandlerTests {
         try await harness.route.waitForCalls(cap + 1)
         harness.route.open()
         let waited = try await harness.answer()
-        #expect(waited.head.status == .ok && waited.body == "/answered/now/\(cap + 1)", "the request after the cap was not answered by a task")
+        #expect(
+            waited.head.status == .ok && waited.body == "/answered/now/\(cap + 1)",
+            "the request after the cap was not answered by a task")
         try await harness.fire { $0.fireChannelReadComplete() }
         try await harness.send("/answered/now/next")
         #expect(try await harness.answer().head.status == .accepted, "a new read did not start a new count")

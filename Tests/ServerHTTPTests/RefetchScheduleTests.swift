@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 import ServerHTTP
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ServerHTTP
 import Testing
+
+@testable import ServerHTTP
 
 private struct Login: StrictJSONBody, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable { case username, password, remember }
@@ -26,7 +27,9 @@ struct StrictJSONTests {
 
     @Test("a good body decodes")
     func good() throws {
-        #expect(try decode(#"{"username":"ann","password":"pw-123456"}"#) == Login(username: "ann", password: "pw-123456", remember: nil))
+        #expect(
+            try decode(#"{"username":"ann","password":"pw-123456"}"#)
+                == Login(username: "ann", password: "pw-123456", remember: nil))
         #expect(try decode(#"{"username":"ann","password":"p","remember":true}"#).remember == true)
     }
 
@@ -39,11 +42,13 @@ struct StrictJSONTests {
 
     /// FuzzLoginBody's finding: with two `password`s, `JSONSerialization` and `JSONDecoder`
     /// kept different ones, so the body checked was not the body read.
-    @Test("a field named twice is refused, in any object, escaped or not", arguments: [
-        #"{"username":"ann","password":"p","password":""}"#,
-        #"{ "password" : "p\u01e7ss", "passw\u006frd":"", "username" : "ann" }"#,
-        #"{"username":"ann","password":"p","remember":{"a":[{"x":1,"x":2}]}}"#,
-    ])
+    @Test(
+        "a field named twice is refused, in any object, escaped or not",
+        arguments: [
+            #"{"username":"ann","password":"p","password":""}"#,
+            #"{ "password" : "p\u01e7ss", "passw\u006frd":"", "username" : "ann" }"#,
+            #"{"username":"ann","password":"p","remember":{"a":[{"x":1,"x":2}]}}"#,
+        ])
     func duplicateField(body: String) throws {
         let error = try #require(refusal(body))
         #expect(error.message == "the request body names a field twice")
@@ -54,7 +59,9 @@ struct StrictJSONTests {
         #expect(try decode(#"{"username":"password","password":"username"}"#).username == "password")
     }
 
-    @Test("what Foundation's decoder alone lets pass is refused", arguments: [#"{"username":"ann","password":"p",}"#, #"{"username":"ann","password":"p"} x"#])
+    @Test(
+        "what Foundation's decoder alone lets pass is refused",
+        arguments: [#"{"username":"ann","password":"p",}"#, #"{"username":"ann","password":"p"} x"#])
     func strictSyntax(body: String) throws {
         let error = try #require(refusal(body))
         #expect(error.message == "the request body is not valid JSON")
@@ -68,10 +75,12 @@ struct StrictJSONTests {
 
     /// schemathesis's finding: `"identity": null` created an account as if the field were
     /// left out, where the document says an identity is an object.
-    @Test("a null field is refused, optional or not", arguments: [
-        #"{"username":"ann","password":"pw-123456","remember":null}"#,
-        #"{"username":"ann","password":null}"#,
-    ])
+    @Test(
+        "a null field is refused, optional or not",
+        arguments: [
+            #"{"username":"ann","password":"pw-123456","remember":null}"#,
+            #"{"username":"ann","password":null}"#,
+        ])
     func nullField(body: String) throws {
         let error = try #require(refusal(body))
         #expect(error.code == .invalidArgument)

@@ -1,10 +1,11 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 import Logging
 import NIOPosix
-@testable import ServerStorage
 import SQLKit
 import Testing
+
+@testable import ServerStorage
 
 @Suite("FleetDatabase on SQLite")
 struct FleetDatabaseTests {
@@ -30,7 +31,8 @@ struct FleetDatabaseTests {
         _ body: (SQLiteConnectionPool) async throws -> Void
     ) async throws {
         try await withTemporaryFolder { folder in
-            let pool = try await SQLiteConnectionPool.open(path: folder + "/pool.sqlite", size: size, logger: Logger(label: "test"), opener: opener)
+            let pool = try await SQLiteConnectionPool.open(
+                path: folder + "/pool.sqlite", size: size, logger: Logger(label: "test"), opener: opener)
             do {
                 try await body(pool)
             } catch {
@@ -87,7 +89,8 @@ struct FleetDatabaseTests {
                 for id in 0..<40 {
                     group.addTask {
                         if id.isMultiple(of: 2) {
-                            try await database.writes.raw("INSERT INTO t (id, name) VALUES (\(bind: id), 'plain')").run()
+                            try await database.writes.raw("INSERT INTO t (id, name) VALUES (\(bind: id), 'plain')")
+                                .run()
                         } else {
                             try await database.transaction { db in
                                 try await db.raw("INSERT INTO t (id, name) VALUES (\(bind: id), 'first')").run()
@@ -99,7 +102,8 @@ struct FleetDatabaseTests {
                 try await group.waitForAll()
             }
             for task in busy { _ = try await task.value }
-            let count = try await database.sql.raw("SELECT COUNT(*) AS n FROM t").first()?.decode(column: "n", as: Int.self)
+            let count = try await database.sql.raw("SELECT COUNT(*) AS n FROM t").first()?.decode(
+                column: "n", as: Int.self)
             #expect(count == 40)
         }
     }
@@ -149,7 +153,8 @@ struct FleetDatabaseTests {
             await #expect(throws: (any Error).self) {
                 try await database.executeAtomically(SQLRaw("INSERT INTO t (id, name) VALUES (3, 'three'), (4, NULL)"))
             }
-            let ids = try await database.sql.raw("SELECT id FROM t ORDER BY id").all(decoding: [String: Int].self).compactMap { $0["id"] }
+            let ids = try await database.sql.raw("SELECT id FROM t ORDER BY id").all(decoding: [String: Int].self)
+                .compactMap { $0["id"] }
             #expect(ids == [1, 2])
         }
     }
@@ -178,7 +183,11 @@ struct FleetDatabaseTests {
         // The two connections the pool starts with open; every later one fails to.
         let opened = Locked(0)
         let opener: SQLiteConnectionPool.ConnectionOpener = { path, threadPool, logger in
-            guard opened.withLock({ $0 += 1; return $0 }) <= 2 else { throw Boom() }
+            guard
+                opened.withLock({
+                    $0 += 1; return $0
+                }) <= 2
+            else { throw Boom() }
             return try await SQLiteConnectionPool.openConnection(path: path, threadPool: threadPool, logger: logger)
         }
         try await withPool(size: 2, opener: opener) { pool in
@@ -193,11 +202,17 @@ struct FleetDatabaseTests {
             // Its replacement could not be opened: the other connection serves every caller.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for id in 1...10 {
-                    group.addTask { try await pool.withConnection { db in try await db.raw("INSERT INTO t (id) VALUES (\(bind: id))").run() } }
+                    group.addTask {
+                        try await pool.withConnection { db in
+                            try await db.raw("INSERT INTO t (id) VALUES (\(bind: id))").run()
+                        }
+                    }
                 }
                 try await group.waitForAll()
             }
-            let count = try await pool.withConnection { db in try await db.raw("SELECT COUNT(*) AS n FROM t").first(decoding: [String: Int].self) }
+            let count = try await pool.withConnection { db in
+                try await db.raw("SELECT COUNT(*) AS n FROM t").first(decoding: [String: Int].self)
+            }
             #expect(count?["n"] == 10)
 
             await leaveAConnectionUnusable()
@@ -236,7 +251,8 @@ struct FleetDatabaseTests {
                 for _ in 0..<40 {
                     group.addTask {
                         try await database.transaction { db in
-                            let row = try await db.raw("SELECT n FROM counter WHERE id = 1").first(decoding: [String: Int].self)
+                            let row = try await db.raw("SELECT n FROM counter WHERE id = 1").first(
+                                decoding: [String: Int].self)
                             let next = (row?["n"] ?? 0) + 1
                             try await db.raw("UPDATE counter SET n = \(bind: next) WHERE id = 1").run()
                         }
@@ -244,7 +260,8 @@ struct FleetDatabaseTests {
                 }
                 try await group.waitForAll()
             }
-            let row = try await database.sql.raw("SELECT n FROM counter WHERE id = 1").first(decoding: [String: Int].self)
+            let row = try await database.sql.raw("SELECT n FROM counter WHERE id = 1").first(
+                decoding: [String: Int].self)
             #expect(row?["n"] == 40)
         }
     }
@@ -252,7 +269,8 @@ struct FleetDatabaseTests {
     @Test("a missing folder is a clear error")
     func missingFolder() async {
         await #expect(throws: DatabaseError.self) {
-            _ = try await FleetDatabase.open(.sqlite(path: "/nonexistent-\(UUID().uuidString)/x.sqlite"), logger: Logger(label: "test"))
+            _ = try await FleetDatabase.open(
+                .sqlite(path: "/nonexistent-\(UUID().uuidString)/x.sqlite"), logger: Logger(label: "test"))
         }
     }
 }
@@ -261,8 +279,12 @@ struct FleetDatabaseTests {
 struct DatabaseLocationTests {
     @Test("the data dir's SQLite file by default, PostgreSQL when a URL is given")
     func choice() {
-        #expect(DatabaseLocation(dataDirectory: "/data", fileName: "x.sqlite", databaseURL: nil) == .sqlite(path: "/data/x.sqlite"))
-        #expect(DatabaseLocation(dataDirectory: "/data", fileName: "x.sqlite", databaseURL: "postgres://u@h/db").kind == .postgres)
+        #expect(
+            DatabaseLocation(dataDirectory: "/data", fileName: "x.sqlite", databaseURL: nil)
+                == .sqlite(path: "/data/x.sqlite"))
+        #expect(
+            DatabaseLocation(dataDirectory: "/data", fileName: "x.sqlite", databaseURL: "postgres://u@h/db").kind
+                == .postgres)
     }
 
     @Test("the description hides the password")
@@ -275,7 +297,8 @@ struct DatabaseLocationTests {
     @Test("a bad URL is refused without echoing its password")
     func badURL() async throws {
         for url in [
-            "mysql://fleet:s3cret-pw@h/db", "postgres://:s3cret-pw@h/db", "postgres://u:s3cret-pw@h/db?sslmode=sometimes",
+            "mysql://fleet:s3cret-pw@h/db", "postgres://:s3cret-pw@h/db",
+            "postgres://u:s3cret-pw@h/db?sslmode=sometimes",
             "postgres://u:s3cret-pw@h/db?wait_limit=soon", "postgres://u:s3cret-pw@h/db?sslmode=disable&wait_limit=0",
         ] {
             do {
@@ -283,7 +306,9 @@ struct DatabaseLocationTests {
                 Issue.record("\(url) was accepted")
             } catch {
                 #expect(!error.description.contains("s3cret-pw"))
-                if url.contains("wait_limit") { #expect(error.description.contains("wait_limit must be a number of seconds")) }
+                if url.contains("wait_limit") {
+                    #expect(error.description.contains("wait_limit must be a number of seconds"))
+                }
             }
         }
     }
@@ -292,7 +317,8 @@ struct DatabaseLocationTests {
     func unreachable() async throws {
         do {
             // Port 1 on loopback: nothing listens there.
-            _ = try await FleetDatabase.open(.postgres(url: "postgres://u:s3cret-pw@127.0.0.1:1/db?sslmode=disable"), logger: Logger(label: "test"))
+            _ = try await FleetDatabase.open(
+                .postgres(url: "postgres://u:s3cret-pw@127.0.0.1:1/db?sslmode=disable"), logger: Logger(label: "test"))
             Issue.record("an unreachable server was accepted")
         } catch {
             #expect(error.description.contains("cannot reach PostgreSQL"))

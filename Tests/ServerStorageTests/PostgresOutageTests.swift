@@ -1,9 +1,9 @@
 import Foundation
 import Logging
-import ServerStorage
 import SQLKit
-import Testing
+import ServerStorage
 import TestSupport
+import Testing
 
 /// PostgreSQL going away under a `FleetDatabase` and coming back: statements fail as
 /// `DatabaseUnavailable` within the wait limit rather than hang, nothing is served from memory
@@ -17,7 +17,9 @@ struct PostgresOutageTests {
         return logger
     }()
 
-    @Test("stopped: statements fail within the limit as unavailable, health says so; started again: served, with no restart")
+    @Test(
+        "stopped: statements fail within the limit as unavailable, health says so; started again: served, with no restart"
+    )
     func stoppedAndStarted() async throws {
         try await PrivatePostgres.with { cluster in
             let database = try await FleetDatabase.open(.postgres(url: cluster.url), logger: Self.logger)
@@ -30,23 +32,31 @@ struct PostgresOutageTests {
 
                 try await cluster.halt()
                 let asked = ContinuousClock.now
-                await #expect(throws: DatabaseUnavailable.self) { try await database.writes.raw("INSERT INTO notes VALUES (2, 'lost')").run() }
+                await #expect(throws: DatabaseUnavailable.self) {
+                    try await database.writes.raw("INSERT INTO notes VALUES (2, 'lost')").run()
+                }
                 // Within 5 s: the server ended the connections, so the probe found it down.
                 #expect(ContinuousClock.now - asked < .seconds(5))
                 // Nothing from memory while changes cannot be heard.
                 try await waitUntil { !database.hearsChanges }
-                await #expect(throws: DatabaseUnavailable.self) { try await database.first("SELECT text FROM notes WHERE id = \(bind: 1)") }
+                await #expect(throws: DatabaseUnavailable.self) {
+                    try await database.first("SELECT text FROM notes WHERE id = \(bind: 1)")
+                }
                 let health = await database.health()
                 #expect(health.status == "unavailable" && health.database.contains("not answer"), "\(health)")
                 #expect(health.changeFeed?.hasPrefix("not listening") == true, "\(health)")
 
                 try await cluster.resume()
                 let resumed = ContinuousClock.now
-                try await waitUntil(timeout: .seconds(30)) { (try? await database.writes.raw("INSERT INTO notes VALUES (3, 'after')").run()) != nil }
+                try await waitUntil(timeout: .seconds(30)) {
+                    (try? await database.writes.raw("INSERT INTO notes VALUES (3, 'after')").run()) != nil
+                }
                 let recovery = ContinuousClock.now - resumed
                 try await waitUntil { database.hearsChanges }
                 #expect(await database.health().isHealthy)
-                let texts = try await database.sql.raw("SELECT text FROM notes ORDER BY id").all().map { try $0.decode(column: "text", as: String.self) }
+                let texts = try await database.sql.raw("SELECT text FROM notes ORDER BY id").all().map {
+                    try $0.decode(column: "text", as: String.self)
+                }
                 #expect(texts == ["kept", "after"])
                 print("PostgreSQL outage: the same database object served again \(recovery) after the server was back")
                 #expect(recovery < .seconds(2))
@@ -58,7 +68,8 @@ struct PostgresOutageTests {
         }
     }
 
-    @Test("every connection ended by the server: reads and writes run on new connections; none fails but as unavailable")
+    @Test(
+        "every connection ended by the server: reads and writes run on new connections; none fails but as unavailable")
     func connectionsEnded() async throws {
         try await TestDatabase.with(.postgres) { test in
             let database = try await FleetDatabase.open(test.location, logger: Self.logger)
@@ -85,11 +96,21 @@ struct PostgresOutageTests {
                     }
                 }
                 for id in 1...4 {
-                    try await patiently { try await database.writes.raw("INSERT INTO notes VALUES (\(bind: id), 'written') ON CONFLICT DO NOTHING").run() }
+                    try await patiently {
+                        try await database.writes.raw(
+                            "INSERT INTO notes VALUES (\(bind: id), 'written') ON CONFLICT DO NOTHING"
+                        ).run()
+                    }
                     try await patiently { _ = try await database.sql.raw("SELECT count(*) AS n FROM notes").first() }
                 }
-                try await patiently { try await database.transaction { try await $0.raw("INSERT INTO notes VALUES (5, 'in a transaction') ON CONFLICT DO NOTHING").run() } }
-                let count = try await database.sql.raw("SELECT count(*) AS n FROM notes").first()?.decode(column: "n", as: Int.self)
+                try await patiently {
+                    try await database.transaction {
+                        try await $0.raw("INSERT INTO notes VALUES (5, 'in a transaction') ON CONFLICT DO NOTHING")
+                            .run()
+                    }
+                }
+                let count = try await database.sql.raw("SELECT count(*) AS n FROM notes").first()?.decode(
+                    column: "n", as: Int.self)
                 #expect(count == 5)
             } catch {
                 await database.shutdown()

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
-import ServerStorage
 import SQLKit
-import Testing
+import ServerStorage
 import TestSupport
+import Testing
 
 /// `FleetDatabase.first` on PostgreSQL answers from memory while nothing is heard to change:
 /// a change a trigger notifies, or one this process writes, is seen at once (or as soon as the
@@ -23,7 +23,8 @@ struct PostgresReadCacheTests {
     ]
 
     static func holder(in table: String, _ database: FleetDatabase) async throws -> String? {
-        try await database.first("SELECT holder FROM \(unsafeRaw: table) WHERE id = \(bind: 1)")?.decode(column: "holder", as: String.self)
+        try await database.first("SELECT holder FROM \(unsafeRaw: table) WHERE id = \(bind: 1)")?.decode(
+            column: "holder", as: String.self)
     }
 
     @Test func answersComeFromMemoryUntilAChangeIsHeard() async throws {
@@ -94,7 +95,9 @@ struct PostgresReadCacheTests {
         case terminated
     }
 
-    @Test("A replica whose listening connection is cut off serves nothing remembered once the lease has run out", arguments: Cut.allCases)
+    @Test(
+        "A replica whose listening connection is cut off serves nothing remembered once the lease has run out",
+        arguments: Cut.allCases)
     func cutOffListener(_ cut: Cut) async throws {
         try await TestDatabase.with(.postgres) { test in
             let logger = Logger(label: "test")
@@ -114,8 +117,12 @@ struct PostgresReadCacheTests {
                     // The process must be PostgreSQL's backend on this machine, not a process that
                     // happens to have its number (a PostgreSQL elsewhere).
                     let command = (try? String(contentsOfFile: "/proc/\(listener)/cmdline", encoding: .utf8)) ?? ""
-                    try #require(command.hasPrefix("postgres"), "backend \(listener) is not a process of this machine: \(command)")
-                    try #require(kill(listener, SIGSTOP) == 0, "cannot stop PostgreSQL's backend \(listener): run as root or as PostgreSQL's user")
+                    try #require(
+                        command.hasPrefix("postgres"),
+                        "backend \(listener) is not a process of this machine: \(command)")
+                    try #require(
+                        kill(listener, SIGSTOP) == 0,
+                        "cannot stop PostgreSQL's backend \(listener): run as root or as PostgreSQL's user")
                     stopped = listener
                 case .terminated:
                     try await other.writes.raw("SELECT pg_terminate_backend(\(bind: listener))").run()
@@ -151,10 +158,12 @@ struct PostgresReadCacheTests {
     static func listeningBackend(seenBy observer: FleetDatabase) async throws -> pid_t {
         var found: pid_t?
         try await waitUntil("a backend answers the change feed's heartbeat", timeout: .seconds(10)) {
-            let rows = try await observer.writes.raw("""
+            let rows = try await observer.writes.raw(
+                """
                 SELECT pid FROM pg_stat_activity
                 WHERE datname = current_database() AND query = 'SELECT ''fleetauth change feed heartbeat'''
-                """).all()
+                """
+            ).all()
             found = try rows.first?.decode(column: "pid", as: Int32.self)
             return found != nil
         }

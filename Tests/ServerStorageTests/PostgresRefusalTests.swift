@@ -1,8 +1,8 @@
 import Foundation
-import ServerStorage
 import SQLKit
-import Testing
+import ServerStorage
 import TestSupport
+import Testing
 
 /// What FleetAuth makes of a PostgreSQL server that refuses new connections in words (too many
 /// clients, a database closed to connections, a password refused): the server is there, so
@@ -18,7 +18,10 @@ struct PostgresRefusalTests {
                 // Open as many pooled connections as the pool will, then close the database to
                 // new ones: every connection the pool or the probe opens from now on is refused.
                 try await Self.sleepAtOnce(30, seconds: 0.3, on: database)
-                let open = try await database.sql.raw("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()")
+                let open =
+                    try await database.sql.raw(
+                        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()"
+                    )
                     .first()?.decode(column: "n", as: Int.self) ?? 0
                 try #require(open >= 2)
                 // From another database: PostgreSQL will not close the one a session is in.
@@ -39,16 +42,21 @@ struct PostgresRefusalTests {
         }
     }
 
-    @Test("a server that refuses the first connection in words is quoted at once: a wrong password, a missing database, one closed to connections")
+    @Test(
+        "a server that refuses the first connection in words is quoted at once: a wrong password, a missing database, one closed to connections"
+    )
     func openQuotesTheRefusal() async throws {
         try await TestDatabase.with(.postgres) { test in
             guard case .postgres(let url) = test.location, var wrongPassword = URLComponents(string: url),
-                let name = wrongPassword.path.split(separator: "/").last else {
+                let name = wrongPassword.path.split(separator: "/").last
+            else {
                 throw TestFailure("not a PostgreSQL database: \(test.location)")
             }
             wrongPassword.password = "not-the-password"
             let missing = url.replacingOccurrences(of: String(name), with: "no_such_database")
-            try await Self.expectOpen(try #require(wrongPassword.string), refusedWith: "password authentication failed", notQuoting: "not-the-password")
+            try await Self.expectOpen(
+                try #require(wrongPassword.string), refusedWith: "password authentication failed",
+                notQuoting: "not-the-password")
             try await Self.expectOpen(missing, refusedWith: "database \"no_such_database\" does not exist")
             // Before any connection of the pool: the pool alone would have retried until its wait ran out.
             try await Self.allowConnections(false, to: test.location)
@@ -64,7 +72,9 @@ struct PostgresRefusalTests {
 
     /// Expects opening `url` to fail with an error that says it cannot reach PostgreSQL, quotes
     /// `reason` and does not quote `secret`.
-    private static func expectOpen(_ url: String, refusedWith reason: String, notQuoting secret: String? = nil) async throws {
+    private static func expectOpen(_ url: String, refusedWith reason: String, notQuoting secret: String? = nil)
+        async throws
+    {
         do {
             let database = try await FleetDatabase.open(.postgres(url: url), logger: TestDatabase.logger)
             await database.shutdown()
@@ -79,7 +89,8 @@ struct PostgresRefusalTests {
     /// Runs `count` statements that each sleep `seconds` in the server, all at once; returns
     /// how long the slowest took. Any failure, `DatabaseUnavailable` among them, is thrown.
     @discardableResult
-    private static func sleepAtOnce(_ count: Int, seconds: Double, on database: FleetDatabase) async throws -> Duration {
+    private static func sleepAtOnce(_ count: Int, seconds: Double, on database: FleetDatabase) async throws -> Duration
+    {
         try await withThrowingTaskGroup(of: Duration.self) { group in
             for _ in 0..<count {
                 group.addTask {
@@ -99,7 +110,9 @@ struct PostgresRefusalTests {
         }
         let admin = try await TestPostgres.openPatiently(try TestPostgres.requiredURL(), logger: TestDatabase.logger)
         do {
-            try await admin.writes.raw("ALTER DATABASE \(unsafeRaw: String(path.dropFirst())) ALLOW_CONNECTIONS \(unsafeRaw: allowed ? "true" : "false")").run()
+            try await admin.writes.raw(
+                "ALTER DATABASE \(unsafeRaw: String(path.dropFirst())) ALLOW_CONNECTIONS \(unsafeRaw: allowed ? "true" : "false")"
+            ).run()
         } catch {
             await admin.shutdown()
             throw error

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import NIOPosix
-@testable import ServerStorage
 import SQLKit
 import Testing
+
+@testable import ServerStorage
 
 @Suite("SQLite reads on the calling thread")
 struct SQLiteDirectReaderTests {
@@ -14,7 +15,9 @@ struct SQLiteDirectReaderTests {
         let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
         let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
         do {
-            try await database.executeAtomically(SQLRaw("CREATE TABLE grants (token TEXT PRIMARY KEY, username TEXT NOT NULL, expires INTEGER NOT NULL)"))
+            try await database.executeAtomically(
+                SQLRaw("CREATE TABLE grants (token TEXT PRIMARY KEY, username TEXT NOT NULL, expires INTEGER NOT NULL)")
+            )
             try await body(database, folder + "/test.sqlite")
         } catch {
             await database.shutdown()
@@ -42,7 +45,8 @@ struct SQLiteDirectReaderTests {
         }
     }
 
-    @Test("a repeated read is answered from memory until a commit, made in this process or another, and then read again")
+    @Test(
+        "a repeated read is answered from memory until a commit, made in this process or another, and then read again")
     func repeatedReadUntilCommit() async throws {
         try await withDatabase { database, path in
             try await database.executeAtomically(SQLRaw("INSERT INTO grants VALUES ('t1', 'ann', 100)"))
@@ -64,7 +68,8 @@ struct SQLiteDirectReaderTests {
             #expect(try name() == .text("bob"))
             #expect(reader.statementsRun == read + 3)
 
-            try runPython("""
+            try runPython(
+                """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1])
                 c.execute("UPDATE grants SET username = 'cy'")
@@ -75,20 +80,25 @@ struct SQLiteDirectReaderTests {
             #expect(try name("t2") == .text("dee"))
 
             // Checkpoints and VACUUM by another process, each followed by a commit.
-            for (round, maintenance) in ["PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA wal_checkpoint(RESTART)", "VACUUM"].enumerated() {
+            for (round, maintenance) in ["PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA wal_checkpoint(RESTART)", "VACUUM"]
+                .enumerated()
+            {
                 #expect(try name() == .text("cy"))
-                try runPython("""
+                try runPython(
+                    """
                     import sqlite3, sys
                     c = sqlite3.connect(sys.argv[1], isolation_level=None)
                     c.execute("\(maintenance)")
                     c.execute("UPDATE grants SET username = username || '+' WHERE token = 't2'")
                     """, path)
                 #expect(try name() == .text("cy"), "after \(maintenance)")
-                #expect(try name("t2") == .text("dee" + String(repeating: "+", count: round + 1)), "after \(maintenance)")
+                #expect(
+                    try name("t2") == .text("dee" + String(repeating: "+", count: round + 1)), "after \(maintenance)")
             }
 
             for round in 0..<50 {
-                try await database.executeAtomically(SQLRaw("UPDATE grants SET username = 'u\(round)' WHERE token = 't1'"))
+                try await database.executeAtomically(
+                    SQLRaw("UPDATE grants SET username = 'u\(round)' WHERE token = 't1'"))
                 #expect(try name() == .text("u\(round)"))
             }
             try await database.executeAtomically(SQLRaw("DELETE FROM grants"))
@@ -103,7 +113,8 @@ struct SQLiteDirectReaderTests {
             let reader = SQLiteDirectReader(path: path)
             defer { reader.close() }
             // Another process commits the value it is given and says so once the commit returned.
-            let writer = try PythonPeer("""
+            let writer = try PythonPeer(
+                """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1], isolation_level=None)
                 for line in sys.stdin:
@@ -120,7 +131,8 @@ struct SQLiteDirectReaderTests {
                     for _ in 0..<4 {
                         group.addTask {
                             try (0..<2).map { _ in
-                                try reader.firstRow("SELECT expires FROM grants WHERE token = ?", binds: [.text("t1")])?["expires"]
+                                try reader.firstRow(
+                                    "SELECT expires FROM grants WHERE token = ?", binds: [.text("t1")])?["expires"]
                             }
                         }
                     }
@@ -135,7 +147,8 @@ struct SQLiteDirectReaderTests {
     func rollbackJournalIsNotKept() async throws {
         try await withDatabase { _, path in
             let rollbackPath = path + ".rollback"
-            try runPython("""
+            try runPython(
+                """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1])
                 c.execute("CREATE TABLE t (x INTEGER)")
@@ -205,7 +218,8 @@ struct SQLiteDirectReaderTests {
     func decodesColumns() async throws {
         try await withDatabase { database, _ in
             try await database.executeAtomically(SQLRaw("INSERT INTO grants VALUES ('t1', 'ann', 100)"))
-            let row = try #require(try await database.first("SELECT username, expires, expires > 50 AS live, NULL AS absent FROM grants"))
+            let row = try #require(
+                try await database.first("SELECT username, expires, expires > 50 AS live, NULL AS absent FROM grants"))
             #expect(try row.decode(column: "expires", as: Int.self) == 100)
             #expect(try row.decode(column: "expires", as: Int64.self) == 100)
             #expect(try row.decode(column: "live", as: Bool.self))
@@ -219,13 +233,16 @@ struct SQLiteDirectReaderTests {
         }
     }
 
-    @Test("a read that would wait for another process's lock fails at once; FleetDatabase reads other binds through the pool")
+    @Test(
+        "a read that would wait for another process's lock fails at once; FleetDatabase reads other binds through the pool"
+    )
     func lockedFileFailsAtOnce() async throws {
         try await withDatabase { database, path in
             // Another process holds the write lock of a file in rollback-journal mode, where
             // readers must wait for it.
             let lockedPath = path + ".locked"
-            let holder = try PythonPeer("""
+            let holder = try PythonPeer(
+                """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1], isolation_level=None)
                 c.execute("CREATE TABLE t (x INTEGER)")
@@ -256,7 +273,9 @@ struct SQLiteDirectReaderTests {
             let rows = try reader.firstRow("SELECT token FROM grants", binds: [])
             #expect(rows == nil)
             reader.close()
-            #expect(throws: SQLiteDirectReader.Unavailable.self) { try reader.firstRow("SELECT token FROM grants", binds: []) }
+            #expect(throws: SQLiteDirectReader.Unavailable.self) {
+                try reader.firstRow("SELECT token FROM grants", binds: [])
+            }
         }
     }
 }

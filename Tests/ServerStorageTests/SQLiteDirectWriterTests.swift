@@ -1,19 +1,22 @@
 import Foundation
 import Logging
-@testable import ServerStorage
 import SQLKit
 import Testing
+
+@testable import ServerStorage
 
 @Suite("SQLite writes on the calling thread")
 struct SQLiteDirectWriterTests {
     private func withDatabase(_ body: (FleetDatabase) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("direct-write-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("direct-write-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
         let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
         do {
-            try await database.executeAtomically(SQLRaw("CREATE TABLE rows (id TEXT PRIMARY KEY, message BLOB NOT NULL, n INTEGER)"))
+            try await database.executeAtomically(
+                SQLRaw("CREATE TABLE rows (id TEXT PRIMARY KEY, message BLOB NOT NULL, n INTEGER)"))
             try await body(database)
         } catch {
             await database.shutdown()
@@ -27,7 +30,8 @@ struct SQLiteDirectWriterTests {
     }
 
     private func message(_ database: FleetDatabase, _ id: String) async throws -> Data? {
-        try await database.sql.raw("SELECT message FROM rows WHERE id = \(bind: id)").first()?.decode(column: "message", as: Data.self)
+        try await database.sql.raw("SELECT message FROM rows WHERE id = \(bind: id)").first()?.decode(
+            column: "message", as: Data.self)
     }
 
     @Test("a write lands whole, bytes and all, and every connection sees it, the direct reader's too")
@@ -39,7 +43,9 @@ struct SQLiteDirectWriterTests {
             let direct = try database.firstWithoutWaiting("SELECT message FROM rows WHERE id = \(bind: "a")")
             #expect(try direct?.decode(column: "message", as: Data.self) == bytes)
             try database.executeWithoutWaiting([insert("a", Data([7]))])
-            #expect(try await message(database, "a") == Data([7]), "the same statement, prepared once, ran again with new binds")
+            #expect(
+                try await message(database, "a") == Data([7]),
+                "the same statement, prepared once, ran again with new binds")
         }
     }
 
@@ -50,7 +56,9 @@ struct SQLiteDirectWriterTests {
             #expect(try await message(database, "a") == Data([1]))
             #expect(try await message(database, "b") == Data([2]))
             #expect(throws: FleetDatabase.WouldWait.self) {
-                try database.executeWithoutWaiting([insert("a", Data([3])), SQLRaw("INSERT INTO rows (id, message) VALUES ('c', NULL)")])
+                try database.executeWithoutWaiting([
+                    insert("a", Data([3])), SQLRaw("INSERT INTO rows (id, message) VALUES ('c', NULL)"),
+                ])
             }
             #expect(try await message(database, "a") == Data([1]), "the first statement of a failed pair was kept")
             #expect(try await message(database, "c") == nil)
@@ -59,7 +67,9 @@ struct SQLiteDirectWriterTests {
         }
     }
 
-    @Test("a write that would wait for another connection's lock fails at once, writing nothing; it lands once the lock is gone")
+    @Test(
+        "a write that would wait for another connection's lock fails at once, writing nothing; it lands once the lock is gone"
+    )
     func aHeldLockFailsAtOnce() async throws {
         try await withDatabase { database in
             let (lockTaken, takeLock) = AsyncStream.makeStream(of: Void.self)
@@ -73,7 +83,9 @@ struct SQLiteDirectWriterTests {
             }
             for await _ in lockTaken { break }
             let start = ContinuousClock.now
-            #expect(throws: FleetDatabase.WouldWait.self) { try database.executeWithoutWaiting([insert("a", Data([1]))]) }
+            #expect(throws: FleetDatabase.WouldWait.self) {
+                try database.executeWithoutWaiting([insert("a", Data([1]))])
+            }
             // Well under the pool's 5 s busy timeout, which a write that waited would sit out.
             #expect(ContinuousClock.now - start < .seconds(4), "the write waited for the lock")
             release.yield()
@@ -84,7 +96,9 @@ struct SQLiteDirectWriterTests {
         }
     }
 
-    @Test("a size cap holds here as on the pool: a write needing a page more is refused whole; it lands once the cap is raised")
+    @Test(
+        "a size cap holds here as on the pool: a write needing a page more is refused whole; it lands once the cap is raised"
+    )
     func sizeCapHoldsHere() async throws {
         try await withDatabase { database in
             try await database.capSQLiteSize(atPages: nil)
@@ -99,12 +113,16 @@ struct SQLiteDirectWriterTests {
 
     @Test("after shutdown, writes here are refused")
     func closedWriterRefuses() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("direct-write-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("direct-write-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let database = try await FleetDatabase.open(.sqlite(path: folder + "/test.sqlite"), logger: Logger(label: "test"))
+        let database = try await FleetDatabase.open(
+            .sqlite(path: folder + "/test.sqlite"), logger: Logger(label: "test"))
         try database.executeWithoutWaiting([SQLRaw("CREATE TABLE t (x INTEGER)")])
         await database.shutdown()
-        #expect(throws: FleetDatabase.WouldWait.self) { try database.executeWithoutWaiting([SQLRaw("INSERT INTO t VALUES (1)")]) }
+        #expect(throws: FleetDatabase.WouldWait.self) {
+            try database.executeWithoutWaiting([SQLRaw("INSERT INTO t VALUES (1)")])
+        }
     }
 }

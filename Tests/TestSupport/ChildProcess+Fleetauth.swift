@@ -17,7 +17,9 @@ extension ChildProcess {
 
     /// Runs `fleetauth` with `arguments` to its end (at most `timeout`), standard error merged
     /// into its output.
-    package static func runFleetauth(_ arguments: [String], input: String = "", timeout: Duration = .seconds(60)) async throws -> Exit {
+    package static func runFleetauth(_ arguments: [String], input: String = "", timeout: Duration = .seconds(60))
+        async throws -> Exit
+    {
         try await run([try fleetauth] + arguments, input: input, timeout: timeout)
     }
 

@@ -1,8 +1,9 @@
 import CommandSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A loopback TCP port that refuses connections: bound by a socket that never listens, and held

@@ -1,19 +1,21 @@
 import Crypto
 import CryptoExtras
+import FleetAuthCodecs
 import FleetTokens
 import Foundation
-import FleetAuthCodecs
 
 /// Builds tokens by hand, including ones no honest minter would make.
 public enum Forge {
     /// `object` as a token segment: sorted JSON in base64url.
     public static func segment(_ object: Any) -> String {
-        Base64URL.encode(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]))
+        Base64URL.encode(
+            try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]))
     }
 
     /// The RS256 signature of `signingInput` by `key`, as a token segment.
     public static func rs256(_ signingInput: String, with key: ServiceAccountKey) -> String {
-        let signature = try! key.privateKey.backing.signature(for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
+        let signature = try! key.privateKey.backing.signature(
+            for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
         return Base64URL.encode(signature.rawRepresentation)
     }
 

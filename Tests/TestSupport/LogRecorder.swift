@@ -1,5 +1,5 @@
-import Logging
 import FleetAuthLocking
+import Logging
 
 /// Keeps every log line (message and metadata) so that tests can look for secrets in them.
 public final class LogRecorder: Sendable {
@@ -34,7 +34,9 @@ public final class LogRecorder: Sendable {
 
         func log(event: LogEvent) {
             let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            recorder.append("\(event.level) \(event.message) \(all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+            recorder.append(
+                "\(event.level) \(event.message) \(all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+            )
         }
     }
 }

@@ -1,7 +1,7 @@
 import CommandSupport
 import Foundation
-import ServerStorage
 import Logging
+import ServerStorage
 import Testing
 
 /// A PostgreSQL cluster of one test's own, which the test may stop and start again on the same
@@ -25,7 +25,8 @@ package struct PrivatePostgres: Sendable {
     ) async throws -> Result {
         _ = try TestPostgres.requiredURL()
         let started = try await script(
-            ["start"], environment: beyondLoopback ? ["FLEETAUTH_TEST_POSTGRES_LISTEN_ALL": "1"] : [:], timeout: .seconds(120))
+            ["start"], environment: beyondLoopback ? ["FLEETAUTH_TEST_POSTGRES_LISTEN_ALL": "1"] : [:],
+            timeout: .seconds(120))
         func exported(_ name: String) throws -> String {
             let prefix = "export \(name)='"
             guard let line = started.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
@@ -84,7 +85,9 @@ package struct PrivatePostgres: Sendable {
     private static func script(
         _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)
     ) async throws -> ChildProcess.Exit {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.ci/test-postgres.sh").standardized.path
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../.ci/test-postgres.sh"
+        ).standardized.path
         return try await ChildProcess.run(
             ["/bin/bash", path] + arguments, environment: environment, standardError: .discarded, timeout: timeout
         ).checked()

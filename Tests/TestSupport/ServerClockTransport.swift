@@ -2,7 +2,7 @@ import FleetTokenProvider
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Carries requests through another transport and rewrites each answer's `Date` header to the
@@ -30,7 +30,8 @@ package struct ServerClockTransport: HTTPTransport {
         }
         fields["Date"] = Self.httpDate(clock.now)
         guard let url = response.url,
-            let restamped = HTTPURLResponse(url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
+            let restamped = HTTPURLResponse(
+                url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
         else { return (body, response) }
         return (body, restamped)
     }

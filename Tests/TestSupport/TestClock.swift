@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 
 /// A clock tests move by hand, starting at a fixed instant.
 public final class TestClock: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import ServerStorage
 import SQLKit
+import ServerStorage
 import Testing
 
 /// The databases store tests run against.
@@ -29,8 +29,11 @@ package struct TestDatabase: Sendable {
 
     /// Runs `body` with a fresh database of `backend`. Without PostgreSQL the PostgreSQL case
     /// is skipped with a message, except in CI, where it fails.
-    package static func with<Result>(_ backend: StoreBackend, _ body: (TestDatabase) async throws -> Result) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-test-\(UUID().uuidString)").path
+    package static func with<Result>(_ backend: StoreBackend, _ body: (TestDatabase) async throws -> Result)
+        async throws -> Result
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-test-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let database: TestDatabase

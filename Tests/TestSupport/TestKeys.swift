@@ -27,7 +27,8 @@ public enum TestKeys {
     /// Another key of the driver account (same email, its own key id).
     public static let driverSecondKey = key(.driverSDKUser)
     /// A key of an account no test trusts.
-    public static let stranger = try! ServiceAccountKey.generate(projectID: project, role: .serviceSuperUser, accountID: "fe-stranger")
+    public static let stranger = try! ServiceAccountKey.generate(
+        projectID: project, role: .serviceSuperUser, accountID: "fe-stranger")
 
     /// The key of each role, the one a server of the tests signs with.
     public static let byRole: [FleetEngineRole: ServiceAccountKey] = {
@@ -43,10 +44,13 @@ public enum TestKeys {
 
     /// The keys the tests' verifiers and engines trust, with their roles: one per role.
     public static var trusted: [(ServiceAccountKey, FleetEngineRole)] {
-        [(driver, .driverSDKUser), (consumer, .consumerSDKUser), (server, .serviceSuperUser), (admin, .onDemandAdmin),
-         (viewer, .viewer), (deliveryAdmin, .deliveryAdmin), (deliverySuperUser, .deliverySuperUser),
-         (deliveryTrustedDriver, .deliveryTrustedDriver), (deliveryUntrustedDriver, .deliveryUntrustedDriver),
-         (deliveryConsumer, .deliveryConsumer), (deliveryFleetReader, .deliveryFleetReader)]
+        [
+            (driver, .driverSDKUser), (consumer, .consumerSDKUser), (server, .serviceSuperUser),
+            (admin, .onDemandAdmin),
+            (viewer, .viewer), (deliveryAdmin, .deliveryAdmin), (deliverySuperUser, .deliverySuperUser),
+            (deliveryTrustedDriver, .deliveryTrustedDriver), (deliveryUntrustedDriver, .deliveryUntrustedDriver),
+            (deliveryConsumer, .deliveryConsumer), (deliveryFleetReader, .deliveryFleetReader),
+        ]
     }
 
     /// ``trusted`` as accounts.

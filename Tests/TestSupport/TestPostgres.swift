@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import ServerStorage
 import SQLKit
+import ServerStorage
 import Testing
 
 /// The PostgreSQL server tests use, named by `FLEETAUTH_TEST_POSTGRES_URL` (`.ci/run` starts
@@ -19,7 +19,8 @@ public enum TestPostgres {
     /// where it fails.
     package static func requiredURL() throws -> String {
         if let url { return url }
-        let message = "\(environmentVariable) is not set, so the PostgreSQL runs are skipped (start one with: eval \"$(.ci/test-postgres.sh start)\")"
+        let message =
+            "\(environmentVariable) is not set, so the PostgreSQL runs are skipped (start one with: eval \"$(.ci/test-postgres.sh start)\")"
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record("\(message); in CI it must be set")
             throw DatabaseError(message)
@@ -29,7 +30,9 @@ public enum TestPostgres {
 
     /// Makes a new, empty database on the server at `serverURL` and returns its URL and an
     /// action that drops it (ending its connections).
-    public static func makeDatabase(on serverURL: String) async throws -> (url: String, drop: @Sendable () async -> Void) {
+    public static func makeDatabase(on serverURL: String) async throws -> (
+        url: String, drop: @Sendable () async -> Void
+    ) {
         let logger = Logger(label: "test-postgres")
         let name = "fleetauth_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let admin = try await openPatiently(serverURL, logger: logger)
@@ -40,14 +43,20 @@ public enum TestPostgres {
             await admin.shutdown()
             throw error
         }
-        guard var components = URLComponents(string: patient(serverURL)) else { throw TestFailure("\(environmentVariable) is not a URL") }
+        guard var components = URLComponents(string: patient(serverURL)) else {
+            throw TestFailure("\(environmentVariable) is not a URL")
+        }
         components.path = "/" + name
         guard let url = components.string else { throw TestFailure("no URL for database \(name)") }
-        return (url, {
-            guard let admin = try? await FleetDatabase.open(.postgres(url: patient(serverURL)), logger: logger) else { return }
-            try? await admin.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
-            await admin.shutdown()
-        })
+        return (
+            url,
+            {
+                guard let admin = try? await FleetDatabase.open(.postgres(url: patient(serverURL)), logger: logger)
+                else { return }
+                try? await admin.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
+                await admin.shutdown()
+            }
+        )
     }
 
     /// Opens the server's own database, trying up to three times: on a machine kept busy by
@@ -55,7 +64,9 @@ public enum TestPostgres {
     /// connection may take longer than the 10 s `FleetDatabase.open` waits.
     package static func openPatiently(_ serverURL: String, logger: Logger) async throws -> FleetDatabase {
         for _ in 1..<3 {
-            if let admin = try? await FleetDatabase.open(.postgres(url: patient(serverURL)), logger: logger) { return admin }
+            if let admin = try? await FleetDatabase.open(.postgres(url: patient(serverURL)), logger: logger) {
+                return admin
+            }
         }
         return try await FleetDatabase.open(.postgres(url: patient(serverURL)), logger: logger)
     }
@@ -71,11 +82,15 @@ public enum TestPostgres {
     /// database restart or a network cut would; with `waitingForALock`, only the connections
     /// waiting for a lock. Returns how many it ended.
     @discardableResult
-    public static func endConnections(through database: any SQLDatabase, waitingForALock: Bool = false) async throws -> Int {
+    public static func endConnections(through database: any SQLDatabase, waitingForALock: Bool = false) async throws
+        -> Int
+    {
         let lockCondition = waitingForALock ? " AND wait_event_type = 'Lock'" : ""
-        return try await database.raw("""
+        return try await database.raw(
+            """
             SELECT pg_terminate_backend(pid) AS ended FROM \(unsafeRaw: otherConnections)\(unsafeRaw: lockCondition)
-            """).all().count
+            """
+        ).all().count
     }
 
     /// How many connections to the current database of `database` there are but its own one:
@@ -86,7 +101,8 @@ public enum TestPostgres {
     }
 
     /// The connections to the current database but the asking one's own.
-    private static let otherConnections = "pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    private static let otherConnections =
+        "pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
 
     /// Makes a server's write fail mid-transaction: holds `table` locked through `database`
     /// while `write` starts, so that the write waits inside its transaction, ends the

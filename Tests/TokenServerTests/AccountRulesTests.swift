@@ -1,6 +1,7 @@
 import FleetTokens
 import Foundation
 import Testing
+
 @testable import TokenServer
 
 @Suite("Account rules")
@@ -10,7 +11,8 @@ struct AccountRulesTests {
         #expect(AccountRules.problem(withUsername: name) == nil)
     }
 
-    @Test("bad usernames", arguments: ["", "has space", "slash/", "x\u{0}y", "émile", String(repeating: "x", count: 65)])
+    @Test(
+        "bad usernames", arguments: ["", "has space", "slash/", "x\u{0}y", "émile", String(repeating: "x", count: 65)])
     func badUsernames(name: String) {
         #expect(AccountRules.problem(withUsername: name) != nil)
     }
@@ -40,26 +42,35 @@ struct AccountRulesTests {
         #expect(try await hasher.verify("correct horse", hash: short))
     }
 
-    @Test("identity issuers: the API document's pattern, word for word, and what it lets through", arguments: [
-        ("https://accounts.google.com", true), ("https://id.example.com:8443/realms/fleet", true), ("http://127.0.0.1:9999/", true),
-        ("https://securetoken.google.com/my-project", true), ("https://a/%7Euser", true),
-        ("http://example.com", false), ("https://a?x=1", false), ("https://a#f", false), ("https://u@a", false),
-        ("https://a:65536", false), ("https://a/%zz", false), ("https://", false), ("ftp://a", false),
-    ])
+    @Test(
+        "identity issuers: the API document's pattern, word for word, and what it lets through",
+        arguments: [
+            ("https://accounts.google.com", true), ("https://id.example.com:8443/realms/fleet", true),
+            ("http://127.0.0.1:9999/", true),
+            ("https://securetoken.google.com/my-project", true), ("https://a/%7Euser", true),
+            ("http://example.com", false), ("https://a?x=1", false), ("https://a#f", false), ("https://u@a", false),
+            ("https://a:65536", false), ("https://a/%zz", false), ("https://", false), ("ftp://a", false),
+        ])
     func issuers(issuer: String, accepted: Bool) throws {
         let problem = AccountRules.problem(withIdentity: LinkedIdentity(issuer: issuer, subject: "user-1"))
         #expect((problem == nil) == accepted, "\(issuer): \(problem ?? "accepted")")
-        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/token-server.openapi.yaml")
+        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../docs/token-server.openapi.yaml")
         let yamlQuoted = AccountRules.issuerPattern.replacingOccurrences(of: "\\", with: "\\\\")
         #expect(try String(contentsOf: document, encoding: .utf8).contains("pattern: \"\(yamlQuoted)\""))
     }
 
-    @Test("identity subjects: 1 to 255 code points, no control character", arguments: [
-        ("user-1", true), (String(repeating: "é", count: 255), true), ("", false), (String(repeating: "e\u{0301}", count: 128), false),
-        ("a\u{85}b", false), ("a\tb", false),
-    ])
+    @Test(
+        "identity subjects: 1 to 255 code points, no control character",
+        arguments: [
+            ("user-1", true), (String(repeating: "é", count: 255), true), ("", false),
+            (String(repeating: "e\u{0301}", count: 128), false),
+            ("a\u{85}b", false), ("a\tb", false),
+        ])
     func subjects(subject: String, accepted: Bool) {
-        #expect((AccountRules.problem(withIdentity: LinkedIdentity(issuer: "https://a", subject: subject)) == nil) == accepted)
+        #expect(
+            (AccountRules.problem(withIdentity: LinkedIdentity(issuer: "https://a", subject: subject)) == nil)
+                == accepted)
     }
 
     @Test("roles by name; each role's resource kind needs that role")

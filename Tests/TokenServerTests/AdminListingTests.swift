@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// What the admin API tells an operator, and the console reads: the accounts with their
@@ -11,10 +12,13 @@ import Testing
 /// and the console's page, served only when asked for.
 @Suite("Admin API: listings, sessions, live figures, the console's page")
 struct AdminListingTests {
-    @Test("accounts list their role, identity, unexpired sessions and assignments; assignments filter by kind, id and account", arguments: StoreBackend.allCases)
+    @Test(
+        "accounts list their role, identity, unexpired sessions and assignments; assignments filter by kind, id and account",
+        arguments: StoreBackend.allCases)
     func listings(backend: StoreBackend) async throws {
         try await TestServer.serve(backend) { client, _ in
-            _ = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
+            _ = try await client.enroll(
+                "ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
             _ = try await client.logIn("ann")
             try await client.createAccount("cat", role: "consumer")
             try await client.assign("trips/t-1/consumer", to: "cat")
@@ -33,36 +37,53 @@ struct AdminListingTests {
             let trips = try await client.admin(.get, "/v1/admin/assignments?kind=trip").json()
             #expect((trips["assignments"] as? [[String: Any]])?.map { $0["resourceId"] as? String } == ["t-1"])
             let kinds = try #require(trips["kinds"] as? [[String: Any]])
-            #expect(kinds.first { $0["kind"] as? String == "delivery-vehicle" }?["template"] as? String == "delivery-vehicles/{id}/driver")
-            #expect(kinds.first { $0["kind"] as? String == "delivery-vehicle" }?["roles"] as? [String] == ["delivery-driver", "delivery-trusted-driver"])
-            let one = try await client.admin(.get, "/v1/admin/assignments?resourceId=v-2&username=ann").json()["assignments"] as? [[String: Any]]
+            #expect(
+                kinds.first { $0["kind"] as? String == "delivery-vehicle" }?["template"] as? String
+                    == "delivery-vehicles/{id}/driver")
+            #expect(
+                kinds.first { $0["kind"] as? String == "delivery-vehicle" }?["roles"] as? [String] == [
+                    "delivery-driver", "delivery-trusted-driver",
+                ])
+            let one =
+                try await client.admin(.get, "/v1/admin/assignments?resourceId=v-2&username=ann").json()["assignments"]
+                as? [[String: Any]]
             #expect(one?.map { $0["resourceId"] as? String } == ["v-2"])
-            try await client.admin(.get, "/v1/admin/assignments?kind=plane").expectRefusal(.badRequest, "INVALID_ARGUMENT")
+            try await client.admin(.get, "/v1/admin/assignments?kind=plane").expectRefusal(
+                .badRequest, "INVALID_ARGUMENT")
 
             // A page at a time: accounts by username, assignments by kind and id.
             let firstAccount = try await client.admin(.get, "/v1/admin/accounts?pageSize=1").json()
             #expect((firstAccount["accounts"] as? [[String: Any]])?.map { $0["username"] as? String } == ["ann"])
             let accountToken = try #require(firstAccount["nextPageToken"] as? String)
-            let secondAccount = try await client.admin(.get, "/v1/admin/accounts?pageSize=1&pageToken=\(accountToken)").json()
+            let secondAccount = try await client.admin(.get, "/v1/admin/accounts?pageSize=1&pageToken=\(accountToken)")
+                .json()
             #expect((secondAccount["accounts"] as? [[String: Any]])?.map { $0["username"] as? String } == ["cat"])
             #expect((secondAccount["accounts"] as? [[String: Any]])?.first?["sessions"] as? Int == 0)
             #expect(secondAccount["nextPageToken"] == nil)
             var pages: [String] = [], token: String?
             repeat {
-                let page = try await client.admin(.get, "/v1/admin/assignments?pageSize=2" + (token.map { "&pageToken=\($0)" } ?? "")).json()
-                pages.append(((page["assignments"] as? [[String: Any]]) ?? []).compactMap { $0["resourceId"] as? String }.joined(separator: ","))
+                let page = try await client.admin(
+                    .get, "/v1/admin/assignments?pageSize=2" + (token.map { "&pageToken=\($0)" } ?? "")
+                ).json()
+                pages.append(
+                    ((page["assignments"] as? [[String: Any]]) ?? []).compactMap { $0["resourceId"] as? String }.joined(
+                        separator: ","))
                 token = page["nextPageToken"] as? String
             } while token != nil && pages.count < 5
             #expect(pages == ["t-1,v-1", "v-2"])
-            try await client.admin(.get, "/v1/admin/assignments?pageToken=nonsense").expectRefusal(.badRequest, "INVALID_ARGUMENT")
+            try await client.admin(.get, "/v1/admin/assignments?pageToken=nonsense").expectRefusal(
+                .badRequest, "INVALID_ARGUMENT")
             try await client.admin(.get, "/v1/admin/accounts?pageSize=0").expectRefusal(.badRequest, "INVALID_ARGUMENT")
-            let unknown = try await client.admin(.get, "/v1/admin/assignments?vehicle=v-1").expectRefusal(.badRequest, "INVALID_ARGUMENT")
+            let unknown = try await client.admin(.get, "/v1/admin/assignments?vehicle=v-1").expectRefusal(
+                .badRequest, "INVALID_ARGUMENT")
             #expect(unknown.contains("unknown parameter \"vehicle\""))
             try await client.send(.get, "/v1/admin/assignments").expectRefusal(.unauthorized, "UNAUTHENTICATED")
         }
     }
 
-    @Test("ending an account's sessions refuses its next token request at once; an unknown account is 404", arguments: StoreBackend.allCases)
+    @Test(
+        "ending an account's sessions refuses its next token request at once; an unknown account is 404",
+        arguments: StoreBackend.allCases)
     func endSessions(backend: StoreBackend) async throws {
         try await TestServer.serve(backend) { client, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
@@ -71,22 +92,27 @@ struct AdminListingTests {
             #expect(ended.status == .ok)
             #expect(try ended.json()["endedSessions"] as? Int == 1)
             try await client.token("driver/v-1", session: session).expectRefusal(.unauthorized, "UNAUTHENTICATED")
-            #expect(try await client.admin(.delete, "/v1/admin/accounts/ann/sessions").json()["endedSessions"] as? Int == 0)
+            #expect(
+                try await client.admin(.delete, "/v1/admin/accounts/ann/sessions").json()["endedSessions"] as? Int == 0)
             try await client.admin(.delete, "/v1/admin/accounts/nobody/sessions").expectRefusal(.notFound, "NOT_FOUND")
             // The account itself is untouched: it logs in again.
             #expect(try await client.token("driver/v-1", session: try await client.logIn("ann")).status == .ok)
         }
     }
 
-    @Test("the admin API refuses a page of another origin, even with the key; its own origin and curl (no Origin) are answered")
+    @Test(
+        "the admin API refuses a page of another origin, even with the key; its own origin and curl (no Origin) are answered"
+    )
     func otherOrigins() async throws {
         try await TestServer.serve { client, _ in
             func accounts(origin: String?) async throws -> TestResponse {
                 var headers: HTTPFields = [.authorization: "Bearer \(client.adminKey)"]
                 if let origin { headers[.origin] = origin }
-                return try await client.http.execute(uri: "/v1/admin/accounts", method: .get, headers: headers, body: nil)
+                return try await client.http.execute(
+                    uri: "/v1/admin/accounts", method: .get, headers: headers, body: nil)
             }
-            let refusal = try await accounts(origin: "https://attacker.example").expectRefusal(.forbidden, "PERMISSION_DENIED")
+            let refusal = try await accounts(origin: "https://attacker.example").expectRefusal(
+                .forbidden, "PERMISSION_DENIED")
             #expect(refusal.contains("another origin"))
             // The test client names the server `localhost`, with no port: its own origin is that.
             #expect(try await accounts(origin: "http://localhost").status == .ok)
@@ -94,7 +120,9 @@ struct AdminListingTests {
         }
     }
 
-    @Test("the live stream sends figures at once and every second: readiness, totals, records written, and rates by kind and reason; never a token")
+    @Test(
+        "the live stream sends figures at once and every second: readiness, totals, records written, and rates by kind and reason; never a token"
+    )
     func liveFigures() async throws {
         try await TestServer.serve { client, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
@@ -106,21 +134,29 @@ struct AdminListingTests {
             // The rates of the token and of the refusal may come in one event or in two.
             var events: [[String: Any]] = []
             let sent = ContinuousClock.now
-            while events.last.map({ $0["issued"] as? Int != 1 || $0["refused"] as? Int != 1 || $0["recordsWritten"] as? Int != 2 }) ?? true,
-                  ContinuousClock.now - sent < .seconds(10), let event = try await stream.next() {
+            while events.last.map({
+                $0["issued"] as? Int != 1 || $0["refused"] as? Int != 1 || $0["recordsWritten"] as? Int != 2
+            }) ?? true,
+                ContinuousClock.now - sent < .seconds(10), let event = try await stream.next()
+            {
                 events.append(event)
             }
             #expect(events.last?["issued"] as? Int == 1 && events.last?["refused"] as? Int == 1, "\(events)")
             #expect(events.last?["recordsWritten"] as? Int == 2, "\(events)")
             func rate(_ group: String, _ name: String) -> Double {
-                events.compactMap { (($0["perSecond"] as? [String: Any])?[group] as? [String: Double])?[name] }.max() ?? 0
+                events.compactMap { (($0["perSecond"] as? [String: Any])?[group] as? [String: Double])?[name] }.max()
+                    ?? 0
             }
             #expect(rate("issued", "driver") > 0 && rate("refused", "not_assigned") > 0, "\(events)")
-            #expect(!stream.text.contains(token) && !stream.text.contains(session) && !stream.text.contains(client.adminKey))
+            #expect(
+                !stream.text.contains(token) && !stream.text.contains(session) && !stream.text.contains(client.adminKey)
+            )
         }
     }
 
-    @Test("a drain ends an open live stream within a second with an event that says so; a new one is 503 with Retry-After")
+    @Test(
+        "a drain ends an open live stream within a second with an event that says so; a new one is 503 with Retry-After"
+    )
     func liveStreamAndDrain() async throws {
         try await TestServer.serve { client, server in
             var stream = try await LiveStream(client)
@@ -130,7 +166,9 @@ struct AdminListingTests {
             var last: [String: Any]?
             while let event = try await stream.next() { last = event }
             #expect(ContinuousClock.now - drained < .seconds(1))
-            #expect(last?["ready"] as? Bool == false && (last?["reasons"] as? [String])?.first?.hasPrefix("draining") == true, "\(last ?? [:])")
+            #expect(
+                last?["ready"] as? Bool == false
+                    && (last?["reasons"] as? [String])?.first?.hasPrefix("draining") == true, "\(last ?? [:])")
             let again = try await client.admin(.get, "/v1/admin/live")
             #expect(again.status == .serviceUnavailable && again.headers[.retryAfter] != nil)
         }
@@ -145,7 +183,9 @@ struct AdminListingTests {
         options.servesConsole = true
         try await TestServer.serve(options: options) { client, _ in
             let page = try await client.send(.get, "/console/")
-            #expect(page.status == .ok && String(buffer: page.body).contains("<title>FleetAuth token server console</title>"))
+            #expect(
+                page.status == .ok
+                    && String(buffer: page.body).contains("<title>FleetAuth token server console</title>"))
             #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
             #expect(page.headers[.contentSecurityPolicy]?.contains("unsafe-inline") == false)
             for file in ["console.js", "kit.js", "kit.css", "console.css"] {

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import ServerStorage
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// Signing keys rotated with no restart: over the admin API, by the command line on the
@@ -12,7 +13,9 @@ import Testing
 /// tokens expired, then retires.
 @Suite("Key rotation")
 struct KeyRotationTests {
-    @Test("a rotation signs with a new key at once, keeps the old one published while its tokens live, then retires it to keys/retired/", arguments: StoreBackend.allCases)
+    @Test(
+        "a rotation signs with a new key at once, keeps the old one published while its tokens live, then retires it to keys/retired/",
+        arguments: StoreBackend.allCases)
     func rotationOverTheAdminAPI(_ backend: StoreBackend) async throws {
         let clock = TestClock()
         var options = TestServer.options(clock: clock)
@@ -38,11 +41,15 @@ struct KeyRotationTests {
             // Until the old key's last token (1800 s) and the overlap (60 s) have passed.
             clock.advance(by: 1800 + 59)
             try await Task.sleep(for: .seconds(2))
-            #expect(try await Self.publishedKeyIDs(client).contains(before), "published while a token it signed may live")
+            #expect(
+                try await Self.publishedKeyIDs(client).contains(before), "published while a token it signed may live")
             clock.advance(by: 1)
-            try await waitUntil("the old key retires", timeout: .seconds(10)) { try await !Self.publishedKeyIDs(client).contains(before) }
+            try await waitUntil("the old key retires", timeout: .seconds(10)) {
+                try await !Self.publishedKeyIDs(client).contains(before)
+            }
             try await waitUntil("its file moves to keys/retired/", timeout: .seconds(10)) {
-                FileManager.default.fileExists(atPath: keys + "/retired/driver.\(before).json") && !FileManager.default.fileExists(atPath: keys + "/driver.\(before).json")
+                FileManager.default.fileExists(atPath: keys + "/retired/driver.\(before).json")
+                    && !FileManager.default.fileExists(atPath: keys + "/driver.\(before).json")
             }
             let listed = try await client.admin(.get, "/v1/admin/keys")
             let states = try #require(listed.json()["keys"] as? [[String: Any]])
@@ -66,7 +73,9 @@ struct KeyRotationTests {
             let stranger = try ServiceAccountKey.generate(projectID: "another-project", role: .driverSDKUser)
             try stranger.write(to: keys + "/driver.stranger.json")
             await server.server.keyRing.importKeyFiles()
-            #expect(try await Self.keyID(of: client.token("driver/v-1", session: session)) == before, "another project's key is not used")
+            #expect(
+                try await Self.keyID(of: client.token("driver/v-1", session: session)) == before,
+                "another project's key is not used")
 
             let made = try ServiceAccountKey.generate(projectID: TestKeys.project, role: .driverSDKUser)
             try made.write(to: keys + "/driver.from-iam.json")
@@ -74,18 +83,25 @@ struct KeyRotationTests {
             #expect(try await Self.keyID(of: client.token("driver/v-1", session: session)) == made.privateKeyID)
             #expect(try await Self.publishedKeyIDs(client).isSuperset(of: [before, made.privateKeyID]))
             #expect(try ServiceAccountKey(contentsOf: keys + "/driver.json").privateKeyID == made.privateKeyID)
-            #expect(!FileManager.default.fileExists(atPath: keys + "/driver.from-iam.json"), "the added file took its place as driver.json")
+            #expect(
+                !FileManager.default.fileExists(atPath: keys + "/driver.from-iam.json"),
+                "the added file took its place as driver.json")
         }
     }
 
-    @Test("replicas on one PostgreSQL: a rotation on one signs and is published on the other within seconds, from its own keys/ folder")
+    @Test(
+        "replicas on one PostgreSQL: a rotation on one signs and is published on the other within seconds, from its own keys/ folder"
+    )
     func rotationReachesEveryReplica() async throws {
         try await TestDatabase.with(.postgres) { database in
             var options = TestServer.options()
             options.tokenRequestsPerMinute = 0  // the test asks again and again until the new key signs
-            let first = try await TestServer.open(dataDirectory: database.folder + "/one", database: database.location, options: options)
-            let second = try await TestServer.open(dataDirectory: database.folder + "/two", database: database.location, options: options)
-            try FileManager.default.copyItem(atPath: first.configuration.adminKeyPath, toPath: second.configuration.adminKeyPath)
+            let first = try await TestServer.open(
+                dataDirectory: database.folder + "/one", database: database.location, options: options)
+            let second = try await TestServer.open(
+                dataDirectory: database.folder + "/two", database: database.location, options: options)
+            try FileManager.default.copyItem(
+                atPath: first.configuration.adminKeyPath, toPath: second.configuration.adminKeyPath)
             try await first.serve { one in
                 try await second.serve { two in
                     let session = try await one.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
@@ -96,7 +112,8 @@ struct KeyRotationTests {
                     }
                     #expect(try await Self.publishedKeyIDs(two).contains(newKey))
                     try await waitUntil("and writes it to its keys/", timeout: .seconds(10)) {
-                        (try? ServiceAccountKey(contentsOf: second.configuration.keysDirectory + "/driver.json"))?.privateKeyID == newKey
+                        (try? ServiceAccountKey(contentsOf: second.configuration.keysDirectory + "/driver.json"))?
+                            .privateKeyID == newKey
                     }
                 }
             }
@@ -110,15 +127,23 @@ struct KeyRotationTests {
         try await TestServer.serve(.sqlite, options: options) { client, server in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
             let before = try await Self.keyID(of: client.token("driver/v-1", session: session))
-            let rotated = try await ChildProcess.runFleetauth(["keys", "rotate", "driver", "--data-dir", server.configuration.dataDirectory])
+            let rotated = try await ChildProcess.runFleetauth([
+                "keys", "rotate", "driver", "--data-dir", server.configuration.dataDirectory,
+            ])
             #expect(rotated.succeeded, "\(rotated.output)")
             try await waitUntil("the server signs with the new key", timeout: .seconds(10)) {
                 try await Self.keyID(of: client.token("driver/v-1", session: session)) != before
             }
-            let listed = try await ChildProcess.runFleetauth(["keys", "list", "--data-dir", server.configuration.dataDirectory])
+            let listed = try await ChildProcess.runFleetauth([
+                "keys", "list", "--data-dir", server.configuration.dataDirectory,
+            ])
             let line = listed.output.split(separator: "\n").first { $0.contains(before) } ?? ""
-            #expect(!line.isEmpty && !line.contains("signing"), "the replaced key is listed, no longer signing: \(listed.output)")
-            let keyless = try await ChildProcess.runFleetauth(["keys", "rotate", "pilot", "--data-dir", server.configuration.dataDirectory])
+            #expect(
+                !line.isEmpty && !line.contains("signing"),
+                "the replaced key is listed, no longer signing: \(listed.output)")
+            let keyless = try await ChildProcess.runFleetauth([
+                "keys", "rotate", "pilot", "--data-dir", server.configuration.dataDirectory,
+            ])
             #expect(!keyless.succeeded)
 
             // --print-upload makes a key of the same account without putting it to use, and says
@@ -126,13 +151,16 @@ struct KeyRotationTests {
             let signing = try await Self.keyID(of: client.token("driver/v-1", session: session))
             let out = server.configuration.dataDirectory + "/for-upload.json"
             let upload = try await ChildProcess.runFleetauth([
-                "keys", "rotate", "driver", "--print-upload", "--out", out, "--data-dir", server.configuration.dataDirectory,
+                "keys", "rotate", "driver", "--print-upload", "--out", out, "--data-dir",
+                server.configuration.dataDirectory,
             ])
             #expect(upload.succeeded, "\(upload.output)")
             let made = try ServiceAccountKey(contentsOf: out)
             #expect(made.clientEmail == TestKeys.driver.clientEmail)
             #expect(try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int == 0o600)
-            #expect(upload.output.contains("gcloud iam service-accounts keys upload") && upload.output.contains("--iam-account=\(made.clientEmail)"))
+            #expect(
+                upload.output.contains("gcloud iam service-accounts keys upload")
+                    && upload.output.contains("--iam-account=\(made.clientEmail)"))
             #expect(!upload.output.contains("PRIVATE KEY"), "the key itself is not printed")
             try await Task.sleep(for: .milliseconds(1500))
             #expect(try await Self.keyID(of: client.token("driver/v-1", session: session)) == signing, "not put to use")

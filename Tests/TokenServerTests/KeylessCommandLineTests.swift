@@ -21,24 +21,33 @@ struct KeylessCommandLineTests {
             let mint = try ChildProcess(
                 [
                     try ChildProcess.fleetauth,
-                    "mint", "--signer", Self.driver, "--iam-credentials-url", base, "--kind", "driver", "--vehicle", "vehicle-9",
+                    "mint", "--signer", Self.driver, "--iam-credentials-url", base, "--kind", "driver", "--vehicle",
+                    "vehicle-9",
                 ], environment: ["GCE_METADATA_HOST": String(base.dropFirst("http://".count))])
             let minted = try await mint.exit()
             #expect(minted.status == 0, "\(minted.output)")
             let token = minted.output.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(token.split(separator: ".").count == 3)
 
-            let verified = try await ChildProcess.runFleetauth(["verify", token, "--trust-account", "driver=\(Self.driver)", "--google-certs-url", base])
-            #expect(verified.status == 0 && verified.output.contains("accepted: signed by \(Self.driver)") && verified.output.contains("vehicleid: vehicle-9"), "\(verified.output)")
+            let verified = try await ChildProcess.runFleetauth([
+                "verify", token, "--trust-account", "driver=\(Self.driver)", "--google-certs-url", base,
+            ])
+            #expect(
+                verified.status == 0 && verified.output.contains("accepted: signed by \(Self.driver)")
+                    && verified.output.contains("vehicleid: vehicle-9"), "\(verified.output)")
 
-            let refused = try await ChildProcess.runFleetauth(["verify", token, "--trust-account", "driver=\(Self.other)", "--google-certs-url", base])
+            let refused = try await ChildProcess.runFleetauth([
+                "verify", token, "--trust-account", "driver=\(Self.other)", "--google-certs-url", base,
+            ])
             #expect(refused.status == 1 && refused.output.contains("refused"), "\(refused.output)")
         }
     }
 
     @Test("a malformed --signer or --trust-account is refused with the expected form")
     func malformedFlags() async throws {
-        let signer = try await ChildProcess.runFleetauth(["token-server", "--data-dir", "/tmp/never-made", "--signer", "pilot=x@y"])
+        let signer = try await ChildProcess.runFleetauth([
+            "token-server", "--data-dir", "/tmp/never-made", "--signer", "pilot=x@y",
+        ])
         #expect(signer.status != 0 && signer.output.contains("--signer takes ROLE=EMAIL"), "\(signer.output)")
         let trust = try await ChildProcess.runFleetauth(["fleet-engine", "--project", "p", "--trust-account", "driver"])
         #expect(trust.status != 0 && trust.output.contains("--trust-account takes ROLE=EMAIL"), "\(trust.output)")

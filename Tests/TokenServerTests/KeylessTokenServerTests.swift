@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// The token server signing driver tokens through IAM (the Google stand-in on loopback) while
@@ -32,7 +33,9 @@ struct KeylessTokenServerTests {
                 reuseTokens: reuseTokens
             )
             try await TestDatabase.with(.sqlite) { database in
-                let server = try await TestServer.open(dataDirectory: database.folder + "/data", database: database.location, options: options, logger: logger)
+                let server = try await TestServer.open(
+                    dataDirectory: database.folder + "/data", database: database.location, options: options,
+                    logger: logger)
                 try await server.serve { client in try await body(client, standIn, clock) }
             }
         }
@@ -48,32 +51,41 @@ struct KeylessTokenServerTests {
         return TokenVerifier(trusting: accounts, now: clock.function)
     }
 
-    @Test("the driver's token is the one IAM signed, with the right claims and IAM's kid; the access token is fetched once")
+    @Test(
+        "the driver's token is the one IAM signed, with the right claims and IAM's kid; the access token is fetched once"
+    )
     func tokenIsWhatIAMSigned() async throws {
         try await withKeylessServer { client, standIn, clock in
-            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
+            let session = try await client.enroll(
+                "ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
             let response = try await client.token("driver/v-1", session: session)
             let verified = try response.verifiedToken(try await driverVerifier(standIn, clock: clock))
             #expect(verified.claims.issuer == Self.driverAccount)
             #expect(verified.claims.authorization == AuthorizationClaims(vehicleID: "v-1"))
             #expect(verified.keyID == (try await standIn.accounts.publishedKeys(of: Self.driverAccount).first?.id))
             #expect(try response.json()["expiresAt"] as? Int == 1_800_001_800)
-            _ = try await client.token("driver/v-2", session: session).verifiedToken(try await driverVerifier(standIn, clock: clock))
+            _ = try await client.token("driver/v-2", session: session).verifiedToken(
+                try await driverVerifier(standIn, clock: clock))
             let calls = await standIn.accounts.calls
             #expect(calls.metadataToken == 1 && calls.signJwt == 2)
         }
     }
 
-    @Test("reuse: the same token while more than half its life is left, with its true expiry; a new one after; never across vehicles")
+    @Test(
+        "reuse: the same token while more than half its life is left, with its true expiry; a new one after; never across vehicles"
+    )
     func tokensAreReusedForHalfTheirLife() async throws {
         try await withKeylessServer { client, standIn, clock in
-            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
+            let session = try await client.enroll(
+                "ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
             let first = try await client.token("driver/v-1", session: session).json()
             clock.advance(by: 899)  // 1800 s tokens: 901 s left
             let again = try await client.token("driver/v-1", session: session).json()
             #expect(again["token"] as? String == first["token"] as? String)
             #expect(again["expiresAt"] as? Int == first["expiresAt"] as? Int)
-            #expect(first["expiresInSeconds"] as? Int == 1800 && again["expiresInSeconds"] as? Int == 901, "what is left, not the lifetime")
+            #expect(
+                first["expiresInSeconds"] as? Int == 1800 && again["expiresInSeconds"] as? Int == 901,
+                "what is left, not the lifetime")
             #expect(again["issuedAt"] as? Int == 1_800_000_000)
             let other = try await client.token("driver/v-2", session: session).json()
             #expect(other["token"] as? String != first["token"] as? String)
@@ -106,13 +118,16 @@ struct KeylessTokenServerTests {
         }
     }
 
-    @Test("IAM refusing is a 503 that says what to grant, with no secret in it or the log; once allowed, the next request works")
+    @Test(
+        "IAM refusing is a 503 that says what to grant, with no secret in it or the log; once allowed, the next request works"
+    )
     func iamRefusalIsClear() async throws {
         let logs = LogRecorder()
         try await withKeylessServer(logger: logs.logger) { client, standIn, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
             await standIn.accounts.setDenied(true, for: Self.driverAccount)
-            let message = try await client.token("driver/v-1", session: session).expectRefusal(.serviceUnavailable, "UNAVAILABLE")
+            let message = try await client.token("driver/v-1", session: session).expectRefusal(
+                .serviceUnavailable, "UNAVAILABLE")
             #expect(message.contains("roles/iam.serviceAccountTokenCreator") && message.contains(Self.driverAccount))
             #expect(!message.contains("ya29.") && !message.contains(session))
             await standIn.accounts.setDenied(false, for: Self.driverAccount)
@@ -126,7 +141,8 @@ struct KeylessTokenServerTests {
     @Test("IAM answering 429 or 500 is tried again; failing every attempt is a 503, and not sticky")
     func iamFaults() async throws {
         try await withKeylessServer { client, standIn, _ in
-            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
+            let session = try await client.enroll(
+                "ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
             await standIn.accounts.injectSignJwtFaults([429, 500])
             #expect(try await client.token("driver/v-1", session: session).status == .ok)
             await standIn.accounts.injectSignJwtFaults([500, 500, 500])
@@ -139,7 +155,8 @@ struct KeylessTokenServerTests {
     func keyFileRolesAreUnchanged() async throws {
         try await withKeylessServer { client, standIn, _ in
             let session = try await client.enroll("cat", role: "consumer", assigned: ["trips/t-1/consumer"])
-            let verified = try await client.token("consumer/t-1", session: session).verifiedToken(try await verifier(from: client))
+            let verified = try await client.token("consumer/t-1", session: session).verifiedToken(
+                try await verifier(from: client))
             #expect(verified.claims.issuer == TestKeys.byRole[.consumerSDKUser]?.clientEmail)
             #expect(await standIn.accounts.calls.signJwt == 0)
         }

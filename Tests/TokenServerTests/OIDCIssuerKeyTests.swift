@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import TokenServer
 
 /// How the token server gets and keeps an issuer's keys: rotation, Cache-Control, the issuer
@@ -21,7 +22,8 @@ struct OIDCIssuerKeyTests {
             let new = setup.idToken("uid-ann", key: OIDCKeys.rotated)
             #expect(try await setup.client.token("driver/v-1", session: new).status == .ok)
             #expect(setup.issuer.jwksFetches == 2, "the unknown kid fetched the keys again")
-            let retired = try await setup.client.token("driver/v-1", session: old).expectRefusal(.unauthorized, "UNAUTHENTICATED")
+            let retired = try await setup.client.token("driver/v-1", session: old).expectRefusal(
+                .unauthorized, "UNAUTHENTICATED")
             #expect(retired == "ID token key id is not one of the issuer's keys")
             #expect(setup.issuer.jwksFetches == 2, "within the interval the retired kid costs no fetch")
         }
@@ -53,20 +55,25 @@ struct OIDCIssuerKeyTests {
             setup.issuer.setDown(true)
             setup.clock.advance(by: 2 * 3600)
             let fresh = setup.idToken("uid-ann")
-            #expect(try await setup.client.token("driver/v-1", session: fresh).status == .ok, "the stale key still verifies")
+            #expect(
+                try await setup.client.token("driver/v-1", session: fresh).status == .ok, "the stale key still verifies"
+            )
             #expect(setup.issuer.jwksFetches == 2, "the stale keys were fetched for again, in vain")
 
             setup.clock.advance(by: 11)
             let rotated = setup.idToken("uid-ann", key: OIDCKeys.rotated)
             let response = try await setup.client.token("driver/v-1", session: rotated)
             let message = try response.expectRefusal(.serviceUnavailable, "UNAVAILABLE")
-            #expect(message == "the keys of ID token issuer \(setup.issuer.issuer) cannot be fetched now; try again later")
+            #expect(
+                message == "the keys of ID token issuer \(setup.issuer.issuer) cannot be fetched now; try again later")
             #expect(response.headers[.retryAfter] == "10")
 
             setup.issuer.setDown(false)
             setup.issuer.publish([OIDCKeys.rsa, OIDCKeys.rotated])
             setup.clock.advance(by: 11)
-            #expect(try await setup.client.token("driver/v-1", session: rotated).status == .ok, "back up: the new key is fetched")
+            #expect(
+                try await setup.client.token("driver/v-1", session: rotated).status == .ok,
+                "back up: the new key is fetched")
         }
     }
 
@@ -76,7 +83,8 @@ struct OIDCIssuerKeyTests {
             setup.issuer.setDown(true)
             try await setup.link("ann", role: "driver", subject: "uid-ann", assigned: ["vehicles/v-1/driver"])
             let start = ContinuousClock.now
-            try await setup.client.token("driver/v-1", session: setup.idToken("uid-ann")).expectRefusal(.serviceUnavailable, "UNAVAILABLE")
+            try await setup.client.token("driver/v-1", session: setup.idToken("uid-ann")).expectRefusal(
+                .serviceUnavailable, "UNAVAILABLE")
             // The issuer answers 500 at once: far less than the 30 s a hung fetch would take.
             #expect(ContinuousClock.now - start < .seconds(15))
             let metrics = String(buffer: try await setup.client.send(.get, "/metrics").body)
@@ -95,7 +103,8 @@ struct OIDCIssuerKeyTests {
                 try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                     for index in 0..<count {
                         group.addTask {
-                            let token = issuer.idToken(claims, signedBy: OIDCKeys.stranger, keyID: "forged-\(index)-\(UUID().uuidString)")
+                            let token = issuer.idToken(
+                                claims, signedBy: OIDCKeys.stranger, keyID: "forged-\(index)-\(UUID().uuidString)")
                             return try await client.token("driver/v-1", session: token).status
                         }
                     }

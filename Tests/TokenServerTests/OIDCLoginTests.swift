@@ -3,8 +3,9 @@ import FleetTokens
 import Foundation
 import HummingbirdTesting
 import Logging
-import Testing
 import TestSupport
+import Testing
+
 @testable import TokenServer
 
 /// A token server trusting a loopback OpenID Connect issuer, with its test clock.
@@ -28,8 +29,11 @@ struct OIDCSetup: Sendable {
             try await OIDCIssuerStandIn.with(keys: keys) { issuer in
                 let clock = TestClock()
                 var options = TestServer.options(clock: clock)
-                options.oidc = OIDCSettings(issuers: [issuer.issuer], audiences: ["other-app", audience], requestTimeout: .seconds(30))
-                let server = try await TestServer.open(dataDirectory: database.folder + "/data", database: database.location, options: options, logger: logger)
+                options.oidc = OIDCSettings(
+                    issuers: [issuer.issuer], audiences: ["other-app", audience], requestTimeout: .seconds(30))
+                let server = try await TestServer.open(
+                    dataDirectory: database.folder + "/data", database: database.location, options: options,
+                    logger: logger)
                 try await server.serve { client in
                     try await body(OIDCSetup(client: client, issuer: issuer, clock: clock))
                 }
@@ -50,7 +54,8 @@ struct OIDCSetup: Sendable {
 
     /// Creates an account linked to `subject` (no password) through the admin API.
     func link(_ username: String, role: String, subject: String, assigned resources: [String] = []) async throws {
-        let body = #"{"username":"\#(username)","role":"\#(role)","identity":{"issuer":"\#(issuer.issuer)","subject":"\#(subject)"}}"#
+        let body =
+            #"{"username":"\#(username)","role":"\#(role)","identity":{"issuer":"\#(issuer.issuer)","subject":"\#(subject)"}}"#
         let response = try await client.admin(.post, "/v1/admin/accounts", json: body)
         try #require(response.status == .created, "creating \(username): \(String(buffer: response.body))")
         for resource in resources { try await client.assign(resource, to: username) }
@@ -68,7 +73,9 @@ enum OIDCKeys {
 
 @Suite("Logins with the app's OpenID Connect ID tokens")
 struct OIDCLoginTests {
-    @Test("a driver's (RS256) and a consumer's (ES256) ID tokens get their Fleet Engine tokens", arguments: StoreBackend.allCases)
+    @Test(
+        "a driver's (RS256) and a consumer's (ES256) ID tokens get their Fleet Engine tokens",
+        arguments: StoreBackend.allCases)
     func driverAndConsumer(backend: StoreBackend) async throws {
         try await OIDCSetup.run(backend) { setup in
             try await setup.link("ann", role: "driver", subject: "firebase-uid-ann", assigned: ["vehicles/v-17/driver"])
@@ -81,17 +88,20 @@ struct OIDCLoginTests {
             #expect(driverToken.role == .driverSDKUser)
             #expect(driverToken.claims.authorization == AuthorizationClaims(vehicleID: "v-17"))
 
-            let consumer = try await setup.client.token("consumer/t-1", session: setup.idToken("firebase-uid-cat", key: OIDCKeys.ec))
+            let consumer = try await setup.client.token(
+                "consumer/t-1", session: setup.idToken("firebase-uid-cat", key: OIDCKeys.ec))
             let consumerToken = try consumer.verifiedToken(verifier)
             #expect(consumerToken.role == .consumerSDKUser)
             #expect(consumerToken.claims.authorization == AuthorizationClaims(tripID: "t-1"))
 
             // Everything else is as with a session: the assignment, the role, no wildcard.
             let annToken = setup.idToken("firebase-uid-ann")
-            let unassigned = try await setup.client.token("driver/v-18", session: annToken).expectRefusal(.forbidden, "PERMISSION_DENIED")
+            let unassigned = try await setup.client.token("driver/v-18", session: annToken).expectRefusal(
+                .forbidden, "PERMISSION_DENIED")
             #expect(unassigned == "account \"ann\" is not assigned to vehicle \"v-18\"")
             try await setup.client.token("driver/*", session: annToken).expectRefusal(.forbidden, "PERMISSION_DENIED")
-            try await setup.client.token("consumer/t-1", session: annToken).expectRefusal(.forbidden, "PERMISSION_DENIED")
+            try await setup.client.token("consumer/t-1", session: annToken).expectRefusal(
+                .forbidden, "PERMISSION_DENIED")
             #expect(setup.issuer.jwksFetches == 1, "one fetch serves both keys")
         }
     }
@@ -110,24 +120,67 @@ struct OIDCLoginTests {
             }
             let publicKeyBytes = try JSONEncoder().encode(OIDCKeys.rsa.jsonWebKey)
             let cases: [(what: String, token: String, message: String)] = [
-                ("wrong aud", issuer.idToken(with(["aud": "someone-else"]), signedBy: OIDCKeys.rsa), "ID token audience is not trusted"),
-                ("wrong aud array", issuer.idToken(with(["aud": ["a", "b"]]), signedBy: OIDCKeys.rsa), "ID token audience is not trusted"),
-                ("wrong iss", issuer.idToken(with(["iss": "https://accounts.example.com"]), signedBy: OIDCKeys.rsa), "ID token issuer is not trusted"),
-                ("iss with a trailing slash", issuer.idToken(with(["iss": issuer.issuer + "/"]), signedBy: OIDCKeys.rsa), "ID token issuer is not trusted"),
-                ("expired", issuer.idToken(with(["iat": now - 7200, "exp": now - 3600]), signedBy: OIDCKeys.rsa), "ID token has expired"),
-                ("iat in the future", issuer.idToken(with(["iat": now + 600, "exp": now + 4200]), signedBy: OIDCKeys.rsa), "ID token 'iat' is in the future"),
-                ("nbf in the future", issuer.idToken(with(["nbf": now + 600]), signedBy: OIDCKeys.rsa), "ID token is not valid yet ('nbf' is in the future)"),
+                (
+                    "wrong aud", issuer.idToken(with(["aud": "someone-else"]), signedBy: OIDCKeys.rsa),
+                    "ID token audience is not trusted"
+                ),
+                (
+                    "wrong aud array", issuer.idToken(with(["aud": ["a", "b"]]), signedBy: OIDCKeys.rsa),
+                    "ID token audience is not trusted"
+                ),
+                (
+                    "wrong iss", issuer.idToken(with(["iss": "https://accounts.example.com"]), signedBy: OIDCKeys.rsa),
+                    "ID token issuer is not trusted"
+                ),
+                (
+                    "iss with a trailing slash",
+                    issuer.idToken(with(["iss": issuer.issuer + "/"]), signedBy: OIDCKeys.rsa),
+                    "ID token issuer is not trusted"
+                ),
+                (
+                    "expired", issuer.idToken(with(["iat": now - 7200, "exp": now - 3600]), signedBy: OIDCKeys.rsa),
+                    "ID token has expired"
+                ),
+                (
+                    "iat in the future",
+                    issuer.idToken(with(["iat": now + 600, "exp": now + 4200]), signedBy: OIDCKeys.rsa),
+                    "ID token 'iat' is in the future"
+                ),
+                (
+                    "nbf in the future", issuer.idToken(with(["nbf": now + 600]), signedBy: OIDCKeys.rsa),
+                    "ID token is not valid yet ('nbf' is in the future)"
+                ),
                 ("no exp", issuer.idToken(with([:], without: "exp"), signedBy: OIDCKeys.rsa), "ID token has no 'exp'"),
                 ("no iat", issuer.idToken(with([:], without: "iat"), signedBy: OIDCKeys.rsa), "ID token has no 'iat'"),
                 ("no sub", issuer.idToken(with([:], without: "sub"), signedBy: OIDCKeys.rsa), "ID token has no 'sub'"),
-                ("alg none", OIDCIssuerStandIn.compact(header: ["alg": "none", "kid": "rsa-1"], claims: with(["iss": issuer.issuer])) { _ in Data([0]) },
-                 "ID token algorithm is not accepted; ID tokens must be signed with RS256 or ES256"),
-                ("HS256 keyed with the public key", OIDCIssuerStandIn.compact(header: ["alg": "HS256", "kid": "rsa-1"], claims: with(["iss": issuer.issuer])) {
-                    Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: publicKeyBytes)))
-                }, "ID token algorithm is not accepted; ID tokens must be signed with RS256 or ES256"),
-                ("RS256 claimed for the EC key", issuer.idToken(good, signedBy: OIDCKeys.rsa, keyID: "ec-1"), "ID token algorithm does not match the issuer's key"),
-                ("a stranger's key under a known kid", issuer.idToken(good, signedBy: OIDCKeys.stranger, keyID: "rsa-1"), "ID token signature does not verify with the issuer's key"),
-                ("a stranger's key under an unknown kid", issuer.idToken(good, signedBy: OIDCKeys.stranger), "ID token key id is not one of the issuer's keys"),
+                (
+                    "alg none",
+                    OIDCIssuerStandIn.compact(
+                        header: ["alg": "none", "kid": "rsa-1"], claims: with(["iss": issuer.issuer])
+                    ) { _ in Data([0]) },
+                    "ID token algorithm is not accepted; ID tokens must be signed with RS256 or ES256"
+                ),
+                (
+                    "HS256 keyed with the public key",
+                    OIDCIssuerStandIn.compact(
+                        header: ["alg": "HS256", "kid": "rsa-1"], claims: with(["iss": issuer.issuer])
+                    ) {
+                        Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: publicKeyBytes)))
+                    }, "ID token algorithm is not accepted; ID tokens must be signed with RS256 or ES256"
+                ),
+                (
+                    "RS256 claimed for the EC key", issuer.idToken(good, signedBy: OIDCKeys.rsa, keyID: "ec-1"),
+                    "ID token algorithm does not match the issuer's key"
+                ),
+                (
+                    "a stranger's key under a known kid",
+                    issuer.idToken(good, signedBy: OIDCKeys.stranger, keyID: "rsa-1"),
+                    "ID token signature does not verify with the issuer's key"
+                ),
+                (
+                    "a stranger's key under an unknown kid", issuer.idToken(good, signedBy: OIDCKeys.stranger),
+                    "ID token key id is not one of the issuer's keys"
+                ),
                 ("garbage", "!.garbage.z", "ID token is malformed: header is not base64url"),
                 ("not JSON", "bm90IGpzb24.bm90IGpzb24.c2ln", "ID token is malformed: header is not"),
             ]
@@ -135,7 +188,9 @@ struct OIDCLoginTests {
                 let response = try await setup.client.token("driver/v-1", session: refused.token)
                 let message = try response.expectRefusal(.unauthorized, "UNAUTHENTICATED")
                 #expect(message.hasPrefix(refused.message), "\(refused.what): \(message)")
-                #expect(!String(buffer: response.body).contains(refused.token), "\(refused.what): the token is never echoed")
+                #expect(
+                    !String(buffer: response.body).contains(refused.token), "\(refused.what): the token is never echoed"
+                )
             }
             // The good token itself works, so the refusals were the rules', not the setup's.
             #expect(try await setup.client.token("driver/v-1", session: setup.idToken("uid-ann")).status == .ok)
@@ -160,7 +215,8 @@ struct OIDCLoginTests {
             let token = setup.idToken("uid-ann")
             #expect(try await setup.client.token("driver/v-1", session: token).status == .ok)
 
-            let login = try await setup.client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#)
+            let login = try await setup.client.send(
+                .post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#)
             #expect(try login.expectRefusal(.unauthorized, "UNAUTHENTICATED") == "wrong username or password")
 
             #expect(try await setup.client.admin(.delete, "/v1/admin/accounts/ann").status == .noContent)

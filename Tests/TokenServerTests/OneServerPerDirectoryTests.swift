@@ -11,7 +11,9 @@ struct OneServerPerDirectoryTests {
     @Test func aSecondTokenServerRefusesAndAKilledOneDoesNotBlockTheRestart() async throws {
         let folder = Self.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let arguments = ["token-server", "--data-dir", folder, "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning"]
+        let arguments = [
+            "token-server", "--data-dir", folder, "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning",
+        ]
 
         let first = try ChildProcess([try ChildProcess.fleetauth] + arguments, standardError: .discarded)
         defer { first.kill() }
@@ -32,7 +34,8 @@ struct OneServerPerDirectoryTests {
         let folder = Self.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let arguments = [
-            "serve", "--data-dir", folder, "--project", "one-serve", "--token-server-port", "0", "--fleet-engine-port", "0", "--grpc-port", "0",
+            "serve", "--data-dir", folder, "--project", "one-serve", "--token-server-port", "0", "--fleet-engine-port",
+            "0", "--grpc-port", "0",
         ]
 
         let first = try ChildProcess([try ChildProcess.fleetauth] + arguments, standardError: .discarded)

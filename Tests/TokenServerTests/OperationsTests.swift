@@ -1,9 +1,10 @@
 import FleetTokens
 import Foundation
-import ServerHTTP
 import SQLKit
+import ServerHTTP
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 @Suite("Operations: first start, public routes, metrics, logs")
@@ -15,7 +16,8 @@ struct OperationsTests {
     @Test("first start makes one key per role and the admin key, all mode 0600; the database holds only the key's hash")
     func firstStart() async throws {
         try await TestDatabase.with(.sqlite) { database in
-            let configuration = TokenServerConfiguration(dataDirectory: database.folder + "/fresh", projectID: "fresh-project", options: TestServer.options())
+            let configuration = TokenServerConfiguration(
+                dataDirectory: database.folder + "/fresh", projectID: "fresh-project", options: TestServer.options())
             let server = try await TokenServer.open(configuration)
             for role in FleetEngineRole.allCases {
                 let path = "\(configuration.keysDirectory)/\(role.shortName).json"
@@ -26,11 +28,13 @@ struct OperationsTests {
             #expect(try mode(configuration.adminKeyPath) == 0o600)
             #expect(try mode(configuration.dataDirectory + "/" + TokenServerConfiguration.sqliteFileName) == 0o600)
             #expect(try mode(configuration.dataDirectory) == 0o700)
-            let adminKey = try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let adminKey = try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             #expect(adminKey.hasPrefix("faa_"))
             #expect(try await server.store.adminKeyHash() == SecretToken.hash(adminKey))
             await server.shutdown()
-            let sqlite = try Data(contentsOf: URL(fileURLWithPath: database.folder + "/fresh/" + TokenServerConfiguration.sqliteFileName))
+            let sqlite = try Data(
+                contentsOf: URL(fileURLWithPath: database.folder + "/fresh/" + TokenServerConfiguration.sqliteFileName))
             #expect(sqlite.range(of: Data(adminKey.utf8)) == nil)
         }
     }
@@ -50,7 +54,8 @@ struct OperationsTests {
             #expect(try health.json()["status"] as? String == "ok")
 
             let openapi = try await client.send(.get, "/openapi.yaml")
-            let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/token-server.openapi.yaml")
+            let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../docs/token-server.openapi.yaml")
             #expect(String(buffer: openapi.body) == (try String(contentsOf: repository, encoding: .utf8)))
             #expect(String(buffer: openapi.body).contains("/v1/tokens/driver/{vehicleId}"))
         }
@@ -80,14 +85,16 @@ struct OperationsTests {
     func noSecretsInLogs() async throws {
         let recorder = LogRecorder()
         try await TestDatabase.with(.sqlite) { database in
-            let server = try await TestServer.open(dataDirectory: database.folder + "/data", database: database.location, logger: recorder.logger)
+            let server = try await TestServer.open(
+                dataDirectory: database.folder + "/data", database: database.location, logger: recorder.logger)
             let adminKey = try server.adminKey
             let secrets = try await server.serve { client in
                 try await client.createAccount("ann", role: "driver", password: "p4ssw0rd-ann")
                 try await client.assign("vehicles/v-1/driver", to: "ann")
                 _ = try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"wr0ng-guess"}"#)
                 let session = try await client.logIn("ann", password: "p4ssw0rd-ann")
-                let token = try #require(try await client.token("driver/v-1", session: session).json()["token"] as? String)
+                let token = try #require(
+                    try await client.token("driver/v-1", session: session).json()["token"] as? String)
                 _ = try await client.token("driver/v-2", session: session)
                 _ = try await client.send(.delete, "/v1/sessions/current", bearer: session)
                 return [session, token, String(token.split(separator: ".")[2])]

@@ -4,11 +4,14 @@ import ServerHTTP
 import ServerStorage
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 @Suite("Replicas and restarts")
 struct ReplicaAndRestartTests {
-    @Test("two servers on one PostgreSQL serve one fleet: log in on one, get tokens from the other, one record, revoke anywhere")
+    @Test(
+        "two servers on one PostgreSQL serve one fleet: log in on one, get tokens from the other, one record, revoke anywhere"
+    )
     func replicas() async throws {
         try await TestDatabase.with(.postgres) { database in
             let dataDirectory = database.folder + "/shared-data"
@@ -19,24 +22,32 @@ struct ReplicaAndRestartTests {
                     try await one.createAccount("ann", role: "driver")
                     try await two.assign("vehicles/v-1/driver", to: "ann")
                     let session = try await one.logIn("ann")
-                    let verified = try await two.token("driver/v-1", session: session).verifiedToken(try await verifier(from: one))
+                    let verified = try await two.token("driver/v-1", session: session).verifiedToken(
+                        try await verifier(from: one))
                     #expect(verified.claims.authorization.vehicleID == "v-1")
                     // The record is one: the token the second replica handed out is listed by the first.
                     let held = try await one.admin(.get, "/v1/admin/issued-tokens?vehicle=v-1&valid=true")
-                    #expect((try held.json()["issuedTokens"] as? [[String: Any]])?.map { $0["account"] as? String } == ["ann"], "\(String(buffer: held.body))")
+                    #expect(
+                        (try held.json()["issuedTokens"] as? [[String: Any]])?.map { $0["account"] as? String } == [
+                            "ann"
+                        ], "\(String(buffer: held.body))")
                     #expect(try await two.admin(.delete, "/v1/admin/vehicles/v-1/driver").status == .noContent)
                     try await one.token("driver/v-1", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
                     #expect(try await one.send(.delete, "/v1/sessions/current", bearer: session).status == .noContent)
                     // The other replica hears of it through PostgreSQL's change signal (within
                     // 100 ms at load, as the benchmark measures); on a busy test machine, soon.
-                    try await waitUntil(timeout: .seconds(10)) { try await two.token("driver/v-1", session: session).status == .unauthorized }
+                    try await waitUntil(timeout: .seconds(10)) {
+                        try await two.token("driver/v-1", session: session).status == .unauthorized
+                    }
                     try await two.token("driver/v-1", session: session).expectRefusal(.unauthorized, "UNAUTHENTICATED")
                 }
             }
         }
     }
 
-    @Test("a replica that served a grant from memory refuses it once another replica revokes it, and serves nothing from memory while it cannot hear changes")
+    @Test(
+        "a replica that served a grant from memory refuses it once another replica revokes it, and serves nothing from memory while it cannot hear changes"
+    )
     func revocationAcrossReplicas() async throws {
         try await TestDatabase.with(.postgres) { database in
             let dataDirectory = database.folder + "/shared-data"
@@ -54,7 +65,9 @@ struct ReplicaAndRestartTests {
                     // A revocation on the first replica: the second refuses it soon after.
                     let revoked = ContinuousClock.now
                     #expect(try await one.admin(.delete, "/v1/admin/vehicles/v-1/driver").status == .noContent)
-                    try await waitUntil(timeout: .seconds(10)) { try await two.token("driver/v-1", session: session).status == .forbidden }
+                    try await waitUntil(timeout: .seconds(10)) {
+                        try await two.token("driver/v-1", session: session).status == .forbidden
+                    }
                     #expect(ContinuousClock.now - revoked < .seconds(10))
 
                     // The second replica's connections are cut, its listening one among them:
@@ -68,11 +81,15 @@ struct ReplicaAndRestartTests {
                         let status = try await one.admin(.delete, "/v1/admin/vehicles/v-2/driver").status
                         return status == .noContent || status == .notFound
                     }
-                    try await waitUntil(timeout: .seconds(10)) { (try? await two.token("driver/v-2", session: session).status) == .forbidden }
+                    try await waitUntil(timeout: .seconds(10)) {
+                        (try? await two.token("driver/v-2", session: session).status) == .forbidden
+                    }
                     await admin.shutdown()
                     // And it listens again: a later revocation is heard too.
                     #expect(try await one.send(.delete, "/v1/sessions/current", bearer: session).status == .noContent)
-                    try await waitUntil(timeout: .seconds(10)) { (try? await two.token("driver/v-2", session: session).status) == .unauthorized }
+                    try await waitUntil(timeout: .seconds(10)) {
+                        (try? await two.token("driver/v-2", session: session).status) == .unauthorized
+                    }
                 }
             }
         }
@@ -83,7 +100,8 @@ struct ReplicaAndRestartTests {
         try await TestDatabase.with(backend) { database in
             let dataDirectory = database.folder + "/data"
             // First start makes its own keys (not the shared test keys).
-            var configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: "restart-project", options: TestServer.options())
+            var configuration = TokenServerConfiguration(
+                dataDirectory: dataDirectory, projectID: "restart-project", options: TestServer.options())
             if case .postgres(let url) = database.location { configuration.databaseURL = url }
             let first = TestServer(server: try await TokenServer.open(configuration), configuration: configuration)
             #expect(first.server.adminKeySetup == .created(path: configuration.adminKeyPath))
@@ -100,7 +118,8 @@ struct ReplicaAndRestartTests {
             #expect(try second.adminKey == adminKey)
             #expect(second.server.keyRing.signingKeys.keys.mapValues(\.privateKeyID) == keyIDs)
             try await second.serve { client in
-                let verified = try await client.token("driver/v-1", session: session).verifiedToken(try await verifier(from: client))
+                let verified = try await client.token("driver/v-1", session: session).verifiedToken(
+                    try await verifier(from: client))
                 #expect(verified.keyID == keyIDs[.driverSDKUser])
             }
         }
@@ -111,7 +130,8 @@ struct ReplicaAndRestartTests {
         try await TestDatabase.with(.sqlite) { database in
             let dataDirectory = database.folder + "/data"
             try TestKeys.install(in: dataDirectory + "/keys")
-            let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: "another-project", options: TestServer.options())
+            let configuration = TokenServerConfiguration(
+                dataDirectory: dataDirectory, projectID: "another-project", options: TestServer.options())
             do {
                 _ = try await TokenServer.open(configuration)
                 Issue.record("a key of another project was accepted")

@@ -1,13 +1,17 @@
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 @Suite("Revocation takes effect at once")
 struct RevocationTests {
-    @Test("unassigning a vehicle stops its tokens; deleting the account ends its sessions", arguments: StoreBackend.allCases)
+    @Test(
+        "unassigning a vehicle stops its tokens; deleting the account ends its sessions",
+        arguments: StoreBackend.allCases)
     func revocation(backend: StoreBackend) async throws {
         try await TestServer.serve(backend) { client, _ in
-            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
+            let session = try await client.enroll(
+                "ann", role: "driver", assigned: ["vehicles/v-1/driver", "vehicles/v-2/driver"])
             #expect(try await client.token("driver/v-1", session: session).status == .ok)
 
             #expect(try await client.admin(.delete, "/v1/admin/vehicles/v-1/driver").status == .noContent)
@@ -43,7 +47,8 @@ struct RevocationTests {
             let second = try await client.logIn("ann")
             #expect(try await client.send(.delete, "/v1/sessions/current", bearer: first).status == .noContent)
             try await client.token("driver/v-1", session: first).expectRefusal(.unauthorized, "UNAUTHENTICATED")
-            try await client.send(.delete, "/v1/sessions/current", bearer: first).expectRefusal(.unauthorized, "UNAUTHENTICATED")
+            try await client.send(.delete, "/v1/sessions/current", bearer: first).expectRefusal(
+                .unauthorized, "UNAUTHENTICATED")
             try await client.send(.delete, "/v1/sessions/current").expectRefusal(.unauthorized, "UNAUTHENTICATED")
             // Other sessions of the same account go on.
             #expect(try await client.token("driver/v-1", session: second).status == .ok)

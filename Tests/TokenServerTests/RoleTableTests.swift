@@ -6,10 +6,13 @@ import TokenServer
 /// role Fleet Engine honours for them, and the narrowest one.
 @Suite("Role table")
 struct RoleTableTests {
-    @Test("each account role signs with the narrowest role its tokens accept", arguments: [
-        (AccountRole.driver, FleetEngineRole.driverSDKUser), (.consumer, .consumerSDKUser),
-        (.deliveryDriver, .deliveryUntrustedDriver), (.deliveryConsumer, .deliveryConsumer), (.fleetReader, .deliveryFleetReader),
-    ])
+    @Test(
+        "each account role signs with the narrowest role its tokens accept",
+        arguments: [
+            (AccountRole.driver, FleetEngineRole.driverSDKUser), (.consumer, .consumerSDKUser),
+            (.deliveryDriver, .deliveryUntrustedDriver), (.deliveryConsumer, .deliveryConsumer),
+            (.fleetReader, .deliveryFleetReader),
+        ])
     func signingRoles(account: AccountRole, role: FleetEngineRole) {
         #expect(account.signingRole == role)
         #expect(account.tokenKind(id: "x").signingRoles.contains(account.signingRole))

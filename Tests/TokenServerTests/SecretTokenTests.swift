@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TokenServer
 
 /// The stored form of session tokens and admin keys: what earlier versions stored must still
@@ -16,7 +17,11 @@ struct SecretTokenTests {
         let token = SecretToken.generate(prefix: SecretToken.sessionPrefix)
         #expect(token.hasPrefix("fas_") && token.count == 4 + 43)
         #expect(token != SecretToken.generate(prefix: SecretToken.sessionPrefix))
-        #expect(SecretToken.hash(token).utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
+        #expect(
+            SecretToken.hash(token).utf8.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            })
         #expect(SecretToken.hash(token).count == 64)
     }
 }

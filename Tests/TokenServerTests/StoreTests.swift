@@ -3,6 +3,7 @@ import ServerHTTP
 import ServerStorage
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// The store suite, run against SQLite and PostgreSQL alike.
@@ -48,19 +49,25 @@ struct StoreTests {
         }
     }
 
-    @Test("an account written with a role's former spelling is read with its one spelling", arguments: StoreBackend.allCases)
+    @Test(
+        "an account written with a role's former spelling is read with its one spelling",
+        arguments: StoreBackend.allCases)
     func formerRoleSpelling(backend: StoreBackend) async throws {
         try await withStore(backend) { store in
-            try await store.database.writes.raw("""
+            try await store.database.writes.raw(
+                """
                 INSERT INTO token_server_accounts (username, role, password_hash, created_at) VALUES ('dana', 'trusted-delivery-driver', 'h', 1)
-                """).run()
+                """
+            ).run()
             #expect(try await store.account(username: "dana")?.role == .trustedDeliveryDriver)
             #expect(try await store.accounts().map(\.role.description) == ["delivery-trusted-driver"])
             // Its assignments and sessions read the role the same way.
             let van = Resource(.deliveryVehicle, id: "van")
             try await store.assign(van, to: "dana", at: 2)
             try await store.createSession(tokenHash: "s1", username: "dana", createdAt: 100, expiresAt: 200)
-            #expect(try await store.sessionGrant(tokenHash: "s1", now: 150, resource: van) == SessionGrant(username: "dana", role: .trustedDeliveryDriver, isAssigned: true))
+            #expect(
+                try await store.sessionGrant(tokenHash: "s1", now: 150, resource: van)
+                    == SessionGrant(username: "dana", role: .trustedDeliveryDriver, isAssigned: true))
         }
     }
 
@@ -85,7 +92,9 @@ struct StoreTests {
         }
     }
 
-    @Test("assignments need an existing account of the right role; a new one replaces the old", arguments: StoreBackend.allCases)
+    @Test(
+        "assignments need an existing account of the right role; a new one replaces the old",
+        arguments: StoreBackend.allCases)
     func assignments(backend: StoreBackend) async throws {
         try await withStore(backend) { store in
             try await store.createAccount(account("ann", .driver), passwordHash: "h")
@@ -100,7 +109,10 @@ struct StoreTests {
             await #expect(throws: StoreError.noSuchAccount(username: "zed")) {
                 try await store.assign(Resource(.vehicle, id: "v-2"), to: "zed", at: 2)
             }
-            #expect(try await store.assignments(username: "ann") == [Assignment(kind: .vehicle, resourceID: "v-1", username: "ann")])
+            #expect(
+                try await store.assignments(username: "ann") == [
+                    Assignment(kind: .vehicle, resourceID: "v-1", username: "ann")
+                ])
             try await store.assign(vehicle, to: "dan", at: 3)
             #expect(try await store.assignments(username: "ann").isEmpty)
             #expect(try await store.assignments().map(\.username) == ["cat", "dan"])
@@ -116,9 +128,13 @@ struct StoreTests {
             try await addDriverWithSession(to: store)
             let mine = try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.vehicle, id: "v-1"))
             #expect(mine == SessionGrant(username: "ann", role: .driver, isAssigned: true))
-            #expect(try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.vehicle, id: "v-2"))?.isAssigned == false)
+            #expect(
+                try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.vehicle, id: "v-2"))?
+                    .isAssigned == false)
             // Same id, other kind: not assigned.
-            #expect(try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.trip, id: "v-1"))?.isAssigned == false)
+            #expect(
+                try await store.sessionGrant(tokenHash: "s1", now: 150, resource: Resource(.trip, id: "v-1"))?
+                    .isAssigned == false)
             #expect(try await store.sessionGrant(tokenHash: "s1", now: 150, resource: nil)?.isAssigned == false)
             #expect(try await store.sessionGrant(tokenHash: "s1", now: 200, resource: nil) == nil)
             #expect(try await store.sessionGrant(tokenHash: "other", now: 150, resource: nil) == nil)
@@ -132,7 +148,9 @@ struct StoreTests {
 
     /// The token route reads the grant on the event loop when it can; it must see what the
     /// pooled read sees, revocations included.
-    @Test("a session grant read without waiting agrees with the pooled read on SQLite; on PostgreSQL it always waits", arguments: StoreBackend.allCases)
+    @Test(
+        "a session grant read without waiting agrees with the pooled read on SQLite; on PostgreSQL it always waits",
+        arguments: StoreBackend.allCases)
     func sessionGrantWithoutWaiting(backend: StoreBackend) async throws {
         try await withStore(backend) { store in
             try await addDriverWithSession(to: store)
@@ -140,16 +158,21 @@ struct StoreTests {
                 let pooled = try await store.sessionGrant(tokenHash: hash, now: now, resource: resource)
                 switch backend {
                 case .sqlite:
-                    #expect(try store.sessionGrantWithoutWaiting(tokenHash: hash, now: now, resource: resource) == pooled)
+                    #expect(
+                        try store.sessionGrantWithoutWaiting(tokenHash: hash, now: now, resource: resource) == pooled)
                 case .postgres:
-                    #expect(throws: FleetDatabase.WouldWait.self) { try store.sessionGrantWithoutWaiting(tokenHash: hash, now: now, resource: resource) }
+                    #expect(throws: FleetDatabase.WouldWait.self) {
+                        try store.sessionGrantWithoutWaiting(tokenHash: hash, now: now, resource: resource)
+                    }
                 }
                 return pooled
             }
             #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-1"))?.isAssigned == true)
             #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-2"))?.isAssigned == false)
             #expect(try await agree("s1", at: 200, nil) == nil)
-            #expect(try await agree("s1", at: 200, Resource(.vehicle, id: "v-1")) == nil, "a repeated read still sees the session expire")
+            #expect(
+                try await agree("s1", at: 200, Resource(.vehicle, id: "v-1")) == nil,
+                "a repeated read still sees the session expire")
             #expect(try await agree("other", at: 150, nil) == nil)
             #expect(try await agree("s1", at: 150, Resource(.vehicle, id: "v-1"))?.isAssigned == true)
             #expect(try await store.unassign(Resource(.vehicle, id: "v-1")))
@@ -194,7 +217,9 @@ struct StoreTests {
             try await first.createSession(tokenHash: "s1", username: "ann", createdAt: 1, expiresAt: 10_000)
             await first.close()
             let second = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
-            #expect(try await second.sessionGrant(tokenHash: "s1", now: 2, resource: Resource(.vehicle, id: "v-1"))?.isAssigned == true)
+            #expect(
+                try await second.sessionGrant(tokenHash: "s1", now: 2, resource: Resource(.vehicle, id: "v-1"))?
+                    .isAssigned == true)
             await second.close()
         }
     }

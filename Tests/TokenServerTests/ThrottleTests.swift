@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 @Suite("Login throttling")
@@ -15,14 +16,17 @@ struct ThrottleTests {
                 try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"wrong guess"}"#)
                     .expectRefusal(.unauthorized, "UNAUTHENTICATED")
             }
-            let throttled = try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#)
+            let throttled = try await client.send(
+                .post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#)
             try throttled.expectRefusal(.tooManyRequests, "RESOURCE_EXHAUSTED")
             #expect(throttled.headers[.retryAfter] == "60")
             // Another username is not affected.
             try await client.createAccount("bob", role: "driver")
             _ = try await client.logIn("bob")
             clock.advance(by: 30)
-            #expect(try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#).headers[.retryAfter] == "30")
+            #expect(
+                try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#)
+                    .headers[.retryAfter] == "30")
             clock.advance(by: 30)
             _ = try await client.logIn("ann")
         }
@@ -34,8 +38,10 @@ struct ThrottleTests {
         try await TestServer.serve(options: TestServer.options(throttle: policy)) { client, _ in
             try await client.createAccount("ann", role: "driver")
             for guess in 0..<4 {
-                try await client.send(.post, "/v1/sessions", json: #"{"username":"user\#(guess)","password":"wrong guess"}"#)
-                    .expectRefusal(.unauthorized, "UNAUTHENTICATED")
+                try await client.send(
+                    .post, "/v1/sessions", json: #"{"username":"user\#(guess)","password":"wrong guess"}"#
+                )
+                .expectRefusal(.unauthorized, "UNAUTHENTICATED")
             }
             try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#)
                 .expectRefusal(.tooManyRequests, "RESOURCE_EXHAUSTED")
@@ -45,7 +51,9 @@ struct ThrottleTests {
     @Test("the throttle forgets failures once they leave the window, and bounds what it tracks")
     func forgetting() async throws {
         let clock = TestClock()
-        let throttle = LoginThrottle(policy: .init(failuresPerUsername: 2, failuresPerAddress: 2, window: .seconds(10), trackedKeys: 3), now: clock.function)
+        let throttle = LoginThrottle(
+            policy: .init(failuresPerUsername: 2, failuresPerAddress: 2, window: .seconds(10), trackedKeys: 3),
+            now: clock.function)
         await throttle.recordFailure(username: "a", address: "1.1.1.1")
         await throttle.recordFailure(username: "a", address: "1.1.1.1")
         #expect(await throttle.wait(username: "a", address: nil) == .seconds(10))

@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdTesting
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// Verifies tokens the way an outside service would: with the keys from the served JWKS.
@@ -14,7 +15,9 @@ func verifier(from client: Client) async throws -> TokenVerifier {
 
 extension TestResponse {
     /// Expects a 200 token answer and verifies its token with `verifier`.
-    func verifiedToken(_ verifier: TokenVerifier, sourceLocation: SourceLocation = #_sourceLocation) throws -> VerifiedToken {
+    func verifiedToken(_ verifier: TokenVerifier, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> VerifiedToken
+    {
         try #require(status == .ok, "\(String(buffer: body))", sourceLocation: sourceLocation)
         return try verifier.verify(try #require(try json()["token"] as? String, sourceLocation: sourceLocation))
     }
@@ -22,7 +25,9 @@ extension TestResponse {
 
 @Suite("Token flows on a live server")
 struct TokenFlowTests {
-    @Test("a driver gets a token for their vehicle that the token core verifies, and nothing else", arguments: StoreBackend.allCases)
+    @Test(
+        "a driver gets a token for their vehicle that the token core verifies, and nothing else",
+        arguments: StoreBackend.allCases)
     func driver(backend: StoreBackend) async throws {
         try await TestServer.serve(backend) { client, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-17/driver"])
@@ -41,12 +46,16 @@ struct TokenFlowTests {
             #expect(body["expiresAt"] as? Int == 1_800_001_800)
             #expect(body["expiresInSeconds"] as? Int == 1800)
 
-            for other in ["driver/v-18", "driver/*", "driver/%2A", "driver/v%2C1", "driver/" + String(repeating: "v", count: 65)] {
+            for other in [
+                "driver/v-18", "driver/*", "driver/%2A", "driver/v%2C1", "driver/" + String(repeating: "v", count: 65),
+            ] {
                 try await client.token(other, session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
             }
-            let wildcard = try await client.token("driver/*", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
+            let wildcard = try await client.token("driver/*", session: session).expectRefusal(
+                .forbidden, "PERMISSION_DENIED")
             #expect(wildcard.contains("\"*\""))
-            let notMine = try await client.token("driver/v-18", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
+            let notMine = try await client.token("driver/v-18", session: session).expectRefusal(
+                .forbidden, "PERMISSION_DENIED")
             #expect(notMine == "account \"ann\" is not assigned to vehicle \"v-18\"")
             // A driver is not a consumer, whatever the id.
             try await client.token("consumer/v-17", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
@@ -58,7 +67,8 @@ struct TokenFlowTests {
     func consumer() async throws {
         try await TestServer.serve { client, _ in
             let session = try await client.enroll("cat", role: "consumer", assigned: ["trips/t-1/consumer"])
-            let verified = try await client.token("consumer/t-1", session: session).verifiedToken(try await verifier(from: client))
+            let verified = try await client.token("consumer/t-1", session: session).verifiedToken(
+                try await verifier(from: client))
             #expect(verified.role == .consumerSDKUser)
             #expect(verified.claims.authorization == AuthorizationClaims(tripID: "t-1"))
             try await client.token("consumer/t-2", session: session).expectRefusal(.forbidden, "PERMISSION_DENIED")
@@ -77,7 +87,10 @@ struct TokenFlowTests {
             try await client.assign("tracking-ids/track-9/consumer", to: "kim")
             let verifier = try await verifier(from: client)
             let cases: [(user: String, path: String, role: FleetEngineRole, claims: AuthorizationClaims)] = [
-                ("dee", "delivery-driver/dv-1", .deliveryUntrustedDriver, AuthorizationClaims(deliveryVehicleID: "dv-1")),
+                (
+                    "dee", "delivery-driver/dv-1", .deliveryUntrustedDriver,
+                    AuthorizationClaims(deliveryVehicleID: "dv-1")
+                ),
                 ("kim", "delivery-consumer/track-9", .deliveryConsumer, AuthorizationClaims(trackingID: "track-9")),
                 ("fay", "fleet-reader", .deliveryFleetReader, TokenKind.fleetReader.authorizationClaims),
             ]
@@ -89,7 +102,8 @@ struct TokenFlowTests {
             }
             let dee = try await client.logIn("dee")
             try await client.token("delivery-driver/dv-2", session: dee).expectRefusal(.forbidden, "PERMISSION_DENIED")
-            try await client.token("delivery-consumer/track-9", session: dee).expectRefusal(.forbidden, "PERMISSION_DENIED")
+            try await client.token("delivery-consumer/track-9", session: dee).expectRefusal(
+                .forbidden, "PERMISSION_DENIED")
         }
     }
 
@@ -98,13 +112,18 @@ struct TokenFlowTests {
         try await TestServer.serve { client, _ in
             try await client.createAccount("ann", role: "driver")
             try await client.assign("vehicles/v-1/driver", to: "ann")
-            let missing = try await client.token("driver/v-1", session: nil).expectRefusal(.unauthorized, "UNAUTHENTICATED")
+            let missing = try await client.token("driver/v-1", session: nil).expectRefusal(
+                .unauthorized, "UNAUTHENTICATED")
             #expect(missing.contains("Authorization: Bearer"))
-            try await client.token("driver/v-1", session: "fas_not-a-session").expectRefusal(.unauthorized, "UNAUTHENTICATED")
-            try await client.token("driver/*", session: "fas_not-a-session").expectRefusal(.unauthorized, "UNAUTHENTICATED")
+            try await client.token("driver/v-1", session: "fas_not-a-session").expectRefusal(
+                .unauthorized, "UNAUTHENTICATED")
+            try await client.token("driver/*", session: "fas_not-a-session").expectRefusal(
+                .unauthorized, "UNAUTHENTICATED")
             // The admin key is not a session.
-            try await client.token("driver/v-1", session: client.adminKey).expectRefusal(.unauthorized, "UNAUTHENTICATED")
-            let basic = try await client.http.execute(uri: "/v1/tokens/driver/v-1", method: .get, headers: [.authorization: "Basic YW5uOnB3"])
+            try await client.token("driver/v-1", session: client.adminKey).expectRefusal(
+                .unauthorized, "UNAUTHENTICATED")
+            let basic = try await client.http.execute(
+                uri: "/v1/tokens/driver/v-1", method: .get, headers: [.authorization: "Basic YW5uOnB3"])
             try basic.expectRefusal(.unauthorized, "UNAUTHENTICATED")
         }
     }
@@ -115,7 +134,8 @@ struct TokenFlowTests {
         try await TestServer.serve(options: TestServer.options(clock: clock)) { client, server in
             try await client.createAccount("ann", role: "driver")
             try await client.assign("vehicles/v-1/driver", to: "ann")
-            let login = try await client.send(.post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#)
+            let login = try await client.send(
+                .post, "/v1/sessions", json: #"{"username":"ann","password":"correct horse"}"#)
             #expect(login.headers[.cacheControl] == "no-store")
             let body = try login.json()
             let session = try #require(body["sessionToken"] as? String)

@@ -1,12 +1,13 @@
 import CommandSupport
+import FleetAuthCodecs
 import FleetTokenProvider
 import FleetTokens
 import Foundation
 import Hummingbird
-import FleetAuthCodecs
 import HummingbirdTesting
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// The token routes answered in the channel pipeline (``TokenPipelineRoute``) beside the
@@ -29,7 +30,8 @@ struct TokenPipelineRouteTests {
                 "GET /v1/tokens/fleet-reader",  // the pipeline: the wrong role
                 "GET /v1/tokens/driver/v-1?alt=json",  // the pipeline, the query ignored as the router does
             ]
-            let bytes = requests.map { "\($0) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\r\n" }.joined()
+            let bytes = requests.map { "\($0) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\r\n" }
+                .joined()
             let answers = try await RawHTTP.exchange(port: port, request: Array(bytes.utf8), responses: requests.count)
             #expect(answers.map(\.status) == [200, 200, 200, 403, 404, 403, 200], "\(answers)")
             #expect(answers[1].body.contains("\"status\":\"ok\""))
@@ -60,17 +62,21 @@ struct TokenPipelineRouteTests {
     }
 
     /// HTTP/1.1 with `Connection: close`, and HTTP/1.0 without keep-alive.
-    @Test("a token request that asks to close is answered, then the connection closes", arguments: [
-        ("HTTP/1.1", "Connection: close\r\n"),
-        ("HTTP/1.0", ""),
-    ])
+    @Test(
+        "a token request that asks to close is answered, then the connection closes",
+        arguments: [
+            ("HTTP/1.1", "Connection: close\r\n"),
+            ("HTTP/1.0", ""),
+        ])
     func connectionClose(version: String, closing: String) async throws {
         try await TestServer.serve { client, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
             let port = try #require(client.http.port)
-            let request = "GET /v1/tokens/driver/v-1 \(version)\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\(closing)\r\n"
+            let request =
+                "GET /v1/tokens/driver/v-1 \(version)\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\(closing)\r\n"
             // Asks for two answers: only the closed connection ends the read before its time-out.
-            let answers = try await RawHTTP.exchange(port: port, request: Array((request + request).utf8), responses: 2, timeout: 10)
+            let answers = try await RawHTTP.exchange(
+                port: port, request: Array((request + request).utf8), responses: 2, timeout: 10)
             #expect(answers.map(\.status) == [200], "\(answers)")
             #expect(answers.first?.headers["connection"] == "close")
         }
@@ -78,7 +84,9 @@ struct TokenPipelineRouteTests {
 
     /// The answer is computed in a task of its own; the client's going away must neither stop
     /// the server nor keep its shutdown (which waits for answers in flight) waiting.
-    @Test("clients that hang up before their answers leave the server serving, and its shutdown prompt", .timeLimit(.minutes(3)))
+    @Test(
+        "clients that hang up before their answers leave the server serving, and its shutdown prompt",
+        .timeLimit(.minutes(3)))
     func clientsHangingUp() async throws {
         try await TestServer.serve { client, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])

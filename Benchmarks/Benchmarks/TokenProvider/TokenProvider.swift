@@ -15,7 +15,8 @@ let benchmarks: @Sendable () -> Void = {
     let warmProvider = CachingTokenProvider(fetcher: InProcessFetcher(clock: SystemTokenClock(), lifetimeSeconds: 3600))
     Benchmark(
         "Cached-token",
-        configuration: BenchmarkSettings.configuration([.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo)
+        configuration: BenchmarkSettings.configuration(
+            [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo)
     ) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try await warmProvider.token(for: context)) }
     }

@@ -1,15 +1,16 @@
 import Benchmark
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension BenchmarkMetric {
     /// How fast ours is against the reference it runs beside, in percent: the reference's CPU
     /// time divided by ours. Larger is better; 100 is as fast.
-    static let percentOfReference = BenchmarkMetric.custom("% of reference", polarity: .prefersLarger, useScalingFactor: false)
+    static let percentOfReference = BenchmarkMetric.custom(
+        "% of reference", polarity: .prefersLarger, useScalingFactor: false)
 }
 
 /// The CPU time of the calling thread.

@@ -28,7 +28,8 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark(
         "Verify-cached-token",
-        configuration: BenchmarkSettings.configuration([.throughput, .wallClock, .mallocCountTotal], scalingFactor: .kilo)
+        configuration: BenchmarkSettings.configuration(
+            [.throughput, .wallClock, .mallocCountTotal], scalingFactor: .kilo)
     ) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try tokens.verifier.verify(tokens.token)) }
     }
@@ -41,27 +42,35 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     #if canImport(COpenSSLReference)
-    guard let openSSL = OpenSSLReference() else { fatalError("OpenSSL's libcrypto could not make an RSA-2048 key") }
-    Benchmark("Reference-RSA-2048-sign-OpenSSL") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(openSSL.sign()) }
-    }
-    Benchmark("Reference-RSA-2048-verify-OpenSSL") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(openSSL.verify()) }
-    }
-    Benchmark("Mint-against-OpenSSL-sign", configuration: BenchmarkSettings.configuration([.percentOfReference])) { benchmark in
-        benchmark.measurement(.percentOfReference, try CPUTime.percentOfReference(pairs: 50) {
-            _ = try tokens.minter.mint(.driver(vehicleID: "vehicle-42"))
-        } reference: {
-            openSSL.sign()
-        })
-    }
-    Benchmark("Verify-new-token-against-OpenSSL-verify", configuration: BenchmarkSettings.configuration([.percentOfReference])) { benchmark in
-        benchmark.measurement(.percentOfReference, try CPUTime.percentOfReference(pairs: 100) {
-            _ = try tokens.verifier.verifyWithoutCache(tokens.token)
-        } reference: {
-            openSSL.verify()
-        })
-    }
+        guard let openSSL = OpenSSLReference() else { fatalError("OpenSSL's libcrypto could not make an RSA-2048 key") }
+        Benchmark("Reference-RSA-2048-sign-OpenSSL") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(openSSL.sign()) }
+        }
+        Benchmark("Reference-RSA-2048-verify-OpenSSL") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(openSSL.verify()) }
+        }
+        Benchmark("Mint-against-OpenSSL-sign", configuration: BenchmarkSettings.configuration([.percentOfReference])) {
+            benchmark in
+            benchmark.measurement(
+                .percentOfReference,
+                try CPUTime.percentOfReference(pairs: 50) {
+                    _ = try tokens.minter.mint(.driver(vehicleID: "vehicle-42"))
+                } reference: {
+                    openSSL.sign()
+                })
+        }
+        Benchmark(
+            "Verify-new-token-against-OpenSSL-verify",
+            configuration: BenchmarkSettings.configuration([.percentOfReference])
+        ) { benchmark in
+            benchmark.measurement(
+                .percentOfReference,
+                try CPUTime.percentOfReference(pairs: 100) {
+                    _ = try tokens.verifier.verifyWithoutCache(tokens.token)
+                } reference: {
+                    openSSL.verify()
+                })
+        }
     #endif
 }
 

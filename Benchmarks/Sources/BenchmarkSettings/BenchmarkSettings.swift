@@ -12,9 +12,15 @@ public enum BenchmarkSettings {
 
     /// The configuration for benchmarks measuring `metrics`, each iteration running the
     /// measured code `scalingFactor` times (the results are per run).
-    public static func configuration(_ metrics: [BenchmarkMetric], scalingFactor: BenchmarkScalingFactor = .one) -> Benchmark.Configuration {
+    public static func configuration(_ metrics: [BenchmarkMetric], scalingFactor: BenchmarkScalingFactor = .one)
+        -> Benchmark.Configuration
+    {
         isQuick
-            ? .init(metrics: metrics, warmupIterations: 1, scalingFactor: scalingFactor, maxDuration: .milliseconds(300), maxIterations: 10)
-            : .init(metrics: metrics, warmupIterations: 10, scalingFactor: scalingFactor, maxDuration: .seconds(3), maxIterations: 1_000_000)
+            ? .init(
+                metrics: metrics, warmupIterations: 1, scalingFactor: scalingFactor, maxDuration: .milliseconds(300),
+                maxIterations: 10)
+            : .init(
+                metrics: metrics, warmupIterations: 10, scalingFactor: scalingFactor, maxDuration: .seconds(3),
+                maxIterations: 1_000_000)
     }
 }

@@ -47,7 +47,9 @@ public struct Trip: Codable, Hashable, Sendable {
     public var dropoffPoint: Terminal?
 
     /// Creates a trip for ``FleetEngineClient/createTrip(_:id:)``.
-    public init(vehicleId: String?, pickupPoint: Terminal?, dropoffPoint: Terminal? = nil, tripType: String? = "EXCLUSIVE") {
+    public init(
+        vehicleId: String?, pickupPoint: Terminal?, dropoffPoint: Terminal? = nil, tripType: String? = "EXCLUSIVE"
+    ) {
         self.vehicleId = vehicleId
         self.pickupPoint = pickupPoint
         self.dropoffPoint = dropoffPoint

@@ -17,7 +17,10 @@ public struct VehicleLocation: Codable, Hashable, Sendable {
     public var serverTime: Date?
 
     /// Creates a location reading.
-    public init(location: LatLng?, latlngAccuracy: Double? = nil, heading: Int? = nil, speed: Double? = nil, updateTime: Date? = nil) {
+    public init(
+        location: LatLng?, latlngAccuracy: Double? = nil, heading: Int? = nil, speed: Double? = nil,
+        updateTime: Date? = nil
+    ) {
         self.location = location
         self.latlngAccuracy = latlngAccuracy
         self.heading = heading

@@ -2,7 +2,7 @@ import FleetTokenProvider
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One call to a Google endpoint, tried again as a ``RetryPolicy`` says when no answer came or
@@ -19,7 +19,10 @@ struct GoogleAPICall: Sendable {
 
     /// A call named `name` through `transport`, each attempt bounded by `timeout`, at most
     /// `maxConcurrentRequests` on the wire at once.
-    init(name: String, transport: any HTTPTransport, timeout: Duration, retryPolicy: RetryPolicy, maxConcurrentRequests: Int = .max) {
+    init(
+        name: String, transport: any HTTPTransport, timeout: Duration, retryPolicy: RetryPolicy,
+        maxConcurrentRequests: Int = .max
+    ) {
         self.name = name
         self.transport = transport
         self.timeout = timeout
@@ -40,12 +43,15 @@ struct GoogleAPICall: Sendable {
             do {
                 let (body, response) = try await limit.run { try await transport.send(request, timeout: timeout) }
                 if response.statusCode == 200 { return body }
-                failure = .answer(of: name, httpStatus: response.statusCode, body: body, hint: hint(response.statusCode))
+                failure = .answer(
+                    of: name, httpStatus: response.statusCode, body: body, hint: hint(response.statusCode))
                 retryAfter = response.retryAfter
             } catch let error as URLError {
-                failure = GoogleAPIError(call: name, message: error.code == .timedOut
-                    ? "no answer within \(timeout)"
-                    : "no answer (URLError \(error.code.rawValue))")
+                failure = GoogleAPIError(
+                    call: name,
+                    message: error.code == .timedOut
+                        ? "no answer within \(timeout)"
+                        : "no answer (URLError \(error.code.rawValue))")
             }
             guard failure.isTransient, attempt < retryPolicy.maxAttempts else { throw failure }
             try await retryPolicy.sleep(retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter))

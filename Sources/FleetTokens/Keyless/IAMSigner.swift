@@ -2,7 +2,7 @@ import FleetTokenProvider
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Signs Fleet Engine tokens through Google's IAM Credentials API, with no key file: the
@@ -50,7 +50,8 @@ public struct IAMSigner: FleetTokenSigner {
     ) throws(GoogleAPIError) {
         let name = "IAM signJwt as \(accountEmail)"
         guard accountEmail.contains("@"),
-            let escaped = accountEmail.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/:")))
+            let escaped = accountEmail.addingPercentEncoding(
+                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/:")))
         else {
             throw GoogleAPIError(call: name, message: "'\(accountEmail)' is not a service account email")
         }
@@ -59,7 +60,8 @@ public struct IAMSigner: FleetTokenSigner {
         self.credentials = credentials
         let limit = max(1, maxConcurrentCalls)
         self.call = GoogleAPICall(
-            name: name, transport: transport ?? Self.transport(connections: limit), timeout: timeout, retryPolicy: retryPolicy,
+            name: name, transport: transport ?? Self.transport(connections: limit), timeout: timeout,
+            retryPolicy: retryPolicy,
             maxConcurrentRequests: limit)
         self.calls = SharedCalls()
     }
@@ -84,7 +86,9 @@ public struct IAMSigner: FleetTokenSigner {
         request.httpBody = try JSONEncoder().encode(["payload": payload])
         let body: Data
         do {
-            body = try await call.body(of: request) { [accountEmail] status in Self.hint(status: status, account: accountEmail) }
+            body = try await call.body(of: request) { [accountEmail] status in
+                Self.hint(status: status, account: accountEmail)
+            }
         } catch let error as GoogleAPIError where error.httpStatus == 401 {
             await credentials.invalidate(accessToken)
             throw error
@@ -111,8 +115,10 @@ public struct IAMSigner: FleetTokenSigner {
     /// What to do about a refusal of signJwt.
     private static func hint(status: Int, account: String) -> String? {
         switch status {
-        case 401: "The access token of the account this server runs as was refused; it is fetched again on the next request."
-        case 403: "Grant roles/iam.serviceAccountTokenCreator on \(account) to the account this server runs as (and enable the IAM Service Account Credentials API)."
+        case 401:
+            "The access token of the account this server runs as was refused; it is fetched again on the next request."
+        case 403:
+            "Grant roles/iam.serviceAccountTokenCreator on \(account) to the account this server runs as (and enable the IAM Service Account Credentials API)."
         case 404: "The service account \(account) does not exist; check the --signer email."
         default: nil
         }

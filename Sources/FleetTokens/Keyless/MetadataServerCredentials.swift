@@ -2,7 +2,7 @@ import FleetTokenProvider
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Where the keyless signer gets the OAuth access token it calls IAM with.
@@ -42,7 +42,8 @@ public actor MetadataServerCredentials: AccessTokenSource {
     ///   - transport: Sends the requests; `URLSession.shared` by default.
     ///   - now: The clock the token's life is judged by.
     public init(
-        host: String = ProcessInfo.processInfo.environment["GCE_METADATA_HOST"] ?? MetadataServerCredentials.defaultHost,
+        host: String = ProcessInfo.processInfo.environment["GCE_METADATA_HOST"]
+            ?? MetadataServerCredentials.defaultHost,
         timeout: Duration = .seconds(5),
         retryPolicy: RetryPolicy = RetryPolicy(),
         transport: any HTTPTransport = URLSessionTransport(),
@@ -52,7 +53,8 @@ public actor MetadataServerCredentials: AccessTokenSource {
             throw GoogleAPIError(call: "metadata server", message: "'\(host)' is not a host name")
         }
         self.tokenURL = url
-        self.call = GoogleAPICall(name: "metadata server token", transport: transport, timeout: timeout, retryPolicy: retryPolicy)
+        self.call = GoogleAPICall(
+            name: "metadata server token", transport: transport, timeout: timeout, retryPolicy: retryPolicy)
         self.now = now
     }
 
@@ -98,8 +100,12 @@ public actor MetadataServerCredentials: AccessTokenSource {
                 case expiresIn = "expires_in"
             }
         }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: body), !answer.accessToken.isEmpty, answer.expiresIn > 0 else {
-            throw GoogleAPIError(call: "metadata server token", httpStatus: 200, message: "the answer has no access_token and expires_in")
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: body), !answer.accessToken.isEmpty,
+            answer.expiresIn > 0
+        else {
+            throw GoogleAPIError(
+                call: "metadata server token", httpStatus: 200, message: "the answer has no access_token and expires_in"
+            )
         }
         let received = now()
         let ahead = min(300, answer.expiresIn / 4)

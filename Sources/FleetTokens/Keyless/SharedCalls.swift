@@ -14,7 +14,9 @@ actor SharedCalls {
         return try await Self.result(of: call)
     }
 
-    private func start(key: String, _ operation: @escaping @Sendable () async throws -> String) -> Task<String, any Error> {
+    private func start(key: String, _ operation: @escaping @Sendable () async throws -> String) -> Task<
+        String, any Error
+    > {
         let call = Task { try await operation() }
         inFlight[key] = call
         Task {

@@ -19,7 +19,8 @@ extension AccessGrant {
         guard forbidden.isEmpty else {
             let allowed = Field.driverWritable.map(\.rawValue).sorted().joined(separator: ", ")
             let named = forbidden.map(\.rawValue).sorted().joined(separator: ", ")
-            throw InvalidArgument("a driver token may set only \(allowed) of a \(Field.resourceName); updateMask also names \(named)")
+            throw InvalidArgument(
+                "a driver token may set only \(allowed) of a \(Field.resourceName); updateMask also names \(named)")
         }
     }
 }
@@ -55,7 +56,8 @@ package enum AccessDecision: Sendable, Hashable {
         if let tripVehicleID, AuthorizationClaims.value(claim, covers: tripVehicleID) {
             return .allowed(grant)
         }
-        return .denied("a driver token may act only on trips assigned to the vehicle in its vehicleid claim ('\(claim)')")
+        return .denied(
+            "a driver token may act only on trips assigned to the vehicle in its vehicleid claim ('\(claim)')")
     }
 
     /// The final decision once the task answering a tracking id is looked up: `taskID` is that
@@ -63,6 +65,7 @@ package enum AccessDecision: Sendable, Hashable {
     package func resolved(taskID: String?) -> AccessDecision {
         guard case .allowedIfTaskCovered(let claim) = self else { return self }
         if let taskID, AuthorizationClaims.value(claim, covers: taskID) { return .allowed(.full) }
-        return .denied("a delivery consumer token may read only the tracking info of the task in its taskid claim ('\(claim)')")
+        return .denied(
+            "a delivery consumer token may read only the tracking info of the task in its taskid claim ('\(claim)')")
     }
 }

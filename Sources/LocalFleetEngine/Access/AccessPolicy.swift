@@ -34,9 +34,12 @@ package struct AccessPolicy: Sendable, Hashable {
 
     /// Decides whether a token signed by an account with `role` and carrying `claims` may do
     /// `operation` on a resource of `provider`.
-    package func decide(role: FleetEngineRole, claims: AuthorizationClaims, _ operation: FleetOperation, provider: String) -> AccessDecision {
+    package func decide(
+        role: FleetEngineRole, claims: AuthorizationClaims, _ operation: FleetOperation, provider: String
+    ) -> AccessDecision {
         guard provider == providerID else {
-            return .denied("this Fleet Engine serves provider '\(providerID)'; tokens are not accepted for provider '\(provider)'")
+            return .denied(
+                "this Fleet Engine serves provider '\(providerID)'; tokens are not accepted for provider '\(provider)'")
         }
         if case .delivery(let delivery) = operation { return decide(role: role, claims: claims, delivery) }
         switch role {
@@ -48,19 +51,24 @@ package struct AccessPolicy: Sendable, Hashable {
             return driverDecision(claims, operation)
         case .consumerSDKUser:
             return consumerDecision(claims, operation)
-        case .deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer, .deliveryFleetReader, .deliveryAdmin, .deliverySuperUser:
+        case .deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer, .deliveryFleetReader, .deliveryAdmin,
+            .deliverySuperUser:
             return .denied("role \(role.rawValue) is for scheduled-task (delivery) resources; it may not \(operation)")
         }
     }
 
-    private func serverDecision(_ claims: AuthorizationClaims, _ operation: FleetOperation, readOnly: Bool, role: FleetEngineRole) -> AccessDecision {
+    private func serverDecision(
+        _ claims: AuthorizationClaims, _ operation: FleetOperation, readOnly: Bool, role: FleetEngineRole
+    ) -> AccessDecision {
         if readOnly, operation.isWrite {
             return .denied("role \(role.rawValue) is read-only; it may not \(operation)")
         }
         switch operation {
-        case .createVehicle(let id), .getVehicle(let id), .updateVehicle(let id), .updateVehicleAttributes(let id), .deleteVehicle(let id):
+        case .createVehicle(let id), .getVehicle(let id), .updateVehicle(let id), .updateVehicleAttributes(let id),
+            .deleteVehicle(let id):
             return Self.claim("vehicleid", claims.vehicleID, covers: id, for: operation) ?? .allowed(.full)
-        case .createTrip(let id), .getTrip(let id), .updateTrip(let id), .deleteTrip(let id), .reportBillableTrip(let id):
+        case .createTrip(let id), .getTrip(let id), .updateTrip(let id), .deleteTrip(let id),
+            .reportBillableTrip(let id):
             return Self.claim("tripid", claims.tripID, covers: id, for: operation) ?? .allowed(.full)
         case .searchVehicles, .listVehicles:
             guard claims.vehicleID == FleetEngineIdentifier.wildcard else {
@@ -89,13 +97,19 @@ package struct AccessPolicy: Sendable, Hashable {
             }
             return .allowedIfTripAssigned(vehicleClaim: vehicleClaim, grant: operation.isWrite ? .driverFields : .full)
         case .searchTrips(let vehicleID):
-            guard let vehicleClaim = claims.vehicleID, let vehicleID, AuthorizationClaims.value(vehicleClaim, covers: vehicleID) else {
-                return .denied("a driver token may search only the trips of the vehicle in its vehicleid claim; name it in vehicleId")
+            guard let vehicleClaim = claims.vehicleID, let vehicleID,
+                AuthorizationClaims.value(vehicleClaim, covers: vehicleID)
+            else {
+                return .denied(
+                    "a driver token may search only the trips of the vehicle in its vehicleid claim; name it in vehicleId"
+                )
             }
             return .allowed(.full)
-        case .createVehicle, .createTrip, .searchVehicles, .listVehicles, .updateVehicleAttributes, .deleteVehicle, .deleteTrip, .reportBillableTrip,
+        case .createVehicle, .createTrip, .searchVehicles, .listVehicles, .updateVehicleAttributes, .deleteVehicle,
+            .deleteTrip, .reportBillableTrip,
             .delivery:
-            return .denied("a driver token may not \(operation); that needs a server token (serviceSuperUser or ondemandAdmin)")
+            return .denied(
+                "a driver token may not \(operation); that needs a server token (serviceSuperUser or ondemandAdmin)")
         }
     }
 
@@ -104,19 +118,25 @@ package struct AccessPolicy: Sendable, Hashable {
         case .getTrip(let id):
             return Self.claim("tripid", claims.tripID, covers: id, for: operation) ?? .allowed(.full)
         case .searchVehicles:
-            guard claims.tripID != nil else { return .denied("a consumer token needs a tripid claim to search vehicles") }
+            guard claims.tripID != nil else {
+                return .denied("a consumer token needs a tripid claim to search vehicles")
+            }
             return .allowed(.approximate)
-        case .createVehicle, .getVehicle, .updateVehicle, .updateVehicleAttributes, .deleteVehicle, .listVehicles, .createTrip, .updateTrip,
+        case .createVehicle, .getVehicle, .updateVehicle, .updateVehicleAttributes, .deleteVehicle, .listVehicles,
+            .createTrip, .updateTrip,
             .deleteTrip, .searchTrips, .reportBillableTrip, .delivery:
             return .denied("a consumer token may not \(operation); it may only read its own trip and search vehicles")
         }
     }
 
     /// A denial when `value` (the token's `name` claim) does not cover `id`, else `nil`.
-    static func claim(_ name: String, _ value: String?, covers id: String, for operation: FleetOperation) -> AccessDecision? {
+    static func claim(_ name: String, _ value: String?, covers id: String, for operation: FleetOperation)
+        -> AccessDecision?
+    {
         guard let value else { return .denied("the token has no \(name) claim, which it needs to \(operation)") }
         guard AuthorizationClaims.value(value, covers: id) else {
-            return .denied("the token's \(name) claim ('\(value)') does not cover the resource; it may not \(operation)")
+            return .denied(
+                "the token's \(name) claim ('\(value)') does not cover the resource; it may not \(operation)")
         }
         return nil
     }

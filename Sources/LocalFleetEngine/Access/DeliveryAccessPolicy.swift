@@ -26,7 +26,9 @@ extension AccessPolicy {
         case .serviceSuperUser, .deliverySuperUser, .deliveryAdmin:
             return Self.serverDecision(claims, operation)
         case .deliveryFleetReader:
-            guard !operation.isWrite else { return .denied("role \(role.rawValue) is read-only; it may not \(operation)") }
+            guard !operation.isWrite else {
+                return .denied("role \(role.rawValue) is read-only; it may not \(operation)")
+            }
             return Self.serverDecision(claims, operation)
         case .deliveryTrustedDriver:
             return Self.trustedDriverDecision(claims, operation)
@@ -35,15 +37,19 @@ extension AccessPolicy {
         case .deliveryConsumer:
             return Self.consumerDecision(claims, operation)
         case .driverSDKUser, .consumerSDKUser, .onDemandAdmin, .viewer:
-            return .denied("role \(role.rawValue) is for on-demand resources (vehicles and trips); it may not \(operation)")
+            return .denied(
+                "role \(role.rawValue) is for on-demand resources (vehicles and trips); it may not \(operation)")
         }
     }
 
-    private static func serverDecision(_ claims: AuthorizationClaims, _ operation: DeliveryOperation) -> AccessDecision {
+    private static func serverDecision(_ claims: AuthorizationClaims, _ operation: DeliveryOperation) -> AccessDecision
+    {
         let wildcard = FleetEngineIdentifier.wildcard
         switch operation {
-        case .createDeliveryVehicle(let id), .getDeliveryVehicle(let id), .updateDeliveryVehicle(let id, _), .deleteDeliveryVehicle(let id):
-            return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation)) ?? .allowed(.full)
+        case .createDeliveryVehicle(let id), .getDeliveryVehicle(let id), .updateDeliveryVehicle(let id, _),
+            .deleteDeliveryVehicle(let id):
+            return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation))
+                ?? .allowed(.full)
         case .createTask(let id), .getTask(let id), .updateTask(let id), .deleteTask(let id):
             return claim("taskid", claims.taskID, covers: id, for: .delivery(operation)) ?? .allowed(.full)
         case .getTaskTrackingInfo(let id):
@@ -51,17 +57,22 @@ extension AccessPolicy {
         case .batchCreateTasks(let ids):
             if claims.taskID == wildcard { return .allowed(.full) }
             guard let listed = claims.taskIDs else {
-                return .denied("to \(operation), the token's taskids claim must list every task id of the batch, or be [\"*\"]")
+                return .denied(
+                    "to \(operation), the token's taskids claim must list every task id of the batch, or be [\"*\"]")
             }
             if listed == [wildcard] { return .allowed(.full) }
             let missing = ids.filter { !listed.contains($0) }
             guard missing.isEmpty else {
-                return .denied("the token's taskids claim does not list task '\(missing[0])' of the batch; it may not \(operation)")
+                return .denied(
+                    "the token's taskids claim does not list task '\(missing[0])' of the batch; it may not \(operation)"
+                )
             }
             return .allowed(.full)
         case .listDeliveryVehicles:
             guard claims.deliveryVehicleID == wildcard else {
-                return .denied("to \(operation), which reads every delivery vehicle, the token's deliveryvehicleid claim must be \"*\"")
+                return .denied(
+                    "to \(operation), which reads every delivery vehicle, the token's deliveryvehicleid claim must be \"*\""
+                )
             }
             return .allowed(.full)
         case .listTasks:
@@ -72,34 +83,52 @@ extension AccessPolicy {
         }
     }
 
-    private static func trustedDriverDecision(_ claims: AuthorizationClaims, _ operation: DeliveryOperation) -> AccessDecision {
+    private static func trustedDriverDecision(_ claims: AuthorizationClaims, _ operation: DeliveryOperation)
+        -> AccessDecision
+    {
         switch operation {
         case .createDeliveryVehicle(let id), .getDeliveryVehicle(let id), .updateDeliveryVehicle(let id, _):
-            return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation)) ?? .allowed(.full)
+            return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation))
+                ?? .allowed(.full)
         case .createTask(let id), .updateTask(let id):
             return claim("taskid", claims.taskID, covers: id, for: .delivery(operation)) ?? .allowed(.full)
-        case .deleteDeliveryVehicle, .listDeliveryVehicles, .batchCreateTasks, .getTask, .deleteTask, .listTasks, .getTaskTrackingInfo:
-            return .denied("a trusted delivery driver token may not \(operation); that needs a delivery server token (deliverySuperUser or deliveryAdmin)")
+        case .deleteDeliveryVehicle, .listDeliveryVehicles, .batchCreateTasks, .getTask, .deleteTask, .listTasks,
+            .getTaskTrackingInfo:
+            return .denied(
+                "a trusted delivery driver token may not \(operation); that needs a delivery server token (deliverySuperUser or deliveryAdmin)"
+            )
         }
     }
 
-    private static func untrustedDriverDecision(_ claims: AuthorizationClaims, _ operation: DeliveryOperation) -> AccessDecision {
+    private static func untrustedDriverDecision(_ claims: AuthorizationClaims, _ operation: DeliveryOperation)
+        -> AccessDecision
+    {
         switch operation {
         case .getDeliveryVehicle(let id):
-            return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation)) ?? .allowed(.full)
+            return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation))
+                ?? .allowed(.full)
         case .updateDeliveryVehicle(let id, let fields):
             guard fields.isSubset(of: DeliveryVehicleField.driverWritable) else {
-                let named = fields.subtracting(DeliveryVehicleField.driverWritable).map(\.rawValue).sorted().joined(separator: ", ")
-                return .denied("an untrusted delivery driver token may update only lastLocation; updateMask also names \(named), which needs a trusted driver or server token")
+                let named = fields.subtracting(DeliveryVehicleField.driverWritable).map(\.rawValue).sorted().joined(
+                    separator: ", ")
+                return .denied(
+                    "an untrusted delivery driver token may update only lastLocation; updateMask also names \(named), which needs a trusted driver or server token"
+                )
             }
-            return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation)) ?? .allowed(.driverFields)
-        case .createDeliveryVehicle, .deleteDeliveryVehicle, .listDeliveryVehicles, .createTask, .batchCreateTasks, .getTask, .updateTask,
+            return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation))
+                ?? .allowed(.driverFields)
+        case .createDeliveryVehicle, .deleteDeliveryVehicle, .listDeliveryVehicles, .createTask, .batchCreateTasks,
+            .getTask, .updateTask,
             .deleteTask, .listTasks, .getTaskTrackingInfo:
-            return .denied("an untrusted delivery driver token may not \(operation); it may only read its own vehicle and update its location")
+            return .denied(
+                "an untrusted delivery driver token may not \(operation); it may only read its own vehicle and update its location"
+            )
         }
     }
 
-    private static func consumerDecision(_ claims: AuthorizationClaims, _ operation: DeliveryOperation) -> AccessDecision {
+    private static func consumerDecision(_ claims: AuthorizationClaims, _ operation: DeliveryOperation)
+        -> AccessDecision
+    {
         switch operation {
         case .getTaskTrackingInfo(let id):
             if let trackingClaim = claims.trackingID {
@@ -109,9 +138,11 @@ extension AccessPolicy {
                 return .denied("a delivery consumer token needs a trackingid (or taskid) claim to \(operation)")
             }
             return .allowedIfTaskCovered(taskClaim: taskClaim)
-        case .createDeliveryVehicle, .getDeliveryVehicle, .updateDeliveryVehicle, .deleteDeliveryVehicle, .listDeliveryVehicles, .createTask,
+        case .createDeliveryVehicle, .getDeliveryVehicle, .updateDeliveryVehicle, .deleteDeliveryVehicle,
+            .listDeliveryVehicles, .createTask,
             .batchCreateTasks, .getTask, .updateTask, .deleteTask, .listTasks:
-            return .denied("a delivery consumer token may not \(operation); it may only get the tracking info of its own shipment")
+            return .denied(
+                "a delivery consumer token may not \(operation); it may only get the tracking info of its own shipment")
         }
     }
 }

@@ -33,7 +33,8 @@ package enum DeliveryOperation: Sendable, Hashable, CustomStringConvertible {
         case .createDeliveryVehicle(let id): "create delivery vehicle '\(id)'"
         case .getDeliveryVehicle(let id): "get delivery vehicle '\(id)'"
         case .updateDeliveryVehicle(let id, let fields):
-            fields == [.lastLocation] ? "update the location of delivery vehicle '\(id)'" : "update delivery vehicle '\(id)'"
+            fields == [.lastLocation]
+                ? "update the location of delivery vehicle '\(id)'" : "update delivery vehicle '\(id)'"
         case .deleteDeliveryVehicle(let id): "delete delivery vehicle '\(id)'"
         case .listDeliveryVehicles: "list delivery vehicles"
         case .createTask(let id): "create task '\(id)'"
@@ -49,7 +50,8 @@ package enum DeliveryOperation: Sendable, Hashable, CustomStringConvertible {
     /// Whether the operation changes something.
     package var isWrite: Bool {
         switch self {
-        case .createDeliveryVehicle, .updateDeliveryVehicle, .deleteDeliveryVehicle, .createTask, .batchCreateTasks, .updateTask, .deleteTask:
+        case .createDeliveryVehicle, .updateDeliveryVehicle, .deleteDeliveryVehicle, .createTask, .batchCreateTasks,
+            .updateTask, .deleteTask:
             true
         case .getDeliveryVehicle, .listDeliveryVehicles, .getTask, .listTasks, .getTaskTrackingInfo:
             false

@@ -53,7 +53,8 @@ package enum FleetOperation: Sendable, Hashable, CustomStringConvertible {
     /// Whether the operation changes something.
     package var isWrite: Bool {
         switch self {
-        case .createVehicle, .updateVehicle, .updateVehicleAttributes, .deleteVehicle, .createTrip, .updateTrip, .deleteTrip, .reportBillableTrip:
+        case .createVehicle, .updateVehicle, .updateVehicleAttributes, .deleteVehicle, .createTrip, .updateTrip,
+            .deleteTrip, .reportBillableTrip:
             true
         case .getVehicle, .listVehicles, .searchVehicles, .getTrip, .searchTrips:
             false

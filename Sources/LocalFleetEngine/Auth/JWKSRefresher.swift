@@ -1,6 +1,6 @@
+import FleetAuthLocking
 import FleetTokens
 import Foundation
-import FleetAuthLocking
 import Logging
 import ServerHTTP
 
@@ -30,20 +30,25 @@ struct JWKSRefresher: Sendable {
         // Kept for the `max-age` the source sends, never less than the interval; without one,
         // until a token asks for more.
         self.document = RefreshedDocument(
-            minimumInterval: minimumInterval, timeout: timeout, freshness: minimumInterval.seconds...TimeInterval.infinity,
+            minimumInterval: minimumInterval, timeout: timeout,
+            freshness: minimumInterval.seconds...TimeInterval.infinity,
             defaultFreshness: nil, locate: { url },
             read: { body in
                 let keys = try JSONWebKeySet(json: body)
                 guard keys != applied.withLock({ $0 }) else { return keys }
                 apply(try source.accounts(in: keys))
                 applied.withLock { $0 = keys }
-                logger.info("trusted keys loaded", metadata: ["source": "\(source)", "url": "\(shown)", "keys": "\(keys.keys.count)"])
+                logger.info(
+                    "trusted keys loaded",
+                    metadata: ["source": "\(source)", "url": "\(shown)", "keys": "\(keys.keys.count)"])
                 return keys
             },
             onFailure: { error in
-                logger.warning("trusted keys could not be fetched; the keys at hand stay in use", metadata: [
-                    "source": "\(source)", "url": "\(shown)", "error": "\(error)",
-                ])
+                logger.warning(
+                    "trusted keys could not be fetched; the keys at hand stay in use",
+                    metadata: [
+                        "source": "\(source)", "url": "\(shown)", "error": "\(error)",
+                    ])
             })
     }
 

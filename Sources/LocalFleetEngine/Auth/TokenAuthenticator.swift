@@ -1,5 +1,5 @@
-import FleetTokens
 import FleetAuthLocking
+import FleetTokens
 import Logging
 
 /// Verifies bearer tokens against the trusted accounts: the fixed ones (key files, JWKS
@@ -37,14 +37,17 @@ final class TokenAuthenticator: Sendable {
         makeVerifier: @escaping @Sendable ([TrustedServiceAccount]) -> TokenVerifier
     ) {
         let verifier = Locked(makeVerifier(accounts))
-        let trusted = Locked<(fixed: [TrustedServiceAccount], fetched: [TrustedKeySource: [TrustedServiceAccount]])>((accounts, [:]))
+        let trusted = Locked<(fixed: [TrustedServiceAccount], fetched: [TrustedKeySource: [TrustedServiceAccount]])>(
+            (accounts, [:]))
         self.verifier = verifier
         self.accounts = trusted
         self.makeVerifier = makeVerifier
         self.staleCheckInterval = minimumRefreshInterval
         self.nextStaleCheck = Locked(.now + minimumRefreshInterval)
         self.refreshers = sources.map { source in
-            JWKSRefresher(source: source, minimumInterval: minimumRefreshInterval, timeout: fetchTimeout, logger: logger) { accountsOfSource in
+            JWKSRefresher(
+                source: source, minimumInterval: minimumRefreshInterval, timeout: fetchTimeout, logger: logger
+            ) { accountsOfSource in
                 Self.install(in: verifier, from: trusted, makeVerifier) { $0.fetched[source] = accountsOfSource }
             }
         }
@@ -145,7 +148,8 @@ final class TokenAuthenticator: Sendable {
     /// fetch, which every such token shares; otherwise a token is refused at once when each
     /// source fetched less than its interval ago. A made-up token costs no fetch of another
     /// account's keys.
-    private func verifyAfterFetching(_ token: String, refusal: TokenRefusal) async throws(TokenRefusal) -> VerifiedToken {
+    private func verifyAfterFetching(_ token: String, refusal: TokenRefusal) async throws(TokenRefusal) -> VerifiedToken
+    {
         let issuer = Self.claimedIssuer(of: token)
         let refreshers = refreshers.filter { $0.mayHoldKeys(of: issuer) }
         guard !refreshers.isEmpty else { throw refusal }
@@ -158,7 +162,11 @@ final class TokenAuthenticator: Sendable {
                 var waiting = namesNewKey && refresher.waitsForNewKeys
                 if !waiting { waiting = !(await refresher.hasKeys) }
                 finished.yield(await refresher.refresh(waitingForNextSlot: waiting))
-                if remaining.withLock({ $0 -= 1; return $0 }) == 0 { finished.finish() }
+                if remaining.withLock({
+                    $0 -= 1; return $0
+                }) == 0 {
+                    finished.finish()
+                }
             }
         }
         var lastRefusal = refusal
@@ -173,7 +181,9 @@ final class TokenAuthenticator: Sendable {
 
     /// The issuer `token` claims, unverified: whose keys might verify it (`nil` when unreadable).
     private static func claimedIssuer(of token: String) -> String? {
-        guard let segments = try? CompactToken(token), let payload = try? ClaimsPayload(json: segments.payload) else { return nil }
+        guard let segments = try? CompactToken(token), let payload = try? ClaimsPayload(json: segments.payload) else {
+            return nil
+        }
         return payload.iss
     }
 

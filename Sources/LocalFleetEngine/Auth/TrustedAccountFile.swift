@@ -12,8 +12,12 @@ package enum TrustedAccountFile {
 
     /// The accounts of the file at `path`. A key's role is `role` when given, else the one a
     /// FleetAuth-generated email stands for (`fe-driver@…`), else the JWKS key's `role` member.
-    package static func accounts(at path: String, role: FleetEngineRole? = nil) throws(Problem) -> [TrustedServiceAccount] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "\(path): cannot be read") }
+    package static func accounts(at path: String, role: FleetEngineRole? = nil) throws(Problem)
+        -> [TrustedServiceAccount]
+    {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(description: "\(path): cannot be read")
+        }
         let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         if object?["keys"] != nil {
             do {
@@ -29,7 +33,9 @@ package enum TrustedAccountFile {
             throw Problem(description: "\(error) (expected a service-account key file or a JWKS document)")
         }
         guard let keyRole = role ?? FleetEngineRole(generatedAccountEmail: key.clientEmail) else {
-            throw Problem(description: "\(path): the role of \(key.clientEmail) is unknown; give it as ROLE=\(path), e.g. driver=\(path)")
+            throw Problem(
+                description:
+                    "\(path): the role of \(key.clientEmail) is unknown; give it as ROLE=\(path), e.g. driver=\(path)")
         }
         return [TrustedServiceAccount(key: key, role: keyRole)]
     }

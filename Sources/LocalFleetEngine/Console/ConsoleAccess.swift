@@ -28,7 +28,8 @@ package enum ConsoleAccess: Sendable, Equatable {
             return "the console is off"
         case .loopback:
             guard let host, LoopbackHost.contains(LoopbackHost.name(ofHost: host)) else {
-                return "the console answers only requests to a loopback name (127.0.0.1, localhost, [::1]); start the engine with --console-key FILE to open it to others"
+                return
+                    "the console answers only requests to a loopback name (127.0.0.1, localhost, [::1]); start the engine with --console-key FILE to open it to others"
             }
             return nil
         case .key(let key):

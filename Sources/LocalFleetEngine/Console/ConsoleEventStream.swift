@@ -47,8 +47,10 @@ struct ConsoleEventStream: Sendable {
                     let elapsed = ContinuousClock.now - lastStats
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                     let rates = StreamStats.Rates(
-                        calls: Double(now.calls - totals.calls) / seconds, refused: Double(now.refused - totals.refused) / seconds)
-                    try await writer.write(event("stats", StreamStats(counts: state.counts, totals: now, perSecond: rates)))
+                        calls: Double(now.calls - totals.calls) / seconds,
+                        refused: Double(now.refused - totals.refused) / seconds)
+                    try await writer.write(
+                        event("stats", StreamStats(counts: state.counts, totals: now, perSecond: rates)))
                     totals = now
                     lastStats = .now
                 }

@@ -14,7 +14,9 @@ struct ConsoleGuard: RouterMiddleware {
     /// The request header that carries the console's key.
     static let keyHeader = HTTPField.Name("X-Console-Key")!
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let host = request.head.authority
         // Read as the router reads it, empty parts dropped (`/console//api/x` is `api/x`): the
         // page's own files and the question whether it needs a key are open; nothing else is.

@@ -23,7 +23,8 @@ struct ConsoleRoutes: Sendable {
     let authenticator: TokenAuthenticator
 
     /// The page: its files and the kit it shares with the token server's console.
-    static let page = ConsolePage.files(html: PackageResources.console_html, script: PackageResources.console_js, style: PackageResources.console_css)
+    static let page = ConsolePage.files(
+        html: PackageResources.console_html, script: PackageResources.console_js, style: PackageResources.console_css)
 
     func register(on router: Router<Context>) {
         let group = router.group("console").add(middleware: ConsoleGuard(access: console.access))
@@ -43,21 +44,27 @@ struct ConsoleRoutes: Sendable {
         api.get("resources/:kind/:id") { _, context in
             let kind = try Self.kind(context.pathParameter("kind"))
             let id = try context.pathParameter("id")
-            guard let json = state.json(of: kind, id: id) else { throw APIError.notFound("there is no \(kind.rawValue) '\(id)'") }
+            guard let json = state.json(of: kind, id: id) else {
+                throw APIError.notFound("there is no \(kind.rawValue) '\(id)'")
+            }
             return Self.response(Array(json.utf8))
         }
         api.get("requests") { request, _ in
             let query = request.uri.formQueryParameters
             let filter = RequestFilter(query: query)
             let limit = min(max(query.get("limit").flatMap(Int.init) ?? 50, 1), 500)
-            let (page, totals) = console.requests.pageWithTotals(filter, before: query.get("before").flatMap(UInt64.init), limit: limit)
+            let (page, totals) = console.requests.pageWithTotals(
+                filter, before: query.get("before").flatMap(UInt64.init), limit: limit)
             return Self.json(RequestsPage(requests: page, totals: totals))
         }
         api.get("trail/:kind/:id") { request, context in
             let kind = try Self.kind(context.pathParameter("kind"))
-            guard kind == .vehicle || kind == .deliveryVehicle else { throw APIError.invalidArgument("only vehicles and delivery vehicles have trails") }
+            guard kind == .vehicle || kind == .deliveryVehicle else {
+                throw APIError.invalidArgument("only vehicles and delivery vehicles have trails")
+            }
             let query = request.uri.formQueryParameters
-            let from = query.get("from").flatMap(Double.init) ?? -.infinity, to = query.get("to").flatMap(Double.init) ?? .infinity
+            let from = query.get("from").flatMap(Double.init) ?? -.infinity,
+                to = query.get("to").flatMap(Double.init) ?? .infinity
             let trail = console.activity.trail(of: kind, id: try context.pathParameter("id"), from: from, to: to)
             return Self.json(TrailAnalysis(trail))
         }
@@ -67,7 +74,8 @@ struct ConsoleRoutes: Sendable {
                 body: ConsoleEventStream(console: console, state: state).body())
         }
         api.get("export") { _, _ in
-            var response = Self.response(Array(try FleetDocument.encode(state.savedFleet.snapshot, provider: console.provider)))
+            var response = Self.response(
+                Array(try FleetDocument.encode(state.savedFleet.snapshot, provider: console.provider)))
             response.headers[.contentDisposition] = #"attachment; filename="fleet-engine-\#(console.provider).json""#
             return response
         }
@@ -99,7 +107,9 @@ struct ConsoleRoutes: Sendable {
     /// The kind a path or query names (`vehicle`, `trip`, `deliveryVehicle`, `task`), or 400.
     private static func kind(_ name: String) throws(APIError) -> ResourceKind {
         guard let kind = ResourceKind(rawValue: name) else {
-            throw .invalidArgument("'\(name)' is not a kind of resource; the kinds are \(ResourceKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw .invalidArgument(
+                "'\(name)' is not a kind of resource; the kinds are \(ResourceKind.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         return kind
     }
@@ -109,7 +119,8 @@ struct ConsoleRoutes: Sendable {
     }
 
     private static func response(_ bytes: [UInt8]) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// Dates as milliseconds since 1970, what a page's `new Date(…)` takes.

@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 import SwiftProtobuf
 
 /// What the console learns from every saved batch, apart from the state's own lock: which
@@ -65,7 +65,8 @@ final class FleetActivity: Sendable {
         guard trailCapacity > 0, location.hasLocation else { return }
         let seconds = location.reportedSeconds ?? now.timeIntervalSince1970
         state.trails[key, default: LocationTrail(capacity: trailCapacity)]
-            .append(TrailPoint(latitude: location.location.latitude, longitude: location.location.longitude, time: seconds))
+            .append(
+                TrailPoint(latitude: location.location.latitude, longitude: location.location.longitude, time: seconds))
     }
 
     /// Starts keeping, for a new stream, the resources that change; returns the stream's id.

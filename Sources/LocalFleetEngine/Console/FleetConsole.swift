@@ -1,6 +1,6 @@
+import FleetAuthLocking
 import FleetTokens
 import Foundation
-import FleetAuthLocking
 
 /// Everything the console at `/console/` shows, gathered by the engine as it runs: who may open
 /// it, the calls through both doors, what changed and where vehicles went, and the doors' ports.
@@ -18,7 +18,10 @@ final class FleetConsole: Sendable {
 
     /// A console with `access`, keeping `requestCapacity` calls and `trailCapacity` positions
     /// per vehicle, timed by the engine's `clock`.
-    init(access: ConsoleAccess, provider: String, clock: @escaping @Sendable () -> Date, requestCapacity: Int = 5_000, trailCapacity: Int = 720) {
+    init(
+        access: ConsoleAccess, provider: String, clock: @escaping @Sendable () -> Date, requestCapacity: Int = 5_000,
+        trailCapacity: Int = 720
+    ) {
         self.access = access
         self.provider = provider
         self.requests = RequestLog(capacity: requestCapacity, clock: clock)

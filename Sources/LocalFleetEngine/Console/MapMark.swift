@@ -76,7 +76,9 @@ struct MapMark: Sendable, Encodable, Equatable {
         state = Self.name(of: task.state)
         vehicle = task.deliveryVehicleID.isEmpty ? nil : task.deliveryVehicleID
         if task.hasPlannedLocation, task.plannedLocation.hasPoint { planned = Self.point(task.plannedLocation.point) }
-        if task.hasTaskOutcomeLocation, task.taskOutcomeLocation.hasPoint { outcome = Self.point(task.taskOutcomeLocation.point) }
+        if task.hasTaskOutcomeLocation, task.taskOutcomeLocation.hasPoint {
+            outcome = Self.point(task.taskOutcomeLocation.point)
+        }
         if task.taskOutcome != .unspecified { result = Self.name(of: task.taskOutcome) }
     }
 

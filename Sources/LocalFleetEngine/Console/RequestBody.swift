@@ -36,7 +36,9 @@ enum RequestBody: Sendable {
             guard let json: [UInt8] = try? message.jsonUTF8Bytes() else { return nil }
             bytes = json
         }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)), case .object = value else { return nil }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)), case .object = value else {
+            return nil
+        }
         return value
     }
 }

@@ -1,7 +1,7 @@
+import FleetAuthLocking
 import FleetTokens
 import Foundation
 import HummingbirdCore
-import FleetAuthLocking
 import ServerHTTP
 
 /// One call through either door as the console shows it: what was asked, by whom (the verified
@@ -53,7 +53,8 @@ struct RequestRecord: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case sequence, time, door, method, resource, signer, role, claims, status, httpStatus, rule, latencyMicroseconds, body, injectedFault
+        case sequence, time, door, method, resource, signer, role, claims, status, httpStatus, rule,
+            latencyMicroseconds, body, injectedFault
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -160,7 +161,8 @@ final class RequestLog: Sendable {
             let record = RequestRecord(
                 sequence: ring.count, time: time, door: door, method: method, resource: note.resource,
                 token: note.token,
-                status: refusal?.code.rawValue ?? "OK", httpStatus: refusal.map { Int($0.status.code) } ?? 200, rule: refusal?.message,
+                status: refusal?.code.rawValue ?? "OK", httpStatus: refusal.map { Int($0.status.code) } ?? 200,
+                rule: refusal?.message,
                 latencyMicroseconds: latency, body: note.body, injectedFault: note.appliedFault)
             if ring.records.count < capacity {
                 ring.records.append(record)
@@ -191,7 +193,9 @@ final class RequestLog: Sendable {
 
     /// ``page(_:before:limit:)`` and the ``totals`` at the same moment, read under one lock: a
     /// page that knows the newest call it could show.
-    func pageWithTotals(_ filter: RequestFilter, before: UInt64?, limit: Int) -> (page: [RequestRecord], totals: RequestTotals) {
+    func pageWithTotals(_ filter: RequestFilter, before: UInt64?, limit: Int) -> (
+        page: [RequestRecord], totals: RequestTotals
+    ) {
         ring.withLock { ring in
             var page: [RequestRecord] = []
             let total = ring.records.count

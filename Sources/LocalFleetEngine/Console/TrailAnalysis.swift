@@ -56,7 +56,9 @@ struct TrailAnalysis: Sendable, Encodable, Equatable {
             let seconds = step.after.time - step.before.time
             let speed = seconds > 0 ? meters / seconds * 3.6 : (meters > Self.dwellMeters ? .infinity : 0)
             guard speed > Self.jumpKilometersPerHour else { return nil }
-            return Jump(from: step.before.time, to: step.after.time, meters: meters, kilometersPerHour: speed.isFinite ? speed : nil)
+            return Jump(
+                from: step.before.time, to: step.after.time, meters: meters,
+                kilometersPerHour: speed.isFinite ? speed : nil)
         }
         dwells = Self.dwells(in: trail)
     }
@@ -71,7 +73,10 @@ struct TrailAnalysis: Sendable, Encodable, Equatable {
             while last + 1 < trail.count, trail[last + 1].latLng.distance(to: anchor) <= dwellMeters { last += 1 }
             let seconds = trail[last].time - trail[first].time
             if seconds >= dwellSeconds {
-                dwells.append(Dwell(from: trail[first].time, to: trail[last].time, latitude: anchor.latitude, longitude: anchor.longitude, seconds: seconds))
+                dwells.append(
+                    Dwell(
+                        from: trail[first].time, to: trail[last].time, latitude: anchor.latitude,
+                        longitude: anchor.longitude, seconds: seconds))
                 first = last + 1
             } else {
                 first += 1

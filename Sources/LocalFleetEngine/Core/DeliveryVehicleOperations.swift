@@ -7,7 +7,9 @@ import SwiftProtobuf
 /// (403), the request (400), the vehicle (404), the rules that need stored state (400, 409).
 extension FleetEngineCore {
     /// CreateDeliveryVehicle: vehicle `vehicleID` from the body `readBody` gives, once saved.
-    func createDeliveryVehicle(_ call: FleetCall, vehicleID: String, readBody: () throws -> DeliveryVehicle) async throws -> DeliveryVehicle {
+    func createDeliveryVehicle(_ call: FleetCall, vehicleID: String, readBody: () throws -> DeliveryVehicle)
+        async throws -> DeliveryVehicle
+    {
         var vehicle = try checkedCreation(of: DeliveryVehicle.self, call, id: vehicleID, readBody: readBody)
         vehicle.stampServerTime(now())
         return try await state.createDeliveryVehicle(vehicleID, vehicle).saved()
@@ -17,7 +19,9 @@ extension FleetEngineCore {
     func getDeliveryVehicle(_ call: FleetCall, vehicleID: String) throws -> DeliveryVehicle {
         _ = try authorize(.delivery(.getDeliveryVehicle(vehicleID: vehicleID)), call)
         try Self.requireValidID(vehicleID, "the delivery vehicle id")
-        guard let vehicle = state.deliveryVehicle(vehicleID) else { throw APIError.notFound("delivery vehicle '\(vehicleID)' does not exist") }
+        guard let vehicle = state.deliveryVehicle(vehicleID) else {
+            throw APIError.notFound("delivery vehicle '\(vehicleID)' does not exist")
+        }
         return vehicle
     }
 
@@ -26,7 +30,8 @@ extension FleetEngineCore {
     func updateDeliveryVehicle(
         _ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () throws -> DeliveryVehicle
     ) async throws -> DeliveryVehicle {
-        try await acceptDeliveryVehicleUpdate(call, vehicleID: vehicleID, updateMask: updateMask, readBody: readBody).saved()
+        try await acceptDeliveryVehicleUpdate(call, vehicleID: vehicleID, updateMask: updateMask, readBody: readBody)
+            .saved()
     }
 
     /// UpdateDeliveryVehicle up to the acceptance of its write, without waiting (see
@@ -34,7 +39,8 @@ extension FleetEngineCore {
     func acceptDeliveryVehicleUpdate(
         _ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () throws -> DeliveryVehicle
     ) throws -> Accepted<DeliveryVehicle> {
-        var update = try checkedUpdate(of: DeliveryVehicle.self, call, id: vehicleID, updateMask: updateMask, readBody: readBody)
+        var update = try checkedUpdate(
+            of: DeliveryVehicle.self, call, id: vehicleID, updateMask: updateMask, readBody: readBody)
         update.resource.stampServerTime(now())
         return try state.updateDeliveryVehicle(vehicleID, with: update.resource, fields: update.fields)
     }
@@ -47,7 +53,9 @@ extension FleetEngineCore {
     }
 
     /// ListDeliveryVehicles: the page of vehicles, by id, that pass the query `readQuery` gives.
-    func listDeliveryVehicles(_ call: FleetCall, readQuery: () throws -> ListDeliveryVehiclesRequest) throws -> ListDeliveryVehiclesResponse {
+    func listDeliveryVehicles(_ call: FleetCall, readQuery: () throws -> ListDeliveryVehiclesRequest) throws
+        -> ListDeliveryVehiclesResponse
+    {
         _ = try authorize(.delivery(.listDeliveryVehicles), call)
         let request = try readQuery()
         var filter: ListFilter?

@@ -25,7 +25,9 @@ struct FleetEngineCore: Sendable {
 
     /// The verified token among a request's `authorization` values (one `Bearer <JWT>` is
     /// expected), or 401 naming the rule the token broke; `path` names the request in the log.
-    func authenticate(authorization values: [String], path: String, logger: Logger) async throws(APIError) -> VerifiedToken {
+    func authenticate(authorization values: [String], path: String, logger: Logger) async throws(APIError)
+        -> VerifiedToken
+    {
         do {
             return try await authenticator.authenticate(BearerToken.extract(from: values))
         } catch {
@@ -35,7 +37,9 @@ struct FleetEngineCore: Sendable {
 
     /// ``authenticate(authorization:path:logger:)`` with the keys at hand, or `nil` when
     /// fetching keys might change the answer.
-    func authenticateWithoutWaiting(authorization values: [String], path: String, logger: Logger) -> Result<VerifiedToken, APIError>? {
+    func authenticateWithoutWaiting(authorization values: [String], path: String, logger: Logger) -> Result<
+        VerifiedToken, APIError
+    >? {
         let outcome: Result<VerifiedToken, TokenRefusal>?
         do {
             outcome = authenticator.authenticateWithoutWaiting(try BearerToken.extract(from: values))
@@ -56,23 +60,30 @@ struct FleetEngineCore: Sendable {
     /// counts it; the operation notes the caller's token as it learns it
     /// (``CallNote/authenticated(_:)``), which applies the fault a test injected for the call.
     func measured<Result>(
-        _ method: String, door: FleetEngineMetrics.Door, resource: String, _ operation: (inout CallNote) async throws -> Result
+        _ method: String, door: FleetEngineMetrics.Door, resource: String,
+        _ operation: (inout CallNote) async throws -> Result
     ) async throws -> Result {
         let start = ContinuousClock.now
-        var note = CallNote(keepsBody: requests != nil, resource: resource, fault: faults?.fault(for: method, door: door.rawValue, resource: resource))
+        var note = CallNote(
+            keepsBody: requests != nil, resource: resource,
+            fault: faults?.fault(for: method, door: door.rawValue, resource: resource))
         do {
             let result = try await operation(&note)
             finished(method, door: door, note: note, refusal: nil, elapsed: ContinuousClock.now - start)
             return result
         } catch {
-            finished(method, door: door, note: note, refusal: error as? APIError ?? .internal, elapsed: ContinuousClock.now - start)
+            finished(
+                method, door: door, note: note, refusal: error as? APIError ?? .internal,
+                elapsed: ContinuousClock.now - start)
             throw error
         }
     }
 
     /// Counts a call of API `method` through `door` that ended with `refusal` (`nil`: answered)
     /// after `elapsed`, for `/metrics` and the console.
-    func finished(_ method: String, door: FleetEngineMetrics.Door, note: CallNote, refusal: APIError?, elapsed: Duration) {
+    func finished(
+        _ method: String, door: FleetEngineMetrics.Door, note: CallNote, refusal: APIError?, elapsed: Duration
+    ) {
         metrics.record(method, door: door, refusal: refusal, elapsed: elapsed)
         requests?.record(door: door.rawValue, method: method, note: note, refusal: refusal, elapsed: elapsed)
     }
@@ -81,7 +92,8 @@ struct FleetEngineCore: Sendable {
     func authorize(_ operation: FleetOperation, _ call: FleetCall) throws(APIError) -> AccessDecision {
         let decision = policy.decide(call.token, operation, provider: call.provider)
         if case .denied(let rule) = decision {
-            call.logger.info("permission denied", metadata: ["operation": "\(operation)", "role": "\(call.token.role.shortName)"])
+            call.logger.info(
+                "permission denied", metadata: ["operation": "\(operation)", "role": "\(call.token.role.shortName)"])
             throw .permissionDenied(rule)
         }
         return decision

@@ -19,17 +19,25 @@ struct FleetEngineMetrics: Sendable {
     /// `refusal` (`nil`: answered) after `elapsed`.
     func record(_ method: String, door: Door, refusal: APIError?, elapsed: Duration) {
         let status = refusal?.code.rawValue ?? "OK"
-        Counter(label: "fleet_engine_requests_total", dimensions: [("method", method), ("door", door.rawValue), ("status", status)],
-                factory: prometheus.factory).increment()
+        Counter(
+            label: "fleet_engine_requests_total",
+            dimensions: [("method", method), ("door", door.rawValue), ("status", status)],
+            factory: prometheus.factory
+        ).increment()
         if let refusal, refusal.code != .unauthenticated { refused(reason: refusal.code.rawValue.lowercased()) }
         if refusal == nil, method == "UpdateVehicle" {
-            CoreMetrics.Timer(label: "fleet_engine_update_duration_seconds", dimensions: [("door", door.rawValue)], factory: prometheus.factory)
-                .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            CoreMetrics.Timer(
+                label: "fleet_engine_update_duration_seconds", dimensions: [("door", door.rawValue)],
+                factory: prometheus.factory
+            )
+            .recordNanoseconds(
+                elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         }
     }
 
     /// Counts a refusal for `reason`, e.g. `expired` (a token rule) or `permission_denied`.
     func refused(reason: String) {
-        Counter(label: "fleet_engine_refusals_total", dimensions: [("reason", reason)], factory: prometheus.factory).increment()
+        Counter(label: "fleet_engine_refusals_total", dimensions: [("reason", reason)], factory: prometheus.factory)
+            .increment()
     }
 }

@@ -36,7 +36,8 @@ extension DeliveryVehicle: LocationReporting {
     static let restUpdateMethod = HTTPMethod.PATCH
     static let collection = "deliveryVehicles"
     static func acceptUpdate(
-        in core: FleetEngineCore, _ call: FleetCall, id: String, updateMask: String?, readBody: () throws -> DeliveryVehicle
+        in core: FleetEngineCore, _ call: FleetCall, id: String, updateMask: String?,
+        readBody: () throws -> DeliveryVehicle
     ) throws -> Accepted<DeliveryVehicle> {
         try core.acceptDeliveryVehicleUpdate(call, vehicleID: id, updateMask: updateMask, readBody: readBody)
     }
@@ -56,7 +57,9 @@ protocol LocationUpdateRequest: SwiftProtobuf.Message {
 }
 
 extension Maps_Fleetengine_V1_UpdateVehicleRequest: LocationUpdateRequest {
-    static var fullyQualifiedMethod: String { Maps_Fleetengine_V1_VehicleService.Method.UpdateVehicle.descriptor.fullyQualifiedMethod }
+    static var fullyQualifiedMethod: String {
+        Maps_Fleetengine_V1_VehicleService.Method.UpdateVehicle.descriptor.fullyQualifiedMethod
+    }
     var resourceName: String { name }
     var resource: Vehicle { vehicle }
     var updateMaskPaths: String? { updateMask.joinedPaths }

@@ -9,7 +9,8 @@ extension FleetEngineCore {
     static let maximumBatch = 500
 
     /// CreateTask: task `taskID` from the body `readBody` gives, once saved.
-    func createTask(_ call: FleetCall, taskID: String, readBody: () throws -> DeliveryTask) async throws -> DeliveryTask {
+    func createTask(_ call: FleetCall, taskID: String, readBody: () throws -> DeliveryTask) async throws -> DeliveryTask
+    {
         let task = try checkedCreation(of: DeliveryTask.self, call, id: taskID, readBody: readBody)
         let created = try await state.createTasks([(taskID, task)]).saved()
         return created[0]
@@ -25,22 +26,31 @@ extension FleetEngineCore {
         let parent = "providers/\(call.provider)"
         try Self.validate { () throws(InvalidArgument) in
             try batch.requireKnownFields("the request")
-            guard !batch.requests.isEmpty else { throw InvalidArgument("requests is required: give 1 to \(Self.maximumBatch) tasks") }
+            guard !batch.requests.isEmpty else {
+                throw InvalidArgument("requests is required: give 1 to \(Self.maximumBatch) tasks")
+            }
             guard batch.requests.count <= Self.maximumBatch else {
-                throw InvalidArgument("requests has \(batch.requests.count) tasks; at most \(Self.maximumBatch) may be created at once")
+                throw InvalidArgument(
+                    "requests has \(batch.requests.count) tasks; at most \(Self.maximumBatch) may be created at once")
             }
             for (index, request) in batch.requests.enumerated() {
                 let field = "requests[\(index)]"
                 guard request.parent.isEmpty || request.parent == parent else {
-                    throw InvalidArgument("\(field).parent is '\(request.parent)'; it must be empty or the batch's parent, '\(parent)'")
+                    throw InvalidArgument(
+                        "\(field).parent is '\(request.parent)'; it must be empty or the batch's parent, '\(parent)'")
                 }
                 guard !request.hasHeader || !batch.hasHeader || request.header == batch.header else {
-                    throw InvalidArgument("\(field).header differs from the batch's header; leave it empty or give the same")
+                    throw InvalidArgument(
+                        "\(field).header differs from the batch's header; leave it empty or give the same")
                 }
                 guard !request.taskID.isEmpty else { throw InvalidArgument("\(field).taskId is required") }
-                if let problem = FleetEngineIdentifier.problem(with: request.taskID) { throw InvalidArgument("\(field).taskId \(problem)") }
+                if let problem = FleetEngineIdentifier.problem(with: request.taskID) {
+                    throw InvalidArgument("\(field).taskId \(problem)")
+                }
                 do throws(InvalidArgument) {
-                    try ResourceName.check(request.task.name, matches: DeliveryTask.resourceName(provider: call.provider, id: request.taskID))
+                    try ResourceName.check(
+                        request.task.name,
+                        matches: DeliveryTask.resourceName(provider: call.provider, id: request.taskID))
                     try request.task.validateForCreation()
                 } catch {
                     throw InvalidArgument("\(field): \(error.description)")
@@ -60,8 +70,11 @@ extension FleetEngineCore {
     }
 
     /// UpdateTask: the fields `updateMask` names, from the body `readBody` gives, once saved.
-    func updateTask(_ call: FleetCall, taskID: String, updateMask: String?, readBody: () throws -> DeliveryTask) async throws -> DeliveryTask {
-        let update = try checkedUpdate(of: DeliveryTask.self, call, id: taskID, updateMask: updateMask, readBody: readBody)
+    func updateTask(_ call: FleetCall, taskID: String, updateMask: String?, readBody: () throws -> DeliveryTask)
+        async throws -> DeliveryTask
+    {
+        let update = try checkedUpdate(
+            of: DeliveryTask.self, call, id: taskID, updateMask: updateMask, readBody: readBody)
         return try await state.updateTask(taskID, with: update.resource, fields: update.fields).saved()
     }
 
@@ -79,7 +92,9 @@ extension FleetEngineCore {
         var filter: ListFilter?
         try Self.validate { () throws(InvalidArgument) in
             try request.requireKnownFields("the request")
-            guard request.pageSize >= 0 else { throw InvalidArgument("pageSize is \(request.pageSize); it must not be negative") }
+            guard request.pageSize >= 0 else {
+                throw InvalidArgument("pageSize is \(request.pageSize); it must not be negative")
+            }
             filter = try TaskListing.filter(of: request)
         }
         do {

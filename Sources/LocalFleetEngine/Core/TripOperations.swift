@@ -14,14 +14,18 @@ extension FleetEngineCore {
     func getTrip(_ call: FleetCall, tripID: String) throws -> Trip {
         let decision = try authorize(.getTrip(tripID: tripID), call)
         let trip = state.trip(tripID)
-        if case .denied(let rule) = decision.resolved(tripVehicleID: trip?.vehicleID) { throw APIError.permissionDenied(rule) }
+        if case .denied(let rule) = decision.resolved(tripVehicleID: trip?.vehicleID) {
+            throw APIError.permissionDenied(rule)
+        }
         try Self.requireValidID(tripID, "the trip id")
         guard let trip else { throw APIError.notFound("trip '\(tripID)' does not exist") }
         return trip
     }
 
     /// UpdateTrip: the fields `updateMask` names, from the body `readBody` gives, once saved.
-    func updateTrip(_ call: FleetCall, tripID: String, updateMask: String?, readBody: () throws -> Trip) async throws -> Trip {
+    func updateTrip(_ call: FleetCall, tripID: String, updateMask: String?, readBody: () throws -> Trip) async throws
+        -> Trip
+    {
         let update = try checkedUpdate(
             of: Trip.self, call, id: tripID, updateMask: updateMask,
             authorized: { decision in
@@ -31,19 +35,23 @@ extension FleetEngineCore {
             },
             readBody: readBody
         )
-        return try await state.updateTrip(tripID, with: update.resource, fields: update.fields, decision: update.decision).saved()
+        return try await state.updateTrip(
+            tripID, with: update.resource, fields: update.fields, decision: update.decision
+        ).saved()
     }
 }
 
 extension FleetEngineCore {
     /// ReportBillableTrip: checks the report `readBody` gives and takes note of it in the log
     /// (the local Fleet Engine bills nobody).
-    func reportBillableTrip(_ call: FleetCall, billableTripID: String, readBody: () throws -> BillableTripReport) throws {
+    func reportBillableTrip(_ call: FleetCall, billableTripID: String, readBody: () throws -> BillableTripReport) throws
+    {
         _ = try authorize(.reportBillableTrip(tripID: billableTripID), call)
         try Self.requireValidID(billableTripID, "the billable trip id")
         let report = try readBody()
         try Self.validate { () throws(InvalidArgument) in try report.validate() }
-        call.logger.info("billable trip reported", metadata: ["trip": "\(billableTripID)", "countryCode": "\(report.countryCode)"])
+        call.logger.info(
+            "billable trip reported", metadata: ["trip": "\(billableTripID)", "countryCode": "\(report.countryCode)"])
     }
 }
 
@@ -64,13 +72,15 @@ extension FleetEngineCore {
         if let vehicleID { try Self.requireValidID(vehicleID, "vehicleId") }
         try Self.validate { () throws(InvalidArgument) in try query.validate() }
         let activeOnly = query.activeTripsOnly
-        let found = if let vehicleID {
-            state.trips(ofVehicle: vehicleID) { !activeOnly || $0.isActive }
-        } else {
-            state.trips { !activeOnly || $0.isActive }
-        }
+        let found =
+            if let vehicleID {
+                state.trips(ofVehicle: vehicleID) { !activeOnly || $0.isActive }
+            } else {
+                state.trips { !activeOnly || $0.isActive }
+            }
         do {
-            let page = try Pages.page(of: found.map { ($0.id, $0.trip) }, size: Int(query.pageSize), token: query.pageToken)
+            let page = try Pages.page(
+                of: found.map { ($0.id, $0.trip) }, size: Int(query.pageSize), token: query.pageToken)
             return .with { response in
                 response.trips = page.items
                 response.nextPageToken = page.nextPageToken

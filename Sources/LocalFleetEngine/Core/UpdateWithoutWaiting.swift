@@ -39,7 +39,9 @@ extension FleetEngineCore {
     ) -> Bool {
         let start = ContinuousClock.now
         guard faults?.isEmpty ?? true else { return false }
-        guard let authenticated = authenticateWithoutWaiting(authorization: request.authorization, path: request.logPath, logger: request.logger)
+        guard
+            let authenticated = authenticateWithoutWaiting(
+                authorization: request.authorization, path: request.logPath, logger: request.logger)
         else { return false }
         let door = request.door
         var note = CallNote(keepsBody: requests != nil, token: try? authenticated.get())
@@ -53,13 +55,15 @@ extension FleetEngineCore {
             let (provider, id) = try request.target()
             note.resource = id
             let call = FleetCall(token: token, provider: provider, logger: request.logger)
-            let accepted = try Resource.acceptUpdate(in: self, call, id: id, updateMask: request.updateMask, readBody: request.readBody)
+            let accepted = try Resource.acceptUpdate(
+                in: self, call, id: id, updateMask: request.updateMask, readBody: request.readBody)
             accepted.acknowledgement.whenComplete { [note] saved in
                 end(note, saved.map { accepted.value }.mapError { $0 as? APIError ?? .internal })
             }
         } catch {
             // For the log: the REST method (PUT or PATCH), or a gRPC call's POST.
-            let method: HTTPRequest.Method = request.door == .rest ? HTTPRequest.Method(Resource.restUpdateMethod.rawValue) ?? .put : .post
+            let method: HTTPRequest.Method =
+                request.door == .rest ? HTTPRequest.Method(Resource.restUpdateMethod.rawValue) ?? .put : .post
             end(note, .failure(.refusal(for: error, method: method, path: request.logPath, logger: request.logger)))
         }
         return true

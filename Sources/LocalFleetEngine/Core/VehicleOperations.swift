@@ -17,32 +17,43 @@ extension FleetEngineCore {
     func getVehicle(_ call: FleetCall, vehicleID: String) throws -> Vehicle {
         _ = try authorize(.getVehicle(vehicleID: vehicleID), call)
         try Self.requireValidID(vehicleID, "the vehicle id")
-        guard let vehicle = state.vehicle(vehicleID) else { throw APIError.notFound("vehicle '\(vehicleID)' does not exist") }
+        guard let vehicle = state.vehicle(vehicleID) else {
+            throw APIError.notFound("vehicle '\(vehicleID)' does not exist")
+        }
         return vehicle
     }
 
     /// UpdateVehicle: the fields `updateMask` names, from the body `readBody` gives, once saved.
-    func updateVehicle(_ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () throws -> Vehicle) async throws -> Vehicle {
+    func updateVehicle(_ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () throws -> Vehicle)
+        async throws -> Vehicle
+    {
         try await acceptVehicleUpdate(call, vehicleID: vehicleID, updateMask: updateMask, readBody: readBody).saved()
     }
 
     /// UpdateVehicle up to the acceptance of its write, without waiting: its caller answers
     /// once the write is saved (``Accepted``), as the REST door's location updates do from the
     /// event loop.
-    func acceptVehicleUpdate(_ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () throws -> Vehicle) throws -> Accepted<Vehicle> {
-        var update = try checkedUpdate(of: Vehicle.self, call, id: vehicleID, updateMask: updateMask, readBody: readBody)
+    func acceptVehicleUpdate(_ call: FleetCall, vehicleID: String, updateMask: String?, readBody: () throws -> Vehicle)
+        throws -> Accepted<Vehicle>
+    {
+        var update = try checkedUpdate(
+            of: Vehicle.self, call, id: vehicleID, updateMask: updateMask, readBody: readBody)
         update.resource.stampServerTime(now())
         return try state.updateVehicle(vehicleID, with: update.resource, fields: update.fields)
     }
 
     /// SearchVehicles: a consumer sees approximate positions only.
-    func searchVehicles(_ call: FleetCall, readBody: () throws -> SearchVehiclesRequest) throws -> SearchVehiclesResponse {
+    func searchVehicles(_ call: FleetCall, readBody: () throws -> SearchVehiclesRequest) throws
+        -> SearchVehiclesResponse
+    {
         let grant = try authorize(.searchVehicles, call).grant ?? .full
         let search = try readBody()
         try Self.validate { () throws(InvalidArgument) in try search.validate() }
         let matches = state.search(search, now: now())
         let pickup = search.pickupPoint.point
-        return .with { $0.matches = grant == .approximate ? matches.map { ApproximateView.of($0, pickup: pickup) } : matches }
+        return .with {
+            $0.matches = grant == .approximate ? matches.map { ApproximateView.of($0, pickup: pickup) } : matches
+        }
     }
 }
 
@@ -57,7 +68,9 @@ extension FleetEngineCore {
         let request = try readBody()
         try Self.validate { () throws(InvalidArgument) in
             try request.requireKnownFields("the request")
-            guard !request.attributes.isEmpty else { throw InvalidArgument("attributes is required: give at least one") }
+            guard !request.attributes.isEmpty else {
+                throw InvalidArgument("attributes is required: give at least one")
+            }
             try Vehicle.with { $0.attributes = request.attributes }.validateUpdate(of: [.attributes])
         }
         let merged = try await state.mergeAttributes(vehicleID, request.attributes).saved()

@@ -62,22 +62,34 @@ struct EmulatorRoutes: Sendable {
                 }
                 return date
             }
-            let calls = console.requests.page(RequestFilter(query: query), before: nil, limit: console.requests.capacity)
-                .filter { record in since.map { record.time >= $0 } ?? true }
+            let calls = console.requests.page(
+                RequestFilter(query: query), before: nil, limit: console.requests.capacity
+            )
+            .filter { record in since.map { record.time >= $0 } ?? true }
             return ConsoleRoutes.json(["calls": Array(calls.reversed())])
         }
     }
 
     private func apply(_ change: ClockChange) throws(APIError) {
-        let given = [change.advance != nil, change.set != nil, change.freeze != nil, change.reset != nil].filter { $0 }.count
-        guard given == 1 else { throw .invalidArgument("give one of advance (\"3600s\"), set (an RFC 3339 time), freeze (true or false) and reset (true)") }
+        let given = [change.advance != nil, change.set != nil, change.freeze != nil, change.reset != nil].filter { $0 }
+            .count
+        guard given == 1 else {
+            throw .invalidArgument(
+                "give one of advance (\"3600s\"), set (an RFC 3339 time), freeze (true or false) and reset (true)")
+        }
         if let advance = change.advance {
-            guard let duration = ProtoDuration(text: advance) else { throw .invalidArgument("advance must be a duration such as \"3600s\" or \"-1.5s\"") }
-            let seconds = TimeInterval(duration.duration.components.seconds) + Double(duration.duration.components.attoseconds) / 1e18
+            guard let duration = ProtoDuration(text: advance) else {
+                throw .invalidArgument("advance must be a duration such as \"3600s\" or \"-1.5s\"")
+            }
+            let seconds =
+                TimeInterval(duration.duration.components.seconds) + Double(duration.duration.components.attoseconds)
+                / 1e18
             try Self.requireWithinRange(clock.now().addingTimeInterval(seconds))
             clock.advance(by: seconds)
         } else if let set = change.set {
-            guard let date = RFC3339.date(set) else { throw .invalidArgument("set must be an RFC 3339 time such as 2026-01-02T03:04:05Z") }
+            guard let date = RFC3339.date(set) else {
+                throw .invalidArgument("set must be an RFC 3339 time such as 2026-01-02T03:04:05Z")
+            }
             try Self.requireWithinRange(date)
             clock.set(to: date)
         } else if let freeze = change.freeze {
@@ -112,11 +124,14 @@ struct ResetRequest: StrictJSONBody {
     /// delivery vehicle's tasks with the delivery vehicles.
     func resourceKinds() throws(APIError) -> Set<ResourceKind> {
         guard let kinds else { return Set(ResourceKind.allCases) }
-        let names: [String: ResourceKind] = ["vehicles": .vehicle, "trips": .trip, "deliveryVehicles": .deliveryVehicle, "tasks": .task]
+        let names: [String: ResourceKind] = [
+            "vehicles": .vehicle, "trips": .trip, "deliveryVehicles": .deliveryVehicle, "tasks": .task,
+        ]
         var chosen = Set<ResourceKind>()
         for name in kinds {
             guard let kind = names[name] else {
-                throw .invalidArgument("'\(name)' is not a kind; the kinds are \(names.keys.sorted().joined(separator: ", "))")
+                throw .invalidArgument(
+                    "'\(name)' is not a kind; the kinds are \(names.keys.sorted().joined(separator: ", "))")
             }
             chosen.insert(kind)
         }

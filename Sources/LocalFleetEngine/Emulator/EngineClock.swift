@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 
 /// The engine's time, which a test may move (`/emulator/v1/clock`): the configured clock,
 /// shifted by an offset, or frozen at one moment. Everything the engine judges by time reads it:
@@ -76,6 +76,7 @@ final class EngineClock: Sendable {
         let offset = setting.offset
         let shown = offset == offset.rounded() ? String(Int64(offset)) : String(format: "%.3f", offset)
         return Reading(
-            now: now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), offset: shown + "s", frozen: setting.frozenAt != nil)
+            now: now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), offset: shown + "s",
+            frozen: setting.frozenAt != nil)
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 import ServerHTTP
 
 /// One fault a test injected (`POST /emulator/v1/faults`): the request that made it, with its
@@ -24,7 +24,9 @@ struct FaultRule: Sendable, Encodable {
 
 /// `POST /emulator/v1/faults` body.
 struct FaultRequest: StrictJSONBody, Encodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case method, resource, door, status, count, probability, latency }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case method, resource, door, status, count, probability, latency
+    }
     let method: String?
     let resource: String?
     let door: String?
@@ -35,18 +37,25 @@ struct FaultRequest: StrictJSONBody, Encodable {
 
     /// The rule it asks for, checked.
     func rule() throws(APIError) -> FaultRule {
-        guard status != nil || latency != nil else { throw .invalidArgument("give a status (\"UNAVAILABLE\"), a latency (\"2s\"), or both") }
+        guard status != nil || latency != nil else {
+            throw .invalidArgument("give a status (\"UNAVAILABLE\"), a latency (\"2s\"), or both")
+        }
         if let status {
             guard let code = APIError.Code(rawValue: status), FaultInjector.statuses.contains(code) else {
-                throw .invalidArgument("status '\(status)' cannot be injected; give one of \(FaultInjector.statuses.map(\.rawValue).joined(separator: ", "))")
+                throw .invalidArgument(
+                    "status '\(status)' cannot be injected; give one of \(FaultInjector.statuses.map(\.rawValue).joined(separator: ", "))"
+                )
             }
         }
         if let door, door != "rest", door != "grpc" { throw .invalidArgument("door is rest or grpc") }
         if let count, !(1...1_000_000).contains(count) { throw .invalidArgument("count must be 1 to 1000000") }
-        if let probability, !(probability > 0 && probability <= 1) { throw .invalidArgument("probability must be above 0 and at most 1") }
+        if let probability, !(probability > 0 && probability <= 1) {
+            throw .invalidArgument("probability must be above 0 and at most 1")
+        }
         var delay = Duration.zero
         if let latency {
-            guard let duration = ProtoDuration(text: latency)?.duration, duration >= .zero, duration <= .seconds(60) else {
+            guard let duration = ProtoDuration(text: latency)?.duration, duration >= .zero, duration <= .seconds(60)
+            else {
                 throw .invalidArgument("latency must be a duration from \"0s\" to \"60s\"")
             }
             delay = duration
@@ -70,7 +79,10 @@ final class FaultInjector: Sendable {
     }
 
     /// The statuses a fault may answer with, those Google's services answer with too.
-    static let statuses: [APIError.Code] = [.unavailable, .internal, .resourceExhausted, .permissionDenied, .notFound, .invalidArgument, .failedPrecondition, .unauthenticated]
+    static let statuses: [APIError.Code] = [
+        .unavailable, .internal, .resourceExhausted, .permissionDenied, .notFound, .invalidArgument,
+        .failedPrecondition, .unauthenticated,
+    ]
 
     private struct Rules {
         var rules: [FaultRule] = []
@@ -105,19 +117,22 @@ final class FaultInjector: Sendable {
     /// counts it against its rule.
     func fault(for method: String, door: String, resource: String) -> Fault? {
         state.withLock { state -> Fault? in
-            guard let index = state.rules.firstIndex(where: { rule in
-                let asked = rule.request
-                return (asked.method == nil || asked.method == method) && (asked.door == nil || asked.door == door)
-                    && (asked.resource == nil || asked.resource == resource)
-            }) else { return nil }
+            guard
+                let index = state.rules.firstIndex(where: { rule in
+                    let asked = rule.request
+                    return (asked.method == nil || asked.method == method) && (asked.door == nil || asked.door == door)
+                        && (asked.resource == nil || asked.resource == resource)
+                })
+            else { return nil }
             let rule = state.rules[index]
             if let probability = rule.request.probability, Double.random(in: 0..<1) >= probability { return nil }
             if let count = rule.request.count {
                 if count <= 1 { state.rules.remove(at: index) } else { state.rules[index].request.count = count - 1 }
             }
             let refusal = rule.request.status.flatMap(APIError.Code.init(rawValue:)).map { code in
-                APIError(code, "injected fault \(rule.id): \(code.rawValue) for \(method) (POST /emulator/v1/faults)",
-                         retryAfter: code == .unavailable || code == .resourceExhausted ? .seconds(1) : nil)
+                APIError(
+                    code, "injected fault \(rule.id): \(code.rawValue) for \(method) (POST /emulator/v1/faults)",
+                    retryAfter: code == .unavailable || code == .resourceExhausted ? .seconds(1) : nil)
             }
             return Fault(ruleID: rule.id, delay: rule.delay, refusal: refusal)
         }

@@ -5,7 +5,14 @@ import Foundation
 /// month, any offset from -23:59 to +23:59, as JSON Schema's `date-time` has them.
 enum RFC3339 {
     /// The shape, made for each read: a `Regex` is not `Sendable`.
-    private static var shape: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring?, Substring?, Substring?, Substring?, Substring?)> {
+    private static var shape:
+        Regex<
+            (
+                Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring?, Substring?,
+                Substring?, Substring?, Substring?
+            )
+        >
+    {
         /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/
     }
 
@@ -18,7 +25,9 @@ enum RFC3339 {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let components = DateComponents(year: year, month: month, day: 1)
-        guard let first = calendar.date(from: components), let days = calendar.range(of: .day, in: .month, for: first), days.contains(day) else {
+        guard let first = calendar.date(from: components), let days = calendar.range(of: .day, in: .month, for: first),
+            days.contains(day)
+        else {
             return nil
         }
         var offset = 0
@@ -28,7 +37,9 @@ enum RFC3339 {
             offset = (hours * 3600 + minutes * 60) * (match.9 == "-" ? -1 : 1)
         }
         let fraction = match.7.map { Double("0" + $0)! } ?? 0
-        let seconds = first.timeIntervalSince1970 + Double((day - 1) * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset)
+        let seconds =
+            first.timeIntervalSince1970
+            + Double((day - 1) * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset)
         return Date(timeIntervalSince1970: seconds + fraction)
     }
 }

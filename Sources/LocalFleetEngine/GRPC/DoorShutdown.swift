@@ -1,5 +1,5 @@
-import GRPCCore
 import FleetAuthLocking
+import GRPCCore
 
 /// The gRPC door's graceful shutdown, for the calls that wait for it (health `Watch`). The
 /// transport starts each call as a task of its own where its stream is read, so a call cannot

@@ -20,7 +20,8 @@ struct GRPCDoor: Service {
 
     /// The Fleet Engine services the door serves, by their full names.
     static let fleetEngineServices = [
-        "maps.fleetengine.v1.VehicleService", "maps.fleetengine.v1.TripService", "maps.fleetengine.delivery.v1.DeliveryService",
+        "maps.fleetengine.v1.VehicleService", "maps.fleetengine.v1.TripService",
+        "maps.fleetengine.delivery.v1.DeliveryService",
     ]
 
     private let transport: UnaryHTTP2ServerTransport
@@ -32,13 +33,16 @@ struct GRPCDoor: Service {
     /// picks a free one), over TLS with `tls`, calling `onStarted` with the port once it listens.
     /// Its health service says `NOT_SERVING` as `lifecycle` begins to drain.
     init(
-        core: FleetEngineCore, host: String, port: Int, tls: TLSCertificates? = nil, lifecycle: ServerLifecycle, logger: Logger,
+        core: FleetEngineCore, host: String, port: Int, tls: TLSCertificates? = nil, lifecycle: ServerLifecycle,
+        logger: Logger,
         onStarted: @escaping @Sendable (_ port: Int) async -> Void
     ) {
         let transport = UnaryHTTP2ServerTransport(
-            host: host, port: port, maximumRequestSize: Self.maximumMessageSize, tls: tls, methodsOnLoop: [
+            host: host, port: port, maximumRequestSize: Self.maximumMessageSize, tls: tls,
+            methodsOnLoop: [
                 LocationUpdateOnLoop(Maps_Fleetengine_V1_UpdateVehicleRequest.self, core: core, logger: logger),
-                LocationUpdateOnLoop(Maps_Fleetengine_Delivery_V1_UpdateDeliveryVehicleRequest.self, core: core, logger: logger),
+                LocationUpdateOnLoop(
+                    Maps_Fleetengine_Delivery_V1_UpdateDeliveryVehicleRequest.self, core: core, logger: logger),
             ])
         let requests = GRPCRequests(core: core, logger: logger)
         self.transport = transport

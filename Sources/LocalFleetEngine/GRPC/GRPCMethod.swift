@@ -86,7 +86,9 @@ struct GRPCTarget<Input>: Sendable {
 
     /// A new resource: its provider from the `parent` field (`providers/{provider}`), its id from
     /// the field `id` reads.
-    static func creation(parent: @escaping @Sendable (Input) -> String, id: @escaping @Sendable (Input) -> String) -> Self {
+    static func creation(parent: @escaping @Sendable (Input) -> String, id: @escaping @Sendable (Input) -> String)
+        -> Self
+    {
         Self { message throws(APIError) in (try ResourceNames.provider(ofParent: parent(message)), id(message)) }
     }
 

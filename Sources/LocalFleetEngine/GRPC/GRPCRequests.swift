@@ -25,7 +25,8 @@ struct GRPCRequests: Sendable {
     ) async throws -> ServerResponse<Output> {
         var logger = logger
         logger[metadataKey: "method"] = "\(method)"
-        return try await core.measured(method, door: .grpc, resource: (try? target(request.message))?.id ?? "") { note in
+        return try await core.measured(method, door: .grpc, resource: (try? target(request.message))?.id ?? "") {
+            note in
             let token = try await core.authenticate(
                 authorization: request.metadata[stringValues: "authorization"].map { $0 }, path: method, logger: logger)
             note.keep(body: body(request.message))

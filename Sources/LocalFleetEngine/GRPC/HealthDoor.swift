@@ -14,7 +14,9 @@ struct HealthDoor: Grpc_Health_V1_Health.SimpleServiceProtocol {
 
     /// `SERVING` for the server and its services (`NOT_SERVING` once it drains); `NOT_FOUND`
     /// for any other service.
-    func check(request: Grpc_Health_V1_HealthCheckRequest, context: ServerContext) async throws -> Grpc_Health_V1_HealthCheckResponse {
+    func check(request: Grpc_Health_V1_HealthCheckRequest, context: ServerContext) async throws
+        -> Grpc_Health_V1_HealthCheckResponse
+    {
         guard Self.services.contains(request.service) else {
             throw RPCError(code: .notFound, message: "this server has no service '\(request.service)'")
         }
@@ -25,7 +27,8 @@ struct HealthDoor: Grpc_Health_V1_Health.SimpleServiceProtocol {
     /// the server begins to drain or shut down, `NOT_SERVING`, and the stream ends so that the
     /// shutdown does not wait on it. Ends without a word as soon as the caller hangs up.
     func watch(
-        request: Grpc_Health_V1_HealthCheckRequest, response: RPCWriter<Grpc_Health_V1_HealthCheckResponse>, context: ServerContext
+        request: Grpc_Health_V1_HealthCheckRequest, response: RPCWriter<Grpc_Health_V1_HealthCheckResponse>,
+        context: ServerContext
     ) async throws {
         let known = Self.services.contains(request.service)
         guard !shutdown.hasBegun else {

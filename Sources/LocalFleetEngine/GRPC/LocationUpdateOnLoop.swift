@@ -25,18 +25,27 @@ struct LocationUpdateOnLoop<Request: LocationUpdateRequest>: UnaryMethodOnLoop {
 
     var fullyQualifiedMethod: String { Request.fullyQualifiedMethod }
 
-    func answer(metadata: Metadata, message: [UInt8], respond: @escaping @Sendable (Result<[UInt8], RPCError>) -> Void) -> Bool {
+    func answer(metadata: Metadata, message: [UInt8], respond: @escaping @Sendable (Result<[UInt8], RPCError>) -> Void)
+        -> Bool
+    {
         guard let request = try? Request(serializedBytes: message) else { return false }
         let update = FleetEngineCore.UpdateWithoutWaiting<Request.Resource>(
-            door: .grpc, authorization: metadata[stringValues: "authorization"].map { $0 }, logPath: Request.Resource.updateMethod, logger: logger,
-            target: { () throws(APIError) in try ResourceNames.parse(request.resourceName, collection: Request.Resource.collection) },
-            updateMask: request.updateMaskPaths, readBody: { request.resource }, recordedBody: { message.count <= RequestBody.maximumKeptBytes ? .message(request.resource) : nil })
+            door: .grpc, authorization: metadata[stringValues: "authorization"].map { $0 },
+            logPath: Request.Resource.updateMethod, logger: logger,
+            target: { () throws(APIError) in
+                try ResourceNames.parse(request.resourceName, collection: Request.Resource.collection)
+            },
+            updateMask: request.updateMaskPaths, readBody: { request.resource },
+            recordedBody: { message.count <= RequestBody.maximumKeptBytes ? .message(request.resource) : nil })
         return core.updateWithoutWaiting(update) { outcome in
-            respond(outcome
-                .mapError { RPCError(code: $0.rpcErrorCode, message: $0.rpcErrorMessage) }
-                .flatMap { resource in
-                    Result { try resource.serializedBytes() }.mapError { _ in RPCError(code: .internalError, message: APIError.internalMessage) }
-                })
+            respond(
+                outcome
+                    .mapError { RPCError(code: $0.rpcErrorCode, message: $0.rpcErrorMessage) }
+                    .flatMap { resource in
+                        Result { try resource.serializedBytes() }.mapError { _ in
+                            RPCError(code: .internalError, message: APIError.internalMessage)
+                        }
+                    })
         }
     }
 }

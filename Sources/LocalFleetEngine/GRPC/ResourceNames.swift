@@ -14,8 +14,12 @@ enum ResourceNames {
 
     /// The provider and id of `name`, `providers/{provider}/{collection}/{id}`; 400 otherwise.
     static func parse(_ name: String, collection: String) throws(APIError) -> (provider: String, id: String) {
-        func refusal() -> APIError { .invalidArgument("name must be providers/{provider}/\(collection)/{id}; it is '\(name)'") }
-        guard let tail = afterProviders(name), let separator = tail.utf8.firstIndex(of: slash), separator > tail.startIndex else { throw refusal() }
+        func refusal() -> APIError {
+            .invalidArgument("name must be providers/{provider}/\(collection)/{id}; it is '\(name)'")
+        }
+        guard let tail = afterProviders(name), let separator = tail.utf8.firstIndex(of: slash),
+            separator > tail.startIndex
+        else { throw refusal() }
         let rest = tail[tail.utf8.index(after: separator)...]
         guard rest.utf8.starts(with: collection.utf8) else { throw refusal() }
         let collectionEnd = rest.utf8.index(rest.startIndex, offsetBy: collection.utf8.count)

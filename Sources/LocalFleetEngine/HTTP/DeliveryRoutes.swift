@@ -17,25 +17,30 @@ struct DeliveryRoutes: Sendable {
         group.route(.post, "deliveryVehicles", "CreateDeliveryVehicle", core: core) { request, context in
             let body = await ProtoJSONBody.collect(request)
             let id = request.uri.formQueryParameters.get("deliveryVehicleId") ?? ""
-            return ProtoJSONResponse(try await core.createDeliveryVehicle(context.fleetCall(), vehicleID: id) {
-                try ProtoJSONBody.decode(DeliveryVehicle.self, from: body)
-            })
+            return ProtoJSONResponse(
+                try await core.createDeliveryVehicle(context.fleetCall(), vehicleID: id) {
+                    try ProtoJSONBody.decode(DeliveryVehicle.self, from: body)
+                })
         }
         group.route(.get, "deliveryVehicles", "ListDeliveryVehicles", core: core) { request, context in
-            ProtoJSONResponse(try core.listDeliveryVehicles(context.fleetCall()) {
-                try QueryMessage.decode(ListDeliveryVehiclesRequest.self, from: request.uri.formQueryParameters)
-            })
+            ProtoJSONResponse(
+                try core.listDeliveryVehicles(context.fleetCall()) {
+                    try QueryMessage.decode(ListDeliveryVehiclesRequest.self, from: request.uri.formQueryParameters)
+                })
         }
         group.route(.get, "deliveryVehicles/:vehicle", "GetDeliveryVehicle", core: core) { _, context in
-            ProtoJSONResponse(try core.getDeliveryVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle")))
+            ProtoJSONResponse(
+                try core.getDeliveryVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle")))
         }
         group.route(.patch, "deliveryVehicles/:vehicle", "UpdateDeliveryVehicle", core: core) { request, context in
             let body = await ProtoJSONBody.collect(request)
-            return ProtoJSONResponse(try await core.updateDeliveryVehicle(
-                context.fleetCall(), vehicleID: context.pathParameter("vehicle"), updateMask: request.uri.formQueryParameters.get("updateMask")
-            ) {
-                try ProtoJSONBody.decode(DeliveryVehicle.self, from: body)
-            })
+            return ProtoJSONResponse(
+                try await core.updateDeliveryVehicle(
+                    context.fleetCall(), vehicleID: context.pathParameter("vehicle"),
+                    updateMask: request.uri.formQueryParameters.get("updateMask")
+                ) {
+                    try ProtoJSONBody.decode(DeliveryVehicle.self, from: body)
+                })
         }
         group.route(.delete, "deliveryVehicles/:vehicle", "DeleteDeliveryVehicle", core: core) { _, context in
             try await core.deleteDeliveryVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle"))
@@ -43,39 +48,47 @@ struct DeliveryRoutes: Sendable {
         }
         group.route(.post, "tasks", "CreateTask", core: core) { request, context in
             let body = await ProtoJSONBody.collect(request)
-            return ProtoJSONResponse(try await core.createTask(context.fleetCall(), taskID: request.uri.formQueryParameters.get("taskId") ?? "") {
-                try ProtoJSONBody.decode(DeliveryTask.self, from: body)
-            })
+            return ProtoJSONResponse(
+                try await core.createTask(
+                    context.fleetCall(), taskID: request.uri.formQueryParameters.get("taskId") ?? ""
+                ) {
+                    try ProtoJSONBody.decode(DeliveryTask.self, from: body)
+                })
         }
         group.route(.post, "tasks:batchCreate", "BatchCreateTasks", core: core) { request, context in
             // Up to 500 tasks: a body as large as gRPC takes.
             let body = await ProtoJSONBody.collect(request, limit: ProtoJSONBody.maximumMessageSize)
-            return ProtoJSONResponse(try await core.batchCreateTasks(context.fleetCall()) {
-                try ProtoJSONBody.decode(Maps_Fleetengine_Delivery_V1_BatchCreateTasksRequest.self, from: body)
-            })
+            return ProtoJSONResponse(
+                try await core.batchCreateTasks(context.fleetCall()) {
+                    try ProtoJSONBody.decode(Maps_Fleetengine_Delivery_V1_BatchCreateTasksRequest.self, from: body)
+                })
         }
         group.route(.get, "tasks", "ListTasks", core: core) { request, context in
-            ProtoJSONResponse(try core.listTasks(context.fleetCall()) {
-                try QueryMessage.decode(ListTasksRequest.self, from: request.uri.formQueryParameters)
-            })
+            ProtoJSONResponse(
+                try core.listTasks(context.fleetCall()) {
+                    try QueryMessage.decode(ListTasksRequest.self, from: request.uri.formQueryParameters)
+                })
         }
         group.route(.get, "tasks/:task", "GetTask", core: core) { _, context in
             ProtoJSONResponse(try core.getTask(context.fleetCall(), taskID: context.pathParameter("task")))
         }
         group.route(.patch, "tasks/:task", "UpdateTask", core: core) { request, context in
             let body = await ProtoJSONBody.collect(request)
-            return ProtoJSONResponse(try await core.updateTask(
-                context.fleetCall(), taskID: context.pathParameter("task"), updateMask: request.uri.formQueryParameters.get("updateMask")
-            ) {
-                try ProtoJSONBody.decode(DeliveryTask.self, from: body)
-            })
+            return ProtoJSONResponse(
+                try await core.updateTask(
+                    context.fleetCall(), taskID: context.pathParameter("task"),
+                    updateMask: request.uri.formQueryParameters.get("updateMask")
+                ) {
+                    try ProtoJSONBody.decode(DeliveryTask.self, from: body)
+                })
         }
         group.route(.delete, "tasks/:task", "DeleteTask", core: core) { _, context in
             try await core.deleteTask(context.fleetCall(), taskID: context.pathParameter("task"))
             return ProtoJSONResponse(Google_Protobuf_Empty())
         }
         group.route(.get, "taskTrackingInfo/:tracking", "GetTaskTrackingInfo", core: core) { _, context in
-            ProtoJSONResponse(try core.getTaskTrackingInfo(context.fleetCall(), trackingID: context.pathParameter("tracking")))
+            ProtoJSONResponse(
+                try core.getTaskTrackingInfo(context.fleetCall(), trackingID: context.pathParameter("tracking")))
         }
     }
 }

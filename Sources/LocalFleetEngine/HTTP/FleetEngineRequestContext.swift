@@ -23,7 +23,9 @@ struct FleetEngineRequestContext: RequestContext {
     func pathParameter(_ name: String) throws(APIError) -> String {
         guard let raw = parameters.get(name) else { throw .notFound("the path has no \(name)") }
         guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
-        guard let decoded = raw.removingPercentEncoding else { throw .invalidArgument("the path's \(name) is not valid percent-encoding") }
+        guard let decoded = raw.removingPercentEncoding else {
+            throw .invalidArgument("the path's \(name) is not valid percent-encoding")
+        }
         return decoded
     }
 }

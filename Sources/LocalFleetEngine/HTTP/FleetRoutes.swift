@@ -15,7 +15,8 @@ extension RouterGroup where Context == FleetEngineRequestContext {
             try await core.measured(api, door: .rest, resource: Self.resourceID(of: request, context)) { note in
                 var context = context
                 let token = try await core.authenticate(
-                    authorization: request.headers[values: .authorization], path: request.uri.path, logger: context.logger)
+                    authorization: request.headers[values: .authorization], path: request.uri.path,
+                    logger: context.logger)
                 context.token = token
                 var request = request
                 if note.keepsBody, [.post, .put, .patch].contains(method) {
@@ -35,7 +36,8 @@ extension RouterGroup where Context == FleetEngineRequestContext {
         do {
             return try await request.collectBody(upTo: ProtoJSONBody.maximumMessageSize)
         } catch {
-            throw .invalidArgument("the request body is larger than \(ProtoJSONBody.maximumMessageSize) bytes, more than any method takes")
+            throw .invalidArgument(
+                "the request body is larger than \(ProtoJSONBody.maximumMessageSize) bytes, more than any method takes")
         }
     }
 

@@ -1,6 +1,6 @@
+import FleetAuthCodecs
 import FleetTokens
 import Hummingbird
-import FleetAuthCodecs
 import ServerHTTP
 import SwiftProtobuf
 
@@ -27,11 +27,16 @@ extension ListVehiclesRequest {
                 vehicleState = try Self.enumValue(value, name).vehicleState
                 // Its first value is proto3's "not set": no state a listing can filter by. (The
                 // rules refuse it in the repeated filters, over gRPC too.)
-                guard !vehicleState.isUnset else { throw .invalidArgument("vehicleState is '\(value)', which is not a state to filter by") }
+                guard !vehicleState.isUnset else {
+                    throw .invalidArgument("vehicleState is '\(value)', which is not a state to filter by")
+                }
             case "onTripOnly":
-                guard let flag = Bool(value) else { throw .invalidArgument("onTripOnly is '\(value)'; it must be true or false") }
+                guard let flag = Bool(value) else {
+                    throw .invalidArgument("onTripOnly is '\(value)'; it must be true or false")
+                }
                 onTripOnly = flag
-            case "filter", "viewport.low.latitude", "viewport.low.longitude", "viewport.high.latitude", "viewport.high.longitude":
+            case "filter", "viewport.low.latitude", "viewport.low.longitude", "viewport.high.latitude",
+                "viewport.high.longitude":
                 throw .invalidArgument("\(name) is not supported by the local Fleet Engine's vehicle listing yet")
             default:
                 throw .invalidArgument("query parameter '\(rawName)' is not a ListVehicles field")
@@ -41,7 +46,9 @@ extension ListVehiclesRequest {
 
     /// An int32 field, as the proto has it.
     private static func integer(_ text: String, _ name: String) throws(APIError) -> Int32 {
-        guard let value = Int32(text) else { throw .invalidArgument("\(name) is '\(text)'; it must be a whole number of 32 bits") }
+        guard let value = Int32(text) else {
+            throw .invalidArgument("\(name) is '\(text)'; it must be a whole number of 32 bits")
+        }
         return value
     }
 

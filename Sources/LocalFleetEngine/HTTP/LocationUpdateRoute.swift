@@ -44,9 +44,12 @@ struct LocationUpdateRoute: PipelineRoute {
         let path = uri.path
         guard !path.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ":") }) else { return nil }
         let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        guard segments.count == 6, segments[0].isEmpty, segments[1].elementsEqual("v1".utf8), segments[2].elementsEqual("providers".utf8),
-              !segments[3].isEmpty, !segments[5].isEmpty,
-              let resource = Self.resources.first(where: { $0.restUpdateMethod == head.method && segments[4].elementsEqual($0.collection.utf8) })
+        guard segments.count == 6, segments[0].isEmpty, segments[1].elementsEqual("v1".utf8),
+            segments[2].elementsEqual("providers".utf8),
+            !segments[3].isEmpty, !segments[5].isEmpty,
+            let resource = Self.resources.first(where: {
+                $0.restUpdateMethod == head.method && segments[4].elementsEqual($0.collection.utf8)
+            })
         else { return nil }
         return Match(
             resource: resource, provider: String(Substring(segments[3])), id: String(Substring(segments[5])),
@@ -81,11 +84,14 @@ struct LocationUpdateRoute: PipelineRoute {
         return .later(promise.futureResult)
     }
 
-    private func respond<Resource: LocationReporting>(_: Resource.Type, to match: Match, body: ByteBuffer) async -> PipelineAnswer {
+    private func respond<Resource: LocationReporting>(_: Resource.Type, to match: Match, body: ByteBuffer) async
+        -> PipelineAnswer
+    {
         let outcome: Result<Resource, APIError>
         do {
             let updated = try await core.measured(Resource.updateMethod, door: .rest, resource: match.id) { note in
-                let token = try await core.authenticate(authorization: match.authorization, path: match.path, logger: logger)
+                let token = try await core.authenticate(
+                    authorization: match.authorization, path: match.path, logger: logger)
                 note.keep(body: .rest(body.readableBytesView))
                 try await note.authenticated(token)
                 let call = FleetCall(token: token, provider: match.provider, logger: logger)
@@ -95,17 +101,25 @@ struct LocationUpdateRoute: PipelineRoute {
             }
             outcome = .success(updated)
         } catch {
-            outcome = .failure(.refusal(for: error, method: .init(Resource.restUpdateMethod.rawValue) ?? .put, path: match.path, logger: logger))
+            outcome = .failure(
+                .refusal(
+                    for: error, method: .init(Resource.restUpdateMethod.rawValue) ?? .put, path: match.path,
+                    logger: logger))
         }
         return Self.answer(outcome, match: match, logger: logger)
     }
 
     /// The updated resource in proto3 JSON, or the refusal.
-    private static func answer<Resource: LocationReporting>(_ outcome: Result<Resource, APIError>, match: Match, logger: Logger) -> PipelineAnswer {
+    private static func answer<Resource: LocationReporting>(
+        _ outcome: Result<Resource, APIError>, match: Match, logger: Logger
+    ) -> PipelineAnswer {
         do {
             return try PipelineAnswer(protoJSON: outcome.get(), enumsAsNumbers: match.enumsAsNumbers)
         } catch {
-            return PipelineAnswer(.refusal(for: error, method: .init(Resource.restUpdateMethod.rawValue) ?? .put, path: match.path, logger: logger))
+            return PipelineAnswer(
+                .refusal(
+                    for: error, method: .init(Resource.restUpdateMethod.rawValue) ?? .put, path: match.path,
+                    logger: logger))
         }
     }
 }

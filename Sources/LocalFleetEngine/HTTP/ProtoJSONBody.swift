@@ -17,7 +17,8 @@ package enum ProtoJSONBody {
     /// the core asks for the body, which it does only once the caller may make the request.
     /// The limit is ``StrictJSON/maximumBodySize`` but for a method whose request may carry
     /// many resources, which has ``maximumMessageSize``.
-    static func collect(_ request: Request, limit: Int = StrictJSON.maximumBodySize) async -> Result<[UInt8], APIError> {
+    static func collect(_ request: Request, limit: Int = StrictJSON.maximumBodySize) async -> Result<[UInt8], APIError>
+    {
         do {
             return .success(Array(try await request.body.collect(upTo: limit).readableBytesView))
         } catch {
@@ -27,12 +28,16 @@ package enum ProtoJSONBody {
 
     /// The `collected` body as a `Body`, or the 400 that refused its collection or names the
     /// field at fault.
-    static func decode<Body: SwiftProtobuf.Message>(_ type: Body.Type, from collected: Result<[UInt8], APIError>) throws(APIError) -> Body {
+    static func decode<Body: SwiftProtobuf.Message>(_ type: Body.Type, from collected: Result<[UInt8], APIError>)
+        throws(APIError) -> Body
+    {
         try decode(type, from: collected.get())
     }
 
     /// The JSON in `bytes` as a `Body`, or a 400 that names the field at fault.
-    package static func decode<Body: SwiftProtobuf.Message>(_ type: Body.Type, from bytes: [UInt8]) throws(APIError) -> Body {
+    package static func decode<Body: SwiftProtobuf.Message>(_ type: Body.Type, from bytes: [UInt8]) throws(APIError)
+        -> Body
+    {
         guard let first = bytes.first(where: { !Self.whiteSpace.contains($0) }) else {
             throw .invalidArgument("the request body is empty; a JSON object is expected")
         }

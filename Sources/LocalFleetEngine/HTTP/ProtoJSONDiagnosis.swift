@@ -8,14 +8,18 @@ import SwiftProtobuf
 enum ProtoJSONDiagnosis {
     /// A sentence for `error`, which decoding `bytes` as a `Body` threw, naming the field at
     /// fault and its value when they can be found.
-    static func explain<Body: SwiftProtobuf.Message>(_ error: any Error, decoding type: Body.Type, from bytes: [UInt8]) -> String {
+    static func explain<Body: SwiftProtobuf.Message>(_ error: any Error, decoding type: Body.Type, from bytes: [UInt8])
+        -> String
+    {
         guard let root = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
             return "the request body is not valid JSON"
         }
         guard let fault = fault(in: root, path: "", wrap: { $0 }, decoding: type) else {
             return "the request body is not a valid \(type.protoMessageName): \(reason(error))"
         }
-        if case JSONDecodingError.unknownField = fault.error { return "unknown field \"\(fault.path)\" (proto3 JSON, \(type.protoMessageName))" }
+        if case JSONDecodingError.unknownField = fault.error {
+            return "unknown field \"\(fault.path)\" (proto3 JSON, \(type.protoMessageName))"
+        }
         return "\(fault.path) is \(describe(fault.value)): \(reason(fault.error))"
     }
 
@@ -36,15 +40,21 @@ enum ProtoJSONDiagnosis {
         }
         for child in children {
             guard let error = decodingError(child.wrap(child.value), as: type) else { continue }
-            if case JSONDecodingError.unknownField(let name) = error, name == child.key { return (child.path, child.value, error) }
-            return fault(in: child.value, path: child.path, wrap: child.wrap, decoding: type) ?? (child.path, child.value, error)
+            if case JSONDecodingError.unknownField(let name) = error, name == child.key {
+                return (child.path, child.value, error)
+            }
+            return fault(in: child.value, path: child.path, wrap: child.wrap, decoding: type) ?? (
+                child.path, child.value, error
+            )
         }
         return nil
     }
 
     /// What decoding `body` as a `Body` throws, if anything.
     private static func decodingError<Body: SwiftProtobuf.Message>(_ body: Any, as type: Body.Type) -> (any Error)? {
-        guard let data = try? JSONSerialization.data(withJSONObject: body, options: [.fragmentsAllowed]) else { return nil }
+        guard let data = try? JSONSerialization.data(withJSONObject: body, options: [.fragmentsAllowed]) else {
+            return nil
+        }
         do {
             _ = try Body(jsonUTF8Bytes: data)
             return nil

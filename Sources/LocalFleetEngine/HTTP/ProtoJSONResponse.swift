@@ -26,7 +26,8 @@ extension PipelineAnswer {
         var options = JSONEncodingOptions()
         options.alwaysPrintEnumsAsInts = enumsAsNumbers
         let bytes: [UInt8] = try message.jsonUTF8Bytes(options: options)
-        self.init(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ByteBuffer(bytes: bytes))
+        self.init(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ByteBuffer(bytes: bytes))
     }
 }
 

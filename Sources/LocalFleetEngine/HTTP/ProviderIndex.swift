@@ -40,7 +40,9 @@ struct ProviderIndex: Encodable {
             guard context.parameters.get("provider") == provider else {
                 throw APIError.notFound("this Fleet Engine serves provider '\(provider)'")
             }
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
     }
 }

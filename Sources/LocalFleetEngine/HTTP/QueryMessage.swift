@@ -12,7 +12,9 @@ import SwiftProtobuf
 /// parameter `$alt` is skipped; `fields` names the parameters read elsewhere (from the path).
 enum QueryMessage {
     /// The `Request` the query `parameters` give, or a 400 naming the parameter at fault.
-    static func decode<Request: SwiftProtobuf.Message>(_: Request.Type, from parameters: Parameters, skipping fields: Set<String> = []) throws(APIError) -> Request {
+    static func decode<Request: SwiftProtobuf.Message>(
+        _: Request.Type, from parameters: Parameters, skipping fields: Set<String> = []
+    ) throws(APIError) -> Request {
         var root: [String: Any] = [:]
         for (name, value) in parameters where name != "$alt" && !fields.contains(String(name)) {
             insert(String(value), at: name.split(separator: ".").map(String.init)[...], into: &root)
@@ -27,7 +29,9 @@ enum QueryMessage {
         do {
             return try Request(jsonUTF8Bytes: bytes)
         } catch {
-            throw .invalidArgument(ProtoJSONDiagnosis.explain(error, decoding: Request.self, from: bytes).replacingOccurrences(of: "the request body", with: "the query"))
+            throw .invalidArgument(
+                ProtoJSONDiagnosis.explain(error, decoding: Request.self, from: bytes).replacingOccurrences(
+                    of: "the request body", with: "the query"))
         }
     }
 

@@ -24,8 +24,10 @@ extension ListFilter {
     /// The smallest set of ids `index` holds for a `field = value` this filter requires, among
     /// `fields`: what a listing pages through instead of every id.
     func narrowestIDs(in index: FieldIndex, fields: [String]) -> SortedIDs? {
-        fields.compactMap { field in requiredValue(of: field).flatMap { index.ids(where: field, is: $0) ?? ($0.isEmpty ? nil : SortedIDs()) } }
-            .min { $0.count < $1.count }
+        fields.compactMap { field in
+            requiredValue(of: field).flatMap { index.ids(where: field, is: $0) ?? ($0.isEmpty ? nil : SortedIDs()) }
+        }
+        .min { $0.count < $1.count }
     }
 
     /// Whether the filter is one `field = value` comparison on one of `fields`, with a value an
@@ -38,7 +40,8 @@ extension ListFilter {
     /// The filter with every field renamed by `rename`.
     func renamingFields(_ rename: (String) -> String) -> ListFilter {
         switch self {
-        case .comparison(let field, let isEqual, let value): .comparison(field: rename(field), isEqual: isEqual, value: value)
+        case .comparison(let field, let isEqual, let value):
+            .comparison(field: rename(field), isEqual: isEqual, value: value)
         case .and(let left, let right): .and(left.renamingFields(rename), right.renamingFields(rename))
         case .or(let left, let right): .or(left.renamingFields(rename), right.renamingFields(rename))
         case .not(let inner): .not(inner.renamingFields(rename))

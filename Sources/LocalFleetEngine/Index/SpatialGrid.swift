@@ -73,7 +73,9 @@ struct SpatialGrid: Sendable {
         let radians = Double.pi / 180
         let south = Double(cell.row) * cellDegrees - 90, north = south + cellDegrees
         let west = Double(cell.column) * cellDegrees - 180, east = west + cellDegrees
-        let offset = { (longitude: Double) in abs((longitude - center.longitude + 540).truncatingRemainder(dividingBy: 360) - 180) }
+        let offset = { (longitude: Double) in
+            abs((longitude - center.longitude + 540).truncatingRemainder(dividingBy: 360) - 180)
+        }
         let insideBand = offset(west) + offset(east) <= cellDegrees + 1e-12
         let longitudeOffset = insideBand ? 0 : min(offset(west), offset(east)) * radians
         // On that meridian, cos(distance) = a·sin(φ) + b·cos(φ): a sinusoid in φ whose largest

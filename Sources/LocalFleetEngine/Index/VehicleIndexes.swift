@@ -62,7 +62,9 @@ struct VehicleIndexes: Sendable {
         }
     }
 
-    private static func selects(_ kind: Kind, _ categories: [Vehicle.VehicleType.Category], _ state: VehicleState) -> Bool {
+    private static func selects(_ kind: Kind, _ categories: [Vehicle.VehicleType.Category], _ state: VehicleState)
+        -> Bool
+    {
         (state.isUnset || kind.state == state.rawValue) && categories.contains { $0.rawValue == kind.category }
     }
 
@@ -71,6 +73,7 @@ struct VehicleIndexes: Sendable {
     }
 
     private static func kind(of vehicle: Vehicle) -> Kind? {
-        vehicle.hasVehicleType ? Kind(category: vehicle.vehicleType.category.rawValue, state: vehicle.vehicleState.rawValue) : nil
+        vehicle.hasVehicleType
+            ? Kind(category: vehicle.vehicleType.category.rawValue, state: vehicle.vehicleState.rawValue) : nil
     }
 }

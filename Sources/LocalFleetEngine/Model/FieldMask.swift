@@ -3,7 +3,9 @@
 package enum FieldMask {
     /// The fields `text` names, refusing a missing or empty mask and any path that is not an
     /// updatable top-level field of `Field`'s resource.
-    package static func parse<Field: UpdatableField>(_ text: String?, as _: Field.Type = Field.self) throws(InvalidArgument) -> Set<Field> {
+    package static func parse<Field: UpdatableField>(_ text: String?, as _: Field.Type = Field.self)
+        throws(InvalidArgument) -> Set<Field>
+    {
         // The mask of nearly every request: one field, in camelCase (REST) or snake_case (gRPC).
         // (No field's name has an underscore, comma or space, which the general path below
         // would treat differently.)
@@ -11,12 +13,16 @@ package enum FieldMask {
         var known: String { Field.allCases.map(\.rawValue).joined(separator: ", ") }
         let paths = (text ?? "").split(separator: ",").map(trimmingSpaces).filter { !$0.isEmpty }
         guard !paths.isEmpty else {
-            throw InvalidArgument("updateMask is required: name the \(Field.resourceName) fields to change (\(known)), e.g. ?updateMask=\(Field.allCases.first!.rawValue)")
+            throw InvalidArgument(
+                "updateMask is required: name the \(Field.resourceName) fields to change (\(known)), e.g. ?updateMask=\(Field.allCases.first!.rawValue)"
+            )
         }
         var fields: Set<Field> = []
         for path in paths {
             guard let field = Field(rawValue: camelCase(path)) else {
-                throw InvalidArgument("updateMask names '\(path)', which is not a \(Field.resourceName) field that can be updated (\(known))")
+                throw InvalidArgument(
+                    "updateMask names '\(path)', which is not a \(Field.resourceName) field that can be updated (\(known))"
+                )
             }
             fields.insert(field)
         }

@@ -15,8 +15,10 @@ extension LatLng {
         let radians = Double.pi / 180
         let deltaLatitude = (other.latitude - latitude) * radians
         let deltaLongitude = (other.longitude - longitude) * radians
-        let a = sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
-            + cos(latitude * radians) * cos(other.latitude * radians) * sin(deltaLongitude / 2) * sin(deltaLongitude / 2)
+        let a =
+            sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
+            + cos(latitude * radians) * cos(other.latitude * radians) * sin(deltaLongitude / 2)
+            * sin(deltaLongitude / 2)
         return 2 * Self.earthRadiusMeters * asin(min(1, sqrt(a)))
     }
 

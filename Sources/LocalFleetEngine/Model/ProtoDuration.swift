@@ -15,7 +15,7 @@ package struct ProtoDuration {
     package init?(text: String) {
         // Only the characters of a duration, so that nothing in `text` is read as JSON syntax.
         guard text.utf8.allSatisfy(Self.durationCharacters.contains),
-              let parsed = try? Google_Protobuf_Duration(jsonString: "\"\(text)\"")
+            let parsed = try? Google_Protobuf_Duration(jsonString: "\"\(text)\"")
         else { return nil }
         message = parsed
     }

@@ -6,7 +6,9 @@ extension Google_Geo_Type_Viewport {
     /// crosses the antimeridian.
     func contains(_ point: LatLng) -> Bool {
         guard low.latitude <= point.latitude, point.latitude <= high.latitude else { return false }
-        if low.longitude <= high.longitude { return low.longitude <= point.longitude && point.longitude <= high.longitude }
+        if low.longitude <= high.longitude {
+            return low.longitude <= point.longitude && point.longitude <= high.longitude
+        }
         return point.longitude >= low.longitude || point.longitude <= high.longitude
     }
 }

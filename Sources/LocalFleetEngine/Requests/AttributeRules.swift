@@ -29,11 +29,14 @@ extension KeyedAttribute {
     /// not finite; `field` names the attribute in messages.
     func validate(field: String) throws(InvalidArgument) {
         guard !key.isEmpty else { throw InvalidArgument("\(field).key is required") }
-        guard key.count <= Self.maximumLength else { throw InvalidArgument("\(field).key is longer than \(Self.maximumLength) characters") }
+        guard key.count <= Self.maximumLength else {
+            throw InvalidArgument("\(field).key is longer than \(Self.maximumLength) characters")
+        }
         guard !key.contains(":") else { throw InvalidArgument("\(field).key '\(key)' contains ':'") }
         let values = (legacyValue.isEmpty ? 0 : 1) + (typedValue == nil ? 0 : 1)
         guard values == 1 || (values == 0 && Self.mayHaveNoValue) else {
-            throw InvalidArgument("\(field) must have exactly one value: value, stringValue, boolValue or numberValue (it has \(values))")
+            throw InvalidArgument(
+                "\(field) must have exactly one value: value, stringValue, boolValue or numberValue (it has \(values))")
         }
         var text: String? { if case .text(let text) = typedValue { text } else { nil } }
         if legacyValue.count > Self.maximumLength || (text?.count ?? 0) > Self.maximumLength {
@@ -50,7 +53,8 @@ extension KeyedAttribute {
         switch typedValue {
         case .text(let text): text
         case .flag(let flag): flag ? "true" : "false"
-        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .number(let number):
+            number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
         case nil: legacyValue
         }
     }
@@ -64,7 +68,9 @@ extension KeyedAttribute {
         var keys: Set<String> = []
         for (index, attribute) in attributes.enumerated() {
             try attribute.validate(field: "\(field)[\(index)]")
-            guard keys.insert(attribute.key).inserted else { throw InvalidArgument("\(field) has the key '\(attribute.key)' twice") }
+            guard keys.insert(attribute.key).inserted else {
+                throw InvalidArgument("\(field) has the key '\(attribute.key)' twice")
+            }
         }
     }
 }

@@ -37,7 +37,9 @@ extension FleetResource {
 extension Vehicle: FleetResource {
     static let idField = "vehicleId"
     static let kind = "vehicle"
-    static func resourceName(provider: String, id: String) -> String { ResourceName.vehicle(provider: provider, id: id) }
+    static func resourceName(provider: String, id: String) -> String {
+        ResourceName.vehicle(provider: provider, id: id)
+    }
     static func creation(id: String) -> FleetOperation { .createVehicle(vehicleID: id) }
     static func update(id: String, fields: Set<VehicleField>) -> FleetOperation { .updateVehicle(vehicleID: id) }
 }
@@ -53,9 +55,13 @@ extension Trip: FleetResource {
 extension DeliveryVehicle: FleetResource {
     static let idField = "deliveryVehicleId"
     static let kind = "delivery vehicle"
-    static func resourceName(provider: String, id: String) -> String { ResourceName.deliveryVehicle(provider: provider, id: id) }
+    static func resourceName(provider: String, id: String) -> String {
+        ResourceName.deliveryVehicle(provider: provider, id: id)
+    }
     static func creation(id: String) -> FleetOperation { .delivery(.createDeliveryVehicle(vehicleID: id)) }
-    static func update(id: String, fields: Set<DeliveryVehicleField>) -> FleetOperation { .delivery(.updateDeliveryVehicle(vehicleID: id, fields: fields)) }
+    static func update(id: String, fields: Set<DeliveryVehicleField>) -> FleetOperation {
+        .delivery(.updateDeliveryVehicle(vehicleID: id, fields: fields))
+    }
 }
 
 extension DeliveryTask: FleetResource {

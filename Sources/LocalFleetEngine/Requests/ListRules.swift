@@ -7,11 +7,19 @@ extension ListVehiclesRequest {
     /// `viewport` are refused by name until the engine applies them, rather than ignored.
     package func validate() throws(InvalidArgument) {
         try requireKnownFields("the request")
-        if !filter.isEmpty { throw InvalidArgument("filter is not supported by the local Fleet Engine's vehicle listing yet") }
-        if hasViewport { throw InvalidArgument("viewport is not supported by the local Fleet Engine's vehicle listing yet") }
-        guard !vehicleTypeCategories.isEmpty else { throw InvalidArgument("vehicleTypeCategories is required: name at least one (e.g. AUTO)") }
+        if !filter.isEmpty {
+            throw InvalidArgument("filter is not supported by the local Fleet Engine's vehicle listing yet")
+        }
+        if hasViewport {
+            throw InvalidArgument("viewport is not supported by the local Fleet Engine's vehicle listing yet")
+        }
+        guard !vehicleTypeCategories.isEmpty else {
+            throw InvalidArgument("vehicleTypeCategories is required: name at least one (e.g. AUTO)")
+        }
         for category in vehicleTypeCategories { try category.requireDefined("vehicleTypeCategories") }
-        guard !vehicleTypeCategories.contains(.unknown) else { throw InvalidArgument("vehicleTypeCategories must not contain UNKNOWN") }
+        guard !vehicleTypeCategories.contains(.unknown) else {
+            throw InvalidArgument("vehicleTypeCategories must not contain UNKNOWN")
+        }
         guard pageSize >= 0 else { throw InvalidArgument("pageSize is \(pageSize); it must not be negative") }
         if hasMinimumCapacity, minimumCapacity.value < 0 {
             throw InvalidArgument("minimumCapacity is \(minimumCapacity.value); it must not be negative")
@@ -20,12 +28,18 @@ extension ListVehiclesRequest {
         try vehicleState.requireDefined("vehicleState")
         if hasMaximumStaleness { try maximumStaleness.validateAsStaleness() }
         guard requiredAttributes.count <= Self.maximumRequiredAttributes else {
-            throw InvalidArgument("requiredAttributes has \(requiredAttributes.count) entries; at most \(Self.maximumRequiredAttributes) are allowed")
+            throw InvalidArgument(
+                "requiredAttributes has \(requiredAttributes.count) entries; at most \(Self.maximumRequiredAttributes) are allowed"
+            )
         }
-        for (field, lists) in [("requiredAttributes", requiredAttributes), ("requiredOneOfAttributes", requiredOneOfAttributes),
-                               ("requiredOneOfAttributeSets", requiredOneOfAttributeSets)] {
+        for (field, lists) in [
+            ("requiredAttributes", requiredAttributes), ("requiredOneOfAttributes", requiredOneOfAttributes),
+            ("requiredOneOfAttributeSets", requiredOneOfAttributeSets),
+        ] {
             for list in lists {
-                let entries = field == "requiredAttributes" ? [Substring(list)] : list.split(separator: "|", omittingEmptySubsequences: false)
+                let entries =
+                    field == "requiredAttributes"
+                    ? [Substring(list)] : list.split(separator: "|", omittingEmptySubsequences: false)
                 for entry in entries where AttributeRequirement(entry) == nil {
                     throw InvalidArgument("\(field) has '\(entry)'; each entry must be key:value")
                 }

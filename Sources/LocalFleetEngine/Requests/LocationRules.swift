@@ -40,9 +40,11 @@ extension ReportedLocation {
             throw InvalidArgument("\(field).heading is \(heading.value); it must be from 0 to 359 degrees")
         }
         let measures: [(String, Double?)] = [
-            ("latlngAccuracy", hasLatlngAccuracy ? latlngAccuracy.value : nil), ("headingAccuracy", hasHeadingAccuracy ? headingAccuracy.value : nil),
+            ("latlngAccuracy", hasLatlngAccuracy ? latlngAccuracy.value : nil),
+            ("headingAccuracy", hasHeadingAccuracy ? headingAccuracy.value : nil),
             ("speed", hasSpeed ? speed.value : nil), ("speedAccuracy", hasSpeedAccuracy ? speedAccuracy.value : nil),
-            ("altitude", hasAltitude ? altitude.value : nil), ("altitudeAccuracy", hasAltitudeAccuracy ? altitudeAccuracy.value : nil),
+            ("altitude", hasAltitude ? altitude.value : nil),
+            ("altitudeAccuracy", hasAltitudeAccuracy ? altitudeAccuracy.value : nil),
         ]
         for case let (name, value?) in measures where !value.isFinite {
             throw InvalidArgument("\(field).\(name) is \(value); it must be a finite number")

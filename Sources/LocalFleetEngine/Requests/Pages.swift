@@ -1,6 +1,6 @@
+import FleetAuthCodecs
 import FleetTokens
 import Foundation
-import FleetAuthCodecs
 
 /// Pages of resources sorted by id, as ListVehicles and SearchTrips give them: a page token is
 /// the last id of the page before, base64url-encoded (opaque to callers, as at Google).

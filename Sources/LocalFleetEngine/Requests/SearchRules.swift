@@ -17,7 +17,8 @@ extension SearchVehiclesRequest {
         try pickupPoint.validate(field: "pickupPoint")
         if hasDropoffPoint { try dropoffPoint.validate(field: "dropoffPoint") }
         guard Self.radiusRange.contains(pickupRadiusMeters) else {
-            throw InvalidArgument("pickupRadiusMeters must be from \(Self.radiusRange.lowerBound) to \(Self.radiusRange.upperBound)")
+            throw InvalidArgument(
+                "pickupRadiusMeters must be from \(Self.radiusRange.lowerBound) to \(Self.radiusRange.upperBound)")
         }
         guard Self.countRange.contains(count) else {
             throw InvalidArgument("count must be from \(Self.countRange.lowerBound) to \(Self.countRange.upperBound)")
@@ -26,11 +27,17 @@ extension SearchVehiclesRequest {
         guard !tripTypes.isEmpty else { throw InvalidArgument("tripTypes must list SHARED and/or EXCLUSIVE") }
         try TripType.requireSharedOrExclusive(tripTypes, "tripTypes")
         guard !vehicleTypes.isEmpty else { throw InvalidArgument("vehicleTypes must list at least one vehicle type") }
-        for (index, type) in vehicleTypes.enumerated() { try type.category.requireDefined("vehicleTypes[\(index)].category") }
-        guard !vehicleTypes.contains(where: { $0.category.isUnset }) else { throw InvalidArgument("vehicleTypes must not contain UNKNOWN") }
+        for (index, type) in vehicleTypes.enumerated() {
+            try type.category.requireDefined("vehicleTypes[\(index)].category")
+        }
+        guard !vehicleTypes.contains(where: { $0.category.isUnset }) else {
+            throw InvalidArgument("vehicleTypes must not contain UNKNOWN")
+        }
         try orderBy.requireDefined("orderBy")
         guard !orderBy.isUnset else { throw InvalidArgument("orderBy is required") }
-        if orderBy == .dropoffPointEta, !hasDropoffPoint { throw InvalidArgument("orderBy DROPOFF_POINT_ETA needs a dropoffPoint") }
+        if orderBy == .dropoffPointEta, !hasDropoffPoint {
+            throw InvalidArgument("orderBy DROPOFF_POINT_ETA needs a dropoffPoint")
+        }
         if hasMaximumStaleness { try maximumStaleness.validateAsStaleness() }
         try currentTripsPresent.requireDefined("currentTripsPresent")
         if !currentTripsPresent.isUnset, includeBackToBack {
@@ -42,13 +49,19 @@ extension SearchVehiclesRequest {
         for (field, attributes) in [("requiredAttributes", requiredAttributes)] + attributeLists {
             for (index, attribute) in attributes.enumerated() { try attribute.validate(field: "\(field)[\(index)]") }
         }
-        if !filter.isEmpty { throw InvalidArgument("filter is not supported by the local Fleet Engine's vehicle search yet") }
+        if !filter.isEmpty {
+            throw InvalidArgument("filter is not supported by the local Fleet Engine's vehicle search yet")
+        }
     }
 
     /// The attributes of the one-of filters, each list named for refusals.
     private var attributeLists: [(String, [VehicleAttribute])] {
-        let oneOf = requiredOneOfAttributes.enumerated().map { ("requiredOneOfAttributes[\($0.offset)].attributes", $0.element.attributes) }
-        let sets = requiredOneOfAttributeSets.enumerated().map { ("requiredOneOfAttributeSets[\($0.offset)].attributes", $0.element.attributes) }
+        let oneOf = requiredOneOfAttributes.enumerated().map {
+            ("requiredOneOfAttributes[\($0.offset)].attributes", $0.element.attributes)
+        }
+        let sets = requiredOneOfAttributeSets.enumerated().map {
+            ("requiredOneOfAttributeSets[\($0.offset)].attributes", $0.element.attributes)
+        }
         return oneOf + sets
     }
 
@@ -72,6 +85,8 @@ extension Google_Protobuf_Duration {
     /// Refuses a `maximumStaleness` that is not positive or not below ``maximumStaleness``.
     func validateAsStaleness() throws(InvalidArgument) {
         if duration <= .zero { throw InvalidArgument("maximumStaleness must be a positive duration") }
-        if duration >= Self.maximumStaleness { throw InvalidArgument("maximumStaleness must be less than 100000000000s") }
+        if duration >= Self.maximumStaleness {
+            throw InvalidArgument("maximumStaleness must be less than 100000000000s")
+        }
     }
 }

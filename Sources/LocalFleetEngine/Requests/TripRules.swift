@@ -61,7 +61,9 @@ extension Trip {
                 if required { throw InvalidArgument("\(name) is required") }
                 return
             }
-            if let problem = FleetEngineIdentifier.problem(with: vehicleID) { throw InvalidArgument("\(name) \(problem)") }
+            if let problem = FleetEngineIdentifier.problem(with: vehicleID) {
+                throw InvalidArgument("\(name) \(problem)")
+            }
         case .tripStatus:
             if tripStatus.isUnset, required { throw InvalidArgument("\(name) is required") }
         case .pickupPoint, .dropoffPoint:
@@ -72,7 +74,9 @@ extension Trip {
             }
             try (field == .pickupPoint ? pickupPoint : dropoffPoint).validate(field: name)
         case .numberOfPassengers:
-            guard numberOfPassengers >= 0 else { throw InvalidArgument("\(name) is \(numberOfPassengers); it must not be negative") }
+            guard numberOfPassengers >= 0 else {
+                throw InvalidArgument("\(name) is \(numberOfPassengers); it must not be negative")
+            }
         }
     }
 }

@@ -5,7 +5,9 @@ extension SearchTripsRequest {
     package func validate() throws(InvalidArgument) {
         try requireKnownFields("the request")
         if pageSize < 0 { throw InvalidArgument("pageSize is \(pageSize); it must not be negative") }
-        if hasMinimumStaleness { throw InvalidArgument("minimumStaleness is not supported by the local Fleet Engine's trip search yet") }
+        if hasMinimumStaleness {
+            throw InvalidArgument("minimumStaleness is not supported by the local Fleet Engine's trip search yet")
+        }
     }
 }
 

@@ -5,7 +5,9 @@ extension Vehicle {
     package static let maximumAttributes = 100
 
     /// The fields every new vehicle must have (Fleet Engine's `CreateVehicle` rule).
-    package static let requiredOnCreation: Set<VehicleField> = [.vehicleState, .supportedTripTypes, .maximumCapacity, .vehicleType]
+    package static let requiredOnCreation: Set<VehicleField> = [
+        .vehicleState, .supportedTripTypes, .maximumCapacity, .vehicleType,
+    ]
 
     /// Refuses a new vehicle that lacks a required field or has an invalid one.
     package func validateForCreation() throws(InvalidArgument) {
@@ -75,9 +77,13 @@ extension Vehicle {
         case .supportedTripTypes:
             try TripType.requireSharedOrExclusive(supportedTripTypes, name)
         case .maximumCapacity:
-            guard maximumCapacity >= 1 else { throw InvalidArgument("\(name) is \(maximumCapacity); it must be at least 1") }
+            guard maximumCapacity >= 1 else {
+                throw InvalidArgument("\(name) is \(maximumCapacity); it must be at least 1")
+            }
         case .vehicleType:
-            guard !vehicleType.category.isUnset else { throw InvalidArgument("\(name).category is required (e.g. AUTO)") }
+            guard !vehicleType.category.isUnset else {
+                throw InvalidArgument("\(name).category is required (e.g. AUTO)")
+            }
         case .attributes:
             try VehicleAttribute.validate(attributes, maximum: Self.maximumAttributes, field: name)
         }
@@ -87,6 +93,8 @@ extension Vehicle {
 extension TripType {
     /// Refuses a list of trip types with one that is not `SHARED` or `EXCLUSIVE`.
     static func requireSharedOrExclusive(_ types: [TripType], _ field: String) throws(InvalidArgument) {
-        guard types.allSatisfy({ $0 == .shared || $0 == .exclusive }) else { throw InvalidArgument("\(field) must list SHARED and/or EXCLUSIVE") }
+        guard types.allSatisfy({ $0 == .shared || $0 == .exclusive }) else {
+            throw InvalidArgument("\(field) must list SHARED and/or EXCLUSIVE")
+        }
     }
 }

@@ -23,11 +23,14 @@ enum VehicleSearch {
     /// bound of its vehicles' distance: once `count` matches are nearer than the next group's
     /// bound, the rest are not looked at.
     static func candidates(
-        for request: SearchVehiclesRequest, among groups: some Sequence<(nearest: Double, ids: [String])>, of vehicles: [String: Vehicle],
+        for request: SearchVehiclesRequest, among groups: some Sequence<(nearest: Double, ids: [String])>,
+        of vehicles: [String: Vehicle],
         activeTrips: ActiveTripIndex, now: Date, status: @escaping (String) -> TripStatus?
     ) -> [Candidate] {
         let count = Int(request.count)
-        let order = { (one: Candidate, other: Candidate) in (one.distanceMeters, one.id) < (other.distanceMeters, other.id) }
+        let order = { (one: Candidate, other: Candidate) in
+            (one.distanceMeters, one.id) < (other.distanceMeters, other.id)
+        }
         var found: [Candidate] = []
         // Once `count` are found, the farthest of them: a vehicle beyond it cannot be among them.
         var cutoff = Double(request.pickupRadiusMeters)
@@ -49,20 +52,24 @@ enum VehicleSearch {
     /// it is farther than the cutoff it is given. The distance is checked first, as the
     /// cheapest test that turns most vehicles of a cell away.
     private static func matcher(
-        for request: SearchVehiclesRequest, now: Date, activeTrips: ActiveTripIndex, status: @escaping (String) -> TripStatus?
+        for request: SearchVehiclesRequest, now: Date, activeTrips: ActiveTripIndex,
+        status: @escaping (String) -> TripStatus?
     ) -> (String, Vehicle, Double) -> Candidate? {
         let pickup = request.pickupPoint.point
         let wantedCategories = Set(request.vehicleTypes.map(\.category))
         let staleness = request.staleness.components
         let oldest = now.addingTimeInterval(-Double(staleness.seconds) - Double(staleness.attoseconds) / 1e18)
         return { id, vehicle, cutoff in
-            guard vehicle.vehicleState == .online, vehicle.hasLastLocation, vehicle.lastLocation.hasLocation else { return nil }
+            guard vehicle.vehicleState == .online, vehicle.hasLastLocation, vehicle.lastLocation.hasLocation else {
+                return nil
+            }
             let distance = vehicle.lastLocation.location.distance(to: pickup)
-            guard distance <= cutoff, vehicle.lastLocation.hasServerTime, vehicle.lastLocation.serverTime.date >= oldest,
-                  vehicle.maximumCapacity >= request.minimumCapacity,
-                  vehicle.hasVehicleType, wantedCategories.contains(vehicle.vehicleType.category),
-                  hasRequiredAttributes(vehicle.attributes, request),
-                  let offer = offer(vehicle, trips: activeTrips.trips(of: id), request, status: status)
+            guard distance <= cutoff, vehicle.lastLocation.hasServerTime,
+                vehicle.lastLocation.serverTime.date >= oldest,
+                vehicle.maximumCapacity >= request.minimumCapacity,
+                vehicle.hasVehicleType, wantedCategories.contains(vehicle.vehicleType.category),
+                hasRequiredAttributes(vehicle.attributes, request),
+                let offer = offer(vehicle, trips: activeTrips.trips(of: id), request, status: status)
             else { return nil }
             return Candidate(id: id, distanceMeters: distance, tripType: offer.tripType, matchType: offer.matchType)
         }
@@ -75,7 +82,8 @@ enum VehicleSearch {
     private static func offer(
         _ vehicle: Vehicle, trips: [String], _ request: SearchVehiclesRequest, status: (String) -> TripStatus?
     ) -> (tripType: TripType, matchType: VehicleMatch.VehicleMatchType)? {
-        let offers = { (type: TripType) in vehicle.supportedTripTypes.contains(type) && request.tripTypes.contains(type) }
+        let offers = { (type: TripType) in vehicle.supportedTripTypes.contains(type) && request.tripTypes.contains(type)
+        }
         let exclusive = offers(.exclusive), shared = offers(.shared)
         if trips.isEmpty {
             guard exclusive || shared else { return nil }
@@ -89,13 +97,17 @@ enum VehicleSearch {
             if shared { return (.shared, .carpool) }
             return exclusive ? (.exclusive, .backToBack) : nil
         case .unspecified, .UNRECOGNIZED:
-            guard request.includeBackToBack, exclusive, trips.count == 1, status(trips[0]) == .enrouteToDropoff else { return nil }
+            guard request.includeBackToBack, exclusive, trips.count == 1, status(trips[0]) == .enrouteToDropoff else {
+                return nil
+            }
             return (.exclusive, .backToBack)
         }
     }
 
     /// Whether `attributes` meet the request's attribute filters.
-    private static func hasRequiredAttributes(_ attributes: [VehicleAttribute], _ request: SearchVehiclesRequest) -> Bool {
+    private static func hasRequiredAttributes(_ attributes: [VehicleAttribute], _ request: SearchVehiclesRequest)
+        -> Bool
+    {
         let has = { (wanted: VehicleAttribute) in attributes.contains { $0.hasSameValue(as: wanted) } }
         guard request.requiredAttributes.allSatisfy(has) else { return false }
         guard request.requiredOneOfAttributes.allSatisfy({ $0.attributes.contains(where: has) }) else { return false }

@@ -1,10 +1,10 @@
+import FleetAuthLocking
 import Foundation
 import Logging
-import FleetAuthLocking
 import NIOCore
 import NIOPosix
-import ServerStorage
 import ServerHTTP
+import ServerStorage
 
 /// The live vehicles and trips of one provider, and the single writer that saves them.
 ///
@@ -66,7 +66,9 @@ final class FleetState: Sendable {
     /// category and state its total is counted vehicle by vehicle, on a copy taken out of the
     /// lock, so that no write waits for the count.
     func listVehicles(_ query: ListVehiclesRequest, now: Date) throws(InvalidArgument) -> ListVehiclesResponse {
-        var response = try live.withLock { live in Result { () throws(InvalidArgument) in try live.saved.listVehicles(query, now: now) } }.get()
+        var response = try live.withLock { live in
+            Result { () throws(InvalidArgument) in try live.saved.listVehicles(query, now: now) }
+        }.get()
         if !VehicleListing.filtersOnlyByKind(query) {
             response.totalSize = Int64(live.withLock { $0.saved }.countVehicles(query, now: now))
         }
@@ -154,7 +156,9 @@ final class FleetState: Sendable {
     /// trip as it is now (403 for a trip not assigned to its vehicle, existing or not); then
     /// 404 when there is no such trip, and 400 when the update would change a finished trip or
     /// assign a vehicle that does not exist.
-    func updateTrip(_ id: String, with update: Trip, fields: Set<TripField>, decision: AccessDecision) throws -> Accepted<Trip> {
+    func updateTrip(_ id: String, with update: Trip, fields: Set<TripField>, decision: AccessDecision) throws
+        -> Accepted<Trip>
+    {
         try accept { try $0.acceptTripUpdate(id, with: update, fields: fields, decision: decision) }
     }
 
@@ -192,7 +196,8 @@ final class FleetState: Sendable {
     /// just saved one goes back to its own connections meanwhile), or in a task. Ends the commit
     /// when nothing is queued, releasing the callers of ``drain()``.
     private func commitNext() {
-        let (queued, origin, waiters) = live.withLock { fleet -> (Bool, (any EventLoop)?, [CheckedContinuation<Void, Never>]) in
+        let (queued, origin, waiters) = live.withLock {
+            fleet -> (Bool, (any EventLoop)?, [CheckedContinuation<Void, Never>]) in
             guard fleet.hasQueuedWrites else {
                 fleet.isCommitting = false
                 defer { fleet.drainWaiters = [] }
@@ -268,7 +273,9 @@ final class FleetState: Sendable {
         logger.error("saving vehicles and trips failed", metadata: ["writes": "\(writes.count)", "error": "\(error)"])
         let unavailable = error as? DatabaseUnavailable
         let reason = unavailable.map { "\($0)" } ?? "the change could not be saved and was not made"
-        let refusal = APIError(.unavailable, reason + "; try again", retryAfter: unavailable?.retryAfter ?? DatabaseUnavailable.momentaryRetryAfter)
+        let refusal = APIError(
+            .unavailable, reason + "; try again",
+            retryAfter: unavailable?.retryAfter ?? DatabaseUnavailable.momentaryRetryAfter)
         for write in writes { write.acknowledgement.complete(.failure(refusal)) }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import ServerStorage
 import SQLKit
+import ServerStorage
 import SwiftProtobuf
 
 /// The tables of versions that stored each vehicle and trip as its proto3 JSON document.
@@ -29,10 +29,14 @@ enum JSONDocumentTables {
             }
             guard try await exists(jsonTable, kind: database.kind, in: connection) else { return }
             var messages: [String: [String: Data?]] = [:]
-            for row in try await connection.select().column("provider").column(SQLIdentifier(table.idColumn)).column("document").from(jsonTable).all() {
-                let resource = try Resource(jsonString: try row.decode(column: "document", as: String.self), options: options)
+            for row in try await connection.select().column("provider").column(SQLIdentifier(table.idColumn)).column(
+                "document"
+            ).from(jsonTable).all() {
+                let resource = try Resource(
+                    jsonString: try row.decode(column: "document", as: String.self), options: options)
                 let provider = try row.decode(column: "provider", as: String.self)
-                messages[provider, default: [:]][try row.decode(column: table.idColumn, as: String.self)] = try SQLFleetStore.message(resource)
+                messages[provider, default: [:]][try row.decode(column: table.idColumn, as: String.self)] =
+                    try SQLFleetStore.message(resource)
             }
             for (provider, messages) in messages {
                 for statement in SQLFleetStore.statements(table.name, table.idColumn, provider, messages) {
@@ -44,10 +48,12 @@ enum JSONDocumentTables {
     }
 
     private static func exists(_ table: String, kind: DatabaseKind, in database: any SQLDatabase) async throws -> Bool {
-        let query: SQLQueryString = switch kind {
-        case .sqlite: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(bind: table)"
-        case .postgres: "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = \(bind: table)"
-        }
+        let query: SQLQueryString =
+            switch kind {
+            case .sqlite: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(bind: table)"
+            case .postgres:
+                "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = \(bind: table)"
+            }
         return try await database.raw(query).first() != nil
     }
 }

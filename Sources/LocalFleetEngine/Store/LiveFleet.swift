@@ -47,18 +47,26 @@ struct LiveFleet {
         var created = vehicle
         created.name = ResourceName.vehicle(provider: saved.provider, id: id)
         created.currentTrips = []
-        return Accepted(value: saved.presented(created, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, created)))
+        return Accepted(
+            value: saved.presented(created, id: id, trips: acceptedActiveTrips),
+            acknowledgement: write(.vehicle(id: id, created)))
     }
 
     /// Accepts new values of a vehicle's `fields`; 404 when there is no such vehicle.
-    mutating func acceptVehicleUpdate(_ id: String, with update: Vehicle, fields: Set<VehicleField>) throws -> Accepted<Vehicle> {
+    mutating func acceptVehicleUpdate(_ id: String, with update: Vehicle, fields: Set<VehicleField>) throws -> Accepted<
+        Vehicle
+    > {
         guard let current = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
         let updated = current.applying(update, fields: fields)
-        return Accepted(value: saved.presented(updated, id: id, trips: acceptedActiveTrips), acknowledgement: write(.vehicle(id: id, updated)))
+        return Accepted(
+            value: saved.presented(updated, id: id, trips: acceptedActiveTrips),
+            acknowledgement: write(.vehicle(id: id, updated)))
     }
 
     /// Accepts attributes merged into a vehicle's by key; 404 without the vehicle, 400 over the limit.
-    mutating func acceptAttributeMerge(_ id: String, _ attributes: [VehicleAttribute]) throws -> Accepted<[VehicleAttribute]> {
+    mutating func acceptAttributeMerge(_ id: String, _ attributes: [VehicleAttribute]) throws -> Accepted<
+        [VehicleAttribute]
+    > {
         guard var vehicle = latestVehicle(id) else { throw APIError.notFound("vehicle '\(id)' does not exist") }
         var merged = vehicle.attributes
         for attribute in attributes {
@@ -69,7 +77,8 @@ struct LiveFleet {
             }
         }
         guard merged.count <= Vehicle.maximumAttributes else {
-            throw APIError.invalidArgument("the vehicle would have \(merged.count) attributes; at most \(Vehicle.maximumAttributes) are allowed")
+            throw APIError.invalidArgument(
+                "the vehicle would have \(merged.count) attributes; at most \(Vehicle.maximumAttributes) are allowed")
         }
         vehicle.attributes = merged
         return Accepted(value: merged, acknowledgement: write(.vehicle(id: id, vehicle)))
@@ -81,7 +90,8 @@ struct LiveFleet {
         let unfinished = acceptedActiveTrips.trips(of: id)
         guard unfinished.isEmpty else {
             throw APIError.failedPrecondition(
-                "vehicle '\(id)' has unfinished trips (\(unfinished.joined(separator: ", "))); complete, cancel or reassign them first")
+                "vehicle '\(id)' has unfinished trips (\(unfinished.joined(separator: ", "))); complete, cancel or reassign them first"
+            )
         }
         return Accepted(value: (), acknowledgement: write(.deletedVehicle(id: id)))
     }
@@ -91,7 +101,8 @@ struct LiveFleet {
         guard let trip = latestTrip(id) else { throw APIError.notFound("trip '\(id)' does not exist") }
         if trip.isActive, !trip.vehicleID.isEmpty {
             throw APIError.failedPrecondition(
-                "trip '\(id)' is unfinished and assigned to vehicle '\(trip.vehicleID)'; complete or cancel it, or clear its vehicleId, first")
+                "trip '\(id)' is unfinished and assigned to vehicle '\(trip.vehicleID)'; complete or cancel it, or clear its vehicleId, first"
+            )
         }
         return Accepted(value: (), acknowledgement: write(.deletedTrip(id: id)))
     }
@@ -107,9 +118,13 @@ struct LiveFleet {
     }
 
     /// Accepts new values of a trip's `fields` once the driver's `decision` allows this trip.
-    mutating func acceptTripUpdate(_ id: String, with update: Trip, fields: Set<TripField>, decision: AccessDecision) throws -> Accepted<Trip> {
+    mutating func acceptTripUpdate(_ id: String, with update: Trip, fields: Set<TripField>, decision: AccessDecision)
+        throws -> Accepted<Trip>
+    {
         let current = latestTrip(id)
-        if case .denied(let rule) = decision.resolved(tripVehicleID: current?.vehicleID) { throw APIError.permissionDenied(rule) }
+        if case .denied(let rule) = decision.resolved(tripVehicleID: current?.vehicleID) {
+            throw APIError.permissionDenied(rule)
+        }
         guard let current else { throw APIError.notFound("trip '\(id)' does not exist") }
         do {
             try update.validateStatusChange(from: current, fields: fields)
@@ -127,10 +142,16 @@ struct LiveFleet {
     mutating func acceptReset(_ kinds: Set<ResourceKind>) -> Accepted<Void> {
         var records: [FleetRecord] = []
         if kinds.contains(.trip) { records += pendingTrips.latestIDs(saved: saved.trips).map { .deletedTrip(id: $0) } }
-        if kinds.contains(.vehicle) { records += pendingVehicles.latestIDs(saved: saved.vehicles).map { .deletedVehicle(id: $0) } }
-        if kinds.contains(.task) { records += pendingTasks.latestIDs(saved: saved.deliveries.tasks).map { .deletedTask(id: $0) } }
+        if kinds.contains(.vehicle) {
+            records += pendingVehicles.latestIDs(saved: saved.vehicles).map { .deletedVehicle(id: $0) }
+        }
+        if kinds.contains(.task) {
+            records += pendingTasks.latestIDs(saved: saved.deliveries.tasks).map { .deletedTask(id: $0) }
+        }
         if kinds.contains(.deliveryVehicle) {
-            records += pendingDeliveryVehicles.latestIDs(saved: saved.deliveries.vehicles).map { .deletedDeliveryVehicle(id: $0) }
+            records += pendingDeliveryVehicles.latestIDs(saved: saved.deliveries.vehicles).map {
+                .deletedDeliveryVehicle(id: $0)
+            }
         }
         // Once this write is published, every write before it is too: it removes exactly the
         // vehicles and trips then saved.
@@ -162,7 +183,8 @@ struct LiveFleet {
         if emptiesVehiclesAndTrips { saved.removeAllVehiclesAndTrips() }
         for record in write.records {
             switch record {
-            case .deletedVehicle(let id) where emptiesVehiclesAndTrips: pendingVehicles.saved(id, sequence: write.sequence)
+            case .deletedVehicle(let id) where emptiesVehiclesAndTrips:
+                pendingVehicles.saved(id, sequence: write.sequence)
             case .deletedTrip(let id) where emptiesVehiclesAndTrips: pendingTrips.saved(id, sequence: write.sequence)
             case .vehicle(let id, let vehicle): publish(vehicle: vehicle, id: id, sequence: write.sequence)
             case .deletedVehicle(let id): publish(vehicle: nil, id: id, sequence: write.sequence)
@@ -238,7 +260,10 @@ struct LiveFleet {
         }
         let acknowledgement = WriteAcknowledgement()
         if queue.isEmpty { queueOrigin = MultiThreadedEventLoopGroup.currentEventLoop }
-        queue.append(PendingWrite(sequence: sequence, records: records, acknowledgement: acknowledgement, emptiesVehiclesAndTrips: emptiesVehiclesAndTrips))
+        queue.append(
+            PendingWrite(
+                sequence: sequence, records: records, acknowledgement: acknowledgement,
+                emptiesVehiclesAndTrips: emptiesVehiclesAndTrips))
         return acknowledgement
     }
 

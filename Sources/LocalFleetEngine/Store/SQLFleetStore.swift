@@ -1,8 +1,8 @@
+import FleetAuthLocking
 import FleetEngineProtos
 import Foundation
-import FleetAuthLocking
-import ServerStorage
 import SQLKit
+import ServerStorage
 import SwiftProtobuf
 
 /// A ``FleetStore`` in an SQL database (SQLite or PostgreSQL) through SQLKit: one row per
@@ -57,13 +57,18 @@ package struct SQLFleetStore: FleetStore {
         var messages: [FleetTable: [String: Data]] = [:]
         var journalLength = 0
         for table in FleetTable.allCases {
-            for row in try await rows(of: table, provider: provider) { messages[table, default: [:]][row.id] = row.message }
-            journalLength += try await FleetJournal.replay(table, provider: provider, from: database.sql) { id, message in
+            for row in try await rows(of: table, provider: provider) {
+                messages[table, default: [:]][row.id] = row.message
+            }
+            journalLength += try await FleetJournal.replay(table, provider: provider, from: database.sql) {
+                id, message in
                 messages[table, default: [:]][id] = message
             }
         }
         journalLengths.withLock { $0[provider] = journalLength }
-        func decoded<Resource: SwiftProtobuf.Message>(_ table: FleetTable, as _: Resource.Type) throws -> [String: Resource] {
+        func decoded<Resource: SwiftProtobuf.Message>(_ table: FleetTable, as _: Resource.Type) throws -> [String:
+            Resource]
+        {
             try (messages[table] ?? [:]).mapValues { try Resource(serializedBytes: $0) }
         }
         return FleetSnapshot(
@@ -113,7 +118,9 @@ package struct SQLFleetStore: FleetStore {
     /// The statements that append `records` to the journals, and the journals' length once
     /// they ran: the latest of each resource is kept first (nil: removed), so a record replaced
     /// in the same batch is never encoded.
-    private func appends(saving records: [FleetRecord], provider: String) throws -> (statements: [any SQLExpression], journalLength: Int) {
+    private func appends(saving records: [FleetRecord], provider: String) throws -> (
+        statements: [any SQLExpression], journalLength: Int
+    ) {
         var latest: [FleetTable: [String: (any SwiftProtobuf.Message)?]] = [:]
         for record in records {
             let row = record.row
@@ -123,7 +130,9 @@ package struct SQLFleetStore: FleetStore {
         var appended = 0
         for table in FleetTable.allCases {
             guard let resources = latest[table] else { continue }
-            statements += FleetJournal.appends(try resources.mapValues { try $0.map(Self.message) }, of: table, provider: provider, rowsPerStatement: Self.rowsPerStatement)
+            statements += FleetJournal.appends(
+                try resources.mapValues { try $0.map(Self.message) }, of: table, provider: provider,
+                rowsPerStatement: Self.rowsPerStatement)
             appended += resources.count
         }
         return (statements, journalLengths.withLock { $0[provider] ?? 0 } + appended)
@@ -152,18 +161,23 @@ package struct SQLFleetStore: FleetStore {
 
     /// The upserts of the `messages` of `table` and the deletes of its ids whose message is
     /// `nil`, at most ``rowsPerStatement`` rows a statement.
-    static func statements(_ table: String, _ idColumn: String, _ provider: String, _ messages: [String: Data?]) -> [any SQLExpression] {
+    static func statements(_ table: String, _ idColumn: String, _ provider: String, _ messages: [String: Data?])
+        -> [any SQLExpression]
+    {
         let upserts = messages.filter { $0.value != nil }.map { (key: $0.key, value: $0.value) }
         let deletions = messages.filter { $0.value == nil }.map(\.key)
         var statements: [any SQLExpression] = []
         for start in stride(from: 0, to: upserts.count, by: rowsPerStatement) {
             let slice = upserts[start..<min(start + rowsPerStatement, upserts.count)]
-            statements.append(MessageInsert(table: table, idColumn: idColumn, provider: provider, rows: slice, replacing: true))
+            statements.append(
+                MessageInsert(table: table, idColumn: idColumn, provider: provider, rows: slice, replacing: true))
         }
         for start in stride(from: 0, to: deletions.count, by: rowsPerStatement) {
             let ids = deletions[start..<min(start + rowsPerStatement, deletions.count)]
-            statements.append(SQLQueryString(
-                "DELETE FROM \(unsafeRaw: table) WHERE provider = \(bind: provider) AND \(unsafeRaw: idColumn) IN (\(binds: Array(ids)))"))
+            statements.append(
+                SQLQueryString(
+                    "DELETE FROM \(unsafeRaw: table) WHERE provider = \(bind: provider) AND \(unsafeRaw: idColumn) IN (\(binds: Array(ids)))"
+                ))
         }
         return statements
     }
@@ -186,6 +200,11 @@ package struct SQLFleetStore: FleetStore {
             .from(table.name)
             .where("provider", .equal, provider)
             .all()
-            .map { (try $0.decode(column: table.idColumn, as: String.self), try $0.decode(column: "message", as: Data.self)) }
+            .map {
+                (
+                    try $0.decode(column: table.idColumn, as: String.self),
+                    try $0.decode(column: "message", as: Data.self)
+                )
+            }
     }
 }

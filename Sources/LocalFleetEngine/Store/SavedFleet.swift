@@ -56,7 +56,9 @@ struct SavedFleet: Sendable {
     /// of that vehicle's trips, not of all.
     func trips(ofVehicle vehicleID: String, where isIncluded: (Trip) -> Bool) -> [(id: String, trip: Trip)] {
         guard let ids = tripsByVehicle[vehicleID] else { return [] }
-        return IteratorSequence(ids.ids(after: nil)).compactMap { id in trips[id].flatMap { isIncluded($0) ? (id, $0) : nil } }
+        return IteratorSequence(ids.ids(after: nil)).compactMap { id in
+            trips[id].flatMap { isIncluded($0) ? (id, $0) : nil }
+        }
     }
 
     /// The vehicles that match `request` at `now`, nearest first.
@@ -65,12 +67,14 @@ struct SavedFleet: Sendable {
     func search(_ request: SearchVehiclesRequest, now: Date) -> [VehicleMatch] {
         let nearby = indexes.positions.cells(within: Double(request.pickupRadiusMeters), of: request.pickupPoint.point)
         let candidates = VehicleSearch.candidates(
-            for: request, among: nearby, of: vehicles, activeTrips: activeTrips, now: now, status: { self.trips[$0]?.tripStatus })
+            for: request, among: nearby, of: vehicles, activeTrips: activeTrips, now: now,
+            status: { self.trips[$0]?.tripStatus })
         return candidates.compactMap { candidate in
             vehicles[candidate.id].map { vehicle in
                 .with { match in
                     match.vehicle = presented(vehicle, id: candidate.id, trips: activeTrips)
-                    match.vehiclePickupStraightLineDistanceMeters = .init(Int32(clamping: Int(candidate.distanceMeters.rounded())))
+                    match.vehiclePickupStraightLineDistanceMeters = .init(
+                        Int32(clamping: Int(candidate.distanceMeters.rounded())))
                     match.tripType = candidate.tripType
                     match.vehicleMatchType = candidate.matchType
                     match.requestedOrderedBy = request.orderBy

@@ -15,9 +15,13 @@ extension SwiftProtobuf.Message {
         do {
             try traverse(visitor: &finder)
         } catch let found as UnknownFieldFinder.Found {
-            throw InvalidArgument("\(field) has field number \(found.number) of \(found.type), which the local Fleet Engine does not keep")
+            throw InvalidArgument(
+                "\(field) has field number \(found.number) of \(found.type), which the local Fleet Engine does not keep"
+            )
         } catch let wide as UnknownFieldFinder.WideEnum {
-            throw InvalidArgument("\(field) has the enum value \(wide.value) in field number \(wide.number) of \(wide.type), which is not a 32-bit enum number")
+            throw InvalidArgument(
+                "\(field) has the enum value \(wide.value) in field number \(wide.number) of \(wide.type), which is not a 32-bit enum number"
+            )
         } catch {
             // The finder throws nothing else; were it to, the message is not let through unchecked.
             throw InvalidArgument("\(field) could not be checked for fields the local Fleet Engine does not keep")
@@ -74,15 +78,20 @@ private struct UnknownFieldFinder: Visitor {
     mutating func visitSingularStringField(value: String, fieldNumber: Int) throws {}
     mutating func visitSingularBytesField(value: Data, fieldNumber: Int) throws {}
     mutating func visitSingularEnumField<E: Enum>(value: E, fieldNumber: Int) throws {
-        guard Int32(exactly: value.rawValue) != nil else { throw WideEnum(value: value.rawValue, number: fieldNumber, type: types.last ?? "") }
+        guard Int32(exactly: value.rawValue) != nil else {
+            throw WideEnum(value: value.rawValue, number: fieldNumber, type: types.last ?? "")
+        }
     }
     mutating func visitMapField<KeyType, ValueType: MapValueType>(
-        fieldType: _ProtobufMap<KeyType, ValueType>.Type, value: _ProtobufMap<KeyType, ValueType>.BaseType, fieldNumber: Int
+        fieldType: _ProtobufMap<KeyType, ValueType>.Type, value: _ProtobufMap<KeyType, ValueType>.BaseType,
+        fieldNumber: Int
     ) throws {}
     mutating func visitMapField<KeyType, ValueType>(
-        fieldType: _ProtobufEnumMap<KeyType, ValueType>.Type, value: _ProtobufEnumMap<KeyType, ValueType>.BaseType, fieldNumber: Int
+        fieldType: _ProtobufEnumMap<KeyType, ValueType>.Type, value: _ProtobufEnumMap<KeyType, ValueType>.BaseType,
+        fieldNumber: Int
     ) throws where ValueType.RawValue == Int {}
     mutating func visitMapField<KeyType, ValueType>(
-        fieldType: _ProtobufMessageMap<KeyType, ValueType>.Type, value: _ProtobufMessageMap<KeyType, ValueType>.BaseType, fieldNumber: Int
+        fieldType: _ProtobufMessageMap<KeyType, ValueType>.Type,
+        value: _ProtobufMessageMap<KeyType, ValueType>.BaseType, fieldNumber: Int
     ) throws {}
 }

@@ -47,7 +47,9 @@ package struct AllowedOrigins: Sendable, Equatable {
     package func allows(_ origin: some StringProtocol) -> Bool {
         let origin = origin.lowercased()
         if exact.contains(origin) { return true }
-        guard !anyPort.isEmpty, let colon = origin.lastIndex(of: ":"), origin[origin.index(after: colon)...].allSatisfy(\.isNumber) else {
+        guard !anyPort.isEmpty, let colon = origin.lastIndex(of: ":"),
+            origin[origin.index(after: colon)...].allSatisfy(\.isNumber)
+        else {
             return anyPort.contains(origin)
         }
         return anyPort.contains(String(origin[..<colon]))
@@ -63,7 +65,13 @@ package struct AllowedOrigins: Sendable, Equatable {
     private static func parse(_ value: String) -> Parsed? {
         let value = value.lowercased()
         let scheme: String
-        if value.hasPrefix("https://") { scheme = "https" } else if value.hasPrefix("http://") { scheme = "http" } else { return nil }
+        if value.hasPrefix("https://") {
+            scheme = "https"
+        } else if value.hasPrefix("http://") {
+            scheme = "http"
+        } else {
+            return nil
+        }
         let authority = value.dropFirst(scheme.count + 3)
         guard !authority.isEmpty, !authority.contains(where: { "/?#@ ".contains($0) }) else { return nil }
         var host = authority
@@ -73,7 +81,8 @@ package struct AllowedOrigins: Sendable, Equatable {
             port = authority[authority.index(after: colon)...]
         }
         // ASCII only: browsers send a domain's punycode form, which an entry in Unicode would never match.
-        guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.[]:".contains($0)) }) else { return nil }
+        guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.[]:".contains($0)) })
+        else { return nil }
         let base = "\(scheme)://\(host)"
         switch port {
         case nil:

@@ -13,14 +13,17 @@ package struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware 
     }
 
     /// Answers a covered preflight, or passes the request on and adds the policy's headers.
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         guard policy.covers(request.uri.path) else { return try await next(request, context) }
         let origin = request.headers[.origin]
         let host = request.head.authority
         if request.method == .options,
-           let (status, headers, refusal) = policy.preflightAnswer(
-               origin: origin, host: host, requestedMethod: request.headers[.accessControlRequestMethod],
-               requestedHeaders: request.headers[.accessControlRequestHeaders]) {
+            let (status, headers, refusal) = policy.preflightAnswer(
+                origin: origin, host: host, requestedMethod: request.headers[.accessControlRequestMethod],
+                requestedHeaders: request.headers[.accessControlRequestHeaders])
+        {
             guard let refusal else { return Response(status: status, headers: headers) }
             var response = try refusal.response(from: request, context: context)
             response.headers.append(contentsOf: headers)

@@ -53,7 +53,8 @@ package struct CrossOriginPolicy: Sendable {
     /// A policy; `metrics` counts refused origins as `fleetauth_cors_refused_total`.
     package init(
         origins: Origins, pathPrefixes: [String], allowedMethods: [HTTPRequest.Method], allowedHeaders: [String],
-        exposedHeaders: [String] = [], maxAgeSeconds: Int, vary: [String] = ["Origin"], metrics: PrometheusMetrics? = nil
+        exposedHeaders: [String] = [], maxAgeSeconds: Int, vary: [String] = ["Origin"],
+        metrics: PrometheusMetrics? = nil
     ) {
         self.origins = origins
         self.pathPrefixes = pathPrefixes
@@ -73,8 +74,10 @@ package struct CrossOriginPolicy: Sendable {
     /// `Authorization` and `Content-Type`, and `Retry-After` readable so that a page can honour it.
     package static func tokenServer(allowing allowed: AllowedOrigins, metrics: PrometheusMetrics) -> CrossOriginPolicy {
         CrossOriginPolicy(
-            origins: .listed(allowed), pathPrefixes: ["/v1/sessions", "/v1/tokens/"], allowedMethods: [.get, .post, .delete],
-            allowedHeaders: ["authorization", "content-type"], exposedHeaders: ["Retry-After"], maxAgeSeconds: 600, metrics: metrics)
+            origins: .listed(allowed), pathPrefixes: ["/v1/sessions", "/v1/tokens/"],
+            allowedMethods: [.get, .post, .delete],
+            allowedHeaders: ["authorization", "content-type"], exposedHeaders: ["Retry-After"], maxAgeSeconds: 600,
+            metrics: metrics)
     }
 
     /// The local Fleet Engine's, as Google's APIs answer browsers: every origin echoed, the API's
@@ -83,7 +86,9 @@ package struct CrossOriginPolicy: Sendable {
     package static var fleetEngine: CrossOriginPolicy {
         CrossOriginPolicy(
             origins: .any, pathPrefixes: ["/v1/"], allowedMethods: [.delete, .get, .head, .patch, .post, .put],
-            allowedHeaders: ["authorization", "content-type", "x-goog-api-client", "x-goog-request-params", "x-goog-user-project"],
+            allowedHeaders: [
+                "authorization", "content-type", "x-goog-api-client", "x-goog-request-params", "x-goog-user-project",
+            ],
             exposedHeaders: ["Retry-After"], maxAgeSeconds: 3600, vary: ["Origin", "X-Origin", "Referer"])
     }
 
@@ -122,19 +127,30 @@ package struct CrossOriginPolicy: Sendable {
     /// The answer to a preflight (`OPTIONS` with `Access-Control-Request-Method`): 204 with
     /// what may be sent, or a 403 that names the rule and carries no CORS header, so that the
     /// browser blocks the request and its console says why. `nil` when it is not one.
-    package func preflightAnswer(origin: String?, host: String?, requestedMethod: String?, requestedHeaders: String?) -> (HTTPResponse.Status, HTTPFields, APIError?)? {
+    package func preflightAnswer(origin: String?, host: String?, requestedMethod: String?, requestedHeaders: String?)
+        -> (HTTPResponse.Status, HTTPFields, APIError?)?
+    {
         guard let origin, let requestedMethod else { return nil }
         let verdict = verdict(origin: origin, host: host)
         guard case .allowed = verdict else {
-            return (.forbidden, answerHeaders(for: .refused), APIError.permissionDenied(
-                "pages of origin \(origin) may not call this server: start it with --allow-origin \(origin) to allow them"))
+            return (
+                .forbidden, answerHeaders(for: .refused),
+                APIError.permissionDenied(
+                    "pages of origin \(origin) may not call this server: start it with --allow-origin \(origin) to allow them"
+                )
+            )
         }
-        let asked = (requestedHeaders ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        let asked = (requestedHeaders ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }.filter { !$0.isEmpty }
         let methodAllowed = allowedMethods.contains { $0.rawValue == requestedMethod }
         guard methodAllowed, asked.allSatisfy(allowedHeaders.contains) else {
-            return (.forbidden, answerHeaders(for: .refused), APIError.permissionDenied(
-                "a cross-origin \(requestedMethod) with headers [\(asked.joined(separator: ", "))] is not allowed here: "
-                    + "methods \(methodsValue), headers \(headersValue)"))
+            return (
+                .forbidden, answerHeaders(for: .refused),
+                APIError.permissionDenied(
+                    "a cross-origin \(requestedMethod) with headers [\(asked.joined(separator: ", "))] is not allowed here: "
+                        + "methods \(methodsValue), headers \(headersValue)")
+            )
         }
         var headers = answerHeaders(for: verdict)
         headers[.accessControlAllowMethods] = methodsValue

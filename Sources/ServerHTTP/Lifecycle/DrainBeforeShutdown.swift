@@ -22,9 +22,11 @@ package struct DrainBeforeShutdown: Service {
         try? await gracefulShutdown()
         lifecycle.beginDraining()
         onDrain()
-        logger.notice("draining: /readyz answers 503 and answers close their connections", metadata: [
-            "shutdownDelay": "\(lifecycle.shutdownDelay)", "shutdownTimeout": "\(lifecycle.shutdownTimeout)",
-        ])
+        logger.notice(
+            "draining: /readyz answers 503 and answers close their connections",
+            metadata: [
+                "shutdownDelay": "\(lifecycle.shutdownDelay)", "shutdownTimeout": "\(lifecycle.shutdownTimeout)",
+            ])
         try? await Task.sleep(for: lifecycle.shutdownDelay)
         logger.notice("no longer accepting connections; answering what was read")
     }

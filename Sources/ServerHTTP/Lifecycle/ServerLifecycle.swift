@@ -30,7 +30,8 @@ package final class ServerLifecycle: Sendable {
 
     /// The settings, each with its default when not given.
     package init(
-        headerTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(620), shutdownDelay: Duration = .seconds(1),
+        headerTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(620),
+        shutdownDelay: Duration = .seconds(1),
         shutdownTimeout: Duration = .seconds(8)
     ) {
         self.headerTimeout = headerTimeout

@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 import Logging
 import ServiceLifecycle
 
@@ -21,19 +21,25 @@ package enum ServerProcess {
             Task.detached {
                 try? await Task.sleep(for: lifecycle.shutdownTimeout)
                 guard !finished.withLock({ $0 }) else { return }
-                logger.error("shutdown did not finish within the shutdown timeout; exiting with requests unanswered", metadata: [
-                    "shutdownTimeout": "\(lifecycle.shutdownTimeout)",
-                ])
+                logger.error(
+                    "shutdown did not finish within the shutdown timeout; exiting with requests unanswered",
+                    metadata: [
+                        "shutdownTimeout": "\(lifecycle.shutdownTimeout)"
+                    ])
                 exit(0)
             }
         }
         defer { finished.withLock { $0 = true } }
-        let reload = tls == nil && onHangUp == nil ? nil : HangUpReload(logger: logger) {
-            tls?.reload(logger: logger)
-            await onHangUp?()
-        }
+        let reload =
+            tls == nil && onHangUp == nil
+            ? nil
+            : HangUpReload(logger: logger) {
+                tls?.reload(logger: logger)
+                await onHangUp?()
+            }
         let group = ServiceGroup(
-            services: services + (reload.map { [$0] } ?? []) + [drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: services + (reload.map { [$0] } ?? []) + [drain], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
         try await group.run()
     }
 }

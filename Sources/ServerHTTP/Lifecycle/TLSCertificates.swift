@@ -70,13 +70,15 @@ package final class TLSCertificates: Sendable {
         }
         var contexts: [ApplicationProtocol: NIOSSLContext] = [:]
         for port in [ApplicationProtocol.http1, .http2] {
-            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+            var configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
             configuration.minimumTLSVersion = .tlsv12
             configuration.applicationProtocols = port.alpn
             do {
                 contexts[port] = try NIOSSLContext(configuration: configuration)
             } catch {
-                throw TLSFilesError(file: keyPath, problem: "does not go with the certificate in \(certificatePath) (\(error))")
+                throw TLSFilesError(
+                    file: keyPath, problem: "does not go with the certificate in \(certificatePath) (\(error))")
             }
         }
         return contexts

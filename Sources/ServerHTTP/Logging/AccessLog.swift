@@ -33,10 +33,14 @@ final class AccessLog: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data) {
-            pending.append(Pending(
-                method: head.method.rawValue, path: String(head.uri.prefix { $0 != "?" }), userAgent: head.headers.first(name: "user-agent"),
-                trace: RequestTrace(traceparent: head.headers.first(name: "traceparent"), cloudTraceContext: head.headers.first(name: "x-cloud-trace-context")),
-                start: .now))
+            pending.append(
+                Pending(
+                    method: head.method.rawValue, path: String(head.uri.prefix { $0 != "?" }),
+                    userAgent: head.headers.first(name: "user-agent"),
+                    trace: RequestTrace(
+                        traceparent: head.headers.first(name: "traceparent"),
+                        cloudTraceContext: head.headers.first(name: "x-cloud-trace-context")),
+                    start: .now))
         }
         context.fireChannelRead(data)
     }

@@ -64,7 +64,10 @@ package struct CloudLoggingJSONHandler: LogHandler {
         for (key, value) in fields {
             line[key] = Self.json(value)
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return }
         write(String(decoding: data, as: UTF8.self) + "\n")
     }
 

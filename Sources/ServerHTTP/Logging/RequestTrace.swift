@@ -53,10 +53,12 @@ package struct RequestTrace: Sendable, Equatable {
 
     /// `00-<32 hex>-<16 hex>-<2 hex>`, neither id all zeros.
     private static func parse(traceparent: String) -> RequestTrace? {
-        let parts = traceparent.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
+        let parts = traceparent.trimmingCharacters(in: .whitespaces).split(
+            separator: "-", omittingEmptySubsequences: false)
         guard parts.count >= 4, parts[0].count == 2, parts[0] != "ff",
-              let traceID = hex(parts[1], digits: 32), let spanID = hex(parts[2], digits: 16), let flags = hex(parts[3], digits: 2),
-              let flagBits = UInt8(flags, radix: 16)
+            let traceID = hex(parts[1], digits: 32), let spanID = hex(parts[2], digits: 16),
+            let flags = hex(parts[3], digits: 2),
+            let flagBits = UInt8(flags, radix: 16)
         else { return nil }
         return RequestTrace(traceID: traceID, spanID: spanID, sampled: flagBits & 1 == 1)
     }
@@ -76,7 +78,9 @@ package struct RequestTrace: Sendable, Equatable {
     /// The text in lowercase when it is exactly `digits` ASCII hex digits and not all zeros
     /// (`Character.isHexDigit` would take fullwidth digits too).
     private static func hex(_ text: Substring, digits: Int) -> String? {
-        let isASCIIHex = text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+        let isASCIIHex = text.utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0)
+        }
         guard text.utf8.count == digits, isASCIIHex else { return nil }
         let lowered = text.lowercased()
         return digits > 2 && lowered.allSatisfy({ $0 == "0" }) ? nil : lowered

@@ -8,7 +8,9 @@ package struct TraceMiddleware<Context: RequestContext>: RouterMiddleware {
     package init() {}
 
     /// Runs the rest of the chain with the request's trace, if it names one.
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         let trace = RequestTrace(
             traceparent: request.headers[.traceparent], cloudTraceContext: request.headers[.cloudTraceContext])
         guard let trace else { return try await next(request, context) }

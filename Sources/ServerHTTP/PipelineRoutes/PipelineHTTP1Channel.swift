@@ -26,7 +26,9 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
     let accessLog: Bool
     let tls: TLSCertificates?
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>> {
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<
+        NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    > {
         channel.eventLoop.makeCompletedFuture {
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderFieldSize = FleetHTTPServer.maximumHeaderBytes
@@ -45,12 +47,15 @@ struct PipelineHTTP1Channel<Route: PipelineRoute>: HTTPChannelHandler {
             )
             try pipeline.addHandler(deadlines.requestsHandler)
             if accessLog { try pipeline.addHandler(AccessLog(logger: logger)) }
-            try pipeline.addHandler(PipelineRouteHandler(
-                route: route, executor: executor, serverName: serverName, inFlight: inFlight, crossOrigin: crossOrigin, lifecycle: lifecycle))
+            try pipeline.addHandler(
+                PipelineRouteHandler(
+                    route: route, executor: executor, serverName: serverName, inFlight: inFlight,
+                    crossOrigin: crossOrigin, lifecycle: lifecycle))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: tls != nil))
             try pipeline.addHandler(ParseErrorJSONHandler())
             try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))
-            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            return try NIOAsyncChannel(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }
 

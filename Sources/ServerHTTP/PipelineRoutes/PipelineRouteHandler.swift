@@ -1,5 +1,5 @@
-import HTTPTypes
 import FleetAuthCodecs
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
@@ -174,7 +174,9 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end where answersOwedByHummingbird > 0:
             answersOwedByHummingbird -= 1
-            guard lifecycle.isDraining, answersOwedByHummingbird == 0, case .idle = state else { return context.write(data, promise: promise) }
+            guard lifecycle.isDraining, answersOwedByHummingbird == 0, case .idle = state else {
+                return context.write(data, promise: promise)
+            }
             state = .closed
             let channel = context.channel
             context.write(data, promise: promise)
@@ -196,11 +198,15 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
             break
         case (.idle, .head(let head)):
             if !quiescing, answersOwedByHummingbird == 0, Self.bodyFits(head, within: route.maximumBodyBytes),
-               let match = route.match(head, from: context.channel.remoteAddress) {
+                let match = route.match(head, from: context.channel.remoteAddress)
+            {
                 let keepAlive = head.isKeepAlive && !lifecycle.isDraining
                 let trace = RequestTrace(
-                    traceparent: head.headers.first(name: "traceparent"), cloudTraceContext: head.headers.first(name: "x-cloud-trace-context"))
-                let reply = Reply(version: head.version, keepAlive: keepAlive, crossOrigin: crossOriginHeaders(for: head), trace: trace)
+                    traceparent: head.headers.first(name: "traceparent"),
+                    cloudTraceContext: head.headers.first(name: "x-cloud-trace-context"))
+                let reply = Reply(
+                    version: head.version, keepAlive: keepAlive, crossOrigin: crossOriginHeaders(for: head),
+                    trace: trace)
                 state = .reading(match, reply, nil)
             } else {
                 state = .passing
@@ -245,8 +251,11 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     /// without a task (up to ``answersAtOnceInARow`` in one read); else runs the route off the
     /// pipeline, writes its answer on the channel's loop and goes on with what arrived meanwhile.
     private func answer(_ match: Route.Match, body: ByteBuffer, reply: Reply, context: ChannelHandlerContext) {
-        let atOnce = answeredAtOnce < Self.answersAtOnceInARow
-            ? RequestTrace.$current.withValue(reply.trace) { route.respondWithoutWaiting(to: match, body: body, on: context.eventLoop) }
+        let atOnce =
+            answeredAtOnce < Self.answersAtOnceInARow
+            ? RequestTrace.$current.withValue(reply.trace) {
+                route.respondWithoutWaiting(to: match, body: body, on: context.eventLoop)
+            }
             : nil
         if let answer = atOnce {
             answeredAtOnce += 1
@@ -263,7 +272,9 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         Task(executorPreference: executor) { [route, inFlight] in
-            let answer = await RequestTrace.$current.withValue(reply.trace) { await inFlight.run { await route.respond(to: match, body: body) } }
+            let answer = await RequestTrace.$current.withValue(reply.trace) {
+                await inFlight.run { await route.respond(to: match, body: body) }
+            }
             let write: @Sendable () -> Void = {
                 let (handler, context) = bound.value
                 handler.writeLater(answer, reply: reply, context: context)
@@ -297,7 +308,8 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
         } else if reply.version == .http1_0 {
             headers.replaceOrAdd(name: "connection", value: "keep-alive")
         }
-        let head = HTTPResponseHead(version: reply.version, status: HTTPResponseStatus(statusCode: answer.head.status.code), headers: headers)
+        let head = HTTPResponseHead(
+            version: reply.version, status: HTTPResponseStatus(statusCode: answer.head.status.code), headers: headers)
         state = reply.keepAlive ? .idle : .closed
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil)
@@ -338,7 +350,8 @@ final class PipelineRouteHandler<Route: PipelineRoute>: ChannelDuplexHandler, Re
     private func crossOriginHeaders(for head: HTTPRequestHead) -> HTTPFields? {
         guard let crossOrigin, crossOrigin.covers(head.uri) else { return nil }
         // The Host is read only for a request with an Origin (an app's have none).
-        let verdict = crossOrigin.verdict(origin: head.headers.first(name: "origin"), host: head.headers.first(name: "host"))
+        let verdict = crossOrigin.verdict(
+            origin: head.headers.first(name: "origin"), host: head.headers.first(name: "host"))
         return crossOrigin.answerHeaders(for: verdict)
     }
 

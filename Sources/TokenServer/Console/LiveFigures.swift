@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 
 /// The figures the console's live view shows, counted as the metrics are: tokens issued by
 /// kind, refusals by reason, records written and waiting to be written.

@@ -28,7 +28,8 @@ struct KeyFolder: Sendable {
     /// Makes the folder (mode 0700) if it is missing.
     func create() throws(KeyFileError) {
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw KeyFileError(file: path, problem: "cannot be created as a folder")
         }
@@ -38,16 +39,23 @@ struct KeyFolder: Sendable {
     /// and the problems of the `.json` files that are not: only their key ids are read, since
     /// reading an RSA key costs milliseconds.
     func scan() -> (found: [Found], problems: [KeyFileError]) {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         var found: [Found] = [], problems: [KeyFileError] = []
         for name in names {
             let file = path + "/" + name
             guard let role = Self.role(named: name) else {
-                problems.append(KeyFileError(file: file, problem: "is not named <role>.json or <role>.<label>.json (e.g. driver.json, driver.2026-12.json)"))
+                problems.append(
+                    KeyFileError(
+                        file: file,
+                        problem:
+                            "is not named <role>.json or <role>.<label>.json (e.g. driver.json, driver.2026-12.json)"))
                 continue
             }
             guard let keyID = Self.keyID(ofFileAt: file) else {
-                problems.append(KeyFileError(file: file, problem: "is not a service-account key file (no private_key_id)"))
+                problems.append(
+                    KeyFileError(file: file, problem: "is not a service-account key file (no private_key_id)"))
                 continue
             }
             found.append(Found(path: file, role: role, keyID: keyID))
@@ -58,7 +66,7 @@ struct KeyFolder: Sendable {
     /// The `private_key_id` of the key file at `path`, read without its key.
     private static func keyID(ofFileAt path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
         return object["private_key_id"] as? String
     }
@@ -86,7 +94,8 @@ struct KeyFolder: Sendable {
         var problems: [KeyFileError] = []
         if keys.contains(where: { $0.retiredAt != nil }) {
             do {
-                try FileManager.default.createDirectory(atPath: retiredPath, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: retiredPath, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 return [KeyFileError(file: retiredPath, problem: "cannot be created as a folder")]
             }

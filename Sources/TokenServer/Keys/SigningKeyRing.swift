@@ -1,6 +1,6 @@
+import FleetAuthLocking
 import FleetTokens
 import Foundation
-import FleetAuthLocking
 import Logging
 
 /// The token server's signing keys as they change with no restart: every key a role has signed
@@ -64,7 +64,9 @@ package final class SigningKeyRing: Sendable {
     ///
     /// - Throws: ``KeyFileError`` for a key file that cannot be used (unreadable, misnamed, of
     ///   another project) or a folder that cannot be made; the store's errors.
-    package static func open(store: TokenServerStore, folder path: String, projectID: String, options: TokenServerOptions, logger: Logger) async throws -> SigningKeyRing {
+    package static func open(
+        store: TokenServerStore, folder path: String, projectID: String, options: TokenServerOptions, logger: Logger
+    ) async throws -> SigningKeyRing {
         let folder = KeyFolder(path: path)
         try folder.create()
         let keyless = Set(options.keyless.signers.keys)
@@ -74,21 +76,26 @@ package final class SigningKeyRing: Sendable {
         try await add(scanned.found, to: store, projectID: projectID, keyless: keyless, at: at)
         let roles = try await store.signingKeyRoles()
         let missing = FleetEngineRole.allCases.filter { !keyless.contains($0) && !roles.contains($0) }
-        _ = try await store.addSigningKeys(missing.map { (try ServiceAccountKey.generate(projectID: projectID, role: $0), $0) }, at: at, onlyIfNone: true)
+        _ = try await store.addSigningKeys(
+            missing.map { (try ServiceAccountKey.generate(projectID: projectID, role: $0), $0) }, at: at,
+            onlyIfNone: true)
         let version = try await store.signingKeysVersion()
         let keys = try await store.signingKeys()
         let signing = signingKeys(of: keys, projectID: projectID)
         let base = try RoleSigners(keys: signing, keyless: options.keyless, options: options)
         let retirement = KeyRetirement(options)
         let ring = SigningKeyRing(
-            projectID: projectID, store: store, folder: folder, keyless: keyless, options: options, logger: logger, baseSigners: base,
-            snapshot: try Self.snapshot(of: keys, version: version, signing: signing, signers: base, at: at, retirement: retirement))
+            projectID: projectID, store: store, folder: folder, keyless: keyless, options: options, logger: logger,
+            baseSigners: base,
+            snapshot: try Self.snapshot(
+                of: keys, version: version, signing: signing, signers: base, at: at, retirement: retirement))
         ring.writeFolder(keys, signing: signing)
         return ring
     }
 
     private init(
-        projectID: String, store: TokenServerStore, folder: KeyFolder, keyless: Set<FleetEngineRole>, options: TokenServerOptions, logger: Logger,
+        projectID: String, store: TokenServerStore, folder: KeyFolder, keyless: Set<FleetEngineRole>,
+        options: TokenServerOptions, logger: Logger,
         baseSigners: RoleSigners, snapshot: Snapshot
     ) {
         self.projectID = projectID
@@ -122,7 +129,9 @@ package final class SigningKeyRing: Sendable {
         let at = epochSeconds
         return keys.map { key in
             let signs = signing.key(for: key.role)?.privateKeyID == key.keyID
-            return SigningKeyStatus(key, signing: signs, retiresAt: retirement.time(of: key), published: retirement.isPublished(key, at: at))
+            return SigningKeyStatus(
+                key, signing: signs, retiresAt: retirement.time(of: key), published: retirement.isPublished(key, at: at)
+            )
         }
     }
 
@@ -155,12 +164,17 @@ package final class SigningKeyRing: Sendable {
 
     /// ``rotate(_:)`` on the database alone (`fleetauth keys rotate`): the servers on it take
     /// the new key within ``followInterval``, and write it to their `keys/`.
-    package static func rotate(_ role: FleetEngineRole, in store: TokenServerStore, at now: Int64) async throws -> StoredSigningKey {
+    package static func rotate(_ role: FleetEngineRole, in store: TokenServerStore, at now: Int64) async throws
+        -> StoredSigningKey
+    {
         let keys = try await store.signingKeys()
-        guard let current = signingKeys(of: keys, projectID: "").key(for: role) else { throw KeyRotationRefused.noKey(role) }
+        guard let current = signingKeys(of: keys, projectID: "").key(for: role) else {
+            throw KeyRotationRefused.noKey(role)
+        }
         let made = try ServiceAccountKey.generate(projectID: current.projectID, role: role)
         let key = ServiceAccountKey(
-            projectID: current.projectID, privateKeyID: made.privateKeyID, clientEmail: current.clientEmail, clientID: current.clientID,
+            projectID: current.projectID, privateKeyID: made.privateKeyID, clientEmail: current.clientEmail,
+            clientID: current.clientID,
             privateKey: made.privateKey)
         try await store.addSigningKey(key, for: role, at: now)
         return StoredSigningKey(role: role, key: key, addedAt: now, supersededAt: nil, retiredAt: nil)
@@ -176,7 +190,8 @@ package final class SigningKeyRing: Sendable {
             }
             do {
                 let added = try await Self.add(
-                    scanned.found, to: self.store, projectID: self.projectID, keyless: self.keyless, at: self.epochSeconds, logger: self.logger)
+                    scanned.found, to: self.store, projectID: self.projectID, keyless: self.keyless,
+                    at: self.epochSeconds, logger: self.logger)
                 try await self.read(force: added > 0)
             } catch {
                 self.logger.error("key files could not be added", metadata: ["error": "\(error)"])
@@ -197,7 +212,9 @@ package final class SigningKeyRing: Sendable {
             } catch {
                 if !self.failing.withLock({ $0 }) {
                     self.failing.withLock { $0 = true }
-                    self.logger.warning("signing keys could not be read; the keys at hand keep signing", metadata: ["error": "\(error)"])
+                    self.logger.warning(
+                        "signing keys could not be read; the keys at hand keep signing", metadata: ["error": "\(error)"]
+                    )
                 }
             }
         }
@@ -233,14 +250,17 @@ package final class SigningKeyRing: Sendable {
         let (keys, version) = snapshot.withLock { ($0.keys, $0.version) }
         for key in keys where key.retiredAt == nil && !retirement.isPublished(key, at: at) {
             try await store.retireSigningKey(key.keyID, at: at)
-            logger.notice("signing key retired: its last token has expired", metadata: ["role": "\(key.role.shortName)", "kid": "\(key.keyID)"])
+            logger.notice(
+                "signing key retired: its last token has expired",
+                metadata: ["role": "\(key.role.shortName)", "kid": "\(key.keyID)"])
         }
         let newVersion = try await store.signingKeysVersion()
         guard force || newVersion != version else { return }
         let fresh = try await store.signingKeys(reusing: keys)
         let signing = Self.signingKeys(of: fresh, projectID: projectID)
         let next = try Self.snapshot(
-            of: fresh, version: newVersion, signing: signing, signers: try baseSigners.signing(with: signing), at: at, retirement: retirement)
+            of: fresh, version: newVersion, signing: signing, signers: try baseSigners.signing(with: signing), at: at,
+            retirement: retirement)
         for listener in listeners.withLock({ $0 }) { listener(next.published) }
         let before = snapshot.withLock { current in
             defer { current = next }
@@ -270,18 +290,22 @@ package final class SigningKeyRing: Sendable {
     }
 
     private static func snapshot(
-        of keys: [StoredSigningKey], version: String, signing: SigningKeys, signers: RoleSigners, at: Int64, retirement: KeyRetirement
+        of keys: [StoredSigningKey], version: String, signing: SigningKeys, signers: RoleSigners, at: Int64,
+        retirement: KeyRetirement
     ) throws -> Snapshot {
         let published = keys.filter { retirement.isPublished($0, at: at) }
         var accounts: [String: TrustedServiceAccount] = [:]
         for key in published {
             var publicKeys = accounts[key.key.clientEmail]?.publicKeys ?? [:]
             publicKeys[key.keyID] = key.key.publicKey
-            accounts[key.key.clientEmail] = TrustedServiceAccount(email: key.key.clientEmail, role: key.role, publicKeys: publicKeys)
+            accounts[key.key.clientEmail] = TrustedServiceAccount(
+                email: key.key.clientEmail, role: key.role, publicKeys: publicKeys)
         }
-        let jsonWebKeySet = try JSONWebKeySet(publishing: published.map { (key: $0.key, role: $0.role) }).jsonRepresentation()
+        let jsonWebKeySet = try JSONWebKeySet(publishing: published.map { (key: $0.key, role: $0.role) })
+            .jsonRepresentation()
         return Snapshot(
-            version: version, keys: keys, signing: signing, published: accounts.values.sorted { $0.email < $1.email }, jsonWebKeySet: jsonWebKeySet,
+            version: version, keys: keys, signing: signing, published: accounts.values.sorted { $0.email < $1.email },
+            jsonWebKeySet: jsonWebKeySet,
             signers: signers)
     }
 
@@ -291,10 +315,14 @@ package final class SigningKeyRing: Sendable {
     /// projects): it is thrown at start, and logged (to `logger`) on SIGHUP.
     @discardableResult
     private static func add(
-        _ found: [KeyFolder.Found], to store: TokenServerStore, projectID: String, keyless: Set<FleetEngineRole>, at: Int64, logger: Logger? = nil
+        _ found: [KeyFolder.Found], to store: TokenServerStore, projectID: String, keyless: Set<FleetEngineRole>,
+        at: Int64, logger: Logger? = nil
     ) async throws -> Int {
         let known = try await store.signingKeyIDs()
-        let ordered = found.sorted { ($0.path.hasSuffix("/\($0.role.shortName).json") ? 1 : 0) < ($1.path.hasSuffix("/\($1.role.shortName).json") ? 1 : 0) }
+        let ordered = found.sorted {
+            ($0.path.hasSuffix("/\($0.role.shortName).json") ? 1 : 0)
+                < ($1.path.hasSuffix("/\($1.role.shortName).json") ? 1 : 0)
+        }
         var adding: [(key: ServiceAccountKey, role: FleetEngineRole, path: String)] = []
         for file in ordered where !keyless.contains(file.role) && !known.contains(file.keyID) {
             let key: ServiceAccountKey
@@ -303,7 +331,9 @@ package final class SigningKeyRing: Sendable {
                 guard key.projectID == projectID else {
                     throw KeyFileError(
                         file: file.path,
-                        problem: "belongs to project \"\(key.projectID)\", not \"\(projectID)\" (pass --project \(key.projectID), or use another data dir)")
+                        problem:
+                            "belongs to project \"\(key.projectID)\", not \"\(projectID)\" (pass --project \(key.projectID), or use another data dir)"
+                    )
                 }
             } catch {
                 guard let logger else { throw error }
@@ -314,7 +344,9 @@ package final class SigningKeyRing: Sendable {
         }
         let added = try await store.addSigningKeys(adding.map { ($0.key, $0.role) }, at: at)
         for file in adding {
-            logger?.notice("key file added: it signs from now", metadata: ["file": "\(file.path)", "role": "\(file.role.shortName)", "kid": "\(file.key.privateKeyID)"])
+            logger?.notice(
+                "key file added: it signs from now",
+                metadata: ["file": "\(file.path)", "role": "\(file.role.shortName)", "kid": "\(file.key.privateKeyID)"])
         }
         return added
     }

@@ -32,7 +32,8 @@ package enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cus
     package init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
         guard let role = AccountRole(name: name) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown role \"\(name)\""))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "unknown role \"\(name)\""))
         }
         self = role
     }
@@ -41,7 +42,8 @@ package enum AccountRole: String, Sendable, Hashable, Codable, CaseIterable, Cus
     package func tokenKind(id: String) -> TokenKind {
         switch self {
         case .trustedDeliveryDriver: .trustedDeliveryDriver(deliveryVehicleID: id)
-        case .driver, .consumer, .deliveryDriver, .deliveryConsumer, .fleetReader: resourceKind?.tokenKind(id: id) ?? .fleetReader
+        case .driver, .consumer, .deliveryDriver, .deliveryConsumer, .fleetReader:
+            resourceKind?.tokenKind(id: id) ?? .fleetReader
         }
     }
 

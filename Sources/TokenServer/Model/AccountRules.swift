@@ -18,7 +18,9 @@ package enum AccountRules {
     /// Why `username` is not acceptable, or `nil`.
     package static func problem(withUsername username: String) -> String? {
         if username.isEmpty { return "username is empty" }
-        if username.count > maximumUsernameLength { return "username is longer than \(maximumUsernameLength) characters" }
+        if username.count > maximumUsernameLength {
+            return "username is longer than \(maximumUsernameLength) characters"
+        }
         if !username.allSatisfy(usernameCharacters.contains) {
             return "username may only contain letters, digits and . _ @ + -"
         }
@@ -74,11 +76,16 @@ package enum AccountRules {
         if let problem = OIDCSettings.problem(withIssuer: identity.issuer) { return "identity \(problem)" }
         let issuer = identity.issuer
         if issuerExpression.firstMatch(in: issuer, range: NSRange(issuer.startIndex..., in: issuer)) == nil {
-            return "identity issuer \"\(issuer)\" must be an https URL (http only on loopback) with a plain host, an optional port and path, and no query, fragment or credentials"
+            return
+                "identity issuer \"\(issuer)\" must be an https URL (http only on loopback) with a plain host, an optional port and path, and no query, fragment or credentials"
         }
-        if identity.issuer.unicodeScalars.count > maximumIssuerLength { return "identity issuer is longer than \(maximumIssuerLength) characters" }
+        if identity.issuer.unicodeScalars.count > maximumIssuerLength {
+            return "identity issuer is longer than \(maximumIssuerLength) characters"
+        }
         if identity.subject.isEmpty { return "identity subject is empty" }
-        if identity.subject.unicodeScalars.count > maximumSubjectLength { return "identity subject is longer than \(maximumSubjectLength) characters" }
+        if identity.subject.unicodeScalars.count > maximumSubjectLength {
+            return "identity subject is longer than \(maximumSubjectLength) characters"
+        }
         if identity.subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "identity subject must not contain control characters"
         }
@@ -93,7 +100,9 @@ package enum AccountRules {
     /// Checks a resource id of an admin request, throwing a 400 that says what is wrong.
     package static func checkResourceID(_ resource: Resource) throws(APIError) {
         if let problem = FleetEngineIdentifier.problem(with: resource.id) {
-            throw .invalidArgument("\(resource.kind) id \(problem); ids are 1 to \(FleetEngineIdentifier.maximumLength) characters without / : ? , # * or white space")
+            throw .invalidArgument(
+                "\(resource.kind) id \(problem); ids are 1 to \(FleetEngineIdentifier.maximumLength) characters without / : ? , # * or white space"
+            )
         }
     }
 }

@@ -77,7 +77,8 @@ enum IDTokenRefusal: Error, Sendable, Equatable {
         case .expired: "ID token has expired"
         case .issuedInFuture: "ID token 'iat' is in the future"
         case .notYetValid: "ID token is not valid yet ('nbf' is in the future)"
-        case .issuerUnavailable(let issuer, _): "the keys of ID token issuer \(issuer) cannot be fetched now; try again later"
+        case .issuerUnavailable(let issuer, _):
+            "the keys of ID token issuer \(issuer) cannot be fetched now; try again later"
         }
     }
 

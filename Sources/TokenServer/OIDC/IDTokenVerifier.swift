@@ -16,11 +16,16 @@ final class IDTokenVerifier: Sendable {
 
     /// A verifier trusting the issuers and audiences of `settings`, by the clock `now`.
     init(settings: OIDCSettings, now: @escaping @Sendable () -> Date, logger: Logger) {
-        self.issuers = Dictionary(settings.issuers.map { issuer in
-            (issuer, IssuerKeys(
-                issuer: issuer, refetchInterval: settings.keyRefetchInterval, requestTimeout: settings.requestTimeout, now: now, logger: logger
-            ))
-        }, uniquingKeysWith: { first, _ in first })
+        self.issuers = Dictionary(
+            settings.issuers.map { issuer in
+                (
+                    issuer,
+                    IssuerKeys(
+                        issuer: issuer, refetchInterval: settings.keyRefetchInterval,
+                        requestTimeout: settings.requestTimeout, now: now, logger: logger
+                    )
+                )
+            }, uniquingKeysWith: { first, _ in first })
         self.audiences = Set(settings.audiences)
         self.skew = settings.allowedClockSkew.components.seconds
         self.now = now
@@ -39,7 +44,9 @@ final class IDTokenVerifier: Sendable {
         } catch {
             throw IDTokenRefusal(error)
         }
-        guard header.algorithm == JOSEHeader.rs256 || header.algorithm == JOSEHeader.es256 else { throw .unsupportedAlgorithm }
+        guard header.algorithm == JOSEHeader.rs256 || header.algorithm == JOSEHeader.es256 else {
+            throw .unsupportedAlgorithm
+        }
         guard let issuer = claims.iss, let keys = issuers[issuer] else { throw .untrustedIssuer }
         guard let keyID = header.keyID else { throw .missingKeyID }
         let key: JWSPublicKey
@@ -51,7 +58,9 @@ final class IDTokenVerifier: Sendable {
         guard key.algorithm == header.algorithm else { throw .algorithmMismatch }
         guard segments.signatureMatches(key) else { throw .badSignature }
 
-        guard let audiences = claims.audiences, audiences.contains(where: self.audiences.contains) else { throw .wrongAudience }
+        guard let audiences = claims.audiences, audiences.contains(where: self.audiences.contains) else {
+            throw .wrongAudience
+        }
         let current = Int64(now().timeIntervalSince1970.rounded(.down))
         guard let expiresAt = claims.exp else { throw .missingClaim("exp") }
         guard current < expiresAt + skew else { throw .expired }

@@ -34,7 +34,10 @@ struct IssuerKeys: Sendable {
     private let keys: RefreshedDocument<[String: JWSPublicKey]>
 
     /// The keys of `issuer`, fetched when first needed.
-    init(issuer: String, refetchInterval: Duration, requestTimeout: Duration, now: @escaping @Sendable () -> Date, logger: Logger) {
+    init(
+        issuer: String, refetchInterval: Duration, requestTimeout: Duration, now: @escaping @Sendable () -> Date,
+        logger: Logger
+    ) {
         self.issuer = issuer
         let discovery = IssuerDiscovery(issuer: issuer, timeout: requestTimeout, maximumSize: Self.maximumDocumentSize)
         self.keys = RefreshedDocument(
@@ -43,15 +46,18 @@ struct IssuerKeys: Sendable {
             locate: { try await discovery.jwksURI() },
             read: { body in
                 let usable = try Self.usableKeys(in: body, issuer: issuer, logger: logger)
-                logger.debug("OIDC issuer keys loaded", metadata: ["issuer": "\(issuer)", "keys": "\(usable.keys.sorted())"])
+                logger.debug(
+                    "OIDC issuer keys loaded", metadata: ["issuer": "\(issuer)", "keys": "\(usable.keys.sorted())"])
                 return usable
             },
             onFailure: { error in
                 // Discover again next time: the jwks_uri may have moved.
                 await discovery.forget()
-                logger.warning("OIDC issuer keys could not be fetched; the keys at hand stay in use", metadata: [
-                    "issuer": "\(issuer)", "error": "\(error)",
-                ])
+                logger.warning(
+                    "OIDC issuer keys could not be fetched; the keys at hand stay in use",
+                    metadata: [
+                        "issuer": "\(issuer)", "error": "\(error)",
+                    ])
             })
     }
 

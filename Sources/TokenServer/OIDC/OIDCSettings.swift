@@ -44,12 +44,16 @@ package struct OIDCSettings: Sendable, Hashable {
     /// What is wrong with these settings, in words, or `nil`.
     package var problem: String? {
         if issuers.isEmpty { return audiences.isEmpty ? nil : "an audience is given but no issuer to trust" }
-        if audiences.isEmpty { return "trusted issuers need at least one audience (the app's client id; for Firebase, the project id)" }
+        if audiences.isEmpty {
+            return "trusted issuers need at least one audience (the app's client id; for Firebase, the project id)"
+        }
         for issuer in issuers {
             if let problem = Self.problem(withIssuer: issuer) { return problem }
         }
         if audiences.contains(where: \.isEmpty) { return "an audience is empty" }
-        if allowedClockSkew < .zero || allowedClockSkew > .seconds(300) { return "the allowed clock skew must be 0 to 300 seconds" }
+        if allowedClockSkew < .zero || allowedClockSkew > .seconds(300) {
+            return "the allowed clock skew must be 0 to 300 seconds"
+        }
         return nil
     }
 

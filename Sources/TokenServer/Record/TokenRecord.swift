@@ -1,7 +1,7 @@
-import FleetTokens
-import Foundation
 import FleetAuthCodecs
 import FleetAuthLocking
+import FleetTokens
+import Foundation
 
 /// One token request as the record keeps it: a token handed out, or a refusal with its
 /// reason. It never holds the token, nor a session's secret: a session is named by an id
@@ -45,7 +45,8 @@ package struct TokenRecord: Sendable, Equatable {
 
     /// A record of these fields.
     package init(
-        id: String, recordedAt: Int64, outcome: Outcome, reason: String?, account: String, role: String?, kind: String, resource: Resource?,
+        id: String, recordedAt: Int64, outcome: Outcome, reason: String?, account: String, role: String?, kind: String,
+        resource: Resource?,
         keyID: String?, issuedAt: Int64?, expiresAt: Int64?, sessionID: String?, clientAddress: String?
     ) {
         self.id = id
@@ -72,7 +73,9 @@ package struct TokenRecord: Sendable, Equatable {
     /// The `kid` in a signed token's header, read from the header alone (the payload and
     /// signature are not decoded).
     static func keyID(of token: String) -> String? {
-        guard let header = token.split(separator: ".", maxSplits: 1).first, let json = Base64URL.decode(header) else { return nil }
+        guard let header = token.split(separator: ".", maxSplits: 1).first, let json = Base64URL.decode(header) else {
+            return nil
+        }
         return (try? JOSEHeader(json: json))?.keyID
     }
 }

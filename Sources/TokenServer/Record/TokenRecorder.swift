@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 import Logging
 import ServerHTTP
 import ServerStorage
@@ -69,7 +69,10 @@ package final class TokenRecorder: Sendable {
     private let now: @Sendable () -> Date
     private let ids = TokenRecordIDs()
 
-    init(settings: Settings, store: TokenServerStore, metrics: TokenServerMetrics, logger: Logger, now: @escaping @Sendable () -> Date) {
+    init(
+        settings: Settings, store: TokenServerStore, metrics: TokenServerMetrics, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.settings = settings
         self.store = store
         self.metrics = metrics
@@ -101,9 +104,12 @@ package final class TokenRecorder: Sendable {
         case true?: written(.success(()))
         case false?:
             metrics.recordBufferFull()
-            written(.failure(APIError(
-                .unavailable, "the record of tokens cannot be written and \(settings.bufferLimit) records wait; no token is handed out until they are",
-                retryAfter: DatabaseUnavailable.storageRetryAfter)))
+            written(
+                .failure(
+                    APIError(
+                        .unavailable,
+                        "the record of tokens cannot be written and \(settings.bufferLimit) records wait; no token is handed out until they are",
+                        retryAfter: DatabaseUnavailable.storageRetryAfter)))
         case nil: break
         }
     }
@@ -130,7 +136,9 @@ package final class TokenRecorder: Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         let lost = state.withLock { $0.waiting.count }
-        if lost > 0 { logger.error("the server stops with records of tokens not written", metadata: ["records": "\(lost)"]) }
+        if lost > 0 {
+            logger.error("the server stops with records of tokens not written", metadata: ["records": "\(lost)"])
+        }
     }
 
     /// Writes what waits, a batch at a time, until nothing does.
@@ -151,12 +159,16 @@ package final class TokenRecorder: Sendable {
                     return state.failing ? state.waiting.count : nil
                 }
                 metrics.recordsWritten(batch.count - dropped)
-                if let recovered { logger.notice("the record of tokens is written again", metadata: ["stillWaiting": "\(recovered)"]) }
+                if let recovered {
+                    logger.notice("the record of tokens is written again", metadata: ["stillWaiting": "\(recovered)"])
+                }
                 for waiting in batch { waiting.written?(.success(())) }
                 pruneIfDue()
             } catch {
-                let (requests, first, count) = state.withLock { state -> ([@Sendable (Result<Void, any Error>) -> Void], Bool, Int) in
-                    let requests = state.waiting.indices.compactMap { index -> (@Sendable (Result<Void, any Error>) -> Void)? in
+                let (requests, first, count) = state.withLock {
+                    state -> ([@Sendable (Result<Void, any Error>) -> Void], Bool, Int) in
+                    let requests = state.waiting.indices.compactMap {
+                        index -> (@Sendable (Result<Void, any Error>) -> Void)? in
                         defer { state.waiting[index].written = nil }
                         return state.waiting[index].written
                     }
@@ -165,10 +177,13 @@ package final class TokenRecorder: Sendable {
                 }
                 metrics.recordWriteFailed()
                 if first {
-                    logger.error("the record of tokens cannot be written; records wait in memory and tokens are handed out until the buffer is full", metadata: [
-                        "problem": "\((error as? DatabaseUnavailable)?.description ?? String(reflecting: type(of: error)))",
-                        "waiting": "\(count)", "bufferLimit": "\(settings.bufferLimit)",
-                    ])
+                    logger.error(
+                        "the record of tokens cannot be written; records wait in memory and tokens are handed out until the buffer is full",
+                        metadata: [
+                            "problem":
+                                "\((error as? DatabaseUnavailable)?.description ?? String(reflecting: type(of: error)))",
+                            "waiting": "\(count)", "bufferLimit": "\(settings.bufferLimit)",
+                        ])
                 }
                 for request in requests { request(.success(())) }
                 try? await Task.sleep(for: Self.retryInterval)
@@ -187,10 +202,12 @@ package final class TokenRecorder: Sendable {
             var dropped = 0
             for record in records { dropped += try await write([record]) }
             return dropped
-        } catch where !(error is DatabaseUnavailable) {
-            logger.error("a record of a token request was refused by the database and dropped", metadata: [
-                "id": "\(records.first?.id ?? "-")", "errorType": "\(String(reflecting: type(of: error)))",
-            ])
+        } catch  where !(error is DatabaseUnavailable) {
+            logger.error(
+                "a record of a token request was refused by the database and dropped",
+                metadata: [
+                    "id": "\(records.first?.id ?? "-")", "errorType": "\(String(reflecting: type(of: error)))",
+                ])
             metrics.recordsDropped(records.count)
             return records.count
         }
@@ -200,7 +217,10 @@ package final class TokenRecorder: Sendable {
     private func pruneIfDue() {
         let date = now()
         let due = state.withLock { state -> Bool in
-            if let last = state.lastPrune, date.timeIntervalSince(last) < Double(Self.pruneInterval.components.seconds) { return false }
+            if let last = state.lastPrune, date.timeIntervalSince(last) < Double(Self.pruneInterval.components.seconds)
+            {
+                return false
+            }
             state.lastPrune = date
             return true
         }
@@ -209,9 +229,14 @@ package final class TokenRecorder: Sendable {
         Task {
             do {
                 let pruned = try await store.pruneRecords(before: before)
-                if pruned > 0 { logger.info("pruned the record of tokens", metadata: ["records": "\(pruned)", "before": "\(before)"]) }
+                if pruned > 0 {
+                    logger.info(
+                        "pruned the record of tokens", metadata: ["records": "\(pruned)", "before": "\(before)"])
+                }
             } catch {
-                logger.warning("pruning the record of tokens failed; tried again later", metadata: ["errorType": "\(type(of: error))"])
+                logger.warning(
+                    "pruning the record of tokens failed; tried again later",
+                    metadata: ["errorType": "\(type(of: error))"])
                 state.withLock { $0.lastPrune = nil }
             }
         }

@@ -30,7 +30,8 @@ struct IdentityBody: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let members = try decoder.container(keyedBy: AnyKey.self)
         if let unknown = members.allKeys.map(\.stringValue).sorted().first(where: { CodingKeys(rawValue: $0) == nil }) {
-            throw DecodingError.dataCorruptedError(forKey: AnyKey(stringValue: unknown), in: members, debugDescription: "unknown member")
+            throw DecodingError.dataCorruptedError(
+                forKey: AnyKey(stringValue: unknown), in: members, debugDescription: "unknown member")
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.issuer = try container.decode(String.self, forKey: .issuer)
@@ -73,12 +74,13 @@ struct AssignablePath: Encodable {
 
     init(_ kind: ResourceKind) {
         self.kind = kind
-        let (collection, holder) = switch kind {
-        case .vehicle: ("vehicles", "driver")
-        case .trip: ("trips", "consumer")
-        case .deliveryVehicle: ("delivery-vehicles", "driver")
-        case .trackingID: ("tracking-ids", "consumer")
-        }
+        let (collection, holder) =
+            switch kind {
+            case .vehicle: ("vehicles", "driver")
+            case .trip: ("trips", "consumer")
+            case .deliveryVehicle: ("delivery-vehicles", "driver")
+            case .trackingID: ("tracking-ids", "consumer")
+            }
         template = "\(collection)/{id}/\(holder)"
         roles = kind.accountRoles.map(\.rawValue)
     }
@@ -88,7 +90,10 @@ struct AssignablePath: Encodable {
 
     /// The path of the resource `id`, percent-encoded as a path segment.
     func path(of id: String) -> String {
-        template.replacingOccurrences(of: "{id}", with: id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id)
+        template.replacingOccurrences(
+            of: "{id}",
+            with: id.addingPercentEncoding(
+                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id)
     }
 }
 
@@ -103,12 +108,16 @@ struct AdminKeyMiddleware: RouterMiddleware {
     typealias Context = TokenServerContext
     let store: TokenServerStore
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let origin = request.headers[.origin], !CrossOriginPolicy.isSameOrigin(origin, host: request.head.authority) {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        if let origin = request.headers[.origin], !CrossOriginPolicy.isSameOrigin(origin, host: request.head.authority)
+        {
             throw APIError.permissionDenied("the admin API answers no page of another origin (Origin \(origin))")
         }
         guard let key = BearerToken.from(request.headers) else {
-            throw APIError.unauthenticated("missing credentials: send Authorization: Bearer <admin key> (the key is in DATA_DIR/admin-key)")
+            throw APIError.unauthenticated(
+                "missing credentials: send Authorization: Bearer <admin key> (the key is in DATA_DIR/admin-key)")
         }
         guard let expected = try await store.adminKeyHash(), expected == SecretToken.hash(key) else {
             throw APIError.unauthenticated("the admin key is not valid")
@@ -125,7 +134,9 @@ extension TokenServer {
         admin.post("accounts") { request, context in
             let body = try await StrictJSON.decode(CreateAccountRequest.self, from: request, context: context)
             let account = try await self.administer {
-                try await $0.createAccount(username: body.username, password: body.password, roleName: body.role, identity: body.identity?.identity)
+                try await $0.createAccount(
+                    username: body.username, password: body.password, roleName: body.role,
+                    identity: body.identity?.identity)
             }
             var metadata: Logger.Metadata = ["username": "\(account.username)", "role": "\(account.role)"]
             if let identity = account.identity { metadata["identity"] = "\(identity)" }

@@ -22,7 +22,8 @@ package enum BrowserFiles {
     /// loopback servers (where `serve` and `demo` run), nothing inline, no frames.
     package static let examplePolicy = [
         "default-src 'none'", "script-src 'self' http://localhost:* http://127.0.0.1:*", "style-src 'self'",
-        "connect-src 'self' http://localhost:* http://127.0.0.1:*", "img-src 'self'", "base-uri 'none'", "form-action 'none'",
+        "connect-src 'self' http://localhost:* http://127.0.0.1:*", "img-src 'self'", "base-uri 'none'",
+        "form-action 'none'",
         "frame-ancestors 'none'",
     ].joined(separator: "; ")
 }
@@ -36,7 +37,8 @@ extension TokenServer {
             Response(
                 status: .ok,
                 headers: [
-                    .contentType: "text/javascript; charset=utf-8", .accessControlAllowOrigin: "*", .cacheControl: "public, max-age=300",
+                    .contentType: "text/javascript; charset=utf-8", .accessControlAllowOrigin: "*",
+                    .cacheControl: "public, max-age=300",
                     .xContentTypeOptions: "nosniff",
                 ],
                 body: .init(byteBuffer: ByteBuffer(bytes: module)))

@@ -71,22 +71,30 @@ extension TokenServer {
             var sessions: [String: Int] = [:], assignments: [String: [Assignment]] = [:]
             if let first = page.first?.username, let last = page.last?.username {
                 sessions = try await self.store.sessionCounts(now: self.options.epochSeconds, usernames: first...last)
-                assignments = Dictionary(grouping: try await self.store.assignments(matching: AssignmentQuery(usernames: first...last)), by: \.username)
+                assignments = Dictionary(
+                    grouping: try await self.store.assignments(matching: AssignmentQuery(usernames: first...last)),
+                    by: \.username)
             }
             let entries = page.map { account in
                 AccountList.Entry(
-                    username: account.username, role: account.role.rawValue, identity: account.identity, createdAt: account.createdAt,
-                    sessions: sessions[account.username] ?? 0, assignments: (assignments[account.username] ?? []).map(AssignmentResponse.init))
+                    username: account.username, role: account.role.rawValue, identity: account.identity,
+                    createdAt: account.createdAt,
+                    sessions: sessions[account.username] ?? 0,
+                    assignments: (assignments[account.username] ?? []).map(AssignmentResponse.init))
             }
             let next = found.count > parameters.pageSize ? page.last?.username : nil
-            return try JSONResponse.make(AccountList(accounts: entries, roles: AccountRole.allCases.map(\.rawValue), nextPageToken: next))
+            return try JSONResponse.make(
+                AccountList(accounts: entries, roles: AccountRole.allCases.map(\.rawValue), nextPageToken: next))
         }
         admin.get("assignments") { request, _ in
             let parameters = try ListParameters(request, allowed: ["kind", "resourceId", "username"])
-            var query = AssignmentQuery(resourceID: parameters.others["resourceId"], username: parameters.others["username"], limit: parameters.pageSize + 1)
+            var query = AssignmentQuery(
+                resourceID: parameters.others["resourceId"], username: parameters.others["username"],
+                limit: parameters.pageSize + 1)
             if let name = parameters.others["kind"] {
                 guard let kind = ResourceKind(rawValue: name) else {
-                    throw APIError.invalidArgument("kind is one of \(ResourceKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw APIError.invalidArgument(
+                        "kind is one of \(ResourceKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 query.kind = kind
             }
@@ -99,9 +107,12 @@ extension TokenServer {
             }
             let found = try await self.store.assignments(matching: query)
             let page = found.prefix(parameters.pageSize)
-            let next = found.count > parameters.pageSize ? page.last.map { "\($0.kind.rawValue)/\($0.resourceID)" } : nil
-            return try JSONResponse.make(AssignmentList(
-                assignments: page.map(AssignmentResponse.init), kinds: ResourceKind.allCases.map(AssignablePath.init), nextPageToken: next))
+            let next =
+                found.count > parameters.pageSize ? page.last.map { "\($0.kind.rawValue)/\($0.resourceID)" } : nil
+            return try JSONResponse.make(
+                AssignmentList(
+                    assignments: page.map(AssignmentResponse.init),
+                    kinds: ResourceKind.allCases.map(AssignablePath.init), nextPageToken: next))
         }
     }
 }

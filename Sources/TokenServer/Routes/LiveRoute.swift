@@ -31,7 +31,9 @@ struct LiveFiguresEvent: Encodable {
     private static let limitReasons = [RefusalReason.requestLimit, .throttled].map(\.rawValue)
 
     init(_ now: LiveFigures.Reading, since last: LiveFigures.Reading?, seconds: Double, reasons: [String]) {
-        func limitedCount(_ reading: LiveFigures.Reading) -> Int { Self.limitReasons.reduce(0) { $0 + reading.refused[$1, default: 0] } }
+        func limitedCount(_ reading: LiveFigures.Reading) -> Int {
+            Self.limitReasons.reduce(0) { $0 + reading.refused[$1, default: 0] }
+        }
         ready = reasons.isEmpty
         self.reasons = reasons
         issued = now.issued.values.reduce(0, +)
@@ -41,9 +43,13 @@ struct LiveFiguresEvent: Encodable {
         recordsWaiting = now.recordsWaiting
         perSecond = last.map { last in
             func rates(_ now: [String: Int], _ before: [String: Int]) -> [String: Double] {
-                now.mapValues(Double.init).merging(before.mapValues { -Double($0) }, uniquingKeysWith: +).mapValues { $0 / seconds }
+                now.mapValues(Double.init).merging(before.mapValues { -Double($0) }, uniquingKeysWith: +).mapValues {
+                    $0 / seconds
+                }
             }
-            return Rates(issued: rates(now.issued, last.issued), refused: rates(now.refused, last.refused), limited: Double(limitedCount(now) - limitedCount(last)) / seconds)
+            return Rates(
+                issued: rates(now.issued, last.issued), refused: rates(now.refused, last.refused),
+                limited: Double(limitedCount(now) - limitedCount(last)) / seconds)
         }
     }
 }
@@ -62,30 +68,36 @@ extension TokenServer {
     func addLiveRoute(to admin: RouterGroup<TokenServerContext>) {
         admin.get("live") { _, _ in
             guard !self.isDraining else {
-                throw APIError(.unavailable, "the server is shutting down; its replacement has the live figures",
-                               retryAfter: DatabaseUnavailable.momentaryRetryAfter)
+                throw APIError(
+                    .unavailable, "the server is shutting down; its replacement has the live figures",
+                    retryAfter: DatabaseUnavailable.momentaryRetryAfter)
             }
             var headers = JSONResponse.headers
             headers[.contentType] = "text/event-stream"
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                let figures = self.issuer.metrics.live
-                var last: LiveFigures.Reading?
-                var lastTime = ContinuousClock.now
-                while true {
-                    let now = figures.reading, time = ContinuousClock.now
-                    let draining = self.isDraining
-                    let reasons = (draining ? [ServerLifecycle.drainingReason] : []) + (await self.readinessProblems())
-                    let event = LiveFiguresEvent(now, since: last, seconds: max((time - lastTime) / .seconds(1), 0.001), reasons: reasons)
-                    try await writer.write(ServerSentEvent.encode("figures", json: try JSONResponse.encoder.encode(event)))
-                    if draining { break }
-                    (last, lastTime) = (now, time)
-                    let next = time + Self.liveInterval
-                    while ContinuousClock.now < next, !self.isDraining {
-                        try await Task.sleep(for: min(Self.liveDrainCheck, next - ContinuousClock.now))
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    let figures = self.issuer.metrics.live
+                    var last: LiveFigures.Reading?
+                    var lastTime = ContinuousClock.now
+                    while true {
+                        let now = figures.reading, time = ContinuousClock.now
+                        let draining = self.isDraining
+                        let reasons =
+                            (draining ? [ServerLifecycle.drainingReason] : []) + (await self.readinessProblems())
+                        let event = LiveFiguresEvent(
+                            now, since: last, seconds: max((time - lastTime) / .seconds(1), 0.001), reasons: reasons)
+                        try await writer.write(
+                            ServerSentEvent.encode("figures", json: try JSONResponse.encoder.encode(event)))
+                        if draining { break }
+                        (last, lastTime) = (now, time)
+                        let next = time + Self.liveInterval
+                        while ContinuousClock.now < next, !self.isDraining {
+                            try await Task.sleep(for: min(Self.liveDrainCheck, next - ContinuousClock.now))
+                        }
                     }
-                }
-                try await writer.finish(nil)
-            })
+                    try await writer.finish(nil)
+                })
         }
     }
 

@@ -61,25 +61,36 @@ extension TokenRecordQuery {
     /// more than the page is asked for, to know whether another page follows.
     init(parameters: [(key: Substring, value: Substring)], now: Int64) throws {
         self.init(limit: Self.pageSizes.byDefault + 1)
-        let resources: [Substring: ResourceKind] = ["vehicle": .vehicle, "trip": .trip, "deliveryVehicle": .deliveryVehicle, "trackingId": .trackingID]
+        let resources: [Substring: ResourceKind] = [
+            "vehicle": .vehicle, "trip": .trip, "deliveryVehicle": .deliveryVehicle, "trackingId": .trackingID,
+        ]
         for (name, value) in parameters {
             let text = String(value)
             switch name {
             case let name where resources[name] != nil:
-                guard resource == nil else { throw APIError.invalidArgument("give one of vehicle, trip, deliveryVehicle and trackingId, not several") }
+                guard resource == nil else {
+                    throw APIError.invalidArgument(
+                        "give one of vehicle, trip, deliveryVehicle and trackingId, not several")
+                }
                 guard !text.isEmpty else { throw APIError.invalidArgument("\(name) is empty") }
                 resource = Resource(resources[name]!, id: text)
             case "account":
                 guard !text.isEmpty else { throw APIError.invalidArgument("account is empty") }
                 account = text
             case "valid":
-                guard text == "true" else { throw APIError.invalidArgument("valid takes only true (tokens that can still be used)") }
+                guard text == "true" else {
+                    throw APIError.invalidArgument("valid takes only true (tokens that can still be used)")
+                }
                 validAt = now
             case "outcome":
-                guard let chosen = TokenRecord.Outcome(rawValue: text) else { throw APIError.invalidArgument("outcome is issued or refused") }
+                guard let chosen = TokenRecord.Outcome(rawValue: text) else {
+                    throw APIError.invalidArgument("outcome is issued or refused")
+                }
                 outcome = chosen
             case "since":
-                guard let time = Self.time(text) else { throw APIError.invalidArgument("since is an RFC 3339 time (2026-12-06T09:00:00Z) or epoch seconds") }
+                guard let time = Self.time(text) else {
+                    throw APIError.invalidArgument("since is an RFC 3339 time (2026-12-06T09:00:00Z) or epoch seconds")
+                }
                 since = time
             case "pageSize":
                 guard let size = Int(text), (1...Self.pageSizes.largest).contains(size) else {
@@ -87,12 +98,15 @@ extension TokenRecordQuery {
                 }
                 limit = size + 1
             case "pageToken":
-                guard text.utf8.count == 30, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+                guard text.utf8.count == 30, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+                else {
                     throw APIError.invalidArgument("pageToken is not one this server gave")
                 }
                 before = text
             default:
-                throw APIError.invalidArgument("unknown parameter \"\(name)\"; this path takes vehicle, trip, deliveryVehicle, trackingId, account, valid, outcome, since, pageSize and pageToken")
+                throw APIError.invalidArgument(
+                    "unknown parameter \"\(name)\"; this path takes vehicle, trip, deliveryVehicle, trackingId, account, valid, outcome, since, pageSize and pageToken"
+                )
             }
         }
     }
@@ -111,11 +125,13 @@ extension TokenServer {
     /// `GET /v1/admin/issued-tokens`: the record of token requests, newest first, paged.
     func addRecordRoutes(to admin: RouterGroup<TokenServerContext>) {
         admin.get("issued-tokens") { request, _ in
-            let query = try TokenRecordQuery(parameters: Array(request.uri.formQueryParameters), now: self.options.epochSeconds)
+            let query = try TokenRecordQuery(
+                parameters: Array(request.uri.formQueryParameters), now: self.options.epochSeconds)
             let records = try await self.store.records(matching: query)
             let page = records.prefix(query.limit - 1)
             let next = records.count == query.limit ? page.last?.id : nil
-            return try JSONResponse.make(IssuedTokensPage(issuedTokens: page.map(IssuedTokenEntry.init), nextPageToken: next))
+            return try JSONResponse.make(
+                IssuedTokensPage(issuedTokens: page.map(IssuedTokenEntry.init), nextPageToken: next))
         }
     }
 }

@@ -36,7 +36,8 @@ extension TokenServer {
     func logIn(_ login: LoginRequest, from address: String?) async throws -> SessionResponse {
         if let wait = await throttle.wait(username: login.username, address: address) {
             issuer.metrics.refused(.throttled)
-            logger.notice("login throttled", metadata: ["username": "\(login.username)", "address": "\(address ?? "-")"])
+            logger.notice(
+                "login throttled", metadata: ["username": "\(login.username)", "address": "\(address ?? "-")"])
             throw APIError.resourceExhausted("too many failed logins; try again later", retryAfter: wait)
         }
         let known = AccountRules.problem(withUsername: login.username) == nil
@@ -52,7 +53,8 @@ extension TokenServer {
         let now = options.epochSeconds
         let expiresAt = now + options.sessionLifetime.components.seconds
         try await store.purgeExpiredSessions(now: now)
-        try await store.createSession(tokenHash: SecretToken.hash(token), username: login.username, createdAt: now, expiresAt: expiresAt)
+        try await store.createSession(
+            tokenHash: SecretToken.hash(token), username: login.username, createdAt: now, expiresAt: expiresAt)
         issuer.metrics.login(.password, succeeded: true)
         logger.info("login", metadata: ["username": "\(login.username)"])
         return SessionResponse(sessionToken: token, expiresAt: expiresAt)

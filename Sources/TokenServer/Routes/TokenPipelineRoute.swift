@@ -31,7 +31,9 @@ struct TokenPipelineRoute: PipelineRoute {
         if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
             let id = path[path.utf8.index(after: slash)...]
             guard !id.isEmpty, !id.utf8.contains(UInt8(ascii: "/")),
-                  let route = TokenServer.resourceTokenRoutes.first(where: { $0.segment.utf8.elementsEqual(rest[..<slash]) })
+                let route = TokenServer.resourceTokenRoutes.first(where: {
+                    $0.segment.utf8.elementsEqual(rest[..<slash])
+                })
             else { return nil }
             request = .resource(Resource(route.kind, id: String(id)))
         } else if rest.elementsEqual("fleet-reader".utf8) {
@@ -39,11 +41,14 @@ struct TokenPipelineRoute: PipelineRoute {
         } else {
             return nil
         }
-        return Match(request: request, credential: BearerToken.credential(from: head.headers["authorization"]), client: client?.ipAddress, path: path)
+        return Match(
+            request: request, credential: BearerToken.credential(from: head.headers["authorization"]),
+            client: client?.ipAddress, path: path)
     }
 
     func respondWithoutWaiting(to match: Match, body _: ByteBuffer, on eventLoop: any EventLoop) -> PipelineReply? {
-        server.tokenAnswerWithoutWaiting(match.request, credential: match.credential, client: match.client, path: match.path, on: eventLoop)
+        server.tokenAnswerWithoutWaiting(
+            match.request, credential: match.credential, client: match.client, path: match.path, on: eventLoop)
     }
 
     func respond(to match: Match, body _: ByteBuffer) async -> PipelineAnswer {

@@ -1,6 +1,6 @@
+import FleetAuthCodecs
 import FleetTokens
 import Hummingbird
-import FleetAuthCodecs
 import NIOCore
 import ServerHTTP
 
@@ -21,7 +21,10 @@ struct TokenResponse {
     var json: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(token.utf8.count + 96)
-        bytes.append(contentsOf: #"{"expiresAt":\#(expiresAt),"expiresInSeconds":\#(expiresInSeconds),"issuedAt":\#(issuedAt),"token":"#.utf8)
+        bytes.append(
+            contentsOf:
+                #"{"expiresAt":\#(expiresAt),"expiresInSeconds":\#(expiresInSeconds),"issuedAt":\#(issuedAt),"token":"#
+                .utf8)
         JSONString.append(token, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
         return bytes
@@ -49,20 +52,24 @@ extension TokenServer {
             group.get(RouterPath("\(route.segment)/:\(route.parameter)")) { request, context in
                 let resource = Resource(route.kind, id: try context.parameters.decoded(route.parameter))
                 return await self.tokenAnswer(
-                    .resource(resource), credential: BearerToken.credential(from: request.headers), client: context.clientAddress, path: request.uri.path[...]
+                    .resource(resource), credential: BearerToken.credential(from: request.headers),
+                    client: context.clientAddress, path: request.uri.path[...]
                 ).response
             }
         }
         group.get("fleet-reader") { request, context in
             await self.tokenAnswer(
-                .fleetReader, credential: BearerToken.credential(from: request.headers), client: context.clientAddress, path: request.uri.path[...]
+                .fleetReader, credential: BearerToken.credential(from: request.headers), client: context.clientAddress,
+                path: request.uri.path[...]
             ).response
         }
     }
 
     /// The answer to a token request with `credential` from `client` (its IP address): the
     /// token, or the refusal. `path` is for the log, should something fail that no rule expects.
-    func tokenAnswer(_ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring) async -> PipelineAnswer {
+    func tokenAnswer(_ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring)
+        async -> PipelineAnswer
+    {
         do {
             return answer(try await issuer.issue(tokenRequest, credential: credential, client: client))
         } catch {
@@ -74,7 +81,8 @@ extension TokenServer {
     /// once, or once its record is written (a future of `eventLoop`); `nil` when it would wait
     /// for more (see ``TokenIssuer/issueWithoutWaiting(_:credential:client:)``).
     func tokenAnswerWithoutWaiting(
-        _ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring, on eventLoop: any EventLoop
+        _ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring,
+        on eventLoop: any EventLoop
     ) -> PipelineReply? {
         let signed: (minted: MintedToken, recording: TokenIssuer.TokenRecording?)?
         do {
@@ -95,7 +103,10 @@ extension TokenServer {
     }
 
     private func answer(_ minted: MintedToken) -> PipelineAnswer {
-        let json = TokenResponse(token: minted.token, issuedAt: minted.claims.issuedAt, expiresAt: minted.claims.expiresAt, now: options.epochSeconds).json
+        let json = TokenResponse(
+            token: minted.token, issuedAt: minted.claims.issuedAt, expiresAt: minted.claims.expiresAt,
+            now: options.epochSeconds
+        ).json
         return PipelineAnswer(status: .ok, headers: JSONResponse.headers, body: ByteBuffer(bytes: json))
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import FleetTokens
+import Foundation
 
 /// The admin API key: written once, in the clear, to `DIR/admin-key` (mode 0600) for the
 /// operator, and kept only as a hash in the database, so every replica accepts it.

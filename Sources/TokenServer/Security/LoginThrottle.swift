@@ -16,7 +16,10 @@ package actor LoginThrottle {
         package var trackedKeys: Int
 
         /// A policy.
-        package init(failuresPerUsername: Int = 5, failuresPerAddress: Int = 20, window: Duration = .seconds(300), trackedKeys: Int = 50_000) {
+        package init(
+            failuresPerUsername: Int = 5, failuresPerAddress: Int = 20, window: Duration = .seconds(300),
+            trackedKeys: Int = 50_000
+        ) {
             self.failuresPerUsername = failuresPerUsername
             self.failuresPerAddress = failuresPerAddress
             self.window = window
@@ -94,7 +97,10 @@ package actor LoginThrottle {
         failures = failures.filter { $0.value.contains { $0 > start } }
         while failures.count > policy.trackedKeys {
             let candidates = failures.filter { !counted.contains($0.key) }
-            guard let stalest = candidates.min(by: { ($0.value.last ?? .distantPast) < ($1.value.last ?? .distantPast) })?.key else { break }
+            guard
+                let stalest = candidates.min(by: { ($0.value.last ?? .distantPast) < ($1.value.last ?? .distantPast) })?
+                    .key
+            else { break }
             failures[stalest] = nil
         }
     }

@@ -1,7 +1,7 @@
 import Crypto
+import FleetAuthCodecs
 import FleetTokens
 import Foundation
-import FleetAuthCodecs
 
 /// High-entropy bearer secrets (session tokens, admin keys) and the hashes stored in their place.
 ///

@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 
 /// At most ``perMinute`` token requests a minute from one caller (a session, or the identity
 /// of an ID token): an app stuck in a loop gets 429 with `Retry-After` instead of an RSA

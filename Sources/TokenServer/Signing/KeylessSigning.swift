@@ -19,7 +19,8 @@ package struct KeylessSigning: Sendable {
     package init(
         signers: [FleetEngineRole: String] = [:],
         iamCredentialsURL: URL = IAMSigner.defaultIAMCredentialsURL,
-        metadataHost: String = ProcessInfo.processInfo.environment["GCE_METADATA_HOST"] ?? MetadataServerCredentials.defaultHost,
+        metadataHost: String = ProcessInfo.processInfo.environment["GCE_METADATA_HOST"]
+            ?? MetadataServerCredentials.defaultHost,
         reuseTokens: Bool? = nil
     ) {
         self.signers = signers

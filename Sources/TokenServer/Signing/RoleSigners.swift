@@ -32,33 +32,40 @@ struct RoleSigners: Sendable {
     /// - Throws: ``KeyFileError`` when a role has neither; ``GoogleAPIError`` for an unusable
     ///   signer email or metadata host.
     init(keys: SigningKeys, keyless: KeylessSigning, options: TokenServerOptions) throws {
-        let credentials = keyless.signers.isEmpty ? nil : try MetadataServerCredentials(host: keyless.metadataHost, now: options.now)
+        let credentials =
+            keyless.signers.isEmpty ? nil : try MetadataServerCredentials(host: keyless.metadataHost, now: options.now)
         var iam: [AccountRole: Signer] = [:]
         for role in AccountRole.allCases {
             if let email = keyless.signers[role.signingRole], let credentials {
-                iam[role] = .iam(try IAMSigner(accountEmail: email, credentials: credentials, iamCredentialsURL: keyless.iamCredentialsURL))
+                iam[role] = .iam(
+                    try IAMSigner(
+                        accountEmail: email, credentials: credentials, iamCredentialsURL: keyless.iamCredentialsURL))
             }
         }
         try self.init(
-            iam: iam, keys: keys, credentials: credentials, reuse: keyless.reusesTokens ? TokenReuse() : nil, lifetime: options.tokenLifetime,
+            iam: iam, keys: keys, credentials: credentials, reuse: keyless.reusesTokens ? TokenReuse() : nil,
+            lifetime: options.tokenLifetime,
             now: options.now)
     }
 
     private init(
-        iam: [AccountRole: Signer], keys: SigningKeys, credentials: MetadataServerCredentials?, reuse: TokenReuse?, lifetime: Duration,
+        iam: [AccountRole: Signer], keys: SigningKeys, credentials: MetadataServerCredentials?, reuse: TokenReuse?,
+        lifetime: Duration,
         now: @escaping @Sendable () -> Date
     ) throws {
         var signers = iam
         for role in AccountRole.allCases where signers[role] == nil {
             guard let key = keys.key(for: role.signingRole) else {
-                throw KeyFileError(file: "<signing keys>", problem: "no key file and no --signer for \(role.signingRole.shortName)")
+                throw KeyFileError(
+                    file: "<signing keys>", problem: "no key file and no --signer for \(role.signingRole.shortName)")
             }
             signers[role] = .keyFile(try TokenMinter(key: key, defaultLifetime: lifetime, now: now))
         }
         self.signers = signers
         self.credentials = credentials
         self.reuse = reuse
-        self.signsWithoutWaiting = reuse == nil && signers.values.allSatisfy { if case .keyFile = $0 { true } else { false } }
+        self.signsWithoutWaiting =
+            reuse == nil && signers.values.allSatisfy { if case .keyFile = $0 { true } else { false } }
         self.lifetime = lifetime
         self.now = now
     }
@@ -67,7 +74,8 @@ struct RoleSigners: Sendable {
     /// IAM signers, their access token and the tokens kept for reuse stay.
     func signing(with keys: SigningKeys) throws -> RoleSigners {
         try RoleSigners(
-            iam: signers.filter { if case .iam = $0.value { true } else { false } }, keys: keys, credentials: credentials, reuse: reuse,
+            iam: signers.filter { if case .iam = $0.value { true } else { false } }, keys: keys,
+            credentials: credentials, reuse: reuse,
             lifetime: lifetime, now: now)
     }
 
@@ -113,7 +121,8 @@ struct RoleSigners: Sendable {
             do {
                 minted = try await signer.mint(kind, lifetime: lifetime, at: time)
             } catch let error as GoogleAPIError {
-                throw APIError(.unavailable, "signing failed: \(error)", retryAfter: error.isTransient ? .seconds(1) : nil)
+                throw APIError(
+                    .unavailable, "signing failed: \(error)", retryAfter: error.isTransient ? .seconds(1) : nil)
             }
         }
         await reuse?.keep(minted, for: key, now: Self.epochSeconds(time))

@@ -27,7 +27,8 @@ actor TokenReuse {
             tokens = tokens.filter { Self.isReusable($0.value, at: now) }
             let excess = tokens.count - Self.capacity * 9 / 10
             if excess > 0 {
-                for oldest in tokens.sorted(by: { $0.value.claims.issuedAt < $1.value.claims.issuedAt }).prefix(excess) {
+                for oldest in tokens.sorted(by: { $0.value.claims.issuedAt < $1.value.claims.issuedAt }).prefix(excess)
+                {
                     tokens[oldest.key] = nil
                 }
             }

@@ -1,6 +1,6 @@
 import Foundation
-import ServerStorage
 import SQLKit
+import ServerStorage
 
 /// The token server's tables, and the steps that brought them to this version. Table names
 /// carry a `token_server_` prefix so that the token server can share a database with other
@@ -118,32 +118,34 @@ enum TokenServerSchema {
     /// Version 2: the record of token requests (``TokenRecord``), with an index for each
     /// question it answers: who holds a token for a resource (by its id and expiry), what an
     /// account asked for, and what is old enough to prune.
-    static let version2: [String] = [
-        """
-        CREATE TABLE IF NOT EXISTS token_server_token_records (
-            id TEXT PRIMARY KEY,
-            recorded_at BIGINT NOT NULL,
-            outcome TEXT NOT NULL,
-            reason TEXT,
-            account TEXT NOT NULL,
-            role TEXT,
-            kind TEXT NOT NULL,
-            vehicle_id TEXT,
-            trip_id TEXT,
-            delivery_vehicle_id TEXT,
-            tracking_id TEXT,
-            kid TEXT,
-            issued_at BIGINT,
-            expires_at BIGINT,
-            session_id TEXT,
-            client_address TEXT
-        )
-        """,
-    ] + ["vehicle_id", "trip_id", "delivery_vehicle_id", "tracking_id", "account"].map { column in
-        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_\(column) ON token_server_token_records (\(column), id)"
-    } + [
-        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_time ON token_server_token_records (recorded_at)",
-    ]
+    static let version2: [String] =
+        [
+            """
+            CREATE TABLE IF NOT EXISTS token_server_token_records (
+                id TEXT PRIMARY KEY,
+                recorded_at BIGINT NOT NULL,
+                outcome TEXT NOT NULL,
+                reason TEXT,
+                account TEXT NOT NULL,
+                role TEXT,
+                kind TEXT NOT NULL,
+                vehicle_id TEXT,
+                trip_id TEXT,
+                delivery_vehicle_id TEXT,
+                tracking_id TEXT,
+                kid TEXT,
+                issued_at BIGINT,
+                expires_at BIGINT,
+                session_id TEXT,
+                client_address TEXT
+            )
+            """
+        ]
+        + ["vehicle_id", "trip_id", "delivery_vehicle_id", "tracking_id", "account"].map { column in
+            "CREATE INDEX IF NOT EXISTS token_server_token_records_by_\(column) ON token_server_token_records (\(column), id)"
+        } + [
+            "CREATE INDEX IF NOT EXISTS token_server_token_records_by_time ON token_server_token_records (recorded_at)"
+        ]
 
     /// Version 3: the signing keys (``SigningKeyRing``), every key a role has signed with, so
     /// that a rotation reaches every replica (each reads the table's version once a second) and
@@ -185,10 +187,17 @@ enum TokenServerSchema {
                 try await db.raw("SELECT pg_advisory_xact_lock(\(bind: migrationLock))").run()
             }
             try await db.raw(SQLQueryString(versionTable)).run()
-            let row = try await db.raw("SELECT version, oldest_compatible FROM token_server_schema WHERE id = 1").first()
-            let recorded = try row.map { (version: try $0.decode(column: "version", as: Int.self), oldestCompatible: try $0.decode(column: "oldest_compatible", as: Int.self)) }
+            let row = try await db.raw("SELECT version, oldest_compatible FROM token_server_schema WHERE id = 1")
+                .first()
+            let recorded = try row.map {
+                (
+                    version: try $0.decode(column: "version", as: Int.self),
+                    oldestCompatible: try $0.decode(column: "oldest_compatible", as: Int.self)
+                )
+            }
             if let recorded, recorded.oldestCompatible > version {
-                throw SchemaTooNew(recorded: recorded.version, oldestCompatible: recorded.oldestCompatible, known: version)
+                throw SchemaTooNew(
+                    recorded: recorded.version, oldestCompatible: recorded.oldestCompatible, known: version)
             }
             let steps = migrations.filter { $0.version > recorded?.version ?? 0 }
             let statements = steps.filter { parts.contains($0.part) }.flatMap(\.statements)
@@ -197,12 +206,14 @@ enum TokenServerSchema {
             }
             guard let last = steps.last else { return }
             let oldestCompatible = max(recorded?.oldestCompatible ?? 0, steps.map(\.oldestCompatible).max() ?? 0)
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO token_server_schema (id, version, oldest_compatible, migrated_at)
                 VALUES (1, \(bind: last.version), \(bind: oldestCompatible), \(bind: now))
                 ON CONFLICT (id) DO UPDATE SET version = excluded.version, oldest_compatible = excluded.oldest_compatible,
                     migrated_at = excluded.migrated_at
-                """).run()
+                """
+            ).run()
         }
     }
 }
@@ -218,8 +229,8 @@ package struct SchemaTooNew: Error, CustomStringConvertible {
 
     /// What went wrong and what to do, in words.
     package var description: String {
-        "the token server's database is at schema version \(recorded), written by a newer fleetauth, and needs one that knows " +
-            "schema version \(oldestCompatible) or later; this fleetauth knows versions up to \(known): run the newer fleetauth, " +
-            "or restore a backup made before the upgrade"
+        "the token server's database is at schema version \(recorded), written by a newer fleetauth, and needs one that knows "
+            + "schema version \(oldestCompatible) or later; this fleetauth knows versions up to \(known): run the newer fleetauth, "
+            + "or restore a backup made before the upgrade"
     }
 }

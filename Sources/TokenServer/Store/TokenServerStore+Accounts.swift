@@ -11,20 +11,24 @@ extension TokenServerStore {
     package func createAccount(_ account: Account, passwordHash: String?) async throws {
         let passwordHash = passwordHash ?? Self.noPasswordHash
         try await database.transaction { db in
-            let inserted = try await db.raw("""
+            let inserted = try await db.raw(
+                """
                 INSERT INTO token_server_accounts (username, role, password_hash, created_at)
                 VALUES (\(bind: account.username), \(bind: account.role.rawValue), \(bind: passwordHash), \(bind: account.createdAt))
                 ON CONFLICT (username) DO NOTHING
                 RETURNING username
-                """).first()
+                """
+            ).first()
             guard inserted != nil else { throw StoreError.accountExists(username: account.username) }
             guard let identity = account.identity else { return }
-            let linked = try await db.raw("""
+            let linked = try await db.raw(
+                """
                 INSERT INTO token_server_identities (issuer, subject, username, created_at)
                 VALUES (\(bind: identity.issuer), \(bind: identity.subject), \(bind: account.username), \(bind: account.createdAt))
                 ON CONFLICT (issuer, subject) DO NOTHING
                 RETURNING username
-                """).first()
+                """
+            ).first()
             guard linked != nil else { throw StoreError.identityTaken(identity) }
         }
     }
@@ -37,7 +41,9 @@ extension TokenServerStore {
             try await db.raw("DELETE FROM token_server_sessions WHERE username = \(bind: username)").run()
             try await db.raw("DELETE FROM token_server_identities WHERE username = \(bind: username)").run()
             try await db.raw("DELETE FROM token_server_assignments WHERE username = \(bind: username)").run()
-            let deleted = try await db.raw("DELETE FROM token_server_accounts WHERE username = \(bind: username) RETURNING username").first()
+            let deleted = try await db.raw(
+                "DELETE FROM token_server_accounts WHERE username = \(bind: username) RETURNING username"
+            ).first()
             return deleted != nil
         }
     }
@@ -60,9 +66,11 @@ extension TokenServerStore {
 
     /// The bcrypt hash of the account's password, if the account exists and has a password.
     func passwordHash(username: String) async throws -> String? {
-        let hash = try await sql.raw("SELECT password_hash FROM token_server_accounts WHERE username = \(bind: username)")
-            .first()?
-            .decode(column: "password_hash", as: String.self)
+        let hash = try await sql.raw(
+            "SELECT password_hash FROM token_server_accounts WHERE username = \(bind: username)"
+        )
+        .first()?
+        .decode(column: "password_hash", as: String.self)
         return hash == Self.noPasswordHash ? nil : hash
     }
 

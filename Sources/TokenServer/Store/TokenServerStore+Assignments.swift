@@ -5,28 +5,33 @@ extension TokenServerStore {
     /// must exist and have the role the resource's kind needs.
     package func assign(_ resource: Resource, to username: String, at now: Int64) async throws {
         try await database.transaction { db in
-            let row = try await db.raw("SELECT role FROM token_server_accounts WHERE username = \(bind: username)").first()
+            let row = try await db.raw("SELECT role FROM token_server_accounts WHERE username = \(bind: username)")
+                .first()
             guard let row else { throw StoreError.noSuchAccount(username: username) }
             let role = try Self.role(from: row)
             guard resource.kind.accountRoles.contains(role) else {
                 throw StoreError.wrongRole(username: username, role: role, resource: resource)
             }
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO token_server_assignments (kind, resource_id, username, created_at)
                 VALUES (\(bind: resource.kind.rawValue), \(bind: resource.id), \(bind: username), \(bind: now))
                 ON CONFLICT (kind, resource_id) DO UPDATE SET username = excluded.username, created_at = excluded.created_at
-                """).run()
+                """
+            ).run()
         }
     }
 
     /// Removes whoever is assigned to `resource`; `false` if nobody was.
     @discardableResult
     package func unassign(_ resource: Resource) async throws -> Bool {
-        let deleted = try await writes.raw("""
+        let deleted = try await writes.raw(
+            """
             DELETE FROM token_server_assignments
             WHERE kind = \(bind: resource.kind.rawValue) AND resource_id = \(bind: resource.id)
             RETURNING username
-            """).first()
+            """
+        ).first()
         return deleted != nil
     }
 
@@ -45,10 +50,14 @@ extension TokenServerStore {
             conditions.append("username >= \(bind: usernames.lowerBound) AND username <= \(bind: usernames.upperBound)")
         }
         if let after = query.after {
-            conditions.append("(kind > \(bind: after.kind.rawValue) OR (kind = \(bind: after.kind.rawValue) AND resource_id > \(bind: after.id)))")
+            conditions.append(
+                "(kind > \(bind: after.kind.rawValue) OR (kind = \(bind: after.kind.rawValue) AND resource_id > \(bind: after.id)))"
+            )
         }
         var statement: SQLQueryString = "SELECT kind, resource_id, username FROM token_server_assignments"
-        for (index, condition) in conditions.enumerated() { statement = statement + (index == 0 ? " WHERE " : " AND ") + condition }
+        for (index, condition) in conditions.enumerated() {
+            statement = statement + (index == 0 ? " WHERE " : " AND ") + condition
+        }
         statement = statement + " ORDER BY kind, resource_id"
         if query.limit != .max { statement = statement + " LIMIT \(bind: query.limit)" }
         let rows = try await sql.raw(statement).all()
@@ -84,7 +93,8 @@ package struct AssignmentQuery: Sendable, Equatable {
 
     /// A query; with no filter, every assignment.
     package init(
-        kind: ResourceKind? = nil, resourceID: String? = nil, username: String? = nil, usernames: ClosedRange<String>? = nil, after: Resource? = nil,
+        kind: ResourceKind? = nil, resourceID: String? = nil, username: String? = nil,
+        usernames: ClosedRange<String>? = nil, after: Resource? = nil,
         limit: Int = .max
     ) {
         self.kind = kind

@@ -20,7 +20,8 @@ package struct TokenRecordQuery: Sendable, Equatable {
 
     /// A query; with no filter, the newest `limit` records.
     package init(
-        resource: Resource? = nil, account: String? = nil, validAt: Int64? = nil, outcome: TokenRecord.Outcome? = nil, since: Int64? = nil,
+        resource: Resource? = nil, account: String? = nil, validAt: Int64? = nil, outcome: TokenRecord.Outcome? = nil,
+        since: Int64? = nil,
         before: String? = nil, limit: Int = 100
     ) {
         self.resource = resource
@@ -36,7 +37,8 @@ package struct TokenRecordQuery: Sendable, Equatable {
 extension TokenServerStore {
     /// The record's columns, in the order ``append(_:)`` writes them.
     private static let recordColumns = [
-        "id", "recorded_at", "outcome", "reason", "account", "role", "kind", "vehicle_id", "trip_id", "delivery_vehicle_id", "tracking_id",
+        "id", "recorded_at", "outcome", "reason", "account", "role", "kind", "vehicle_id", "trip_id",
+        "delivery_vehicle_id", "tracking_id",
         "kid", "issued_at", "expires_at", "session_id", "client_address",
     ]
 
@@ -54,12 +56,15 @@ extension TokenServerStore {
     /// id is there: a write whose answer was lost, tried again) is left as it is.
     package func append(_ records: [TokenRecord]) async throws {
         guard !records.isEmpty else { return }
-        let insert = recordDatabase.sql.insert(into: "token_server_token_records").columns(Self.recordColumns).ignoringConflicts(with: "id")
+        let insert = recordDatabase.sql.insert(into: "token_server_token_records").columns(Self.recordColumns)
+            .ignoringConflicts(with: "id")
         for record in records {
             let ids = ResourceKind.allCases.map { kind in record.resource?.kind == kind ? record.resource?.id : nil }
-            let values: [(any Encodable & Sendable)?] = [
-                record.id, record.recordedAt, record.outcome.rawValue, record.reason, record.account, record.role, record.kind,
-            ] + ids + [record.keyID, record.issuedAt, record.expiresAt, record.sessionID, record.clientAddress]
+            let values: [(any Encodable & Sendable)?] =
+                [
+                    record.id, record.recordedAt, record.outcome.rawValue, record.reason, record.account, record.role,
+                    record.kind,
+                ] + ids + [record.keyID, record.issuedAt, record.expiresAt, record.sessionID, record.clientAddress]
             insert.values(values.map { value in value.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null })
         }
         try await recordDatabase.append(insert.query)
@@ -67,11 +72,15 @@ extension TokenServerStore {
 
     /// The records `query` asks for, newest first.
     package func records(matching query: TokenRecordQuery) async throws -> [TokenRecord] {
-        var select = recordDatabase.sql.select().columns(Self.recordColumns.map { SQLColumn($0) }).from("token_server_token_records")
-        if let resource = query.resource { select = select.where(SQLColumn(Self.column(for: resource.kind)), .equal, SQLBind(resource.id)) }
+        var select = recordDatabase.sql.select().columns(Self.recordColumns.map { SQLColumn($0) }).from(
+            "token_server_token_records")
+        if let resource = query.resource {
+            select = select.where(SQLColumn(Self.column(for: resource.kind)), .equal, SQLBind(resource.id))
+        }
         if let account = query.account { select = select.where("account", .equal, SQLBind(account)) }
         if let validAt = query.validAt {
-            select = select.where("outcome", .equal, SQLBind(TokenRecord.Outcome.issued.rawValue)).where("expires_at", .greaterThan, SQLBind(validAt))
+            select = select.where("outcome", .equal, SQLBind(TokenRecord.Outcome.issued.rawValue)).where(
+                "expires_at", .greaterThan, SQLBind(validAt))
         }
         if let outcome = query.outcome { select = select.where("outcome", .equal, SQLBind(outcome.rawValue)) }
         if let since = query.since { select = select.where("recorded_at", .greaterThanOrEqual, SQLBind(since)) }
@@ -82,12 +91,18 @@ extension TokenServerStore {
 
     /// Deletes the records made before `time` (epoch seconds); returns how many.
     package func pruneRecords(before time: Int64) async throws -> Int {
-        try await recordDatabase.writes.raw("DELETE FROM token_server_token_records WHERE recorded_at < \(bind: time) RETURNING id").all().count
+        try await recordDatabase.writes.raw(
+            "DELETE FROM token_server_token_records WHERE recorded_at < \(bind: time) RETURNING id"
+        ).all().count
     }
 
     private static func record(from row: any SQLRow) throws -> TokenRecord {
-        func text(_ column: String) throws -> String? { try row.decodeNil(column: column) ? nil : row.decode(column: column, as: String.self) }
-        func number(_ column: String) throws -> Int64? { try row.decodeNil(column: column) ? nil : row.decode(column: column, as: Int64.self) }
+        func text(_ column: String) throws -> String? {
+            try row.decodeNil(column: column) ? nil : row.decode(column: column, as: String.self)
+        }
+        func number(_ column: String) throws -> Int64? {
+            try row.decodeNil(column: column) ? nil : row.decode(column: column, as: Int64.self)
+        }
         var resource: Resource?
         for kind in ResourceKind.allCases where resource == nil {
             resource = try text(column(for: kind)).map { Resource(kind, id: $0) }
@@ -96,8 +111,11 @@ extension TokenServerStore {
             id: try row.decode(column: "id", as: String.self),
             recordedAt: try row.decode(column: "recorded_at", as: Int64.self),
             outcome: TokenRecord.Outcome(rawValue: try row.decode(column: "outcome", as: String.self)) ?? .refused,
-            reason: try text("reason"), account: try row.decode(column: "account", as: String.self), role: try text("role"),
-            kind: try row.decode(column: "kind", as: String.self), resource: resource, keyID: try text("kid"), issuedAt: try number("issued_at"),
-            expiresAt: try number("expires_at"), sessionID: try text("session_id"), clientAddress: try text("client_address"))
+            reason: try text("reason"), account: try row.decode(column: "account", as: String.self),
+            role: try text("role"),
+            kind: try row.decode(column: "kind", as: String.self), resource: resource, keyID: try text("kid"),
+            issuedAt: try number("issued_at"),
+            expiresAt: try number("expires_at"), sessionID: try text("session_id"),
+            clientAddress: try text("client_address"))
     }
 }

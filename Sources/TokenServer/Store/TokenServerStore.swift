@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import ServerStorage
 import SQLKit
+import ServerStorage
 
 /// Accounts, assignments, sessions and the admin key, in SQLite or PostgreSQL.
 ///

@@ -10,12 +10,12 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Run a simulated fleet against the token server and the local Fleet Engine, and report.",
         discussion: """
-        Both servers run in this process on free loopback ports, with a temporary data directory that is removed \
-        afterwards. Each driver app logs in, fetches its driver token from the token server, reuses and refreshes it, \
-        and reports its vehicle's location through FleetEngineClient's VehicleReporter; each consumer app follows its \
-        trip through a TripFollower; an intruder tries forged, expired and other people's tokens. The demo fails \
-        (exit 1) if an update is lost, an app is refused for an auth reason, or the intruder gets through.
-        """
+            Both servers run in this process on free loopback ports, with a temporary data directory that is removed \
+            afterwards. Each driver app logs in, fetches its driver token from the token server, reuses and refreshes it, \
+            and reports its vehicle's location through FleetEngineClient's VehicleReporter; each consumer app follows its \
+            trip through a TripFollower; an intruder tries forged, expired and other people's tokens. The demo fails \
+            (exit 1) if an update is lost, an app is refused for an auth reason, or the intruder gets through.
+            """
     )
 
     @Option(help: "How many drivers (each with a vehicle, a trip and that trip's consumer).")
@@ -39,13 +39,22 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Seconds the token server stays down at each restart.")
     var tokenServerDowntime = DemoSettings().tokenServerDowntime
 
-    @Flag(help: "Sign the apps' tokens keylessly through IAM (a Google stand-in started here) and rotate the keys mid-drive.")
+    @Flag(
+        help:
+            "Sign the apps' tokens keylessly through IAM (a Google stand-in started here) and rotate the keys mid-drive."
+    )
     var keyless = false
 
-    @Flag(help: "Play a delivery fleet instead: vans with parcels on stops, driver apps reporting, consumers following shipments.")
+    @Flag(
+        help:
+            "Play a delivery fleet instead: vans with parcels on stops, driver apps reporting, consumers following shipments."
+    )
     var delivery = false
 
-    @Option(help: "The apps' HTTP client: one AsyncHTTPClient for all, or a URLSession of each app's own (\(DemoHTTPClient.allCases.map(\.rawValue).joined(separator: ", "))).")
+    @Option(
+        help:
+            "The apps' HTTP client: one AsyncHTTPClient for all, or a URLSession of each app's own (\(DemoHTTPClient.allCases.map(\.rawValue).joined(separator: ", ")))."
+    )
     var httpClient = DemoSettings().httpClient
 
     @Option(help: "Seconds to keep the servers up after the report, to look around in the console at /console/.")

@@ -16,7 +16,9 @@ struct FleetEngineExportCommand: AsyncParsableCommand {
 
     @OptionGroup var store: EngineStoreOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the document (default: standard output).", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Where to write the document (default: standard output).", valueName: "file"))
     var output: String?
 
     func run() async throws {

@@ -22,7 +22,9 @@ struct FleetEngineImportCommand: AsyncParsableCommand {
     func run() async throws {
         let data: Data
         do {
-            data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+            data =
+                file == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw CommandFailure("cannot read \(file): \(error.localizedDescription)")
         }
@@ -37,7 +39,9 @@ struct FleetEngineImportCommand: AsyncParsableCommand {
         defer { lock.release() }
         do {
             let engine = SQLFleetStore(database: database)
-            guard try await engine.load(provider: store.project).isEmpty else { throw CommandFailure(FleetDocument.notEmpty) }
+            guard try await engine.load(provider: store.project).isEmpty else {
+                throw CommandFailure(FleetDocument.notEmpty)
+            }
             try await engine.save(snapshot.records, provider: store.project)
         } catch {
             await database.shutdown()
@@ -45,6 +49,7 @@ struct FleetEngineImportCommand: AsyncParsableCommand {
         }
         await database.shutdown()
         FleetEngineCommand.announce(
-            "imported \(snapshot.vehicles.count) vehicles, \(snapshot.trips.count) trips, \(snapshot.deliveryVehicles.count) delivery vehicles and \(snapshot.tasks.count) tasks into \(store.project)")
+            "imported \(snapshot.vehicles.count) vehicles, \(snapshot.trips.count) trips, \(snapshot.deliveryVehicles.count) delivery vehicles and \(snapshot.tasks.count) tasks into \(store.project)"
+        )
     }
 }

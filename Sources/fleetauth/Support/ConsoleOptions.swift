@@ -11,12 +11,13 @@ struct ConsoleSwitch: ParsableArguments {
         case on, off
     }
 
-    @Option(help: ArgumentHelp(
-        "The console at /console/ (on or off).",
-        discussion: """
-            By default it is on when the server listens on a loopback address. The token server's console asks for \
-            the admin key, so --console on opens it beyond loopback; the local Fleet Engine's also needs --console-key.
-            """))
+    @Option(
+        help: ArgumentHelp(
+            "The console at /console/ (on or off).",
+            discussion: """
+                By default it is on when the server listens on a loopback address. The token server's console asks for \
+                the admin key, so --console on opens it beyond loopback; the local Fleet Engine's also needs --console-key.
+                """))
     var console: Setting?
 
     /// Whether the token server listening on `host` serves its console.
@@ -27,7 +28,8 @@ struct ConsoleSwitch: ParsableArguments {
     /// Where the token server's console is, for a server at `baseURL`, or why there is none.
     func describeTokenServerConsole(host: String, baseURL: String) -> String {
         if servesTokenServerConsole(host: host) { return "\(baseURL)/console/ (asks for the admin key)" }
-        return console == .off ? "off (--console off)" : "off: the server listens beyond loopback; give --console on to open it"
+        return console == .off
+            ? "off (--console off)" : "off: the server listens beyond loopback; give --console on to open it"
     }
 }
 
@@ -36,7 +38,10 @@ struct ConsoleSwitch: ParsableArguments {
 struct ConsoleOptions: ParsableArguments {
     @OptionGroup var toggle: ConsoleSwitch
 
-    @Option(help: ArgumentHelp("A file whose first line is the key the engine's console asks for (and every /console/api/ call carries).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A file whose first line is the key the engine's console asks for (and every /console/api/ call carries).",
+            valueName: "file"))
     var consoleKey: String?
 
     func validate() throws {
@@ -65,8 +70,12 @@ struct ConsoleOptions: ParsableArguments {
         guard let contents = try? String(contentsOfFile: consoleKey, encoding: .utf8) else {
             throw ValidationError("--console-key: cannot read \(consoleKey)")
         }
-        let key = contents.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        guard key.count >= 16 else { throw ValidationError("--console-key: \(consoleKey) should hold a key of at least 16 characters on its first line") }
+        let key =
+            contents.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard key.count >= 16 else {
+            throw ValidationError(
+                "--console-key: \(consoleKey) should hold a key of at least 16 characters on its first line")
+        }
         return key
     }
 }

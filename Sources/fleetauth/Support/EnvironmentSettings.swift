@@ -65,7 +65,10 @@ struct EnvironmentSettings {
             let port = Self.cloudRunPort(commandLine: commandLine, environment: environment, settings: settings)
             added += port
             // A bad PORT is refused naming PORT, as a bad FLEETAUTH_PORT names its variable.
-            if !port.isEmpty { taken.append(Setting(option: "port", variable: "PORT", isFlag: false, isRepeating: false, inversion: nil)) }
+            if !port.isEmpty {
+                taken.append(
+                    Setting(option: "port", variable: "PORT", isFlag: false, isRepeating: false, inversion: nil))
+            }
         }
         arguments = commandLine + added
         self.taken = taken
@@ -94,11 +97,13 @@ struct EnvironmentSettings {
         var lines = ["ENVIRONMENT:", "  Each option can also be set in the environment; the command line wins."]
         lines.append("  A repeatable option takes a comma-separated list; a flag takes true or false.")
         for setting in settings {
-            lines.append("  " + setting.variable.padding(toLength: width, withPad: " ", startingAt: 0) + "--\(setting.option)")
+            lines.append(
+                "  " + setting.variable.padding(toLength: width, withPad: " ", startingAt: 0) + "--\(setting.option)")
         }
         if path == ["token-server"] {
-            lines.append("  " + "PORT".padding(toLength: width, withPad: " ", startingAt: 0)
-                + "the port when neither --port nor FLEETAUTH_PORT is given; the host is then 0.0.0.0")
+            lines.append(
+                "  " + "PORT".padding(toLength: width, withPad: " ", startingAt: 0)
+                    + "the port when neither --port nor FLEETAUTH_PORT is given; the host is then 0.0.0.0")
         }
         return lines.joined(separator: "\n")
     }
@@ -110,9 +115,12 @@ struct EnvironmentSettings {
 
     /// The settable options of the command `commandLine` starts with, and its path, when it is
     /// one of ``commandPaths``.
-    static func command(named commandLine: [String], root: any ParsableCommand.Type) -> (path: [String]?, settings: [Setting]) {
+    static func command(named commandLine: [String], root: any ParsableCommand.Type) -> (
+        path: [String]?, settings: [Setting]
+    ) {
         // Every other command (mint, verify, …) starts without reading the whole tool's description.
-        guard commandPaths.contains(where: { $0.first == commandLine.first }), let tree = CommandDescription.of(root) else { return (nil, []) }
+        guard commandPaths.contains(where: { $0.first == commandLine.first }), let tree = CommandDescription.of(root)
+        else { return (nil, []) }
         var node = tree
         var path: [String] = []
         for word in commandLine {
@@ -140,7 +148,9 @@ struct EnvironmentSettings {
     /// with the variable's name.
     private static func arguments(for setting: Setting, value: String) throws -> [String] {
         guard setting.isFlag else {
-            let values = setting.isRepeating ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [value]
+            let values =
+                setting.isRepeating
+                ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [value]
             return values.filter { !$0.isEmpty }.flatMap { ["--\(setting.option)", $0] }
         }
         switch value.lowercased() {
@@ -152,14 +162,17 @@ struct EnvironmentSettings {
 
     /// `--port $PORT --host 0.0.0.0` when the platform gives `PORT` and neither the command
     /// line nor the environment gives the port (the host only when neither gives a host).
-    private static func cloudRunPort(commandLine: [String], environment: [String: String], settings: [Setting]) -> [String] {
+    private static func cloudRunPort(commandLine: [String], environment: [String: String], settings: [Setting])
+        -> [String]
+    {
         guard let port = environment["PORT"], !port.isEmpty,
-              let portSetting = settings.first(where: { $0.option == "port" }),
-              !Self.commandLine(commandLine, gives: portSetting), environment[portSetting.variable] == nil
+            let portSetting = settings.first(where: { $0.option == "port" }),
+            !Self.commandLine(commandLine, gives: portSetting), environment[portSetting.variable] == nil
         else { return [] }
         var arguments = ["--port", port]
         if let hostSetting = settings.first(where: { $0.option == "host" }),
-           !Self.commandLine(commandLine, gives: hostSetting), environment[hostSetting.variable] == nil {
+            !Self.commandLine(commandLine, gives: hostSetting), environment[hostSetting.variable] == nil
+        {
             arguments += ["--host", "0.0.0.0"]
         }
         return arguments
@@ -209,7 +222,7 @@ struct CommandDescription: Decodable {
             guard argument.kind == "option" || argument.kind == "flag" else { return nil }
             let longNames = (argument.names ?? []).filter { $0.kind == "long" }.map(\.name)
             guard let option = longNames.first(where: { !$0.hasPrefix("no-") }) ?? longNames.first,
-                  !["help", "version", "experimental-dump-help"].contains(option)
+                !["help", "version", "experimental-dump-help"].contains(option)
             else { return nil }
             return EnvironmentSettings.Setting(
                 option: option, variable: EnvironmentSettings.variable(for: option), isFlag: argument.kind == "flag",

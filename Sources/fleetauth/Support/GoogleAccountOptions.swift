@@ -7,11 +7,12 @@ import ServerHTTP
 /// `--trust-account ROLE=EMAIL` and `--google-certs-url`: service accounts whose keys Google
 /// manages, trusted by email, their public keys fetched from Google.
 struct GoogleAccountOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Trust this service account, whose keys Google manages, with this role (repeatable).",
-        discussion: "Its public keys come from {google-certs-url}/service_accounts/v1/metadata/jwk/EMAIL.",
-        valueName: "role=email"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Trust this service account, whose keys Google manages, with this role (repeatable).",
+            discussion: "Its public keys come from {google-certs-url}/service_accounts/v1/metadata/jwk/EMAIL.",
+            valueName: "role=email"
+        ))
     var trustAccount: [String] = []
 
     @Option(help: "Where Google publishes service accounts' public keys.")

@@ -20,7 +20,8 @@ struct RoleAndAccount {
     init(_ argument: String, option: String) throws {
         let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let role = FleetEngineRole(name: parts[0]), parts[1].contains("@") else {
-            throw ValidationError("\(option) takes ROLE=EMAIL, e.g. driver=fe-driver@my-fleet.iam.gserviceaccount.com (got \(argument))")
+            throw ValidationError(
+                "\(option) takes ROLE=EMAIL, e.g. driver=fe-driver@my-fleet.iam.gserviceaccount.com (got \(argument))")
         }
         self.role = role
         self.email = parts[1]

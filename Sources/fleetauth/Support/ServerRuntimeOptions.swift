@@ -33,24 +33,32 @@ struct ServerRuntimeOptions: ParsableArguments {
     @Option(help: "Seconds to go on serving after SIGTERM, /readyz answering 503, so that balancers stop sending.")
     var shutdownDelay = 1.0
 
-    @Option(help: "Seconds after SIGTERM by which the process has exited, requests in flight answered (Cloud Run allows 10).")
+    @Option(
+        help:
+            "Seconds after SIGTERM by which the process has exited, requests in flight answered (Cloud Run allows 10).")
     var shutdownTimeout = 8.0
 
-    @Option(help: ArgumentHelp(
-        "Serve TLS with this PEM certificate chain (leaf first); needs --tls-key. Read again on SIGHUP.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Serve TLS with this PEM certificate chain (leaf first); needs --tls-key. Read again on SIGHUP.",
+            valueName: "file"))
     var tlsCert: String?
 
     @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
     var tlsKey: String?
 
     func validate() throws {
-        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("give --tls-cert and --tls-key together") }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("give --tls-cert and --tls-key together")
+        }
         _ = try tlsCertificates()
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard headerTimeout > 0 else { throw ValidationError("--header-timeout must be more than 0 seconds") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be more than 0 seconds") }
         guard shutdownDelay >= 0 else { throw ValidationError("--shutdown-delay must be 0 seconds or more") }
-        guard shutdownTimeout > shutdownDelay else { throw ValidationError("--shutdown-timeout must be longer than --shutdown-delay") }
+        guard shutdownTimeout > shutdownDelay else {
+            throw ValidationError("--shutdown-timeout must be longer than --shutdown-delay")
+        }
     }
 
     /// The certificate to serve TLS with, or `nil` for plain HTTP; an unusable file is a usage
@@ -70,7 +78,8 @@ struct ServerRuntimeOptions: ParsableArguments {
     /// The settings for the servers' connections and shutdown.
     func lifecycle() -> ServerLifecycle {
         ServerLifecycle(
-            headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), shutdownDelay: .seconds(shutdownDelay),
+            headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout),
+            shutdownDelay: .seconds(shutdownDelay),
             shutdownTimeout: .seconds(shutdownTimeout))
     }
 
@@ -79,19 +88,21 @@ struct ServerRuntimeOptions: ParsableArguments {
     func bootstrapLogging(label: String, project: String) -> Logger {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         let format = logFormat
-        LoggingSystem.bootstrap({ label, provider in
-            switch format {
-            case .json:
-                var handler = CloudLoggingJSONHandler.standardError(label: label, project: project)
-                handler.metadataProvider = provider
-                handler.logLevel = level
-                return handler
-            case .text:
-                var handler = DeferredMetadataLogHandler(StreamLogHandler.standardError(label: label, metadataProvider: provider))
-                handler.logLevel = level
-                return handler
-            }
-        }, metadataProvider: RequestTrace.metadataProvider)
+        LoggingSystem.bootstrap(
+            { label, provider in
+                switch format {
+                case .json:
+                    var handler = CloudLoggingJSONHandler.standardError(label: label, project: project)
+                    handler.metadataProvider = provider
+                    handler.logLevel = level
+                    return handler
+                case .text:
+                    var handler = DeferredMetadataLogHandler(
+                        StreamLogHandler.standardError(label: label, metadataProvider: provider))
+                    handler.logLevel = level
+                    return handler
+                }
+            }, metadataProvider: RequestTrace.metadataProvider)
         return Logger(label: label)
     }
 }

@@ -2,9 +2,10 @@ import ArgumentParser
 
 /// How signing keys rotate, for `token-server` and `serve`: `--key-overlap`.
 struct SigningKeyOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "How long a replaced signing key stays published after its last token expired, for replicas that signed with it until they heard of the rotation.",
-        valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "How long a replaced signing key stays published after its last token expired, for replicas that signed with it until they heard of the rotation.",
+            valueName: "seconds"))
     var keyOverlap = 60
 
     func validate() throws {

@@ -5,8 +5,9 @@ enum TextTable {
     static func print(_ rows: [[String]]) {
         let widths = (rows.first ?? []).indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
-            Swift.print(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingCharacters(in: .whitespaces))
+            Swift.print(
+                zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                    .trimmingCharacters(in: .whitespaces))
         }
     }
 }

@@ -11,7 +11,9 @@ enum TokenArgument {
             text = String(decoding: data, as: UTF8.self)
         }
         text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.lowercased().hasPrefix("bearer ") { text = String(text.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
+        if text.lowercased().hasPrefix("bearer ") {
+            text = String(text.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        }
         guard !text.isEmpty else { throw CommandFailure("no token given") }
         return text
     }

@@ -23,7 +23,9 @@ final class BrowserFleet: Sendable {
     /// `http://127.0.0.1:PORT` of the local Fleet Engine.
     let fleetEngine: String
 
-    private init(servers: LocalFleet, metrics: PrometheusMetrics, logs: LogRecorder, tokenServer: String, fleetEngine: String) {
+    private init(
+        servers: LocalFleet, metrics: PrometheusMetrics, logs: LogRecorder, tokenServer: String, fleetEngine: String
+    ) {
         self.servers = servers
         self.metrics = metrics
         self.logs = logs
@@ -35,19 +37,25 @@ final class BrowserFleet: Sendable {
     /// of `origins`.
     static func start(allowing origins: [String], tokenLifetime: Duration = .seconds(30)) async throws -> BrowserFleet {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)").path
-        let options = TokenServerOptions(tokenLifetime: tokenLifetime, bcryptCost: 4, allowedOrigins: try AllowedOrigins(parsing: origins))
-        try TestKeys.install(in: TokenServerConfiguration(dataDirectory: folder, projectID: TestKeys.project, options: options).keysDirectory)
+        let options = TokenServerOptions(
+            tokenLifetime: tokenLifetime, bcryptCost: 4, allowedOrigins: try AllowedOrigins(parsing: origins))
+        try TestKeys.install(
+            in: TokenServerConfiguration(dataDirectory: folder, projectID: TestKeys.project, options: options)
+                .keysDirectory)
         let logs = LogRecorder()
-        let servers = try await LocalFleet.start(dataDirectory: folder, project: TestKeys.project, options: options, keyless: false, logger: logs.logger)
+        let servers = try await LocalFleet.start(
+            dataDirectory: folder, project: TestKeys.project, options: options, keyless: false, logger: logs.logger)
         return BrowserFleet(
-            servers: servers, metrics: await servers.metrics, logs: logs, tokenServer: "http://127.0.0.1:\(await servers.tokenServerPort)",
+            servers: servers, metrics: await servers.metrics, logs: logs,
+            tokenServer: "http://127.0.0.1:\(await servers.tokenServerPort)",
             fleetEngine: "http://127.0.0.1:\(await servers.fleetEnginePort)")
     }
 
     /// Creates `vehicle` at `position` and `trip` on it in Fleet Engine, and a consumer account
     /// `rider` assigned to the trip.
     func enroll(rider: String, trip: String, vehicle: String, at position: LatLng) async throws {
-        let administration = AccountAdministration(store: await servers.tokenServer.store, hasher: PasswordHasher(cost: 4), now: { Date() })
+        let administration = AccountAdministration(
+            store: await servers.tokenServer.store, hasher: PasswordHasher(cost: 4), now: { Date() })
         _ = try await administration.createAccount(username: rider, password: Self.password, roleName: "consumer")
         _ = try await administration.assign(Resource(.trip, id: trip), to: rider)
         let fleet = try operatorClient
@@ -88,7 +96,8 @@ final class BrowserFleet: Sendable {
     private var operatorClient: FleetEngineClient {
         get throws {
             let minter = try TokenMinter(key: TestKeys.server, defaultLifetime: .seconds(3600))
-            return FleetEngineClient(baseURL: URL(string: fleetEngine)!, providerID: TestKeys.project, tokens: ServerTokens(minter: minter))
+            return FleetEngineClient(
+                baseURL: URL(string: fleetEngine)!, providerID: TestKeys.project, tokens: ServerTokens(minter: minter))
         }
     }
 }

@@ -1,8 +1,8 @@
 import BrowserDriver
 import FleetEngineClient
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What a browser test runs in: headless Chromium, a page origin of its own, and both servers
 /// allowing that origin, with one rider enrolled (`rider-1` on `trip-1`, on `vehicle-1` in

@@ -7,12 +7,16 @@ import TestSupport
 extension WebDriverSession {
     /// Waits until the console page has loaded its data once since it was opened.
     func waitUntilConsoleReady() async throws {
-        try await waitUntil("the console has loaded") { try await execute("return document.body.dataset.ready ?? null") == #""true""# }
+        try await waitUntil("the console has loaded") {
+            try await execute("return document.body.dataset.ready ?? null") == #""true""#
+        }
     }
 
     /// `selector`'s attribute `name`, or `nil` when nothing matches.
     func attribute(_ selector: String, _ name: String) async throws -> String? {
-        let value = try await execute("const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;", [selector, name])
+        let value = try await execute(
+            "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;",
+            [selector, name])
         return try JSONDecoder().decode(String?.self, from: Data(value.utf8))
     }
 

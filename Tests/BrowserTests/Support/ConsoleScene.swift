@@ -45,7 +45,8 @@ final class ConsoleEngine: Sendable {
             running = try await RunningService.start(logger: logs.logger) { onStarted in
                 LocalFleetEngine(
                     configuration: .init(
-                        projectID: TestKeys.project, trustedAccounts: TestKeys.trustedAccounts, host: host, port: 0, grpcPort: 0,
+                        projectID: TestKeys.project, trustedAccounts: TestKeys.trustedAccounts, host: host, port: 0,
+                        grpcPort: 0,
                         console: access, onStarted: onStarted, onGRPCStarted: { grpcPortSink.yield($0) }),
                     store: store, logger: logs.logger)
             }
@@ -53,8 +54,12 @@ final class ConsoleEngine: Sendable {
             await database.shutdown()
             throw error
         }
-        guard let grpcPort = await grpcPorts.first(where: { _ in true }) else { throw TestFailure("the gRPC door did not start") }
-        return ConsoleEngine(address: "http://127.0.0.1:\(running.port)", grpcPort: grpcPort, logs: logs, running: running, database: database)
+        guard let grpcPort = await grpcPorts.first(where: { _ in true }) else {
+            throw TestFailure("the gRPC door did not start")
+        }
+        return ConsoleEngine(
+            address: "http://127.0.0.1:\(running.port)", grpcPort: grpcPort, logs: logs, running: running,
+            database: database)
     }
 
     /// Stops the engine and closes its database.
@@ -67,7 +72,8 @@ final class ConsoleEngine: Sendable {
     var operatorClient: FleetEngineClient {
         get throws {
             let minter = try TokenMinter(key: TestKeys.server, defaultLifetime: .seconds(3600))
-            return FleetEngineClient(baseURL: URL(string: address)!, providerID: TestKeys.project, tokens: ServerTokens(minter: minter))
+            return FleetEngineClient(
+                baseURL: URL(string: address)!, providerID: TestKeys.project, tokens: ServerTokens(minter: minter))
         }
     }
 
@@ -76,7 +82,8 @@ final class ConsoleEngine: Sendable {
         get throws {
             let minter = try TokenMinter(key: TestKeys.deliveryAdmin, defaultLifetime: .seconds(3600))
             return FleetEngineClient(
-                baseURL: URL(string: address)!, providerID: TestKeys.project, tokens: ServerTokens(minter: minter, kind: .deliveryServer))
+                baseURL: URL(string: address)!, providerID: TestKeys.project,
+                tokens: ServerTokens(minter: minter, kind: .deliveryServer))
         }
     }
 
@@ -88,7 +95,8 @@ final class ConsoleEngine: Sendable {
     /// Moves `vehicle` to `latitude`, `longitude` through the gRPC door with its driver's token, as the
     /// Driver SDK does; returns once the engine acknowledged it.
     func moveThroughGRPC(_ vehicle: String, latitude: Double, longitude: Double) async throws {
-        let transport = try HTTP2ClientTransport.Posix(target: .ipv4(address: "127.0.0.1", port: grpcPort), transportSecurity: .plaintext)
+        let transport = try HTTP2ClientTransport.Posix(
+            target: .ipv4(address: "127.0.0.1", port: grpcPort), transportSecurity: .plaintext)
         let token = try driverToken(vehicle)
         try await withGRPCClient(transport: transport) { client in
             let vehicles = Maps_Fleetengine_V1_VehicleService.Client(wrapping: client)
@@ -127,7 +135,9 @@ struct ConsoleScene: Sendable {
 
     /// Runs `body` in a new scene whose engine's console `access` allows, and takes it down
     /// however `body` ends.
-    static func run(access: ConsoleAccess = .loopback, host: String = "127.0.0.1", _ body: (ConsoleScene) async throws -> Void) async throws {
+    static func run(
+        access: ConsoleAccess = .loopback, host: String = "127.0.0.1", _ body: (ConsoleScene) async throws -> Void
+    ) async throws {
         let engine = try await ConsoleEngine.start(access: access, host: host)
         var chromium: HeadlessChromium?
         do {

@@ -24,7 +24,9 @@ struct StaticOrigin: Sendable {
             }
         }
         router.get("blank.html") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "<!doctype html><title>blank</title>")))
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "<!doctype html><title>blank</title>")))
         }
         let logger = Logger(label: "static-origin") { _ in SwiftLogNoOpLogHandler() }
         let run = try await RunningService.start(logger: logger) { onStarted in

@@ -28,10 +28,13 @@ struct TokenConsoleScene: Sendable {
     /// Opens the console, gives it the admin key when it asks, and waits until it has loaded.
     func open(_ query: String = "", view: String = "") async throws {
         try await browser.navigate(to: consoleURL(query, view: view))
-        try await waitUntil("the page is up") { try await browser.execute("return document.getElementById('key-form') != null") == "true" }
+        try await waitUntil("the page is up") {
+            try await browser.execute("return document.getElementById('key-form') != null") == "true"
+        }
         if try await browser.execute("return document.getElementById('key-form').hidden") == "false" {
             _ = try await browser.execute(
-                "const form = document.getElementById('key-form'); form.elements.key.value = arguments[0]; form.requestSubmit();", [adminKey])
+                "const form = document.getElementById('key-form'); form.elements.key.value = arguments[0]; form.requestSubmit();",
+                [adminKey])
         }
         try await waitUntilReady()
     }
@@ -49,7 +52,8 @@ struct TokenConsoleScene: Sendable {
 
     /// Submits the page's form `id` with `values` by box name (a `select` takes an option's value).
     func submit(_ id: String, _ values: [String: String]) async throws {
-        _ = try await browser.execute(#"""
+        _ = try await browser.execute(
+            #"""
             const [id, values] = arguments;
             const form = document.getElementById(id);
             for (const [name, value] of Object.entries(values)) form.elements[name].value = value;
@@ -59,12 +63,15 @@ struct TokenConsoleScene: Sendable {
 
     /// Clicks the element `selector` finds, saying yes to any confirmation it asks.
     func click(_ selector: String) async throws {
-        _ = try await browser.execute("window.confirm = () => true; document.querySelector(arguments[0]).click();", [selector])
+        _ = try await browser.execute(
+            "window.confirm = () => true; document.querySelector(arguments[0]).click();", [selector])
     }
 
     /// Sends `method path` to the server as an app does, with `bearer` and a JSON `body`;
     /// the status and the JSON answer.
-    func send(_ method: String, _ path: String, bearer: String? = nil, body: String? = nil) async throws -> (status: Int, json: [String: Any]) {
+    func send(_ method: String, _ path: String, bearer: String? = nil, body: String? = nil) async throws -> (
+        status: Int, json: [String: Any]
+    ) {
         var request = HTTPClientRequest(url: address + path)
         request.method = .init(rawValue: method)
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
@@ -80,34 +87,44 @@ struct TokenConsoleScene: Sendable {
 
     /// Logs `username` in with `password`; the session token, or `nil` when refused.
     func logIn(_ username: String, password: String) async throws -> String? {
-        try await send("POST", "/v1/sessions", body: #"{"username":"\#(username)","password":"\#(password)"}"#).json["sessionToken"] as? String
+        try await send("POST", "/v1/sessions", body: #"{"username":"\#(username)","password":"\#(password)"}"#).json[
+            "sessionToken"] as? String
     }
 
     /// Runs `body` in a new scene whose server has `options` (the console on, cheap bcrypt),
     /// and takes it down however `body` ends.
-    static func run(options: TokenServerOptions = .init(), _ body: (TokenConsoleScene) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("token-console-\(UUID().uuidString)").path
+    static func run(options: TokenServerOptions = .init(), _ body: (TokenConsoleScene) async throws -> Void)
+        async throws
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("token-console-\(UUID().uuidString)")
+            .path
         var options = options
         options.bcryptCost = 4
         options.servesConsole = true
-        let configuration = TokenServerConfiguration(dataDirectory: folder, projectID: TestKeys.project, options: options)
+        let configuration = TokenServerConfiguration(
+            dataDirectory: folder, projectID: TestKeys.project, options: options)
         try TestKeys.install(in: configuration.keysDirectory)
         let logs = LogRecorder()
         let server = try await TokenServer.open(configuration, logger: logs.logger)
         let running: RunningService
         do {
-            running = try await RunningService.start(logger: logs.logger) { onRunning in server.application(port: 0, onRunning: onRunning) }
+            running = try await RunningService.start(logger: logs.logger) { onRunning in
+                server.application(port: 0, onRunning: onRunning)
+            }
         } catch {
             await server.shutdown()
             throw error
         }
         var chromium: HeadlessChromium?
         do {
-            let adminKey = try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let adminKey = try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             chromium = try await HeadlessChromium.start()
             try await chromium!.session.setScriptTimeout(.seconds(60))
-            try await body(TokenConsoleScene(
-                browser: chromium!.session, server: server, address: "http://127.0.0.1:\(running.port)", adminKey: adminKey, logs: logs))
+            try await body(
+                TokenConsoleScene(
+                    browser: chromium!.session, server: server, address: "http://127.0.0.1:\(running.port)",
+                    adminKey: adminKey, logs: logs))
         } catch {
             await chromium?.stop()
             await running.stop()

@@ -1,5 +1,5 @@
-import FleetTokenProvider
 import FleetAuthLocking
+import FleetTokenProvider
 
 /// Wraps the real ``HTTPTokenFetcher`` and counts what goes through it, so that tests can
 /// assert how many fetches there were and wait until none is running.

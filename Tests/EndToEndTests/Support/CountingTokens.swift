@@ -1,5 +1,5 @@
-import FleetTokenProvider
 import FleetAuthLocking
+import FleetTokenProvider
 
 /// A provider that always hands out the same token and counts what it is asked: for tokens
 /// Fleet Engine refuses whatever happens (forged, expired).

@@ -1,6 +1,6 @@
+import FleetAuthLocking
 import FleetEngineClient
 import FleetTokenProvider
-import FleetAuthLocking
 
 /// Everything one driver's reporter and token provider reported, collected as it happens.
 final class EventLog: Sendable {

@@ -1,10 +1,10 @@
+import FleetAuthLocking
 import FleetEngineClient
 import FleetTokenProvider
 import Foundation
-import FleetAuthLocking
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The real URL-session transport with a gate in front: a test can hold requests, answer the
@@ -57,8 +57,12 @@ final class GatedTransport: HTTPTransport {
             return (state.injectedStatus, state.injectedRetryAfter.map { ["Retry-After": String($0)] } ?? [:])
         }
         if let injected, let url = request.url,
-            let response = HTTPURLResponse(url: url, statusCode: injected.status, httpVersion: "HTTP/1.1", headerFields: injected.headers) {
-            return (Data(#"{"error":{"code":\#(injected.status),"status":"INJECTED","message":"injected"}}"#.utf8), response)
+            let response = HTTPURLResponse(
+                url: url, statusCode: injected.status, httpVersion: "HTTP/1.1", headerFields: injected.headers)
+        {
+            return (
+                Data(#"{"error":{"code":\#(injected.status),"status":"INJECTED","message":"injected"}}"#.utf8), response
+            )
         }
         return try await base.send(request, timeout: timeout)
     }

@@ -1,6 +1,6 @@
+import FleetAuthLocking
 import FleetTokenProvider
 import Foundation
-import FleetAuthLocking
 
 /// Stands between an app's client and its token provider and notes, for every token handed
 /// out, when that was and when the token says it expires: a test can then check that no token

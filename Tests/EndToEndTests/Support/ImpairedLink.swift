@@ -1,11 +1,11 @@
 import CommandSupport
-import Foundation
 import FleetAuthLocking
+import Foundation
 import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A network namespace of the test's own, reached over two links (`Tests/Network/impaired_link.py`,
@@ -58,7 +58,8 @@ final class ImpairedLink: Sendable {
     static func isAvailable() async -> Bool {
         guard geteuid() == 0, FileManager.default.isReadableFile(atPath: "/dev/net/tun") else { return false }
         let probe = "fa-probe-\(getpid())"
-        guard (try? await ChildProcess.run(["ip", "netns", "add", probe], timeout: .seconds(10)))?.succeeded == true else { return false }
+        guard (try? await ChildProcess.run(["ip", "netns", "add", probe], timeout: .seconds(10)))?.succeeded == true
+        else { return false }
         _ = try? await ChildProcess.run(["ip", "netns", "del", probe], timeout: .seconds(10))
         return true
     }

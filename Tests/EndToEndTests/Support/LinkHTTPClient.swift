@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A server's HTTP API as a test drives it across a link, at `base`
@@ -30,7 +30,8 @@ struct LinkHTTPClient: Sendable {
 
     /// Sends `method path` with a bearer token, more headers and a JSON object, as asked.
     func send(
-        _ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:], json: [String: String]? = nil
+        _ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:],
+        json: [String: String]? = nil
     ) async throws -> Answer {
         var request = URLRequest(url: URL(string: base + path)!, timeoutInterval: 30)
         request.httpMethod = method
@@ -42,13 +43,16 @@ struct LinkHTTPClient: Sendable {
         }
         let (body, response) = try await Self.session.data(for: request)
         let http = response as? HTTPURLResponse
-        return Answer(status: http?.statusCode ?? 0, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"), body: String(decoding: body, as: UTF8.self))
+        return Answer(
+            status: http?.statusCode ?? 0, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"),
+            body: String(decoding: body, as: UTF8.self))
     }
 
     /// ``send(_:_:bearer:headers:json:)``, failing unless the answer has `status`.
     @discardableResult
     func send(
-        _ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:], json: [String: String]? = nil,
+        _ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:],
+        json: [String: String]? = nil,
         expecting status: Int
     ) async throws -> Answer {
         let answer = try await send(method, path, bearer: bearer, headers: headers, json: json)
@@ -61,17 +65,25 @@ struct LinkHTTPClient: Sendable {
 
     /// Makes account `username` with `role`, assigned to `resource` (`vehicles/v-1`: its
     /// driver), with the admin key in `adminKeyFile`, and returns a session of it.
-    func enroll(_ username: String, role: String, assignedTo resource: String, adminKeyFile: String) async throws -> String {
-        let adminKey = try String(contentsOfFile: adminKeyFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    func enroll(_ username: String, role: String, assignedTo resource: String, adminKeyFile: String) async throws
+        -> String
+    {
+        let adminKey = try String(contentsOfFile: adminKeyFile, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let assignment = resource.hasPrefix("vehicles/") ? "driver" : "consumer"
-        try await send("POST", "/v1/admin/accounts", bearer: adminKey, json: ["username": username, "password": Self.password, "role": role], expecting: 201)
-        try await send("PUT", "/v1/admin/\(resource)/\(assignment)", bearer: adminKey, json: ["username": username], expecting: 200)
+        try await send(
+            "POST", "/v1/admin/accounts", bearer: adminKey,
+            json: ["username": username, "password": Self.password, "role": role], expecting: 201)
+        try await send(
+            "PUT", "/v1/admin/\(resource)/\(assignment)", bearer: adminKey, json: ["username": username], expecting: 200
+        )
         return try await logIn(username)
     }
 
     /// Logs `username` in and returns the session token.
     func logIn(_ username: String) async throws -> String {
-        let login = try await send("POST", "/v1/sessions", json: ["username": username, "password": Self.password], expecting: 201)
+        let login = try await send(
+            "POST", "/v1/sessions", json: ["username": username, "password": Self.password], expecting: 201)
         struct Session: Decodable { let sessionToken: String }
         return try JSONDecoder().decode(Session.self, from: Data(login.body.utf8)).sessionToken
     }

@@ -1,9 +1,9 @@
 import CommandSupport
+import FleetAuthLocking
 import FleetEngineClient
 import FleetTokenProvider
 import FleetTokens
 import Foundation
-import FleetAuthLocking
 import TestSupport
 
 /// `fleetauth serve` in an ``ImpairedLink``'s namespace, listening on both of its links, with
@@ -47,14 +47,16 @@ final class ServersBehindLink: Sendable {
     /// Starts the servers (tokens living `tokenLifetime` seconds) in a new folder and enrolls
     /// the driver of ``vehicle``.
     static func start(on link: ImpairedLink, tokenLifetime: Int) async throws -> ServersBehindLink {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bad-network-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bad-network-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data((consoleKey + "\n").utf8).write(to: URL(fileURLWithPath: "\(folder)/console-key"))
         let arguments = [
             try ChildProcess.fleetauth, "serve", "--data-dir", "\(folder)/data", "--host", "0.0.0.0",
             "--token-lifetime", String(tokenLifetime), "--console-key", "\(folder)/console-key",
         ]
-        let servers = ServersBehindLink(link: link, arguments: arguments, folder: folder, process: try await launch(arguments, on: link))
+        let servers = ServersBehindLink(
+            link: link, arguments: arguments, folder: folder, process: try await launch(arguments, on: link))
         _ = try await servers.control.tokenServer.enroll(
             driver, role: "driver", assignedTo: "vehicles/\(vehicle)", adminKeyFile: "\(folder)/data/admin-key")
         _ = try await servers.operatorClient().createVehicle(Vehicle(), id: vehicle)
@@ -83,9 +85,12 @@ final class ServersBehindLink: Sendable {
     /// Every position of `vehicle` the engine accepted, oldest first, from its console.
     func trail(of vehicle: String) async throws -> [LatLng] {
         let console = LinkHTTPClient(base: control.fleetEngine.absoluteString)
-        let answer = try await console.send("GET", "/console/api/trail/vehicle/\(vehicle)", headers: ["X-Console-Key": Self.consoleKey], expecting: 200)
+        let answer = try await console.send(
+            "GET", "/console/api/trail/vehicle/\(vehicle)", headers: ["X-Console-Key": Self.consoleKey], expecting: 200)
         struct Trail: Decodable { let points: [[Double]] }
-        return try JSONDecoder().decode(Trail.self, from: Data(answer.body.utf8)).points.map { LatLng(latitude: $0[0], longitude: $0[1]) }
+        return try JSONDecoder().decode(Trail.self, from: Data(answer.body.utf8)).points.map {
+            LatLng(latitude: $0[0], longitude: $0[1])
+        }
     }
 
     /// Where the engine has `vehicle`, read with a server token.
@@ -97,6 +102,7 @@ final class ServersBehindLink: Sendable {
     private func operatorClient() throws -> FleetEngineClient {
         let key = try ServiceAccountKey(contentsOf: "\(folder)/data/keys/server.json")
         return FleetEngineClient(
-            baseURL: control.fleetEngine, providerID: Self.project, tokens: try ServerTokens(key: key, clock: SystemTokenClock()))
+            baseURL: control.fleetEngine, providerID: Self.project,
+            tokens: try ServerTokens(key: key, clock: SystemTokenClock()))
     }
 }

@@ -16,7 +16,9 @@ struct TestDriver: Sendable {
 
     /// The location reported at `step`: the step is in the latitude, the driver in the longitude.
     func location(step: Int) -> VehicleLocation {
-        VehicleLocation(location: LatLng(latitude: 52 + Double(step) / 1000, longitude: 13 + Double(index) / 100), heading: 90, speed: 8)
+        VehicleLocation(
+            location: LatLng(latitude: 52 + Double(step) / 1000, longitude: 13 + Double(index) / 100), heading: 90,
+            speed: 8)
     }
 
     /// The step a stored or acknowledged location was reported at.
@@ -61,7 +63,9 @@ extension TestFleet {
     func storedSteps(of drivers: [TestDriver]) async throws -> [Int?] {
         let fleet = try await operatorClient
         var steps: [Int?] = []
-        for driver in drivers { steps.append(TestDriver.step(of: try await fleet.vehicle(driver.vehicleID).lastLocation)) }
+        for driver in drivers {
+            steps.append(TestDriver.step(of: try await fleet.vehicle(driver.vehicleID).lastLocation))
+        }
         return steps
     }
 }

@@ -5,12 +5,12 @@ import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
-import Testing
 import TestSupport
+import Testing
 import TokenServer
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A fleet's servers, both real (``LocalFleet``, as `fleetauth demo` runs them), on loopback
@@ -31,12 +31,17 @@ final class TestFleet: Sendable {
 
     /// Starts both servers in a new temporary folder, with the shared test keys; tokens live
     /// `tokenLifetime`, and a session may ask for `tokenRequestsPerMinute` of them.
-    static func start(tokenLifetime: Duration = .seconds(30), tokenRequestsPerMinute: Int = 60) async throws -> TestFleet {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-client-\(UUID().uuidString)").path
+    static func start(tokenLifetime: Duration = .seconds(30), tokenRequestsPerMinute: Int = 60) async throws
+        -> TestFleet
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-client-\(UUID().uuidString)")
+            .path
         let clock = ManualTokenClock(now: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         let options = TokenServerOptions(
-            tokenLifetime: tokenLifetime, bcryptCost: 4, tokenRequestsPerMinute: tokenRequestsPerMinute, now: { clock.now })
-        try TestKeys.install(in: TokenServerConfiguration(dataDirectory: folder, projectID: project, options: options).keysDirectory)
+            tokenLifetime: tokenLifetime, bcryptCost: 4, tokenRequestsPerMinute: tokenRequestsPerMinute,
+            now: { clock.now })
+        try TestKeys.install(
+            in: TokenServerConfiguration(dataDirectory: folder, projectID: project, options: options).keysDirectory)
         let servers = try await LocalFleet.start(
             dataDirectory: folder, project: project, options: options, keyless: false,
             logger: Logger(label: "client-tests") { _ in SwiftLogNoOpLogHandler() })
@@ -73,7 +78,9 @@ final class TestFleet: Sendable {
     func savedSteps(of drivers: [TestDriver]) async throws -> [Int?] {
         let snapshot = try await SQLFleetStore(database: servers.engineDatabase).load(provider: Self.project)
         return drivers.map { driver -> Int? in
-            guard let location = snapshot.vehicles[driver.vehicleID]?.lastLocation, location.hasLocation else { return nil }
+            guard let location = snapshot.vehicles[driver.vehicleID]?.lastLocation, location.hasLocation else {
+                return nil
+            }
             return Int(((location.location.latitude - 52) * 1000).rounded())
         }
     }
@@ -91,13 +98,20 @@ final class TestFleet: Sendable {
     }
 
     /// A client of the local Fleet Engine with `tokens`.
-    func client(tokens: any AuthorizationTokenProvider, transport: any HTTPTransport = URLSessionTransport()) async -> FleetEngineClient {
-        FleetEngineClient(baseURL: URL(string: "http://127.0.0.1:\(await servers.fleetEnginePort)")!, providerID: Self.project, tokens: tokens, transport: transport)
+    func client(tokens: any AuthorizationTokenProvider, transport: any HTTPTransport = URLSessionTransport()) async
+        -> FleetEngineClient
+    {
+        FleetEngineClient(
+            baseURL: URL(string: "http://127.0.0.1:\(await servers.fleetEnginePort)")!, providerID: Self.project,
+            tokens: tokens, transport: transport)
     }
 
     /// The token server's account administration, on the fleet's clock.
     var administration: AccountAdministration {
-        get async { AccountAdministration(store: await servers.tokenServer.store, hasher: PasswordHasher(cost: 4), now: { [clock] in clock.now }) }
+        get async {
+            AccountAdministration(
+                store: await servers.tokenServer.store, hasher: PasswordHasher(cost: 4), now: { [clock] in clock.now })
+        }
     }
 
     /// Creates `vehicle-i` and `trip-i` (on it) in Fleet Engine and accounts `driver-i` and
@@ -106,25 +120,31 @@ final class TestFleet: Sendable {
         let administration = await administration
         let fleet = try await operatorClient
         for index in indices {
-            _ = try await administration.createAccount(username: "driver-\(index)", password: Self.password, roleName: "driver")
-            _ = try await administration.createAccount(username: "consumer-\(index)", password: Self.password, roleName: "consumer")
+            _ = try await administration.createAccount(
+                username: "driver-\(index)", password: Self.password, roleName: "driver")
+            _ = try await administration.createAccount(
+                username: "consumer-\(index)", password: Self.password, roleName: "consumer")
             _ = try await administration.assign(Resource(.vehicle, id: "vehicle-\(index)"), to: "driver-\(index)")
             _ = try await administration.assign(Resource(.trip, id: "trip-\(index)"), to: "consumer-\(index)")
             _ = try await fleet.createVehicle(Vehicle(), id: "vehicle-\(index)")
             let pickup = Trip.Terminal(point: LatLng(latitude: 52.52, longitude: 13.405))
-            _ = try await fleet.createTrip(Trip(vehicleId: "vehicle-\(index)", pickupPoint: pickup), id: "trip-\(index)")
+            _ = try await fleet.createTrip(
+                Trip(vehicleId: "vehicle-\(index)", pickupPoint: pickup), id: "trip-\(index)")
         }
     }
 
     /// Sends `body` to the local Fleet Engine's `POST /v1/providers/{project}/{path}` with
     /// `token`, as a backend without a client for the call would; fails unless it is 200.
     func post(_ path: String, token: String, body: String) async throws {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(await servers.fleetEnginePort)/v1/providers/\(Self.project)/\(path)")!)
+        var request = URLRequest(
+            url: URL(string: "http://127.0.0.1:\(await servers.fleetEnginePort)/v1/providers/\(Self.project)/\(path)")!)
         request.httpMethod = "POST"
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.httpBody = Data(body.utf8)
         let (answer, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw TestFailure("POST \(path): \(String(decoding: answer, as: UTF8.self))") }
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw TestFailure("POST \(path): \(String(decoding: answer, as: UTF8.self))")
+        }
     }
 
     /// The token server's `GET /v1/tokens/{path}` URL.
@@ -164,16 +184,22 @@ final class TestFleet: Sendable {
         // The token route of the user's role (`driver-0` → driver, `delivery-consumer-0` →
         // delivery-consumer) and the id its tokens are asked for by.
         let routes = [
-            ("delivery-trusted-driver", "delivery-driver", "{deliveryVehicleId}"), ("delivery-driver", "delivery-driver", "{deliveryVehicleId}"),
-            ("delivery-consumer", "delivery-consumer", "{trackingId}"), ("driver", "driver", "{vehicleId}"), ("consumer", "consumer", "{tripId}"),
+            ("delivery-trusted-driver", "delivery-driver", "{deliveryVehicleId}"),
+            ("delivery-driver", "delivery-driver", "{deliveryVehicleId}"),
+            ("delivery-consumer", "delivery-consumer", "{trackingId}"), ("driver", "driver", "{vehicleId}"),
+            ("consumer", "consumer", "{tripId}"),
         ]
-        guard let (_, kind, placeholder) = routes.first(where: { user.hasPrefix($0.0 + "-") }) else { throw TestFailure("no token route for \(user)") }
+        guard let (_, kind, placeholder) = routes.first(where: { user.hasPrefix($0.0 + "-") }) else {
+            throw TestFailure("no token route for \(user)")
+        }
         let url = await tokenURL("\(kind)/\(template ?? placeholder)")
-        let fetcher = CountingFetcher(HTTPTokenFetcher(
-            urlTemplate: try TokenURLTemplate(url),
-            retryPolicy: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50)),
-            transport: tokenTransport ?? ServerClockTransport(clock: self.clock),
-            authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") }))
+        let fetcher = CountingFetcher(
+            HTTPTokenFetcher(
+                urlTemplate: try TokenURLTemplate(url),
+                retryPolicy: RetryPolicy(
+                    maxAttempts: 3, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50)),
+                transport: tokenTransport ?? ServerClockTransport(clock: self.clock),
+                authorizeRequest: { $0.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization") }))
         let log = EventLog()
         let provider = CachingTokenProvider(fetcher: fetcher, clock: clock ?? self.clock, onEvent: { log.record($0) })
         return TestApp(client: await client(tokens: provider, transport: transport), fetcher: fetcher, log: log)
@@ -193,7 +219,10 @@ struct ServerTokens: AuthorizationTokenProvider {
     let minter: TokenMinter
     let kind: @Sendable (AuthorizationContext) -> TokenKind
 
-    init(key: ServiceAccountKey, clock: any TokenClock, kind: @escaping @Sendable (AuthorizationContext) -> TokenKind = { _ in .server }) throws {
+    init(
+        key: ServiceAccountKey, clock: any TokenClock,
+        kind: @escaping @Sendable (AuthorizationContext) -> TokenKind = { _ in .server }
+    ) throws {
         minter = try TokenMinter(key: key, defaultLifetime: .seconds(3600), now: { clock.now })
         self.kind = kind
     }

@@ -148,14 +148,17 @@ struct FakeTokenServer: Sendable {
         }
         var logger = Logger(label: "fake-token-server")
         logger.logLevel = .critical
-        return try await RunningService.with(logger: logger, { [logger] onStarted in
-            Application(
-                router: router,
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { await onStarted($0.localAddress?.port ?? 0) },
-                logger: logger
-            )
-        }) { port in
+        return try await RunningService.with(
+            logger: logger,
+            { [logger] onStarted in
+                Application(
+                    router: router,
+                    configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { await onStarted($0.localAddress?.port ?? 0) },
+                    logger: logger
+                )
+            }
+        ) { port in
             try await body(FakeTokenServer(port: port, state: state, clock: clock))
         }
     }
@@ -205,6 +208,8 @@ struct FakeTokenServer: Sendable {
         configuration: CachingTokenProvider.Configuration = .init(fetchTimeout: .seconds(120)),
         events: EventRecorder? = nil
     ) throws -> CachingTokenProvider {
-        CachingTokenProvider(fetcher: try fetcher(requestTimeout: .seconds(120)), configuration: configuration, clock: clock, onEvent: events?.hook)
+        CachingTokenProvider(
+            fetcher: try fetcher(requestTimeout: .seconds(120)), configuration: configuration, clock: clock,
+            onEvent: events?.hook)
     }
 }

@@ -1,6 +1,6 @@
+import FleetAuthLocking
 import FleetTokenProvider
 import Foundation
-import FleetAuthLocking
 import TestSupport
 
 /// Collects what the provider reports through its event hook.

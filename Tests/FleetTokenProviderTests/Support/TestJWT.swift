@@ -1,6 +1,6 @@
+import FleetAuthCodecs
 import FleetTokens
 import Foundation
-import FleetAuthCodecs
 import TestSupport
 
 /// Unsigned but real-looking JWTs (`header.payload.signature`, base64url JSON) with chosen
@@ -20,8 +20,11 @@ enum TestJWT {
         ]
         if let expiresAt { claims["exp"] = Int(expiresAt.timeIntervalSince1970) }
         let signature = Data("not-a-real-signature-\(serial)".utf8)
-        return [Forge.segment(["alg": "RS256", "typ": "JWT", "kid": "test-key"]), Forge.segment(claims), Base64URL.encode(signature)]
-            .joined(separator: ".")
+        return [
+            Forge.segment(["alg": "RS256", "typ": "JWT", "kid": "test-key"]), Forge.segment(claims),
+            Base64URL.encode(signature),
+        ]
+        .joined(separator: ".")
     }
 
     /// The `exp` claim of a token made by ``make(issuedAt:expiresAt:authorization:serial:)``.

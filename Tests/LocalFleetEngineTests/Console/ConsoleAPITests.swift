@@ -4,8 +4,8 @@ import Foundation
 import GRPCCore
 import LocalFleetEngine
 import NIOCore
-import Testing
 import TestSupport
+import Testing
 
 /// The console's API on a real engine: what it shows, what it refuses, what it streams, and
 /// export and import between two engines.
@@ -21,11 +21,14 @@ struct ConsoleAPITests {
 
     private static func createVehicle(_ id: String, on engine: TestClient, latitude: Double = 52.52) async throws {
         let created = try await engine.send(
-            .POST, "\(provider)/vehicles?vehicleId=\(id)", token: Tokens.server, body: Fixtures.vehicleBody(latitude: latitude, longitude: 13.405))
+            .POST, "\(provider)/vehicles?vehicleId=\(id)", token: Tokens.server,
+            body: Fixtures.vehicleBody(latitude: latitude, longitude: 13.405))
         #expect(created.status == 200, "\(created)")
     }
 
-    @Test("The overview counts resources and calls, and names the doors and the trusted accounts by email, role and key id only")
+    @Test(
+        "The overview counts resources and calls, and names the doors and the trusted accounts by email, role and key id only"
+    )
     func overview() async throws {
         try await Self.withConsole { engine in
             try await Self.createVehicle("v-1", on: engine)
@@ -44,17 +47,21 @@ struct ConsoleAPITests {
         }
     }
 
-    @Test("Every call through either door is in the table: a refusal with its status and rule, the token's signer, role and claims, never the token")
+    @Test(
+        "Every call through either door is in the table: a refusal with its status and rule, the token's signer, role and claims, never the token"
+    )
     func requestTable() async throws {
         try await Self.withConsole { engine in
             try await Self.createVehicle("v-1", on: engine)
             let token = Tokens.driver("v-2")
-            let refused = try await engine.send(.PUT, "\(Self.provider)/vehicles/v-1?updateMask=lastLocation", token: token,
-                                                body: Fixtures.locationUpdate(latitude: 52.6, longitude: 13.4))
+            let refused = try await engine.send(
+                .PUT, "\(Self.provider)/vehicles/v-1?updateMask=lastLocation", token: token,
+                body: Fixtures.locationUpdate(latitude: 52.6, longitude: 13.4))
             #expect(refused.status == 403)
             try await GRPCTestClient.with(engine) { grpc in
                 _ = try? await grpc.vehicles.getVehicle(
-                    .with { $0.name = "providers/\(TestKeys.project)/vehicles/v-1" }, metadata: GRPCTestClient.bearer(Tokens.consumer("t-9")))
+                    .with { $0.name = "providers/\(TestKeys.project)/vehicles/v-1" },
+                    metadata: GRPCTestClient.bearer(Tokens.consumer("t-9")))
             }
             let page = try await engine.send(.GET, "/console/api/requests?status=refused", authorization: nil)
             let rows = page.value("requests") as? [[String: Any]] ?? []
@@ -72,7 +79,8 @@ struct ConsoleAPITests {
             #expect((restRow?["claims"] as? [String: String])?["vehicleid"] == "v-2")
             #expect(!page.body.contains(token) && !page.body.contains("eyJ"))
 
-            let filtered = try await engine.send(.GET, "/console/api/requests?method=CreateVehicle&role=server&resource=v-1", authorization: nil)
+            let filtered = try await engine.send(
+                .GET, "/console/api/requests?method=CreateVehicle&role=server&resource=v-1", authorization: nil)
             #expect((filtered.value("requests") as? [Any])?.count == 1)
         }
     }
@@ -91,15 +99,19 @@ struct ConsoleAPITests {
             var received = String(buffer: try #require(await events.next()))
             #expect(received.hasPrefix("event: stats"))
             let token = Tokens.driver("v-1")
-            let moved = try await engine.send(.PUT, "\(Self.provider)/vehicles/v-1?updateMask=lastLocation", token: token,
-                                              body: Fixtures.locationUpdate(latitude: 52.61, longitude: 13.41))
+            let moved = try await engine.send(
+                .PUT, "\(Self.provider)/vehicles/v-1?updateMask=lastLocation", token: token,
+                body: Fixtures.locationUpdate(latitude: 52.61, longitude: 13.41))
             #expect(moved.status == 200)
             let sent = ContinuousClock.now
             while !received.contains("[52.61,13.41]") {
                 guard ContinuousClock.now - sent < .seconds(20), let chunk = try await events.next() else { break }
                 received += String(buffer: chunk)
             }
-            #expect(received.contains(#"{"heading":90,"id":"v-1","kind":"vehicle","position":[52.61,13.41],"state":"ONLINE"}"#), "\(received)")
+            #expect(
+                received.contains(
+                    #"{"heading":90,"id":"v-1","kind":"vehicle","position":[52.61,13.41],"state":"ONLINE"}"#),
+                "\(received)")
             // Only v-1 changed after the stream opened.
             #expect(!received.contains("v-still"))
             #expect(!received.contains(token) && !received.contains("eyJ"))
@@ -111,9 +123,12 @@ struct ConsoleAPITests {
         try await Self.withConsole { engine in
             try await Self.createVehicle("v-1", on: engine)
             for (second, latitude) in [(0, 52.5), (5, 52.5001), (95, 52.5002)] {
-                let body = #"{"lastLocation":{"location":{"latitude":\#(latitude),"longitude":13.4},"updateTime":"2026-12-01T10:00:\#(String(format: "%02d", second % 60))Z"}}"#
+                let body =
+                    #"{"lastLocation":{"location":{"latitude":\#(latitude),"longitude":13.4},"updateTime":"2026-12-01T10:00:\#(String(format: "%02d", second % 60))Z"}}"#
                     .replacingOccurrences(of: "10:00:35Z", with: "10:01:35Z")
-                let updated = try await engine.send(.PUT, "\(Self.provider)/vehicles/v-1?updateMask=lastLocation", token: Tokens.driver("v-1"), body: body)
+                let updated = try await engine.send(
+                    .PUT, "\(Self.provider)/vehicles/v-1?updateMask=lastLocation", token: Tokens.driver("v-1"),
+                    body: body)
                 #expect(updated.status == 200, "\(updated)")
             }
             let trail = try await engine.send(.GET, "/console/api/trail/vehicle/v-1", authorization: nil)
@@ -127,12 +142,16 @@ struct ConsoleAPITests {
         }
     }
 
-    @Test("Export, import into a fresh engine, export again: the same document; an engine that has resources refuses an import")
+    @Test(
+        "Export, import into a fresh engine, export again: the same document; an engine that has resources refuses an import"
+    )
     func exportAndImport() async throws {
         let document = try await Self.withConsole { engine in
             try await Self.createVehicle("v-1", on: engine)
             try await Self.createVehicle("v-2", on: engine, latitude: 52.53)
-            let trip = try await engine.send(.POST, "\(Self.provider)/trips?tripId=t-1", token: Tokens.server, body: Fixtures.tripBody(vehicleID: "v-1"))
+            let trip = try await engine.send(
+                .POST, "\(Self.provider)/trips?tripId=t-1", token: Tokens.server,
+                body: Fixtures.tripBody(vehicleID: "v-1"))
             #expect(trip.status == 200)
             let export = try await engine.send(.GET, "/console/api/export", authorization: nil)
             #expect(export.status == 200)
@@ -150,34 +169,49 @@ struct ConsoleAPITests {
             #expect(again.body == document)
             let twice = try await engine.send(.POST, "/console/api/import", authorization: nil, body: document)
             #expect(twice.status == 400 && twice.errorMessage.contains("import only into an empty engine"), "\(twice)")
-            let broken = try await engine.send(.POST, "/console/api/import", authorization: nil, body: #"{"format":"x"}"#)
+            let broken = try await engine.send(
+                .POST, "/console/api/import", authorization: nil, body: #"{"format":"x"}"#)
             #expect(broken.status == 400 && broken.errorMessage.contains("format"))
         }
     }
 
-    @Test("A loopback console refuses other host names and cross-site writes; a keyed one wants its key; an engine without one has no /console/")
+    @Test(
+        "A loopback console refuses other host names and cross-site writes; a keyed one wants its key; an engine without one has no /console/"
+    )
     func access() async throws {
         try await Self.withConsole { engine in
-            let rebound = try await engine.send(.GET, "/console/api/overview", authorization: nil, headers: [("Host", "attacker.example")])
+            let rebound = try await engine.send(
+                .GET, "/console/api/overview", authorization: nil, headers: [("Host", "attacker.example")])
             #expect(rebound.status == 403, "\(rebound)")
             let page = try await engine.send(.GET, "/console/", authorization: nil)
             #expect(page.status == 200 && page.body.contains("<title>Local Fleet Engine console</title>"))
-            let crossSite = try await engine.send(.POST, "/console/api/import", authorization: nil,
-                                                  headers: [("Origin", "http://attacker.example")], body: "{}")
+            let crossSite = try await engine.send(
+                .POST, "/console/api/import", authorization: nil,
+                headers: [("Origin", "http://attacker.example")], body: "{}")
             #expect(crossSite.status == 403, "\(crossSite)")
         }
         let key = "console-key-for-the-tests"
         try await Self.withConsole(.key(key)) { engine in
-            #expect(try await engine.send(.GET, "/console/api/access", authorization: nil).value("keyRequired") as? Bool == true)
-            #expect(try await engine.send(.GET, "/console/", authorization: nil, headers: [("Host", "fleet.example")]).status == 200)
+            #expect(
+                try await engine.send(.GET, "/console/api/access", authorization: nil).value("keyRequired") as? Bool
+                    == true)
+            #expect(
+                try await engine.send(.GET, "/console/", authorization: nil, headers: [("Host", "fleet.example")])
+                    .status == 200)
             #expect(try await engine.send(.GET, "/console/api/overview", authorization: nil).status == 401)
-            #expect(try await engine.send(.GET, "/console/api/overview", authorization: nil, headers: [("X-Console-Key", "guess")]).status == 401)
+            #expect(
+                try await engine.send(
+                    .GET, "/console/api/overview", authorization: nil, headers: [("X-Console-Key", "guess")]
+                ).status == 401)
             // The router drops empty path parts; the guard reads the path as the router does.
             for path in ["/console//api/export", "//console/api/export", "/console/api//export"] {
-                let sneaked = try await engine.send(.GET, path, authorization: nil, headers: [("Host", "fleet.example")])
+                let sneaked = try await engine.send(
+                    .GET, path, authorization: nil, headers: [("Host", "fleet.example")])
                 #expect(sneaked.status == 401, "\(path): \(sneaked.status)")
             }
-            let opened = try await engine.send(.GET, "/console/api/overview", authorization: nil, headers: [("X-Console-Key", key), ("Host", "fleet.example")])
+            let opened = try await engine.send(
+                .GET, "/console/api/overview", authorization: nil,
+                headers: [("X-Console-Key", key), ("Host", "fleet.example")])
             #expect(opened.status == 200)
             #expect(!opened.body.contains(key))
         }

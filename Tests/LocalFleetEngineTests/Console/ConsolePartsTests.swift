@@ -1,10 +1,11 @@
 import FleetEngineProtos
 import FleetTokens
 import Foundation
-@testable import LocalFleetEngine
 import ServerHTTP
-import Testing
 import TestSupport
+import Testing
+
+@testable import LocalFleetEngine
 
 /// The console's parts on their own: the request log, the replay's marks, the export document
 /// and the access rules.
@@ -18,8 +19,9 @@ struct ConsolePartsTests {
 
     @Test("A call's body is kept as a JSON object up to 16 KiB, through either door, and not past it")
     func requestBodies() throws {
-        #expect(RequestBody.rest(Array(#"{"lastLocation":{"location":{"latitude":1}}}"#.utf8))?.value
-            == .object(["lastLocation": .object(["location": .object(["latitude": .number(1)])])]))
+        #expect(
+            RequestBody.rest(Array(#"{"lastLocation":{"location":{"latitude":1}}}"#.utf8))?.value
+                == .object(["lastLocation": .object(["location": .object(["latitude": .number(1)])])]))
         #expect(RequestBody.rest(Array("[1,2]".utf8))?.value == nil, "not an object")
         #expect(RequestBody.rest([UInt8]()) == nil)
         #expect(RequestBody.rest(Array(repeating: UInt8(ascii: " "), count: RequestBody.maximumKeptBytes + 1)) == nil)
@@ -27,7 +29,11 @@ struct ConsolePartsTests {
         var vehicle = Maps_Fleetengine_V1_Vehicle()
         vehicle.name = "providers/p/vehicles/v-1"
         #expect(RequestBody.grpc(vehicle)?.value == .object(["name": .string("providers/p/vehicles/v-1")]))
-        vehicle.attributes = (0..<400).map { index in .with { $0.key = "k\(index)"; $0.stringValue = String(repeating: "v", count: 40) } }
+        vehicle.attributes = (0..<400).map { index in
+            .with {
+                $0.key = "k\(index)"; $0.stringValue = String(repeating: "v", count: 40)
+            }
+        }
         #expect(RequestBody.grpc(vehicle) == nil, "a message over 16 KiB is not kept")
     }
 
@@ -37,8 +43,10 @@ struct ConsolePartsTests {
         let driver = try verified(Tokens.driver("v-1"))
         for index in 1...8 {
             let refusal: APIError? = index.isMultiple(of: 2) ? .permissionDenied("rule \(index)") : nil
-            log.record(door: index.isMultiple(of: 3) ? "grpc" : "rest", method: "UpdateVehicle",
-                       note: CallNote(keepsBody: true, token: driver, resource: "v-\(index)"), refusal: refusal, elapsed: .microseconds(1500))
+            log.record(
+                door: index.isMultiple(of: 3) ? "grpc" : "rest", method: "UpdateVehicle",
+                note: CallNote(keepsBody: true, token: driver, resource: "v-\(index)"), refusal: refusal,
+                elapsed: .microseconds(1500))
         }
         #expect(log.totals == RequestTotals(calls: 8, refused: 4))
         let all = log.page(RequestFilter(), before: nil, limit: 100)
@@ -64,7 +72,9 @@ struct ConsolePartsTests {
         TrailPoint(latitude: latitude, longitude: longitude, time: time)
     }
 
-    @Test("A replay marks a gap over 60 s, a dwell of 2 minutes within 20 m and a jump over 240 km/h, and nothing on a steady drive")
+    @Test(
+        "A replay marks a gap over 60 s, a dwell of 2 minutes within 20 m and a jump over 240 km/h, and nothing on a steady drive"
+    )
     func trailMarks() {
         // A steady drive: 10 m every 5 s (7.2 km/h).
         let steady = (0..<20).map { point(52.5 + Double($0) * 0.00009, 13.4, 1000 + Double($0) * 5) }
@@ -76,7 +86,9 @@ struct ConsolePartsTests {
         // 61 s without an update.
         trail.append(point(52.5018, 13.4, 1095 + 61))
         // Then 125 s standing within a few metres.
-        for step in 1...25 { trail.append(point(52.5018 + (step.isMultiple(of: 2) ? 0.00005 : 0), 13.4, 1156 + Double(step) * 5)) }
+        for step in 1...25 {
+            trail.append(point(52.5018 + (step.isMultiple(of: 2) ? 0.00005 : 0), 13.4, 1156 + Double(step) * 5))
+        }
         // Then 1.2 km in 5 s: 864 km/h.
         let last = trail.last!
         trail.append(point(last.latitude + 0.0108, 13.4, last.time + 5))
@@ -118,14 +130,19 @@ struct ConsolePartsTests {
         var task = DeliveryTask()
         task.deliveryVehicleID = "d-1"
         task.plannedLocation.point = LatLng(latitude: 48.2, longitude: 11.6)
-        return FleetSnapshot(vehicles: ["v-1": vehicle, "v-2": Vehicle()], trips: ["t-1": trip], deliveryVehicles: ["d-1": deliveryVehicle], tasks: ["k-1": task])
+        return FleetSnapshot(
+            vehicles: ["v-1": vehicle, "v-2": Vehicle()], trips: ["t-1": trip],
+            deliveryVehicles: ["d-1": deliveryVehicle], tasks: ["k-1": task])
     }
 
     @Test("A document read back into another provider is the same state, renamed, and writes the same bytes")
     func documentRoundTrip() throws {
         let document = try FleetDocument.encode(snapshot, provider: "fleet-a")
         let text = String(decoding: document, as: UTF8.self)
-        #expect(text.hasPrefix(#"{"format":"fleetauth-fleet-engine","version":1,"provider":"fleet-a","vehicles":[{"name":"providers/fleet-a/vehicles/v-1""#))
+        #expect(
+            text.hasPrefix(
+                #"{"format":"fleetauth-fleet-engine","version":1,"provider":"fleet-a","vehicles":[{"name":"providers/fleet-a/vehicles/v-1""#
+            ))
         let read = try FleetDocument.decode(document, provider: "fleet-b")
         #expect(read.vehicles.keys.sorted() == ["v-1", "v-2"])
         #expect(read.vehicles["v-1"]?.name == "providers/fleet-b/vehicles/v-1")
@@ -138,21 +155,39 @@ struct ConsolePartsTests {
         (#"{"format":"other","version":1}"#, #"the document's "format" is not "fleetauth-fleet-engine""#),
         (#"{"format":"fleetauth-fleet-engine","version":2}"#, #"the document's "version" is not 1"#),
         (#"{"format":"fleetauth-fleet-engine","version":1,"cars":[]}"#, #"the document has an unknown field "cars""#),
-        (#"{"format":"fleetauth-fleet-engine","version":1,"vehicles":{}}"#, #"the document's "vehicles" is not a list"#),
-        (#"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"vehicles/v-1"}]}"#,
-         "vehicles[0] has name 'vehicles/v-1', not providers/{provider}/vehicles/{id}"),
-        (#"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v 1"}]}"#, "vehicles[0]'s id "),
-        (#"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v"},{"name":"providers/p/vehicles/v"}]}"#,
-         "vehicles has 'v' twice"),
-        (#"{"format":"fleetauth-fleet-engine","version":1,"trips":[{"name":"providers/p/trips/t","vehicleId":"v"}]}"#,
-         "trip 't' is assigned to vehicle 'v', which the document does not have"),
-        (#"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v","wheels":4}]}"#,
-         "vehicles[0] is not a Fleet Engine vehicles resource"),
+        (
+            #"{"format":"fleetauth-fleet-engine","version":1,"vehicles":{}}"#,
+            #"the document's "vehicles" is not a list"#
+        ),
+        (
+            #"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"vehicles/v-1"}]}"#,
+            "vehicles[0] has name 'vehicles/v-1', not providers/{provider}/vehicles/{id}"
+        ),
+        (
+            #"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v 1"}]}"#,
+            "vehicles[0]'s id "
+        ),
+        (
+            #"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v"},{"name":"providers/p/vehicles/v"}]}"#,
+            "vehicles has 'v' twice"
+        ),
+        (
+            #"{"format":"fleetauth-fleet-engine","version":1,"trips":[{"name":"providers/p/trips/t","vehicleId":"v"}]}"#,
+            "trip 't' is assigned to vehicle 'v', which the document does not have"
+        ),
+        (
+            #"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v","wheels":4}]}"#,
+            "vehicles[0] is not a Fleet Engine vehicles resource"
+        ),
         // A position off the earth would trap the spatial index at every start, not only once.
-        (#"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v","lastLocation":{"location":{"latitude":"NaN","longitude":0}}}]}"#,
-         "vehicle 'v'.lastLocation.location.latitude is nan"),
-        (#"{"format":"fleetauth-fleet-engine","version":1,"trips":[{"name":"providers/p/trips/t","pickupPoint":{"point":{"latitude":1e300,"longitude":0}}}]}"#,
-         "trip 't'.pickupPoint.point.latitude is 1e+300"),
+        (
+            #"{"format":"fleetauth-fleet-engine","version":1,"vehicles":[{"name":"providers/p/vehicles/v","lastLocation":{"location":{"latitude":"NaN","longitude":0}}}]}"#,
+            "vehicle 'v'.lastLocation.location.latitude is nan"
+        ),
+        (
+            #"{"format":"fleetauth-fleet-engine","version":1,"trips":[{"name":"providers/p/trips/t","pickupPoint":{"point":{"latitude":1e300,"longitude":0}}}]}"#,
+            "trip 't'.pickupPoint.point.latitude is 1e+300"
+        ),
     ])
     func aBadDocumentIsRefusedByName(document: String, refusal: String) {
         do {

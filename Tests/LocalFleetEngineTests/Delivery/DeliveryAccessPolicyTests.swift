@@ -10,11 +10,16 @@ struct DeliveryAccessPolicyTests {
 
     /// Each method, on resources the role-appropriate tokens below cover.
     static let operations: [(name: String, DeliveryOperation)] = [
-        ("createVehicle", .createDeliveryVehicle(vehicleID: "dv")), ("getVehicle", .getDeliveryVehicle(vehicleID: "dv")),
+        ("createVehicle", .createDeliveryVehicle(vehicleID: "dv")),
+        ("getVehicle", .getDeliveryVehicle(vehicleID: "dv")),
         ("moveVehicle", .updateDeliveryVehicle(vehicleID: "dv", fields: [.lastLocation])),
-        ("setStops", .updateDeliveryVehicle(vehicleID: "dv", fields: [.lastLocation, .remainingVehicleJourneySegments])),
+        (
+            "setStops",
+            .updateDeliveryVehicle(vehicleID: "dv", fields: [.lastLocation, .remainingVehicleJourneySegments])
+        ),
         ("deleteVehicle", .deleteDeliveryVehicle(vehicleID: "dv")), ("listVehicles", .listDeliveryVehicles),
-        ("createTask", .createTask(taskID: "t")), ("batch", .batchCreateTasks(taskIDs: ["t", "u"])), ("getTask", .getTask(taskID: "t")),
+        ("createTask", .createTask(taskID: "t")), ("batch", .batchCreateTasks(taskIDs: ["t", "u"])),
+        ("getTask", .getTask(taskID: "t")),
         ("updateTask", .updateTask(taskID: "t")), ("deleteTask", .deleteTask(taskID: "t")), ("listTasks", .listTasks),
         ("tracking", .getTaskTrackingInfo(trackingID: "ship")),
     ]
@@ -28,12 +33,20 @@ struct DeliveryAccessPolicyTests {
             (.deliveryAdmin, server, everything),
             (.serviceSuperUser, server, everything),
             (.deliveryFleetReader, server, ["getVehicle", "listVehicles", "getTask", "listTasks", "tracking"]),
-            (.deliveryTrustedDriver, AuthorizationClaims(deliveryVehicleID: "dv", taskID: "t"),
-             ["createVehicle", "getVehicle", "moveVehicle", "setStops", "createTask", "updateTask"]),
+            (
+                .deliveryTrustedDriver, AuthorizationClaims(deliveryVehicleID: "dv", taskID: "t"),
+                ["createVehicle", "getVehicle", "moveVehicle", "setStops", "createTask", "updateTask"]
+            ),
             (.deliveryUntrustedDriver, AuthorizationClaims(deliveryVehicleID: "dv"), ["getVehicle", "moveVehicle"]),
             (.deliveryConsumer, AuthorizationClaims(trackingID: "ship"), ["tracking"]),
-            (.driverSDKUser, AuthorizationClaims(vehicleID: "*", deliveryVehicleID: "*", taskID: "*", trackingID: "*"), []),
-            (.consumerSDKUser, AuthorizationClaims(tripID: "*", deliveryVehicleID: "*", taskID: "*", trackingID: "*"), []),
+            (
+                .driverSDKUser,
+                AuthorizationClaims(vehicleID: "*", deliveryVehicleID: "*", taskID: "*", trackingID: "*"), []
+            ),
+            (
+                .consumerSDKUser,
+                AuthorizationClaims(tripID: "*", deliveryVehicleID: "*", taskID: "*", trackingID: "*"), []
+            ),
             (.onDemandAdmin, server, []),
             (.viewer, server, []),
         ]
@@ -49,8 +62,12 @@ struct DeliveryAccessPolicyTests {
     }
 
     @Test func claimsThatDoNotCoverTheResourceAreRefusedEvenToSuperUsers() {
-        let elsewhere = AuthorizationClaims(deliveryVehicleID: "other", taskID: "other", taskIDs: ["t"], trackingID: "other")
-        for role in [FleetEngineRole.deliverySuperUser, .deliveryAdmin, .deliveryTrustedDriver, .deliveryUntrustedDriver, .deliveryConsumer] {
+        let elsewhere = AuthorizationClaims(
+            deliveryVehicleID: "other", taskID: "other", taskIDs: ["t"], trackingID: "other")
+        for role in [
+            FleetEngineRole.deliverySuperUser, .deliveryAdmin, .deliveryTrustedDriver, .deliveryUntrustedDriver,
+            .deliveryConsumer,
+        ] {
             for (name, operation) in Self.operations {
                 let decision = policy.decide(role: role, claims: elsewhere, .delivery(operation), provider: "fleet")
                 #expect(decision.grant == nil, "\(role) \(name) with claims for other resources: \(decision)")
@@ -60,25 +77,36 @@ struct DeliveryAccessPolicyTests {
 
     @Test func aBatchNeedsEveryTaskIdInTaskidsOrAWildcard() {
         let batch = FleetOperation.delivery(.batchCreateTasks(taskIDs: ["t", "u"]))
-        func decide(_ claims: AuthorizationClaims) -> AccessDecision { policy.decide(role: .deliverySuperUser, claims: claims, batch, provider: "fleet") }
+        func decide(_ claims: AuthorizationClaims) -> AccessDecision {
+            policy.decide(role: .deliverySuperUser, claims: claims, batch, provider: "fleet")
+        }
         #expect(decide(AuthorizationClaims(taskIDs: ["t", "u", "v"])) == .allowed(.full))
         #expect(decide(AuthorizationClaims(taskIDs: ["*"])) == .allowed(.full))
         #expect(decide(AuthorizationClaims(taskID: "*")) == .allowed(.full))
-        #expect(decide(AuthorizationClaims(taskIDs: ["t"])) == .denied(
-            "the token's taskids claim does not list task 'u' of the batch; it may not create 2 tasks at once"))
+        #expect(
+            decide(AuthorizationClaims(taskIDs: ["t"]))
+                == .denied(
+                    "the token's taskids claim does not list task 'u' of the batch; it may not create 2 tasks at once"))
     }
 
     @Test func aConsumerWithATaskClaimIsDecidedOnTheTaskThatAnswers() {
-        let decision = policy.decide(role: .deliveryConsumer, claims: AuthorizationClaims(taskID: "t"), .delivery(.getTaskTrackingInfo(trackingID: "ship")), provider: "fleet")
+        let decision = policy.decide(
+            role: .deliveryConsumer, claims: AuthorizationClaims(taskID: "t"),
+            .delivery(.getTaskTrackingInfo(trackingID: "ship")), provider: "fleet")
         #expect(decision.resolved(taskID: "t") == .allowed(.full))
         #expect(decision.resolved(taskID: "u").grant == nil)
         #expect(decision.resolved(taskID: nil).grant == nil)
     }
 
     @Test func anUntrustedDriversStopChangeIsDeniedNamingTheFields() {
-        let decision = policy.decide(role: .deliveryUntrustedDriver, claims: AuthorizationClaims(deliveryVehicleID: "dv"),
-                                     .delivery(.updateDeliveryVehicle(vehicleID: "dv", fields: [.remainingVehicleJourneySegments])), provider: "fleet")
-        #expect(decision == .denied(
-            "an untrusted delivery driver token may update only lastLocation; updateMask also names remainingVehicleJourneySegments, which needs a trusted driver or server token"))
+        let decision = policy.decide(
+            role: .deliveryUntrustedDriver, claims: AuthorizationClaims(deliveryVehicleID: "dv"),
+            .delivery(.updateDeliveryVehicle(vehicleID: "dv", fields: [.remainingVehicleJourneySegments])),
+            provider: "fleet")
+        #expect(
+            decision
+                == .denied(
+                    "an untrusted delivery driver token may update only lastLocation; updateMask also names remainingVehicleJourneySegments, which needs a trusted driver or server token"
+                ))
     }
 }

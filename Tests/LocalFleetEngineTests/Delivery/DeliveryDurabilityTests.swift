@@ -1,5 +1,5 @@
-import Foundation
 import FleetAuthLocking
+import Foundation
 import TestSupport
 import Testing
 
@@ -22,9 +22,14 @@ struct DeliveryDurabilityTests {
         let (engine, client, _) = try await ChildEngine.start(folder: folder)
         let server = Tokens.deliveryServer
         let p = Fixtures.provider
-        try #require(try await client.send(.POST, "\(p)/deliveryVehicles?deliveryVehicleId=dv", token: server, body: "{}").status == 200)
+        try #require(
+            try await client.send(.POST, "\(p)/deliveryVehicles?deliveryVehicleId=dv", token: server, body: "{}").status
+                == 200)
         let stops = (0..<3).map { "stop-\($0)" }
-        try #require(try await client.send(.POST, "\(p)/tasks:batchCreate", token: server, body: Self.batchJSON(stops + ["lone"])).status == 200)
+        try #require(
+            try await client.send(
+                .POST, "\(p)/tasks:batchCreate", token: server, body: Self.batchJSON(stops + ["lone"])
+            ).status == 200)
         let segments = stops.map {
             #"{"stop":{"state":"NEW","plannedLocation":{"point":{"latitude":35.6,"longitude":139.7}},"tasks":[{"taskId":"\#($0)"}]}}"#
         }
@@ -33,7 +38,8 @@ struct DeliveryDurabilityTests {
             body: #"{"remainingVehicleJourneySegments":[\#(segments.joined(separator: ","))]}"#)
         try #require(assigned.status == 200, "\(assigned)")
         let closed = try await client.send(
-            .PATCH, "\(p)/tasks/lone?updateMask=state,taskOutcome", token: server, body: #"{"state":"CLOSED","taskOutcome":"SUCCEEDED"}"#)
+            .PATCH, "\(p)/tasks/lone?updateMask=state,taskOutcome", token: server,
+            body: #"{"state":"CLOSED","taskOutcome":"SUCCEEDED"}"#)
         try #require(closed.status == 200, "\(closed)")
 
         // Two writers send batches one after another until the engine dies.
@@ -44,8 +50,11 @@ struct DeliveryDurabilityTests {
                     let batch = round * 2 + writer
                     sent.withLock { $0[batch] = false }
                     let ids = (0..<Self.batchSize).map { "b\(batch)-\($0)" }
-                    guard let response = try? await client.send(.POST, "\(p)/tasks:batchCreate", token: server, body: Self.batchJSON(ids)),
-                          response.status == 200 else { return }
+                    guard
+                        let response = try? await client.send(
+                            .POST, "\(p)/tasks:batchCreate", token: server, body: Self.batchJSON(ids)),
+                        response.status == 200
+                    else { return }
                     sent.withLock { $0[batch] = true }
                 }
             }
@@ -68,7 +77,9 @@ struct DeliveryDurabilityTests {
         } while !token.isEmpty
         for (batch, acknowledged) in sent.withLock({ $0 }) {
             let present = (0..<Self.batchSize).filter { stored.contains("b\(batch)-\($0)") }.count
-            #expect(present == 0 || present == Self.batchSize, "batch \(batch) is there in part: \(present) of \(Self.batchSize)")
+            #expect(
+                present == 0 || present == Self.batchSize,
+                "batch \(batch) is there in part: \(present) of \(Self.batchSize)")
             if acknowledged { #expect(present == Self.batchSize, "acknowledged batch \(batch) is missing") }
         }
         for stop in stops {
@@ -78,7 +89,9 @@ struct DeliveryDurabilityTests {
         let vehicle = try await again.send(.GET, "\(p)/deliveryVehicles/dv", token: server)
         #expect((vehicle.value("remainingVehicleJourneySegments") as? [Any])?.count == stops.count, "\(vehicle)")
         let lone = try await again.send(.GET, "\(p)/tasks/lone", token: server)
-        #expect(lone.value("state") as? String == "CLOSED" && lone.value("taskOutcome") as? String == "SUCCEEDED", "\(lone)")
+        #expect(
+            lone.value("state") as? String == "CLOSED" && lone.value("taskOutcome") as? String == "SUCCEEDED", "\(lone)"
+        )
         restarted.kill()
         _ = try await restarted.exit(within: .seconds(10))
     }

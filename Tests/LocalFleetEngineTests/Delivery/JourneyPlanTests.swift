@@ -1,7 +1,8 @@
 import FleetEngineProtos
-@testable import LocalFleetEngine
 import ServerHTTP
 import Testing
+
+@testable import LocalFleetEngine
 
 /// What a new stop list does to a delivery vehicle's tasks (``JourneyPlan``).
 @Suite("Delivery journey plan")
@@ -10,14 +11,20 @@ struct JourneyPlanTests {
         .with { segment in
             segment.stop = .with { stop in
                 stop.state = state
-                stop.plannedLocation = .with { $0.point = .with { $0.latitude = 35.6; $0.longitude = 139.7 } }
+                stop.plannedLocation = .with {
+                    $0.point = .with {
+                        $0.latitude = 35.6; $0.longitude = 139.7
+                    }
+                }
                 stop.tasks = taskIDs.map { id in .with { $0.taskID = id } }
             }
         }
     }
 
     static func task(_ state: DeliveryTask.State = .open, vehicle: String = "") -> DeliveryTask {
-        .with { $0.state = state; $0.deliveryVehicleID = vehicle }
+        .with {
+            $0.state = state; $0.deliveryVehicleID = vehicle
+        }
     }
 
     func plan(
@@ -28,13 +35,16 @@ struct JourneyPlanTests {
 
     @Test func namedTasksAreAssignedAndTasksNoLongerNamedClose() throws {
         let tasks = ["a": Self.task(vehicle: "dv"), "b": Self.task(vehicle: "dv"), "c": Self.task()]
-        let result = try plan(from: [Self.stop(.arrived, "a"), Self.stop(.new, "b")], to: [Self.stop(.enroute, "b", "c")], tasks: tasks)
+        let result = try plan(
+            from: [Self.stop(.arrived, "a"), Self.stop(.new, "b")], to: [Self.stop(.enroute, "b", "c")], tasks: tasks)
         #expect(result.assigned == ["c"])
         #expect(result.closed == ["a"])
     }
 
     @Test func anEmptyListClosesEveryTask() throws {
-        let result = try plan(from: [Self.stop(.enroute, "a", "b")], to: [], tasks: ["a": Self.task(vehicle: "dv"), "b": Self.task(vehicle: "dv")])
+        let result = try plan(
+            from: [Self.stop(.enroute, "a", "b")], to: [],
+            tasks: ["a": Self.task(vehicle: "dv"), "b": Self.task(vehicle: "dv")])
         #expect(result.assigned.isEmpty)
         #expect(result.closed == ["a", "b"])
     }
@@ -61,8 +71,12 @@ struct JourneyPlanTests {
 
     @Test func aStopMovesForwardOnly() throws {
         let tasks = ["a": Self.task(vehicle: "dv")]
-        #expect(throws: APIError.self) { try plan(from: [Self.stop(.arrived, "a")], to: [Self.stop(.enroute, "a")], tasks: tasks) }
-        #expect(throws: APIError.self) { try plan(from: [Self.stop(.enroute, "a")], to: [Self.stop(.new, "a")], tasks: tasks) }
+        #expect(throws: APIError.self) {
+            try plan(from: [Self.stop(.arrived, "a")], to: [Self.stop(.enroute, "a")], tasks: tasks)
+        }
+        #expect(throws: APIError.self) {
+            try plan(from: [Self.stop(.enroute, "a")], to: [Self.stop(.new, "a")], tasks: tasks)
+        }
         let forward = try plan(from: [Self.stop(.new, "a")], to: [Self.stop(.arrived, "a")], tasks: tasks)
         #expect(forward.assigned.isEmpty && forward.closed.isEmpty)
     }

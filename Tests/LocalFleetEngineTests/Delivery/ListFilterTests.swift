@@ -1,5 +1,6 @@
-@testable import LocalFleetEngine
 import Testing
+
+@testable import LocalFleetEngine
 
 /// The AIP-160 filters of the delivery lists (``ListFilter``).
 @Suite("List filter")
@@ -18,7 +19,9 @@ struct ListFilterTests {
         #expect(try parse("NOT a = 1") == .not(a))
         #expect(try parse("-a = 1") == .not(a))
         #expect(try parse("a = -1") == .comparison(field: "a", isEqual: true, value: "-1"))
-        #expect(try parse("attributes.k = \"say \\\"hi\\\"\"") == .comparison(field: "attributes.k", isEqual: true, value: "say \"hi\""))
+        #expect(
+            try parse("attributes.k = \"say \\\"hi\\\"\"")
+                == .comparison(field: "attributes.k", isEqual: true, value: "say \"hi\""))
         #expect(try parse("   ") == nil)
     }
 

@@ -1,15 +1,21 @@
 import FleetEngineProtos
-@testable import LocalFleetEngine
 import ServerHTTP
 import Testing
+
+@testable import LocalFleetEngine
 
 /// How a task's state and outcome may change (``TaskLifecycle``).
 @Suite("Delivery task lifecycle")
 struct TaskLifecycleTests {
-    static let vehicleLocation = DeliveryVehicleLocation.with { $0.location = .with { $0.latitude = 35.6; $0.longitude = 139.7 } }
+    static let vehicleLocation = DeliveryVehicleLocation.with {
+        $0.location = .with {
+            $0.latitude = 35.6; $0.longitude = 139.7
+        }
+    }
 
     func update(
-        _ current: DeliveryTask, _ fields: Set<TaskField>, location: DeliveryVehicleLocation? = vehicleLocation, _ change: (inout DeliveryTask) -> Void
+        _ current: DeliveryTask, _ fields: Set<TaskField>, location: DeliveryVehicleLocation? = vehicleLocation,
+        _ change: (inout DeliveryTask) -> Void
     ) throws(APIError) -> DeliveryTask {
         var update = DeliveryTask()
         change(&update)
@@ -25,12 +31,16 @@ struct TaskLifecycleTests {
     }
 
     @Test func anAssignedTaskClosesOnlyByLeavingItsVehiclesStops() {
-        let assigned = DeliveryTask.with { $0.state = .open; $0.deliveryVehicleID = "dv" }
+        let assigned = DeliveryTask.with {
+            $0.state = .open; $0.deliveryVehicleID = "dv"
+        }
         #expect(throws: APIError.self) { try update(assigned, [.state]) { $0.state = .closed } }
     }
 
     @Test func theOutcomeIsSetOnceAndPlacedAtTheVehicleUnlessGiven() throws {
-        let open = DeliveryTask.with { $0.state = .open; $0.deliveryVehicleID = "dv" }
+        let open = DeliveryTask.with {
+            $0.state = .open; $0.deliveryVehicleID = "dv"
+        }
         let succeeded = try update(open, [.taskOutcome]) { $0.taskOutcome = .succeeded }
         #expect(succeeded.taskOutcomeLocation.point == Self.vehicleLocation.location)
         #expect(succeeded.taskOutcomeLocationSource == .lastVehicleLocation)
@@ -39,7 +49,11 @@ struct TaskLifecycleTests {
 
         let given = try update(open, [.taskOutcome, .taskOutcomeLocation]) { task in
             task.taskOutcome = .failed
-            task.taskOutcomeLocation = .with { $0.point = .with { $0.latitude = 1; $0.longitude = 2 } }
+            task.taskOutcomeLocation = .with {
+                $0.point = .with {
+                    $0.latitude = 1; $0.longitude = 2
+                }
+            }
         }
         #expect(given.taskOutcomeLocationSource == .provider)
         #expect(given.taskOutcomeLocation.point.latitude == 1)

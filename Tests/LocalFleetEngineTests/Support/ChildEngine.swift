@@ -20,15 +20,20 @@ enum ChildEngine {
 
     /// Starts the engine (with `extra` arguments) and returns it with a client for its REST door
     /// and its gRPC port.
-    static func start(folder: String, arguments extra: [String] = []) async throws -> (process: ChildProcess, client: TestClient, grpcPort: Int) {
-        let arguments = ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0", "--grpc-port", "0"]
+    static func start(folder: String, arguments extra: [String] = []) async throws -> (
+        process: ChildProcess, client: TestClient, grpcPort: Int
+    ) {
+        let arguments =
+            ["fleet-engine", "--data-dir", folder, "--project", TestKeys.project, "--port", "0", "--grpc-port", "0"]
             + (try trustArguments(in: folder)) + extra
         let engine = try ChildProcess([try ChildProcess.fleetauth] + arguments, standardError: .discarded)
         _ = try await engine.output(containing: "gRPC on ")
         let announcement = try await engine.output(containing: "on http://")
         func port(onLineWith marker: String) throws -> Int {
             let line = announcement.split(separator: "\n").first { $0.contains(marker) }.map(String.init) ?? ""
-            guard let port = ChildProcess.loopbackPorts(in: line).first else { throw TestFailure("fleetauth fleet-engine said: \(announcement)") }
+            guard let port = ChildProcess.loopbackPorts(in: line).first else {
+                throw TestFailure("fleetauth fleet-engine said: \(announcement)")
+            }
             return port
         }
         return (engine, TestClient(port: try port(onLineWith: "on http://")), try port(onLineWith: "gRPC on "))

@@ -9,8 +9,8 @@ enum Fixtures {
     static func vehicleBody(state: String = "ONLINE", latitude: Double? = nil, longitude: Double = 0) -> String {
         let location = latitude.map { ",\"lastLocation\":\(locationJSON(latitude: $0, longitude: longitude))" } ?? ""
         return """
-        {"vehicleState":"\(state)","supportedTripTypes":["EXCLUSIVE","SHARED"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"}\(location)}
-        """
+            {"vehicleState":"\(state)","supportedTripTypes":["EXCLUSIVE","SHARED"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"}\(location)}
+            """
     }
 
     static func locationJSON(latitude: Double, longitude: Double) -> String {
@@ -29,12 +29,14 @@ enum Fixtures {
     /// Creates v1 and v2 near Berlin's centre, online, and trips t1 (on v1) and t2 (on v2).
     static func create(on client: TestClient) async throws {
         for (vehicle, latitude) in [("v1", 52.5201), ("v2", 52.5301), ("v-validation", 52.5401), ("v-stamp", 52.5501)] {
-            let created = try await client.send(.POST, "\(provider)/vehicles?vehicleId=\(vehicle)", token: Tokens.server,
-                                                body: vehicleBody(latitude: latitude, longitude: 13.405))
+            let created = try await client.send(
+                .POST, "\(provider)/vehicles?vehicleId=\(vehicle)", token: Tokens.server,
+                body: vehicleBody(latitude: latitude, longitude: 13.405))
             guard created.status == 200 else { throw TestFailure("creating \(vehicle): \(created)") }
         }
         for (trip, vehicle) in [("t1", "v1"), ("t2", "v2")] {
-            let created = try await client.send(.POST, "\(provider)/trips?tripId=\(trip)", token: Tokens.server, body: tripBody(vehicleID: vehicle))
+            let created = try await client.send(
+                .POST, "\(provider)/trips?tripId=\(trip)", token: Tokens.server, body: tripBody(vehicleID: vehicle))
             guard created.status == 200 else { throw TestFailure("creating \(trip): \(created)") }
         }
     }

@@ -16,16 +16,20 @@ struct GRPCTestClient: Sendable {
     let client: GRPCClient<Transport>
 
     /// Runs `body` with clients connected to the gRPC door of `engine`.
-    static func with<Result: Sendable>(_ engine: TestClient, _ body: (GRPCTestClient) async throws -> Result) async throws -> Result {
+    static func with<Result: Sendable>(_ engine: TestClient, _ body: (GRPCTestClient) async throws -> Result)
+        async throws -> Result
+    {
         guard let port = engine.grpcPort else { throw TestFailure("the test engine has no gRPC door") }
         // gzip may be asked for per call (the door refuses compressed calls); calls go uncompressed by default.
         let transport = try HTTP2ClientTransport.Posix(
             target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext,
             config: .defaults { $0.compression.enabledAlgorithms = .all })
         return try await withGRPCClient(transport: transport) { client in
-            try await body(GRPCTestClient(
-                vehicles: .init(wrapping: client), trips: .init(wrapping: client), deliveries: .init(wrapping: client), health: .init(wrapping: client),
-                client: client))
+            try await body(
+                GRPCTestClient(
+                    vehicles: .init(wrapping: client), trips: .init(wrapping: client),
+                    deliveries: .init(wrapping: client), health: .init(wrapping: client),
+                    client: client))
         }
     }
 
@@ -36,7 +40,9 @@ struct GRPCTestClient: Sendable {
 
     /// Sends `bytes` as the request message of `method` (e.g. `maps.fleetengine.v1.VehicleService/CreateVehicle`)
     /// and returns the status the server answered with.
-    func rawCall(_ method: MethodDescriptor, bytes: [UInt8], metadata: Metadata, options: CallOptions = .defaults) async -> GRPCOutcome {
+    func rawCall(_ method: MethodDescriptor, bytes: [UInt8], metadata: Metadata, options: CallOptions = .defaults) async
+        -> GRPCOutcome
+    {
         await GRPCOutcome.of {
             try await client.unary(
                 request: ClientRequest(message: bytes, metadata: metadata), descriptor: method,

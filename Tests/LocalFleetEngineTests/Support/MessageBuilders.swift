@@ -8,7 +8,8 @@ import FleetEngineProtos
 extension Vehicle {
     /// A vehicle with the fields given.
     init(
-        vehicleState: VehicleState = .unknownVehicleState, supportedTripTypes: [TripType] = [], lastLocation: VehicleLocation? = nil,
+        vehicleState: VehicleState = .unknownVehicleState, supportedTripTypes: [TripType] = [],
+        lastLocation: VehicleLocation? = nil,
         maximumCapacity: Int32 = 0, attributes: [VehicleAttribute] = [], category: Vehicle.VehicleType.Category? = nil
     ) {
         self.init()
@@ -41,7 +42,10 @@ extension VehicleAttribute {
 
 extension Trip {
     /// A trip with the fields given.
-    init(vehicleID: String = "", tripStatus: TripStatus = .unknownTripStatus, tripType: TripType = .unknownTripType, pickup: LatLng? = nil) {
+    init(
+        vehicleID: String = "", tripStatus: TripStatus = .unknownTripStatus, tripType: TripType = .unknownTripType,
+        pickup: LatLng? = nil
+    ) {
         self.init()
         self.vehicleID = vehicleID
         self.tripStatus = tripStatus

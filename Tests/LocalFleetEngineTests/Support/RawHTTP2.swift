@@ -32,15 +32,19 @@ enum RawHTTP2 {
         let (connection, multiplexer) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    (channel, try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(
-                        mode: .client, streamDelegate: nil, configuration: configuration
-                    ) { stream in stream.eventLoop.makeSucceededFuture(stream) })
+                    (
+                        channel,
+                        try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(
+                            mode: .client, streamDelegate: nil, configuration: configuration
+                        ) { stream in stream.eventLoop.makeSucceededFuture(stream) }
+                    )
                 }
             }
         defer { connection.close(promise: nil) }
         let stream = try await multiplexer.openStream { stream in
             stream.eventLoop.makeCompletedFuture {
-                try NIOAsyncChannel<HTTP2Frame.FramePayload, HTTP2Frame.FramePayload>(wrappingChannelSynchronously: stream)
+                try NIOAsyncChannel<HTTP2Frame.FramePayload, HTTP2Frame.FramePayload>(
+                    wrappingChannelSynchronously: stream)
             }
         }
         return try await stream.executeThenClose { inbound, outbound in
@@ -49,7 +53,9 @@ enum RawHTTP2 {
                 // The server may end the connection as soon as it reads the headers, before
                 // the body is written: that, too, is its answer.
                 try await outbound.write(.headers(.init(headers: headers, endStream: body.isEmpty)))
-                if !body.isEmpty { try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: body)), endStream: true))) }
+                if !body.isEmpty {
+                    try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: body)), endStream: true)))
+                }
                 for try await payload in inbound {
                     switch payload {
                     case .headers(let block): answer.add(contentsOf: block.headers)

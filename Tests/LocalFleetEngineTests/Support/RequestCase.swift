@@ -16,7 +16,10 @@ struct RequestCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     /// Google's status name for each HTTP status the engine answers with.
-    static let statusNames = [400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 409: "ALREADY_EXISTS"]
+    static let statusNames = [
+        400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
+        409: "ALREADY_EXISTS",
+    ]
 
     /// Sends the request and checks the status and, for a refusal, Google's error body: its
     /// code, its status name and a message with the phrase. Returns the answer and the

@@ -23,7 +23,8 @@ struct TestClient: Sendable {
 
     /// Sends `method path` with `Authorization: <authorization>` when given, `headers`, and `body`.
     func send(
-        _ method: HTTPMethod, _ path: String, authorization: String?, headers: [(String, String)] = [], body: String? = nil
+        _ method: HTTPMethod, _ path: String, authorization: String?, headers: [(String, String)] = [],
+        body: String? = nil
     ) async throws -> TestResponse {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
@@ -35,7 +36,9 @@ struct TestClient: Sendable {
         }
         let response = try await Self.http.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 22)
-        return TestResponse(status: Int(response.status.code), body: String(buffer: bytes), retryAfter: response.headers.first(name: "Retry-After"))
+        return TestResponse(
+            status: Int(response.status.code), body: String(buffer: bytes),
+            retryAfter: response.headers.first(name: "Retry-After"))
     }
 
     /// Changes the engine's clock (`POST /emulator/v1/clock` with `change`, e.g.

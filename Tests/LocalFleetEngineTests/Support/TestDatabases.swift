@@ -1,8 +1,8 @@
+import FleetAuthLocking
 import Foundation
 import LocalFleetEngine
 import Logging
 import ServerStorage
-import FleetAuthLocking
 import TestSupport
 
 /// Databases for store tests: a fresh SQLite file, or the PostgreSQL server CI provides.
@@ -13,7 +13,9 @@ enum TestDatabases {
     }
 
     /// Opens `location` and a prepared store in it, runs `body`, and closes the database.
-    static func withStore<Result>(at location: DatabaseLocation, _ body: (SQLFleetStore) async throws -> Result) async throws -> Result {
+    static func withStore<Result>(at location: DatabaseLocation, _ body: (SQLFleetStore) async throws -> Result)
+        async throws -> Result
+    {
         let database = try await FleetDatabase.open(location, logger: Logger(label: "test-store"))
         do {
             let store = SQLFleetStore(database: database)

@@ -11,7 +11,9 @@ import TestSupport
 enum TestEngine {
     /// A temporary folder of its own.
     static func makeFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-engine-test-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fleet-engine-test-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
@@ -49,14 +51,20 @@ enum TestEngine {
         configure(&configuration)
         let result: Swift.Result<Result, any Error>
         do {
-            result = .success(try await RunningService.with(logger: logger, { [configuration] onStarted in
-                var configuration = configuration
-                configuration.onStarted = onStarted
-                return LocalFleetEngine(configuration: configuration, store: store, logger: logger)
-            }) { port in
-                guard let grpcPort = await grpcPorts.first(where: { _ in true }) else { throw TestFailure("the gRPC door did not start") }
-                return try await body(TestClient(port: port, grpcPort: grpcPort), database)
-            })
+            result = .success(
+                try await RunningService.with(
+                    logger: logger,
+                    { [configuration] onStarted in
+                        var configuration = configuration
+                        configuration.onStarted = onStarted
+                        return LocalFleetEngine(configuration: configuration, store: store, logger: logger)
+                    }
+                ) { port in
+                    guard let grpcPort = await grpcPorts.first(where: { _ in true }) else {
+                        throw TestFailure("the gRPC door did not start")
+                    }
+                    return try await body(TestClient(port: port, grpcPort: grpcPort), database)
+                })
         } catch {
             result = .failure(error)
         }

@@ -18,16 +18,22 @@ enum Tokens {
     static func untrustedDeliveryDriver(_ vehicleID: String) -> String {
         mint(TestKeys.deliveryUntrustedDriver, .untrustedDeliveryDriver(deliveryVehicleID: vehicleID))
     }
-    static func deliveryConsumer(trackingID: String) -> String { mint(TestKeys.deliveryConsumer, .deliveryConsumer(trackingID: trackingID)) }
+    static func deliveryConsumer(trackingID: String) -> String {
+        mint(TestKeys.deliveryConsumer, .deliveryConsumer(trackingID: trackingID))
+    }
 
     static func mint(_ key: ServiceAccountKey, _ kind: TokenKind) -> String {
         try! TokenMinter(key: key).mint(kind).token
     }
 
     /// Signs `claims` as they are (no checks), with `key`.
-    static func sign(_ key: ServiceAccountKey, _ claims: AuthorizationClaims, issuedAt: Int64? = nil, lifetime: Int64 = 600) -> String {
+    static func sign(
+        _ key: ServiceAccountKey, _ claims: AuthorizationClaims, issuedAt: Int64? = nil, lifetime: Int64 = 600
+    ) -> String {
         let now = issuedAt ?? Int64(Date().timeIntervalSince1970)
-        let payload = FleetEngineClaims(issuer: key.clientEmail, subject: key.clientEmail, issuedAt: now, expiresAt: now + lifetime, authorization: claims)
+        let payload = FleetEngineClaims(
+            issuer: key.clientEmail, subject: key.clientEmail, issuedAt: now, expiresAt: now + lifetime,
+            authorization: claims)
         return try! TokenMinter(key: key).sign(payload)
     }
 }

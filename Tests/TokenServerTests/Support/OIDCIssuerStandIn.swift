@@ -1,11 +1,11 @@
 import Crypto
 import CryptoExtras
+import FleetAuthCodecs
+import FleetAuthLocking
 import FleetTokens
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import FleetAuthCodecs
-import FleetAuthLocking
 import Synchronization
 import TestSupport
 import Testing
@@ -42,7 +42,9 @@ struct IssuerKey: Sendable {
         switch secret {
         case .rsa(let key):
             let primitives = try! key.publicKey.getKeyPrimitives()
-            return JSONWebKey(keyID: keyID, modulus: Base64URL.encode(primitives.modulus), exponent: Base64URL.encode(primitives.publicExponent))
+            return JSONWebKey(
+                keyID: keyID, modulus: Base64URL.encode(primitives.modulus),
+                exponent: Base64URL.encode(primitives.publicExponent))
         case .p256(let key):
             let point = key.publicKey.x963Representation
             return JSONWebKey(keyID: keyID, p256X: Base64URL.encode(point[1...32]), y: Base64URL.encode(point[33...64]))
@@ -95,13 +97,20 @@ final class OIDCIssuerStandIn: Sendable {
     }
 
     /// Runs an issuer publishing `keys` on a free loopback port while `body` runs.
-    static func with<Result: Sendable>(keys: [IssuerKey], _ body: @Sendable @escaping (OIDCIssuerStandIn) async throws -> Result) async throws -> Result {
+    static func with<Result: Sendable>(
+        keys: [IssuerKey], _ body: @Sendable @escaping (OIDCIssuerStandIn) async throws -> Result
+    ) async throws -> Result {
         let box = Locked<OIDCIssuerStandIn?>(nil)
         let router = Router()
         router.get("realms/test/.well-known/openid-configuration") { _, _ in
-            guard let standIn = box.withLock({ $0 }), !standIn.state.withLock(\.isDown) else { return Response(status: .internalServerError) }
-            let document = #"{"issuer":"\#(standIn.issuer)","jwks_uri":"\#(standIn.issuer)/protocol/openid-connect/certs","id_token_signing_alg_values_supported":["RS256","ES256"]}"#
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: document)))
+            guard let standIn = box.withLock({ $0 }), !standIn.state.withLock(\.isDown) else {
+                return Response(status: .internalServerError)
+            }
+            let document =
+                #"{"issuer":"\#(standIn.issuer)","jwks_uri":"\#(standIn.issuer)/protocol/openid-connect/certs","id_token_signing_alg_values_supported":["RS256","ES256"]}"#
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: document)))
         }
         router.get("realms/test/protocol/openid-connect/certs") { _, _ in
             guard let standIn = box.withLock({ $0 }) else { return Response(status: .internalServerError) }
@@ -125,14 +134,19 @@ final class OIDCIssuerStandIn: Sendable {
 
     /// An ID token of this issuer: `claims` (iss defaults to the issuer) signed by `key`,
     /// with `alg` and `kid` as given (defaults: the key's).
-    func idToken(_ claims: [String: any Sendable], signedBy key: IssuerKey, keyID: String? = nil, algorithm: String? = nil) -> String {
+    func idToken(
+        _ claims: [String: any Sendable], signedBy key: IssuerKey, keyID: String? = nil, algorithm: String? = nil
+    ) -> String {
         var claims = claims
         if claims["iss"] == nil { claims["iss"] = issuer }
-        return Self.compact(header: ["alg": algorithm ?? key.algorithm, "kid": keyID ?? key.keyID, "typ": "JWT"], claims: claims) { key.signature(of: $0) }
+        return Self.compact(
+            header: ["alg": algorithm ?? key.algorithm, "kid": keyID ?? key.keyID, "typ": "JWT"], claims: claims
+        ) { key.signature(of: $0) }
     }
 
     /// A compact JWS of `header` and `claims` with the signature `sign` makes of its input.
-    static func compact(header: [String: any Sendable], claims: [String: any Sendable], sign: (Data) -> Data) -> String {
+    static func compact(header: [String: any Sendable], claims: [String: any Sendable], sign: (Data) -> Data) -> String
+    {
         func segment(_ object: [String: any Sendable]) -> String {
             Base64URL.encode(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
         }

@@ -8,6 +8,7 @@ import ServerStorage
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// A token server on a data directory, serving on a free loopback port.
@@ -17,11 +18,15 @@ struct TestServer: Sendable {
 
     /// The admin key the server wrote on first start.
     var adminKey: String {
-        get throws { try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) }
+        get throws {
+            try String(contentsOfFile: configuration.adminKeyPath, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
     }
 
     /// Test options: cheap bcrypt, a movable clock.
-    static func options(clock: TestClock = TestClock(), throttle: LoginThrottle.Policy = .init()) -> TokenServerOptions {
+    static func options(clock: TestClock = TestClock(), throttle: LoginThrottle.Policy = .init()) -> TokenServerOptions
+    {
         TokenServerOptions(tokenLifetime: .seconds(1800), bcryptCost: 4, loginThrottle: throttle, now: clock.function)
     }
 
@@ -35,7 +40,8 @@ struct TestServer: Sendable {
         if !FileManager.default.fileExists(atPath: dataDirectory + "/keys") {
             try TestKeys.install(in: dataDirectory + "/keys")
         }
-        var configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: TestKeys.project, options: options)
+        var configuration = TokenServerConfiguration(
+            dataDirectory: dataDirectory, projectID: TestKeys.project, options: options)
         if case .postgres(let url) = database { configuration.databaseURL = url }
         let server = try await TokenServer.open(configuration, logger: logger)
         return TestServer(server: server, configuration: configuration)
@@ -67,7 +73,8 @@ struct TestServer: Sendable {
         _ body: @Sendable @escaping (Client, TestServer) async throws -> Result
     ) async throws -> Result {
         try await TestDatabase.with(backend) { database in
-            let server = try await open(dataDirectory: database.folder + "/data", database: database.location, options: options)
+            let server = try await open(
+                dataDirectory: database.folder + "/data", database: database.location, options: options)
             return try await server.serve { client in try await body(client, server) }
         }
     }
@@ -78,11 +85,14 @@ struct Client: Sendable {
     let http: any TestClientProtocol
     let adminKey: String
 
-    func send(_ method: HTTPRequest.Method, _ uri: String, bearer: String? = nil, json: String? = nil) async throws -> TestResponse {
+    func send(_ method: HTTPRequest.Method, _ uri: String, bearer: String? = nil, json: String? = nil) async throws
+        -> TestResponse
+    {
         var headers: HTTPFields = [:]
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         if json != nil { headers[.contentType] = "application/json" }
-        return try await http.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        return try await http.execute(
+            uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
     }
 
     func admin(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil) async throws -> TestResponse {
@@ -91,7 +101,9 @@ struct Client: Sendable {
 
     /// Creates an account through the admin API, expecting 201.
     func createAccount(_ username: String, role: String, password: String = "correct horse") async throws {
-        let response = try await admin(.post, "/v1/admin/accounts", json: #"{"username":"\#(username)","password":"\#(password)","role":"\#(role)"}"#)
+        let response = try await admin(
+            .post, "/v1/admin/accounts",
+            json: #"{"username":"\#(username)","password":"\#(password)","role":"\#(role)"}"#)
         try #require(response.status == .created, "creating \(username): \(String(buffer: response.body))")
     }
 
@@ -111,7 +123,8 @@ struct Client: Sendable {
 
     /// Logs in, expecting 201; returns the session token.
     func logIn(_ username: String, password: String = "correct horse") async throws -> String {
-        let response = try await send(.post, "/v1/sessions", json: #"{"username":"\#(username)","password":"\#(password)"}"#)
+        let response = try await send(
+            .post, "/v1/sessions", json: #"{"username":"\#(username)","password":"\#(password)"}"#)
         try #require(response.status == .created, "logging in \(username): \(String(buffer: response.body))")
         return try #require(try response.json()["sessionToken"] as? String)
     }
@@ -124,18 +137,25 @@ struct Client: Sendable {
 extension TestResponse {
     /// The body as a JSON object.
     func json() throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], "not a JSON object: \(String(buffer: body))")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+            "not a JSON object: \(String(buffer: body))")
     }
 
     /// The `error` object of a refusal: code, status, message.
     func error() throws -> (code: Int, status: String, message: String) {
         let error = try #require(try json()["error"] as? [String: Any])
-        return (try #require(error["code"] as? Int), try #require(error["status"] as? String), try #require(error["message"] as? String))
+        return (
+            try #require(error["code"] as? Int), try #require(error["status"] as? String),
+            try #require(error["message"] as? String)
+        )
     }
 
     /// Expects a refusal with `status` and the Google `name`, and returns its message.
     @discardableResult
-    func expectRefusal(_ status: HTTPResponse.Status, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    func expectRefusal(_ status: HTTPResponse.Status, _ name: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> String
+    {
         #expect(self.status == status, "body: \(String(buffer: body))", sourceLocation: sourceLocation)
         let error = try error()
         #expect(error.code == Int(status.code), sourceLocation: sourceLocation)

@@ -10,14 +10,22 @@ enum DeliveryServiceMethods {
 
     /// The service's methods.
     static let all: [any GRPCMethodRow] = [
-        GRPCMethod(Method.CreateDeliveryVehicle.self, .creation(parent: \.parent, id: \.deliveryVehicleID), body: .field(\.deliveryVehicle)) { core, call, id, message in
+        GRPCMethod(
+            Method.CreateDeliveryVehicle.self, .creation(parent: \.parent, id: \.deliveryVehicleID),
+            body: .field(\.deliveryVehicle)
+        ) { core, call, id, message in
             try await core.createDeliveryVehicle(call, vehicleID: id) { message.deliveryVehicle }
         },
         GRPCMethod(Method.GetDeliveryVehicle.self, .resource(\.name, in: "deliveryVehicles")) { core, call, id, _ in
             try core.getDeliveryVehicle(call, vehicleID: id)
         },
-        GRPCMethod(Method.UpdateDeliveryVehicle.self, .resource(\.deliveryVehicle.name, in: "deliveryVehicles"), body: .field(\.deliveryVehicle)) { core, call, id, message in
-            try await core.updateDeliveryVehicle(call, vehicleID: id, updateMask: message.updateMask.joinedPaths) { message.deliveryVehicle }
+        GRPCMethod(
+            Method.UpdateDeliveryVehicle.self, .resource(\.deliveryVehicle.name, in: "deliveryVehicles"),
+            body: .field(\.deliveryVehicle)
+        ) { core, call, id, message in
+            try await core.updateDeliveryVehicle(call, vehicleID: id, updateMask: message.updateMask.joinedPaths) {
+                message.deliveryVehicle
+            }
         },
         GRPCMethod(Method.DeleteDeliveryVehicle.self, .resource(\.name, in: "deliveryVehicles")) { core, call, id, _ in
             try await core.deleteDeliveryVehicle(call, vehicleID: id)
@@ -26,7 +34,8 @@ enum DeliveryServiceMethods {
         GRPCMethod(Method.ListDeliveryVehicles.self, .collection(\.parent)) { core, call, _, message in
             try core.listDeliveryVehicles(call) { message }
         },
-        GRPCMethod(Method.CreateTask.self, .creation(parent: \.parent, id: \.taskID), body: .field(\.task)) { core, call, id, message in
+        GRPCMethod(Method.CreateTask.self, .creation(parent: \.parent, id: \.taskID), body: .field(\.task)) {
+            core, call, id, message in
             try await core.createTask(call, taskID: id) { message.task }
         },
         GRPCMethod(Method.BatchCreateTasks.self, .collection(\.parent), body: .whole) { core, call, _, message in
@@ -35,7 +44,8 @@ enum DeliveryServiceMethods {
         GRPCMethod(Method.GetTask.self, .resource(\.name, in: "tasks")) { core, call, id, _ in
             try core.getTask(call, taskID: id)
         },
-        GRPCMethod(Method.UpdateTask.self, .resource(\.task.name, in: "tasks"), body: .field(\.task)) { core, call, id, message in
+        GRPCMethod(Method.UpdateTask.self, .resource(\.task.name, in: "tasks"), body: .field(\.task)) {
+            core, call, id, message in
             try await core.updateTask(call, taskID: id, updateMask: message.updateMask.joinedPaths) { message.task }
         },
         GRPCMethod(Method.DeleteTask.self, .resource(\.name, in: "tasks")) { core, call, id, _ in

@@ -10,20 +10,23 @@ enum TripServiceMethods {
 
     /// The service's methods.
     static let all: [any GRPCMethodRow] = [
-        GRPCMethod(Method.CreateTrip.self, .creation(parent: \.parent, id: \.tripID), body: .field(\.trip)) { core, call, id, message in
+        GRPCMethod(Method.CreateTrip.self, .creation(parent: \.parent, id: \.tripID), body: .field(\.trip)) {
+            core, call, id, message in
             try await core.createTrip(call, tripID: id) { message.trip }
         },
         GRPCMethod(Method.GetTrip.self, .resource(\.name, in: "trips")) { core, call, id, _ in
             try core.getTrip(call, tripID: id)
         },
-        GRPCMethod(Method.UpdateTrip.self, .resource(\.name, in: "trips"), body: .field(\.trip)) { core, call, id, message in
+        GRPCMethod(Method.UpdateTrip.self, .resource(\.name, in: "trips"), body: .field(\.trip)) {
+            core, call, id, message in
             try await core.updateTrip(call, tripID: id, updateMask: message.updateMask.joinedPaths) { message.trip }
         },
         GRPCMethod(Method.DeleteTrip.self, .resource(\.name, in: "trips")) { core, call, id, _ in
             try await core.deleteTrip(call, tripID: id)
             return Google_Protobuf_Empty()
         },
-        GRPCMethod(Method.ReportBillableTrip.self, .resource(\.name, in: "billableTrips"), body: .whole) { core, call, id, message in
+        GRPCMethod(Method.ReportBillableTrip.self, .resource(\.name, in: "billableTrips"), body: .whole) {
+            core, call, id, message in
             try core.reportBillableTrip(call, billableTripID: id) { message }
             return Google_Protobuf_Empty()
         },

@@ -10,14 +10,18 @@ enum VehicleServiceMethods {
 
     /// The service's methods.
     static let all: [any GRPCMethodRow] = [
-        GRPCMethod(Method.CreateVehicle.self, .creation(parent: \.parent, id: \.vehicleID), body: .field(\.vehicle)) { core, call, id, message in
+        GRPCMethod(Method.CreateVehicle.self, .creation(parent: \.parent, id: \.vehicleID), body: .field(\.vehicle)) {
+            core, call, id, message in
             try await core.createVehicle(call, vehicleID: id) { message.vehicle }
         },
         GRPCMethod(Method.GetVehicle.self, .resource(\.name, in: "vehicles")) { core, call, id, _ in
             try core.getVehicle(call, vehicleID: id)
         },
-        GRPCMethod(Method.UpdateVehicle.self, .resource(\.name, in: "vehicles"), body: .field(\.vehicle)) { core, call, id, message in
-            try await core.updateVehicle(call, vehicleID: id, updateMask: message.updateMask.joinedPaths) { message.vehicle }
+        GRPCMethod(Method.UpdateVehicle.self, .resource(\.name, in: "vehicles"), body: .field(\.vehicle)) {
+            core, call, id, message in
+            try await core.updateVehicle(call, vehicleID: id, updateMask: message.updateMask.joinedPaths) {
+                message.vehicle
+            }
         },
         GRPCMethod(Method.SearchVehicles.self, .collection(\.parent), body: .whole) { core, call, _, message in
             try core.searchVehicles(call) { message }
@@ -26,7 +30,8 @@ enum VehicleServiceMethods {
             try await core.deleteVehicle(call, vehicleID: id)
             return Google_Protobuf_Empty()
         },
-        GRPCMethod(Method.UpdateVehicleAttributes.self, .resource(\.name, in: "vehicles"), body: .whole) { core, call, id, message in
+        GRPCMethod(Method.UpdateVehicleAttributes.self, .resource(\.name, in: "vehicles"), body: .whole) {
+            core, call, id, message in
             try await core.updateVehicleAttributes(call, vehicleID: id) { message }
         },
         GRPCMethod(Method.ListVehicles.self, .collection(\.parent)) { core, call, _, message in

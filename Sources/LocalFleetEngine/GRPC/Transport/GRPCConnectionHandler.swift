@@ -27,7 +27,11 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
     /// The settings the door opens each connection with: swift-nio-http2's defaults, and a
     /// stream window that holds a request of `maximumRequestSize` bytes of messages.
     static func initialSettings(maximumRequestSize: Int) -> HTTP2Settings {
-        nioDefaultSettings + [HTTP2Setting(parameter: .initialWindowSize, value: InboundWindows(maximumRequestSize: maximumRequestSize).streamTarget)]
+        nioDefaultSettings + [
+            HTTP2Setting(
+                parameter: .initialWindowSize,
+                value: InboundWindows(maximumRequestSize: maximumRequestSize).streamTarget)
+        ]
     }
 
     /// One stream, from its first headers until swift-nio-http2 reports it closed.
@@ -89,7 +93,9 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
             stream.callerEnded = headers.endStream
             if stream.requestHeaders == nil {
                 stream.requestHeaders = headers.headers
-                if let httpStatus = Self.notGRPC(headers.headers) { return answerHTTP(httpStatus, stream, frame.streamID) }
+                if let httpStatus = Self.notGRPC(headers.headers) {
+                    return answerHTTP(httpStatus, stream, frame.streamID)
+                }
                 if let refusal = Self.refusal(of: headers.headers) { return refuse(refusal, stream, frame.streamID) }
             }
             if headers.endStream { requestEnded(stream, frame.streamID) }
@@ -99,7 +105,9 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
             if case .byteBuffer(var bytes) = data.data {
                 guard stream.body.readableBytes + bytes.readableBytes <= maximumRequestSize + 5 else {
                     return refuse(
-                        Status(code: .resourceExhausted, message: "the request is larger than \(maximumRequestSize) bytes"), stream, frame.streamID)
+                        Status(
+                            code: .resourceExhausted, message: "the request is larger than \(maximumRequestSize) bytes"),
+                        stream, frame.streamID)
                 }
                 windows.bufferedBytes += bytes.readableBytes
                 stream.body.writeBuffer(&bytes)
@@ -150,15 +158,21 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
             windows.connectionWindowReported(size)
             return grantConnectionWindow()
         }
-        guard let stream = streams[window.streamID], !stream.read, let increment = windows.streamTopUp(window: size) else { return }
-        context.write(wrapOutboundOut(HTTP2Frame(streamID: window.streamID, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
+        guard let stream = streams[window.streamID], !stream.read, let increment = windows.streamTopUp(window: size)
+        else { return }
+        context.write(
+            wrapOutboundOut(
+                HTTP2Frame(streamID: window.streamID, payload: .windowUpdate(windowSizeIncrement: increment))),
+            promise: nil)
         scheduleFlush()
     }
 
     private func grantConnectionWindow() {
         guard let context, let increment = windows.connectionTopUp() else { return }
         let written = context.eventLoop.makePromise(of: Void.self)
-        context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: increment))), promise: written)
+        context.write(
+            wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: increment))),
+            promise: written)
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         written.futureResult.whenComplete { _ in handler.value.windows.topUpWritten() }
         scheduleFlush()
@@ -184,7 +198,8 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
     /// Why a gRPC call with these headers cannot be answered, or `nil`.
     private static func refusal(of headers: HPACKHeaders) -> Status? {
         if let encoding = headers.first(name: "grpc-encoding"), encoding != "identity" {
-            return Status(code: .unimplemented, message: "compression '\(encoding)' is not supported; send messages uncompressed")
+            return Status(
+                code: .unimplemented, message: "compression '\(encoding)' is not supported; send messages uncompressed")
         }
         return nil
     }
@@ -208,13 +223,15 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
         let cancellation = CallCancellation()
         stream.cancellation = cancellation
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        accept(ReadCall(
-            descriptor: descriptor,
-            parts: [.metadata(GRPCWire.metadata(of: headers))] + messages.map { .message($0) },
-            writer: GRPCStreamWriter(eventLoop: context.eventLoop) { part in handler.value.write(part, to: streamID) },
-            cancellation: cancellation,
-            remotePeer: remotePeer,
-            localPeer: localPeer))
+        accept(
+            ReadCall(
+                descriptor: descriptor,
+                parts: [.metadata(GRPCWire.metadata(of: headers))] + messages.map { .message($0) },
+                writer: GRPCStreamWriter(eventLoop: context.eventLoop) { part in handler.value.write(part, to: streamID)
+                },
+                cancellation: cancellation,
+                remotePeer: remotePeer,
+                localPeer: localPeer))
     }
 
     // MARK: Writing
@@ -227,15 +244,23 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
         case .metadata(let metadata):
             guard !stream.headersSent else { return }
             stream.headersSent = true
-            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: GRPCWire.responseHeaders(metadata))))), promise: nil)
+            context.write(
+                wrapOutboundOut(
+                    HTTP2Frame(
+                        streamID: streamID, payload: .headers(.init(headers: GRPCWire.responseHeaders(metadata))))),
+                promise: nil)
         case .message(let message):
             if !stream.headersSent {
                 stream.headersSent = true
                 let headers = GRPCWire.responseHeaders(Metadata())
-                context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers)))), promise: nil)
+                context.write(
+                    wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers)))),
+                    promise: nil)
             }
             let framed = GRPCWire.frame(message, allocator: context.channel.allocator)
-            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(framed))))), promise: nil)
+            context.write(
+                wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(framed))))),
+                promise: nil)
         case .status(let status, let metadata):
             return end(stream, streamID, with: GRPCWire.trailers(status, metadata, trailersOnly: !stream.headersSent))
         }
@@ -258,7 +283,10 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
     private func end(_ stream: Stream, _ streamID: HTTP2StreamID, with headers: HPACKHeaders) {
         guard let context else { return }
         stream.answered = true
-        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))), promise: nil)
+        context.write(
+            wrapOutboundOut(
+                HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))),
+            promise: nil)
         stopReading(stream)
         (stream.requestHeaders, stream.body) = (nil, ByteBuffer())
         if !stream.callerEnded {
@@ -295,7 +323,8 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
     private func quiesce() {
         quiescing = true
         guard let context else { return }
-        let goAway = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: .maxID, errorCode: .noError, opaqueData: nil))
+        let goAway = HTTP2Frame(
+            streamID: .rootStream, payload: .goAway(lastStreamID: .maxID, errorCode: .noError, opaqueData: nil))
         context.write(wrapOutboundOut(goAway), promise: nil)
         if streams.isEmpty { closeConnection() } else { scheduleFlush() }
     }
@@ -312,7 +341,9 @@ final class GRPCConnectionHandler: ChannelInboundHandler {
             let handler = handler.value
             guard let context = handler.context else { return }
             handler.flushScheduled = false
-            let goAway = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: handler.lastStreamRead, errorCode: .noError, opaqueData: nil))
+            let goAway = HTTP2Frame(
+                streamID: .rootStream,
+                payload: .goAway(lastStreamID: handler.lastStreamRead, errorCode: .noError, opaqueData: nil))
             let written = context.eventLoop.makePromise(of: Void.self)
             context.writeAndFlush(handler.wrapOutboundOut(goAway), promise: written)
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)

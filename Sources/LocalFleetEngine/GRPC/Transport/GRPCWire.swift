@@ -20,7 +20,9 @@ enum GRPCWire {
                 let bytes = buffer.readBytes(length: Int(length))
             else { throw Refusal(status: Status(code: .internalError, message: "the request ends inside a message")) }
             guard flag == 0 else {
-                throw Refusal(status: Status(code: .unimplemented, message: "compressed messages are not supported; send them uncompressed"))
+                throw Refusal(
+                    status: Status(
+                        code: .unimplemented, message: "compressed messages are not supported; send them uncompressed"))
             }
             messages.append(bytes)
         }
@@ -35,8 +37,11 @@ enum GRPCWire {
         let serviceStart = bytes.index(after: bytes.startIndex)
         guard let separator = bytes[serviceStart...].firstIndex(of: slash) else { return nil }
         let methodStart = bytes.index(after: separator)
-        guard serviceStart < separator, methodStart < bytes.endIndex, !bytes[methodStart...].contains(slash) else { return nil }
-        return MethodDescriptor(fullyQualifiedService: String(path[serviceStart..<separator]), method: String(path[methodStart...]))
+        guard serviceStart < separator, methodStart < bytes.endIndex, !bytes[methodStart...].contains(slash) else {
+            return nil
+        }
+        return MethodDescriptor(
+            fullyQualifiedService: String(path[serviceStart..<separator]), method: String(path[methodStart...]))
     }
 
     /// `message` with its 5-byte prefix (uncompressed).
@@ -80,7 +85,9 @@ enum GRPCWire {
     }
 
     /// Headers gRPC uses for transport, not metadata of the call.
-    private static let transportHeaders: Set<String> = ["content-type", "te", "grpc-encoding", "grpc-accept-encoding", "content-length"]
+    private static let transportHeaders: Set<String> = [
+        "content-type", "te", "grpc-encoding", "grpc-accept-encoding", "content-length",
+    ]
 
     private static func add(_ metadata: Metadata, to headers: inout HPACKHeaders) {
         for (key, value) in metadata {

@@ -35,7 +35,9 @@ struct InboundWindows {
     /// The increment to grant the connection now, if any; call ``topUpWritten()`` once it is
     /// written.
     mutating func connectionTopUp() -> Int? {
-        guard let window = connectionWindow, !topUpInFlight, window < Self.connectionTarget / 2, bufferedBytes < Self.bufferedBudget else {
+        guard let window = connectionWindow, !topUpInFlight, window < Self.connectionTarget / 2,
+            bufferedBytes < Self.bufferedBudget
+        else {
             return nil
         }
         topUpInFlight = true

@@ -1,5 +1,5 @@
-import GRPCCore
 import FleetAuthLocking
+import GRPCCore
 import NIOCore
 
 /// A call the transport has read whole, ready for grpc-swift's server to run.
@@ -64,10 +64,13 @@ struct GRPCStreamWriter: ClosableRPCWriterProtocol {
     /// Writes a unary call's whole answer, from any thread: its message and an `OK` status, or
     /// the status alone when it is refused, as grpc-swift's server writes them.
     func answer(_ outcome: Result<[UInt8], RPCError>) {
-        let parts: [Element] = switch outcome {
-        case .success(let message): [.metadata(Metadata()), .message(message), .status(Status(code: .ok, message: ""), Metadata())]
-        case .failure(let error): [.status(Status(code: Status.Code(error.code), message: error.message), Metadata())]
-        }
+        let parts: [Element] =
+            switch outcome {
+            case .success(let message):
+                [.metadata(Metadata()), .message(message), .status(Status(code: .ok, message: ""), Metadata())]
+            case .failure(let error):
+                [.status(Status(code: Status.Code(error.code), message: error.message), Metadata())]
+            }
         if eventLoop.inEventLoop {
             parts.forEach(send)
         } else {

@@ -1,10 +1,10 @@
-import GRPCCore
 import FleetAuthLocking
-import ServerHTTP
+import GRPCCore
 import NIOCore
 import NIOExtras
 import NIOHTTP2
 import NIOPosix
+import ServerHTTP
 
 /// grpc-swift 2's server transport for the engine's gRPC door, written directly on
 /// swift-nio-http2: plaintext HTTP/2, each stream read whole in the channel pipeline before its
@@ -61,14 +61,16 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     /// one), refusing request messages larger than `maximumRequestSize` bytes, and answering the
     /// calls of `methodsOnLoop` where they are read when they can.
     package init(
-        host: String, port: Int, maximumRequestSize: Int, tls: TLSCertificates? = nil, methodsOnLoop: [any UnaryMethodOnLoop] = [],
+        host: String, port: Int, maximumRequestSize: Int, tls: TLSCertificates? = nil,
+        methodsOnLoop: [any UnaryMethodOnLoop] = [],
         group: MultiThreadedEventLoopGroup = .singleton
     ) {
         self.tls = tls
         self.host = host
         self.port = port
         self.maximumRequestSize = maximumRequestSize
-        self.methodsOnLoop = Dictionary(methodsOnLoop.map { ($0.fullyQualifiedMethod, $0) }, uniquingKeysWith: { first, _ in first })
+        self.methodsOnLoop = Dictionary(
+            methodsOnLoop.map { ($0.fullyQualifiedMethod, $0) }, uniquingKeysWith: { first, _ in first })
         self.group = group
         self.quiescing = ServerQuiescingHelper(group: group)
         (stopped, stop) = AsyncStream.makeStream(of: Never.self)
@@ -137,10 +139,16 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     /// Answers `call` on this event loop when its method is one of ``methodsOnLoop`` and takes it;
     /// else runs it through grpc-swift's server (`streamHandler`) as a task of its own. Called by
     /// the connection, on its loop, once the call's request is read.
-    private func start(_ call: ReadCall, _ streamHandler: @escaping @Sendable (RPCStream<Inbound, Outbound>, ServerContext) async -> Void) {
+    private func start(
+        _ call: ReadCall,
+        _ streamHandler: @escaping @Sendable (RPCStream<Inbound, Outbound>, ServerContext) async -> Void
+    ) {
         if let method = methodsOnLoop[call.descriptor.fullyQualifiedMethod], call.parts.count == 2,
-           case .metadata(let metadata) = call.parts[0], case .message(let message) = call.parts[1],
-           method.answer(metadata: metadata, message: message, respond: { [writer = call.writer] (outcome: Result<[UInt8], RPCError>) in writer.answer(outcome) }) {
+            case .metadata(let metadata) = call.parts[0], case .message(let message) = call.parts[1],
+            method.answer(
+                metadata: metadata, message: message,
+                respond: { [writer = call.writer] (outcome: Result<[UInt8], RPCError>) in writer.answer(outcome) })
+        {
             return
         }
         let (id, cancelled) = calls.withLock { calls in
@@ -179,7 +187,8 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
                     // and a token with a stray character is refused like any malformed token.
                     var configuration = NIOHTTP2Handler.ConnectionConfiguration()
                     configuration.headerBlockValidation = .disabled
-                    configuration.initialSettings = GRPCConnectionHandler.initialSettings(maximumRequestSize: maximumRequestSize)
+                    configuration.initialSettings = GRPCConnectionHandler.initialSettings(
+                        maximumRequestSize: maximumRequestSize)
                     if let tls { try channel.pipeline.syncOperations.addHandler(tls.serverHandler(for: .http2)) }
                     let handlers: [any ChannelHandler] = [
                         NIOHTTP2Handler(mode: .server, frameDelegate: nil, connectionConfiguration: configuration),
@@ -214,7 +223,9 @@ package final class UnaryHTTP2ServerTransport: ServerTransport {
     ) async {
         await withServerContextRPCCancellationHandle { handle in
             call.cancellation.attach(handle)
-            let context = ServerContext(descriptor: call.descriptor, remotePeer: call.remotePeer, localPeer: call.localPeer, cancellation: handle)
+            let context = ServerContext(
+                descriptor: call.descriptor, remotePeer: call.remotePeer, localPeer: call.localPeer,
+                cancellation: handle)
             let stream = RPCStream(
                 descriptor: call.descriptor, inbound: RPCAsyncSequence(wrapping: ReadParts(parts: call.parts)),
                 outbound: RPCWriter.Closable(wrapping: call.writer))

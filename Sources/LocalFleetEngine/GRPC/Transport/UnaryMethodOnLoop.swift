@@ -13,5 +13,6 @@ package protocol UnaryMethodOnLoop: Sendable {
     /// event loop that read the call.
     ///
     /// - Returns: `false`, having done nothing, to leave the call to grpc-swift's server.
-    func answer(metadata: Metadata, message: [UInt8], respond: @escaping @Sendable (Result<[UInt8], RPCError>) -> Void) -> Bool
+    func answer(metadata: Metadata, message: [UInt8], respond: @escaping @Sendable (Result<[UInt8], RPCError>) -> Void)
+        -> Bool
 }

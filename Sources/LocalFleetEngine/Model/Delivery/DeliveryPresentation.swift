@@ -10,7 +10,10 @@ extension DeliveryVehicle {
                 let info = shown.remainingVehicleJourneySegments[segment].stop.tasks[entry]
                 guard let task = task(info.taskID) else { continue }
                 shown.remainingVehicleJourneySegments[segment].stop.tasks[entry].taskDuration = task.taskDuration
-                if task.hasTargetTimeWindow { shown.remainingVehicleJourneySegments[segment].stop.tasks[entry].targetTimeWindow = task.targetTimeWindow }
+                if task.hasTargetTimeWindow {
+                    shown.remainingVehicleJourneySegments[segment].stop.tasks[entry].targetTimeWindow =
+                        task.targetTimeWindow
+                }
             }
         }
         return shown

@@ -14,10 +14,14 @@ extension DeliveryVehicle {
     func validateForCreation() throws(InvalidArgument) {
         try requireKnownFields("deliveryVehicle")
         try requireDefinedEnums()
-        if !pastLocations.isEmpty { throw InvalidArgument("deliveryVehicle.pastLocations cannot be set when the vehicle is created") }
+        if !pastLocations.isEmpty {
+            throw InvalidArgument("deliveryVehicle.pastLocations cannot be set when the vehicle is created")
+        }
         for field in DeliveryVehicleField.allCases where isSet(field) {
             guard Self.settableOnCreation.contains(field) else {
-                throw InvalidArgument("deliveryVehicle.\(field.rawValue) cannot be set when the vehicle is created; only type, lastLocation and attributes can")
+                throw InvalidArgument(
+                    "deliveryVehicle.\(field.rawValue) cannot be set when the vehicle is created; only type, lastLocation and attributes can"
+                )
             }
             try validate(field)
         }
@@ -30,7 +34,9 @@ extension DeliveryVehicle {
         try requireDefinedEnums()
         for field in DeliveryVehicleField.allCases where fields.contains(field) {
             guard isSet(field) else {
-                if field == .lastLocation || field == .type { throw InvalidArgument("deliveryVehicle.\(field.rawValue) is named by updateMask but not given") }
+                if field == .lastLocation || field == .type {
+                    throw InvalidArgument("deliveryVehicle.\(field.rawValue) is named by updateMask but not given")
+                }
                 continue
             }
             try validate(field)
@@ -45,12 +51,25 @@ extension DeliveryVehicle {
         case .navigationStatus: target.navigationStatus = source.navigationStatus
         case .currentRouteSegment: target.currentRouteSegment = source.currentRouteSegment
         case .currentRouteSegmentEndPoint:
-            if source.hasCurrentRouteSegmentEndPoint { target.currentRouteSegmentEndPoint = source.currentRouteSegmentEndPoint } else { target.clearCurrentRouteSegmentEndPoint() }
+            if source.hasCurrentRouteSegmentEndPoint {
+                target.currentRouteSegmentEndPoint = source.currentRouteSegmentEndPoint
+            } else {
+                target.clearCurrentRouteSegmentEndPoint()
+            }
         case .remainingDistanceMeters:
-            if source.hasRemainingDistanceMeters { target.remainingDistanceMeters = source.remainingDistanceMeters } else { target.clearRemainingDistanceMeters() }
+            if source.hasRemainingDistanceMeters {
+                target.remainingDistanceMeters = source.remainingDistanceMeters
+            } else {
+                target.clearRemainingDistanceMeters()
+            }
         case .remainingDuration:
-            if source.hasRemainingDuration { target.remainingDuration = source.remainingDuration } else { target.clearRemainingDuration() }
-        case .remainingVehicleJourneySegments: target.remainingVehicleJourneySegments = source.remainingVehicleJourneySegments.map(\.kept)
+            if source.hasRemainingDuration {
+                target.remainingDuration = source.remainingDuration
+            } else {
+                target.clearRemainingDuration()
+            }
+        case .remainingVehicleJourneySegments:
+            target.remainingVehicleJourneySegments = source.remainingVehicleJourneySegments.map(\.kept)
         case .attributes: target.attributes = source.attributes
         case .type: target.type = source.type
         }
@@ -77,11 +96,16 @@ extension DeliveryVehicle {
         case .lastLocation: try lastLocation.validate(field: name)
         case .currentRouteSegmentEndPoint: try currentRouteSegmentEndPoint.validate(field: name)
         case .remainingDistanceMeters:
-            guard remainingDistanceMeters.value >= 0 else { throw InvalidArgument("\(name) is \(remainingDistanceMeters.value); it must not be negative") }
+            guard remainingDistanceMeters.value >= 0 else {
+                throw InvalidArgument("\(name) is \(remainingDistanceMeters.value); it must not be negative")
+            }
         case .remainingDuration:
-            guard remainingDuration.seconds >= 0, remainingDuration.nanos >= 0 else { throw InvalidArgument("\(name) must not be negative") }
+            guard remainingDuration.seconds >= 0, remainingDuration.nanos >= 0 else {
+                throw InvalidArgument("\(name) must not be negative")
+            }
         case .attributes:
-            try Maps_Fleetengine_Delivery_V1_DeliveryVehicleAttribute.validate(attributes, maximum: Self.maximumAttributes, field: name)
+            try Maps_Fleetengine_Delivery_V1_DeliveryVehicleAttribute.validate(
+                attributes, maximum: Self.maximumAttributes, field: name)
         case .navigationStatus, .currentRouteSegment, .remainingVehicleJourneySegments, .type:
             return  // enums checked first; stops by JourneyPlan, against the tasks
         }

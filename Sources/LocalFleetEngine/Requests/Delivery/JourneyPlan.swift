@@ -32,26 +32,42 @@ struct JourneyPlan {
             let stop = segment.stop
             let field = "remainingVehicleJourneySegments[\(index)].stop"
             guard segment.hasStop else { throw .invalidArgument("\(field) is required") }
-            guard stop.hasPlannedLocation, stop.plannedLocation.hasPoint else { throw .invalidArgument("\(field).plannedLocation is required") }
+            guard stop.hasPlannedLocation, stop.plannedLocation.hasPoint else {
+                throw .invalidArgument("\(field).plannedLocation is required")
+            }
             try Self.validate(stop.plannedLocation.point, "\(field).plannedLocation.point")
-            guard stop.state != .unspecified else { throw .invalidArgument("\(field).state is required: NEW, ENROUTE or ARRIVED") }
-            guard VehicleStop.State.allCases.contains(stop.state) else { throw .invalidArgument("\(field).state is not a stop state") }
-            guard !stop.tasks.isEmpty else { throw .invalidArgument("\(field).tasks is required: a stop has at least one task") }
+            guard stop.state != .unspecified else {
+                throw .invalidArgument("\(field).state is required: NEW, ENROUTE or ARRIVED")
+            }
+            guard VehicleStop.State.allCases.contains(stop.state) else {
+                throw .invalidArgument("\(field).state is not a stop state")
+            }
+            guard !stop.tasks.isEmpty else {
+                throw .invalidArgument("\(field).tasks is required: a stop has at least one task")
+            }
             for (taskIndex, info) in stop.tasks.enumerated() {
                 let id = info.taskID
                 guard !id.isEmpty else { throw .invalidArgument("\(field).tasks[\(taskIndex)].taskId is required") }
-                guard named.insert(id).inserted else { throw .invalidArgument("task '\(id)' is named twice in remainingVehicleJourneySegments") }
-                guard let current = task(id) else { throw .invalidArgument("\(field).tasks[\(taskIndex)] names task '\(id)', which does not exist") }
+                guard named.insert(id).inserted else {
+                    throw .invalidArgument("task '\(id)' is named twice in remainingVehicleJourneySegments")
+                }
+                guard let current = task(id) else {
+                    throw .invalidArgument("\(field).tasks[\(taskIndex)] names task '\(id)', which does not exist")
+                }
                 if let owner = current.assignedVehicleID, owner != vehicleID {
                     throw .failedPrecondition(
-                        "task '\(id)' is assigned to delivery vehicle '\(owner)'; a task belongs to one vehicle: close it there and create a new task")
+                        "task '\(id)' is assigned to delivery vehicle '\(owner)'; a task belongs to one vehicle: close it there and create a new task"
+                    )
                 }
-                guard current.state != .closed else { throw .failedPrecondition("task '\(id)' is closed, and a closed task never reopens") }
+                guard current.state != .closed else {
+                    throw .failedPrecondition("task '\(id)' is closed, and a closed task never reopens")
+                }
                 if current.assignedVehicleID == nil { assigned.append(id) }
             }
             let earlier = stop.tasks.compactMap { oldStates[$0.taskID] }.max { $0.rawValue < $1.rawValue }
             if let earlier, stop.state.rawValue < earlier.rawValue {
-                throw .invalidArgument("\(field).state goes back from \(earlier) to \(stop.state); a stop moves NEW → ENROUTE → ARRIVED")
+                throw .invalidArgument(
+                    "\(field).state goes back from \(earlier) to \(stop.state); a stop moves NEW → ENROUTE → ARRIVED")
             }
         }
         self.assigned = assigned

@@ -11,23 +11,30 @@ enum TaskLifecycle {
     ///
     /// - Throws: 400 `FAILED_PRECONDITION` when the change is one the task's state forbids.
     static func update(
-        _ current: DeliveryTask, id: String, with update: DeliveryTask, fields: Set<TaskField>, vehicleLocation: DeliveryVehicleLocation?
+        _ current: DeliveryTask, id: String, with update: DeliveryTask, fields: Set<TaskField>,
+        vehicleLocation: DeliveryVehicleLocation?
     ) throws(APIError) -> DeliveryTask {
         if fields.contains(.state), update.state != current.state {
-            guard current.state == .open else { throw .failedPrecondition("task '\(id)' is closed, and a closed task never reopens") }
+            guard current.state == .open else {
+                throw .failedPrecondition("task '\(id)' is closed, and a closed task never reopens")
+            }
             if let vehicleID = current.assignedVehicleID {
                 throw .failedPrecondition(
-                    "task '\(id)' is assigned to delivery vehicle '\(vehicleID)'; it closes when its stop is removed from the vehicle's remainingVehicleJourneySegments, not by setting its state")
+                    "task '\(id)' is assigned to delivery vehicle '\(vehicleID)'; it closes when its stop is removed from the vehicle's remainingVehicleJourneySegments, not by setting its state"
+                )
             }
         }
         if fields.contains(.taskOutcome), !current.taskOutcome.isUnset, update.taskOutcome != current.taskOutcome {
-            throw .failedPrecondition("task '\(id)' already has the outcome \(current.taskOutcome); an outcome is set once")
+            throw .failedPrecondition(
+                "task '\(id)' already has the outcome \(current.taskOutcome); an outcome is set once")
         }
         var updated = current.applying(update, fields: fields)
         if fields.contains(.taskOutcomeLocation), update.hasTaskOutcomeLocation {
             updated.taskOutcomeLocationSource = .provider
-        } else if fields.contains(.taskOutcome), current.taskOutcome.isUnset, !current.hasTaskOutcomeLocation, let vehicleLocation,
-                  vehicleLocation.hasLocation {
+        } else if fields.contains(.taskOutcome), current.taskOutcome.isUnset, !current.hasTaskOutcomeLocation,
+            let vehicleLocation,
+            vehicleLocation.hasLocation
+        {
             updated.taskOutcomeLocation = .with { $0.point = vehicleLocation.location }
             updated.taskOutcomeLocationSource = .lastVehicleLocation
         }

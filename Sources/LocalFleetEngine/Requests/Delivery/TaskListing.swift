@@ -8,7 +8,9 @@ import FleetEngineProtos
 enum TaskListing {
     /// The fields a filter may name (snake_case, as Google's guides write them, or camelCase),
     /// besides `attributes.KEY`.
-    static let fields = ["state", "task_outcome", "type", "delivery_vehicle_id", "tracking_id", "task_outcome_location_source"]
+    static let fields = [
+        "state", "task_outcome", "type", "delivery_vehicle_id", "tracking_id", "task_outcome_location_source",
+    ]
 
     /// The fields the tasks are indexed by, as filters are written once read (camelCase).
     static let indexedFields = ["deliveryVehicleId", "trackingId", "state"]
@@ -17,7 +19,8 @@ enum TaskListing {
     static func filter(of request: ListTasksRequest) throws(InvalidArgument) -> ListFilter? {
         let known = Set(fields.map(FieldMask.camelCase))
         return try ListFilter.parse(request.filter) { field in
-            known.contains(FieldMask.camelCase(field)) || (field.hasPrefix("attributes.") && field.count > "attributes.".count)
+            known.contains(FieldMask.camelCase(field))
+                || (field.hasPrefix("attributes.") && field.count > "attributes.".count)
                 ? nil
                 : "the local Fleet Engine filters tasks by \(fields.joined(separator: ", ")) and attributes.KEY only"
         }?.renamingFields { $0.hasPrefix("attributes.") ? $0 : FieldMask.camelCase($0) }
@@ -25,7 +28,9 @@ enum TaskListing {
 
     /// The page the validated `request` asks for, with `filter` (its parsed filter), and the
     /// number of tasks that pass the filter on every page.
-    static func page(_ request: ListTasksRequest, filter: ListFilter?, in deliveries: SavedDeliveries) throws(InvalidArgument) -> ListTasksResponse {
+    static func page(_ request: ListTasksRequest, filter: ListFilter?, in deliveries: SavedDeliveries)
+        throws(InvalidArgument) -> ListTasksResponse
+    {
         let candidates = filter?.narrowestIDs(in: deliveries.taskIndex, fields: indexedFields) ?? deliveries.taskIDs
         let page = try Pages.page(
             of: candidates, size: Int(request.pageSize), token: request.pageToken,

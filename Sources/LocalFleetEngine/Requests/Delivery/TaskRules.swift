@@ -14,8 +14,12 @@ extension DeliveryTask {
     func validateForCreation() throws(InvalidArgument) {
         try requireKnownFields("task")
         try requireDefinedEnums()
-        guard !type.isUnset else { throw InvalidArgument("task.type is required: PICKUP, DELIVERY, SCHEDULED_STOP or UNAVAILABLE") }
-        guard state == .open else { throw InvalidArgument("task.state is required and must be OPEN when the task is created") }
+        guard !type.isUnset else {
+            throw InvalidArgument("task.type is required: PICKUP, DELIVERY, SCHEDULED_STOP or UNAVAILABLE")
+        }
+        guard state == .open else {
+            throw InvalidArgument("task.state is required and must be OPEN when the task is created")
+        }
         guard hasTaskDuration else { throw InvalidArgument("task.taskDuration is required") }
         try Self.validate(taskDuration, "task.taskDuration")
         if hasPlannedLocation {
@@ -27,17 +31,25 @@ extension DeliveryTask {
         switch type {
         case .pickup, .delivery:
             guard !trackingID.isEmpty else { throw InvalidArgument("task.trackingId is required for a \(type) task") }
-            if let problem = FleetEngineIdentifier.problem(with: trackingID) { throw InvalidArgument("task.trackingId \(problem)") }
+            if let problem = FleetEngineIdentifier.problem(with: trackingID) {
+                throw InvalidArgument("task.trackingId \(problem)")
+            }
         default:
-            guard trackingID.isEmpty else { throw InvalidArgument("task.trackingId must not be set for a \(type) task") }
+            guard trackingID.isEmpty else {
+                throw InvalidArgument("task.trackingId must not be set for a \(type) task")
+            }
         }
         let outputOnly: [(String, Bool)] = [
-            ("deliveryVehicleId", !deliveryVehicleID.isEmpty), ("taskOutcome", !taskOutcome.isUnset), ("taskOutcomeTime", hasTaskOutcomeTime),
-            ("taskOutcomeLocation", hasTaskOutcomeLocation), ("taskOutcomeLocationSource", !taskOutcomeLocationSource.isUnset),
+            ("deliveryVehicleId", !deliveryVehicleID.isEmpty), ("taskOutcome", !taskOutcome.isUnset),
+            ("taskOutcomeTime", hasTaskOutcomeTime),
+            ("taskOutcomeLocation", hasTaskOutcomeLocation),
+            ("taskOutcomeLocationSource", !taskOutcomeLocationSource.isUnset),
             ("journeySharingInfo", hasJourneySharingInfo),
         ]
         for (field, isSet) in outputOnly where isSet {
-            throw InvalidArgument("task.\(field) cannot be set when the task is created; a task is assigned by UpdateDeliveryVehicle and closed later")
+            throw InvalidArgument(
+                "task.\(field) cannot be set when the task is created; a task is assigned by UpdateDeliveryVehicle and closed later"
+            )
         }
         try validate(of: [.targetTimeWindow, .taskTrackingViewConfig, .attributes])
     }
@@ -47,14 +59,20 @@ extension DeliveryTask {
     func validateUpdate(of fields: Set<TaskField>) throws(InvalidArgument) {
         try requireKnownFields("task")
         try requireDefinedEnums()
-        if fields.contains(.state), state.isUnset { throw InvalidArgument("task.state is named by updateMask but not given") }
-        if fields.contains(.taskOutcome), taskOutcome.isUnset { throw InvalidArgument("task.taskOutcome is named by updateMask but not given: SUCCEEDED or FAILED") }
+        if fields.contains(.state), state.isUnset {
+            throw InvalidArgument("task.state is named by updateMask but not given")
+        }
+        if fields.contains(.taskOutcome), taskOutcome.isUnset {
+            throw InvalidArgument("task.taskOutcome is named by updateMask but not given: SUCCEEDED or FAILED")
+        }
         try validate(of: fields)
     }
 
     private func validate(of fields: Set<TaskField>) throws(InvalidArgument) {
         if fields.contains(.taskOutcomeLocation), hasTaskOutcomeLocation {
-            guard taskOutcomeLocation.hasPoint else { throw InvalidArgument("task.taskOutcomeLocation.point is required") }
+            guard taskOutcomeLocation.hasPoint else {
+                throw InvalidArgument("task.taskOutcomeLocation.point is required")
+            }
             try taskOutcomeLocation.point.validate(field: "task.taskOutcomeLocation.point")
         }
         if fields.contains(.targetTimeWindow), hasTargetTimeWindow {
@@ -69,7 +87,8 @@ extension DeliveryTask {
             try taskTrackingViewConfig.validate()
         }
         if fields.contains(.attributes) {
-            try Maps_Fleetengine_Delivery_V1_TaskAttribute.validate(attributes, maximum: Self.maximumAttributes, field: "task.attributes")
+            try Maps_Fleetengine_Delivery_V1_TaskAttribute.validate(
+                attributes, maximum: Self.maximumAttributes, field: "task.attributes")
         }
     }
 
@@ -79,13 +98,29 @@ extension DeliveryTask {
         case .state: target.state = source.state
         case .taskOutcome: target.taskOutcome = source.taskOutcome
         case .taskOutcomeTime:
-            if source.hasTaskOutcomeTime { target.taskOutcomeTime = source.taskOutcomeTime } else { target.clearTaskOutcomeTime() }
+            if source.hasTaskOutcomeTime {
+                target.taskOutcomeTime = source.taskOutcomeTime
+            } else {
+                target.clearTaskOutcomeTime()
+            }
         case .taskOutcomeLocation:
-            if source.hasTaskOutcomeLocation { target.taskOutcomeLocation = source.taskOutcomeLocation } else { target.clearTaskOutcomeLocation() }
+            if source.hasTaskOutcomeLocation {
+                target.taskOutcomeLocation = source.taskOutcomeLocation
+            } else {
+                target.clearTaskOutcomeLocation()
+            }
         case .targetTimeWindow:
-            if source.hasTargetTimeWindow { target.targetTimeWindow = source.targetTimeWindow } else { target.clearTargetTimeWindow() }
+            if source.hasTargetTimeWindow {
+                target.targetTimeWindow = source.targetTimeWindow
+            } else {
+                target.clearTargetTimeWindow()
+            }
         case .taskTrackingViewConfig:
-            if source.hasTaskTrackingViewConfig { target.taskTrackingViewConfig = source.taskTrackingViewConfig } else { target.clearTaskTrackingViewConfig() }
+            if source.hasTaskTrackingViewConfig {
+                target.taskTrackingViewConfig = source.taskTrackingViewConfig
+            } else {
+                target.clearTaskTrackingViewConfig()
+            }
         case .attributes: target.attributes = source.attributes
         }
     }
@@ -109,16 +144,24 @@ extension Maps_Fleetengine_Delivery_V1_TaskTrackingViewConfig {
         let options: [(String, Bool, VisibilityOption)] = [
             ("routePolylinePointsVisibility", hasRoutePolylinePointsVisibility, routePolylinePointsVisibility),
             ("estimatedArrivalTimeVisibility", hasEstimatedArrivalTimeVisibility, estimatedArrivalTimeVisibility),
-            ("estimatedTaskCompletionTimeVisibility", hasEstimatedTaskCompletionTimeVisibility, estimatedTaskCompletionTimeVisibility),
-            ("remainingDrivingDistanceVisibility", hasRemainingDrivingDistanceVisibility, remainingDrivingDistanceVisibility),
+            (
+                "estimatedTaskCompletionTimeVisibility", hasEstimatedTaskCompletionTimeVisibility,
+                estimatedTaskCompletionTimeVisibility
+            ),
+            (
+                "remainingDrivingDistanceVisibility", hasRemainingDrivingDistanceVisibility,
+                remainingDrivingDistanceVisibility
+            ),
             ("remainingStopCountVisibility", hasRemainingStopCountVisibility, remainingStopCountVisibility),
             ("vehicleLocationVisibility", hasVehicleLocationVisibility, vehicleLocationVisibility),
         ]
         for (name, isSet, option) in options where isSet {
             let field = "task.taskTrackingViewConfig.\(name)"
             switch option.visibilityOption {
-            case .always(false), .never(false): throw InvalidArgument("\(field) may be always: true or never: true, not false")
-            case .remainingStopCountThreshold(let count) where count < 0, .remainingDrivingDistanceMetersThreshold(let count) where count < 0:
+            case .always(false), .never(false):
+                throw InvalidArgument("\(field) may be always: true or never: true, not false")
+            case .remainingStopCountThreshold(let count) where count < 0,
+                .remainingDrivingDistanceMetersThreshold(let count) where count < 0:
                 throw InvalidArgument("\(field) has a negative threshold")
             case .durationUntilEstimatedArrivalTimeThreshold(let duration) where duration.seconds < 0:
                 throw InvalidArgument("\(field) has a negative threshold")

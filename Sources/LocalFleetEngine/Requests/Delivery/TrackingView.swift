@@ -24,7 +24,9 @@ enum TrackingView {
         among tasks: [(id: String, task: DeliveryTask)], vehicle: (String) -> DeliveryVehicle?
     ) -> (id: String, task: DeliveryTask)? {
         func rank(_ task: DeliveryTask, id: String) -> (Int, Double) {
-            if task.state == .open, let vehicleID = task.assignedVehicleID, let stop = vehicle(vehicleID)?.stopIndex(ofTask: id) {
+            if task.state == .open, let vehicleID = task.assignedVehicleID,
+                let stop = vehicle(vehicleID)?.stopIndex(ofTask: id)
+            {
                 return (0, Double(stop))
             }
             if task.state == .open { return (1, 0) }
@@ -36,7 +38,8 @@ enum TrackingView {
     /// The tracking info of `task` (task `id`, tracked as `trackingID` of `provider`) at `now`,
     /// its vehicle being `vehicle`.
     static func info(
-        of task: DeliveryTask, id: String, trackingID: String, provider: String, vehicle: DeliveryVehicle?, tasks: (String) -> DeliveryTask?, now: Date
+        of task: DeliveryTask, id: String, trackingID: String, provider: String, vehicle: DeliveryVehicle?,
+        tasks: (String) -> DeliveryTask?, now: Date
     ) -> TaskTrackingInfo {
         var info = TaskTrackingInfo.with { info in
             info.name = ResourceName.taskTrackingInfo(provider: provider, trackingID: trackingID)
@@ -48,7 +51,9 @@ enum TrackingView {
             if task.hasTargetTimeWindow { info.targetTimeWindow = task.targetTimeWindow }
             info.attributes = task.attributes
         }
-        guard task.state == .open, let vehicle, vehicle.hasLastLocation, let stop = vehicle.stopIndex(ofTask: id) else { return info }
+        guard task.state == .open, let vehicle, vehicle.hasLastLocation, let stop = vehicle.stopIndex(ofTask: id) else {
+            return info
+        }
         let stops = vehicle.remainingVehicleJourneySegments.prefix(stop + 1).map(\.stop)
         let route = [vehicle.lastLocation.location] + stops.map(\.plannedLocation.point)
         let meters = zip(route, route.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
@@ -62,14 +67,21 @@ enum TrackingView {
         if visibility.shows(config.hasRoutePolylinePointsVisibility ? config.routePolylinePointsVisibility : nil) {
             info.routePolylinePoints = route
         }
-        if visibility.shows(config.hasEstimatedArrivalTimeVisibility ? config.estimatedArrivalTimeVisibility : nil), let time = Self.timestamp(arrival) {
+        if visibility.shows(config.hasEstimatedArrivalTimeVisibility ? config.estimatedArrivalTimeVisibility : nil),
+            let time = Self.timestamp(arrival)
+        {
             info.estimatedArrivalTime = time
         }
         let completion = arrival.addingTimeInterval(TimeInterval(task.taskDuration.seconds))
-        if visibility.shows(config.hasEstimatedTaskCompletionTimeVisibility ? config.estimatedTaskCompletionTimeVisibility : nil), let time = Self.timestamp(completion) {
+        if visibility.shows(
+            config.hasEstimatedTaskCompletionTimeVisibility ? config.estimatedTaskCompletionTimeVisibility : nil),
+            let time = Self.timestamp(completion)
+        {
             info.estimatedTaskCompletionTime = time
         }
-        if visibility.shows(config.hasRemainingDrivingDistanceVisibility ? config.remainingDrivingDistanceVisibility : nil) {
+        if visibility.shows(
+            config.hasRemainingDrivingDistanceVisibility ? config.remainingDrivingDistanceVisibility : nil)
+        {
             info.remainingDrivingDistanceMeters = .init(Int32(clamping: Int(meters.rounded())))
         }
         if visibility.shows(config.hasRemainingStopCountVisibility ? config.remainingStopCountVisibility : nil) {
@@ -103,7 +115,8 @@ enum TrackingView {
             case .always: true
             case .never: false
             case .remainingStopCountThreshold(let threshold): remainingStops <= Int(threshold)
-            case .durationUntilEstimatedArrivalTimeThreshold(let threshold): untilArrival <= TimeInterval(threshold.seconds)
+            case .durationUntilEstimatedArrivalTimeThreshold(let threshold):
+                untilArrival <= TimeInterval(threshold.seconds)
             case .remainingDrivingDistanceMetersThreshold(let threshold): remainingMeters <= Double(threshold)
             }
         }

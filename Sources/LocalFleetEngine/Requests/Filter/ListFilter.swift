@@ -93,7 +93,9 @@ extension ListFilter {
     ///
     /// - Throws: ``InvalidArgument`` naming the part of `text` that does not parse or that
     ///   names a field `field` refuses.
-    package static func parse(_ text: String, field: @escaping (String) -> String?) throws(InvalidArgument) -> ListFilter? {
+    package static func parse(_ text: String, field: @escaping (String) -> String?) throws(InvalidArgument)
+        -> ListFilter?
+    {
         var parser = try FilterParser(text: text, fieldProblem: field)
         return try parser.parseWhole()
     }
@@ -165,16 +167,21 @@ private struct FilterParser {
             case .equal: isEqual = true
             case .notEqual: isEqual = false
             case .comparison(let symbol):
-                throw InvalidArgument("filter compares \(field) with '\(symbol)'; the local Fleet Engine answers only = and != here")
+                throw InvalidArgument(
+                    "filter compares \(field) with '\(symbol)'; the local Fleet Engine answers only = and != here")
             case let other:
-                throw InvalidArgument("filter has \(other.map { "'\($0)'" } ?? "nothing") after \(field), where = or != should be")
+                throw InvalidArgument(
+                    "filter has \(other.map { "'\($0)'" } ?? "nothing") after \(field), where = or != should be")
             }
             switch next() {
             case .word(let value), .quoted(let value): return .comparison(field: field, isEqual: isEqual, value: value)
-            case let other: throw InvalidArgument("filter has \(other.map { "'\($0)'" } ?? "nothing") where the value of \(field) should be")
+            case let other:
+                throw InvalidArgument(
+                    "filter has \(other.map { "'\($0)'" } ?? "nothing") where the value of \(field) should be")
             }
         case let other:
-            throw InvalidArgument("filter has \(other.map { "'\($0)'" } ?? "nothing") where a comparison such as state = OPEN should be")
+            throw InvalidArgument(
+                "filter has \(other.map { "'\($0)'" } ?? "nothing") where a comparison such as state = OPEN should be")
         }
     }
 
@@ -218,10 +225,14 @@ private enum FilterToken: Equatable, CustomStringConvertible {
                 scalars.removeFirst()
                 var value = String.UnicodeScalarView()
                 while true {
-                    guard let next = scalars.popFirst() else { throw InvalidArgument("filter has a string that is never closed") }
+                    guard let next = scalars.popFirst() else {
+                        throw InvalidArgument("filter has a string that is never closed")
+                    }
                     if next == scalar { break }
                     if next == "\\" {
-                        guard let escaped = scalars.popFirst() else { throw InvalidArgument("filter ends inside a string") }
+                        guard let escaped = scalars.popFirst() else {
+                            throw InvalidArgument("filter ends inside a string")
+                        }
                         value.append(escaped)
                     } else {
                         value.append(next)
@@ -245,14 +256,16 @@ private enum FilterToken: Equatable, CustomStringConvertible {
                 scalars.removeFirst(word.count)
                 tokens.append(.word(String(String.UnicodeScalarView(word))))
             } else {
-                throw InvalidArgument("filter has '\(scalar.escaped(asASCII: true))', which no part of a filter starts with")
+                throw InvalidArgument(
+                    "filter has '\(scalar.escaped(asASCII: true))', which no part of a filter starts with")
             }
         }
         return tokens
     }
 
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "_.-:+*@".unicodeScalars.contains(scalar)
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            || "_.-:+*@".unicodeScalars.contains(scalar)
     }
 
     /// Whether a `-` after `token` starts a value (`x = -3`) rather than negating what follows.

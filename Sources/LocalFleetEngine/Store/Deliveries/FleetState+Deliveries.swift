@@ -20,14 +20,22 @@ extension FleetState {
 
     /// The page of tasks a validated ListTasks `request` asks for, with its parsed `filter`.
     func listTasks(_ request: ListTasksRequest, filter: ListFilter?) throws(InvalidArgument) -> ListTasksResponse {
-        try live.withLock { live in Result { () throws(InvalidArgument) in try TaskListing.page(request, filter: filter, in: live.saved.deliveries) } }.get()
+        try live.withLock { live in
+            Result { () throws(InvalidArgument) in
+                try TaskListing.page(request, filter: filter, in: live.saved.deliveries)
+            }
+        }.get()
     }
 
     /// The page of delivery vehicles a validated ListDeliveryVehicles `request` asks for, with
     /// its parsed `filter`.
-    func listDeliveryVehicles(_ request: ListDeliveryVehiclesRequest, filter: ListFilter?) throws(InvalidArgument) -> ListDeliveryVehiclesResponse {
+    func listDeliveryVehicles(_ request: ListDeliveryVehiclesRequest, filter: ListFilter?) throws(InvalidArgument)
+        -> ListDeliveryVehiclesResponse
+    {
         try live.withLock { live in
-            Result { () throws(InvalidArgument) in try DeliveryVehicleListing.page(request, filter: filter, in: live.saved.deliveries) }
+            Result { () throws(InvalidArgument) in
+                try DeliveryVehicleListing.page(request, filter: filter, in: live.saved.deliveries)
+            }
         }.get()
     }
 
@@ -39,10 +47,13 @@ extension FleetState {
             var tasks: [(id: String, task: DeliveryTask)] = []
             var ids = deliveries.taskIDs(trackedAs: trackingID)
             while let id = ids?.next() { if let task = deliveries.tasks[id] { tasks.append((id, task)) } }
-            guard let (id, task) = TrackingView.answeringTask(among: tasks, vehicle: { deliveries.vehicles[$0] }) else { return nil }
+            guard let (id, task) = TrackingView.answeringTask(among: tasks, vehicle: { deliveries.vehicles[$0] }) else {
+                return nil
+            }
             let vehicle = task.assignedVehicleID.flatMap { deliveries.vehicles[$0] }
             let info = TrackingView.info(
-                of: task, id: id, trackingID: trackingID, provider: live.saved.provider, vehicle: vehicle, tasks: { deliveries.tasks[$0] }, now: now)
+                of: task, id: id, trackingID: trackingID, provider: live.saved.provider, vehicle: vehicle,
+                tasks: { deliveries.tasks[$0] }, now: now)
             return (id, info)
         }
     }
@@ -56,7 +67,9 @@ extension FleetState {
 
     /// Sets `fields` of a delivery vehicle from `update`, with the tasks its new stops assign
     /// or close; 404 without the vehicle, 400 for stops that break Google's rules.
-    func updateDeliveryVehicle(_ id: String, with update: DeliveryVehicle, fields: Set<DeliveryVehicleField>) throws -> Accepted<DeliveryVehicle> {
+    func updateDeliveryVehicle(_ id: String, with update: DeliveryVehicle, fields: Set<DeliveryVehicleField>) throws
+        -> Accepted<DeliveryVehicle>
+    {
         try accept { try $0.acceptDeliveryVehicleUpdate(id, with: update, fields: fields) }
     }
 

@@ -17,8 +17,12 @@ extension LiveFleet {
     }
 
     /// Accepts a new delivery vehicle (of type AUTO when none is given); 409 when the id is taken.
-    mutating func acceptDeliveryVehicleCreation(_ id: String, _ vehicle: DeliveryVehicle) throws -> Accepted<DeliveryVehicle> {
-        guard latestDeliveryVehicle(id) == nil else { throw APIError.alreadyExists("delivery vehicle '\(id)' already exists") }
+    mutating func acceptDeliveryVehicleCreation(_ id: String, _ vehicle: DeliveryVehicle) throws -> Accepted<
+        DeliveryVehicle
+    > {
+        guard latestDeliveryVehicle(id) == nil else {
+            throw APIError.alreadyExists("delivery vehicle '\(id)' already exists")
+        }
         var created = vehicle
         created.name = ResourceName.deliveryVehicle(provider: saved.provider, id: id)
         if created.type.isUnset { created.type = .auto }
@@ -29,12 +33,17 @@ extension LiveFleet {
     /// Accepts new values of a delivery vehicle's `fields`; 404 without the vehicle. New stops
     /// assign the tasks they name and close those they no longer name (``JourneyPlan``), in
     /// the same write.
-    mutating func acceptDeliveryVehicleUpdate(_ id: String, with update: DeliveryVehicle, fields: Set<DeliveryVehicleField>) throws -> Accepted<DeliveryVehicle> {
-        guard let current = latestDeliveryVehicle(id) else { throw APIError.notFound("delivery vehicle '\(id)' does not exist") }
+    mutating func acceptDeliveryVehicleUpdate(
+        _ id: String, with update: DeliveryVehicle, fields: Set<DeliveryVehicleField>
+    ) throws -> Accepted<DeliveryVehicle> {
+        guard let current = latestDeliveryVehicle(id) else {
+            throw APIError.notFound("delivery vehicle '\(id)' does not exist")
+        }
         var records: [FleetRecord] = []
         if fields.contains(.remainingVehicleJourneySegments) {
             let plan = try JourneyPlan(
-                vehicleID: id, from: current.remainingVehicleJourneySegments, to: update.remainingVehicleJourneySegments, task: latestTask)
+                vehicleID: id, from: current.remainingVehicleJourneySegments,
+                to: update.remainingVehicleJourneySegments, task: latestTask)
             for taskID in plan.assigned {
                 guard var task = latestTask(taskID) else { continue }
                 task.deliveryVehicleID = id
@@ -56,11 +65,14 @@ extension LiveFleet {
     /// Accepts a delivery vehicle's removal; 404 without it, 400 `FAILED_PRECONDITION` while its
     /// stops hold open tasks.
     mutating func acceptDeliveryVehicleDeletion(_ id: String) throws -> Accepted<Void> {
-        guard let vehicle = latestDeliveryVehicle(id) else { throw APIError.notFound("delivery vehicle '\(id)' does not exist") }
+        guard let vehicle = latestDeliveryVehicle(id) else {
+            throw APIError.notFound("delivery vehicle '\(id)' does not exist")
+        }
         let open = vehicle.remainingVehicleJourneySegments.flatMap { $0.stop.tasks.map(\.taskID) }
         guard open.isEmpty else {
             throw APIError.failedPrecondition(
-                "delivery vehicle '\(id)' has open tasks (\(open.joined(separator: ", "))); remove its stops, which closes them, first")
+                "delivery vehicle '\(id)' has open tasks (\(open.joined(separator: ", "))); remove its stops, which closes them, first"
+            )
         }
         return Accepted(value: (), acknowledgement: write([.deletedDeliveryVehicle(id: id)]))
     }
@@ -70,7 +82,9 @@ extension LiveFleet {
         var ids: Set<String> = []
         for (id, _) in tasks {
             guard latestTask(id) == nil else { throw APIError.alreadyExists("task '\(id)' already exists") }
-            guard ids.insert(id).inserted else { throw APIError.alreadyExists("task '\(id)' is created twice in the batch") }
+            guard ids.insert(id).inserted else {
+                throw APIError.alreadyExists("task '\(id)' is created twice in the batch")
+            }
         }
         let created = tasks.map { id, task in
             var created = task
@@ -82,10 +96,15 @@ extension LiveFleet {
 
     /// Accepts new values of a task's `fields` at `now`; 404 without the task, 400
     /// `FAILED_PRECONDITION` for a change its state forbids (``TaskLifecycle``).
-    mutating func acceptTaskUpdate(_ id: String, with update: DeliveryTask, fields: Set<TaskField>) throws -> Accepted<DeliveryTask> {
+    mutating func acceptTaskUpdate(_ id: String, with update: DeliveryTask, fields: Set<TaskField>) throws -> Accepted<
+        DeliveryTask
+    > {
         guard let current = latestTask(id) else { throw APIError.notFound("task '\(id)' does not exist") }
-        let vehicleLocation = current.assignedVehicleID.flatMap(latestDeliveryVehicle).flatMap { $0.hasLastLocation ? $0.lastLocation : nil }
-        let updated = try TaskLifecycle.update(current, id: id, with: update, fields: fields, vehicleLocation: vehicleLocation)
+        let vehicleLocation = current.assignedVehicleID.flatMap(latestDeliveryVehicle).flatMap {
+            $0.hasLastLocation ? $0.lastLocation : nil
+        }
+        let updated = try TaskLifecycle.update(
+            current, id: id, with: update, fields: fields, vehicleLocation: vehicleLocation)
         return Accepted(value: updated, acknowledgement: write([.task(id: id, updated)]))
     }
 
@@ -95,7 +114,8 @@ extension LiveFleet {
         guard let task = latestTask(id) else { throw APIError.notFound("task '\(id)' does not exist") }
         if task.state == .open, let vehicleID = task.assignedVehicleID {
             throw APIError.failedPrecondition(
-                "task '\(id)' is open and assigned to delivery vehicle '\(vehicleID)'; remove it from the vehicle's stops, which closes it, first")
+                "task '\(id)' is open and assigned to delivery vehicle '\(vehicleID)'; remove it from the vehicle's stops, which closes it, first"
+            )
         }
         return Accepted(value: (), acknowledgement: write([.deletedTask(id: id)]))
     }

@@ -29,8 +29,12 @@ struct SavedDeliveries: Sendable {
     mutating func publish(vehicle: DeliveryVehicle?, id: String) {
         let old = vehicles[id]
         if vehicle == nil { vehicleIDs.remove(id) } else if old == nil { vehicleIDs.insert(id) }
-        let oldValues = Dictionary((old?.attributes ?? []).map { ("attributes.\($0.key)", $0.filterText) }, uniquingKeysWith: { first, _ in first })
-        let newValues = Dictionary((vehicle?.attributes ?? []).map { ("attributes.\($0.key)", $0.filterText) }, uniquingKeysWith: { first, _ in first })
+        let oldValues = Dictionary(
+            (old?.attributes ?? []).map { ("attributes.\($0.key)", $0.filterText) },
+            uniquingKeysWith: { first, _ in first })
+        let newValues = Dictionary(
+            (vehicle?.attributes ?? []).map { ("attributes.\($0.key)", $0.filterText) },
+            uniquingKeysWith: { first, _ in first })
         for field in Set(oldValues.keys).union(newValues.keys) {
             vehicleIndex.move(id, field: field, from: oldValues[field], to: newValues[field])
         }
@@ -42,7 +46,9 @@ struct SavedDeliveries: Sendable {
         let old = tasks[id]
         if task == nil { taskIDs.remove(id) } else if old == nil { taskIDs.insert(id) }
         for field in TaskListing.indexedFields {
-            taskIndex.move(id, field: field, from: old.flatMap { TaskListing.value(of: field, in: $0) }, to: task.flatMap { TaskListing.value(of: field, in: $0) })
+            taskIndex.move(
+                id, field: field, from: old.flatMap { TaskListing.value(of: field, in: $0) },
+                to: task.flatMap { TaskListing.value(of: field, in: $0) })
         }
         tasks[id] = task
     }
