@@ -9,7 +9,7 @@ let package = Package(
     name: "AppConsumer",
     platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [
-        .package(name: "fleetauth", path: "../../..", traits: [])
+        .package(name: "fleetauth", path: "../../..", traits: []),
     ],
     targets: [
         // The Driver and Consumer SDKs' authorization protocols, with Google's Swift signatures,

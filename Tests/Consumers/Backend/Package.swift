@@ -8,12 +8,12 @@ let package = Package(
     name: "BackendConsumer",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "fleetauth", path: "../../..", traits: ["Tokens"])
+        .package(name: "fleetauth", path: "../../..", traits: ["Tokens"]),
     ],
     targets: [
         .executableTarget(
             name: "MintAndVerify",
             dependencies: [.product(name: "FleetTokens", package: "fleetauth")]
-        )
+        ),
     ]
 )

@@ -3,12 +3,11 @@ import FleetTokens
 import Foundation
 
 // The key: its JSON from the environment (as a secret manager hands it over), else a file.
-let key =
-    if let json = ProcessInfo.processInfo.environment["FLEET_DRIVER_KEY_JSON"] {
-        try ServiceAccountKey(json: Data(json.utf8), source: "$FLEET_DRIVER_KEY_JSON")
-    } else {
-        try ServiceAccountKey(contentsOf: "driver.json")
-    }
+let key = if let json = ProcessInfo.processInfo.environment["FLEET_DRIVER_KEY_JSON"] {
+    try ServiceAccountKey(json: Data(json.utf8), source: "$FLEET_DRIVER_KEY_JSON")
+} else {
+    try ServiceAccountKey(contentsOf: "driver.json")
+}
 
 // Mint a Driver SDK token for one vehicle, good for 30 minutes.
 let minter = try TokenMinter(key: key)
