@@ -30,41 +30,13 @@ struct AssignmentList: Encodable {
     let nextPageToken: String?
 }
 
-/// `pageSize` and `pageToken` of a listing, and its other parameters by name.
-private struct ListParameters {
-    /// The most entries a page holds, and how many by default.
-    static let pageSizes = (largest: 1000, byDefault: 100)
-
-    var pageSize = pageSizes.byDefault
-    var pageToken: String?
-    var others: [Substring: String] = [:]
-
-    /// The query of `request`, refusing any parameter but `allowed`, `pageSize` and `pageToken`.
-    init(_ request: Request, allowed: [Substring]) throws {
-        for (name, value) in request.uri.formQueryParameters {
-            switch name {
-            case "pageSize":
-                guard let size = Int(value), (1...Self.pageSizes.largest).contains(size) else {
-                    throw APIError.invalidArgument("pageSize is 1 to \(Self.pageSizes.largest)")
-                }
-                pageSize = size
-            case "pageToken": pageToken = String(value)
-            case let name where allowed.contains(name): others[name] = String(value)
-            default:
-                let names = (allowed + ["pageSize", "pageToken"]).joined(separator: ", ")
-                throw APIError.invalidArgument("unknown parameter \"\(name)\"; this path takes \(names)")
-            }
-        }
-    }
-}
-
 extension TokenServer {
     /// `GET accounts?pageSize=&pageToken=` (each with its role, identity, unexpired sessions and
     /// assignments, by username) and `GET assignments?kind=&resourceId=&username=&pageSize=&pageToken=`
     /// (by kind and id), each a page at a time, filtered in the database.
     func addListRoutes(to admin: RouterGroup<TokenServerContext>) {
         admin.get("accounts") { request, _ in
-            let parameters = try ListParameters(request, allowed: [])
+            let parameters = try ListParameters(request.uri.formQueryParameters, allowed: [])
             let found = try await self.store.accounts(after: parameters.pageToken, limit: parameters.pageSize + 1)
             let page = found.prefix(parameters.pageSize)
             // The page's sessions and assignments, a query each: its usernames are a range, in order.
@@ -87,11 +59,12 @@ extension TokenServer {
                 AccountList(accounts: entries, roles: AccountRole.allCases.map(\.rawValue), nextPageToken: next))
         }
         admin.get("assignments") { request, _ in
-            let parameters = try ListParameters(request, allowed: ["kind", "resourceId", "username"])
+            let parameters = try ListParameters(
+                request.uri.formQueryParameters, allowed: ["kind", "resourceId", "username"])
             var query = AssignmentQuery(
-                resourceID: parameters.others["resourceId"], username: parameters.others["username"],
+                resourceID: parameters.value("resourceId"), username: parameters.value("username"),
                 limit: parameters.pageSize + 1)
-            if let name = parameters.others["kind"] {
+            if let name = parameters.value("kind") {
                 guard let kind = ResourceKind(rawValue: name) else {
                     throw APIError.invalidArgument(
                         "kind is one of \(ResourceKind.allCases.map(\.rawValue).joined(separator: ", "))")

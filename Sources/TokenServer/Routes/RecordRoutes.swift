@@ -51,21 +51,28 @@ struct IssuedTokensPage: Encodable {
 }
 
 extension TokenRecordQuery {
-    /// The most records a page holds, and how many by default.
-    static let pageSizes = (largest: 1000, byDefault: 100)
-
     /// The query of `GET /v1/admin/issued-tokens?…` at `now` (epoch seconds): `vehicle`,
     /// `trip`, `deliveryVehicle` or `trackingId` (one of them), `account`, `valid=true`,
-    /// `outcome`, `since` (RFC 3339 or epoch seconds), `pageSize`, `pageToken`. Any other
-    /// parameter, or a value that is not one of these, is refused (400) by name. One record
-    /// more than the page is asked for, to know whether another page follows.
+    /// `outcome`, `since` (RFC 3339 or epoch seconds), `pageSize`, `pageToken`
+    /// (``ListParameters``). Any other parameter, or a value that is not one of these, is refused
+    /// (400) by name. One record more than the page is asked for, to know whether another page
+    /// follows.
     init(parameters: [(key: Substring, value: Substring)], now: Int64) throws {
-        self.init(limit: Self.pageSizes.byDefault + 1)
         let resources: [Substring: ResourceKind] = [
             "vehicle": .vehicle, "trip": .trip, "deliveryVehicle": .deliveryVehicle, "trackingId": .trackingID,
         ]
-        for (name, value) in parameters {
-            let text = String(value)
+        let list = try ListParameters(
+            parameters,
+            allowed: ["vehicle", "trip", "deliveryVehicle", "trackingId", "account", "valid", "outcome", "since"])
+        self.init(limit: list.pageSize + 1)
+        if let token = list.pageToken {
+            guard token.utf8.count == 30, token.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+            else {
+                throw APIError.invalidArgument("pageToken is not one this server gave")
+            }
+            before = token
+        }
+        for (name, text) in list.others {
             switch name {
             case let name where resources[name] != nil:
                 guard resource == nil else {
@@ -92,21 +99,8 @@ extension TokenRecordQuery {
                     throw APIError.invalidArgument("since is an RFC 3339 time (2026-12-06T09:00:00Z) or epoch seconds")
                 }
                 since = time
-            case "pageSize":
-                guard let size = Int(text), (1...Self.pageSizes.largest).contains(size) else {
-                    throw APIError.invalidArgument("pageSize is 1 to \(Self.pageSizes.largest)")
-                }
-                limit = size + 1
-            case "pageToken":
-                guard text.utf8.count == 30, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
-                else {
-                    throw APIError.invalidArgument("pageToken is not one this server gave")
-                }
-                before = text
             default:
-                throw APIError.invalidArgument(
-                    "unknown parameter \"\(name)\"; this path takes vehicle, trip, deliveryVehicle, trackingId, account, valid, outcome, since, pageSize and pageToken"
-                )
+                continue  // ListParameters refused every other name.
             }
         }
     }
