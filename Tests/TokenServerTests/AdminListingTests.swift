@@ -174,6 +174,29 @@ struct AdminListingTests {
         }
     }
 
+    @Test("the live figures count a session's request over its limit as a 429, in the totals and per second")
+    func liveFiguresCount429s() async throws {
+        var options = TestServer.options()
+        options.tokenRequestsPerMinute = 1
+        try await TestServer.serve(options: options) { client, _ in
+            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
+            var stream = try await LiveStream(client)
+            #expect(try await stream.next()?["limited"] as? Int == 0)
+            #expect(try await client.token("driver/v-1", session: session).status == .ok)
+            try await client.token("driver/v-1", session: session).expectRefusal(.tooManyRequests, "RESOURCE_EXHAUSTED")
+            var events: [[String: Any]] = []
+            let sent = ContinuousClock.now
+            while events.last?["limited"] as? Int != 1, ContinuousClock.now - sent < .seconds(10),
+                let event = try await stream.next()
+            {
+                events.append(event)
+            }
+            #expect(events.last?["limited"] as? Int == 1, "\(events)")
+            let perSecond = events.compactMap { ($0["perSecond"] as? [String: Any])?["limited"] as? Double }.max() ?? 0
+            #expect(perSecond > 0, "\(events)")
+        }
+    }
+
     @Test("the console's page is served only when asked for, with a strict policy, and holds no key")
     func consolePage() async throws {
         try await TestServer.serve { client, _ in
