@@ -325,7 +325,7 @@ static void load_fixtures(const char *path) {
 
 typedef struct Pending Pending;
 
-typedef struct {
+typedef struct Worker {
     int listener, epoll;
     EVP_MD_CTX *signer, *signing;  // set up once with the key; a copy signs each token
     Buf claims, jwt, body;
@@ -334,7 +334,8 @@ typedef struct {
     int answered;                  // with --record: an eventfd, written when answers wait in `ready`
     pthread_mutex_t ready_lock;
     Pending *ready;
-    bool notify;                   // the writer's: this worker has answers in the batch being handed back
+    bool notify;                   // the writer's: this worker has answers in the batch being handed back,
+    struct Worker *next_notified;  // and the next worker that has
 } Worker;
 
 typedef struct {
@@ -521,20 +522,19 @@ static void *write_records(void *workers_arg) {
             sqlite3_reset(s);
         }
         if (sqlite3_exec(record_db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) die("cannot write the record");
-        Worker *notified[256];
-        int count = 0;
+        Worker *notified = NULL;
         for (Pending *p = batch, *next; p; p = next) {
             next = p->next;
             Worker *w = p->worker;
             pthread_mutex_lock(&w->ready_lock);
             p->next = w->ready, w->ready = p;
             pthread_mutex_unlock(&w->ready_lock);
-            if (!w->notify && count < 256) w->notify = true, notified[count++] = w;
+            if (!w->notify) w->notify = true, w->next_notified = notified, notified = w;
         }
-        for (int i = 0; i < count; i++) {
+        for (Worker *w = notified; w; w = w->next_notified) {
             uint64_t one = 1;
-            notified[i]->notify = false;
-            if (write(notified[i]->answered, &one, sizeof one) != sizeof one) die("cannot wake a worker");
+            w->notify = false;
+            if (write(w->answered, &one, sizeof one) != sizeof one) die("cannot wake a worker");
         }
     }
     return NULL;
