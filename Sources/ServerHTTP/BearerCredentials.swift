@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Reads `Authorization: Bearer <token>` the same way for both servers and both doors (HTTP
 /// headers and gRPC metadata): one value, the scheme `Bearer` in any case, the token with the
 /// spaces and tabs around it removed.
@@ -24,5 +26,12 @@ package enum BearerCredentials {
         var token = trimmed.dropFirst(scheme.count).drop { $0 == " " || $0 == "\t" }
         while let last = token.last, last == " " || last == "\t" { token = token.dropLast() }
         return token.isEmpty ? .missing : .token(String(token))
+    }
+
+    /// The token of `headers`' `Authorization` bearer credentials, or `nil` when there is none
+    /// to check.
+    package static func token(in headers: HTTPFields) -> String? {
+        guard case .token(let token) = read(headers[values: .authorization]) else { return nil }
+        return token
     }
 }

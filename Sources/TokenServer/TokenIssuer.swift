@@ -3,22 +3,23 @@ import Logging
 import ServerHTTP
 import ServerStorage
 
-/// What a token request asks for.
+/// What a token request asks for (see ``TokenRoute``).
 enum TokenRequest: Sendable {
     /// A token scoped to one resource the caller must be assigned to.
     case resource(Resource)
-    /// A fleet reader token (every id `*`), for fleet-reader accounts.
-    case fleetReader
+    /// The token of a role assigned to no resource (a fleet reader's, every id `*`), for
+    /// accounts of that role.
+    case unscoped(AccountRole)
 
     /// The account roles that may ask.
     var accountRoles: [AccountRole] {
         switch self {
         case .resource(let resource): resource.kind.accountRoles
-        case .fleetReader: [.fleetReader]
+        case .unscoped(let role): [role]
         }
     }
 
-    /// The resource asked about; `nil` for a fleet reader token.
+    /// The resource asked about; `nil` for an unscoped token.
     var resource: Resource? {
         if case .resource(let resource) = self { resource } else { nil }
     }
@@ -27,19 +28,15 @@ enum TokenRequest: Sendable {
     /// for the record of a request refused before the account was known.
     var routeName: String {
         switch self {
-        case .resource(let resource):
-            TokenServer.resourceTokenRoutes.first { $0.kind == resource.kind }?.segment ?? resource.kind.rawValue
-        case .fleetReader: "fleet-reader"
+        case .resource(let resource): resource.kind.accountRoles.first?.rawValue ?? resource.kind.rawValue
+        case .unscoped(let role): role.rawValue
         }
     }
 
     /// The token that answers it for an account of `role` (one of ``accountRoles``): a trusted
     /// delivery driver's is a trusted one.
     func tokenKind(for role: AccountRole) -> TokenKind {
-        switch self {
-        case .resource(let resource): role.tokenKind(id: resource.id)
-        case .fleetReader: .fleetReader
-        }
+        role.tokenKind(id: resource?.id ?? "")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandSupport
+import FleetTokens
 import Foundation
 import TokenServer
 
@@ -27,7 +28,7 @@ struct AccountsCommand: AsyncParsableCommand {
         @Argument(help: "The login name.")
         var username: String
 
-        @Option(help: "driver, consumer, delivery-driver, delivery-trusted-driver, delivery-consumer or fleet-reader.")
+        @Option(help: "One of \(AccountRole.allNames).")
         var role: String
 
         @Option(help: "The OpenID Connect issuer of the linked user, exactly as its ID tokens' iss spells it.")
@@ -52,8 +53,8 @@ struct AccountsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            if let current = AccountRole.formerSpellings[role] {
-                noteFormerSpelling(option: "--role", former: role, current: current.description)
+            if let current = FormerSpellings.all[role] {
+                noteFormerSpelling(option: "--role", former: role, current: current)
             }
             let identity = identityIssuer.flatMap { issuer in
                 identitySubject.map { LinkedIdentity(issuer: issuer, subject: $0) }

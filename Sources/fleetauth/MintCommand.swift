@@ -30,16 +30,11 @@ struct MintCommand: AsyncParsableCommand {
         case deliveryConsumer = "delivery-consumer"
         case deliveryServer = "delivery-server"
 
-        /// Earlier versions' spellings, still taken, with a note.
-        static let formerSpellings: [String: Kind] = [
-            "trusted-delivery-driver": .deliveryTrustedDriver, "untrusted-delivery-driver": .deliveryUntrustedDriver,
-        ]
-
         init?(argument: String) {
             if let kind = Kind(rawValue: argument) {
                 self = kind
-            } else if let kind = Self.formerSpellings[argument] {
-                noteFormerSpelling(option: "--kind", former: argument, current: kind.rawValue)
+            } else if let current = FormerSpellings.all[argument], let kind = Kind(rawValue: current) {
+                noteFormerSpelling(option: "--kind", former: argument, current: current)
                 self = kind
             } else {
                 return nil

@@ -1,9 +1,12 @@
 import FleetTokens
+import Foundation
 import Testing
-import TokenServer
 
-/// The token server's accounts sign with the role FleetTokens' table gives their tokens: a
-/// role Fleet Engine honours for them, and the narrowest one.
+@testable import TokenServer
+
+/// The token server's role table: accounts sign with the role FleetTokens' table gives their
+/// tokens (one Fleet Engine honours for them, and the narrowest), every role reaches its
+/// tokens through one route, and the browser module knows the same routes.
 @Suite("Role table")
 struct RoleTableTests {
     @Test(
@@ -18,8 +21,59 @@ struct RoleTableTests {
         #expect(account.tokenKind(id: "x").signingRoles.contains(account.signingRole))
     }
 
-    @Test("an assigned account's token is the one its resource kind gives", arguments: ResourceKind.allCases)
-    func assignedTokens(kind: ResourceKind) {
-        #expect(kind.accountRoles[0].tokenKind(id: "x") == kind.tokenKind(id: "x"))
+    @Test("every role asks for its tokens through one route, and every route is some role's")
+    func routes() {
+        for role in AccountRole.allCases {
+            let reaching = TokenRoute.all.filter { route in
+                route.request(id: role.resourceKind == nil ? nil : "x")?.accountRoles.contains(role) == true
+            }
+            #expect(reaching.count == 1, "\(role)")
+        }
+        #expect(Set(TokenRoute.all.map(\.segment)).count == TokenRoute.all.count)
+        for kind in ResourceKind.allCases {
+            let route = TokenRoute.all.filter { $0.request(id: "x")?.resource?.kind == kind }
+            #expect(route.map(\.segment) == [kind.accountRoles[0].rawValue], "\(kind)")
+        }
+    }
+
+    @Test("a request refused before its account is known is recorded under its route's name")
+    func routeNames() {
+        for route in TokenRoute.all {
+            let request = route.request(id: "x") ?? route.request(id: nil)
+            #expect(request?.routeName == route.segment)
+        }
+    }
+
+    @Test("former spellings name the current roles")
+    func formerSpellings() {
+        #expect(AccountRole(name: "trusted-delivery-driver") == .trustedDeliveryDriver)
+        #expect(AccountRole(name: "delivery-trusted-driver") == .trustedDeliveryDriver)
+        #expect(AccountRole(name: "untrusted-delivery-driver") == nil)  // a token kind's, not a role's
+        #expect(AccountRole(name: "trusted_delivery_driver") == nil)
+        for (former, current) in FormerSpellings.all {
+            #expect(FormerSpellings.current(of: former) == current)
+            #expect(FormerSpellings.all[current] == nil, "\(current) is current")
+        }
+    }
+
+    @Test("the browser module's KINDS are the token routes, with the ids they read")
+    func browserKinds() throws {
+        let module = URL(filePath: #filePath).deletingLastPathComponent().appending(
+            path: "../../Sources/TokenServer/Resources/fleetauth.js")
+        let source = try String(contentsOf: module, encoding: .utf8)
+        let start = try #require(source.firstRange(of: "const KINDS = {"))
+        let end = try #require(source[start.upperBound...].firstRange(of: "\n};"))
+        let rows = source[start.upperBound..<end.lowerBound].matches(
+            of: /"?(?<kind>[a-z-]+)"?: \{ path: "(?<path>[a-z-]+)", context: (?:"(?<context>\w+)"|null) \}/)
+        let kinds = rows.map { row in
+            "\(row.output.kind)=\(row.output.path)/\(row.output.context.map(String.init) ?? "-")"
+        }
+        let routes = TokenRoute.all.map { route in
+            switch route.asks {
+            case .resource(let kind): "\(route.segment)=\(route.segment)/\(kind.tokenRouteParameter)"
+            case .unscoped: "\(route.segment)=\(route.segment)/-"
+            }
+        }
+        #expect(kinds == routes)
     }
 }

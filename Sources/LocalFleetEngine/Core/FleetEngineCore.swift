@@ -29,7 +29,7 @@ struct FleetEngineCore: Sendable {
         -> VerifiedToken
     {
         do {
-            return try await authenticator.authenticate(BearerToken.extract(from: values))
+            return try await authenticator.authenticate(BearerCredentials.read(values).jwt())
         } catch {
             throw refused(error, path: path, logger: logger)
         }
@@ -42,7 +42,7 @@ struct FleetEngineCore: Sendable {
     >? {
         let outcome: Result<VerifiedToken, TokenRefusal>?
         do {
-            outcome = authenticator.authenticateWithoutWaiting(try BearerToken.extract(from: values))
+            outcome = authenticator.authenticateWithoutWaiting(try BearerCredentials.read(values).jwt())
         } catch {
             outcome = .failure(error)
         }

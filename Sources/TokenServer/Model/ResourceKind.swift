@@ -11,15 +11,11 @@ package enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, Cu
     /// A shipment's tracking id; its consumer gets delivery consumer tokens for it.
     case trackingID = "tracking-id"
 
-    /// The account roles that may be assigned to this kind of resource: one, but for delivery
-    /// vehicles, whose drivers are untrusted by default or trusted.
+    /// The account roles that may be assigned to this kind of resource, the default first (see
+    /// ``AccountRole``'s table): one, but for delivery vehicles, whose drivers are untrusted by
+    /// default or trusted.
     package var accountRoles: [AccountRole] {
-        switch self {
-        case .vehicle: [.driver]
-        case .trip: [.consumer]
-        case .deliveryVehicle: [.deliveryDriver, .trustedDeliveryDriver]
-        case .trackingID: [.deliveryConsumer]
-        }
+        AccountRole.allCases.filter { $0.resourceKind == self }
     }
 
     /// ``accountRoles`` in words, e.g. `delivery-driver or delivery-trusted-driver`.
@@ -27,14 +23,14 @@ package enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, Cu
         accountRoles.map(\.rawValue).joined(separator: " or ")
     }
 
-    /// The token that lets an account of the default role assigned to resource `id` act on it
-    /// (see ``AccountRole/tokenKind(id:)`` for each role's).
-    package func tokenKind(id: String) -> TokenKind {
+    /// The name of the id in this kind's token route, `/v1/tokens/driver/{vehicleId}`, and in
+    /// the browser module's `context`.
+    package var tokenRouteParameter: String {
         switch self {
-        case .vehicle: .driver(vehicleID: id)
-        case .trip: .consumer(tripID: id)
-        case .deliveryVehicle: .untrustedDeliveryDriver(deliveryVehicleID: id)
-        case .trackingID: .deliveryConsumer(trackingID: id)
+        case .vehicle: "vehicleId"
+        case .trip: "tripId"
+        case .deliveryVehicle: "deliveryVehicleId"
+        case .trackingID: "trackingId"
         }
     }
 

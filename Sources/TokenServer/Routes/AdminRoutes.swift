@@ -115,7 +115,7 @@ struct AdminKeyMiddleware: RouterMiddleware {
         {
             throw APIError.permissionDenied("the admin API answers no page of another origin (Origin \(origin))")
         }
-        guard let key = BearerToken.from(request.headers) else {
+        guard let key = BearerCredentials.token(in: request.headers) else {
             throw APIError.unauthenticated(
                 "missing credentials: send Authorization: Bearer <admin key> (the key is in DATA_DIR/admin-key)")
         }

@@ -22,7 +22,7 @@ extension TokenServer {
             return try JSONResponse.make(try await self.logIn(login, from: context.clientAddress), status: .created)
         }
         group.delete("current") { request, _ in
-            guard let token = BearerToken.from(request.headers) else {
+            guard let token = BearerCredentials.token(in: request.headers) else {
                 throw APIError.unauthenticated("missing credentials: send Authorization: Bearer <session token>")
             }
             guard try await self.store.endSession(tokenHash: SecretToken.hash(token)) else {

@@ -2,8 +2,8 @@ import NIOCore
 import NIOHTTP1
 import ServerHTTP
 
-/// The token routes, answered in the channel pipeline: `GET /v1/tokens/{kind}/{id}` and
-/// `GET /v1/tokens/fleet-reader`, by the same ``TokenServer/tokenAnswer(_:credential:client:path:)``
+/// The token routes (every ``TokenRoute``: `GET /v1/tokens/{role}/{id}`, `GET /v1/tokens/{role}`),
+/// answered in the channel pipeline by the same ``TokenServer/tokenAnswer(_:credential:client:path:)``
 /// as the router's routes.
 ///
 /// Matches only plain paths (no percent-escape, no extra segment, no trailing slash); anything
@@ -27,22 +27,22 @@ struct TokenPipelineRoute: PipelineRoute {
         let path = target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
         guard path.utf8.starts(with: Self.prefix), !path.utf8.contains(UInt8(ascii: "%")) else { return nil }
         let rest = path.utf8.dropFirst(Self.prefix.count)
-        let request: TokenRequest
+        let segment: Substring.UTF8View
+        let id: String?
         if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
-            let id = path[path.utf8.index(after: slash)...]
-            guard !id.isEmpty, !id.utf8.contains(UInt8(ascii: "/")),
-                let route = TokenServer.resourceTokenRoutes.first(where: {
-                    $0.segment.utf8.elementsEqual(rest[..<slash])
-                })
-            else { return nil }
-            request = .resource(Resource(route.kind, id: String(id)))
-        } else if rest.elementsEqual("fleet-reader".utf8) {
-            request = .fleetReader
+            let last = path[path.utf8.index(after: slash)...]
+            guard !last.isEmpty, !last.utf8.contains(UInt8(ascii: "/")) else { return nil }
+            segment = rest[..<slash]
+            id = String(last)
         } else {
-            return nil
+            segment = rest
+            id = nil
         }
+        guard let route = TokenRoute.all.first(where: { $0.segment.utf8.elementsEqual(segment) }),
+            let request = route.request(id: id)
+        else { return nil }
         return Match(
-            request: request, credential: BearerToken.credential(from: head.headers["authorization"]),
+            request: request, credential: BearerCredential(authorization: head.headers["authorization"]),
             client: client?.ipAddress, path: path)
     }
 

@@ -31,37 +31,70 @@ struct TokenResponse {
     }
 }
 
-extension TokenServer {
-    /// The token routes under `/v1/tokens/` that name a resource: the path segment, the
-    /// parameter's name, the resource's kind.
-    static let resourceTokenRoutes: [(segment: String, parameter: String, kind: ResourceKind)] = [
-        ("driver", "vehicleId", .vehicle),
-        ("consumer", "tripId", .trip),
-        ("delivery-driver", "deliveryVehicleId", .deliveryVehicle),
-        ("delivery-consumer", "trackingId", .trackingID),
-    ]
+/// A token route under `/v1/tokens/`, read from the role table (``AccountRole``): the default
+/// role of each kind of resource names one, `driver/{vehicleId}`, and each role assigned to
+/// none has its own, `fleet-reader`.
+struct TokenRoute: Sendable {
+    /// The path segment after `/v1/tokens/`: the role's name.
+    let segment: String
+    /// What the route asks for: a token for the resource the next segment names, or a role's
+    /// unscoped token (the route ends at the segment).
+    let asks: Asks
 
-    /// `GET /v1/tokens/driver/{vehicleId}`, `/consumer/{tripId}`,
-    /// `/delivery-driver/{deliveryVehicleId}`, `/delivery-consumer/{trackingId}`, `/fleet-reader`.
+    /// What a ``TokenRoute`` asks for.
+    enum Asks: Sendable {
+        /// A token for one resource of this kind.
+        case resource(ResourceKind)
+        /// This role's unscoped token.
+        case unscoped(AccountRole)
+    }
+
+    /// Every token route.
+    static let all: [TokenRoute] = AccountRole.allCases.compactMap { role in
+        guard let kind = role.resourceKind else { return TokenRoute(segment: role.rawValue, asks: .unscoped(role)) }
+        return kind.accountRoles.first == role ? TokenRoute(segment: role.rawValue, asks: .resource(kind)) : nil
+    }
+
+    /// The router's path under `/v1/tokens/`: `driver/:vehicleId`, `fleet-reader`.
+    var routerPath: RouterPath {
+        switch asks {
+        case .resource(let kind): RouterPath("\(segment)/:\(kind.tokenRouteParameter)")
+        case .unscoped: RouterPath(segment)
+        }
+    }
+
+    /// The request of this route with `id`, the path's last segment (`nil` when it ends at
+    /// ``segment``); `nil` when the path does not fit the route.
+    func request(id: String?) -> TokenRequest? {
+        switch (asks, id) {
+        case (.resource(let kind), .some(let id)): .resource(Resource(kind, id: id))
+        case (.unscoped(let role), .none): .unscoped(role)
+        default: nil
+        }
+    }
+}
+
+extension TokenServer {
+    /// `GET /v1/tokens/driver/{vehicleId}`, `/consumer/{tripId}`, … and `/fleet-reader`: every
+    /// ``TokenRoute``.
     ///
     /// ``application(host:port:eventLoopGroup:onRunning:)`` answers these in the channel
     /// pipeline (``TokenPipelineRoute``); the router has them too, for a server that mounts
     /// ``buildRouter()`` itself, and for their 405s.
     func addTokenRoutes(to group: RouterGroup<TokenServerContext>) {
-        for route in Self.resourceTokenRoutes {
-            group.get(RouterPath("\(route.segment)/:\(route.parameter)")) { request, context in
-                let resource = Resource(route.kind, id: try context.parameters.decoded(route.parameter))
+        for route in TokenRoute.all {
+            group.get(route.routerPath) { request, context in
+                let id: String? =
+                    switch route.asks {
+                    case .resource(let kind): try context.parameters.decoded(kind.tokenRouteParameter)
+                    case .unscoped: nil
+                    }
+                guard let tokenRequest = route.request(id: id) else { throw HTTPError(.notFound) }
                 return await self.tokenAnswer(
-                    .resource(resource), credential: BearerToken.credential(from: request.headers),
+                    tokenRequest, credential: BearerCredential(headers: request.headers),
                     client: context.clientAddress, path: request.uri.path[...]
                 ).response
             }
-        }
-        group.get("fleet-reader") { request, context in
-            await self.tokenAnswer(
-                .fleetReader, credential: BearerToken.credential(from: request.headers), client: context.clientAddress,
-                path: request.uri.path[...]
-            ).response
         }
     }
 
