@@ -18,6 +18,51 @@ struct DeliveryDemoRun {
         try await DemoNetwork.using(settings, to: servers) { try await play(on: $0) }
     }
 
+    /// Drives a delivery driver app for each of `sessions` for `duration`: the last location
+    /// Fleet Engine acknowledged to each.
+    private func driveAll(
+        _ sessions: [String], on network: DemoNetwork, backend: FleetEngineClient, for drive: Duration,
+        stats: DemoStats
+    ) async throws -> [VehicleLocation?] {
+        let count = sessions.count
+        let settings = settings
+        return try await withThrowingTaskGroup(of: (Int, VehicleLocation?).self) { group in
+            for index in 0..<count {
+                let driver = try network.client(kind: "delivery-driver", session: sessions[index], stats: stats)
+                group.addTask {
+                    (
+                        index,
+                        try await Self.drive(
+                            index, driver: driver, backend: backend, for: drive,
+                            every: .seconds(settings.reportInterval), stats: stats)
+                    )
+                }
+            }
+            var acknowledged = [VehicleLocation?](repeating: nil, count: count)
+            for try await (index, location) in group { acknowledged[index] = location }
+            return acknowledged
+        }
+    }
+
+    /// The vans whose stored location is not the last one acknowledged to their driver, and
+    /// how many parcels were delivered.
+    private func tally(_ acknowledged: [VehicleLocation?], according backend: FleetEngineClient) async throws -> (
+        lostVans: [String], parcelsDelivered: Int
+    ) {
+        var lost: [String] = [], succeeded = 0
+        for index in acknowledged.indices {
+            let stored = try await backend.deliveryVehicle("van-\(index)").lastLocation
+            if acknowledged[index] == nil || stored?.location != acknowledged[index]?.location {
+                lost.append("van-\(index)")
+            }
+            for parcel in ["a", "b"] {
+                let task = try await backend.task("parcel-\(index)-\(parcel)")
+                if task.state == .closed, task.taskOutcome == "SUCCEEDED" { succeeded += 1 }
+            }
+        }
+        return (lost, succeeded)
+    }
+
     private func play(on network: DemoNetwork) async throws -> DeliveryDemoReport {
         let count = settings.drivers
         let tokenServer = await servers.tokenServer
@@ -60,36 +105,12 @@ struct DeliveryDemoRun {
             }
         }
         let intrusions = Task { await intruder.tryEverything(until: start + drive) }
-        let acknowledged = try await withThrowingTaskGroup(of: (Int, VehicleLocation?).self) { group in
-            for index in 0..<count {
-                let driver = try network.client(kind: "delivery-driver", session: driverSessions[index], stats: stats)
-                group.addTask {
-                    (
-                        index,
-                        try await Self.drive(
-                            index, driver: driver, backend: backend, for: drive,
-                            every: .seconds(settings.reportInterval), stats: stats)
-                    )
-                }
-            }
-            var acknowledged = [VehicleLocation?](repeating: nil, count: count)
-            for try await (index, location) in group { acknowledged[index] = location }
-            return acknowledged
-        }
+        let acknowledged = try await driveAll(
+            driverSessions, on: network, backend: backend, for: drive, stats: stats)
         let followed = await consumers.value
         let intruded = await intrusions.value
 
-        var lost: [String] = [], succeeded = 0
-        for index in 0..<count {
-            let stored = try await backend.deliveryVehicle("van-\(index)").lastLocation
-            if acknowledged[index] == nil || stored?.location != acknowledged[index]?.location {
-                lost.append("van-\(index)")
-            }
-            for parcel in ["a", "b"] {
-                let task = try await backend.task("parcel-\(index)-\(parcel)")
-                if task.state == .closed, task.taskOutcome == "SUCCEEDED" { succeeded += 1 }
-            }
-        }
+        let (lost, succeeded) = try await tally(acknowledged, according: backend)
         return DeliveryDemoReport(
             settings: settings, counts: stats.current, latency: stats.latency,
             minted: DemoRun.tokensIssued(in: servers.metrics.exposition()),

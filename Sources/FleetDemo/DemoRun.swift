@@ -22,7 +22,6 @@ struct DemoRun {
 
     private func play(on network: DemoNetwork) async throws -> DemoReport {
         let count = settings.drivers
-        let tokenServer = await servers.tokenServer
         let stats = DemoStats()
         announce(
             """
@@ -30,57 +29,25 @@ struct DemoRun {
               token server  \(network.tokenServer.absoluteString)   local Fleet Engine  \(network.fleetEngine.absoluteString)/v1/providers/\(Self.project)
             """)
 
-        let setupStart = ContinuousClock.now
-        let serverKey = try Self.key(tokenServer, .serviceSuperUser)
-        let operatorClient = FleetEngineClient(
-            baseURL: network.fleetEngine, providerID: Self.project,
-            tokens: ServerTokenProvider(minter: try TokenMinter(key: serverKey)),
-            transport: network.transport)
-        let administration = AccountAdministration(
-            store: tokenServer.store, hasher: PasswordHasher(cost: Self.bcryptCost))
-        try await DemoEnrollment(fleet: operatorClient, administration: administration).enroll(count)
-        let driverSessions = try await Self.logIn("driver", count, network)
-        let consumerSessions = try await Self.logIn("consumer", count, network)
-        announce(
-            "  enrolled \(count) vehicles, \(count) trips and \(2 * count) accounts, and logged every app in, in \(String(format: "%.1f", (ContinuousClock.now - setupStart).timeInterval)) s"
-        )
+        let (operatorClient, driverSessions, consumerSessions) = try await enroll(count, on: network)
 
-        let keyless = servers.keyless
-        let driverKey =
-            try await keyless?.currentKey(of: .driverSDKUser, project: Self.project)
-            ?? Self.key(tokenServer, .driverSDKUser)
-        let intruder = try DemoIntruder(
-            network: network, stats: stats, driverKey: driverKey,
-            driverSession: driverSessions[1], consumerSession: consumerSessions[0])
         let drive = Duration.seconds(settings.duration)
         let interval = Duration.seconds(settings.reportInterval)
         let start = ContinuousClock.now
-        let followers = try (0..<count).map { index in
-            DemoConsumer(
-                index: index,
-                client: try network.client(kind: "consumer", session: consumerSessions[index], stats: stats),
-                stats: stats)
-        }
-        let background = [
-            // At least 40 attempts, so that every trick is tried several times even in a short demo.
-            Task { await intruder.run(every: min(.milliseconds(500), drive / 40)) },
-            Task { await progress(stats, since: start) },
-            Task { await restartTokenServer(during: drive) },
-            Task { await rotateKeys(of: keyless, during: drive) },
-        ]
         let followInterval = Duration.seconds(settings.followInterval)
         // Apps start spread over at least one report interval, and over a second per hundred
         // apps: a thousand first token fetches at once time out on Linux's URLSession.
         let rampUp = max(interval, .seconds(Double(count) / 100))
-        let consumers = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for (index, consumer) in followers.enumerated() {
-                    group.addTask {
-                        try? await Task.sleep(for: rampUp * (Double(index) / Double(count)))
-                        await consumer.follow(every: followInterval)
-                    }
-                }
-            }
+        let consumers = try follow(
+            consumerSessions, on: network, stats: stats, every: followInterval, rampUp: rampUp)
+        let background: [Task<Void, Never>]
+        do {
+            background = try await startBackground(
+                on: network, stats: stats, driverSession: driverSessions[1], consumerSession: consumerSessions[0],
+                during: drive, since: start)
+        } catch {
+            consumers.cancel()
+            throw error
         }
         // Stops the consumers (at once, or after a grace period for their last readings) and
         // the intruder, the progress line and the restarts.
@@ -97,38 +64,128 @@ struct DemoRun {
         }
         let acknowledged: [VehicleLocation?]
         do {
-            acknowledged = try await withThrowingTaskGroup(of: (Int, VehicleLocation?).self) { group in
-                for index in 0..<count {
-                    let driver = DemoDriver(
-                        index: index,
-                        client: try network.client(kind: "driver", session: driverSessions[index], stats: stats),
-                        stats: stats)
-                    group.addTask {
-                        try await Task.sleep(for: rampUp * (Double(index) / Double(count)))
-                        return (index, try await driver.drive(for: drive, every: interval))
-                    }
-                }
-                var acknowledged = [VehicleLocation?](repeating: nil, count: count)
-                for try await (index, location) in group { acknowledged[index] = location }
-                return acknowledged
-            }
+            acknowledged = try await driveAll(
+                driverSessions, on: network, stats: stats, for: drive, every: interval, rampUp: rampUp)
         } catch {
             await stopApps(after: .zero)
             throw error
         }
         await stopApps(after: followInterval * 3 + .seconds(10))
 
+        let lost = try await lostVehicles(acknowledged, according: operatorClient)
+        return DemoReport(
+            settings: settings, counts: stats.current, latency: stats.latency,
+            minted: Self.tokensIssued(in: servers.metrics.exposition()),
+            keyless: await servers.keyless?.standIn.accounts.calls, lostVehicles: lost,
+            elapsed: ContinuousClock.now - start)
+    }
+
+    /// Starts what runs beside the apps for `drive`: the intruder (with a driver's and a
+    /// consumer's session), the progress line, the token server's restarts and the key rotations.
+    private func startBackground(
+        on network: DemoNetwork, stats: DemoStats, driverSession: String, consumerSession: String,
+        during drive: Duration, since start: ContinuousClock.Instant
+    ) async throws -> [Task<Void, Never>] {
+        let tokenServer = await servers.tokenServer
+        let keyless = servers.keyless
+        let driverKey =
+            try await keyless?.currentKey(of: .driverSDKUser, project: Self.project)
+            ?? Self.key(tokenServer, .driverSDKUser)
+        let intruder = try DemoIntruder(
+            network: network, stats: stats, driverKey: driverKey,
+            driverSession: driverSession, consumerSession: consumerSession)
+        return [
+            // At least 40 attempts, so that every trick is tried several times even in a short demo.
+            Task { await intruder.run(every: min(.milliseconds(500), drive / 40)) },
+            Task { await progress(stats, since: start) },
+            Task { await restartTokenServer(during: drive) },
+            Task { await rotateKeys(of: keyless, during: drive) },
+        ]
+    }
+
+    /// Enrolls `count` vehicles and trips with their accounts and logs every app in: the
+    /// operator's Fleet Engine client and the drivers' and consumers' sessions.
+    private func enroll(_ count: Int, on network: DemoNetwork) async throws -> (
+        operatorClient: FleetEngineClient, driverSessions: [String], consumerSessions: [String]
+    ) {
+        let tokenServer = await servers.tokenServer
+        let setupStart = ContinuousClock.now
+        let serverKey = try Self.key(tokenServer, .serviceSuperUser)
+        let operatorClient = FleetEngineClient(
+            baseURL: network.fleetEngine, providerID: Self.project,
+            tokens: ServerTokenProvider(minter: try TokenMinter(key: serverKey)),
+            transport: network.transport)
+        let administration = AccountAdministration(
+            store: tokenServer.store, hasher: PasswordHasher(cost: Self.bcryptCost))
+        try await DemoEnrollment(fleet: operatorClient, administration: administration).enroll(count)
+        let driverSessions = try await Self.logIn("driver", count, network)
+        let consumerSessions = try await Self.logIn("consumer", count, network)
+        announce(
+            "  enrolled \(count) vehicles, \(count) trips and \(2 * count) accounts, and logged every app in, in \(String(format: "%.1f", (ContinuousClock.now - setupStart).timeInterval)) s"
+        )
+        return (operatorClient, driverSessions, consumerSessions)
+    }
+
+    /// Starts a consumer app for each of `sessions`, each following its trip every `interval`,
+    /// their starts spread over `rampUp`.
+    private func follow(
+        _ sessions: [String], on network: DemoNetwork, stats: DemoStats, every interval: Duration, rampUp: Duration
+    ) throws -> Task<Void, Never> {
+        let count = sessions.count
+        let followers = try (0..<count).map { index in
+            DemoConsumer(
+                index: index,
+                client: try network.client(kind: "consumer", session: sessions[index], stats: stats),
+                stats: stats)
+        }
+        return Task {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, consumer) in followers.enumerated() {
+                    group.addTask {
+                        try? await Task.sleep(for: rampUp * (Double(index) / Double(count)))
+                        await consumer.follow(every: interval)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Drives a driver app for each of `sessions` for `duration`, reporting every `interval`,
+    /// their starts spread over `rampUp`: the last location Fleet Engine acknowledged to each.
+    private func driveAll(
+        _ sessions: [String], on network: DemoNetwork, stats: DemoStats, for duration: Duration,
+        every interval: Duration, rampUp: Duration
+    ) async throws -> [VehicleLocation?] {
+        let count = sessions.count
+        return try await withThrowingTaskGroup(of: (Int, VehicleLocation?).self) { group in
+            for index in 0..<count {
+                let driver = DemoDriver(
+                    index: index,
+                    client: try network.client(kind: "driver", session: sessions[index], stats: stats),
+                    stats: stats)
+                group.addTask {
+                    try await Task.sleep(for: rampUp * (Double(index) / Double(count)))
+                    return (index, try await driver.drive(for: duration, every: interval))
+                }
+            }
+            var acknowledged = [VehicleLocation?](repeating: nil, count: count)
+            for try await (index, location) in group { acknowledged[index] = location }
+            return acknowledged
+        }
+    }
+
+    /// The vehicles whose stored location is not the last one acknowledged to their driver.
+    private func lostVehicles(_ acknowledged: [VehicleLocation?], according operatorClient: FleetEngineClient)
+        async throws -> [String]
+    {
         var lost: [String] = []
-        for index in 0..<count {
+        for index in acknowledged.indices {
             let stored = try await operatorClient.vehicle("vehicle-\(index)").lastLocation
             if stored?.location != acknowledged[index]?.location || acknowledged[index] == nil {
                 lost.append("vehicle-\(index)")
             }
         }
-        return DemoReport(
-            settings: settings, counts: stats.current, latency: stats.latency,
-            minted: Self.tokensIssued(in: servers.metrics.exposition()),
-            keyless: await keyless?.standIn.accounts.calls, lostVehicles: lost, elapsed: ContinuousClock.now - start)
+        return lost
     }
 
     /// Logs in `role-0` … `role-(count-1)`, eight at a time, and returns their sessions.

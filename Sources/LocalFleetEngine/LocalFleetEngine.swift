@@ -51,7 +51,45 @@ package struct LocalFleetEngine: Service {
             : FleetConsole(access: configuration.console, provider: configuration.projectID, clock: clock.function)
         let state = try await FleetState(
             store: store, provider: configuration.projectID, logger: logger, activity: console?.activity)
-        let authenticator = TokenAuthenticator(
+        let authenticator = makeAuthenticator(clock: clock)
+        configuration.followsTrustedAccounts?({ authenticator.trust($0) })
+        authenticator.startLoadingKeys()
+        let faults = console == nil ? nil : FaultInjector()
+        let core = FleetEngineCore(
+            state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator,
+            now: clock.function,
+            metrics: FleetEngineMetrics(prometheus: metrics), requests: console?.requests, faults: faults)
+
+        let router = try makeRouter(
+            core: core, state: state, authenticator: authenticator, console: console, clock: clock, faults: faults)
+
+        let serverName = "local-fleet-engine"
+        let updatesInFlight = PipelineAnswersInFlight()
+        let application = Application(
+            router: router,
+            server: FleetHTTPServer.http1(
+                answering: LocationUpdateRoute(core: core, logger: logger), serverName: serverName,
+                executor: EventLoopTaskExecutor(),
+                inFlight: updatesInFlight, crossOrigin: .fleetEngine, lifecycle: configuration.lifecycle,
+                accessLog: configuration.accessLog, tls: configuration.tls),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+            services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core, console: console),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                console?.doorListens("REST", at: "http://\(configuration.host):\(port)")
+                await configuration.onStarted(port)
+            },
+            logger: logger
+        )
+        return application
+    }
+
+    /// The engine's verifier of tokens, trusting the configuration's accounts and key sources,
+    /// with tokens' times read from `clock`.
+    private func makeAuthenticator(clock: EngineClock) -> TokenAuthenticator {
+        let configuration = configuration
+        return TokenAuthenticator(
             accounts: configuration.trustedAccounts,
             sources: configuration.trustedKeySources,
             minimumRefreshInterval: configuration.jwksMinimumRefreshInterval,
@@ -61,14 +99,15 @@ package struct LocalFleetEngine: Service {
             TokenVerifier(
                 trusting: accounts, cacheCapacity: configuration.verifiedTokenCacheCapacity, now: clock.function)
         }
-        configuration.followsTrustedAccounts?({ authenticator.trust($0) })
-        authenticator.startLoadingKeys()
-        let faults = console == nil ? nil : FaultInjector()
-        let core = FleetEngineCore(
-            state: state, policy: AccessPolicy(providerID: configuration.projectID), authenticator: authenticator,
-            now: clock.function,
-            metrics: FleetEngineMetrics(prometheus: metrics), requests: console?.requests, faults: faults)
+    }
 
+    /// The REST door's router: health, metrics and the OpenAPI document, the providers' routes,
+    /// and the console and test harness when they are on.
+    private func makeRouter(
+        core: FleetEngineCore, state: FleetState, authenticator: TokenAuthenticator, console: FleetConsole?,
+        clock: EngineClock, faults: FaultInjector?
+    ) throws -> Router<FleetEngineRequestContext> {
+        let configuration = configuration
         let router = Router(context: FleetEngineRequestContext.self)
         // Web pages of any origin may call the API, as Google's answers browsers.
         router.add(middleware: CrossOriginMiddleware(CrossOriginPolicy.fleetEngine))
@@ -94,27 +133,7 @@ package struct LocalFleetEngine: Service {
             EmulatorRoutes(console: console, state: state, clock: clock, faults: faults).register(on: router)
         }
         router.answerWrongMethodsWith405()
-
-        let serverName = "local-fleet-engine"
-        let updatesInFlight = PipelineAnswersInFlight()
-        let application = Application(
-            router: router,
-            server: FleetHTTPServer.http1(
-                answering: LocationUpdateRoute(core: core, logger: logger), serverName: serverName,
-                executor: EventLoopTaskExecutor(),
-                inFlight: updatesInFlight, crossOrigin: .fleetEngine, lifecycle: configuration.lifecycle,
-                accessLog: configuration.accessLog, tls: configuration.tls),
-            configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
-            services: [WriteDrain(state: state, updatesInFlight: updatesInFlight)] + grpcDoor(core, console: console),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? configuration.port
-                console?.doorListens("REST", at: "http://\(configuration.host):\(port)")
-                await configuration.onStarted(port)
-            },
-            logger: logger
-        )
-        return application
+        return router
     }
 
     /// The gRPC door when the configuration has a gRPC port (and the platform has grpc-swift 2).

@@ -68,80 +68,94 @@ package final class FleetDatabase: Sendable {
     /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
     package static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> FleetDatabase
     {
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         switch location {
-        case .sqlite(let path):
-            // Readers share a few connections; writers queue for one, so that two
-            // transactions of this process never wait on each other's file lock.
-            let readers = try await SQLiteConnectionPool.open(path: path, size: 2, logger: logger)
-            let writer: SQLiteConnectionPool
-            do {
-                writer = try await SQLiteConnectionPool.open(path: path, size: 1, logger: logger)
-            } catch {
-                await readers.close()
-                throw error
-            }
-            let directReader = SQLiteDirectReader(path: path)
-            let directWriter = SQLiteDirectWriter(path: path)
-            return FleetDatabase(
-                location: location,
-                sql: PooledSQLDatabase(lender: readers, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
-                writes: PooledSQLDatabase(
-                    lender: writer, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
-                transactions: writer,
-                directReader: directReader,
-                directWriter: directWriter,
-                close: {
-                    directReader.close()
-                    directWriter.close()
-                    await readers.close()
-                    await writer.close()
-                }
-            )
-        case .postgres(let url):
-            let configuration = try PostgresLender.configuration(url: url, location: location)
-            // One connection of its own first: a server that refuses it in words (a password
-            // refused, no such database) says why at once, where the pool would retry silently
-            // until the wait below ran out. The first connection, on a busy machine, may take
-            // longer than a statement may.
-            switch await PostgresClients.ask(configuration.probe, within: Self.firstContactLimit, logger: logger) {
-            case .success: break
-            case .failure(let error):
-                throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
-            case nil:
-                throw DatabaseError(
-                    "cannot reach PostgreSQL at \(location): no answer within \(Self.firstContactLimit)")
-            }
-            let clients = PostgresClients(
-                configuration: configuration.client, probe: configuration.probe, probeLimit: configuration.waitLimit,
-                logger: logger)
-            let feed = PostgresChangeFeed(clients: clients, logger: logger)
-            let lender = PostgresLender(clients: clients, limit: configuration.waitLimit)
-            let pooled = PooledSQLDatabase(
-                lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
-            let database = FleetDatabase(
-                location: location,
-                sql: pooled,
-                writes: PooledSQLDatabase(
-                    lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect(),
-                    afterWrite: feed.changed),
-                transactions: lender,
-                changeFeed: feed,
-                close: {
-                    await feed.stop()
-                    await clients.shutdown()
-                }
-            )
-            do {
-                try await PostgresLender(clients: clients, limit: Self.firstContactLimit).withConnection {
-                    try await $0.raw("SELECT 1").run()
-                }
-            } catch {
-                await database.shutdown()
-                throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
-            }
-            return database
+        case .sqlite(let path): try await openSQLite(path: path, location: location, logger: logger)
+        case .postgres(let url): try await openPostgres(url: url, location: location, logger: logger)
         }
+    }
+
+    /// The SQLite file at `path`: two pooled readers, one pooled writer, and the direct reader
+    /// and writer of the calling thread.
+    private static func openSQLite(path: String, location: DatabaseLocation, logger: Logger) async throws(DatabaseError)
+        -> FleetDatabase
+    {
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        // Readers share a few connections; writers queue for one, so that two
+        // transactions of this process never wait on each other's file lock.
+        let readers = try await SQLiteConnectionPool.open(path: path, size: 2, logger: logger)
+        let writer: SQLiteConnectionPool
+        do {
+            writer = try await SQLiteConnectionPool.open(path: path, size: 1, logger: logger)
+        } catch {
+            await readers.close()
+            throw error
+        }
+        let directReader = SQLiteDirectReader(path: path)
+        let directWriter = SQLiteDirectWriter(path: path)
+        return FleetDatabase(
+            location: location,
+            sql: PooledSQLDatabase(lender: readers, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
+            writes: PooledSQLDatabase(
+                lender: writer, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
+            transactions: writer,
+            directReader: directReader,
+            directWriter: directWriter,
+            close: {
+                directReader.close()
+                directWriter.close()
+                await readers.close()
+                await writer.close()
+            }
+        )
+    }
+
+    /// The PostgreSQL database at `url`, once a first connection of its own answered.
+    private static func openPostgres(url: String, location: DatabaseLocation, logger: Logger)
+        async throws(DatabaseError) -> FleetDatabase
+    {
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        let configuration = try PostgresLender.configuration(url: url, location: location)
+        // One connection of its own first: a server that refuses it in words (a password
+        // refused, no such database) says why at once, where the pool would retry silently
+        // until the wait below ran out. The first connection, on a busy machine, may take
+        // longer than a statement may.
+        switch await PostgresClients.ask(configuration.probe, within: Self.firstContactLimit, logger: logger) {
+        case .success: break
+        case .failure(let error):
+            throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
+        case nil:
+            throw DatabaseError(
+                "cannot reach PostgreSQL at \(location): no answer within \(Self.firstContactLimit)")
+        }
+        let clients = PostgresClients(
+            configuration: configuration.client, probe: configuration.probe, probeLimit: configuration.waitLimit,
+            logger: logger)
+        let feed = PostgresChangeFeed(clients: clients, logger: logger)
+        let lender = PostgresLender(clients: clients, limit: configuration.waitLimit)
+        let pooled = PooledSQLDatabase(
+            lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
+        let database = FleetDatabase(
+            location: location,
+            sql: pooled,
+            writes: PooledSQLDatabase(
+                lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect(),
+                afterWrite: feed.changed),
+            transactions: lender,
+            changeFeed: feed,
+            close: {
+                await feed.stop()
+                await clients.shutdown()
+            }
+        )
+        do {
+            try await PostgresLender(clients: clients, limit: Self.firstContactLimit).withConnection {
+                try await $0.raw("SELECT 1").run()
+            }
+        } catch {
+            await database.shutdown()
+            throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
+        }
+        return database
     }
 
     /// A read or write that could not be made on the calling thread without waiting: always on

@@ -30,6 +30,12 @@ struct ConsoleRoutes: Sendable {
         let group = router.group("console").add(middleware: ConsoleGuard(access: console.access))
         Self.page.register(on: group)
         let api = group.group("api")
+        registerReads(on: api)
+        registerFleetDocument(on: api)
+    }
+
+    /// What the page reads: access, overview, marks, a resource, requests, trails, events.
+    private func registerReads(on api: RouterGroup<Context>) {
         api.get("access") { _, _ in
             if case .key = console.access { return Self.json(["keyRequired": true]) }
             return Self.json(["keyRequired": false])
@@ -73,6 +79,10 @@ struct ConsoleRoutes: Sendable {
                 status: .ok, headers: [.contentType: "text/event-stream"],
                 body: ConsoleEventStream(console: console, state: state).body())
         }
+    }
+
+    /// The fleet as one document: export and import.
+    private func registerFleetDocument(on api: RouterGroup<Context>) {
         api.get("export") { _, _ in
             var response = Self.response(
                 Array(try FleetDocument.encode(state.savedFleet.snapshot, provider: console.provider)))

@@ -96,7 +96,14 @@ package enum FleetDocument {
         snapshot.tasks = try resources(top, "tasks", as: DeliveryTask.self, collection: "tasks", name: \.name) {
             $0.name = ResourceName.task(provider: provider, id: $1)
         }
-        // Positions follow the rules of live writes: the spatial index takes only real ones.
+        try checkPositions(of: snapshot)
+        try checkAssignments(of: snapshot)
+        return snapshot
+    }
+
+    /// Refuses a position that is not on the earth: positions follow the rules of live writes,
+    /// since the spatial index takes only real ones.
+    private static func checkPositions(of snapshot: FleetSnapshot) throws(InvalidArgument) {
         for (id, vehicle) in snapshot.vehicles where vehicle.hasLastLocation {
             try vehicle.lastLocation.validate(field: "vehicle '\(id)'.lastLocation")
         }
@@ -115,6 +122,10 @@ package enum FleetDocument {
                 try task.taskOutcomeLocation.point.validate(field: "task '\(id)'.taskOutcomeLocation.point")
             }
         }
+    }
+
+    /// Refuses a trip or task assigned to a vehicle the document lacks.
+    private static func checkAssignments(of snapshot: FleetSnapshot) throws(InvalidArgument) {
         for (id, trip) in snapshot.trips where !trip.vehicleID.isEmpty && snapshot.vehicles[trip.vehicleID] == nil {
             throw InvalidArgument(
                 "trip '\(id)' is assigned to vehicle '\(trip.vehicleID)', which the document does not have")
@@ -125,7 +136,6 @@ package enum FleetDocument {
                 "task '\(id)' is assigned to delivery vehicle '\(task.deliveryVehicleID)', which the document does not have"
             )
         }
-        return snapshot
     }
 
     /// The resources of section `key`, by the id at the end of their names.

@@ -14,6 +14,12 @@ struct DeliveryRoutes: Sendable {
     let core: FleetEngineCore
 
     func register(on group: RouterGroup<Context>) {
+        registerDeliveryVehicles(on: group)
+        registerTasks(on: group)
+    }
+
+    /// The delivery vehicles' routes: create, list, get, update, delete.
+    private func registerDeliveryVehicles(on group: RouterGroup<Context>) {
         group.route(.post, "deliveryVehicles", "CreateDeliveryVehicle", core: core) { request, context in
             let body = await ProtoJSONBody.collect(request)
             let id = request.uri.formQueryParameters.get("deliveryVehicleId") ?? ""
@@ -46,6 +52,10 @@ struct DeliveryRoutes: Sendable {
             try await core.deleteDeliveryVehicle(context.fleetCall(), vehicleID: context.pathParameter("vehicle"))
             return ProtoJSONResponse(Google_Protobuf_Empty())
         }
+    }
+
+    /// The tasks' routes (create, batch create, list, get, update, delete) and tracking info.
+    private func registerTasks(on group: RouterGroup<Context>) {
         group.route(.post, "tasks", "CreateTask", core: core) { request, context in
             let body = await ProtoJSONBody.collect(request)
             return ProtoJSONResponse(

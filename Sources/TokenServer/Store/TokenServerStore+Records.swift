@@ -58,7 +58,8 @@ extension TokenServerStore {
         try await recordDatabase.append(
             into: "token_server_token_records", columns: Self.recordColumns, conflictKey: "id",
             rows: records.map { record in
-                let ids = ResourceKind.allCases.map { kind in record.resource?.kind == kind ? record.resource?.id : nil }
+                let ids = ResourceKind.allCases.map { kind in record.resource?.kind == kind ? record.resource?.id : nil
+                }
                 return [
                     record.id, record.recordedAt, record.outcome.rawValue, record.reason, record.account, record.role,
                     record.kind,
