@@ -248,39 +248,6 @@ package final class FleetDatabase: Sendable {
         }
     }
 
-    /// Inserts `rows` into `table`'s `columns`, all or none, a row whose `conflictKey` is
-    /// there already left as it is: for an append-only record written in batches.
-    ///
-    /// On SQLite the one statement is prepared once and run for each row on the calling thread
-    /// (``SQLiteDirectWriter``), with no query built per batch and no hop to the pool; when that
-    /// would wait or fails, and on PostgreSQL, one multi-row statement goes through ``append(_:)``.
-    package func append(
-        into table: String, columns: [String], conflictKey: String, rows: [[(any Encodable & Sendable)?]]
-    ) async throws {
-        guard !rows.isEmpty else { return }
-        if let directWriter {
-            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            let insert =
-                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (\(conflictKey)) DO NOTHING"
-            var statements: [(sql: String, binds: [SQLiteDirectReader.Value])] = []
-            statements.reserveCapacity(rows.count)
-            for row in rows {
-                let binds = row.compactMap { value -> SQLiteDirectReader.Value? in
-                    guard let value else { return SQLiteDirectReader.Value.null }
-                    return SQLiteDirectReader.Value(bind: value)
-                }
-                guard binds.count == row.count else { break }
-                statements.append((insert, binds))
-            }
-            if statements.count == rows.count, (try? directWriter.execute(statements)) != nil { return }
-        }
-        let insert = sql.insert(into: table).columns(columns).ignoringConflicts(with: conflictKey)
-        for row in rows {
-            insert.values(row.map { value in value.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null })
-        }
-        try await append(insert.query)
-    }
-
     /// `expression`'s SQL and binds as SQLite's direct calls take them.
     private func direct(_ expression: any SQLExpression) throws(WouldWait) -> (
         sql: String, binds: [SQLiteDirectReader.Value]

@@ -55,16 +55,19 @@ extension TokenServerStore {
     /// Writes `records` in one statement: all of them, or none. A record written already (its
     /// id is there: a write whose answer was lost, tried again) is left as it is.
     package func append(_ records: [TokenRecord]) async throws {
-        try await recordDatabase.append(
-            into: "token_server_token_records", columns: Self.recordColumns, conflictKey: "id",
-            rows: records.map { record in
-                let ids = ResourceKind.allCases.map { kind in record.resource?.kind == kind ? record.resource?.id : nil
-                }
-                return [
+        guard !records.isEmpty else { return }
+        let insert = recordDatabase.sql.insert(into: "token_server_token_records").columns(Self.recordColumns)
+            .ignoringConflicts(with: "id")
+        for record in records {
+            let ids = ResourceKind.allCases.map { kind in record.resource?.kind == kind ? record.resource?.id : nil }
+            let values: [(any Encodable & Sendable)?] =
+                [
                     record.id, record.recordedAt, record.outcome.rawValue, record.reason, record.account, record.role,
                     record.kind,
                 ] + ids + [record.keyID, record.issuedAt, record.expiresAt, record.sessionID, record.clientAddress]
-            })
+            insert.values(values.map { value in value.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null })
+        }
+        try await recordDatabase.append(insert.query)
     }
 
     /// The records `query` asks for, newest first.
