@@ -110,7 +110,7 @@ let package = Package(
             name: "FleetTokens",
             dependencies: [
                 // HTTPTransport and RetryPolicy, for the keyless (IAM) signer's calls to Google.
-                "FleetTokenProvider",
+                "FleetAuthHTTP",
                 "FleetAuthCodecs",
                 "FleetAuthLocking",
                 tokens("Crypto", "swift-crypto"),
@@ -125,7 +125,10 @@ let package = Package(
         // codecs`): base64url, a strict forward-only JSON reader (tokens' headers and claims, the
         // shape of the servers' strict bodies) and a JSON string-literal writer. Foundation only.
         .target(name: "FleetAuthCodecs", dependencies: ["FleetAuthLocking"]),
-        .target(name: "FleetTokenProvider", dependencies: ["FleetAuthCodecs", "FleetAuthLocking"]),
+        // The HTTP seam the app-side clients and the keyless signer share: HTTPTransport, its
+        // URLSession implementation, RetryPolicy. Foundation only; re-exported by both.
+        .target(name: "FleetAuthHTTP", dependencies: ["FleetAuthLocking"]),
+        .target(name: "FleetTokenProvider", dependencies: ["FleetAuthHTTP", "FleetAuthCodecs", "FleetAuthLocking"]),
         .target(name: "FleetEngineClient", dependencies: ["FleetTokenProvider"]),
         // What both servers store with: SQLite and PostgreSQL behind one SQLKit database, with
         // the connection rules each needs, and the lock that gives a data directory one owner.

@@ -1,3 +1,4 @@
+import FleetAuthHTTP
 import Foundation
 
 /// A token the provider holds, with the moments it stops being handed out freely and stops

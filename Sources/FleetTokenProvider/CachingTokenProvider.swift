@@ -1,3 +1,4 @@
+import FleetAuthHTTP
 import Foundation
 
 /// Fetches tokens through a ``TokenFetcher``, reuses each until shortly before it expires and

@@ -1,3 +1,4 @@
+import FleetAuthHTTP
 import Foundation
 
 #if canImport(FoundationNetworking)

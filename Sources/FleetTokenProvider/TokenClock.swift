@@ -1,3 +1,4 @@
+import FleetAuthHTTP
 import FleetAuthLocking
 import Foundation
 

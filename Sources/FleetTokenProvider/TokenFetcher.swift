@@ -1,3 +1,4 @@
+import FleetAuthHTTP
 import Foundation
 
 /// Gets a new token from wherever tokens come from, usually the fleet operator's token server

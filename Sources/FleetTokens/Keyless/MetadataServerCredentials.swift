@@ -1,4 +1,4 @@
-import FleetTokenProvider
+import FleetAuthHTTP
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
-/// How often and how patiently ``HTTPTokenFetcher`` tries again after a transport error, a
-/// timeout, a 5xx or a 429: capped exponential backoff with full jitter, or the server's own
+/// How often and how patiently a client (FleetTokenProvider's `HTTPTokenFetcher`, the Fleet
+/// Engine client, the keyless signer) tries again after a transport error, a timeout, a 5xx or
+/// a 429: capped exponential backoff with full jitter, or the server's own
 /// `Retry-After` (capped) when it sends one.
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included; 1 means never retry. Default 3.

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Sends one HTTP request and hands back the answer: the seam between the clients here
-/// (``HTTPTokenFetcher``, the Fleet Engine client) and the network stack under them.
+/// (FleetTokenProvider's `HTTPTokenFetcher`, the Fleet Engine client, the keyless signer) and the network stack under them.
 ///
 /// ``URLSessionTransport`` is the one apps use. Wrap it to observe or delay requests, or put
 /// another HTTP client behind it (a simulator of many apps in one Linux process, for example).

@@ -1,0 +1,3 @@
+// The keyless signer takes an HTTPTransport and a RetryPolicy: a backend that imports
+// FleetTokens uses them without importing FleetAuthHTTP itself.
+@_exported import FleetAuthHTTP
