@@ -86,7 +86,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // The local Fleet Engine fetches the token server's JWKS and the token server the keys of
-        // OpenID Connect issuers (both through ServerHTTP); the demo's apps share one client.
+        // OpenID Connect issuers (both through FleetAuthServerHTTP); the demo's apps share one client.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `fleetauth-bench fleet-engine` drives HTTP load with a lean NIO client.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -133,7 +133,7 @@ let package = Package(
         // What both servers store with: SQLite and PostgreSQL behind one SQLKit database, with
         // the connection rules each needs, and the lock that gives a data directory one owner.
         .target(
-            name: "ServerStorage",
+            name: "FleetAuthServerStorage",
             dependencies: [
                 "FleetAuthLocking",
                 server("SQLKit", "sql-kit"),
@@ -150,9 +150,9 @@ let package = Package(
         // Hummingbird's own included), strict JSON bodies, bearer credentials, metrics, fetched
         // documents on a refetch schedule, and services run in-process.
         .target(
-            name: "ServerHTTP",
+            name: "FleetAuthServerHTTP",
             dependencies: [
-                "ServerStorage",
+                "FleetAuthServerStorage",
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("Logging", "swift-log"),
@@ -193,8 +193,8 @@ let package = Package(
                 "FleetAuthLocking",
                 "FleetAuthCodecs",
                 "FleetTokens",
-                "ServerHTTP",
-                "ServerStorage",
+                "FleetAuthServerHTTP",
+                "FleetAuthServerStorage",
                 "FleetEngineProtos",
                 server("SwiftProtobuf", "swift-protobuf"),
                 server("GRPCCore", "grpc-swift-2"),
@@ -226,8 +226,8 @@ let package = Package(
             dependencies: [
                 "FleetTokens",
                 "LocalFleetEngine",
-                "ServerHTTP",
-                "ServerStorage",
+                "FleetAuthServerHTTP",
+                "FleetAuthServerStorage",
                 server("Logging", "swift-log"),
             ]
         ),
@@ -237,7 +237,7 @@ let package = Package(
             dependencies: [
                 "FleetAuthCodecs",
                 "FleetTokens",
-                "ServerHTTP",
+                "FleetAuthServerHTTP",
                 server("Crypto", "swift-crypto"),
                 server("Hummingbird", "hummingbird"),
                 server("Logging", "swift-log"),
@@ -250,8 +250,8 @@ let package = Package(
                 "FleetTokens",
                 "FleetAuthCodecs",
                 "FleetAuthLocking",
-                "ServerHTTP",
-                "ServerStorage",
+                "FleetAuthServerHTTP",
+                "FleetAuthServerStorage",
                 server("Hummingbird", "hummingbird"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("HummingbirdBcrypt", "hummingbird-auth"),
@@ -281,8 +281,8 @@ let package = Package(
                 "FleetTokens",
                 "GoogleStandIn",
                 "LocalFleetEngine",
-                "ServerHTTP",
-                "ServerStorage",
+                "FleetAuthServerHTTP",
+                "FleetAuthServerStorage",
                 "TokenServer",
                 server("Logging", "swift-log"),
             ]
@@ -299,8 +299,8 @@ let package = Package(
                 "FleetTokens",
                 "FleetTokenProvider",
                 "FleetEngineClient",
-                "ServerHTTP",
-                "ServerStorage",
+                "FleetAuthServerHTTP",
+                "FleetAuthServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 "LocalStack",
@@ -330,8 +330,8 @@ let package = Package(
                 "GoogleStandIn",
                 "LocalStack",
                 "FleetTokens",
-                "ServerHTTP",
-                "ServerStorage",
+                "FleetAuthServerHTTP",
+                "FleetAuthServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 server("ArgumentParser", "swift-argument-parser"),
@@ -353,8 +353,8 @@ let package = Package(
                 "FleetDemo",
                 "GoogleStandIn",
                 "FleetTokens",
-                "ServerHTTP",
-                "ServerStorage",
+                "FleetAuthServerHTTP",
+                "FleetAuthServerStorage",
                 "LocalFleetEngine",
                 "TokenServer",
                 "FleetEngineProtos",
@@ -386,7 +386,7 @@ let package = Package(
                 "FleetAuthLocking",
                 "FleetTokens",
                 "FleetTokenProvider",
-                "ServerStorage",
+                "FleetAuthServerStorage",
                 server("SQLKit", "sql-kit"),
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
@@ -433,8 +433,8 @@ let package = Package(
                 "GoogleStandIn",
                 "FleetTokens",
                 "FleetTokenProvider",
-                "ServerHTTP",
-                "ServerStorage",
+                "FleetAuthServerHTTP",
+                "FleetAuthServerStorage",
                 server("HummingbirdTesting", "hummingbird"),
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
@@ -445,12 +445,12 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "ServerHTTPTests",
+            name: "FleetAuthServerHTTPTests",
             dependencies: [
                 "CommandSupport",
                 "FleetAuthLocking",
                 "TestSupport",
-                "ServerHTTP",
+                "FleetAuthServerHTTP",
                 server("HummingbirdTesting", "hummingbird"),
                 server("Logging", "swift-log"),
                 server("NIOPosix", "swift-nio"),
@@ -459,10 +459,10 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "ServerStorageTests",
+            name: "FleetAuthServerStorageTests",
             dependencies: [
                 "FleetAuthLocking",
-                "ServerStorage",
+                "FleetAuthServerStorage",
                 "TestSupport",
                 server("SQLKit", "sql-kit"),
                 server("Logging", "swift-log"),
@@ -486,8 +486,8 @@ let package = Package(
                 "FleetEngineProtos",
                 "GoogleStandIn",
                 "FleetTokens",
-                "ServerHTTP",
-                "ServerStorage",
+                "FleetAuthServerHTTP",
+                "FleetAuthServerStorage",
                 server("Crypto", "swift-crypto"),
                 server("CryptoExtras", "swift-crypto"),
                 server("AsyncHTTPClient", "async-http-client"),
@@ -515,7 +515,7 @@ let package = Package(
                 "FleetTokens",
                 "TokenServer",
                 "LocalFleetEngine",
-                "ServerHTTP",
+                "FleetAuthServerHTTP",
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
@@ -530,12 +530,12 @@ let package = Package(
                 "FleetDemo",
                 "FleetEngineClient",
                 "FleetEngineProtos",
-                "ServerStorage",
+                "FleetAuthServerStorage",
                 "FleetTokenProvider",
                 "FleetTokens",
                 "TokenServer",
                 "LocalFleetEngine",
-                "ServerHTTP",
+                "FleetAuthServerHTTP",
                 server("Hummingbird", "hummingbird"),
                 server("Logging", "swift-log"),
                 // The token server's console tests log in and get tokens as apps do.
@@ -554,7 +554,7 @@ let package = Package(
                 "TestSupport",
                 "FleetTokenProvider",
                 "FleetTokens",
-                "ServerHTTP",
+                "FleetAuthServerHTTP",
                 server("Hummingbird", "hummingbird"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
@@ -576,8 +576,8 @@ if Context.environment["FLEETAUTH_FUZZ"] == "1" {
         fuzzTarget("FuzzTokenVerifier", ["FleetTokens", "FleetAuthCodecs", tokens("Crypto", "swift-crypto")]),
         fuzzTarget("FuzzJSONReaders", ["FleetAuthCodecs"]),
         fuzzTarget("FuzzTimes", ["LocalFleetEngine", server("SwiftProtobuf", "swift-protobuf")]),
-        fuzzTarget("FuzzLoginBody", ["TokenServer", "ServerHTTP", "FleetAuthCodecs"]),
-        fuzzTarget("FuzzRequestBodies", ["LocalFleetEngine", "FleetEngineProtos", "ServerHTTP", server("SwiftProtobuf", "swift-protobuf")]),
+        fuzzTarget("FuzzLoginBody", ["TokenServer", "FleetAuthServerHTTP", "FleetAuthCodecs"]),
+        fuzzTarget("FuzzRequestBodies", ["LocalFleetEngine", "FleetEngineProtos", "FleetAuthServerHTTP", server("SwiftProtobuf", "swift-protobuf")]),
         fuzzTarget("FuzzListFilter", ["LocalFleetEngine"]),
     ]
 }

@@ -1,8 +1,8 @@
 import CommandSupport
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import Logging
-import ServerHTTP
 import TokenServer
 
 /// The drivers of `fleetauth-bench token-server`: one driver account per vehicle, each

@@ -1,7 +1,7 @@
+import FleetAuthServerStorage
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerStorage
 
 /// The Fleet Engine provider one bench run keeps its vehicles under: a name of its own, so that
 /// runs on one PostgreSQL database never meet, and its rows deleted at the end.

@@ -1,10 +1,10 @@
 import ArgumentParser
 import BrowserDriver
 import CommandSupport
+import FleetAuthServerHTTP
 import FleetDemo
 import Foundation
 import Logging
-import ServerHTTP
 import TokenServer
 
 /// `fleetauth-bench browser-fetcher`: the browser module's cached `authTokenFetcher` call in

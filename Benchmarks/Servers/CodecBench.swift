@@ -1,9 +1,9 @@
 import ArgumentParser
 import CommandSupport
 import FleetAuthCodecs
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
-import ServerHTTP
 
 /// `fleetauth-bench codecs`: each hand-written codec on the token path beside the library code
 /// it stands in for, on the same token, interleaved round by round: base64url (Foundation's

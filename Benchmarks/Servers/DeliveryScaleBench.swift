@@ -1,11 +1,11 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerHTTP
-import ServerStorage
 
 /// `fleetauth-bench deliveries`: what the local Fleet Engine's delivery reads cost as the
 /// number of tasks grows, and how fast BatchCreateTasks creates them. For each size, a fresh

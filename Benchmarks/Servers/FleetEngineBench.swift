@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
 import FleetDemo
 import FleetTokens
 import Foundation
@@ -9,7 +10,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import ServerHTTP
 import ServiceLifecycle
 
 /// `fleetauth-bench fleet-engine`: location updates per second over loopback HTTP (load from

@@ -1,11 +1,11 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerHTTP
-import ServerStorage
 import SwiftProtobuf
 
 /// `fleetauth-bench fleet-engine-scale`: what the local Fleet Engine's reads and updates cost

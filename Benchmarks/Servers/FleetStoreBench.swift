@@ -1,8 +1,8 @@
 import ArgumentParser
+import FleetAuthServerHTTP
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerHTTP
 
 /// `fleetauth-bench fleet-store`: what saving location updates costs the local Fleet Engine's
 /// store alone (no HTTP), in batches of the sizes its group commit makes: CPU time of the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
 import FleetDemo
 import Foundation
 import GoogleStandIn
@@ -7,7 +8,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import ServerHTTP
 import TokenServer
 
 #if canImport(FoundationNetworking)

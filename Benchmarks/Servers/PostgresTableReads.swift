@@ -1,5 +1,5 @@
+import FleetAuthServerStorage
 import Logging
-import ServerStorage
 
 /// How many times PostgreSQL has read the tables of a database, as `pg_stat_user_tables`
 /// counts them (sequential and index scans, by every connection): read before and after a run,

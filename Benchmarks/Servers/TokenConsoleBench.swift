@@ -1,9 +1,9 @@
 import ArgumentParser
 import BrowserDriver
 import CommandSupport
+import FleetAuthServerHTTP
 import Foundation
 import Logging
-import ServerHTTP
 import TokenServer
 
 /// `fleetauth-bench token-console`: what an open console costs the token server. One

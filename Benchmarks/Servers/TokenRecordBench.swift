@@ -1,9 +1,9 @@
 import ArgumentParser
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
 import Logging
 import SQLKit
-import ServerHTTP
-import ServerStorage
 import TokenServer
 
 /// `fleetauth-bench token-record`: "who holds a valid token for vehicle X" against a record of

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CommandSupport
 import FleetAuthLocking
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetDemo
 import FleetTokens
 import Foundation
@@ -8,8 +10,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import ServerHTTP
-import ServerStorage
 import TokenServer
 
 #if canImport(FoundationNetworking)

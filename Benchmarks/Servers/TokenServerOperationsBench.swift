@@ -1,8 +1,8 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
 import Foundation
 import Logging
-import ServerHTTP
 import TokenServer
 
 #if canImport(FoundationNetworking)

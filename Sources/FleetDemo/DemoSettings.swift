@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Foundation
 import Logging
-import ServerHTTP
 import TokenServer
 
 /// What a play of the demo does: how many drivers (each with a vehicle, a trip and that trip's

@@ -1,9 +1,9 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
 import LocalFleetEngine
 import LocalStack
 import Logging
-import ServerHTTP
-import ServerStorage
 import TokenServer
 
 /// A whole fleet's servers in this process, as `serve` runs them but on loopback ports picked

@@ -1,9 +1,9 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerHTTP
-import ServerStorage
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

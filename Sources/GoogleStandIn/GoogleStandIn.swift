@@ -1,11 +1,11 @@
 import Crypto
 import FleetAuthCodecs
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import ServerHTTP
 import ServiceLifecycle
 
 /// An offline stand-in for the parts of Google Cloud that keyless signing talks to, in

@@ -1,9 +1,9 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetTokens
 import Hummingbird
 import HummingbirdCore
 import Logging
-import ServerHTTP
-import ServerStorage
 import ServiceLifecycle
 
 /// An offline stand-in for Fleet Engine's on-demand vehicles and trips API (v1 REST paths,

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
-import ServerHTTP
 
 /// How a ``LocalFleetEngine`` runs: which provider it serves, whom it trusts, where it listens
 /// and what time it is.

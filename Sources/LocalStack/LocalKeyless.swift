@@ -1,9 +1,9 @@
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import GoogleStandIn
 import LocalFleetEngine
 import Logging
-import ServerHTTP
 import TokenServer
 
 /// A Google stand-in started in this process, for `serve --keyless` and `demo --keyless`: the

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import LocalFleetEngine
 import Logging
-import ServerHTTP
-import ServerStorage
 import TokenServer
 
 /// The token server and the local Fleet Engine on one data directory, as `serve` and `demo`

@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import Foundation
-import ServerHTTP
 
 /// Account and assignment changes with their checks, shared by the admin API and the
 /// `fleetauth accounts` / `assign` commands so that both enforce the same rules.

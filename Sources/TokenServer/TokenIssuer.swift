@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetTokens
 import Logging
-import ServerHTTP
-import ServerStorage
 
 /// What a token request asks for (see ``TokenRoute``).
 enum TokenRequest: Sendable {

@@ -1,11 +1,11 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetTokens
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
-import ServerHTTP
-import ServerStorage
 
 /// The token server ("your server" in Google's guides): logs app users in, checks that the
 /// caller is assigned to the vehicle, trip, delivery vehicle or tracking id it asks about, and
@@ -165,7 +165,7 @@ package final class TokenServer: Sendable {
     /// requests in flight finish, and closes the store.
     ///
     /// Requests are handled, and their tokens signed, on the event loop that read them (see
-    /// ``ServerHTTP/EventLoopTaskExecutor``): no hop to another thread and back. The
+    /// ``FleetAuthServerHTTP/EventLoopTaskExecutor``): no hop to another thread and back. The
     /// loops are twice the cores, so that while a loop signs (about 0.2 ms of CPU) another can
     /// read, and the server keeps its share of the cores beside other busy processes, as a
     /// server with a signing thread pool of that size would.

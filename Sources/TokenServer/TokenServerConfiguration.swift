@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
-import ServerHTTP
-import ServerStorage
 
 /// How a token server behaves, whatever its storage.
 package struct TokenServerOptions: Sendable {

@@ -1,6 +1,6 @@
 import CoreMetrics
+import FleetAuthServerHTTP
 import Foundation
-import ServerHTTP
 
 /// Why a token or login request was refused, as counted in metrics.
 package enum RefusalReason: String, Sendable, CaseIterable {

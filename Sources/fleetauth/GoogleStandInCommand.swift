@@ -1,8 +1,8 @@
 import ArgumentParser
+import FleetAuthServerHTTP
 import Foundation
 import GoogleStandIn
 import Logging
-import ServerHTTP
 import ServiceLifecycle
 
 /// `fleetauth google-stand-in`: Google's side of keyless signing, offline.

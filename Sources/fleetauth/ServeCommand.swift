@@ -1,10 +1,10 @@
 import ArgumentParser
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
 import LocalFleetEngine
 import LocalStack
 import Logging
-import ServerHTTP
-import ServerStorage
 import ServiceLifecycle
 import TokenServer
 

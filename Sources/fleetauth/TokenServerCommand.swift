@@ -1,9 +1,9 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
 import Logging
-import ServerHTTP
-import ServerStorage
 import TokenServer
 
 /// Where the token server's data is, for `token-server`, `accounts` and `assign`.

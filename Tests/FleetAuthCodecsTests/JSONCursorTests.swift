@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The cursor itself; what the token reader makes of it is tested with the claims
-/// (FleetTokensTests), what the servers' strict bodies make of it with them (ServerHTTPTests).
+/// (FleetTokensTests), what the servers' strict bodies make of it with them (FleetAuthServerHTTPTests).
 @Suite("The strict forward-only JSON reader")
 struct JSONCursorTests {
     /// Reads `json` as one object whose every member is skipped, returning the names in order.

@@ -1,7 +1,7 @@
 import FleetAuthLocking
+import FleetAuthServerStorage
 import Foundation
 import Logging
-import ServerStorage
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import FleetTokens
 import GRPCCore
-import ServerHTTP
 import SwiftProtobuf
 import TestSupport
 import Testing

@@ -1,10 +1,10 @@
 import CommandSupport
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetEngineProtos
 import Foundation
 import GRPCCore
 import Logging
-import ServerHTTP
-import ServerStorage
 import TestSupport
 import Testing
 

@@ -1,10 +1,10 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import Hummingbird
 import LocalFleetEngine
 import Logging
-import ServerHTTP
 import ServiceLifecycle
 import Synchronization
 import TestSupport

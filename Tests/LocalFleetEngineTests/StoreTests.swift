@@ -1,9 +1,9 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
 import Logging
 import NIOPosix
 import SQLKit
-import ServerHTTP
-import ServerStorage
 import TestSupport
 import Testing
 

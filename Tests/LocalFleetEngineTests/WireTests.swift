@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import Foundation
-import ServerHTTP
 import SwiftProtobuf
 import Testing
 

@@ -1,5 +1,5 @@
 import FleetAuthLocking
-import ServerHTTP
+import FleetAuthServerHTTP
 import Testing
 
 @testable import LocalFleetEngine

@@ -1,7 +1,7 @@
 import CommandSupport
+import FleetAuthServerStorage
 import Foundation
 import Logging
-import ServerStorage
 import Testing
 
 /// A PostgreSQL cluster of one test's own, which the test may stop and start again on the same

@@ -1,7 +1,7 @@
+import FleetAuthServerStorage
 import Foundation
 import Logging
 import SQLKit
-import ServerStorage
 import Testing
 
 /// The databases store tests run against.

@@ -1,7 +1,7 @@
+import FleetAuthServerStorage
 import Foundation
 import Logging
 import SQLKit
-import ServerStorage
 import Testing
 
 /// The PostgreSQL server tests use, named by `FLEETAUTH_TEST_POSTGRES_URL` (`.ci/run` starts

@@ -1,6 +1,6 @@
 import CommandSupport
+import FleetAuthServerHTTP
 import Foundation
-import ServerHTTP
 import TestSupport
 import Testing
 

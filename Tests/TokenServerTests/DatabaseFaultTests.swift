@@ -1,11 +1,11 @@
 import CommandSupport
 import FleetAuthLocking
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import ServerHTTP
-import ServerStorage
 import TestSupport
 import Testing
 

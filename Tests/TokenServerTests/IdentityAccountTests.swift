@@ -1,7 +1,7 @@
+import FleetAuthServerStorage
 import Foundation
 import Hummingbird
 import SQLKit
-import ServerStorage
 import TestSupport
 import Testing
 

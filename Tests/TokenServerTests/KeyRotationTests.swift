@@ -1,8 +1,8 @@
 import CommandSupport
+import FleetAuthServerStorage
 import FleetTokens
 import Foundation
 import HummingbirdTesting
-import ServerStorage
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import SQLKit
-import ServerHTTP
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetTokens
 import Foundation
-import ServerHTTP
-import ServerStorage
 import TestSupport
 import Testing
 

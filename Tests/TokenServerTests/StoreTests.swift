@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
-import ServerHTTP
-import ServerStorage
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import FleetTokens
-import ServerHTTP
 
 extension BearerCredentials.Reading {
     /// The JWT a request's `Authorization` values hold (an HTTP header, or gRPC metadata);

@@ -1,8 +1,8 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import Logging
-import ServerHTTP
 
 /// Fetches the accounts of one ``TrustedKeySource`` at start, again when asked (a token named
 /// an unknown key) and when the keys are older than the `Cache-Control: max-age` the source

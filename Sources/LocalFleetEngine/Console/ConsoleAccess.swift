@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import Foundation
-import ServerHTTP
 
 /// Who may open the engine's console at `/console/`.
 package enum ConsoleAccess: Sendable, Equatable {

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Foundation
 import Hummingbird
-import ServerHTTP
 import ServiceLifecycle
 
 /// `GET /console/api/events`: server-sent events for one open console page, what changed and

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import HTTPTypes
 import Hummingbird
-import ServerHTTP
 
 /// Keeps the console to whom ``ConsoleAccess`` lets in: a loopback console answers only
 /// requests to a loopback name (no DNS rebinding), a keyed one asks every API call for its key,

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
-import ServerHTTP
 
 /// The console's routes under `/console/`: its page (``page``, from the binary's resources)
 /// and its API, read by the page and by anyone with curl:

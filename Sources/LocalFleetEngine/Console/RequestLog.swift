@@ -1,8 +1,8 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import HummingbirdCore
-import ServerHTTP
 
 /// One call through either door as the console shows it: what was asked, by whom (the verified
 /// token's signer, role and claims, never the token) and what the engine answered.

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import Foundation
-import ServerHTTP
 import SwiftProtobuf
 
 /// DeliveryService's delivery vehicle methods, checked in the on-demand order: the permission

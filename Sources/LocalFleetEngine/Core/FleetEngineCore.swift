@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import Logging
-import ServerHTTP
 
 /// The local Fleet Engine's methods, each one operation — token, permission rule, validation,
 /// store — that the REST routes and the gRPC services both call with Google's messages: the

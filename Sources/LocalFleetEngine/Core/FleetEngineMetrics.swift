@@ -1,5 +1,5 @@
 import CoreMetrics
-import ServerHTTP
+import FleetAuthServerHTTP
 
 /// What the local Fleet Engine counts for `/metrics`, whichever door a request came through:
 /// `fleet_engine_requests_total` by API method, door and status; `fleet_engine_refusals_total`

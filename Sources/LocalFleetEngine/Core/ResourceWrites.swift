@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 
 /// An update that passed every check that needs no stored state.
 struct CheckedUpdate<Resource: FleetResource> {

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import FleetTokens
-import ServerHTTP
 
 /// DeliveryService's task methods, checked in the on-demand order: the permission (403), the
 /// request (400), the task (404), the rules that need stored state (400, 409).

@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 
 /// TripService's methods, checked in the same order as the vehicle methods. A driver's access
 /// to a trip depends on the trip's vehicle, so it is decided on the stored trip, and a driver

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import Foundation
 import HTTPTypes
 import Logging
-import ServerHTTP
 
 extension FleetEngineCore {
     /// Where an update of a vehicle or delivery vehicle answered without a task comes from, and

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import Foundation
-import ServerHTTP
 import SwiftProtobuf
 
 /// VehicleService's methods. Each checks, in order: the permission (403), the request (400),

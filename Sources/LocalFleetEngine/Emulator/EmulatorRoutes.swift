@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Foundation
 import Hummingbird
-import ServerHTTP
 
 /// `POST /emulator/v1/clock` body: one of `advance`, `set`, `freeze` or `reset`.
 struct ClockChange: StrictJSONBody {

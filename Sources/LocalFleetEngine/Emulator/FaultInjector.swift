@@ -1,6 +1,6 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
 import Foundation
-import ServerHTTP
 
 /// One fault a test injected (`POST /emulator/v1/faults`): the request that made it, with its
 /// id and, for one with a count, how many more calls it matches.

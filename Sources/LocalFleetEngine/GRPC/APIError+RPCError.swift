@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import GRPCCore
-import ServerHTTP
 
 /// A refusal thrown by a gRPC method becomes the gRPC status of the same name, with the same
 /// message as REST's.

@@ -1,8 +1,8 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import GRPCCore
 import Logging
 import NIOCore
-import ServerHTTP
 import ServiceLifecycle
 
 /// The local Fleet Engine's gRPC door: `maps.fleetengine.v1.VehicleService`,

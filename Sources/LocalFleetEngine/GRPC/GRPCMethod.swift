@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import GRPCCore
 import GRPCProtobuf
-import ServerHTTP
 import SwiftProtobuf
 
 /// One unary method of a Fleet Engine service over gRPC, as a row of its service's table: the

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import GRPCCore
 import Logging
-import ServerHTTP
 
 /// What every gRPC method does around the core's operation: authenticate the token of the
 /// `authorization` metadata (`Bearer <JWT>`), find the provider in the request's resource name,

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import GRPCCore
 import Logging
-import ServerHTTP
 import SwiftProtobuf
 
 /// A driver app's location update over gRPC (VehicleService's UpdateVehicle, DeliveryService's

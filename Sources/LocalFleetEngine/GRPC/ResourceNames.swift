@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 
 /// Reads the resource names gRPC requests carry where REST has a path:
 /// `providers/{provider}` and `providers/{provider}/{collection}/{id}`. Read in place, without

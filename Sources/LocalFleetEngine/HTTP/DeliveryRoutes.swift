@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import Hummingbird
-import ServerHTTP
 import SwiftProtobuf
 
 /// `maps.fleetengine.delivery.v1.DeliveryService` over REST, with Google's HTTP mappings under

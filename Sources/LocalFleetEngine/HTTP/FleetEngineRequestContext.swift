@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetTokens
 import Hummingbird
-import ServerHTTP
 
 /// The request context of the local Fleet Engine: Hummingbird's core context plus the token
 /// that ``RouterGroup/route(_:_:_:core:handler:)`` verified.

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import HTTPTypes
 import Hummingbird
-import ServerHTTP
 
 extension RouterGroup where Context == FleetEngineRequestContext {
     /// Adds `method path` as the API method `api` (e.g. `UpdateVehicle`): the caller's

@@ -1,7 +1,7 @@
 import FleetAuthCodecs
+import FleetAuthServerHTTP
 import FleetTokens
 import Hummingbird
-import ServerHTTP
 import SwiftProtobuf
 
 extension ListVehiclesRequest {

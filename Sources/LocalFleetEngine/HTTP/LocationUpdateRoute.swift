@@ -1,12 +1,12 @@
+import FleetAuthServerHTTP
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
-import ServerHTTP
 
 /// The driver apps' location updates over REST, answered in the channel pipeline (see
-/// ``ServerHTTP/PipelineRoute``): UpdateVehicle, `PUT /v1/providers/{p}/vehicles/{v}`, and
+/// ``FleetAuthServerHTTP/PipelineRoute``): UpdateVehicle, `PUT /v1/providers/{p}/vehicles/{v}`, and
 /// UpdateDeliveryVehicle, `PATCH /v1/providers/{p}/deliveryVehicles/{d}`, the engine's busiest
 /// requests.
 ///

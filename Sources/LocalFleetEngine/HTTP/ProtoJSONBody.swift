@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import Hummingbird
-import ServerHTTP
 import SwiftProtobuf
 
 /// Reads REST request bodies into Fleet Engine's generated messages with swift-protobuf's

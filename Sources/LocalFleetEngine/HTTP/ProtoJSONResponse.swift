@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Hummingbird
 import HummingbirdCore
-import ServerHTTP
 import SwiftProtobuf
 
 /// A generated message that a REST route answers with: `200 OK` and the message's proto3 JSON

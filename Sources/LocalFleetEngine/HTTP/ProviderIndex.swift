@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Foundation
 import Hummingbird
-import ServerHTTP
 
 /// `GET /v1/providers/{provider}`: what this engine serves for its provider, for a developer who
 /// opens the address `serve` prints: every REST method with its path, the gRPC door, and the

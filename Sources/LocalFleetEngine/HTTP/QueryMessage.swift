@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Foundation
 import Hummingbird
-import ServerHTTP
 import SwiftProtobuf
 
 /// Reads a request message from a REST query, as Google's REST mapping carries the fields of a

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import Hummingbird
-import ServerHTTP
 import SwiftProtobuf
 
 /// `POST /trips?tripId=`, `GET|PUT|DELETE /trips/{t}`, `POST /trips:search` and

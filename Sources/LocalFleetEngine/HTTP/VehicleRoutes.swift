@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import Hummingbird
-import ServerHTTP
 import SwiftProtobuf
 
 /// `POST|GET /vehicles`, `GET|PUT|DELETE /vehicles/{v}`, `POST /vehicles/{v}:updateAttributes` and

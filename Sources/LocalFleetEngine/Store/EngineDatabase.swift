@@ -1,5 +1,5 @@
+import FleetAuthServerStorage
 import Logging
-import ServerStorage
 
 /// Where the local Fleet Engine keeps its vehicles and trips, and how a server claims them.
 package enum EngineDatabase {

@@ -1,6 +1,6 @@
+import FleetAuthServerStorage
 import Foundation
 import SQLKit
-import ServerStorage
 
 /// The journals of ``SQLFleetStore``: a table for each kind of resource that every save appends
 /// its rows to, folded into the resource tables (``FleetTable``) once they are long enough.

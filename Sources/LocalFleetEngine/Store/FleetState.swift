@@ -1,10 +1,10 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
 import Logging
 import NIOCore
 import NIOPosix
-import ServerHTTP
-import ServerStorage
 
 /// The live vehicles and trips of one provider, and the single writer that saves them.
 ///

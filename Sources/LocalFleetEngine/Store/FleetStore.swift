@@ -1,4 +1,4 @@
-import ServerStorage
+import FleetAuthServerStorage
 
 /// Where the local Fleet Engine keeps its vehicles, trips, delivery vehicles and tasks so that they outlive the process.
 ///

@@ -1,6 +1,6 @@
+import FleetAuthServerStorage
 import Foundation
 import SQLKit
-import ServerStorage
 import SwiftProtobuf
 
 /// The tables of versions that stored each vehicle and trip as its proto3 JSON document.

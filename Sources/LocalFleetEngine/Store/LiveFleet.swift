@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import Foundation
 import NIOCore
 import NIOPosix
-import ServerHTTP
 
 /// The resources of one provider as ``FleetState`` keeps them under its lock: what
 /// is saved (what reads show), the writes accepted and not yet saved, and the queue of the

@@ -1,8 +1,8 @@
 import FleetAuthLocking
+import FleetAuthServerStorage
 import FleetEngineProtos
 import Foundation
 import SQLKit
-import ServerStorage
 import SwiftProtobuf
 
 /// A ``FleetStore`` in an SQL database (SQLite or PostgreSQL) through SQLKit: one row per

@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import Hummingbird
-import ServerHTTP
 
 extension TokenServer {
     /// The console's page: its files and the kit it shares with the local Fleet Engine's.

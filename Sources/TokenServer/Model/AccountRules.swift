@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
-import ServerHTTP
 
 /// The rules usernames, passwords and resource ids must follow, checked the same way by the
 /// admin API and the `fleetauth accounts`/`assign` commands.

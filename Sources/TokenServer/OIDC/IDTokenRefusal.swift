@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import FleetTokens
-import ServerHTTP
 
 /// Why an ID token was not accepted. Each case names the rule that failed and never holds
 /// the token or an unverified claim; all are 401 but ``issuerUnavailable(issuer:problem:)``,

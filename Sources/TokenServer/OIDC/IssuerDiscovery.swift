@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import Foundation
-import ServerHTTP
 
 /// Where an OpenID Connect issuer publishes its keys: the `jwks_uri` of its discovery
 /// document (`{issuer}/.well-known/openid-configuration`), fetched once and kept until

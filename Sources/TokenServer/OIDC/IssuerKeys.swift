@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import Logging
-import ServerHTTP
 
 /// The signing keys of one OpenID Connect issuer, from the `jwks_uri` of its discovery
 /// document.

@@ -1,8 +1,8 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
 import Logging
-import ServerHTTP
-import ServerStorage
 
 /// Writes the record of token requests (``TokenRecord``) to the store.
 ///

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import Foundation
 import Hummingbird
 import Logging
-import ServerHTTP
 
 /// `POST /v1/admin/accounts` body: a password, an identity, or both.
 struct CreateAccountRequest: StrictJSONBody {

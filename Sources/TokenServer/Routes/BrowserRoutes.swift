@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import Hummingbird
-import ServerHTTP
 
 /// The files web pages load from the token server: the browser module, and the example page.
 package enum BrowserFiles {

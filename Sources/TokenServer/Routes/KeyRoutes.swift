@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import FleetTokens
 import Hummingbird
-import ServerHTTP
 
 /// `GET /v1/admin/keys` answer.
 struct SigningKeyList: Encodable {

@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 
 /// The query of an admin listing (`GET accounts`, `assignments`, `issued-tokens`): its
 /// `pageSize` (1 to 1,000, 100 by default) and `pageToken`, and its other parameters in order.

@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Foundation
 import Hummingbird
-import ServerHTTP
 
 /// `GET /v1/admin/accounts` answer: a page of accounts, the roles an account may have, and
 /// where the next page starts.

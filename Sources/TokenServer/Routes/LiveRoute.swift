@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import Foundation
 import Hummingbird
-import ServerHTTP
-import ServerStorage
 import ServiceLifecycle
 
 /// The `figures` event of `GET /v1/admin/live`.

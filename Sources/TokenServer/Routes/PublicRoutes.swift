@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Foundation
 import Hummingbird
-import ServerHTTP
 
 extension TokenServer {
     /// `GET /.well-known/jwks.json`, `/healthz`, `/livez`, `/readyz`, `/metrics`, `/openapi.yaml`.

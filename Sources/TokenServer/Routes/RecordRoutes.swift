@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Foundation
 import Hummingbird
-import ServerHTTP
 
 /// One record as `GET /v1/admin/issued-tokens` and `fleetauth audit --json` show it.
 package struct IssuedTokenEntry: Encodable {

@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import Hummingbird
-import ServerHTTP
 
 /// `POST /v1/sessions` body.
 package struct LoginRequest: StrictJSONBody {

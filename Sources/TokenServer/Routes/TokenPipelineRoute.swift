@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import NIOCore
 import NIOHTTP1
-import ServerHTTP
 
 /// The token routes (every ``TokenRoute``: `GET /v1/tokens/{role}/{id}`, `GET /v1/tokens/{role}`),
 /// answered in the channel pipeline by the same ``TokenServer/tokenAnswer(_:credential:client:path:)``

@@ -1,8 +1,8 @@
 import FleetAuthCodecs
+import FleetAuthServerHTTP
 import FleetTokens
 import Hummingbird
 import NIOCore
-import ServerHTTP
 
 /// A token answer: epoch seconds and relative seconds both, for clients of either convention.
 struct TokenResponse {

@@ -1,8 +1,8 @@
+import FleetAuthServerHTTP
 import Hummingbird
-import ServerHTTP
 
 /// What a token request authenticates with: the bearer of its `Authorization` header, read by
-/// ``ServerHTTP/BearerCredentials`` as both servers read it.
+/// ``FleetAuthServerHTTP/BearerCredentials`` as both servers read it.
 enum BearerCredential: Sendable {
     /// A session token from `POST /v1/sessions` (`fas_…`, no dots).
     case session(String)

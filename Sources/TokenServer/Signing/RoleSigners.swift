@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import Logging
-import ServerHTTP
 
 /// Signs the token server's tokens: for each account role, with its key file or through IAM as
 /// its configured account, reusing a token while more than half its life is left when that is

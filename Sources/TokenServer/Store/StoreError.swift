@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 
 /// A change the store refused; each maps to the API error a caller sees.
 package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,6 +1,6 @@
+import FleetAuthServerStorage
 import Foundation
 import SQLKit
-import ServerStorage
 
 /// The token server's tables, and the steps that brought them to this version. Table names
 /// carry a `token_server_` prefix so that the token server can share a database with other

@@ -1,7 +1,7 @@
+import FleetAuthServerStorage
 import Foundation
 import Logging
 import SQLKit
-import ServerStorage
 
 /// Accounts, assignments, sessions and the admin key, in SQLite or PostgreSQL.
 ///
@@ -53,6 +53,6 @@ package final class TokenServerStore: Sendable {
 
     /// Where reads go.
     var sql: any SQLDatabase { database.sql }
-    /// Where single statements that write go (see ``ServerStorage/FleetDatabase/writes``).
+    /// Where single statements that write go (see ``FleetAuthServerStorage/FleetDatabase/writes``).
     var writes: any SQLDatabase { database.writes }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
+import FleetAuthServerStorage
 import LocalFleetEngine
 import Logging
-import ServerStorage
 
 /// Where a local Fleet Engine keeps its state: `--data-dir` (SQLite, and the engine's lock)
 /// or `--database-url` (PostgreSQL), and the provider, `--project`.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerHTTP
 
 /// `fleetauth fleet-engine export`: the whole state of a stopped engine as one JSON document
 /// (the console's `GET /console/api/export` gives the same of a running one).

@@ -1,9 +1,9 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerHTTP
 
 /// `fleetauth fleet-engine import FILE`: saves a document `export` wrote into an engine that
 /// has no resources yet, in one transaction.

@@ -1,10 +1,10 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
 import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerHTTP
 import ServiceLifecycle
 
 /// `fleetauth fleet-engine [run]`: runs the local Fleet Engine, trusting key files, JWKS files

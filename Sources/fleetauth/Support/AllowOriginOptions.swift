@@ -1,5 +1,5 @@
 import ArgumentParser
-import ServerHTTP
+import FleetAuthServerHTTP
 
 /// `--allow-origin ORIGIN`: the web origins whose pages may log in to the token server and get
 /// tokens from it (CORS).

@@ -1,7 +1,7 @@
 import ArgumentParser
+import FleetAuthServerHTTP
 import Foundation
 import LocalFleetEngine
-import ServerHTTP
 
 /// `--console on|off`: a server's console at `/console/`, on by default when the server
 /// listens on loopback only.

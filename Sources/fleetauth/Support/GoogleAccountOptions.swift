@@ -1,8 +1,8 @@
 import ArgumentParser
 import CommandSupport
+import FleetAuthServerHTTP
 import FleetTokens
 import LocalFleetEngine
-import ServerHTTP
 
 /// `--trust-account ROLE=EMAIL` and `--google-certs-url`: service accounts whose keys Google
 /// manages, trusted by email, their public keys fetched from Google.

@@ -1,6 +1,6 @@
 import ArgumentParser
+import FleetAuthServerHTTP
 import Logging
-import ServerHTTP
 
 /// What every server command takes about running in production: logs (`--log-level`,
 /// `--log-format`, `--access-log`), slow and idle clients (`--header-timeout`,

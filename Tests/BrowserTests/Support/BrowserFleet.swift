@@ -1,9 +1,9 @@
+import FleetAuthServerHTTP
 import FleetDemo
 import FleetEngineClient
 import FleetTokenProvider
 import FleetTokens
 import Foundation
-import ServerHTTP
 import TestSupport
 import TokenServer
 

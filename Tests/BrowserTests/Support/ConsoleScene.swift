@@ -1,4 +1,6 @@
 import BrowserDriver
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetEngineClient
 import FleetEngineProtos
 import FleetTokenProvider
@@ -8,8 +10,6 @@ import GRPCCore
 import GRPCNIOTransportHTTP2
 import GRPCProtobuf
 import LocalFleetEngine
-import ServerHTTP
-import ServerStorage
 import TestSupport
 
 /// A local Fleet Engine with its console (REST and gRPC doors, SQLite in a folder of its own,

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import Foundation
 import Hummingbird
 import Logging
-import ServerHTTP
 import TokenServer
 
 /// A web page's own origin: a static server on a loopback port of its own serving the example

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import BrowserDriver
+import FleetAuthServerHTTP
 import Foundation
 import Logging
 import NIOCore
-import ServerHTTP
 import TestSupport
 import Testing
 import TokenServer

@@ -1,8 +1,8 @@
+import FleetAuthServerHTTP
 import FleetTokenProvider
 import Foundation
 import Hummingbird
 import Logging
-import ServerHTTP
 import ServiceLifecycle
 import TestSupport
 

@@ -1,7 +1,7 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import FleetTokens
 import Foundation
-import ServerHTTP
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
-import ServerHTTP
 import Testing
 
 @testable import LocalFleetEngine

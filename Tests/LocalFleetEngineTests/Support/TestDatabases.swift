@@ -1,8 +1,8 @@
 import FleetAuthLocking
+import FleetAuthServerStorage
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerStorage
 import TestSupport
 
 /// Databases for store tests: a fresh SQLite file, or the PostgreSQL server CI provides.

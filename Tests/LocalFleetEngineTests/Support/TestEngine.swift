@@ -1,9 +1,9 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetTokens
 import Foundation
 import LocalFleetEngine
 import Logging
-import ServerHTTP
-import ServerStorage
 import TestSupport
 
 /// Local Fleet Engines for tests: real servers (REST and gRPC) on free loopback ports, with

@@ -1,10 +1,10 @@
+import FleetAuthServerHTTP
+import FleetAuthServerStorage
 import FleetTokens
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import ServerHTTP
-import ServerStorage
 import Synchronization
 import TestSupport
 import Testing

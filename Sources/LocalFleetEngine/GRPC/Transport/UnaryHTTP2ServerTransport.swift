@@ -1,10 +1,10 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
 import GRPCCore
 import NIOCore
 import NIOExtras
 import NIOHTTP2
 import NIOPosix
-import ServerHTTP
 
 /// grpc-swift 2's server transport for the engine's gRPC door, written directly on
 /// swift-nio-http2: plaintext HTTP/2, each stream read whole in the channel pipeline before its

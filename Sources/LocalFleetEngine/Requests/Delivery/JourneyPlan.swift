@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 
 /// What a new `remaining_vehicle_journey_segments` list does to a delivery vehicle's tasks, by
 /// Google's rules: the whole list is the vehicle's remaining stops, in order. A task it names

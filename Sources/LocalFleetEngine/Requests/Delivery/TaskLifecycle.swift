@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 import SwiftProtobuf
 
 /// How a task's state and outcome may change, by Google's rules: OPEN → CLOSED only, never back;

@@ -1,5 +1,5 @@
+import FleetAuthServerHTTP
 import Foundation
-import ServerHTTP
 import SwiftProtobuf
 
 /// The acceptance of delivery writes: each is checked against every write accepted before it,

@@ -4,7 +4,7 @@ import NIOPosix
 import SQLKit
 import Testing
 
-@testable import ServerStorage
+@testable import FleetAuthServerStorage
 
 @Suite("SQLite reads on the calling thread")
 struct SQLiteDirectReaderTests {

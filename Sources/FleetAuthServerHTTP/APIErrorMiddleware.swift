@@ -1,8 +1,8 @@
+import FleetAuthServerStorage
 import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
-import ServerStorage
 
 /// Makes every refusal a JSON ``APIError`` body: Hummingbird's own errors (no such route,
 /// body too large, …) are translated, and any other error is answered by

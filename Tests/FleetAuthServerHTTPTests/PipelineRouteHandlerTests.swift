@@ -5,7 +5,7 @@ import NIOHTTP1
 import TestSupport
 import Testing
 
-@testable import ServerHTTP
+@testable import FleetAuthServerHTTP
 
 /// ``PipelineRouteHandler`` on a testing channel: what it passes on, when it reads, and the order
 /// of answers, whichever side gives them.

@@ -1,6 +1,6 @@
+import FleetAuthServerStorage
 import Foundation
 import SQLKit
-import ServerStorage
 import TestSupport
 import Testing
 

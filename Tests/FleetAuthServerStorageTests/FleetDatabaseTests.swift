@@ -5,7 +5,7 @@ import NIOPosix
 import SQLKit
 import Testing
 
-@testable import ServerStorage
+@testable import FleetAuthServerStorage
 
 @Suite("FleetDatabase on SQLite")
 struct FleetDatabaseTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ServerHTTP
+@testable import FleetAuthServerHTTP
 
 @Suite("APIError")
 struct APIErrorTests {

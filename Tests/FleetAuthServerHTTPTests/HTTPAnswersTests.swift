@@ -5,7 +5,7 @@ import HummingbirdTesting
 import TestSupport
 import Testing
 
-@testable import ServerHTTP
+@testable import FleetAuthServerHTTP
 
 /// What ``FleetHTTPServer`` and ``Router/answerWrongMethodsWith405()`` make of requests a
 /// router never sees or does not take: every answer a Google-shaped JSON error.

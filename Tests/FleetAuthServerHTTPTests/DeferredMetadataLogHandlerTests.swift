@@ -1,6 +1,6 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
 import Logging
-import ServerHTTP
 import Testing
 
 @Suite("Log metadata formatted only for messages that are logged")

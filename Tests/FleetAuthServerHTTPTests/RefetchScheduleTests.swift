@@ -1,6 +1,6 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
 import Foundation
-import ServerHTTP
 import TestSupport
 import Testing
 

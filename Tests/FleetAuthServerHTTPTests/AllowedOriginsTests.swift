@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 import Testing
 
 /// `--allow-origin` values: what is an origin, how it is compared with a browser's `Origin`.

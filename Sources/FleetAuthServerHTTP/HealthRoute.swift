@@ -1,6 +1,6 @@
+import FleetAuthServerStorage
 import Foundation
 import Hummingbird
-import ServerStorage
 
 extension RouterMethods {
     /// Adds `GET /healthz`, answering what `check` finds: 200 with `{"status":"ok", …}` while

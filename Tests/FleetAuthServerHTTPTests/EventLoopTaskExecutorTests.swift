@@ -1,6 +1,6 @@
+import FleetAuthServerHTTP
 import Foundation
 import NIOPosix
-import ServerHTTP
 import Testing
 
 @Suite("Event loop task executor")

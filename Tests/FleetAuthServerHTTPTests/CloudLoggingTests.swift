@@ -1,7 +1,7 @@
 import FleetAuthLocking
+import FleetAuthServerHTTP
 import Foundation
 import Logging
-import ServerHTTP
 import Testing
 
 /// JSON log lines as Cloud Logging reads them, and the request's trace on every line logged

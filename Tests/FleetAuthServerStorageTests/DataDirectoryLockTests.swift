@@ -1,5 +1,5 @@
+import FleetAuthServerStorage
 import Foundation
-import ServerStorage
 import Testing
 
 @Suite("Data directory lock")

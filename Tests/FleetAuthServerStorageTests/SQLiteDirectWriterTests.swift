@@ -3,7 +3,7 @@ import Logging
 import SQLKit
 import Testing
 
-@testable import ServerStorage
+@testable import FleetAuthServerStorage
 
 @Suite("SQLite writes on the calling thread")
 struct SQLiteDirectWriterTests {

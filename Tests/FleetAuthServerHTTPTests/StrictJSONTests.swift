@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ServerHTTP
+@testable import FleetAuthServerHTTP
 
 private struct Login: StrictJSONBody, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable { case username, password, remember }

@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 import Testing
 
 @Suite("Fetched documents")

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import ServerHTTP
+@testable import FleetAuthServerHTTP
 
 private struct Echo: StrictJSONBody, ResponseEncodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case text }

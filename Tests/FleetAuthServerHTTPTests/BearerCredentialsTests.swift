@@ -1,4 +1,4 @@
-import ServerHTTP
+import FleetAuthServerHTTP
 import Testing
 
 /// Both servers read `Authorization` by the same rules.
