@@ -51,7 +51,9 @@ struct AccessPolicyTests {
     @Test func driverOwnVehicle() {
         let own = AuthorizationClaims(vehicleID: "v1")
         #expect(decide(.driverSDKUser, own, .getVehicle(vehicleID: "v1")) == .allowed(.full))
-        #expect(decide(.driverSDKUser, own, .updateVehicle(vehicleID: "v1")) == .allowed(.driverFields))
+        #expect(
+            decide(.driverSDKUser, own, .updateVehicle(vehicleID: "v1", fields: [.lastLocation, .vehicleState]))
+                == .allowed(.full))
         for operation: FleetOperation in [.getVehicle(vehicleID: "v2"), .updateVehicle(vehicleID: "v2")] {
             #expect(
                 decide(.driverSDKUser, own, operation)
@@ -68,9 +70,9 @@ struct AccessPolicyTests {
         let read = decide(.driverSDKUser, own, .getTrip(tripID: "t1"))
         let write = decide(.driverSDKUser, own, .updateTrip(tripID: "t1"))
         #expect(read == .allowedIfTripAssigned(vehicleClaim: "v1", grant: .full))
-        #expect(write == .allowedIfTripAssigned(vehicleClaim: "v1", grant: .driverFields))
+        #expect(write == .allowedIfTripAssigned(vehicleClaim: "v1", grant: .full))
         #expect(read.resolved(tripVehicleID: "v1") == .allowed(.full))
-        #expect(write.resolved(tripVehicleID: "v1") == .allowed(.driverFields))
+        #expect(write.resolved(tripVehicleID: "v1") == .allowed(.full))
         for vehicle in ["v2", nil] {
             guard case .denied = read.resolved(tripVehicleID: vehicle) else {
                 Issue.record("trip on \(vehicle ?? "nothing") allowed"); continue
@@ -136,16 +138,24 @@ struct AccessPolicyTests {
         }
     }
 
-    @Test func driverFieldsLimitWhatMayBeWritten() throws {
-        #expect(throws: Never.self) {
-            try AccessGrant.driverFields.checkWritable(Set<VehicleField>([.lastLocation, .vehicleState]))
-        }
-        #expect(throws: InvalidArgument.self) {
-            try AccessGrant.driverFields.checkWritable(Set<VehicleField>([.lastLocation, .attributes]))
-        }
-        #expect(throws: InvalidArgument.self) {
-            try AccessGrant.driverFields.checkWritable(Set<TripField>([.vehicleId]))
-        }
-        #expect(throws: Never.self) { try AccessGrant.full.checkWritable(Set(VehicleField.allCases)) }
+    /// A driver's field limits are the role's, refused as every other limit is (403, before
+    /// anything is looked up), naming the fields; a server token sets any field.
+    @Test func driverFieldsLimitWhatMayBeWritten() {
+        let own = AuthorizationClaims(vehicleID: "v1")
+        #expect(
+            decide(.driverSDKUser, own, .updateVehicle(vehicleID: "v1", fields: [.lastLocation, .attributes]))
+                == .denied(
+                    "a driver token may set only lastLocation, vehicleState of a Vehicle; updateMask also names attributes"
+                ))
+        #expect(
+            decide(.driverSDKUser, own, .updateTrip(tripID: "t1", fields: [.tripStatus, .vehicleId]))
+                == .denied("a driver token may set only tripStatus of a Trip; updateMask also names vehicleId"))
+        #expect(
+            decide(.driverSDKUser, own, .updateTrip(tripID: "t1", fields: [.tripStatus]))
+                == .allowedIfTripAssigned(vehicleClaim: "v1", grant: .full))
+        #expect(
+            decide(
+                .serviceSuperUser, AuthorizationClaims(vehicleID: "*", tripID: "*"),
+                .updateVehicle(vehicleID: "v1", fields: Set(VehicleField.allCases))) == .allowed(.full))
     }
 }

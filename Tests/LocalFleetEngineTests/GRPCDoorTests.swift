@@ -518,7 +518,7 @@ struct GRPCDoorTests {
                     $0.name = vehicleName("v1"); $0.vehicle = try! vehicle()
                 }, metadata: GRPCTestClient.bearer(Tokens.server))
         },
-        Refusal(name: "a driver sets the capacity", code: .invalidArgument, phrase: "a driver token may set only") {
+        Refusal(name: "a driver sets the capacity", code: .permissionDenied, phrase: "a driver token may set only") {
             grpc in
             _ = try await grpc.vehicles.updateVehicle(
                 .with {

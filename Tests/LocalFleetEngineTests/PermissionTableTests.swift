@@ -60,7 +60,7 @@ struct PermissionTableTests {
         row("viewer", .PUT, "\(p)/vehicles/v1?updateMask=lastLocation", { Tokens.viewer }, move, 403),
         row(
             "own driver, attributes", .PUT, "\(p)/vehicles/v1?updateMask=attributes", { Tokens.driver("v1") },
-            #"{"attributes":[{"key":"k","stringValue":"v"}]}"#, 400),
+            #"{"attributes":[{"key":"k","stringValue":"v"}]}"#, 403),
         row(
             "server, attributes", .PUT, "\(p)/vehicles/v2?updateMask=attributes", { Tokens.server },
             #"{"attributes":[{"key":"k","stringValue":"v"}]}"#, 200),
@@ -92,7 +92,7 @@ struct PermissionTableTests {
         row("viewer", .PUT, "\(p)/trips/t1?updateMask=tripStatus", { Tokens.viewer }, status, 403),
         row(
             "driver, reassigning", .PUT, "\(p)/trips/t1?updateMask=vehicleId", { Tokens.driver("v1") },
-            #"{"vehicleId":"v2"}"#, 400),
+            #"{"vehicleId":"v2"}"#, 403),
         row(
             "driver, missing trip", .PUT, "\(p)/trips/t404?updateMask=tripStatus", { Tokens.driver("v1") }, status, 403),
         row("server, missing trip", .PUT, "\(p)/trips/t404?updateMask=tripStatus", { Tokens.server }, status, 404),

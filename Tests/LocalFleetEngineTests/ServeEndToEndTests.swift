@@ -66,7 +66,7 @@ struct ServeEndToEndTests {
             (alice, .GET, "\(p)/vehicles/vehicle-2", nil, 403),
             (alice, .GET, "\(p)/trips/trip-2", nil, 403),
             (alice, .POST, "\(p)/vehicles?vehicleId=vehicle-3", Fixtures.vehicleBody(), 403),
-            (alice, .PUT, "\(p)/vehicles/vehicle-1?updateMask=attributes", #"{"attributes":[]}"#, 400),
+            (alice, .PUT, "\(p)/vehicles/vehicle-1?updateMask=attributes", #"{"attributes":[]}"#, 403),
             (bob, .GET, "\(p)/trips/trip-1", nil, 200),
             (bob, .GET, "\(p)/trips/trip-2", nil, 403),
             (bob, .GET, "\(p)/vehicles/vehicle-1", nil, 403),

@@ -32,7 +32,7 @@ struct VehicleUpdateRouteTests {
         Case(
             name: "a field a driver may not set", vehicle: "route-1", token: Tokens.driver("route-1"),
             query: "?updateMask=attributes",
-            body: #"{"attributes":[]}"#, status: 400),
+            body: #"{"attributes":[]}"#, status: 403),
         Case(name: "no update mask", vehicle: "route-1", token: Tokens.driver("route-1"), query: "", status: 400),
         Case(
             name: "an unknown field", vehicle: "route-1", token: Tokens.driver("route-1"),

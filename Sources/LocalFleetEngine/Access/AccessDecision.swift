@@ -2,27 +2,11 @@ import FleetTokens
 
 /// How much an allowed request may see or change.
 package enum AccessGrant: Sendable, Hashable {
-    /// Everything the operation offers.
+    /// Everything the operation offers (a role's limits on the fields it may set are
+    /// decided by ``AccessPolicy``, as denials).
     case full
-    /// Writes limited to the fields a driver may set (``VehicleField/driverWritable``,
-    /// ``TripField/driverWritable``).
-    case driverFields
     /// Approximate vehicle positions only (a consumer's search).
     case approximate
-}
-
-extension AccessGrant {
-    /// Refuses, when the grant is ``driverFields``, an update of fields a driver may not set.
-    package func checkWritable<Field: UpdatableField>(_ fields: Set<Field>) throws(InvalidArgument) {
-        guard self == .driverFields else { return }
-        let forbidden = fields.subtracting(Field.driverWritable)
-        guard forbidden.isEmpty else {
-            let allowed = Field.driverWritable.map(\.rawValue).sorted().joined(separator: ", ")
-            let named = forbidden.map(\.rawValue).sorted().joined(separator: ", ")
-            throw InvalidArgument(
-                "a driver token may set only \(allowed) of a \(Field.resourceName); updateMask also names \(named)")
-        }
-    }
 }
 
 /// The answer of ``AccessPolicy``: allowed, allowed once the trip is known to be the

@@ -64,10 +64,10 @@ package struct AccessPolicy: Sendable, Hashable {
             return .denied("role \(role.rawValue) is read-only; it may not \(operation)")
         }
         switch operation {
-        case .createVehicle(let id), .getVehicle(let id), .updateVehicle(let id), .updateVehicleAttributes(let id),
+        case .createVehicle(let id), .getVehicle(let id), .updateVehicle(let id, _), .updateVehicleAttributes(let id),
             .deleteVehicle(let id):
             return Self.claim("vehicleid", claims.vehicleID, covers: id, for: operation) ?? .allowed(.full)
-        case .createTrip(let id), .getTrip(let id), .updateTrip(let id), .deleteTrip(let id),
+        case .createTrip(let id), .getTrip(let id), .updateTrip(let id, _), .deleteTrip(let id),
             .reportBillableTrip(let id):
             return Self.claim("tripid", claims.tripID, covers: id, for: operation) ?? .allowed(.full)
         case .searchVehicles, .listVehicles:
@@ -85,17 +85,38 @@ package struct AccessPolicy: Sendable, Hashable {
         }
     }
 
+    /// The denial of an update whose mask names a field beyond `allowed`, the fields `who`
+    /// may set, or `nil` when it names none: a limit of the token's role, so 403 like every
+    /// other, decided before anything is looked up. `needing` says what the others need.
+    static func limit<Field: UpdatableField>(
+        _ fields: Set<Field>, to allowed: Set<Field>, for who: String, needing: String? = nil
+    ) -> AccessDecision? {
+        let beyond = fields.subtracting(allowed)
+        guard !beyond.isEmpty else { return nil }
+        let may = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+        let named = beyond.map(\.rawValue).sorted().joined(separator: ", ")
+        return .denied(
+            "\(who) may set only \(may) of a \(Field.resourceName); updateMask also names \(named)"
+                + (needing.map { ", which needs \($0)" } ?? ""))
+    }
+
     private func driverDecision(_ claims: AuthorizationClaims, _ operation: FleetOperation) -> AccessDecision {
         switch operation {
         case .getVehicle(let id):
             return Self.claim("vehicleid", claims.vehicleID, covers: id, for: operation) ?? .allowed(.full)
-        case .updateVehicle(let id):
-            return Self.claim("vehicleid", claims.vehicleID, covers: id, for: operation) ?? .allowed(.driverFields)
+        case .updateVehicle(let id, let fields):
+            return Self.claim("vehicleid", claims.vehicleID, covers: id, for: operation)
+                ?? Self.limit(fields, to: VehicleField.driverWritable, for: "a driver token") ?? .allowed(.full)
         case .getTrip, .updateTrip:
             guard let vehicleClaim = claims.vehicleID else {
                 return .denied("a driver token needs a vehicleid claim to \(operation)")
             }
-            return .allowedIfTripAssigned(vehicleClaim: vehicleClaim, grant: operation.isWrite ? .driverFields : .full)
+            if case .updateTrip(_, let fields) = operation,
+                let denied = Self.limit(fields, to: TripField.driverWritable, for: "a driver token")
+            {
+                return denied
+            }
+            return .allowedIfTripAssigned(vehicleClaim: vehicleClaim, grant: .full)
         case .searchTrips(let vehicleID):
             guard let vehicleClaim = claims.vehicleID, let vehicleID,
                 AuthorizationClaims.value(vehicleClaim, covers: vehicleID)

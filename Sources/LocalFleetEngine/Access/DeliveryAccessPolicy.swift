@@ -108,15 +108,11 @@ extension AccessPolicy {
             return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation))
                 ?? .allowed(.full)
         case .updateDeliveryVehicle(let id, let fields):
-            guard fields.isSubset(of: DeliveryVehicleField.driverWritable) else {
-                let named = fields.subtracting(DeliveryVehicleField.driverWritable).map(\.rawValue).sorted().joined(
-                    separator: ", ")
-                return .denied(
-                    "an untrusted delivery driver token may update only lastLocation; updateMask also names \(named), which needs a trusted driver or server token"
-                )
-            }
-            return claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation))
-                ?? .allowed(.driverFields)
+            return AccessPolicy.limit(
+                fields, to: DeliveryVehicleField.driverWritable, for: "an untrusted delivery driver token",
+                needing: "a trusted driver or server token")
+                ?? claim("deliveryvehicleid", claims.deliveryVehicleID, covers: id, for: .delivery(operation))
+                ?? .allowed(.full)
         case .createDeliveryVehicle, .deleteDeliveryVehicle, .listDeliveryVehicles, .createTask, .batchCreateTasks,
             .getTask, .updateTask,
             .deleteTask, .listTasks, .getTaskTrackingInfo:

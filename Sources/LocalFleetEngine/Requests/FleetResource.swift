@@ -41,7 +41,9 @@ extension Vehicle: FleetResource {
         ResourceName.vehicle(provider: provider, id: id)
     }
     static func creation(id: String) -> FleetOperation { .createVehicle(vehicleID: id) }
-    static func update(id: String, fields: Set<VehicleField>) -> FleetOperation { .updateVehicle(vehicleID: id) }
+    static func update(id: String, fields: Set<VehicleField>) -> FleetOperation {
+        .updateVehicle(vehicleID: id, fields: fields)
+    }
 }
 
 extension Trip: FleetResource {
@@ -49,7 +51,7 @@ extension Trip: FleetResource {
     static let kind = "trip"
     static func resourceName(provider: String, id: String) -> String { ResourceName.trip(provider: provider, id: id) }
     static func creation(id: String) -> FleetOperation { .createTrip(tripID: id) }
-    static func update(id: String, fields: Set<TripField>) -> FleetOperation { .updateTrip(tripID: id) }
+    static func update(id: String, fields: Set<TripField>) -> FleetOperation { .updateTrip(tripID: id, fields: fields) }
 }
 
 extension DeliveryVehicle: FleetResource {

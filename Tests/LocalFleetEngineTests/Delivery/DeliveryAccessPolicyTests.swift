@@ -106,7 +106,7 @@ struct DeliveryAccessPolicyTests {
         #expect(
             decision
                 == .denied(
-                    "an untrusted delivery driver token may update only lastLocation; updateMask also names remainingVehicleJourneySegments, which needs a trusted driver or server token"
+                    "an untrusted delivery driver token may set only lastLocation of a DeliveryVehicle; updateMask also names remainingVehicleJourneySegments, which needs a trusted driver or server token"
                 ))
     }
 }
