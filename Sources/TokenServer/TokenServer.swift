@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 
 /// The token server ("your server" in Google's guides): logs app users in, checks that the
 /// caller is assigned to the vehicle, trip, delivery vehicle or tracking id it asks about, and
@@ -160,35 +161,15 @@ package final class TokenServer: Sendable {
         )
     }
 
-    /// Serves ``application(host:port:eventLoopGroup:onRunning:)`` until SIGINT or SIGTERM,
-    /// then drains as ``TokenServerOptions/lifecycle`` says (``ServerProcess``), lets
-    /// requests in flight finish, and closes the store.
-    ///
-    /// Requests are handled, and their tokens signed, on the event loop that read them (see
-    /// ``FleetAuthServerHTTP/EventLoopTaskExecutor``): no hop to another thread and back. The
-    /// loops are twice the cores, so that while a loop signs (about 0.2 ms of CPU) another can
-    /// read, and the server keeps its share of the cores beside other busy processes, as a
-    /// server with a signing thread pool of that size would.
-    package func run(host: String, port: Int, onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in })
-        async throws
-    {
-        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 2 * System.coreCount)
-        let application = application(host: host, port: port, eventLoopGroup: loops, onRunning: onRunning)
-        var failure: (any Error)?
-        do {
-            try await withTaskExecutorPreference(EventLoopTaskExecutor(group: loops)) {
-                try await ServerProcess.run(
-                    [application], lifecycle: options.lifecycle, tls: options.tls, logger: logger
-                ) {
-                    await self.keyRing.importKeyFiles()
-                }
-            }
-        } catch {
-            failure = error
-        }
-        await shutdown()
-        try? await loops.shutdownGracefully()
-        if let failure { throw failure }
+    /// The server as a service of a `ServiceGroup`, as the local Fleet Engine is one: it serves
+    /// ``application(host:port:eventLoopGroup:onRunning:)`` on `host`:`port` until the group
+    /// shuts down, then lets the requests in flight finish and closes the store
+    /// (``shutdown()``). Run it with ``FleetAuthServerHTTP/ServerProcess`` to stop on signals and
+    /// drain as ``TokenServerOptions/lifecycle`` says.
+    package func service(
+        host: String, port: Int, onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) -> some Service {
+        TokenServerService(server: self, host: host, port: port, onRunning: onRunning)
     }
 
     /// Waits for the token answers still being computed and their records, closes the store (and its database,

@@ -116,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
             console: try console.access(host: host), logger: logger,
             onStarted: { await banner.fleetEngineStarted(on: $0) }, onGRPCStarted: { await banner.grpcStarted(on: $0) })
         let services: [any Service] = [
-            tokenServer.application(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
+            tokenServer.service(host: host, port: tokenServerPort) { await banner.tokenServerStarted(on: $0) },
             engine,
         ]
         var failure: (any Error)?
@@ -127,7 +127,6 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             failure = error
         }
-        await tokenServer.shutdown()
         await database.shutdown()
         if let failure { throw failure }
     }

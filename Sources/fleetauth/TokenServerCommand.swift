@@ -169,7 +169,7 @@ struct TokenServerCommand: AsyncParsableCommand {
         report(server.adminKeySetup, configuration: configuration)
         let host = self.host
         let scheme = runtime.scheme
-        try await server.run(host: host, port: port) { port in
+        let service = server.service(host: host, port: port) { port in
             Self.say("token server listening on \(scheme)://\(host):\(port) (\(configuration.databaseLocation))")
             Self.say(
                 "console: " + console.describeTokenServerConsole(host: host, baseURL: "\(scheme)://\(host):\(port)"))
@@ -179,6 +179,11 @@ struct TokenServerCommand: AsyncParsableCommand {
             }) {
                 Self.say("\(role.shortName) tokens signed through IAM as \(email)")
             }
+        }
+        try await ServerProcess.run(
+            [service], lifecycle: server.options.lifecycle, tls: server.options.tls, logger: logger
+        ) {
+            await server.keyRing.importKeyFiles()
         }
     }
 
