@@ -14,7 +14,9 @@ enum BenchProvider {
     /// Deletes `provider`'s vehicles and trips from `store` (a PostgreSQL database keeps them
     /// otherwise), then closes `database`; a failure to delete is only logged, as the
     /// measurements stand.
-    static func remove(_ provider: String, from store: SQLFleetStore, thenClose database: FleetDatabase, logger: Logger)
+    static func remove(
+        _ provider: String, from store: SQLEngineStore, thenClose database: ServerDatabase, logger: Logger
+    )
         async
     {
         do {

@@ -104,7 +104,7 @@ struct DeliveryScaleBench: AsyncParsableCommand {
         let serverToken: String
         let folder: String
         let engine: RunningService
-        let database: FleetDatabase
+        let database: ServerDatabase
         let lock: DataDirectoryLock
 
         static func start(tasks: Int, logger: Logger) async throws -> DeliveryEngine {
@@ -113,14 +113,14 @@ struct DeliveryScaleBench: AsyncParsableCommand {
             let folder = try BenchFolder.create()
             let (database, lock) = try await EngineDatabase.open(
                 dataDirectory: folder, databaseURL: nil, logger: logger)
-            try await DeliveryScaleBench.fill(SQLFleetStore(database: database), project: project, tasks: tasks)
+            try await DeliveryScaleBench.fill(SQLEngineStore(database: database), project: project, tasks: tasks)
             let engine = try await RunningService.start(logger: logger) { onStarted in
                 LocalFleetEngine(
                     configuration: .init(
                         projectID: project,
                         trustedAccounts: [TrustedServiceAccount(key: serverKey, role: .deliverySuperUser)],
                         port: 0, grpcPort: nil, onStarted: onStarted),
-                    store: SQLFleetStore(database: database), logger: logger)
+                    store: SQLEngineStore(database: database), logger: logger)
             }
             return DeliveryEngine(
                 tasks: tasks, project: project,
@@ -213,8 +213,8 @@ struct DeliveryScaleBench: AsyncParsableCommand {
 
     /// Saves `tasks` tasks in `store`: delivery vehicle `bench-v` holds tasks `task-v-0` …
     /// `task-v-9`, two per stop, and tasks 2k and 2k+1 share tracking id `shipment-k`.
-    fileprivate static func fill(_ store: SQLFleetStore, project: String, tasks: Int) async throws {
-        var records: [FleetRecord] = []
+    fileprivate static func fill(_ store: SQLEngineStore, project: String, tasks: Int) async throws {
+        var records: [ResourceChange] = []
         for vehicle in 0..<(tasks / tasksPerVehicle) {
             let ids = (0..<tasksPerVehicle).map { "task-\(vehicle)-\($0)" }
             let place = LatLng.with {

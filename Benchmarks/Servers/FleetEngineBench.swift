@@ -185,7 +185,7 @@ struct FleetEngineBench: AsyncParsableCommand {
         let (database, lock) = try await EngineDatabase.open(
             dataDirectory: folder, databaseURL: databaseURL, logger: logger)
         defer { lock.release() }
-        let store = SQLFleetStore(database: database)
+        let store = SQLEngineStore(database: database)
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
 
         var cached: [Run] = [], uncached: [Run] = [], harnessCached: [Run] = [], deliveryCached: [Run] = [],
@@ -375,7 +375,7 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// and its test harness when `harness`) over `store` while `body` runs with the ports, then
     /// shuts it down gracefully (every accepted write saved).
     private func withEngine<Result: Sendable>(
-        project: String, store: SQLFleetStore, accounts: [TrustedServiceAccount], cacheCapacity: Int,
+        project: String, store: SQLEngineStore, accounts: [TrustedServiceAccount], cacheCapacity: Int,
         grpc: Bool = false, harness: Bool = false,
         logger: Logger,
         _ body: (_ port: Int, _ grpcPort: Int?) async throws -> Result
@@ -626,7 +626,7 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// step answered with 200 to the last step sent, by vehicle; wrk stops with one update per
     /// vehicle in flight at most, which the engine may still have saved).
     private func durability(
-        of acknowledged: [Int: ClosedRange<Int>], run: Int, project: String, store: SQLFleetStore,
+        of acknowledged: [Int: ClosedRange<Int>], run: Int, project: String, store: SQLEngineStore,
         delivery: Bool = false
     ) async throws -> (checked: Int, durable: Int) {
         let snapshot = try await store.load(provider: project)

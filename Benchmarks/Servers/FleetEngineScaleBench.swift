@@ -190,7 +190,7 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
         let folder: String
         let engine: RunningService
         let grpcPort: Int
-        let database: FleetDatabase
+        let database: ServerDatabase
         let lock: DataDirectoryLock
         /// From the engine's start to its listening, the store loaded and the indexes built.
         let startUp: Duration
@@ -225,7 +225,7 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
             }
             let (database, lock) = try await EngineDatabase.open(
                 dataDirectory: folder, databaseURL: nil, logger: logger)
-            let store = SQLFleetStore(database: database)
+            let store = SQLEngineStore(database: database)
             try await FleetEngineScaleBench.fill(store, project: project, vehicles: vehicles)
 
             let residentBefore = FleetEngineScaleBench.residentBytes()
@@ -306,10 +306,10 @@ struct FleetEngineScaleBench: AsyncParsableCommand {
 
     /// Saves `vehicles` vehicles in `store`, spread evenly at random over the city; every tenth
     /// offline, every tenth (of the others) on a trip.
-    fileprivate static func fill(_ store: SQLFleetStore, project: String, vehicles: Int) async throws {
+    fileprivate static func fill(_ store: SQLEngineStore, project: String, vehicles: Int) async throws {
         var random = SystemRandomNumberGenerator()
         let now = Google_Protobuf_Timestamp(date: Date())
-        var records: [FleetRecord] = []
+        var records: [ResourceChange] = []
         for index in 0..<vehicles {
             let id = vehicleID(index)
             let vehicle = Vehicle.with { vehicle in

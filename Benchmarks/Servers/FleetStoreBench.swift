@@ -50,7 +50,7 @@ struct FleetStoreBench: AsyncParsableCommand {
         let (database, lock) = try await EngineDatabase.open(
             dataDirectory: folder, databaseURL: databaseURL, logger: logger)
         defer { lock.release() }
-        let store = SQLFleetStore(database: database)
+        let store = SQLEngineStore(database: database)
         let project = BenchProvider.named("bench-store")
         var results: [Int: (cpu: [Double], rate: [Double])] = [:]
         do {
@@ -60,11 +60,11 @@ struct FleetStoreBench: AsyncParsableCommand {
                 }, provider: project)
             // Made before timing: the vehicles of each batch are distinct ones picked at random,
             // each moved one step; the batches are saved in turn, over and over.
-            var batches: [Int: [[FleetRecord]]] = [:]
+            var batches: [Int: [[ResourceChange]]] = [:]
             for size in batchSizes {
                 batches[size] = (1...Self.batchesPerSize).map { step in
                     (0..<vehicles).shuffled().prefix(size).map {
-                        FleetRecord.vehicle(
+                        ResourceChange.vehicle(
                             id: FleetEngineBench.vehicleID($0), Self.vehicle(project: project, index: $0, step: step))
                     }
                 }

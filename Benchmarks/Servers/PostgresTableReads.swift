@@ -5,11 +5,11 @@ import Logging
 /// counts them (sequential and index scans, by every connection): read before and after a run,
 /// the statements a server sent that reached its rows.
 struct PostgresTableReads {
-    private let database: FleetDatabase
+    private let database: ServerDatabase
 
     /// Opens a connection of its own to the database `url` names.
     static func open(url: String, logger: Logger) async throws -> PostgresTableReads {
-        PostgresTableReads(database: try await FleetDatabase.open(.postgres(url: url), logger: logger))
+        PostgresTableReads(database: try await ServerDatabase.open(.postgres(url: url), logger: logger))
     }
 
     /// The count so far. A backend reports its counts within PostgreSQL's idle interval (10 s)

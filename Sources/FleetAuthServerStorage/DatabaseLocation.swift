@@ -39,7 +39,7 @@ package enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The SQL dialect a ``FleetDatabase`` speaks, for the rare statement that differs.
+/// The SQL dialect a ``ServerDatabase`` speaks, for the rare statement that differs.
 package enum DatabaseKind: String, Sendable, Hashable {
     /// SQLite 3 (WAL mode, `synchronous=NORMAL`, foreign keys on).
     case sqlite

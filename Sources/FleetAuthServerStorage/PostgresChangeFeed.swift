@@ -189,7 +189,7 @@ final class PostgresChangeFeed: Sendable {
     private struct HeartbeatMissed: Error {}
 }
 
-/// The channel a schema's triggers notify for ``FleetDatabase/first(_:)`` to hear its changes.
+/// The channel a schema's triggers notify for ``ServerDatabase/first(_:)`` to hear its changes.
 package enum PostgresChangeSignal {
     /// The channel's name.
     package static let channel = PostgresChangeFeed.channel

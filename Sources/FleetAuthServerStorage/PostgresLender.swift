@@ -157,7 +157,7 @@ struct PostgresLender: SQLConnectionLender {
         if loan.didExpire { return .noAnswer(within: loan.limit) }
         // A statement of its own may have committed before its connection was lost: it is not
         // run again (a transaction that lost its connection before its COMMIT says so itself,
-        // and is; see FleetDatabase.transaction).
+        // and is; see ServerDatabase.transaction).
         return isConnectionLost(error) ? .closedUnanswered : nil
     }
 
@@ -178,13 +178,13 @@ struct PostgresLender: SQLConnectionLender {
     }
 
     /// How long a statement may wait for a connection and its answer: the URL's `wait_limit`
-    /// (seconds; `?wait_limit=10`), or ``FleetDatabase/postgresWaitLimit``.
+    /// (seconds; `?wait_limit=10`), or ``ServerDatabase/postgresWaitLimit``.
     static func waitLimit(url: String, location: DatabaseLocation) throws(DatabaseError) -> Duration {
         guard
             let text = URLComponents(string: url)?.queryItems?.last(where: { $0.name.lowercased() == "wait_limit" })?
                 .value
         else {
-            return FleetDatabase.postgresWaitLimit
+            return ServerDatabase.postgresWaitLimit
         }
         guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
             throw DatabaseError("\(location): wait_limit must be a number of seconds from 0 to 3600, not '\(text)'")

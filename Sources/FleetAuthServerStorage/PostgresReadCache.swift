@@ -2,7 +2,7 @@ import FleetAuthLocking
 import Foundation
 import SQLKit
 
-/// The answers PostgreSQL gave to ``FleetDatabase/first(_:)``, served again from memory while
+/// The answers PostgreSQL gave to ``ServerDatabase/first(_:)``, served again from memory while
 /// its ``PostgresChangeFeed`` says nothing has changed since they were read: what SQLite's
 /// ``SQLiteReadCache`` is to a file, for a database other processes change too. Rows are kept
 /// as plain values (text, integers, bytes, NULL), as ``SQLiteDirectRow`` holds them; a row

@@ -22,7 +22,7 @@ package actor LocalFleet {
     /// The Google stand-in the app roles sign through, with `keyless`.
     package let keyless: LocalKeyless?
     /// The local Fleet Engine's database, open while the fleet runs.
-    package let engineDatabase: FleetDatabase
+    package let engineDatabase: ServerDatabase
     private let logger: Logger
     private let engineLock: DataDirectoryLock
     /// The token server of the latest start.
@@ -37,7 +37,7 @@ package actor LocalFleet {
     private init(
         dataDirectory: String, options: TokenServerOptions, metrics: PrometheusMetrics, keyless: LocalKeyless?,
         logger: Logger,
-        engineDatabase: FleetDatabase, engineLock: DataDirectoryLock, tokenServer: TokenServer
+        engineDatabase: ServerDatabase, engineLock: DataDirectoryLock, tokenServer: TokenServer
     ) {
         self.dataDirectory = dataDirectory
         self.options = options
@@ -60,7 +60,7 @@ package actor LocalFleet {
         if let local { options.keyless = local.signing(project: project) }
         let configuration = TokenServerConfiguration(dataDirectory: dataDirectory, projectID: project, options: options)
         let metrics = PrometheusMetrics()
-        let tokenServer: TokenServer, database: FleetDatabase, engineLock: DataDirectoryLock
+        let tokenServer: TokenServer, database: ServerDatabase, engineLock: DataDirectoryLock
         do {
             (tokenServer, database, engineLock) = try await LocalServers.open(
                 configuration, metrics: metrics, logger: logger)

@@ -37,12 +37,12 @@ public final class FleetEngineEmulator: Sendable {
     public let clock: EmulatorClock
 
     private let service: RunningService
-    private let database: FleetDatabase
+    private let database: ServerDatabase
     private let folder: String
     private let harness: HarnessClient
 
     private init(
-        projectID: String, port: Int, grpcPort: Int, service: RunningService, database: FleetDatabase, folder: String
+        projectID: String, port: Int, grpcPort: Int, service: RunningService, database: ServerDatabase, folder: String
     ) {
         self.projectID = projectID
         self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
@@ -65,9 +65,9 @@ public final class FleetEngineEmulator: Sendable {
             "fleet-engine-emulator-\(UUID().uuidString)"
         ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
+        let database = try await ServerDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
         do {
-            let store = SQLFleetStore(database: database)
+            let store = SQLEngineStore(database: database)
             try await store.prepare()
             let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)
             let configuration = LocalFleetEngineConfiguration(

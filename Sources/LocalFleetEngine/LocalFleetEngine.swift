@@ -13,8 +13,8 @@ import ServiceLifecycle
 /// configuration and a store, then ``run()`` it, alone or in a `ServiceGroup`.
 ///
 /// ```swift
-/// let database = try await FleetDatabase.open(.sqlite(path: "fleet.sqlite"), logger: logger)
-/// let store = SQLFleetStore(database: database)
+/// let database = try await ServerDatabase.open(.sqlite(path: "fleet.sqlite"), logger: logger)
+/// let store = SQLEngineStore(database: database)
 /// try await store.prepare()
 /// let engine = LocalFleetEngine(configuration: .init(projectID: "my-fleet", jwksURL: jwks), store: store, logger: logger)
 /// try await engine.run()
@@ -22,14 +22,14 @@ import ServiceLifecycle
 package struct LocalFleetEngine: Service {
     /// The configuration.
     package let configuration: LocalFleetEngineConfiguration
-    private let store: any FleetStore
+    private let store: any EngineStore
     private let metrics: PrometheusMetrics
     private let logger: Logger
 
     /// An engine serving `configuration`, keeping its vehicles and trips in `store` and counting
     /// its requests in `metrics` (served on `/metrics`).
     package init(
-        configuration: LocalFleetEngineConfiguration, store: any FleetStore, metrics: PrometheusMetrics = .init(),
+        configuration: LocalFleetEngineConfiguration, store: any EngineStore, metrics: PrometheusMetrics = .init(),
         logger: Logger = Logger(label: "fleet-engine")
     ) {
         self.configuration = configuration
@@ -49,7 +49,7 @@ package struct LocalFleetEngine: Service {
             configuration.console == .off
             ? nil
             : FleetConsole(access: configuration.console, provider: configuration.projectID, clock: clock.function)
-        let state = try await FleetState(
+        let state = try await EngineState(
             store: store, provider: configuration.projectID, logger: logger, activity: console?.activity)
         let authenticator = makeAuthenticator(clock: clock)
         configuration.followsTrustedAccounts?({ authenticator.trust($0) })
@@ -104,7 +104,7 @@ package struct LocalFleetEngine: Service {
     /// The REST door's router: health, metrics and the OpenAPI document, the providers' routes,
     /// and the console and test harness when they are on.
     private func makeRouter(
-        core: FleetEngineCore, state: FleetState, authenticator: TokenAuthenticator, console: FleetConsole?,
+        core: FleetEngineCore, state: EngineState, authenticator: TokenAuthenticator, console: FleetConsole?,
         clock: EngineClock, faults: FaultInjector?
     ) throws -> Router<FleetEngineRequestContext> {
         let configuration = configuration
@@ -175,7 +175,7 @@ extension LocalFleetEngine: CustomStringConvertible {
 /// Waits, on graceful shutdown, until every write the engine accepted is saved, those of
 /// location updates still waiting for a key fetch among them.
 private struct WriteDrain: Service {
-    let state: FleetState
+    let state: EngineState
     let updatesInFlight: PipelineAnswersInFlight
 
     func run() async throws {

@@ -14,7 +14,7 @@ package enum LocalServers {
         _ configuration: TokenServerConfiguration,
         metrics: PrometheusMetrics = .init(),
         logger: Logger
-    ) async throws -> (tokenServer: TokenServer, database: FleetDatabase, engineLock: DataDirectoryLock) {
+    ) async throws -> (tokenServer: TokenServer, database: ServerDatabase, engineLock: DataDirectoryLock) {
         let tokenServer = try await TokenServer.open(configuration, metrics: metrics, logger: logger)
         do {
             let (database, lock) = try await EngineDatabase.open(
@@ -35,7 +35,7 @@ extension LocalFleetEngine {
     package init(
         trusting tokenServer: TokenServer,
         googleCertsURL: String = LocalFleetEngineConfiguration.defaultGoogleCertsURL,
-        database: FleetDatabase,
+        database: ServerDatabase,
         host: String,
         port: Int,
         grpcPort: Int? = nil,
@@ -54,6 +54,6 @@ extension LocalFleetEngine {
             onStarted: onStarted,
             onGRPCStarted: onGRPCStarted)
         configuration.followsTrustedAccounts = { [keyRing = tokenServer.keyRing] trust in keyRing.onPublish(trust) }
-        self.init(configuration: configuration, store: SQLFleetStore(database: database), logger: logger)
+        self.init(configuration: configuration, store: SQLEngineStore(database: database), logger: logger)
     }
 }

@@ -5,7 +5,7 @@ import SQLKit
 import TestSupport
 import Testing
 
-/// PostgreSQL going away under a `FleetDatabase` and coming back: statements fail as
+/// PostgreSQL going away under a `ServerDatabase` and coming back: statements fail as
 /// `DatabaseUnavailable` within the wait limit rather than hang, nothing is served from memory
 /// meanwhile, and the same database object serves again once the server is back.
 @Suite("PostgreSQL outages", .serialized, .faultTest)
@@ -22,7 +22,7 @@ struct PostgresOutageTests {
     )
     func stoppedAndStarted() async throws {
         try await PrivatePostgres.with { cluster in
-            let database = try await FleetDatabase.open(.postgres(url: cluster.url), logger: Self.logger)
+            let database = try await ServerDatabase.open(.postgres(url: cluster.url), logger: Self.logger)
             do {
                 try await database.writes.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)").run()
                 try await database.writes.raw("INSERT INTO notes VALUES (1, 'kept')").run()
@@ -72,8 +72,8 @@ struct PostgresOutageTests {
         "every connection ended by the server: reads and writes run on new connections; none fails but as unavailable")
     func connectionsEnded() async throws {
         try await TestDatabase.with(.postgres) { test in
-            let database = try await FleetDatabase.open(test.location, logger: Self.logger)
-            let admin = try await FleetDatabase.open(test.location, logger: Self.logger)
+            let database = try await ServerDatabase.open(test.location, logger: Self.logger)
+            let admin = try await ServerDatabase.open(test.location, logger: Self.logger)
             do {
                 try await database.writes.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)").run()
                 // Several pooled connections, all idle, then all ended.

@@ -5,7 +5,7 @@ import SQLKit
 import TestSupport
 import Testing
 
-/// `FleetDatabase.first` on PostgreSQL answers from memory while nothing is heard to change:
+/// `ServerDatabase.first` on PostgreSQL answers from memory while nothing is heard to change:
 /// a change a trigger notifies, or one this process writes, is seen at once (or as soon as the
 /// notification comes); a change nobody signals is not, which is what shows memory serves.
 @Suite("PostgreSQL reads from memory")
@@ -22,7 +22,7 @@ struct PostgresReadCacheTests {
         "INSERT INTO quiet VALUES (1, 'ann')",
     ]
 
-    static func holder(in table: String, _ database: FleetDatabase) async throws -> String? {
+    static func holder(in table: String, _ database: ServerDatabase) async throws -> String? {
         try await database.first("SELECT holder FROM \(unsafeRaw: table) WHERE id = \(bind: 1)")?.decode(
             column: "holder", as: String.self)
     }
@@ -30,8 +30,8 @@ struct PostgresReadCacheTests {
     @Test func answersComeFromMemoryUntilAChangeIsHeard() async throws {
         try await TestDatabase.with(.postgres) { test in
             let logger = Logger(label: "test")
-            let replica = try await FleetDatabase.open(test.location, logger: logger)
-            let other = try await FleetDatabase.open(test.location, logger: logger)
+            let replica = try await ServerDatabase.open(test.location, logger: logger)
+            let other = try await ServerDatabase.open(test.location, logger: logger)
             do {
                 for statement in Self.createTable { try await other.writes.raw(statement).run() }
                 // The first read starts listening; once the replica listens, a read is remembered.
@@ -101,9 +101,9 @@ struct PostgresReadCacheTests {
     func cutOffListener(_ cut: Cut) async throws {
         try await TestDatabase.with(.postgres) { test in
             let logger = Logger(label: "test")
-            let replica = try await FleetDatabase.open(test.location, logger: logger)
+            let replica = try await ServerDatabase.open(test.location, logger: logger)
             // Writes only, so it never listens: the only listening backend is the replica's.
-            let other = try await FleetDatabase.open(test.location, logger: logger)
+            let other = try await ServerDatabase.open(test.location, logger: logger)
             var stopped: pid_t?
             do {
                 for statement in Self.createTable { try await other.writes.raw(statement).run() }
@@ -155,7 +155,7 @@ struct PostgresReadCacheTests {
 
     /// The process id of the backend that listens for changes to the database `observer` is
     /// connected to (the one asked the change feed's heartbeat), once there is one.
-    static func listeningBackend(seenBy observer: FleetDatabase) async throws -> pid_t {
+    static func listeningBackend(seenBy observer: ServerDatabase) async throws -> pid_t {
         var found: pid_t?
         try await waitUntil("a backend answers the change feed's heartbeat", timeout: .seconds(10)) {
             let rows = try await observer.writes.raw(

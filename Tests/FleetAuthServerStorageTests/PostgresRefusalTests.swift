@@ -13,7 +13,7 @@ struct PostgresRefusalTests {
     @Test("a database that refuses new connections is not down: statements that waited for a busy pool are served")
     func refusalIsNotAnOutage() async throws {
         try await TestDatabase.with(.postgres) { test in
-            let database = try await FleetDatabase.open(test.location, logger: TestDatabase.logger)
+            let database = try await ServerDatabase.open(test.location, logger: TestDatabase.logger)
             do {
                 // Open as many pooled connections as the pool will, then close the database to
                 // new ones: every connection the pool or the probe opens from now on is refused.
@@ -76,7 +76,7 @@ struct PostgresRefusalTests {
         async throws
     {
         do {
-            let database = try await FleetDatabase.open(.postgres(url: url), logger: TestDatabase.logger)
+            let database = try await ServerDatabase.open(.postgres(url: url), logger: TestDatabase.logger)
             await database.shutdown()
             Issue.record("\(reason): opened anyway")
         } catch {
@@ -89,7 +89,7 @@ struct PostgresRefusalTests {
     /// Runs `count` statements that each sleep `seconds` in the server, all at once; returns
     /// how long the slowest took. Any failure, `DatabaseUnavailable` among them, is thrown.
     @discardableResult
-    private static func sleepAtOnce(_ count: Int, seconds: Double, on database: FleetDatabase) async throws -> Duration
+    private static func sleepAtOnce(_ count: Int, seconds: Double, on database: ServerDatabase) async throws -> Duration
     {
         try await withThrowingTaskGroup(of: Duration.self) { group in
             for _ in 0..<count {

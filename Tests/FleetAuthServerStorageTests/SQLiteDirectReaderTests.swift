@@ -8,12 +8,12 @@ import Testing
 
 @Suite("SQLite reads on the calling thread")
 struct SQLiteDirectReaderTests {
-    private func withDatabase(_ body: (FleetDatabase, String) async throws -> Void) async throws {
+    private func withDatabase(_ body: (ServerDatabase, String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
-        let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
+        let database = try await ServerDatabase.open(location, logger: Logger(label: "test"))
         do {
             try await database.executeAtomically(
                 SQLRaw("CREATE TABLE grants (token TEXT PRIMARY KEY, username TEXT NOT NULL, expires INTEGER NOT NULL)")
@@ -26,7 +26,7 @@ struct SQLiteDirectReaderTests {
         await database.shutdown()
     }
 
-    private func username(_ database: FleetDatabase, token: String, now: Int64 = 0) async throws -> String? {
+    private func username(_ database: ServerDatabase, token: String, now: Int64 = 0) async throws -> String? {
         try await database.first("SELECT username FROM grants WHERE token = \(bind: token) AND expires > \(bind: now)")?
             .decode(column: "username", as: String.self)
     }
@@ -234,7 +234,7 @@ struct SQLiteDirectReaderTests {
     }
 
     @Test(
-        "a read that would wait for another process's lock fails at once; FleetDatabase reads other binds through the pool"
+        "a read that would wait for another process's lock fails at once; ServerDatabase reads other binds through the pool"
     )
     func lockedFileFailsAtOnce() async throws {
         try await withDatabase { database, path in
@@ -266,7 +266,7 @@ struct SQLiteDirectReaderTests {
         }
     }
 
-    @Test("after close, reads fail here and FleetDatabase refuses them through the closed pool")
+    @Test("after close, reads fail here and ServerDatabase refuses them through the closed pool")
     func closedReaderRefuses() async throws {
         try await withDatabase { _, path in
             let reader = SQLiteDirectReader(path: path)

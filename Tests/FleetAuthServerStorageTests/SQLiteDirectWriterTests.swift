@@ -7,13 +7,13 @@ import Testing
 
 @Suite("SQLite writes on the calling thread")
 struct SQLiteDirectWriterTests {
-    private func withDatabase(_ body: (FleetDatabase) async throws -> Void) async throws {
+    private func withDatabase(_ body: (ServerDatabase) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("direct-write-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
-        let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
+        let database = try await ServerDatabase.open(location, logger: Logger(label: "test"))
         do {
             try await database.executeAtomically(
                 SQLRaw("CREATE TABLE rows (id TEXT PRIMARY KEY, message BLOB NOT NULL, n INTEGER)"))
@@ -29,7 +29,7 @@ struct SQLiteDirectWriterTests {
         "INSERT INTO rows (id, message) VALUES (\(bind: id), \(bind: message)) ON CONFLICT (id) DO UPDATE SET message = excluded.message"
     }
 
-    private func message(_ database: FleetDatabase, _ id: String) async throws -> Data? {
+    private func message(_ database: ServerDatabase, _ id: String) async throws -> Data? {
         try await database.sql.raw("SELECT message FROM rows WHERE id = \(bind: id)").first()?.decode(
             column: "message", as: Data.self)
     }
@@ -55,7 +55,7 @@ struct SQLiteDirectWriterTests {
             try database.executeWithoutWaiting([insert("a", Data([1])), insert("b", Data([2]))])
             #expect(try await message(database, "a") == Data([1]))
             #expect(try await message(database, "b") == Data([2]))
-            #expect(throws: FleetDatabase.WouldWait.self) {
+            #expect(throws: ServerDatabase.WouldWait.self) {
                 try database.executeWithoutWaiting([
                     insert("a", Data([3])), SQLRaw("INSERT INTO rows (id, message) VALUES ('c', NULL)"),
                 ])
@@ -83,7 +83,7 @@ struct SQLiteDirectWriterTests {
             }
             for await _ in lockTaken { break }
             let start = ContinuousClock.now
-            #expect(throws: FleetDatabase.WouldWait.self) {
+            #expect(throws: ServerDatabase.WouldWait.self) {
                 try database.executeWithoutWaiting([insert("a", Data([1]))])
             }
             // Well under the pool's 5 s busy timeout, which a write that waited would sit out.
@@ -103,7 +103,9 @@ struct SQLiteDirectWriterTests {
         try await withDatabase { database in
             try await database.capSQLiteSize(atPages: nil)
             let bulky = Data(repeating: 7, count: 100_000)
-            #expect(throws: FleetDatabase.WouldWait.self) { try database.executeWithoutWaiting([insert("big", bulky)]) }
+            #expect(throws: ServerDatabase.WouldWait.self) {
+                try database.executeWithoutWaiting([insert("big", bulky)])
+            }
             #expect(try await message(database, "big") == nil)
             try await database.capSQLiteSize(atPages: 1 << 30)
             try database.executeWithoutWaiting([insert("big", bulky)])
@@ -117,11 +119,11 @@ struct SQLiteDirectWriterTests {
             .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let database = try await FleetDatabase.open(
+        let database = try await ServerDatabase.open(
             .sqlite(path: folder + "/test.sqlite"), logger: Logger(label: "test"))
         try database.executeWithoutWaiting([SQLRaw("CREATE TABLE t (x INTEGER)")])
         await database.shutdown()
-        #expect(throws: FleetDatabase.WouldWait.self) {
+        #expect(throws: ServerDatabase.WouldWait.self) {
             try database.executeWithoutWaiting([SQLRaw("INSERT INTO t VALUES (1)")])
         }
     }

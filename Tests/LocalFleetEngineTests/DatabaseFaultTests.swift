@@ -66,11 +66,11 @@ struct FleetEngineDatabaseFaultTests {
         let path = "\(Fixtures.provider)/vehicles/ended"
         do {
             try await TestEngine.withDatabase(location: location) { client, _ in
-                let other = try await FleetDatabase.open(location, logger: Logger(label: "test-postgres"))
+                let other = try await ServerDatabase.open(location, logger: Logger(label: "test-postgres"))
                 // The engine's save waits inside its transaction; its connection is ended.
                 // Nothing of it was committed, so it is made again on another connection.
                 let (ended, response) = try await TestPostgres.endConnection(
-                    waitingToWrite: FleetTable.vehicles.journal, through: other
+                    waitingToWrite: ResourceTable.vehicles.journal, through: other
                 ) {
                     try await client.send(
                         .POST, "\(Fixtures.provider)/vehicles?vehicleId=ended", token: Tokens.server,

@@ -17,8 +17,8 @@ struct GRPCShutdownTests {
     @Test func aGracefulShutdownLetsTheCallUnderWayFinish() async throws {
         let folder = try TestEngine.makeFolder()
         let logger = Logger(label: "test-grpc-shutdown")
-        let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
-        let sql = SQLFleetStore(database: database)
+        let database = try await ServerDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logger)
+        let sql = SQLEngineStore(database: database)
         try await sql.prepare()
         let store = FaultyStore(sql)
         let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)

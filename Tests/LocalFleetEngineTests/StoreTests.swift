@@ -21,10 +21,10 @@ struct StoreTests {
 
     /// Runs `body` with the state of provider `p` over a ``FaultyStore`` in a new SQLite file,
     /// vehicle `v1` (``vehicle``) saved in it.
-    static func withVehicle(_ body: (FleetState, FaultyStore, SQLFleetStore) async throws -> Void) async throws {
+    static func withVehicle(_ body: (EngineState, FaultyStore, SQLEngineStore) async throws -> Void) async throws {
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let store = FaultyStore(sql)
-            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            let state = try await EngineState(store: store, provider: "p", logger: Logger(label: "test"))
             _ = try await state.createVehicle("v1", Self.vehicle).saved()
             try await body(state, store, sql)
         }
@@ -47,7 +47,7 @@ struct StoreTests {
     func opensWhatEarlierVersionsSavedAsJSON(on backend: StoreBackend) async throws {
         try await TestDatabase.with(backend) { database in
             let provider = "json-\(UUID().uuidString.prefix(8))"
-            let opened = try await FleetDatabase.open(database.location, logger: Logger(label: "test-store"))
+            let opened = try await ServerDatabase.open(database.location, logger: Logger(label: "test-store"))
             for (table, idColumn) in [
                 (JSONDocumentTables.vehicles, "vehicle_id"), (JSONDocumentTables.trips, "trip_id"),
             ] {
@@ -67,9 +67,10 @@ struct StoreTests {
             try await TestDatabases.withStore(at: database.location) { store async throws in
                 #expect(
                     try await store.load(provider: provider)
-                        == FleetSnapshot(vehicles: ["v1": Self.vehicle], trips: ["t1": Self.trip]))
+                        == ProviderSnapshot(vehicles: ["v1": Self.vehicle], trips: ["t1": Self.trip]))
                 #expect(
-                    try await store.load(provider: "\(provider)-other") == FleetSnapshot(vehicles: ["v2": Self.vehicle])
+                    try await store.load(provider: "\(provider)-other")
+                        == ProviderSnapshot(vehicles: ["v2": Self.vehicle])
                 )
             }
             for table in [JSONDocumentTables.vehicles, JSONDocumentTables.trips] {
@@ -79,7 +80,7 @@ struct StoreTests {
             }
             if backend == .sqlite {
                 let kinds = try await opened.sql.raw(
-                    "SELECT DISTINCT typeof(message) AS kind FROM \(unsafeRaw: FleetTable.vehicles.name)"
+                    "SELECT DISTINCT typeof(message) AS kind FROM \(unsafeRaw: ResourceTable.vehicles.name)"
                 ).all()
                 #expect(try kinds.map { try $0.decode(column: "kind", as: String.self) } == ["blob"])
             }
@@ -106,12 +107,13 @@ struct StoreTests {
         }
         try await TestDatabases.withStore(at: location) { store in
             #expect(
-                try await store.load(provider: provider) == FleetSnapshot(vehicles: ["v1": moved], trips: ["t1": trip]))
+                try await store.load(provider: provider)
+                    == ProviderSnapshot(vehicles: ["v1": moved], trips: ["t1": trip]))
             try await store.removeAll(provider: provider)
-            #expect(try await store.load(provider: provider) == FleetSnapshot())
+            #expect(try await store.load(provider: provider) == ProviderSnapshot())
             #expect(
                 try await store.load(provider: "\(provider)-other")
-                    == FleetSnapshot(vehicles: ["v1": vehicle], trips: ["t1": trip]))
+                    == ProviderSnapshot(vehicles: ["v1": vehicle], trips: ["t1": trip]))
             try await store.removeAll(provider: "\(provider)-other")
         }
     }
@@ -133,7 +135,7 @@ struct StoreTests {
                 ], provider: provider)
             #expect(
                 try await store.load(provider: provider)
-                    == FleetSnapshot(vehicles: ["v3": vehicle], trips: ["t2": trip]))
+                    == ProviderSnapshot(vehicles: ["v3": vehicle], trips: ["t2": trip]))
             try await store.removeAll(provider: provider)
         }
     }
@@ -141,7 +143,7 @@ struct StoreTests {
     /// A batch larger than one statement is saved whole.
     static func largeBatch(at location: DatabaseLocation) async throws {
         let provider = "batch-\(UUID().uuidString.prefix(8))"
-        let count = SQLFleetStore.rowsPerStatement * 2 + 7
+        let count = SQLEngineStore.rowsPerStatement * 2 + 7
         try await TestDatabases.withStore(at: location) { store in
             try await store.save((0..<count).map { .vehicle(id: "v\($0)", vehicle) }, provider: provider)
             #expect(try await store.load(provider: provider).vehicles.count == count)
@@ -156,10 +158,10 @@ struct StoreTests {
     func journalFoldsLoseNothing(on backend: StoreBackend) async throws {
         try await TestDatabase.with(backend) { testDatabase in
             let provider = "journal-\(UUID().uuidString.prefix(8))", limit = 5, largestBatch = 6
-            let database = try await FleetDatabase.open(testDatabase.location, logger: Logger(label: "test-store"))
+            let database = try await ServerDatabase.open(testDatabase.location, logger: Logger(label: "test-store"))
             func journalLength() async throws -> Int {
                 var rows = 0
-                for table in FleetTable.allCases { rows += try await count(table.journal) }
+                for table in ResourceTable.allCases { rows += try await count(table.journal) }
                 return rows
             }
             func count(_ table: String) async throws -> Int {
@@ -169,10 +171,10 @@ struct StoreTests {
                 .decode(column: "rows", as: Int.self) ?? -1
             }
             var random = SeededRandom(state: 35)
-            var model = FleetSnapshot()
+            var model = ProviderSnapshot()
             var folds = 0
             for _ in 0..<3 {
-                let store = SQLFleetStore(database: database, journalLimit: limit)
+                let store = SQLEngineStore(database: database, journalLimit: limit)
                 try await store.prepare()
                 #expect(try await store.load(provider: provider) == model)
                 for _ in 0..<40 {
@@ -185,21 +187,21 @@ struct StoreTests {
                     #expect(journal < limit + largestBatch)
                     if journal == 0 {
                         folds += 1
-                        #expect(try await count(FleetTable.vehicles.name) == model.vehicles.count)
-                        #expect(try await count(FleetTable.tasks.name) == model.tasks.count)
+                        #expect(try await count(ResourceTable.vehicles.name) == model.vehicles.count)
+                        #expect(try await count(ResourceTable.tasks.name) == model.tasks.count)
                     }
                 }
                 #expect(try await store.load(provider: provider) == model)
             }
             #expect(folds >= 10, "only \(folds) folds")
-            try await SQLFleetStore(database: database).removeAll(provider: provider)
+            try await SQLEngineStore(database: database).removeAll(provider: provider)
             #expect(try await journalLength() == 0)
             await database.shutdown()
         }
     }
 
     /// A change to one of a few resources of any kind: a new version of it, or its removal.
-    static func randomRecord(using random: inout SeededRandom) -> FleetRecord {
+    static func randomRecord(using random: inout SeededRandom) -> ResourceChange {
         let id = "r\(Int.random(in: 0..<6, using: &random))", version = Double(Int.random(in: 0..<1000, using: &random))
         let removed = Int.random(in: 0..<4, using: &random) == 0
         switch Int.random(in: 0..<4, using: &random) {
@@ -329,13 +331,13 @@ struct StoreTests {
         try await TestDatabase.with(backend) { database in
             try await TestDatabases.withStore(at: database.location) { store in
                 let provider = "direct-\(UUID().uuidString.prefix(8))"
-                let record = FleetRecord.vehicle(id: "v1", Self.vehicle)
+                let record = ResourceChange.vehicle(id: "v1", Self.vehicle)
                 switch backend {
                 case .sqlite:
                     try store.saveWithoutWaiting([record], provider: provider)
                     #expect(try await store.load(provider: provider).vehicles["v1"] == Self.vehicle)
                 case .postgres:
-                    #expect(throws: FleetDatabase.WouldWait.self) {
+                    #expect(throws: ServerDatabase.WouldWait.self) {
                         try store.saveWithoutWaiting([record], provider: provider)
                     }
                     #expect(try await store.load(provider: provider).vehicles.isEmpty)
@@ -348,7 +350,7 @@ struct StoreTests {
     @Test func readsWaitForDurability() async throws {
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
             let store = FaultyStore(sql)
-            let state = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            let state = try await EngineState(store: store, provider: "p", logger: Logger(label: "test"))
             store.hold()
             let creating = Task { try await state.createVehicle("v1", Self.vehicle).saved() }
             try await waitUntil { store.waiting == 1 }
@@ -393,7 +395,7 @@ struct StoreTests {
 
     @Test func currentTripsFollowTripStatus() async throws {
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { sql in
-            let state = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
+            let state = try await EngineState(store: sql, provider: "p", logger: Logger(label: "test"))
             _ = try await state.createVehicle("v1", Self.vehicle).saved()
             _ = try await state.createTrip("t1", Self.trip).saved()
             _ = try await state.createTrip("t2", Self.trip).saved()
@@ -402,15 +404,15 @@ struct StoreTests {
                 "t1", with: Trip(tripStatus: .complete), fields: [.tripStatus], decision: .allowed(.full)
             ).saved()
             #expect(state.vehicle("v1")?.currentTrips == ["t2"])
-            let reloaded = try await FleetState(store: sql, provider: "p", logger: Logger(label: "test"))
+            let reloaded = try await EngineState(store: sql, provider: "p", logger: Logger(label: "test"))
             #expect(reloaded.vehicle("v1")?.currentTrips == ["t2"])
         }
     }
 }
 
-extension FleetSnapshot {
+extension ProviderSnapshot {
     /// Makes the change `record` stands for: the model a store's saves are checked against.
-    mutating func apply(_ record: FleetRecord) {
+    mutating func apply(_ record: ResourceChange) {
         switch record {
         case .vehicle(let id, let vehicle): vehicles[id] = vehicle
         case .deletedVehicle(let id): vehicles[id] = nil

@@ -51,7 +51,7 @@ struct VehicleIndexTests {
     }
 
     /// What a scan of every vehicle finds for `request`.
-    static func scanned(_ fleet: SavedFleet, _ request: SearchVehiclesRequest) -> [String] {
+    static func scanned(_ fleet: SavedState, _ request: SearchVehiclesRequest) -> [String] {
         VehicleSearch.candidates(
             for: request, among: [(nearest: 0, ids: Array(fleet.vehicles.keys))], of: fleet.vehicles,
             activeTrips: fleet.activeTrips, now: now,
@@ -59,7 +59,7 @@ struct VehicleIndexTests {
         ).map(\.id)
     }
 
-    static func indexed(_ fleet: SavedFleet, _ request: SearchVehiclesRequest) -> [String] {
+    static func indexed(_ fleet: SavedState, _ request: SearchVehiclesRequest) -> [String] {
         fleet.search(request, now: now).map { String($0.vehicle.name.split(separator: "/").last!) }
     }
 
@@ -76,7 +76,7 @@ struct VehicleIndexTests {
         arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func searchesAgreeWithAScan(seed: UInt64) {
         var random = SeededRandom(state: seed)
-        var fleet = SavedFleet(provider: "p", snapshot: FleetSnapshot())
+        var fleet = SavedState(provider: "p", snapshot: ProviderSnapshot())
         var ids: [String] = []
         func randomPoint() -> LatLng {
             let place = Self.places.randomElement(using: &random)!
@@ -116,7 +116,7 @@ struct VehicleIndexTests {
 
     @Test("a circle holding a pole reaches every longitude")
     func aCircleHoldingAPole() {
-        var fleet = SavedFleet(provider: "p", snapshot: FleetSnapshot())
+        var fleet = SavedState(provider: "p", snapshot: ProviderSnapshot())
         for (index, longitude) in stride(from: -180.0, to: 180, by: 15).enumerated() {
             fleet.publish(vehicle: Self.vehicle(at: LatLng(latitude: 89.96, longitude: longitude)), id: "v\(index)")
         }
@@ -128,7 +128,7 @@ struct VehicleIndexTests {
     @Test("listing pages hold what a scan finds, in id order, with its total", arguments: [11, 12, 13, 14])
     func listingsAgreeWithAScan(seed: UInt64) throws {
         var random = SeededRandom(state: seed)
-        var fleet = SavedFleet(provider: "p", snapshot: FleetSnapshot())
+        var fleet = SavedState(provider: "p", snapshot: ProviderSnapshot())
         let categories: [Vehicle.VehicleType.Category] = [.auto, .taxi, .truck]
         let states: [VehicleState] = [.online, .offline, .unknownVehicleState]
         for _ in 0..<3_000 {
@@ -195,10 +195,10 @@ struct VehicleIndexTests {
             $0.vehicleTypeCategories = [.auto]; $0.vehicleState = .online; $0.pageSize = 100
         }
         try await TestDatabases.withStore(at: TestDatabases.sqlite()) { store in
-            let before = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            let before = try await EngineState(store: store, provider: "p", logger: Logger(label: "test"))
             let accepted = try vehicles.enumerated().map { try before.createVehicle("v\($0.offset)", $0.element) }
             for write in accepted { _ = try await write.saved() }
-            let restarted = try await FleetState(store: store, provider: "p", logger: Logger(label: "test"))
+            let restarted = try await EngineState(store: store, provider: "p", logger: Logger(label: "test"))
             for request in searches {
                 let found = restarted.search(request, now: Self.now).map(\.vehicle.name)
                 #expect(found == before.search(request, now: Self.now).map(\.vehicle.name))
@@ -213,7 +213,7 @@ struct VehicleIndexTests {
     )
     func tripsOfAVehicleAgreeWithAScan() {
         var random = SeededRandom(state: 21)
-        var fleet = SavedFleet(provider: "p", snapshot: FleetSnapshot())
+        var fleet = SavedState(provider: "p", snapshot: ProviderSnapshot())
         let statuses: [TripStatus] = [.new, .enrouteToPickup, .enrouteToDropoff, .complete, .canceled]
         for step in 0..<5_000 {
             let id = "t\(Int.random(in: 0..<800, using: &random))"

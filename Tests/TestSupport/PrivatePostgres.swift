@@ -61,7 +61,7 @@ package struct PrivatePostgres: Sendable {
     /// 10 s at most, as closes travel): every server that used it has shut down and leaked none,
     /// also of the pools it replaced during an outage.
     package func waitUntilNoConnectionIsLeft() async throws {
-        let database = try await FleetDatabase.open(.postgres(url: url), logger: Logger(label: "private-postgres"))
+        let database = try await ServerDatabase.open(.postgres(url: url), logger: Logger(label: "private-postgres"))
         do {
             try await waitUntil("no connection to the database is left", timeout: .seconds(10)) {
                 try await TestPostgres.countOtherConnections(through: database.sql) == 0

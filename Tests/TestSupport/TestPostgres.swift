@@ -51,7 +51,7 @@ public enum TestPostgres {
         return (
             url,
             {
-                guard let admin = try? await FleetDatabase.open(.postgres(url: patient(serverURL)), logger: logger)
+                guard let admin = try? await ServerDatabase.open(.postgres(url: patient(serverURL)), logger: logger)
                 else { return }
                 try? await admin.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
                 await admin.shutdown()
@@ -61,14 +61,14 @@ public enum TestPostgres {
 
     /// Opens the server's own database, trying up to three times: on a machine kept busy by
     /// other work (and by the suite's other PostgreSQL tests making databases at once), one
-    /// connection may take longer than the 10 s `FleetDatabase.open` waits.
-    package static func openPatiently(_ serverURL: String, logger: Logger) async throws -> FleetDatabase {
+    /// connection may take longer than the 10 s `ServerDatabase.open` waits.
+    package static func openPatiently(_ serverURL: String, logger: Logger) async throws -> ServerDatabase {
         for _ in 1..<3 {
-            if let admin = try? await FleetDatabase.open(.postgres(url: patient(serverURL)), logger: logger) {
+            if let admin = try? await ServerDatabase.open(.postgres(url: patient(serverURL)), logger: logger) {
                 return admin
             }
         }
-        return try await FleetDatabase.open(.postgres(url: patient(serverURL)), logger: logger)
+        return try await ServerDatabase.open(.postgres(url: patient(serverURL)), logger: logger)
     }
 
     /// `url` with a wait limit of a minute: the suite's many PostgreSQL tests share one server,
@@ -111,7 +111,7 @@ public enum TestPostgres {
     /// ended (1 when the write waited for the lock) and the write's result.
     package static func endConnection<Result: Sendable>(
         waitingToWrite table: String,
-        through database: FleetDatabase,
+        through database: ServerDatabase,
         during write: @escaping @Sendable () async throws -> Result
     ) async throws -> (ended: Int, result: Result) {
         let (ended, task) = try await database.transaction { db in

@@ -120,7 +120,7 @@ struct TokenServerDatabaseFaultTests {
     func postgresConnectionDropped() async throws {
         try await TestServer.serve(.postgres) { client, server in
             let location = server.server.store.database.location
-            let other = try await FleetDatabase.open(location, logger: TestDatabase.logger)
+            let other = try await ServerDatabase.open(location, logger: TestDatabase.logger)
             defer { Task { await other.shutdown() } }
             // The account's second insert waits inside its transaction; its connection is ended.
             // Nothing of that transaction was committed, so it runs again on another connection

@@ -105,7 +105,7 @@ struct IdentityAccountTests {
     @Test("a database made before identities existed is upgraded on open", arguments: StoreBackend.allCases)
     func upgrade(backend: StoreBackend) async throws {
         try await TestDatabase.with(backend) { database in
-            let old = try await FleetDatabase.open(database.location, logger: TestDatabase.logger)
+            let old = try await ServerDatabase.open(database.location, logger: TestDatabase.logger)
             try await old.sql.raw(
                 """
                 CREATE TABLE token_server_accounts (

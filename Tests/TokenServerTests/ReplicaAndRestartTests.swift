@@ -73,7 +73,7 @@ struct ReplicaAndRestartTests {
                     // The second replica's connections are cut, its listening one among them:
                     // a revocation meanwhile is never served from memory once it has noticed.
                     #expect(try await two.token("driver/v-2", session: session).status == .ok)
-                    let admin = try await FleetDatabase.open(database.location, logger: .init(label: "test"))
+                    let admin = try await ServerDatabase.open(database.location, logger: .init(label: "test"))
                     _ = try await TestPostgres.endConnections(through: admin.sql)
                     // The first replica's connections were cut too: its first write may be
                     // refused (a dead pooled connection, the fault #35 is about); then it lands.

@@ -19,7 +19,7 @@ struct ConsoleEventStream: Sendable {
     static let ticksPerStats = 2
 
     let console: FleetConsole
-    let state: FleetState
+    let state: EngineState
 
     func body() -> ResponseBody {
         ResponseBody { writer in

@@ -19,7 +19,7 @@ struct ConsoleRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
 
     let console: FleetConsole
-    let state: FleetState
+    let state: EngineState
     let authenticator: TokenAuthenticator
 
     /// The page: its files and the kit it shares with the token server's console.
@@ -85,7 +85,7 @@ struct ConsoleRoutes: Sendable {
     private func registerFleetDocument(on api: RouterGroup<Context>) {
         api.get("export") { _, _ in
             var response = Self.response(
-                Array(try FleetDocument.encode(state.savedFleet.snapshot, provider: console.provider)))
+                Array(try FleetDocument.encode(state.savedState.snapshot, provider: console.provider)))
             response.headers[.contentDisposition] = #"attachment; filename="fleet-engine-\#(console.provider).json""#
             return response
         }
@@ -96,7 +96,7 @@ struct ConsoleRoutes: Sendable {
             } catch {
                 throw APIError.invalidArgument("the document is larger than \(FleetDocument.maximumBytes) bytes")
             }
-            let snapshot: FleetSnapshot
+            let snapshot: ProviderSnapshot
             do throws(InvalidArgument) {
                 snapshot = try FleetDocument.decode(Data(body.readableBytesView), provider: console.provider)
             } catch {

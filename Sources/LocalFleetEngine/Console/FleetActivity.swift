@@ -37,7 +37,7 @@ final class FleetActivity: Sendable {
     }
 
     /// Takes note of a saved batch's records.
-    func record(_ records: [FleetRecord]) {
+    func record(_ records: [ResourceChange]) {
         let now = clock()
         state.withLock { state in
             // The streams' ids, taken once: inserting while iterating the dictionary's own keys

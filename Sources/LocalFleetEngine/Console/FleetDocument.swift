@@ -28,7 +28,7 @@ package enum FleetDocument {
     package static let maximumBytes = 256 * 1024 * 1024
 
     /// The document of `snapshot`, the state of `provider`.
-    package static func encode(_ snapshot: FleetSnapshot, provider: String) throws -> Data {
+    package static func encode(_ snapshot: ProviderSnapshot, provider: String) throws -> Data {
         var text = #"{"format":"\#(format)","version":\#(version),"provider":"# + JSONString.quoted(provider)
         func section<Resource: SwiftProtobuf.Message>(
             _ key: String, _ resources: [String: Resource], name: (String) -> String,
@@ -63,7 +63,7 @@ package enum FleetDocument {
     ///   version, a resource that Fleet Engine's JSON does not describe, a name without an id,
     ///   an id given twice, a position that is not on the earth, or a trip or task whose
     ///   vehicle the document lacks.
-    package static func decode(_ data: Data, provider: String) throws(InvalidArgument) -> FleetSnapshot {
+    package static func decode(_ data: Data, provider: String) throws(InvalidArgument) -> ProviderSnapshot {
         guard data.count <= maximumBytes else {
             throw InvalidArgument("the document is larger than \(maximumBytes) bytes")
         }
@@ -80,7 +80,7 @@ package enum FleetDocument {
         if let unknown = top.keys.sorted().first(where: { !known.contains($0) }) {
             throw InvalidArgument("the document has an unknown field \"\(unknown)\"")
         }
-        var snapshot = FleetSnapshot()
+        var snapshot = ProviderSnapshot()
         snapshot.vehicles = try resources(top, "vehicles", as: Vehicle.self, collection: "vehicles", name: \.name) {
             $0.name = ResourceName.vehicle(provider: provider, id: $1)
             $0.currentTrips = []
@@ -103,7 +103,7 @@ package enum FleetDocument {
 
     /// Refuses a position that is not on the earth: positions follow the rules of live writes,
     /// since the spatial index takes only real ones.
-    private static func checkPositions(of snapshot: FleetSnapshot) throws(InvalidArgument) {
+    private static func checkPositions(of snapshot: ProviderSnapshot) throws(InvalidArgument) {
         for (id, vehicle) in snapshot.vehicles where vehicle.hasLastLocation {
             try vehicle.lastLocation.validate(field: "vehicle '\(id)'.lastLocation")
         }
@@ -125,7 +125,7 @@ package enum FleetDocument {
     }
 
     /// Refuses a trip or task assigned to a vehicle the document lacks.
-    private static func checkAssignments(of snapshot: FleetSnapshot) throws(InvalidArgument) {
+    private static func checkAssignments(of snapshot: ProviderSnapshot) throws(InvalidArgument) {
         for (id, trip) in snapshot.trips where !trip.vehicleID.isEmpty && snapshot.vehicles[trip.vehicleID] == nil {
             throw InvalidArgument(
                 "trip '\(id)' is assigned to vehicle '\(trip.vehicleID)', which the document does not have")

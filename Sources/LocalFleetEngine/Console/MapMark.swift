@@ -83,7 +83,7 @@ struct MapMark: Sendable, Encodable, Equatable {
     }
 
     /// The mark of what `record` saved.
-    init(_ record: FleetRecord) {
+    init(_ record: ResourceChange) {
         switch record {
         case .vehicle(let id, let vehicle): self.init(vehicle: vehicle, id: id)
         case .trip(let id, let trip): self.init(trip: trip, id: id)
@@ -124,7 +124,7 @@ enum ResourceKind: String, Sendable, Encodable, CaseIterable {
     case vehicle, trip, deliveryVehicle, task
 }
 
-extension FleetRecord {
+extension ResourceChange {
     /// The kind and id of the resource the record saves or removes.
     var resource: (kind: ResourceKind, id: String) {
         switch self {

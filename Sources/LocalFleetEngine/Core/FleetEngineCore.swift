@@ -9,7 +9,7 @@ import Logging
 /// Refusals are ``APIError``s, in the order the API promises: 401, 403, 400, 404, 409.
 struct FleetEngineCore: Sendable {
     /// The vehicles and trips.
-    let state: FleetState
+    let state: EngineState
     /// Fleet Engine's permission table.
     let policy: AccessPolicy
     /// Verifies tokens against the trusted accounts.

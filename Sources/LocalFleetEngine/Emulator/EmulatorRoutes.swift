@@ -25,7 +25,7 @@ struct EmulatorRoutes: Sendable {
     typealias Context = FleetEngineRequestContext
 
     let console: FleetConsole
-    let state: FleetState
+    let state: EngineState
     let clock: EngineClock
     let faults: FaultInjector
 

@@ -1,7 +1,7 @@
 import FleetTokens
 
 /// The rules a trip's fields must follow when it is created or updated. Whether `vehicleId`
-/// names an existing vehicle is checked where the vehicles are (``FleetState``).
+/// names an existing vehicle is checked where the vehicles are (``EngineState``).
 extension Trip {
     /// The fields every new trip must have (Fleet Engine's `CreateTrip` rule).
     package static let requiredOnCreation: Set<TripField> = [.pickupPoint]

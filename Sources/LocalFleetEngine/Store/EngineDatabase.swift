@@ -10,16 +10,16 @@ package enum EngineDatabase {
     /// start), then opens the database (`databaseURL`, else the SQLite file in the directory)
     /// with its tables in place. Release the lock after shutting the database down.
     package static func open(dataDirectory: String, databaseURL: String?, logger: Logger) async throws -> (
-        database: FleetDatabase, lock: DataDirectoryLock
+        database: ServerDatabase, lock: DataDirectoryLock
     ) {
         let lock = try DataDirectoryLock.acquire(
             directory: dataDirectory, name: "fleet-engine", server: "local Fleet Engine")
         do {
             let location = DatabaseLocation(
                 dataDirectory: dataDirectory, fileName: sqliteFileName, databaseURL: databaseURL)
-            let database = try await FleetDatabase.open(location, logger: logger)
+            let database = try await ServerDatabase.open(location, logger: logger)
             do {
-                try await SQLFleetStore(database: database).prepare()
+                try await SQLEngineStore(database: database).prepare()
             } catch {
                 await database.shutdown()
                 throw error

@@ -4,7 +4,7 @@ import SQLKit
 import SwiftProtobuf
 
 /// The tables of versions that stored each vehicle and trip as its proto3 JSON document.
-/// ``SQLFleetStore/prepare()`` moves their rows into its own tables once, then drops them, so
+/// ``SQLEngineStore/prepare()`` moves their rows into its own tables once, then drops them, so
 /// a data directory or database written by such a version opens with everything it held.
 enum JSONDocumentTables {
     /// The vehicles table of those versions.
@@ -16,7 +16,7 @@ enum JSONDocumentTables {
     /// `jsonTable`, all or none; does nothing when there is no `jsonTable`. Engines starting at
     /// once on one database move it once: the first takes it, the others find it gone.
     static func move<Resource: SwiftProtobuf.Message>(
-        _: Resource.Type, from jsonTable: String, to table: FleetTable, in database: FleetDatabase
+        _: Resource.Type, from jsonTable: String, to table: ResourceTable, in database: ServerDatabase
     ) async throws {
         guard try await exists(jsonTable, kind: database.kind, in: database.sql) else { return }
         var options = JSONDecodingOptions()
@@ -36,10 +36,10 @@ enum JSONDocumentTables {
                     jsonString: try row.decode(column: "document", as: String.self), options: options)
                 let provider = try row.decode(column: "provider", as: String.self)
                 messages[provider, default: [:]][try row.decode(column: table.idColumn, as: String.self)] =
-                    try SQLFleetStore.message(resource)
+                    try SQLEngineStore.message(resource)
             }
             for (provider, messages) in messages {
-                for statement in SQLFleetStore.statements(table.name, table.idColumn, provider, messages) {
+                for statement in SQLEngineStore.statements(table.name, table.idColumn, provider, messages) {
                     try await connection.execute(sql: statement) { _ in }
                 }
             }

@@ -3,7 +3,7 @@ import SQLKit
 
 /// `INSERT INTO table (provider, id, message) VALUES (…), (…)`, each message bound or `NULL`,
 /// and with `replacing`, `ON CONFLICT (provider, id) DO UPDATE SET message = excluded.message`:
-/// the rows of ``SQLFleetStore``'s tables and of its journals (``FleetJournal``), written
+/// the rows of ``SQLEngineStore``'s tables and of its journals (``ResourceJournal``), written
 /// straight into the serializer (SQLKit's insert builder spent more time composing a batch of a
 /// hundred rows than SQLite took to parse it). Table and column names are the store's own
 /// constants, plain lowercase words.

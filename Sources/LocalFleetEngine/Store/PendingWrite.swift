@@ -1,11 +1,11 @@
 import FleetAuthLocking
 
-/// A change accepted by ``FleetState`` and waiting for its batch to be saved.
+/// A change accepted by ``EngineState`` and waiting for its batch to be saved.
 struct PendingWrite {
     /// The order in which writes were accepted.
     let sequence: UInt64
     /// The resources to save: all of them or none, in one batch.
-    let records: [FleetRecord]
+    let records: [ResourceChange]
     /// Completed when the batch holding the write is saved, or failed.
     let acknowledgement: WriteAcknowledgement
     /// Whether it removes every vehicle and trip (a harness's reset): published, they are
@@ -27,7 +27,7 @@ struct Accepted<Value: Sendable>: Sendable {
     }
 }
 
-/// Where the caller of a write learns that its batch is saved, apart from ``FleetState``: a
+/// Where the caller of a write learns that its batch is saved, apart from ``EngineState``: a
 /// waiting task resumes on its own executor, and a callback runs on the thread that completed
 /// the save, never on the state's lock, so a batch of a thousand writes does not queue a
 /// thousand jobs behind the state.

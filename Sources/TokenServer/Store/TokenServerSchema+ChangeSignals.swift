@@ -2,7 +2,7 @@ import FleetAuthServerStorage
 
 extension TokenServerSchema {
     /// On PostgreSQL, the triggers that tell every replica when what a grant is read from
-    /// changes (see ``FleetAuthServerStorage/FleetDatabase/first(_:)``): a `NOTIFY` from the changing
+    /// changes (see ``FleetAuthServerStorage/ServerDatabase/first(_:)``): a `NOTIFY` from the changing
     /// transaction, delivered as it commits. A new session changes no grant read before (its
     /// token is new), so only its end notifies; accounts, identities and assignments notify on
     /// every change. Each statement is safe to run again.

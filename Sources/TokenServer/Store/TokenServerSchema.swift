@@ -179,7 +179,7 @@ enum TokenServerSchema {
     /// recorded version that change what it holds (and, on PostgreSQL, makes the change signals
     /// that are missing), in one transaction. Throws ``SchemaTooNew`` for a database that newer
     /// code changed beyond what this code can use.
-    static func migrate(_ database: FleetDatabase, parts: Set<Part>) async throws {
+    static func migrate(_ database: ServerDatabase, parts: Set<Part>) async throws {
         let kind = database.kind
         let now = Int64(Date().timeIntervalSince1970)
         try await database.transaction { db in

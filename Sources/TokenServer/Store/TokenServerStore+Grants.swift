@@ -30,7 +30,7 @@ extension TokenServerStore {
     ///
     /// The end is compared by the caller, not in the query: the query's binds then stay the
     /// same from one second to the next, and SQLite may give a repeated read's answer again
-    /// (see ``FleetAuthServerStorage/FleetDatabase/first(_:)``).
+    /// (see ``FleetAuthServerStorage/ServerDatabase/first(_:)``).
     static func grantQuery(
         joining tables: SQLQueryString, where condition: SQLQueryString, endingAt ending: SQLQueryString,
         resource: Resource?

@@ -30,9 +30,9 @@ extension TokenServerStore {
     }
 
     /// ``sessionGrant(tokenHash:now:resource:)`` read on the calling thread (see
-    /// ``FleetAuthServerStorage/FleetDatabase/firstWithoutWaiting(_:)``).
+    /// ``FleetAuthServerStorage/ServerDatabase/firstWithoutWaiting(_:)``).
     ///
-    /// - Throws: ``FleetAuthServerStorage/FleetDatabase/WouldWait`` when it cannot be read at once
+    /// - Throws: ``FleetAuthServerStorage/ServerDatabase/WouldWait`` when it cannot be read at once
     ///   (always on PostgreSQL).
     package func sessionGrantWithoutWaiting(tokenHash: String, now: Int64, resource: Resource?) throws -> SessionGrant?
     {

@@ -80,7 +80,7 @@ extension TokenServerStore {
 
     /// What changes whenever a key is added, replaced or retired: one small query, which each
     /// replica asks once a second (``SigningKeyRing``). It does not go through the memory of
-    /// ``FleetAuthServerStorage/FleetDatabase/first(_:)``: on PostgreSQL that would hold a listening
+    /// ``FleetAuthServerStorage/ServerDatabase/first(_:)``: on PostgreSQL that would hold a listening
     /// connection, with its heartbeats, for every replica that serves no grant from memory.
     package func signingKeysVersion() async throws -> String {
         let row = try await sql.raw(

@@ -10,17 +10,17 @@ import SQLKit
 /// session token or admin key.
 package final class TokenServerStore: Sendable {
     /// The database the rows live in.
-    package let database: FleetDatabase
+    package let database: ServerDatabase
     /// Where the record of tokens is (``TokenRecord``): on SQLite a file of its own beside the
     /// database's, ``recordFileName``, so that writing it leaves alone the answers kept in
     /// memory while the grants' file does not change; on PostgreSQL ``database`` itself, whose
     /// record writes do not drop them.
-    package let recordDatabase: FleetDatabase
+    package let recordDatabase: ServerDatabase
 
     /// The record's SQLite file, beside the database's.
     package static let recordFileName = "token-records.sqlite"
 
-    private init(database: FleetDatabase, recordDatabase: FleetDatabase) {
+    private init(database: ServerDatabase, recordDatabase: ServerDatabase) {
         self.database = database
         self.recordDatabase = recordDatabase
     }
@@ -28,12 +28,12 @@ package final class TokenServerStore: Sendable {
     /// Opens the database at `location` (and on SQLite the record's file beside it), bringing
     /// their tables to this version (``TokenServerSchema``); ``close()`` shuts them down.
     package static func open(_ location: DatabaseLocation, logger: Logger) async throws -> TokenServerStore {
-        let database = try await FleetDatabase.open(location, logger: logger)
-        var recordFile: FleetDatabase?
+        let database = try await ServerDatabase.open(location, logger: logger)
+        var recordFile: ServerDatabase?
         do {
             if case .sqlite(let path) = location {
                 let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-                recordFile = try await FleetDatabase.open(.sqlite(path: folder + "/" + recordFileName), logger: logger)
+                recordFile = try await ServerDatabase.open(.sqlite(path: folder + "/" + recordFileName), logger: logger)
             }
             try await TokenServerSchema.migrate(database, parts: recordFile == nil ? [.grants, .record] : [.grants])
             if let recordFile { try await TokenServerSchema.migrate(recordFile, parts: [.record]) }
@@ -53,6 +53,6 @@ package final class TokenServerStore: Sendable {
 
     /// Where reads go.
     var sql: any SQLDatabase { database.sql }
-    /// Where single statements that write go (see ``FleetAuthServerStorage/FleetDatabase/writes``).
+    /// Where single statements that write go (see ``FleetAuthServerStorage/ServerDatabase/writes``).
     var writes: any SQLDatabase { database.writes }
 }

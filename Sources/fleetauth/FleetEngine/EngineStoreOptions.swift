@@ -19,7 +19,7 @@ struct EngineStoreOptions: ParsableArguments {
     /// engine running on the same directory is refused (export it through its console instead).
     /// On PostgreSQL the lock is the directory's only, so an engine elsewhere on the same
     /// database is not seen.
-    func open(logger: Logger) async throws -> (database: FleetDatabase, lock: DataDirectoryLock) {
+    func open(logger: Logger) async throws -> (database: ServerDatabase, lock: DataDirectoryLock) {
         try await EngineDatabase.open(dataDirectory: dataDir, databaseURL: databaseURL, logger: logger)
     }
 }

@@ -27,7 +27,7 @@ struct FleetEngineExportCommand: AsyncParsableCommand {
         defer { lock.release() }
         let document: Data
         do {
-            let snapshot = try await SQLFleetStore(database: database).load(provider: store.project)
+            let snapshot = try await SQLEngineStore(database: database).load(provider: store.project)
             document = try FleetDocument.encode(snapshot, provider: store.project)
         } catch {
             await database.shutdown()

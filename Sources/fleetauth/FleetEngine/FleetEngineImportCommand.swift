@@ -28,7 +28,7 @@ struct FleetEngineImportCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("cannot read \(file): \(error.localizedDescription)")
         }
-        let snapshot: FleetSnapshot
+        let snapshot: ProviderSnapshot
         do {
             snapshot = try FleetDocument.decode(data, provider: store.project)
         } catch {
@@ -38,7 +38,7 @@ struct FleetEngineImportCommand: AsyncParsableCommand {
         let (database, lock) = try await store.open(logger: logger)
         defer { lock.release() }
         do {
-            let engine = SQLFleetStore(database: database)
+            let engine = SQLEngineStore(database: database)
             guard try await engine.load(provider: store.project).isEmpty else {
                 throw CommandFailure(FleetDocument.notEmpty)
             }

@@ -103,7 +103,7 @@ struct FleetEngineRunCommand: AsyncParsableCommand {
             })
         do {
             let engine = LocalFleetEngine(
-                configuration: configuration, store: SQLFleetStore(database: database), logger: logger)
+                configuration: configuration, store: SQLEngineStore(database: database), logger: logger)
             try await ServerProcess.run([engine], lifecycle: lifecycle, tls: tls, logger: logger)
         } catch {
             await database.shutdown()

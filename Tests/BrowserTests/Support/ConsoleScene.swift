@@ -21,9 +21,9 @@ final class ConsoleEngine: Sendable {
     /// Everything the engine logged.
     let logs: LogRecorder
     private let running: RunningService
-    private let database: FleetDatabase
+    private let database: ServerDatabase
 
-    private init(address: String, grpcPort: Int, logs: LogRecorder, running: RunningService, database: FleetDatabase) {
+    private init(address: String, grpcPort: Int, logs: LogRecorder, running: RunningService, database: ServerDatabase) {
         self.address = address
         self.grpcPort = grpcPort
         self.logs = logs
@@ -36,8 +36,9 @@ final class ConsoleEngine: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let logs = LogRecorder()
-        let database = try await FleetDatabase.open(.sqlite(path: folder + "/fleet-engine.sqlite"), logger: logs.logger)
-        let store = SQLFleetStore(database: database)
+        let database = try await ServerDatabase.open(
+            .sqlite(path: folder + "/fleet-engine.sqlite"), logger: logs.logger)
+        let store = SQLEngineStore(database: database)
         try await store.prepare()
         let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)
         let running: RunningService

@@ -76,7 +76,7 @@ final class TestFleet: Sendable {
     /// Where each vehicle's location is saved, as step numbers, read from the Fleet Engine's
     /// database.
     func savedSteps(of drivers: [TestDriver]) async throws -> [Int?] {
-        let snapshot = try await SQLFleetStore(database: servers.engineDatabase).load(provider: Self.project)
+        let snapshot = try await SQLEngineStore(database: servers.engineDatabase).load(provider: Self.project)
         return drivers.map { driver -> Int? in
             guard let location = snapshot.vehicles[driver.vehicleID]?.lastLocation, location.hasLocation else {
                 return nil

@@ -118,7 +118,7 @@ struct ConsolePartsTests {
 
     // MARK: Export document
 
-    private var snapshot: FleetSnapshot {
+    private var snapshot: ProviderSnapshot {
         var vehicle = Vehicle()
         vehicle.vehicleState = .online
         vehicle.lastLocation.location = LatLng(latitude: 52.5, longitude: 13.4)
@@ -130,7 +130,7 @@ struct ConsolePartsTests {
         var task = DeliveryTask()
         task.deliveryVehicleID = "d-1"
         task.plannedLocation.point = LatLng(latitude: 48.2, longitude: 11.6)
-        return FleetSnapshot(
+        return ProviderSnapshot(
             vehicles: ["v-1": vehicle, "v-2": Vehicle()], trips: ["t-1": trip],
             deliveryVehicles: ["d-1": deliveryVehicle], tasks: ["k-1": task])
     }

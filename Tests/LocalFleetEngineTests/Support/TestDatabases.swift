@@ -13,12 +13,12 @@ enum TestDatabases {
     }
 
     /// Opens `location` and a prepared store in it, runs `body`, and closes the database.
-    static func withStore<Result>(at location: DatabaseLocation, _ body: (SQLFleetStore) async throws -> Result)
+    static func withStore<Result>(at location: DatabaseLocation, _ body: (SQLEngineStore) async throws -> Result)
         async throws -> Result
     {
-        let database = try await FleetDatabase.open(location, logger: Logger(label: "test-store"))
+        let database = try await ServerDatabase.open(location, logger: Logger(label: "test-store"))
         do {
-            let store = SQLFleetStore(database: database)
+            let store = SQLEngineStore(database: database)
             try await store.prepare()
             let result = try await body(store)
             await database.shutdown()
@@ -32,7 +32,7 @@ enum TestDatabases {
 
 /// A store that passes saves to a real store, counts them, and can be told to fail or hold
 /// them: the faults the engine must survive.
-final class FaultyStore: FleetStore {
+final class FaultyStore: EngineStore {
     private struct Counters {
         var saves = 0
         var savesWithoutWaiting = 0
@@ -42,10 +42,10 @@ final class FaultyStore: FleetStore {
         var waiting = 0
     }
 
-    private let inner: any FleetStore
+    private let inner: any EngineStore
     private let counters = Locked(Counters())
 
-    init(_ inner: any FleetStore) {
+    init(_ inner: any EngineStore) {
         self.inner = inner
     }
 
@@ -65,7 +65,7 @@ final class FaultyStore: FleetStore {
     /// Lets waiting and later saves through.
     func release() { counters.withLock { $0.held = false } }
 
-    func load(provider: String) async throws -> FleetSnapshot {
+    func load(provider: String) async throws -> ProviderSnapshot {
         try await inner.load(provider: provider)
     }
 
@@ -75,8 +75,8 @@ final class FaultyStore: FleetStore {
 
     /// Passes the save to the real store on the calling thread; a held store, or one told to
     /// fail, can only save waiting.
-    func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
-        guard counters.withLock({ !$0.held && !$0.failNext }) else { throw FleetDatabase.WouldWait() }
+    func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase.WouldWait) {
+        guard counters.withLock({ !$0.held && !$0.failNext }) else { throw ServerDatabase.WouldWait() }
         try inner.saveWithoutWaiting(records, provider: provider)
         counters.withLock { counters in
             counters.saves += 1
@@ -85,7 +85,7 @@ final class FaultyStore: FleetStore {
         }
     }
 
-    func save(_ records: [FleetRecord], provider: String) async throws {
+    func save(_ records: [ResourceChange], provider: String) async throws {
         counters.withLock { $0.waiting += 1 }
         while counters.withLock({ $0.held }) { try await Task.sleep(for: .milliseconds(2)) }
         let fail = counters.withLock { counters in

@@ -34,14 +34,14 @@ enum TestEngine {
     static func withDatabase<Result: Sendable>(
         folder: String? = nil,
         location: DatabaseLocation? = nil,
-        wrap: @Sendable (SQLFleetStore) -> any FleetStore = { $0 },
+        wrap: @Sendable (SQLEngineStore) -> any EngineStore = { $0 },
         configure: @Sendable (inout LocalFleetEngineConfiguration) -> Void = { _ in },
-        _ body: @Sendable (TestClient, FleetDatabase) async throws -> Result
+        _ body: @Sendable (TestClient, ServerDatabase) async throws -> Result
     ) async throws -> Result {
         let location = try location ?? .sqlite(path: (folder ?? makeFolder()) + "/fleet-engine.sqlite")
         let logger = Logger(label: "test-fleet-engine")
-        let database = try await FleetDatabase.open(location, logger: logger)
-        let sqlStore = SQLFleetStore(database: database)
+        let database = try await ServerDatabase.open(location, logger: logger)
+        let sqlStore = SQLEngineStore(database: database)
         try await sqlStore.prepare()
         let store = wrap(sqlStore)
         let (grpcPorts, grpcPortSink) = AsyncStream.makeStream(of: Int.self)

@@ -1,7 +1,7 @@
 /// What reads show of a provider's delivery vehicles and tasks: everything saved, with the
 /// indexes that make a listing page, a vehicle's tasks, a tracking id's tasks, the tasks of a
-/// state or the vehicles of an attribute cost what they return. Part of ``SavedFleet``, read
-/// under ``FleetState``'s lock.
+/// state or the vehicles of an attribute cost what they return. Part of ``SavedState``, read
+/// under ``EngineState``'s lock.
 struct SavedDeliveries: Sendable {
     private(set) var vehicles: [String: DeliveryVehicle] = [:]
     private(set) var tasks: [String: DeliveryTask] = [:]

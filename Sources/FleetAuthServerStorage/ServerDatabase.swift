@@ -11,7 +11,7 @@ import SQLiteKit
 /// Reads go through ``sql`` and may run concurrently; a single statement that writes goes
 /// through ``writes``, and a group of statements that must all happen or none through
 /// ``transaction(_:)``. Call ``shutdown()`` when done.
-package final class FleetDatabase: Sendable {
+package final class ServerDatabase: Sendable {
     /// Which SQL dialect ``sql`` speaks, for the rare statement that differs.
     package let kind: DatabaseKind
     /// Where the database is, password hidden in its description.
@@ -66,7 +66,7 @@ package final class FleetDatabase: Sendable {
 
     /// Opens the database at `location`, creating an SQLite file when missing, and checks that
     /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
-    package static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> FleetDatabase
+    package static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> ServerDatabase
     {
         switch location {
         case .sqlite(let path): try await openSQLite(path: path, location: location, logger: logger)
@@ -77,7 +77,7 @@ package final class FleetDatabase: Sendable {
     /// The SQLite file at `path`: two pooled readers, one pooled writer, and the direct reader
     /// and writer of the calling thread.
     private static func openSQLite(path: String, location: DatabaseLocation, logger: Logger) async throws(DatabaseError)
-        -> FleetDatabase
+        -> ServerDatabase
     {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         // Readers share a few connections; writers queue for one, so that two
@@ -92,7 +92,7 @@ package final class FleetDatabase: Sendable {
         }
         let directReader = SQLiteDirectReader(path: path)
         let directWriter = SQLiteDirectWriter(path: path)
-        return FleetDatabase(
+        return ServerDatabase(
             location: location,
             sql: PooledSQLDatabase(lender: readers, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
             writes: PooledSQLDatabase(
@@ -111,7 +111,7 @@ package final class FleetDatabase: Sendable {
 
     /// The PostgreSQL database at `url`, once a first connection of its own answered.
     private static func openPostgres(url: String, location: DatabaseLocation, logger: Logger)
-        async throws(DatabaseError) -> FleetDatabase
+        async throws(DatabaseError) -> ServerDatabase
     {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let configuration = try PostgresLender.configuration(url: url, location: location)
@@ -134,7 +134,7 @@ package final class FleetDatabase: Sendable {
         let lender = PostgresLender(clients: clients, limit: configuration.waitLimit)
         let pooled = PooledSQLDatabase(
             lender: lender, logger: logger, eventLoop: eventLoop, dialect: PostgresDialect())
-        let database = FleetDatabase(
+        let database = ServerDatabase(
             location: location,
             sql: pooled,
             writes: PooledSQLDatabase(

@@ -9,7 +9,7 @@ struct ResourceCounts: Sendable, Encodable, Equatable {
     let tasks: Int
 }
 
-extension FleetState {
+extension EngineState {
     /// How many saved resources there are of each kind.
     var counts: ResourceCounts {
         live.withLock { live in
@@ -23,7 +23,7 @@ extension FleetState {
     /// The marks of the resources `keys` names; a resource that is gone gets a removal mark.
     /// The resources are looked up under the lock, the marks made out of it.
     func marks(of keys: some Sequence<FleetActivity.Key>) -> [MapMark] {
-        let records: [(FleetActivity.Key, FleetRecord?)] = live.withLock { live in
+        let records: [(FleetActivity.Key, ResourceChange?)] = live.withLock { live in
             keys.map { key in (key, live.saved.record(of: key.kind, id: key.id)) }
         }
         return records.map { key, record in record.map(MapMark.init) ?? .removed(key.kind, id: key.id) }
@@ -56,9 +56,9 @@ extension FleetState {
     }
 }
 
-extension SavedFleet {
+extension SavedState {
     /// The saved record of resource `id` of `kind`, or `nil`.
-    func record(of kind: ResourceKind, id: String) -> FleetRecord? {
+    func record(of kind: ResourceKind, id: String) -> ResourceChange? {
         switch kind {
         case .vehicle: vehicles[id].map { .vehicle(id: id, $0) }
         case .trip: trips[id].map { .trip(id: id, $0) }
@@ -78,7 +78,8 @@ extension SavedFleet {
     }
 
     /// Everything saved, as a snapshot (for export).
-    var snapshot: FleetSnapshot {
-        FleetSnapshot(vehicles: vehicles, trips: trips, deliveryVehicles: deliveries.vehicles, tasks: deliveries.tasks)
+    var snapshot: ProviderSnapshot {
+        ProviderSnapshot(
+            vehicles: vehicles, trips: trips, deliveryVehicles: deliveries.vehicles, tasks: deliveries.tasks)
     }
 }

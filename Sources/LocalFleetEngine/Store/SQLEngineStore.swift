@@ -5,23 +5,23 @@ import Foundation
 import SQLKit
 import SwiftProtobuf
 
-/// A ``FleetStore`` in an SQL database (SQLite or PostgreSQL) through SQLKit: one row per
-/// resource in its kind's table (``FleetTable``), each holding the generated message in protobuf's binary format
+/// A ``EngineStore`` in an SQL database (SQLite or PostgreSQL) through SQLKit: one row per
+/// resource in its kind's table (``ResourceTable``), each holding the generated message in protobuf's binary format
 /// (swift-protobuf writes a vehicle so in a quarter of the time its proto3 JSON takes, and
 /// SQLite stores the smaller row for less).
 ///
-/// A save appends its rows to the journal (``FleetJournal``), in one multi-row insert of up to
+/// A save appends its rows to the journal (``ResourceJournal``), in one multi-row insert of up to
 /// ``rowsPerStatement`` rows, in one transaction when there is more than one statement, so a
 /// batch of thousands of location updates costs one commit, and its cost does not grow with
 /// the fleet. Once a provider's journals hold ``journalLimit`` rows, the save that takes them
 /// there then folds them into the tables, in a transaction of its own.
-package struct SQLFleetStore: FleetStore {
+package struct SQLEngineStore: EngineStore {
     /// Rows per insert or upsert statement (SQLite allows 32,766 bound values; four per row).
     static let rowsPerStatement = 1000
     /// The journal's length, in rows, at which a save folds it.
     package static let defaultJournalLimit = 65_536
 
-    private let database: FleetDatabase
+    private let database: ServerDatabase
     /// The journal's length at which a save folds it.
     private let journalLimit: Int
     /// Rows in each provider's journal, as far as this store knows: counted by ``load(provider:)``
@@ -30,7 +30,7 @@ package struct SQLFleetStore: FleetStore {
 
     /// A store in `database` that folds a provider's journal once it holds `journalLimit` rows;
     /// call ``prepare()`` once before use.
-    package init(database: FleetDatabase, journalLimit: Int = defaultJournalLimit) {
+    package init(database: ServerDatabase, journalLimit: Int = defaultJournalLimit) {
         self.database = database
         self.journalLimit = max(1, journalLimit)
     }
@@ -38,7 +38,7 @@ package struct SQLFleetStore: FleetStore {
     /// Creates the tables when they are missing, and moves in the rows of earlier versions'
     /// tables (``JSONDocumentTables``).
     package func prepare() async throws {
-        for table in FleetTable.allCases {
+        for table in ResourceTable.allCases {
             try await database.writes.create(table: table.name)
                 .ifNotExists()
                 .column("provider", type: .text, .notNull)
@@ -46,32 +46,32 @@ package struct SQLFleetStore: FleetStore {
                 .column("message", type: .blob, .notNull)
                 .primaryKey(["provider", table.idColumn])
                 .run()
-            try await FleetJournal.create(table, in: database)
+            try await ResourceJournal.create(table, in: database)
         }
         try await JSONDocumentTables.move(Vehicle.self, from: JSONDocumentTables.vehicles, to: .vehicles, in: database)
         try await JSONDocumentTables.move(Trip.self, from: JSONDocumentTables.trips, to: .trips, in: database)
     }
 
     /// Every resource of `provider`: its tables' rows with its journal replayed over them.
-    package func load(provider: String) async throws -> FleetSnapshot {
-        var messages: [FleetTable: [String: Data]] = [:]
+    package func load(provider: String) async throws -> ProviderSnapshot {
+        var messages: [ResourceTable: [String: Data]] = [:]
         var journalLength = 0
-        for table in FleetTable.allCases {
+        for table in ResourceTable.allCases {
             for row in try await rows(of: table, provider: provider) {
                 messages[table, default: [:]][row.id] = row.message
             }
-            journalLength += try await FleetJournal.replay(table, provider: provider, from: database.sql) {
+            journalLength += try await ResourceJournal.replay(table, provider: provider, from: database.sql) {
                 id, message in
                 messages[table, default: [:]][id] = message
             }
         }
         journalLengths.withLock { $0[provider] = journalLength }
-        func decoded<Resource: SwiftProtobuf.Message>(_ table: FleetTable, as _: Resource.Type) throws -> [String:
+        func decoded<Resource: SwiftProtobuf.Message>(_ table: ResourceTable, as _: Resource.Type) throws -> [String:
             Resource]
         {
             try (messages[table] ?? [:]).mapValues { try Resource(serializedBytes: $0) }
         }
-        return FleetSnapshot(
+        return ProviderSnapshot(
             vehicles: try decoded(.vehicles, as: Vehicle.self),
             trips: try decoded(.trips, as: Trip.self),
             deliveryVehicles: try decoded(.deliveryVehicles, as: DeliveryVehicle.self),
@@ -85,7 +85,7 @@ package struct SQLFleetStore: FleetStore {
     }
 
     /// Saves `records`, all or none (the later record of a resource wins).
-    package func save(_ records: [FleetRecord], provider: String) async throws {
+    package func save(_ records: [ResourceChange], provider: String) async throws {
         let (statements, journalLength) = try appends(saving: records, provider: provider)
         if statements.count == 1 {
             try await database.executeAtomically(statements[0])
@@ -98,19 +98,19 @@ package struct SQLFleetStore: FleetStore {
         if journalLength >= journalLimit { await fold(provider: provider) }
     }
 
-    /// ``save(_:provider:)`` on the calling thread, on SQLite (see ``FleetDatabase/executeWithoutWaiting(_:)``),
+    /// ``save(_:provider:)`` on the calling thread, on SQLite (see ``ServerDatabase/executeWithoutWaiting(_:)``),
     /// unless the save fills the journal: its fold is made off the calling thread (an event
     /// loop), through ``save(_:provider:)``.
-    package func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
+    package func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase.WouldWait) {
         // PostgreSQL always waits: nothing is encoded for it here.
-        guard database.kind == .sqlite else { throw FleetDatabase.WouldWait() }
+        guard database.kind == .sqlite else { throw ServerDatabase.WouldWait() }
         let saving: (statements: [any SQLExpression], journalLength: Int)
         do {
             saving = try appends(saving: records, provider: provider)
         } catch {
-            throw FleetDatabase.WouldWait()
+            throw ServerDatabase.WouldWait()
         }
-        guard saving.journalLength < journalLimit else { throw FleetDatabase.WouldWait() }
+        guard saving.journalLength < journalLimit else { throw ServerDatabase.WouldWait() }
         try database.executeWithoutWaiting(saving.statements)
         journalLengths.withLock { $0[provider] = saving.journalLength }
     }
@@ -118,19 +118,19 @@ package struct SQLFleetStore: FleetStore {
     /// The statements that append `records` to the journals, and the journals' length once
     /// they ran: the latest of each resource is kept first (nil: removed), so a record replaced
     /// in the same batch is never encoded.
-    private func appends(saving records: [FleetRecord], provider: String) throws -> (
+    private func appends(saving records: [ResourceChange], provider: String) throws -> (
         statements: [any SQLExpression], journalLength: Int
     ) {
-        var latest: [FleetTable: [String: (any SwiftProtobuf.Message)?]] = [:]
+        var latest: [ResourceTable: [String: (any SwiftProtobuf.Message)?]] = [:]
         for record in records {
             let row = record.row
             latest[row.table, default: [:]][row.id] = .some(row.resource)
         }
         var statements: [any SQLExpression] = []
         var appended = 0
-        for table in FleetTable.allCases {
+        for table in ResourceTable.allCases {
             guard let resources = latest[table] else { continue }
-            statements += FleetJournal.appends(
+            statements += ResourceJournal.appends(
                 try resources.mapValues { try $0.map(Self.message) }, of: table, provider: provider,
                 rowsPerStatement: Self.rowsPerStatement)
             appended += resources.count
@@ -143,7 +143,7 @@ package struct SQLFleetStore: FleetStore {
     /// may wait on PostgreSQL, and one that fails loses nothing (the journals keep every row).
     /// It is tried again once half a limit more rows have come.
     private func fold(provider: String) async {
-        let statements = FleetTable.allCases.flatMap { FleetJournal.fold($0, provider: provider) }
+        let statements = ResourceTable.allCases.flatMap { ResourceJournal.fold($0, provider: provider) }
         do {
             try await database.transaction { connection in
                 for statement in statements { try await connection.execute(sql: statement) { _ in } }
@@ -186,15 +186,15 @@ package struct SQLFleetStore: FleetStore {
     /// as a benchmark's in a database that outlives it. Stop any engine serving `provider` first.
     package func removeAll(provider: String) async throws {
         try await database.transaction { connection in
-            for table in FleetTable.allCases {
+            for table in ResourceTable.allCases {
                 try await connection.delete(from: table.name).where("provider", .equal, provider).run()
-                try await connection.execute(sql: FleetJournal.removal(table, provider: provider)) { _ in }
+                try await connection.execute(sql: ResourceJournal.removal(table, provider: provider)) { _ in }
             }
         }
         journalLengths.withLock { $0[provider] = 0 }
     }
 
-    private func rows(of table: FleetTable, provider: String) async throws -> [(id: String, message: Data)] {
+    private func rows(of table: ResourceTable, provider: String) async throws -> [(id: String, message: Data)] {
         try await database.sql.select()
             .column(SQLIdentifier(table.idColumn)).column("message")
             .from(table.name)

@@ -26,27 +26,27 @@ import NIOPosix
 /// event loop is checked, saved and answered there, without a hop to another thread and back.
 ///
 /// The state is loaded once at start: one local Fleet Engine process owns its database.
-final class FleetState: Sendable {
+final class EngineState: Sendable {
     /// The most writes saved in one transaction.
     static let maximumBatch = 4096
 
-    private let store: any FleetStore
+    private let store: any EngineStore
     private let provider: String
     private let logger: Logger
     /// Told of every saved batch, for the console (`nil`: the console is off).
     private let activity: FleetActivity?
     /// Everything accepted and saved, under the one lock (read by the delivery methods of
-    /// `FleetState+Deliveries.swift` too).
-    let live: Locked<LiveFleet>
+    /// `EngineState+Deliveries.swift` too).
+    let live: Locked<ProviderState>
 
     /// Loads the state of `provider` from `store`; `activity` hears of every saved batch.
-    init(store: any FleetStore, provider: String, logger: Logger, activity: FleetActivity? = nil) async throws {
+    init(store: any EngineStore, provider: String, logger: Logger, activity: FleetActivity? = nil) async throws {
         let snapshot = try await store.load(provider: provider)
         self.store = store
         self.provider = provider
         self.logger = logger
         self.activity = activity
-        self.live = Locked(LiveFleet(provider: provider, snapshot: snapshot))
+        self.live = Locked(ProviderState(provider: provider, snapshot: snapshot))
     }
 
     // MARK: Reads (durable state only)
@@ -98,7 +98,7 @@ final class FleetState: Sendable {
     }
 
     /// Everything saved, as one value (copied out of the lock: the caller may take its time).
-    var savedFleet: SavedFleet {
+    var savedState: SavedState {
         live.withLock { $0.saved }
     }
 
@@ -106,7 +106,7 @@ final class FleetState: Sendable {
 
     /// Saves every resource of `snapshot` in one write, into an engine that has none; 400
     /// `FAILED_PRECONDITION` when it has any, saved or accepted.
-    func importSnapshot(_ snapshot: FleetSnapshot) throws -> Accepted<Void> {
+    func importSnapshot(_ snapshot: ProviderSnapshot) throws -> Accepted<Void> {
         try accept { try $0.acceptImport(snapshot) }
     }
 
@@ -181,7 +181,7 @@ final class FleetState: Sendable {
     // MARK: Group commit
 
     /// Runs `acceptance` under the lock, and starts a commit when none is under way.
-    func accept<Value>(_ acceptance: (inout LiveFleet) throws -> Accepted<Value>) throws -> Accepted<Value> {
+    func accept<Value>(_ acceptance: (inout ProviderState) throws -> Accepted<Value>) throws -> Accepted<Value> {
         let (accepted, startsCommit) = try live.withLock { fleet in
             let accepted = try acceptance(&fleet)
             defer { fleet.isCommitting = true }
@@ -247,7 +247,7 @@ final class FleetState: Sendable {
         }
     }
 
-    /// Whether the store saved `batch` on this thread (see ``FleetStore/saveWithoutWaiting(_:provider:)``),
+    /// Whether the store saved `batch` on this thread (see ``EngineStore/saveWithoutWaiting(_:provider:)``),
     /// and its writers were told.
     private func savedWithoutWaiting(_ batch: [PendingWrite]) -> Bool {
         do {

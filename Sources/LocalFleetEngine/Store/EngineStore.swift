@@ -2,38 +2,38 @@ import FleetAuthServerStorage
 
 /// Where the local Fleet Engine keeps its vehicles, trips, delivery vehicles and tasks so that they outlive the process.
 ///
-/// The engine holds the live state in memory (``FleetState``) and hands the store every
+/// The engine holds the live state in memory (``EngineState``) and hands the store every
 /// change before it acknowledges it; the store must have made the change durable when
 /// ``save(_:provider:)`` returns.
-package protocol FleetStore: Sendable {
+package protocol EngineStore: Sendable {
     /// Every resource of `provider`, as last saved.
-    func load(provider: String) async throws -> FleetSnapshot
+    func load(provider: String) async throws -> ProviderSnapshot
 
     /// Saves `records` of `provider` in one transaction: all of them, or none (then it throws).
     /// When a resource appears twice, the later record (a new version or its removal) wins.
-    func save(_ records: [FleetRecord], provider: String) async throws
+    func save(_ records: [ResourceChange], provider: String) async throws
 
     /// Saves `records` as ``save(_:provider:)`` does, on the calling thread, when that needs no
     /// waiting.
     ///
-    /// - Throws: `FleetDatabase.WouldWait` when the store cannot (a lock, a failure, or a store
+    /// - Throws: `ServerDatabase.WouldWait` when the store cannot (a lock, a failure, or a store
     ///   that always waits, as the default does); nothing of `records` was saved, and
     ///   ``save(_:provider:)`` must save them.
-    func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait)
+    func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase.WouldWait)
 
     /// Whether changes can be saved now, for `/healthz`.
     func health() async -> DatabaseHealth
 }
 
-extension FleetStore {
+extension EngineStore {
     /// A store that always waits saves nothing here.
-    package func saveWithoutWaiting(_ records: [FleetRecord], provider: String) throws(FleetDatabase.WouldWait) {
-        throw FleetDatabase.WouldWait()
+    package func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase.WouldWait) {
+        throw ServerDatabase.WouldWait()
     }
 }
 
 /// The saved vehicles, trips, delivery vehicles and tasks of one provider, by id.
-package struct FleetSnapshot: Sendable, Hashable {
+package struct ProviderSnapshot: Sendable, Hashable {
     /// Vehicles by vehicle id.
     package var vehicles: [String: Vehicle]
     /// Trips by trip id.
@@ -55,15 +55,15 @@ package struct FleetSnapshot: Sendable, Hashable {
     }
 }
 
-extension FleetSnapshot {
+extension ProviderSnapshot {
     /// Whether it holds no resource at all.
     package var isEmpty: Bool {
         vehicles.isEmpty && trips.isEmpty && deliveryVehicles.isEmpty && tasks.isEmpty
     }
 
     /// Every resource as a record to save, by kind and then id.
-    package var records: [FleetRecord] {
-        vehicles.sorted { $0.key < $1.key }.map { FleetRecord.vehicle(id: $0.key, $0.value) }
+    package var records: [ResourceChange] {
+        vehicles.sorted { $0.key < $1.key }.map { ResourceChange.vehicle(id: $0.key, $0.value) }
             + trips.sorted { $0.key < $1.key }.map { .trip(id: $0.key, $0.value) }
             + deliveryVehicles.sorted { $0.key < $1.key }.map { .deliveryVehicle(id: $0.key, $0.value) }
             + tasks.sorted { $0.key < $1.key }.map { .task(id: $0.key, $0.value) }
@@ -71,7 +71,7 @@ extension FleetSnapshot {
 }
 
 /// One change to save: a resource, whole, or its removal.
-package enum FleetRecord: Sendable, Hashable {
+package enum ResourceChange: Sendable, Hashable {
     /// A vehicle and its id.
     case vehicle(id: String, Vehicle)
     /// A trip and its id.

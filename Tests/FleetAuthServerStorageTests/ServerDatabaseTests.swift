@@ -7,12 +7,12 @@ import Testing
 
 @testable import FleetAuthServerStorage
 
-@Suite("FleetDatabase on SQLite")
+@Suite("ServerDatabase on SQLite")
 struct FleetDatabaseTests {
-    private func withDatabase(_ body: (FleetDatabase, String) async throws -> Void) async throws {
+    private func withDatabase(_ body: (ServerDatabase, String) async throws -> Void) async throws {
         try await withTemporaryFolder { folder in
             let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
-            let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
+            let database = try await ServerDatabase.open(location, logger: Logger(label: "test"))
             do {
                 try await body(database, folder)
             } catch {
@@ -114,7 +114,7 @@ struct FleetDatabaseTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let location = DatabaseLocation(dataDirectory: folder, fileName: "test.sqlite", databaseURL: nil)
-        let database = try await FleetDatabase.open(location, logger: Logger(label: "test"))
+        let database = try await ServerDatabase.open(location, logger: Logger(label: "test"))
         let shutdown = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             await database.shutdown()
@@ -272,7 +272,7 @@ struct FleetDatabaseTests {
     @Test("a missing folder is a clear error")
     func missingFolder() async {
         await #expect(throws: DatabaseError.self) {
-            _ = try await FleetDatabase.open(
+            _ = try await ServerDatabase.open(
                 .sqlite(path: "/nonexistent-\(UUID().uuidString)/x.sqlite"), logger: Logger(label: "test"))
         }
     }
@@ -305,7 +305,7 @@ struct DatabaseLocationTests {
             "postgres://u:s3cret-pw@h/db?wait_limit=soon", "postgres://u:s3cret-pw@h/db?sslmode=disable&wait_limit=0",
         ] {
             do {
-                _ = try await FleetDatabase.open(.postgres(url: url), logger: Logger(label: "test"))
+                _ = try await ServerDatabase.open(.postgres(url: url), logger: Logger(label: "test"))
                 Issue.record("\(url) was accepted")
             } catch {
                 #expect(!error.description.contains("s3cret-pw"))
@@ -320,7 +320,7 @@ struct DatabaseLocationTests {
     func unreachable() async throws {
         do {
             // Port 1 on loopback: nothing listens there.
-            _ = try await FleetDatabase.open(
+            _ = try await ServerDatabase.open(
                 .postgres(url: "postgres://u:s3cret-pw@127.0.0.1:1/db?sslmode=disable"), logger: Logger(label: "test"))
             Issue.record("an unreachable server was accepted")
         } catch {

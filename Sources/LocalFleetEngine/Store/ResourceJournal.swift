@@ -2,8 +2,8 @@ import FleetAuthServerStorage
 import Foundation
 import SQLKit
 
-/// The journals of ``SQLFleetStore``: a table for each kind of resource that every save appends
-/// its rows to, folded into the resource tables (``FleetTable``) once they are long enough.
+/// The journals of ``SQLEngineStore``: a table for each kind of resource that every save appends
+/// its rows to, folded into the resource tables (``ResourceTable``) once they are long enough.
 ///
 /// A save that upserted into the resource tables wrote a page of the table for every resource
 /// it changed, wherever in the fleet the resource sorts: with 100,000 vehicles a batch of a
@@ -14,9 +14,9 @@ import SQLKit
 /// A row is a resource's latest message, or its removal (`message` is `NULL`), under its
 /// provider and id; `seq` orders the rows. The resources of a provider are its tables' rows
 /// with its journals replayed over them in that order.
-enum FleetJournal {
+enum ResourceJournal {
     /// Creates the journal of `kind` when it is missing.
-    static func create(_ kind: FleetTable, in database: FleetDatabase) async throws {
+    static func create(_ kind: ResourceTable, in database: ServerDatabase) async throws {
         let sequence =
             switch database.kind {
             case .sqlite: "seq INTEGER PRIMARY KEY"
@@ -34,7 +34,7 @@ enum FleetJournal {
 
     /// The statements that append `rows` of `kind` (each id's message, or `nil` for its removal)
     /// of `provider`, at most `rowsPerStatement` rows a statement.
-    static func appends(_ rows: [String: Data?], of kind: FleetTable, provider: String, rowsPerStatement: Int)
+    static func appends(_ rows: [String: Data?], of kind: ResourceTable, provider: String, rowsPerStatement: Int)
         -> [any SQLExpression]
     {
         let rows = Array(rows)
@@ -47,7 +47,7 @@ enum FleetJournal {
 
     /// The statements that fold the journal of `kind` of `provider` into its table, then empty
     /// it: each resource's latest row upserted, or its row deleted when the latest is a removal.
-    static func fold(_ kind: FleetTable, provider: String) -> [any SQLExpression] {
+    static func fold(_ kind: ResourceTable, provider: String) -> [any SQLExpression] {
         // The latest row of each id, found by its sequence number alone: sorting the rows
         // themselves would carry every message through the sort.
         let latest = SQLQueryString(
@@ -74,14 +74,14 @@ enum FleetJournal {
     }
 
     /// The statement that empties the journal of `kind` of `provider`.
-    static func removal(_ kind: FleetTable, provider: String) -> any SQLExpression {
+    static func removal(_ kind: ResourceTable, provider: String) -> any SQLExpression {
         SQLQueryString("DELETE FROM \(unsafeRaw: kind.journal) WHERE provider = \(bind: provider)")
     }
 
     /// Replays the journal of `kind` of `provider`, oldest row first, through `apply` (the id,
     /// and the message or `nil` for a removal); returns how many rows it holds.
     static func replay(
-        _ kind: FleetTable, provider: String, from database: any SQLDatabase, _ apply: (String, Data?) throws -> Void
+        _ kind: ResourceTable, provider: String, from database: any SQLDatabase, _ apply: (String, Data?) throws -> Void
     ) async throws -> Int {
         let rows = try await database.raw(
             SQLQueryString(

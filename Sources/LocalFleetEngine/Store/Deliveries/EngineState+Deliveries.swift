@@ -1,8 +1,8 @@
 import Foundation
 
-/// The delivery vehicles and tasks of ``FleetState``: reads of what is saved, writes accepted
+/// The delivery vehicles and tasks of ``EngineState``: reads of what is saved, writes accepted
 /// under the same lock and saved by the same group commit as vehicles and trips.
-extension FleetState {
+extension EngineState {
     // MARK: Reads (durable state only)
 
     /// The delivery vehicle, with its stops' task durations and time windows, or `nil`.

@@ -3,12 +3,12 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// The resources of one provider as ``FleetState`` keeps them under its lock: what
+/// The resources of one provider as ``EngineState`` keeps them under its lock: what
 /// is saved (what reads show), the writes accepted and not yet saved, and the queue of the
 /// next batch. Every write is checked against everything accepted before it, saved or not.
-struct LiveFleet {
+struct ProviderState {
     /// What is saved: what reads show.
-    private(set) var saved: SavedFleet
+    private(set) var saved: SavedState
     /// The unfinished trips of every accepted write, saved or not: what a write's result shows,
     /// so that it reflects every write accepted before it (which are all saved by the time its
     /// caller is released).
@@ -30,12 +30,12 @@ struct LiveFleet {
     var isCommitting = false
     /// Whether the queue has writes.
     var hasQueuedWrites: Bool { !queue.isEmpty }
-    /// Callers of ``FleetState/drain()``, resumed when the commit under way ends.
+    /// Callers of ``EngineState/drain()``, resumed when the commit under way ends.
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// The saved state `snapshot` of `provider`.
-    init(provider: String, snapshot: FleetSnapshot) {
-        saved = SavedFleet(provider: provider, snapshot: snapshot)
+    init(provider: String, snapshot: ProviderSnapshot) {
+        saved = SavedState(provider: provider, snapshot: snapshot)
         acceptedActiveTrips = saved.activeTrips
     }
 
@@ -140,7 +140,7 @@ struct LiveFleet {
     /// no rule checked (a test harness's reset): the caller names the kinds that depend on
     /// those it empties.
     mutating func acceptReset(_ kinds: Set<ResourceKind>) -> Accepted<Void> {
-        var records: [FleetRecord] = []
+        var records: [ResourceChange] = []
         if kinds.contains(.trip) { records += pendingTrips.latestIDs(saved: saved.trips).map { .deletedTrip(id: $0) } }
         if kinds.contains(.vehicle) {
             records += pendingVehicles.latestIDs(saved: saved.vehicles).map { .deletedVehicle(id: $0) }
@@ -160,7 +160,7 @@ struct LiveFleet {
 
     /// Accepts every resource of `snapshot` as one write; refused unless the engine has no
     /// resource at all, saved or accepted.
-    mutating func acceptImport(_ snapshot: FleetSnapshot) throws -> Accepted<Void> {
+    mutating func acceptImport(_ snapshot: ProviderSnapshot) throws -> Accepted<Void> {
         let isEmpty = saved.snapshot.isEmpty && !hasQueuedWrites && !isCommitting
         guard isEmpty else { throw APIError.failedPrecondition(FleetDocument.notEmpty) }
         let records = snapshot.records
@@ -233,13 +233,13 @@ struct LiveFleet {
     // MARK: Helpers
 
     /// Queues `record` for the next batch.
-    private mutating func write(_ record: FleetRecord) -> WriteAcknowledgement {
+    private mutating func write(_ record: ResourceChange) -> WriteAcknowledgement {
         write([record])
     }
 
     /// Queues `records` for the next batch, as one write: they are saved together or not at all.
     /// `emptiesVehiclesAndTrips` says they remove every vehicle and trip (``PendingWrite``).
-    mutating func write(_ records: [FleetRecord], emptiesVehiclesAndTrips: Bool = false) -> WriteAcknowledgement {
+    mutating func write(_ records: [ResourceChange], emptiesVehiclesAndTrips: Bool = false) -> WriteAcknowledgement {
         acceptedWriteCount += 1
         let sequence = acceptedWriteCount
         for record in records {

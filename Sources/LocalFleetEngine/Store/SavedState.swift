@@ -3,9 +3,9 @@ import Foundation
 /// What reads show of a provider's vehicles and trips (and, in ``deliveries``, its delivery
 /// vehicles and tasks): everything saved, nothing else, with the
 /// indexes that make a search or a page of vehicles cost what it returns (``VehicleIndexes``).
-/// A value: ``FleetState`` reads it under its lock, and copies it (or only its trips) out of
+/// A value: ``EngineState`` reads it under its lock, and copies it (or only its trips) out of
 /// the lock for the reads that look at every vehicle or trip, so that no write waits for them.
-struct SavedFleet: Sendable {
+struct SavedState: Sendable {
     let provider: String
     private(set) var vehicles: [String: Vehicle]
     private(set) var trips: [String: Trip]
@@ -19,7 +19,7 @@ struct SavedFleet: Sendable {
     var deliveries: SavedDeliveries
 
     /// The saved state `snapshot` of `provider`.
-    init(provider: String, snapshot: FleetSnapshot) {
+    init(provider: String, snapshot: ProviderSnapshot) {
         self.provider = provider
         self.vehicles = snapshot.vehicles
         self.trips = snapshot.trips

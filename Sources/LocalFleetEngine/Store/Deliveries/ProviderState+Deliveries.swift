@@ -5,7 +5,7 @@ import SwiftProtobuf
 /// The acceptance of delivery writes: each is checked against every write accepted before it,
 /// saved or not, and a write that changes several resources (a vehicle and the tasks its stops
 /// assign or close, a batch of tasks) is queued as one, saved whole or not at all.
-extension LiveFleet {
+extension ProviderState {
     /// The latest accepted version of delivery vehicle `id`, or `nil`.
     func latestDeliveryVehicle(_ id: String) -> DeliveryVehicle? {
         pendingDeliveryVehicles.latest(id, saved: saved.deliveries.vehicles)
@@ -39,7 +39,7 @@ extension LiveFleet {
         guard let current = latestDeliveryVehicle(id) else {
             throw APIError.notFound("delivery vehicle '\(id)' does not exist")
         }
-        var records: [FleetRecord] = []
+        var records: [ResourceChange] = []
         if fields.contains(.remainingVehicleJourneySegments) {
             let plan = try JourneyPlan(
                 vehicleID: id, from: current.remainingVehicleJourneySegments,

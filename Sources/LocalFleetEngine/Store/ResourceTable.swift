@@ -1,8 +1,8 @@
 import SwiftProtobuf
 
-/// The tables of ``SQLFleetStore``, one per kind of resource, each row a resource's message in
+/// The tables of ``SQLEngineStore``, one per kind of resource, each row a resource's message in
 /// protobuf's binary format under its provider and id.
-enum FleetTable: CaseIterable, Hashable {
+enum ResourceTable: CaseIterable, Hashable {
     case vehicles, trips, deliveryVehicles, tasks
 
     /// The table's name.
@@ -15,7 +15,7 @@ enum FleetTable: CaseIterable, Hashable {
         }
     }
 
-    /// The table of the kind's journal (``FleetJournal``).
+    /// The table of the kind's journal (``ResourceJournal``).
     var journal: String {
         switch self {
         case .vehicles: "fleet_engine_vehicle_journal"
@@ -36,9 +36,9 @@ enum FleetTable: CaseIterable, Hashable {
     }
 }
 
-extension FleetRecord {
+extension ResourceChange {
     /// Where the record is saved: its table, its id, and the resource (`nil`: its removal).
-    var row: (table: FleetTable, id: String, resource: (any SwiftProtobuf.Message)?) {
+    var row: (table: ResourceTable, id: String, resource: (any SwiftProtobuf.Message)?) {
         switch self {
         case .vehicle(let id, let vehicle): (.vehicles, id, vehicle)
         case .trip(let id, let trip): (.trips, id, trip)
