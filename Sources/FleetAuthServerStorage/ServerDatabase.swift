@@ -161,7 +161,7 @@ package final class ServerDatabase: Sendable {
     /// A read or write that could not be made on the calling thread without waiting: always on
     /// PostgreSQL; on SQLite when a lock or the WAL's recovery would make it wait. Make it with
     /// ``first(_:)``, ``executeAtomically(_:)`` or ``transaction(_:)`` instead.
-    package struct WouldWait: Error {
+    package struct UnavailableWithoutWaiting: Error {
         /// The sign to save through the waiting path, for stores that always take it.
         package init() {}
     }
@@ -218,15 +218,15 @@ package final class ServerDatabase: Sendable {
     /// The first row `query` answers, read on the calling thread as ``first(_:)`` reads it on
     /// SQLite, for a caller that has other work to do when it cannot be had at once.
     ///
-    /// - Throws: ``WouldWait`` on PostgreSQL, and on SQLite when the read would wait or fails
+    /// - Throws: ``UnavailableWithoutWaiting`` on PostgreSQL, and on SQLite when the read would wait or fails
     ///   (``first(_:)`` then waits, or reports the failure).
-    package func firstWithoutWaiting(_ query: SQLQueryString) throws(WouldWait) -> (any SQLRow)? {
-        guard let directReader else { throw WouldWait() }
+    package func firstWithoutWaiting(_ query: SQLQueryString) throws(UnavailableWithoutWaiting) -> (any SQLRow)? {
+        guard let directReader else { throw UnavailableWithoutWaiting() }
         let (sql, binds) = try direct(query)
         do {
             return try directReader.firstRow(sql, binds: binds).map(SQLiteDirectRow.init(values:))
         } catch {
-            throw WouldWait()
+            throw UnavailableWithoutWaiting()
         }
     }
 
@@ -234,28 +234,28 @@ package final class ServerDatabase: Sendable {
     /// one and ``transaction(_:)`` several (see ``SQLiteDirectWriter``): for a caller that saves
     /// on the thread that accepted the change, and saves through those when it cannot.
     ///
-    /// - Throws: ``WouldWait`` on PostgreSQL, and on SQLite when the write would wait for a
+    /// - Throws: ``UnavailableWithoutWaiting`` on PostgreSQL, and on SQLite when the write would wait for a
     ///   lock or fails; nothing of `statements` was written.
-    package func executeWithoutWaiting(_ statements: [any SQLExpression]) throws(WouldWait) {
-        guard let directWriter else { throw WouldWait() }
+    package func executeWithoutWaiting(_ statements: [any SQLExpression]) throws(UnavailableWithoutWaiting) {
+        guard let directWriter else { throw UnavailableWithoutWaiting() }
         var serialized: [(sql: String, binds: [SQLiteDirectReader.Value])] = []
         serialized.reserveCapacity(statements.count)
         for statement in statements { serialized.append(try direct(statement)) }
         do {
             try directWriter.execute(serialized)
         } catch {
-            throw WouldWait()
+            throw UnavailableWithoutWaiting()
         }
     }
 
     /// `expression`'s SQL and binds as SQLite's direct calls take them.
-    private func direct(_ expression: any SQLExpression) throws(WouldWait) -> (
+    private func direct(_ expression: any SQLExpression) throws(UnavailableWithoutWaiting) -> (
         sql: String, binds: [SQLiteDirectReader.Value]
     ) {
         var serializer = SQLSerializer(database: sql)
         expression.serialize(to: &serializer)
         let binds = serializer.binds.compactMap(SQLiteDirectReader.Value.init(bind:))
-        guard binds.count == serializer.binds.count else { throw WouldWait() }
+        guard binds.count == serializer.binds.count else { throw UnavailableWithoutWaiting() }
         return (serializer.sql, binds)
     }
 

@@ -252,7 +252,7 @@ struct TokenIssuer: Sendable {
                         tokenHash: tokenHash, now: options.epochSeconds, resource: request.resource)
                 else { throw invalidSession() }
                 grant = found
-            } catch is ServerDatabase.WouldWait {
+            } catch is ServerDatabase.UnavailableWithoutWaiting {
                 return nil
             }
         }

@@ -26,7 +26,9 @@ struct PipelineRouteHandlerTests {
 
         /// Answers `/answered/now…` at once (`/answered/now/echo` with the request's body),
         /// `/answered/later…` once the test completes its promise; any other waits for the gate.
-        func respondWithoutWaiting(to match: String, body: ByteBuffer, on eventLoop: any EventLoop) -> PipelineReply? {
+        func respondWithoutWaiting(to match: String, body: ByteBuffer, on eventLoop: any EventLoop)
+            -> PipelineAnswerOrFuture?
+        {
             if match.hasPrefix("/answered/later") {
                 calls.withLock { $0.append(match) }
                 let promise = eventLoop.makePromise(of: PipelineAnswer.self)

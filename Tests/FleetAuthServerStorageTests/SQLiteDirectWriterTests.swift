@@ -55,7 +55,7 @@ struct SQLiteDirectWriterTests {
             try database.executeWithoutWaiting([insert("a", Data([1])), insert("b", Data([2]))])
             #expect(try await message(database, "a") == Data([1]))
             #expect(try await message(database, "b") == Data([2]))
-            #expect(throws: ServerDatabase.WouldWait.self) {
+            #expect(throws: ServerDatabase.UnavailableWithoutWaiting.self) {
                 try database.executeWithoutWaiting([
                     insert("a", Data([3])), SQLRaw("INSERT INTO rows (id, message) VALUES ('c', NULL)"),
                 ])
@@ -83,7 +83,7 @@ struct SQLiteDirectWriterTests {
             }
             for await _ in lockTaken { break }
             let start = ContinuousClock.now
-            #expect(throws: ServerDatabase.WouldWait.self) {
+            #expect(throws: ServerDatabase.UnavailableWithoutWaiting.self) {
                 try database.executeWithoutWaiting([insert("a", Data([1]))])
             }
             // Well under the pool's 5 s busy timeout, which a write that waited would sit out.
@@ -103,7 +103,7 @@ struct SQLiteDirectWriterTests {
         try await withDatabase { database in
             try await database.capSQLiteSize(atPages: nil)
             let bulky = Data(repeating: 7, count: 100_000)
-            #expect(throws: ServerDatabase.WouldWait.self) {
+            #expect(throws: ServerDatabase.UnavailableWithoutWaiting.self) {
                 try database.executeWithoutWaiting([insert("big", bulky)])
             }
             #expect(try await message(database, "big") == nil)
@@ -123,7 +123,7 @@ struct SQLiteDirectWriterTests {
             .sqlite(path: folder + "/test.sqlite"), logger: Logger(label: "test"))
         try database.executeWithoutWaiting([SQLRaw("CREATE TABLE t (x INTEGER)")])
         await database.shutdown()
-        #expect(throws: ServerDatabase.WouldWait.self) {
+        #expect(throws: ServerDatabase.UnavailableWithoutWaiting.self) {
             try database.executeWithoutWaiting([SQLRaw("INSERT INTO t VALUES (1)")])
         }
     }

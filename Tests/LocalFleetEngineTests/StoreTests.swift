@@ -337,7 +337,7 @@ struct StoreTests {
                     try store.saveWithoutWaiting([record], provider: provider)
                     #expect(try await store.load(provider: provider).vehicles["v1"] == Self.vehicle)
                 case .postgres:
-                    #expect(throws: ServerDatabase.WouldWait.self) {
+                    #expect(throws: ServerDatabase.UnavailableWithoutWaiting.self) {
                         try store.saveWithoutWaiting([record], provider: provider)
                     }
                     #expect(try await store.load(provider: provider).vehicles.isEmpty)

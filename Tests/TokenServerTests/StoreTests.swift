@@ -161,7 +161,7 @@ struct StoreTests {
                     #expect(
                         try store.sessionGrantWithoutWaiting(tokenHash: hash, now: now, resource: resource) == pooled)
                 case .postgres:
-                    #expect(throws: ServerDatabase.WouldWait.self) {
+                    #expect(throws: ServerDatabase.UnavailableWithoutWaiting.self) {
                         try store.sessionGrantWithoutWaiting(tokenHash: hash, now: now, resource: resource)
                     }
                 }

@@ -27,7 +27,8 @@ package protocol PipelineRoute: Sendable {
     /// The answer to a matched request with `body`, given without a task when nothing on the
     /// way would wait (no I/O but what returns at once, or completes a promise of `eventLoop`);
     /// `nil` to have ``respond(to:body:)`` give it. Called on `eventLoop`, the channel's.
-    func respondWithoutWaiting(to match: Match, body: ByteBuffer, on eventLoop: any EventLoop) -> PipelineReply?
+    func respondWithoutWaiting(to match: Match, body: ByteBuffer, on eventLoop: any EventLoop)
+        -> PipelineAnswerOrFuture?
 
     /// The answer to a matched request with `body`; any refusal is an answer too.
     func respond(to match: Match, body: ByteBuffer) async -> PipelineAnswer
@@ -40,7 +41,7 @@ extension PipelineRoute {
 
 /// How a pipeline route answers without a task: now, or when a future of the channel's event
 /// loop completes (a write acknowledged once saved, say).
-package enum PipelineReply: Sendable {
+package enum PipelineAnswerOrFuture: Sendable {
     /// The answer, at once.
     case now(PipelineAnswer)
     /// The answer once the future succeeds; a failed future is answered 500.

@@ -44,14 +44,14 @@ struct GRPCDoor: Service {
                 LocationUpdateOnLoop(
                     Maps_Fleetengine_Delivery_V1_UpdateDeliveryVehicleRequest.self, core: core, logger: logger),
             ])
-        let requests = GRPCRequests(core: core, logger: logger)
+        let runner = GRPCCallRunner(core: core, logger: logger)
         self.transport = transport
         self.server = GRPCServer(
             transport: transport,
             services: [
-                GRPCServiceTable(methods: VehicleServiceMethods.all, requests: requests),
-                GRPCServiceTable(methods: TripServiceMethods.all, requests: requests),
-                GRPCServiceTable(methods: DeliveryServiceMethods.all, requests: requests),
+                GRPCServiceTable(methods: VehicleServiceMethods.all, runner: runner),
+                GRPCServiceTable(methods: TripServiceMethods.all, runner: runner),
+                GRPCServiceTable(methods: DeliveryServiceMethods.all, runner: runner),
                 HealthDoor(shutdown: shutdown),
             ])
         self.onStarted = onStarted

@@ -7,7 +7,7 @@ import SwiftProtobuf
 /// method's descriptor, where its request names the provider and the resource (``GRPCTarget``),
 /// and the core operation that answers it. ``GRPCServiceTable`` registers the rows; what every
 /// method does around its operation (the token, the status of a refusal, the count) is
-/// ``GRPCRequests``'s, once for all services.
+/// ``GRPCCallRunner``'s, once for all services.
 @available(macOS 15.0, iOS 18.0, *)
 struct GRPCMethod<RPC: UnaryRPC>: GRPCMethodRow {
     typealias Input = RPC.Input
@@ -28,17 +28,17 @@ struct GRPCMethod<RPC: UnaryRPC>: GRPCMethodRow {
         self.operation = operation
     }
 
-    func register<Transport: ServerTransport>(with router: inout RPCRouter<Transport>, requests: GRPCRequests) {
+    func register<Transport: ServerTransport>(with router: inout RPCRouter<Transport>, runner: GRPCCallRunner) {
         let descriptor = RPC.descriptor
         router.registerHandler(
             forMethod: descriptor,
             deserializer: ProtobufDeserializer<Input>(),
             serializer: ProtobufSerializer<Output>()
         ) { [target, body, operation] request, _ in
-            let response = try await requests.answer(
+            let response = try await runner.answer(
                 ServerRequest(stream: request), method: descriptor.method, target: target.read, body: body.read
             ) { call, id, message in
-                try await operation(requests.core, call, id, message)
+                try await operation(runner.core, call, id, message)
             }
             return StreamingServerResponse(single: response)
         }
@@ -56,8 +56,8 @@ protocol UnaryRPC {
 /// A row of a ``GRPCServiceTable``: a method that registers itself with a router.
 @available(macOS 15.0, iOS 18.0, *)
 protocol GRPCMethodRow: Sendable {
-    /// Registers the method with `router`, answered through `requests`.
-    func register<Transport: ServerTransport>(with router: inout RPCRouter<Transport>, requests: GRPCRequests)
+    /// Registers the method with `router`, answered through `runner`.
+    func register<Transport: ServerTransport>(with router: inout RPCRouter<Transport>, runner: GRPCCallRunner)
 }
 
 /// A gRPC service of the engine as the table of its methods.
@@ -66,10 +66,10 @@ struct GRPCServiceTable: RegistrableRPCService {
     /// The service's methods.
     let methods: [any GRPCMethodRow]
     /// Authentication and answering, shared by every service.
-    let requests: GRPCRequests
+    let runner: GRPCCallRunner
 
     func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
-        for method in methods { method.register(with: &router, requests: requests) }
+        for method in methods { method.register(with: &router, runner: runner) }
     }
 }
 

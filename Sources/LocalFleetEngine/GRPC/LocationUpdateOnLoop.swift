@@ -13,7 +13,7 @@ import SwiftProtobuf
 @available(macOS 15.0, iOS 18.0, *)
 struct LocationUpdateOnLoop<Request: LocationUpdateRequest>: UnaryMethodOnLoop {
     let core: FleetEngineCore
-    /// The door's log, with the method named as ``GRPCRequests`` names it.
+    /// The door's log, with the method named as ``GRPCCallRunner`` names it.
     let logger: Logger
 
     init(_: Request.Type, core: FleetEngineCore, logger: Logger) {

@@ -57,7 +57,9 @@ struct LocationUpdateRoute: PipelineRoute {
             authorization: head.headers["authorization"], path: path)
     }
 
-    func respondWithoutWaiting(to match: Match, body: ByteBuffer, on eventLoop: any EventLoop) -> PipelineReply? {
+    func respondWithoutWaiting(to match: Match, body: ByteBuffer, on eventLoop: any EventLoop)
+        -> PipelineAnswerOrFuture?
+    {
         respondWithoutWaiting(match.resource, to: match, body: body, on: eventLoop)
     }
 
@@ -67,7 +69,7 @@ struct LocationUpdateRoute: PipelineRoute {
 
     private func respondWithoutWaiting<Resource: LocationReporting>(
         _: Resource.Type, to match: Match, body: ByteBuffer, on eventLoop: any EventLoop
-    ) -> PipelineReply? {
+    ) -> PipelineAnswerOrFuture? {
         let promise = eventLoop.makePromise(of: PipelineAnswer.self)
         let request = FleetEngineCore.UpdateWithoutWaiting<Resource>(
             door: .rest, authorization: match.authorization, logPath: match.path, logger: logger,

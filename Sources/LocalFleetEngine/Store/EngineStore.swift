@@ -16,10 +16,11 @@ package protocol EngineStore: Sendable {
     /// Saves `records` as ``save(_:provider:)`` does, on the calling thread, when that needs no
     /// waiting.
     ///
-    /// - Throws: `ServerDatabase.WouldWait` when the store cannot (a lock, a failure, or a store
+    /// - Throws: `ServerDatabase.UnavailableWithoutWaiting` when the store cannot (a lock, a failure, or a store
     ///   that always waits, as the default does); nothing of `records` was saved, and
     ///   ``save(_:provider:)`` must save them.
-    func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase.WouldWait)
+    func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase
+        .UnavailableWithoutWaiting)
 
     /// Whether changes can be saved now, for `/healthz`.
     func health() async -> DatabaseHealth
@@ -27,8 +28,10 @@ package protocol EngineStore: Sendable {
 
 extension EngineStore {
     /// A store that always waits saves nothing here.
-    package func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase.WouldWait) {
-        throw ServerDatabase.WouldWait()
+    package func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase
+        .UnavailableWithoutWaiting)
+    {
+        throw ServerDatabase.UnavailableWithoutWaiting()
     }
 }
 

@@ -101,16 +101,18 @@ package struct SQLEngineStore: EngineStore {
     /// ``save(_:provider:)`` on the calling thread, on SQLite (see ``ServerDatabase/executeWithoutWaiting(_:)``),
     /// unless the save fills the journal: its fold is made off the calling thread (an event
     /// loop), through ``save(_:provider:)``.
-    package func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase.WouldWait) {
+    package func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase
+        .UnavailableWithoutWaiting)
+    {
         // PostgreSQL always waits: nothing is encoded for it here.
-        guard database.kind == .sqlite else { throw ServerDatabase.WouldWait() }
+        guard database.kind == .sqlite else { throw ServerDatabase.UnavailableWithoutWaiting() }
         let saving: (statements: [any SQLExpression], journalLength: Int)
         do {
             saving = try appends(saving: records, provider: provider)
         } catch {
-            throw ServerDatabase.WouldWait()
+            throw ServerDatabase.UnavailableWithoutWaiting()
         }
-        guard saving.journalLength < journalLimit else { throw ServerDatabase.WouldWait() }
+        guard saving.journalLength < journalLimit else { throw ServerDatabase.UnavailableWithoutWaiting() }
         try database.executeWithoutWaiting(saving.statements)
         journalLengths.withLock { $0[provider] = saving.journalLength }
     }

@@ -46,7 +46,9 @@ struct TokenPipelineRoute: PipelineRoute {
             client: client?.ipAddress, path: path)
     }
 
-    func respondWithoutWaiting(to match: Match, body _: ByteBuffer, on eventLoop: any EventLoop) -> PipelineReply? {
+    func respondWithoutWaiting(to match: Match, body _: ByteBuffer, on eventLoop: any EventLoop)
+        -> PipelineAnswerOrFuture?
+    {
         server.tokenAnswerWithoutWaiting(
             match.request, credential: match.credential, client: match.client, path: match.path, on: eventLoop)
     }

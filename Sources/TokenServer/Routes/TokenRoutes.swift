@@ -116,7 +116,7 @@ extension TokenServer {
     func tokenAnswerWithoutWaiting(
         _ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring,
         on eventLoop: any EventLoop
-    ) -> PipelineReply? {
+    ) -> PipelineAnswerOrFuture? {
         let signed: (minted: MintedToken, recording: TokenIssuer.TokenRecording?)?
         do {
             signed = try issuer.issueWithoutWaiting(tokenRequest, credential: credential, client: client)

@@ -32,7 +32,7 @@ extension TokenServerStore {
     /// ``sessionGrant(tokenHash:now:resource:)`` read on the calling thread (see
     /// ``FleetAuthServerStorage/ServerDatabase/firstWithoutWaiting(_:)``).
     ///
-    /// - Throws: ``FleetAuthServerStorage/ServerDatabase/WouldWait`` when it cannot be read at once
+    /// - Throws: ``FleetAuthServerStorage/ServerDatabase/UnavailableWithoutWaiting`` when it cannot be read at once
     ///   (always on PostgreSQL).
     package func sessionGrantWithoutWaiting(tokenHash: String, now: Int64, resource: Resource?) throws -> SessionGrant?
     {

@@ -75,8 +75,10 @@ final class FaultyStore: EngineStore {
 
     /// Passes the save to the real store on the calling thread; a held store, or one told to
     /// fail, can only save waiting.
-    func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase.WouldWait) {
-        guard counters.withLock({ !$0.held && !$0.failNext }) else { throw ServerDatabase.WouldWait() }
+    func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase
+        .UnavailableWithoutWaiting)
+    {
+        guard counters.withLock({ !$0.held && !$0.failNext }) else { throw ServerDatabase.UnavailableWithoutWaiting() }
         try inner.saveWithoutWaiting(records, provider: provider)
         counters.withLock { counters in
             counters.saves += 1

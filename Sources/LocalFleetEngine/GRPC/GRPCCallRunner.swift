@@ -7,7 +7,7 @@ import Logging
 /// answer with the operation's result (a thrown ``APIError`` becomes its gRPC status), and
 /// count the call.
 @available(macOS 15.0, iOS 18.0, *)
-struct GRPCRequests: Sendable {
+struct GRPCCallRunner: Sendable {
     /// The operations.
     let core: FleetEngineCore
     /// The door's logger.
