@@ -12,18 +12,15 @@ extension RouterGroup where Context == FleetEngineRequestContext {
         handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator
     ) -> Self {
         on(path, method: method) { request, context in
-            try await core.measured(api, door: .rest, resource: Self.resourceID(of: request, context)) { note in
+            var request = request
+            let hasBody = [.post, .put, .patch].contains(method)
+            return try await core.restCall(
+                api, resource: Self.resourceID(of: request, context),
+                authorization: request.headers[values: .authorization], path: request.uri.path,
+                logger: context.logger, body: hasBody ? { try await Self.collectBody(of: &request) } : nil
+            ) { token in
                 var context = context
-                let token = try await core.authenticate(
-                    authorization: request.headers[values: .authorization], path: request.uri.path,
-                    logger: context.logger)
                 context.token = token
-                var request = request
-                if note.keepsBody, [.post, .put, .patch].contains(method) {
-                    let collected = try await Self.collectBody(of: &request)
-                    note.keep(body: .rest(collected.readableBytesView))
-                }
-                try await note.authenticated(token)
                 return try await handler(request, context).response(from: request, context: context)
             }
         }

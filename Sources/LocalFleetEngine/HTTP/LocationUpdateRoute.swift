@@ -91,11 +91,10 @@ struct LocationUpdateRoute: PipelineRoute {
     {
         let outcome: Result<Resource, APIError>
         do {
-            let updated = try await core.measured(Resource.updateMethod, door: .rest, resource: match.id) { note in
-                let token = try await core.authenticate(
-                    authorization: match.authorization, path: match.path, logger: logger)
-                note.keep(body: .rest(body.readableBytesView))
-                try await note.authenticated(token)
+            let updated = try await core.restCall(
+                Resource.updateMethod, resource: match.id, authorization: match.authorization, path: match.path,
+                logger: logger, body: { body }
+            ) { token in
                 let call = FleetCall(token: token, provider: match.provider, logger: logger)
                 return try await Resource.acceptUpdate(in: core, call, id: match.id, updateMask: match.updateMask) {
                     try ProtoJSONBody.decode(Resource.self, from: Array(body.readableBytesView))
