@@ -1,7 +1,7 @@
 import FleetAuthCodecs
 import Foundation
 import FuzzSupport
-import ServerHTTP
+import FleetAuthServerHTTP
 import TokenServer
 
 /// The token server's login body (`POST /v1/sessions`) through ``StrictJSON``:

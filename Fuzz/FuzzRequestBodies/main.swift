@@ -2,7 +2,7 @@ import FleetEngineProtos
 import Foundation
 import FuzzSupport
 import LocalFleetEngine
-import ServerHTTP
+import FleetAuthServerHTTP
 import SwiftProtobuf
 
 /// The local Fleet Engine's vehicle and trip request bodies, read as the REST door reads them
