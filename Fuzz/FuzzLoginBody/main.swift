@@ -1,7 +1,7 @@
 import FleetAuthCodecs
+import FleetAuthServerHTTP
 import Foundation
 import FuzzSupport
-import FleetAuthServerHTTP
 import TokenServer
 
 /// The token server's login body (`POST /v1/sessions`) through ``StrictJSON``:

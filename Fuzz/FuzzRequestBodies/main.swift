@@ -1,8 +1,8 @@
+import FleetAuthServerHTTP
 import FleetEngineProtos
 import Foundation
 import FuzzSupport
 import LocalFleetEngine
-import FleetAuthServerHTTP
 import SwiftProtobuf
 
 /// The local Fleet Engine's vehicle and trip request bodies, read as the REST door reads them
