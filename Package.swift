@@ -461,6 +461,7 @@ let package = Package(
         .testTarget(
             name: "FleetAuthServerStorageTests",
             dependencies: [
+                "CommandSupport",
                 "FleetAuthLocking",
                 "FleetAuthServerStorage",
                 "TestSupport",

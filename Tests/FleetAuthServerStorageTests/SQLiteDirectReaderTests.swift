@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import Logging
 import NIOPosix
@@ -68,7 +69,7 @@ struct SQLiteDirectReaderTests {
             #expect(try name() == .text("bob"))
             #expect(reader.statementsRun == read + 3)
 
-            try runPython(
+            try await runPython(
                 """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1])
@@ -84,7 +85,7 @@ struct SQLiteDirectReaderTests {
                 .enumerated()
             {
                 #expect(try name() == .text("cy"))
-                try runPython(
+                try await runPython(
                     """
                     import sqlite3, sys
                     c = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -147,7 +148,7 @@ struct SQLiteDirectReaderTests {
     func rollbackJournalIsNotKept() async throws {
         try await withDatabase { _, path in
             let rollbackPath = path + ".rollback"
-            try runPython(
+            try await runPython(
                 """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1])
@@ -204,14 +205,12 @@ struct SQLiteDirectReaderTests {
         }
     }
 
-    /// Runs a Python script with `argument`, as another process writing to the file would.
-    private func runPython(_ script: String, _ argument: String) throws {
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script, argument]
-        try python.run()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0, "python3 with sqlite3 is needed")
+    /// Runs a Python script with `argument`, as another process writing to the file would
+    /// (through ``CommandSupport/ChildProcess``: Foundation's `Process.run()` crashes now and
+    /// then on Linux, swift-corelibs-foundation #5472).
+    private func runPython(_ script: String, _ argument: String) async throws {
+        let python = try await ChildProcess.run(["python3", "-c", script, argument])
+        try #require(python.exited && python.status == 0, "python3 with sqlite3 is needed: \(python.output)")
     }
 
     @Test("integers decode as integers and booleans, text as strings; a mismatch is an error, not a crash")
