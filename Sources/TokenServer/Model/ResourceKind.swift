@@ -14,9 +14,13 @@ package enum ResourceKind: String, Sendable, Hashable, Codable, CaseIterable, Cu
     /// The account roles that may be assigned to this kind of resource, the default first (see
     /// ``AccountRole``'s table): one, but for delivery vehicles, whose drivers are untrusted by
     /// default or trusted.
-    package var accountRoles: [AccountRole] {
-        AccountRole.allCases.filter { $0.resourceKind == self }
-    }
+    package var accountRoles: [AccountRole] { Self.rolesByKind[self] ?? [] }
+
+    /// ``accountRoles`` of every kind, read from the role table once (a token request asks).
+    private static let rolesByKind = Dictionary(
+        grouping: AccountRole.allCases.compactMap { role in role.resourceKind.map { (kind: $0, role: role) } },
+        by: \.kind
+    ).mapValues { $0.map(\.role) }
 
     /// ``accountRoles`` in words, e.g. `delivery-driver or delivery-trusted-driver`.
     package var accountRoleNames: String {
