@@ -27,20 +27,7 @@ public enum TokenKind: Sendable, Hashable {
 
     /// A short, stable name for logs and metrics, e.g. `driver`; a delivery driver's is spelled
     /// as Fleet Engine's role for it (`delivery-trusted-driver`).
-    public var name: String {
-        switch self {
-        case .driver: "driver"
-        case .consumer: "consumer"
-        case .server: "server"
-        case .fleetReader: "fleet-reader"
-        case .trustedDeliveryDriver: "delivery-trusted-driver"
-        case .untrustedDeliveryDriver: "delivery-untrusted-driver"
-        case .deliveryConsumer: "delivery-consumer"
-        case .deliveryConsumerTask: "delivery-consumer-task"
-        case .deliveryServer: "delivery-server"
-        case .custom: "custom"
-        }
-    }
+    public var name: String { kindName?.rawValue ?? "custom" }
 
     /// Whether the kind is meant for trusted servers only (it carries wildcards).
     public var isServerSide: Bool {

@@ -20,28 +20,6 @@ struct MintCommand: AsyncParsableCommand {
             """
     )
 
-    /// The token kinds as the command line names them: a delivery driver's as its role is
-    /// spelled everywhere else (`verify --role delivery-trusted-driver`).
-    enum Kind: String, CaseIterable, ExpressibleByArgument {
-        case driver, consumer, server
-        case fleetReader = "fleet-reader"
-        case deliveryTrustedDriver = "delivery-trusted-driver"
-        case deliveryUntrustedDriver = "delivery-untrusted-driver"
-        case deliveryConsumer = "delivery-consumer"
-        case deliveryServer = "delivery-server"
-
-        init?(argument: String) {
-            if let kind = Kind(rawValue: argument) {
-                self = kind
-            } else if let current = FormerSpellings.all[argument], let kind = Kind(rawValue: current) {
-                noteFormerSpelling(option: "--kind", former: argument, current: current)
-                self = kind
-            } else {
-                return nil
-            }
-        }
-    }
-
     @Option(help: "The service-account key file that signs.")
     var key: String?
 
@@ -52,7 +30,7 @@ struct MintCommand: AsyncParsableCommand {
     var iamCredentialsURL = IAMSigner.defaultIAMCredentialsURL.absoluteString
 
     @Option(help: "The kind of token.")
-    var kind: Kind
+    var kind: TokenKind.Name
 
     @Option(help: "Vehicle id (driver).")
     var vehicle: String?
@@ -119,25 +97,40 @@ struct MintCommand: AsyncParsableCommand {
         return try TokenMinter(key: try ServiceAccountKey(contentsOf: key ?? ""), audience: audience)
     }
 
+    /// The kind `--kind` names, scoped to the ids given.
     private func resolvedKind() throws -> TokenKind {
-        func required(_ value: String?, _ option: String) throws -> String {
-            guard let value else { throw ValidationError("--kind \(kind.rawValue) needs --\(option)") }
-            return value
+        let scope = TokenKind.Scope(
+            vehicleID: vehicle, tripID: trip, deliveryVehicleID: deliveryVehicle, taskID: task, trackingID: tracking)
+        do {
+            return try TokenKind(kind, scope: scope)
+        } catch {
+            let options = error.needs.map(Self.option(giving:))
+            throw ValidationError("--kind \(kind.rawValue) needs \(options.joined(separator: " or "))")
         }
-        switch kind {
-        case .driver: return .driver(vehicleID: try required(vehicle, "vehicle"))
-        case .consumer: return .consumer(tripID: try required(trip, "trip"))
-        case .server: return .server
-        case .fleetReader: return .fleetReader
-        case .deliveryTrustedDriver:
-            return .trustedDeliveryDriver(
-                deliveryVehicleID: try required(deliveryVehicle, "delivery-vehicle"), taskID: task)
-        case .deliveryUntrustedDriver:
-            return .untrustedDeliveryDriver(deliveryVehicleID: try required(deliveryVehicle, "delivery-vehicle"))
-        case .deliveryConsumer:
-            if let tracking { return .deliveryConsumer(trackingID: tracking) }
-            return .deliveryConsumerTask(taskID: try required(task, "tracking or --task"))
-        case .deliveryServer: return .deliveryServer
+    }
+
+    /// The option that gives `id`.
+    private static func option(giving id: TokenKind.ScopeID) -> String {
+        switch id {
+        case .vehicle: "--vehicle"
+        case .trip: "--trip"
+        case .deliveryVehicle: "--delivery-vehicle"
+        case .task: "--task"
+        case .tracking: "--tracking"
+        }
+    }
+}
+
+/// The kinds `--kind` accepts: every kind of token by name, or a former spelling of one.
+extension TokenKind.Name: ExpressibleByArgument {
+    package init?(argument: String) {
+        if let kind = Self(rawValue: argument) {
+            self = kind
+        } else if let current = FormerSpellings.all[argument], let kind = Self(rawValue: current) {
+            noteFormerSpelling(option: "--kind", former: argument, current: current)
+            self = kind
+        } else {
+            return nil
         }
     }
 }

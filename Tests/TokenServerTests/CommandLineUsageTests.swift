@@ -44,6 +44,10 @@ struct CommandLineUsageTests {
         #expect(exit.output.contains("Usage: fleetauth mint "), "\(exit.output)")
         #expect(exit.output.contains("See 'fleetauth mint --help'"), "\(exit.output)")
         #expect(!exit.output.contains("SUBCOMMANDS"), "the tool's own usage")
+        let consumer = try await ChildProcess.runFleetauth(["mint", "--key", key, "--kind", "delivery-consumer"])
+        #expect(
+            consumer.output.contains("Error: --kind delivery-consumer needs --tracking or --task"), "\(consumer.output)"
+        )
     }
 
     @Test("a delivery driver's kind is spelled as its role; the old spelling still works, with a note")
