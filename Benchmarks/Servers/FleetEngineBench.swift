@@ -16,7 +16,8 @@ import ServiceLifecycle
 /// `wrk`), one cached driver token per vehicle, every update acknowledged only once committed
 /// to SQLite (WAL); the same with every token verified afresh; delivery vehicles' location
 /// updates (UpdateDeliveryVehicle with untrusted delivery driver tokens) on the same engine; the same two over the gRPC door
-/// (load from gRPC's C++ core, ``GRPCUpdateLoad``); what verification costs per request;
+/// (load from gRPC's C++ core, ``GRPCUpdateLoad``), and vehicles' over it on grpc-swift's own
+/// transport (``GRPCSwiftDoorTransport``); what verification costs per request;
 /// and, as the references for this host at this moment, how many authenticated reads of a
 /// vehicle the same engine serves (the floor of HTTP, routing and token checks) and how many
 /// updates grpc-swift answers with nothing behind it (``GRPCFloorService``, the gRPC floor).
@@ -94,6 +95,12 @@ struct FleetEngineBench: AsyncParsableCommand {
         /// The cached and uncached runs over gRPC.
         let grpcCached: [Run]
         let grpcUncached: [Run]
+        /// Cached runs over gRPC with the door on grpc-swift's own transport
+        /// (``GRPCSwiftDoorTransport``), one per round, after the round's cached gRPC run.
+        let grpcOnGRPCSwiftCached: [Run]
+        /// The median, over rounds, of cached gRPC updates/s on the door's transport divided by
+        /// those on grpc-swift's in the same round.
+        let grpcDoorToGRPCSwiftRatio: Double
         /// Authenticated `GET`s of a vehicle per second, one run per round.
         let readsPerSecond: [Double]
         /// The machine's time stolen during each read run, in percent.
@@ -190,7 +197,7 @@ struct FleetEngineBench: AsyncParsableCommand {
 
         var cached: [Run] = [], uncached: [Run] = [], harnessCached: [Run] = [], deliveryCached: [Run] = [],
             grpcCached: [Run] = [], grpcUncached: [Run] = []
-        var grpcDeliveryCached: [Run] = []
+        var grpcDeliveryCached: [Run] = [], grpcOnGRPCSwiftCached: [Run] = []
         var grpcFloor: [Run] = [], reads: [Double] = [], readsStolen: [Double?] = []
         var node: [Run] = [], nodeReads: [Double] = []
         let nodeFixtures = try Self.writeNodeFixtures(
@@ -254,11 +261,13 @@ struct FleetEngineBench: AsyncParsableCommand {
                 if deliveryLoad.failed > 0 {
                     logger.warning("delivery updates failed", metadata: ["count": "\(deliveryLoad.failed)"])
                 }
-                for capacity in [100_000, 1] {
+                for (capacity, transport) in [
+                    (100_000, nil), (1, nil), (100_000, GRPCSwiftDoorTransport()),
+                ] as [(Int, (any GRPCDoorTransportMaker)?)] {
                     run += 1
                     let (load, cpuSeconds, stolenPercent) = try await withEngine(
                         project: project, store: store, accounts: accounts, cacheCapacity: capacity, grpc: true,
-                        logger: logger
+                        grpcTransport: transport, logger: logger
                     ) { _, grpcPort in
                         try await measureGRPC(project: project, port: grpcPort ?? 0, tokensFile: tokensFile, run: run)
                     }
@@ -266,7 +275,13 @@ struct FleetEngineBench: AsyncParsableCommand {
                         load.succeeded, load.failed, load.seconds, load.latency, cpuSeconds: cpuSeconds,
                         stolenPercent: stolenPercent,
                         durability: durability(of: load.acknowledged, run: run, project: project, store: store))
-                    if capacity == 1 { grpcUncached.append(result) } else { grpcCached.append(result) }
+                    if transport != nil {
+                        grpcOnGRPCSwiftCached.append(result)
+                    } else if capacity == 1 {
+                        grpcUncached.append(result)
+                    } else {
+                        grpcCached.append(result)
+                    }
                     if load.failed > 0 {
                         logger.warning(
                             "gRPC calls failed",
@@ -339,7 +354,9 @@ struct FleetEngineBench: AsyncParsableCommand {
             harnessToPlainRatio: Throughput.median(
                 zip(harnessCached, cached).map { $0.updatesPerSecond / $1.updatesPerSecond }),
             deliveryCached: deliveryCached, grpcDeliveryCached: grpcDeliveryCached,
-            grpcCached: grpcCached, grpcUncached: grpcUncached,
+            grpcCached: grpcCached, grpcUncached: grpcUncached, grpcOnGRPCSwiftCached: grpcOnGRPCSwiftCached,
+            grpcDoorToGRPCSwiftRatio: Throughput.median(
+                zip(grpcCached, grpcOnGRPCSwiftCached).map { $0.updatesPerSecond / $1.updatesPerSecond }),
             readsPerSecond: reads, readsStolenPercent: readsStolen,
             cachedMedianUpdatesPerSecond: Throughput.median(cached.map(\.updatesPerSecond)),
             uncachedMedianUpdatesPerSecond: Throughput.median(uncached.map(\.updatesPerSecond)),
@@ -376,19 +393,19 @@ struct FleetEngineBench: AsyncParsableCommand {
     /// shuts it down gracefully (every accepted write saved).
     private func withEngine<Result: Sendable>(
         project: String, store: SQLEngineStore, accounts: [TrustedServiceAccount], cacheCapacity: Int,
-        grpc: Bool = false, harness: Bool = false,
+        grpc: Bool = false, grpcTransport: (any GRPCDoorTransportMaker)? = nil, harness: Bool = false,
         logger: Logger,
         _ body: (_ port: Int, _ grpcPort: Int?) async throws -> Result
     ) async throws -> Result {
         let (grpcPorts, grpcStarted) = AsyncStream.makeStream(of: Int.self)
         let engine = try await RunningService.start(logger: logger) { onStarted in
-            LocalFleetEngine(
-                configuration: .init(
-                    projectID: project, trustedAccounts: accounts, port: 0, grpcPort: grpc ? 0 : nil,
-                    verifiedTokenCacheCapacity: cacheCapacity, console: harness ? .loopback : .off,
-                    onStarted: onStarted,
-                    onGRPCStarted: { grpcStarted.yield($0) }),
-                store: store, logger: logger)
+            var configuration = LocalFleetEngineConfiguration(
+                projectID: project, trustedAccounts: accounts, port: 0, grpcPort: grpc ? 0 : nil,
+                verifiedTokenCacheCapacity: cacheCapacity, console: harness ? .loopback : .off,
+                onStarted: onStarted,
+                onGRPCStarted: { grpcStarted.yield($0) })
+            configuration.grpcTransport = grpcTransport
+            return LocalFleetEngine(configuration: configuration, store: store, logger: logger)
         }
         let result: Swift.Result<Result, any Error>
         do {
@@ -688,6 +705,9 @@ struct FleetEngineBench: AsyncParsableCommand {
             row("gRPC, cached tokens", report.grpcCached, report.grpcCachedMedianUpdatesPerSecond, target: nil),
             row("gRPC, every verified", report.grpcUncached, report.grpcUncachedMedianUpdatesPerSecond, target: nil),
             row(
+                "gRPC on grpc-swift's", report.grpcOnGRPCSwiftCached,
+                Throughput.median(report.grpcOnGRPCSwiftCached.map(\.updatesPerSecond)), target: nil),
+            row(
                 "gRPC delivery, cached", report.grpcDeliveryCached, report.grpcDeliveryCachedMedianUpdatesPerSecond,
                 target: nil),
             row(
@@ -702,6 +722,10 @@ struct FleetEngineBench: AsyncParsableCommand {
                 format:
                     "gRPC cached updates are %.2f× of REST cached updates and %.2f× of the gRPC floor (medians over rounds of the same round's ratio)",
                 report.grpcToRESTRatio, report.grpcToFloorRatio),
+            String(
+                format:
+                    "gRPC cached updates on the door's own transport are %.2f× of those on grpc-swift's (HTTP2ServerTransport.Posix; the ledger keeps it at >= 1.30)",
+                report.grpcDoorToGRPCSwiftRatio),
             String(
                 format:
                     "delivery vehicles' cached updates (untrusted delivery driver tokens) are %.2f× of vehicles' over REST and %.2f× over gRPC (target >= 0.90)",

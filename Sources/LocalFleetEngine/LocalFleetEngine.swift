@@ -144,11 +144,13 @@ package struct LocalFleetEngine: Service {
             return []
         }
         let configuration = configuration
+        let transport: any GRPCDoorTransport =
+            configuration.grpcTransport?.transport(
+                host: configuration.host, port: grpcPort, maximumMessageSize: GRPCDoor.maximumMessageSize)
+            ?? UnaryHTTP2ServerTransport.door(
+                core: core, host: configuration.host, port: grpcPort, tls: configuration.tls, logger: logger)
         return [
-            GRPCDoor(
-                core: core, host: configuration.host, port: grpcPort, tls: configuration.tls,
-                lifecycle: configuration.lifecycle, logger: logger
-            ) { port in
+            GRPCDoor(core: core, transport: transport, lifecycle: configuration.lifecycle, logger: logger) { port in
                 console?.doorListens("gRPC", at: "\(configuration.host):\(port)")
                 await configuration.onGRPCStarted(port)
             }

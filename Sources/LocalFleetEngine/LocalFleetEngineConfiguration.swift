@@ -34,6 +34,9 @@ package struct LocalFleetEngineConfiguration: Sendable {
     /// The port of the gRPC door (VehicleService, TripService, gRPC health) on ``host``, or
     /// `nil` for none; 0 picks a free one (reported to ``onGRPCStarted``).
     package var grpcPort: Int?
+    /// Makes the gRPC door's transport in place of its own (`nil`): for a benchmark that
+    /// measures the door on grpc-swift's transport beside its own.
+    package var grpcTransport: (any GRPCDoorTransportMaker)?
     /// How many verified tokens to remember.
     package var verifiedTokenCacheCapacity: Int
     /// Who may open the console at `/console/` (see ``ConsoleAccess/choose(enabled:key:host:)``).
