@@ -60,8 +60,10 @@ extension TokenKind {
         case .server: self = .server
         case .fleetReader: self = .fleetReader
         case .deliveryTrustedDriver:
-            self = .trustedDeliveryDriver(deliveryVehicleID: try required(scope.deliveryVehicleID, .deliveryVehicle), taskID: scope.taskID)
-        case .deliveryUntrustedDriver: self = .untrustedDeliveryDriver(deliveryVehicleID: try required(scope.deliveryVehicleID, .deliveryVehicle))
+            self = .trustedDeliveryDriver(
+                deliveryVehicleID: try required(scope.deliveryVehicleID, .deliveryVehicle), taskID: scope.taskID)
+        case .deliveryUntrustedDriver:
+            self = .untrustedDeliveryDriver(deliveryVehicleID: try required(scope.deliveryVehicleID, .deliveryVehicle))
         case .deliveryConsumer:
             if let trackingID = scope.trackingID {
                 self = .deliveryConsumer(trackingID: trackingID)
