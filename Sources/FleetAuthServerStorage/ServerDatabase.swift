@@ -27,8 +27,6 @@ package final class ServerDatabase: Sendable {
     private let transactions: any SQLConnectionLender
     /// SQLite's reads on the calling thread, for ``first(_:)``; `nil` on PostgreSQL.
     private let directReader: SQLiteDirectReader?
-    /// SQLite's writes on the calling thread, for ``executeWithoutWaiting(_:)``; `nil` on PostgreSQL.
-    private let directWriter: SQLiteDirectWriter?
     /// PostgreSQL's changes as this process hears them; `nil` on SQLite.
     private let changeFeed: PostgresChangeFeed?
     /// PostgreSQL's answers to ``first(_:)`` kept while nothing changes; `nil` on SQLite.
@@ -41,7 +39,6 @@ package final class ServerDatabase: Sendable {
         writes: any SQLDatabase,
         transactions: any SQLConnectionLender,
         directReader: SQLiteDirectReader? = nil,
-        directWriter: SQLiteDirectWriter? = nil,
         changeFeed: PostgresChangeFeed? = nil,
         close: @escaping @Sendable () async -> Void
     ) {
@@ -51,7 +48,6 @@ package final class ServerDatabase: Sendable {
         self.writes = writes
         self.transactions = transactions
         self.directReader = directReader
-        self.directWriter = directWriter
         self.changeFeed = changeFeed
         self.readCache = changeFeed.map(PostgresReadCache.init(feed:))
         self.close = close
@@ -75,7 +71,7 @@ package final class ServerDatabase: Sendable {
     }
 
     /// The SQLite file at `path`: two pooled readers, one pooled writer, and the direct reader
-    /// and writer of the calling thread.
+    /// of the calling thread.
     private static func openSQLite(path: String, location: DatabaseLocation, logger: Logger) async throws(DatabaseError)
         -> ServerDatabase
     {
@@ -91,7 +87,6 @@ package final class ServerDatabase: Sendable {
             throw error
         }
         let directReader = SQLiteDirectReader(path: path)
-        let directWriter = SQLiteDirectWriter(path: path)
         return ServerDatabase(
             location: location,
             sql: PooledSQLDatabase(lender: readers, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
@@ -99,10 +94,8 @@ package final class ServerDatabase: Sendable {
                 lender: writer, logger: logger, eventLoop: eventLoop, dialect: SQLiteDialect()),
             transactions: writer,
             directReader: directReader,
-            directWriter: directWriter,
             close: {
                 directReader.close()
-                directWriter.close()
                 await readers.close()
                 await writer.close()
             }
@@ -158,13 +151,10 @@ package final class ServerDatabase: Sendable {
         return database
     }
 
-    /// A read or write that could not be made on the calling thread without waiting: always on
+    /// A read that could not be made on the calling thread without waiting: always on
     /// PostgreSQL; on SQLite when a lock or the WAL's recovery would make it wait. Make it with
-    /// ``first(_:)``, ``executeAtomically(_:)`` or ``transaction(_:)`` instead.
-    package struct UnavailableWithoutWaiting: Error {
-        /// The sign to save through the waiting path, for stores that always take it.
-        package init() {}
-    }
+    /// ``first(_:)`` instead.
+    package struct UnavailableWithoutWaiting: Error {}
 
     /// The first row `query` answers, for a read that runs on every request.
     ///
@@ -225,24 +215,6 @@ package final class ServerDatabase: Sendable {
         let (sql, binds) = try direct(query)
         do {
             return try directReader.firstRow(sql, binds: binds).map(SQLiteDirectRow.init(values:))
-        } catch {
-            throw UnavailableWithoutWaiting()
-        }
-    }
-
-    /// Runs `statements` on the calling thread, all or none, as ``executeAtomically(_:)`` runs
-    /// one and ``transaction(_:)`` several (see ``SQLiteDirectWriter``): for a caller that saves
-    /// on the thread that accepted the change, and saves through those when it cannot.
-    ///
-    /// - Throws: ``UnavailableWithoutWaiting`` on PostgreSQL, and on SQLite when the write would wait for a
-    ///   lock or fails; nothing of `statements` was written.
-    package func executeWithoutWaiting(_ statements: [any SQLExpression]) throws(UnavailableWithoutWaiting) {
-        guard let directWriter else { throw UnavailableWithoutWaiting() }
-        var serialized: [(sql: String, binds: [SQLiteDirectReader.Value])] = []
-        serialized.reserveCapacity(statements.count)
-        for statement in statements { serialized.append(try direct(statement)) }
-        do {
-            try directWriter.execute(serialized)
         } catch {
             throw UnavailableWithoutWaiting()
         }
@@ -315,9 +287,8 @@ package final class ServerDatabase: Sendable {
         try await (kind == .postgres ? sql : writes).execute(sql: statement) { _ in }
     }
 
-    /// Caps an SQLite file at `pages` pages (its present size when `nil`) for every connection
-    /// that writes, the pool's and the one of ``executeWithoutWaiting(_:)`` (also when it is
-    /// opened again): a write that needs a page more then fails as on a full disk. Nothing on
+    /// Caps an SQLite file at `pages` pages (its present size when `nil`) for the connection
+    /// that writes: a write that needs a page more then fails as on a full disk. Nothing on
     /// PostgreSQL.
     package func capSQLiteSize(atPages pages: Int?) async throws {
         guard kind == .sqlite else { return }
@@ -326,7 +297,6 @@ package final class ServerDatabase: Sendable {
                 try await database.raw("PRAGMA page_count").first()?.decode(column: "page_count", as: Int.self) ?? 1
             let cap = pages ?? current
             try await database.raw(SQLQueryString("PRAGMA max_page_count = \(unsafeRaw: String(cap))")).run()
-            try self.directWriter?.cap(atPages: cap)
         }
     }
 

@@ -1,4 +1,5 @@
 import CommandSupport
+import FleetAuthLocking
 import Foundation
 import Logging
 import NIOPosix
@@ -114,32 +115,31 @@ struct SQLiteDirectReaderTests {
             let reader = SQLiteDirectReader(path: path)
             defer { reader.close() }
             // Another process commits the value it is given and says so once the commit returned.
-            let writer = try PythonPeer(
+            try await PythonPeer.with(
                 """
-                import sqlite3, sys
+                import sqlite3
                 c = sqlite3.connect(sys.argv[1], isolation_level=None)
-                for line in sys.stdin:
-                    c.execute("UPDATE grants SET expires = ? WHERE token = 't1'", (int(line),))
-                    print("committed", flush=True)
-                """, path)
-            defer { writer.finish() }
-            for value in 1...60 {
-                writer.say("\(value)")
-                #expect(try writer.nextLine() == "committed")
-                // Four reads at once, each on a connection of its own, each read twice (the
-                // second may come from memory).
-                let seen = try await withThrowingTaskGroup(of: [SQLiteDirectReader.Value?].self) { group in
-                    for _ in 0..<4 {
-                        group.addTask {
-                            try (0..<2).map { _ in
-                                try reader.firstRow(
-                                    "SELECT expires FROM grants WHERE token = ?", binds: [.text("t1")])?["expires"]
+                for value in steps():
+                    c.execute("UPDATE grants SET expires = ? WHERE token = 't1'", (int(value),))
+                """, path
+            ) { writer in
+                for value in 1...60 {
+                    try await writer.say("\(value)")
+                    // Four reads at once, each on a connection of its own, each read twice (the
+                    // second may come from memory).
+                    let seen = try await withThrowingTaskGroup(of: [SQLiteDirectReader.Value?].self) { group in
+                        for _ in 0..<4 {
+                            group.addTask {
+                                try (0..<2).map { _ in
+                                    try reader.firstRow(
+                                        "SELECT expires FROM grants WHERE token = ?", binds: [.text("t1")])?["expires"]
+                                }
                             }
                         }
+                        return try await group.reduce(into: []) { $0 += $1 }
                     }
-                    return try await group.reduce(into: []) { $0 += $1 }
+                    #expect(seen.allSatisfy { $0 == .integer(Int64(value)) }, "after commit \(value): \(seen)")
                 }
-                #expect(seen.allSatisfy { $0 == .integer(Int64(value)) }, "after commit \(value): \(seen)")
             }
         }
     }
@@ -168,40 +168,74 @@ struct SQLiteDirectReaderTests {
         }
     }
 
-    /// A Python script run with `argument` as another process using the file: it reads lines
-    /// from its standard input and answers with lines on its standard output.
-    private struct PythonPeer {
-        private let process = Process()
-        private let input = Pipe(), output = Pipe()
+    /// A Python script run with `argument` as another process using the file, through
+    /// ``CommandSupport/ChildProcess`` (Foundation's `Process.run()` crashes now and then on
+    /// Linux, swift-corelibs-foundation #5472). The script's `steps()` yields each word the
+    /// test says (written to a file, since the child's input is written once), and prints
+    /// `done N` once the script has handled the Nth.
+    private final class PythonPeer: Sendable {
+        private static let steps = """
+            import sys, time
+            def steps():
+                n = 0
+                while True:
+                    try:
+                        with open(sys.argv[2]) as f: said = f.read().split()
+                    except FileNotFoundError:
+                        said = []
+                    if len(said) == 2 and int(said[0]) > n:
+                        n = int(said[0])
+                        if said[1] == "end": return
+                        yield said[1]
+                        print("done", n, flush=True)
+                    else:
+                        time.sleep(0.001)
 
-        init(_ script: String, _ argument: String) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, argument]
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
+            """
+        private let process: ChildProcess
+        private let stepFile: String
+        private let said = Locked(0)
+
+        private init(_ script: String, _ argument: String) throws {
+            stepFile = argument + ".steps"
+            process = try ChildProcess(["python3", "-c", Self.steps + script, argument, stepFile])
         }
 
-        /// Sends `line` to the script.
-        func say(_ line: String) {
-            input.fileHandleForWriting.write(Data((line + "\n").utf8))
-        }
-
-        /// The script's next line (all it writes are whole lines), without its line break.
-        func nextLine() throws -> String {
-            var said = Data()
-            while said.last != UInt8(ascii: "\n") {
-                let read = output.fileHandleForReading.availableData
-                try #require(!read.isEmpty, "python3 with sqlite3 is needed")
-                said += read
+        /// Runs `body` with the script started, then tells it to end and waits for it, also
+        /// when `body` throws.
+        static func with(
+            _ script: String, _ argument: String, _ body: (PythonPeer) async throws -> Void
+        ) async throws {
+            let peer = try PythonPeer(script, argument)
+            do {
+                try await body(peer)
+            } catch {
+                await peer.finish()
+                throw error
             }
-            return String(decoding: said.dropLast(), as: UTF8.self)
+            await peer.finish()
         }
 
-        /// Ends the script's input and waits for it to exit.
-        func finish() {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+        /// Says `word` to the script and waits until it has handled it.
+        func say(_ word: String) async throws {
+            let step = said.withLock { count in
+                count += 1
+                return count
+            }
+            try Data("\(step) \(word)\n".utf8).write(to: URL(fileURLWithPath: stepFile), options: .atomic)
+            _ = try await process.output(containing: "done \(step)\n", within: .seconds(30))
+        }
+
+        /// Waits until the script has printed `line`.
+        func waitFor(_ line: String) async throws {
+            _ = try await process.output(containing: line + "\n", within: .seconds(30))
+        }
+
+        /// Tells the script to end and waits for it to exit.
+        private func finish() async {
+            let step = said.withLock { $0 + 1 }
+            try? Data("\(step) end\n".utf8).write(to: URL(fileURLWithPath: stepFile), options: .atomic)
+            _ = try? await process.exit(within: .seconds(10))
         }
     }
 
@@ -240,23 +274,26 @@ struct SQLiteDirectReaderTests {
             // Another process holds the write lock of a file in rollback-journal mode, where
             // readers must wait for it.
             let lockedPath = path + ".locked"
-            let holder = try PythonPeer(
+            try await PythonPeer.with(
                 """
-                import sqlite3, sys
+                import sqlite3
                 c = sqlite3.connect(sys.argv[1], isolation_level=None)
                 c.execute("CREATE TABLE t (x INTEGER)")
                 c.execute("BEGIN EXCLUSIVE")
                 print("locked", flush=True)
-                sys.stdin.read()
-                """, lockedPath)
-            defer { holder.finish() }
-            #expect(try holder.nextLine() == "locked")
-            let reader = SQLiteDirectReader(path: lockedPath)
-            defer { reader.close() }
-            let started = ContinuousClock.now
-            #expect(throws: SQLiteDirectReader.Unavailable.self) { try reader.firstRow("SELECT x FROM t", binds: []) }
-            // Well under the pool's 5 s busy timeout, which a read that waited would sit out.
-            #expect(ContinuousClock.now - started < .seconds(4), "it did not wait for the lock")
+                for _ in steps(): pass
+                """, lockedPath
+            ) { holder in
+                try await holder.waitFor("locked")
+                let reader = SQLiteDirectReader(path: lockedPath)
+                defer { reader.close() }
+                let started = ContinuousClock.now
+                #expect(throws: SQLiteDirectReader.Unavailable.self) {
+                    try reader.firstRow("SELECT x FROM t", binds: [])
+                }
+                // Well under the pool's 5 s busy timeout, which a read that waited would sit out.
+                #expect(ContinuousClock.now - started < .seconds(4), "it did not wait for the lock")
+            }
 
             // A bind the reader does not take (a Double) is read through the pool, same answer.
             try await database.executeAtomically(SQLRaw("INSERT INTO grants VALUES ('t1', 'ann', 100)"))

@@ -191,10 +191,10 @@ final class EngineState: Sendable {
         return accepted
     }
 
-    /// Has the next batch saved where its first write was accepted: on that event loop once
-    /// the loop has handled what it read, so that the batch holds all of it (and a loop that
-    /// just saved one goes back to its own connections meanwhile), or in a task. Ends the commit
-    /// when nothing is queued, releasing the callers of ``drain()``.
+    /// Has the next batch taken where its first write was accepted, on that event loop once
+    /// the loop has handled what it read, so that the batch holds all of it (or in a task), and
+    /// saved in a task. Ends the commit when nothing is queued, releasing the callers of
+    /// ``drain()``.
     private func commitNext() {
         let (queued, origin, waiters) = live.withLock {
             fleet -> (Bool, (any EventLoop)?, [CheckedContinuation<Void, Never>]) in
@@ -208,24 +208,19 @@ final class EngineState: Sendable {
         for waiter in waiters { waiter.resume() }
         guard queued else { return }
         if let origin {
-            origin.execute { self.commitBatch() }
+            origin.execute { self.takeBatchAndSave() }
         } else {
             Task(priority: .high) { await self.commitBatchWaiting() }
         }
     }
 
-    /// Saves the next batch on this event loop's thread; hands it to a task when the store
-    /// cannot save it without waiting.
-    private func commitBatch() {
+    /// Takes the next batch on this event loop and saves it in a task.
+    private func takeBatchAndSave() {
         guard let batch = live.withLock({ $0.nextBatch(atMost: Self.maximumBatch) }) else { return commitNext() }
-        guard savedWithoutWaiting(batch) else {
-            Task(priority: .high) {
-                await self.save(batch)
-                self.commitNext()
-            }
-            return
+        Task(priority: .high) {
+            await self.save(batch)
+            self.commitNext()
         }
-        commitNext()
     }
 
     /// Saves the next batch in a task (high priority: a commit releases every request waiting
@@ -235,28 +230,14 @@ final class EngineState: Sendable {
         commitNext()
     }
 
-    /// Saves `batch`, on this thread when the store can without waiting; fails it, and every
-    /// write accepted after it, when the store cannot save it.
+    /// Saves `batch`; fails it, and every write accepted after it, when the store cannot.
     private func save(_ batch: [PendingWrite]) async {
-        guard !savedWithoutWaiting(batch) else { return }
         do {
             try await store.save(batch.flatMap(\.records), provider: provider)
             saved(batch)
         } catch {
             fail(live.withLock { $0.dropUnsaved(after: batch) }, because: error)
         }
-    }
-
-    /// Whether the store saved `batch` on this thread (see ``EngineStore/saveWithoutWaiting(_:provider:)``),
-    /// and its writers were told.
-    private func savedWithoutWaiting(_ batch: [PendingWrite]) -> Bool {
-        do {
-            try store.saveWithoutWaiting(batch.flatMap(\.records), provider: provider)
-        } catch {
-            return false
-        }
-        saved(batch)
-        return true
     }
 
     /// Makes a saved batch visible, then tells its writers.

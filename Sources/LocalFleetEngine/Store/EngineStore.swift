@@ -13,26 +13,8 @@ package protocol EngineStore: Sendable {
     /// When a resource appears twice, the later record (a new version or its removal) wins.
     func save(_ records: [ResourceChange], provider: String) async throws
 
-    /// Saves `records` as ``save(_:provider:)`` does, on the calling thread, when that needs no
-    /// waiting.
-    ///
-    /// - Throws: `ServerDatabase.UnavailableWithoutWaiting` when the store cannot (a lock, a failure, or a store
-    ///   that always waits, as the default does); nothing of `records` was saved, and
-    ///   ``save(_:provider:)`` must save them.
-    func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase
-        .UnavailableWithoutWaiting)
-
     /// Whether changes can be saved now, for `/healthz`.
     func health() async -> DatabaseHealth
-}
-
-extension EngineStore {
-    /// A store that always waits saves nothing here.
-    package func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase
-        .UnavailableWithoutWaiting)
-    {
-        throw ServerDatabase.UnavailableWithoutWaiting()
-    }
 }
 
 /// The saved vehicles, trips, delivery vehicles and tasks of one provider, by id.

@@ -98,25 +98,6 @@ package struct SQLEngineStore: EngineStore {
         if journalLength >= journalLimit { await fold(provider: provider) }
     }
 
-    /// ``save(_:provider:)`` on the calling thread, on SQLite (see ``ServerDatabase/executeWithoutWaiting(_:)``),
-    /// unless the save fills the journal: its fold is made off the calling thread (an event
-    /// loop), through ``save(_:provider:)``.
-    package func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase
-        .UnavailableWithoutWaiting)
-    {
-        // PostgreSQL always waits: nothing is encoded for it here.
-        guard database.kind == .sqlite else { throw ServerDatabase.UnavailableWithoutWaiting() }
-        let saving: (statements: [any SQLExpression], journalLength: Int)
-        do {
-            saving = try appends(saving: records, provider: provider)
-        } catch {
-            throw ServerDatabase.UnavailableWithoutWaiting()
-        }
-        guard saving.journalLength < journalLimit else { throw ServerDatabase.UnavailableWithoutWaiting() }
-        try database.executeWithoutWaiting(saving.statements)
-        journalLengths.withLock { $0[provider] = saving.journalLength }
-    }
-
     /// The statements that append `records` to the journals, and the journals' length once
     /// they ran: the latest of each resource is kept first (nil: removed), so a record replaced
     /// in the same batch is never encoded.

@@ -35,7 +35,6 @@ enum TestDatabases {
 final class FaultyStore: EngineStore {
     private struct Counters {
         var saves = 0
-        var savesWithoutWaiting = 0
         var records = 0
         var failNext = false
         var held = false
@@ -49,10 +48,8 @@ final class FaultyStore: EngineStore {
         self.inner = inner
     }
 
-    /// Saves made (or failed), on the calling thread or waiting.
+    /// Saves made (or failed).
     var saves: Int { counters.withLock { $0.saves } }
-    /// Saves made on the calling thread.
-    var savesWithoutWaiting: Int { counters.withLock { $0.savesWithoutWaiting } }
     /// Records saved.
     var savedRecords: Int { counters.withLock { $0.records } }
     /// Saves waiting because the store is held.
@@ -71,20 +68,6 @@ final class FaultyStore: EngineStore {
 
     func health() async -> DatabaseHealth {
         await inner.health()
-    }
-
-    /// Passes the save to the real store on the calling thread; a held store, or one told to
-    /// fail, can only save waiting.
-    func saveWithoutWaiting(_ records: [ResourceChange], provider: String) throws(ServerDatabase
-        .UnavailableWithoutWaiting)
-    {
-        guard counters.withLock({ !$0.held && !$0.failNext }) else { throw ServerDatabase.UnavailableWithoutWaiting() }
-        try inner.saveWithoutWaiting(records, provider: provider)
-        counters.withLock { counters in
-            counters.saves += 1
-            counters.savesWithoutWaiting += 1
-            counters.records += records.count
-        }
     }
 
     func save(_ records: [ResourceChange], provider: String) async throws {
