@@ -57,7 +57,8 @@ package final class ServerDatabase: Sendable {
     /// it fails with ``DatabaseUnavailable``, unless the URL sets another (`?wait_limit=10`).
     package static let postgresWaitLimit = Duration.seconds(4)
 
-    /// How long ``open(_:logger:)`` waits for PostgreSQL's first answers.
+    /// How long ``open(_:logger:)`` waits for PostgreSQL's first answers at least: longer when
+    /// the URL lets statements wait longer (`?wait_limit=60`), as a loaded machine may need.
     static let firstContactLimit = Duration.seconds(10)
 
     /// Opens the database at `location`, creating an SQLite file when missing, and checks that
@@ -112,13 +113,14 @@ package final class ServerDatabase: Sendable {
         // refused, no such database) says why at once, where the pool would retry silently
         // until the wait below ran out. The first connection, on a busy machine, may take
         // longer than a statement may.
-        switch await PostgresClients.ask(configuration.probe, within: Self.firstContactLimit, logger: logger) {
+        let firstContactLimit = max(Self.firstContactLimit, configuration.waitLimit)
+        switch await PostgresClients.ask(configuration.probe, within: firstContactLimit, logger: logger) {
         case .success: break
         case .failure(let error):
             throw DatabaseError("cannot reach PostgreSQL at \(location): \(Self.describe(error))")
         case nil:
             throw DatabaseError(
-                "cannot reach PostgreSQL at \(location): no answer within \(Self.firstContactLimit)")
+                "cannot reach PostgreSQL at \(location): no answer within \(firstContactLimit)")
         }
         let clients = PostgresClients(
             configuration: configuration.client, probe: configuration.probe, probeLimit: configuration.waitLimit,
@@ -141,7 +143,7 @@ package final class ServerDatabase: Sendable {
             }
         )
         do {
-            try await PostgresLender(clients: clients, limit: Self.firstContactLimit).withConnection {
+            try await PostgresLender(clients: clients, limit: firstContactLimit).withConnection {
                 try await $0.raw("SELECT 1").run()
             }
         } catch {

@@ -26,10 +26,11 @@ struct BannerCommandsTests {
         try FileManager.default.createSymbolicLink(atPath: bin + "/fleetauth", withDestinationPath: binary.path)
         let command =
             switch start {
-            case .fromThePath: "PATH=\(bin):$PATH; fleetauth"
-            case .byARelativePath: "bin/fleetauth"
+            case .fromThePath: "export PATH=\(bin):$PATH; exec fleetauth"
+            case .byARelativePath: "exec bin/fleetauth"
             }
-        // The default data directory, `fleetauth-data` in the folder it starts in.
+        // The default data directory, `fleetauth-data` in the folder it starts in; `exec`, so that
+        // stopping the child stops the server.
         let serve = try ChildProcess(
             [
                 "bash", "-c",
