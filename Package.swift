@@ -103,9 +103,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
-        // On Linux, tokens are signed with the system's OpenSSL 3 libcrypto (faster than BoringSSL's
-        // RSA signing on CPUs with AVX-512 IFMA); elsewhere with swift-crypto.
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "FleetTokens",
             dependencies: [
@@ -115,7 +112,6 @@ let package = Package(
                 "FleetAuthLocking",
                 tokens("Crypto", "swift-crypto"),
                 tokens("CryptoExtras", "swift-crypto"),
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux], traits: tokenTraits)),
             ]
         ),
         // A value behind a lock: the one way the libraries and the servers share state between
