@@ -12,28 +12,7 @@ extension TokenKind {
         case deliveryServer = "delivery-server"
     }
 
-    /// The ids a token may be scoped to, as a command line gives them (`nil`: not given).
-    package struct Scope: Sendable {
-        package var vehicleID: String?
-        package var tripID: String?
-        package var deliveryVehicleID: String?
-        package var taskID: String?
-        package var trackingID: String?
-
-        /// A scope of the ids given.
-        package init(
-            vehicleID: String? = nil, tripID: String? = nil, deliveryVehicleID: String? = nil, taskID: String? = nil,
-            trackingID: String? = nil
-        ) {
-            self.vehicleID = vehicleID
-            self.tripID = tripID
-            self.deliveryVehicleID = deliveryVehicleID
-            self.taskID = taskID
-            self.trackingID = trackingID
-        }
-    }
-
-    /// The ids of a ``Scope``, for saying which one is missing.
+    /// The ids a kind of token is scoped to, for saying which one is missing.
     package enum ScopeID: Sendable, Hashable {
         case vehicle, trip, deliveryVehicle, task, tracking
     }
@@ -45,11 +24,12 @@ extension TokenKind {
         package let needs: [ScopeID]
     }
 
-    /// The kind named `name` for the ids of `scope`. A delivery consumer follows its tracking
-    /// id when `scope` has one, else its task (the `delivery-consumer-task` kind).
+    /// The kind named `name` for the ids `scope` names (as a command line gives them; other
+    /// claims are ignored). A delivery consumer follows its tracking id when `scope` has one,
+    /// else its task (the `delivery-consumer-task` kind).
     ///
     /// - Throws: ``MissingID`` when `scope` lacks the id the kind is scoped to.
-    package init(_ name: Name, scope: Scope) throws(MissingID) {
+    package init(_ name: Name, scope: AuthorizationClaims) throws(MissingID) {
         func required(_ value: String?, _ id: ScopeID) throws(MissingID) -> String {
             guard let value else { throw MissingID(kind: name, needs: [id]) }
             return value

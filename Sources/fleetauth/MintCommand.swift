@@ -99,7 +99,7 @@ struct MintCommand: AsyncParsableCommand {
 
     /// The kind `--kind` names, scoped to the ids given.
     private func resolvedKind() throws -> TokenKind {
-        let scope = TokenKind.Scope(
+        let scope = AuthorizationClaims(
             vehicleID: vehicle, tripID: trip, deliveryVehicleID: deliveryVehicle, taskID: task, trackingID: tracking)
         do {
             return try TokenKind(kind, scope: scope)

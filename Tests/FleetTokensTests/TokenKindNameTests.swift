@@ -5,7 +5,7 @@ import Testing
 /// line's `--kind`, and each name made back into its kind.
 @Suite("Token kind names")
 struct TokenKindNameTests {
-    static let everyID = TokenKind.Scope(
+    static let everyID = AuthorizationClaims(
         vehicleID: "v", tripID: "t", deliveryVehicleID: "d", taskID: "x", trackingID: "k")
 
     @Test("each name makes a kind of that name, scoped to the ids given", arguments: TokenKind.Name.allCases)
