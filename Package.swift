@@ -195,6 +195,8 @@ let package = Package(
                 server("SwiftProtobuf", "swift-protobuf"),
                 server("GRPCCore", "grpc-swift-2"),
                 server("GRPCProtobuf", "grpc-swift-protobuf"),
+                // grpc-swift's own transport, which the door's is measured and tested beside.
+                server("GRPCNIOTransportHTTP2", "grpc-swift-nio-transport"),
                 // The gRPC door's transport (GRPC/Transport): HTTP/2 straight on swift-nio.
                 server("NIOHTTP2", "swift-nio-http2"),
                 server("NIOHPACK", "swift-nio-http2"),

@@ -1,13 +1,16 @@
 import GRPCCore
 import GRPCNIOTransportHTTP2
-import LocalFleetEngine
 
 /// The gRPC door on grpc-swift's own HTTP/2 transport (`HTTP2ServerTransport.Posix`, its
 /// tasks on Swift's global executor, as a maintainer would serve grpc-swift): the dependency
-/// the door's own transport is measured beside in `fleet-engine`'s runs.
-struct GRPCSwiftDoorTransport: GRPCDoorTransportMaker {
+/// the door's own transport is measured beside in `fleetauth-bench fleet-engine`, and the way
+/// `GRPCUpdatePathsTests` sends every call through grpc-swift's server.
+package struct GRPCSwiftDoorTransport: GRPCDoorTransportMaker {
+    /// A maker of grpc-swift's transport.
+    package init() {}
+
     @available(macOS 15.0, iOS 18.0, *)
-    func transport(host: String, port: Int, maximumMessageSize: Int) -> any GRPCDoorTransport {
+    package func transport(host: String, port: Int, maximumMessageSize: Int) -> any GRPCDoorTransport {
         HTTP2ServerTransport.Posix(
             address: .ipv4(host: host, port: port), transportSecurity: .plaintext,
             config: .defaults { $0.rpc.maxRequestPayloadSize = maximumMessageSize })
