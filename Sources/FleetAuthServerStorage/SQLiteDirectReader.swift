@@ -1,7 +1,7 @@
 import FleetAuthLocking
+import Foundation
 // The SQLite library SQLiteNIO is built on (the same copy: two copies of SQLite in one process
 // would drop each other's POSIX locks on the file).
-import Foundation
 import VaporCSQLite
 
 /// Reads one row from an SQLite file on the calling thread, each statement prepared once per
@@ -219,18 +219,13 @@ final class SQLiteDirectReader: Sendable {
         /// a schema change).
         private func prepared(_ sql: String) throws(Unavailable) -> OpaquePointer {
             if let statement = statements[sql] { return statement }
-            let statement = try SQLiteDirectReader.prepare(sql, on: handle)
+            var statement: OpaquePointer?
+            let result = sqlite_nio_sqlite3_prepare_v3(
+                handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+            guard result == SQLITE_OK, let statement else { throw Unavailable(code: result) }
             statements[sql] = statement
             return statement
         }
-    }
-
-    /// `sql` prepared on the connection `handle`, to be kept (finalize it when done).
-    static func prepare(_ sql: String, on handle: OpaquePointer) throws(Unavailable) -> OpaquePointer {
-        var statement: OpaquePointer?
-        let result = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard result == SQLITE_OK, let statement else { throw Unavailable(code: result) }
-        return statement
     }
 }
 

@@ -20,20 +20,31 @@ struct GRPCUpdatePathsTests {
     }
 
     static let calls: [Call] = [
-        Call(name: "the driver moves its vehicle", vehicleID: "paths-1", paths: ["last_location"], token: Tokens.driver("paths-1")),
-        Call(name: "another vehicle's driver", vehicleID: "paths-1", paths: ["last_location"], token: Tokens.driver("paths-2")),
+        Call(
+            name: "the driver moves its vehicle", vehicleID: "paths-1", paths: ["last_location"],
+            token: Tokens.driver("paths-1")),
+        Call(
+            name: "another vehicle's driver", vehicleID: "paths-1", paths: ["last_location"],
+            token: Tokens.driver("paths-2")),
         Call(name: "no token", vehicleID: "paths-1", paths: ["last_location"], token: nil),
         Call(name: "a malformed token", vehicleID: "paths-1", paths: ["last_location"], token: "x.y.z"),
-        Call(name: "a field the driver may not set", vehicleID: "paths-1", paths: ["last_location", "maximum_capacity"], token: Tokens.driver("paths-1")),
+        Call(
+            name: "a field the driver may not set", vehicleID: "paths-1", paths: ["last_location", "maximum_capacity"],
+            token: Tokens.driver("paths-1")),
         Call(name: "an empty mask", vehicleID: "paths-1", paths: [], token: Tokens.driver("paths-1")),
-        Call(name: "a vehicle that does not exist", vehicleID: "paths-9", paths: ["last_location"], token: Tokens.driver("paths-9")),
-        Call(name: "the driver moves it again", vehicleID: "paths-1", paths: ["last_location"], token: Tokens.driver("paths-1")),
+        Call(
+            name: "a vehicle that does not exist", vehicleID: "paths-9", paths: ["last_location"],
+            token: Tokens.driver("paths-9")),
+        Call(
+            name: "the driver moves it again", vehicleID: "paths-1", paths: ["last_location"],
+            token: Tokens.driver("paths-1")),
     ]
 
     @Test("the same calls get the same answers both ways")
     func sameAnswers() async throws {
         let own = try await TestEngine.with { engine in try await Self.answers(from: engine) }
-        let grpcSwift = try await TestEngine.with(configure: { $0.grpcTransport = GRPCSwiftDoorTransport() }) { engine in
+        let grpcSwift = try await TestEngine.with(configure: { $0.grpcTransport = GRPCSwiftDoorTransport() }) {
+            engine in
             try await Self.answers(from: engine)
         }
         #expect(own.count == Self.calls.count)
@@ -50,7 +61,8 @@ struct GRPCUpdatePathsTests {
         try await GRPCTestClient.with(engine) { grpc in
             _ = try await grpc.vehicles.createVehicle(
                 .with {
-                    $0.parent = GRPCDoorTests.parent; $0.vehicleID = "paths-1"; $0.vehicle = try! GRPCDoorTests.vehicle()
+                    $0.parent = GRPCDoorTests.parent; $0.vehicleID = "paths-1";
+                    $0.vehicle = try! GRPCDoorTests.vehicle()
                 },
                 metadata: GRPCTestClient.bearer(Tokens.server))
             var answers: [String] = []

@@ -191,10 +191,10 @@ final class EngineState: Sendable {
         return accepted
     }
 
-    /// Has the next batch taken where its first write was accepted, on that event loop once
-    /// the loop has handled what it read, so that the batch holds all of it (or in a task), and
-    /// saved in a task. Ends the commit when nothing is queued, releasing the callers of
-    /// ``drain()``.
+    /// Has the next batch taken where its first write was accepted (on that event loop once the
+    /// loop has handled what it read, so that the batch holds all of it; at once for a write a
+    /// task accepted), and saved in a task. Ends the commit when nothing is queued, releasing
+    /// the callers of ``drain()``.
     private func commitNext() {
         let (queued, origin, waiters) = live.withLock {
             fleet -> (Bool, (any EventLoop)?, [CheckedContinuation<Void, Never>]) in
@@ -210,24 +210,18 @@ final class EngineState: Sendable {
         if let origin {
             origin.execute { self.takeBatchAndSave() }
         } else {
-            Task(priority: .high) { await self.commitBatchWaiting() }
+            takeBatchAndSave()
         }
     }
 
-    /// Takes the next batch on this event loop and saves it in a task.
+    /// Takes the next batch here and saves it in a task (high priority: a commit releases
+    /// every request waiting on it, so it should not queue behind them).
     private func takeBatchAndSave() {
         guard let batch = live.withLock({ $0.nextBatch(atMost: Self.maximumBatch) }) else { return commitNext() }
         Task(priority: .high) {
             await self.save(batch)
             self.commitNext()
         }
-    }
-
-    /// Saves the next batch in a task (high priority: a commit releases every request waiting
-    /// on it, so it should not queue behind them).
-    private func commitBatchWaiting() async {
-        if let batch = live.withLock({ $0.nextBatch(atMost: Self.maximumBatch) }) { await save(batch) }
-        commitNext()
     }
 
     /// Saves `batch`; fails it, and every write accepted after it, when the store cannot.
