@@ -6,6 +6,7 @@ import FleetTokens
 import Foundation
 import GRPCCore
 import LocalFleetEngine
+import LocalFleetEngineGRPCSwift
 import Logging
 import NIOCore
 import NIOHTTP1

@@ -1,6 +1,7 @@
 import FleetEngineProtos
 import GRPCCore
 import LocalFleetEngine
+import LocalFleetEngineGRPCSwift
 import SwiftProtobuf
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import GRPCCore
 import GRPCNIOTransportHTTP2
+import LocalFleetEngine
 
 /// The gRPC door on grpc-swift's own HTTP/2 transport (`HTTP2ServerTransport.Posix`, its
 /// tasks on Swift's global executor, as a maintainer would serve grpc-swift): the dependency
