@@ -1,19 +1,25 @@
+import FleetAuthLocking
 import Foundation
 import Logging
+import NIOCore
 import NIOPosix
 import SQLKit
 import SQLiteKit
 
-/// A fixed set of SQLite connections to one file, each set up for durable, concurrent use:
-/// WAL journal, `synchronous=NORMAL` (a committed row survives `kill -9`), a busy timeout
-/// so that writers from other processes wait instead of failing, foreign keys on, and
-/// temporary data (such as the journal that undoes one statement of a transaction) in memory.
+/// SQLite connections to one file, lent by async-kit's `EventLoopConnectionPool`, each set up
+/// for durable, concurrent use: WAL journal, `synchronous=NORMAL` (a committed row survives
+/// `kill -9`), a busy timeout so that writers from other processes wait instead of failing,
+/// foreign keys on, and temporary data (such as the journal that undoes one statement of a
+/// transaction) in memory.
 ///
-/// The pool runs its connections on a thread pool of its own, one thread per connection: on
-/// the shared `NIOThreadPool.singleton` (two threads on a two-core machine, also busy with
-/// bcrypt) two statements sleeping in SQLite's busy handler could take every thread while the
-/// transaction they wait for had none left to finish on, and fail with "database is locked".
-actor SQLiteConnectionPool: SQLConnectionLender {
+/// The connections run on a thread pool of their own, one thread per connection: on the shared
+/// `NIOThreadPool.singleton` (two threads on a two-core machine, also busy with bcrypt) two
+/// statements sleeping in SQLite's busy handler could take every thread while the transaction
+/// they wait for had none left to finish on, and fail with "database is locked".
+final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
+    // @unchecked: async-kit does not mark `EventLoopConnectionPool` Sendable, but it keeps its
+    // state on its event loop and every method it has hops there first. The rest is Sendable.
+
     /// How long a statement waits for another writer's lock before failing.
     static let busyTimeoutMilliseconds = 5000
 
@@ -21,29 +27,45 @@ actor SQLiteConnectionPool: SQLConnectionLender {
     typealias ConnectionOpener =
         @Sendable (_ path: String, _ threadPool: NIOThreadPool, _ logger: Logger) async throws -> SQLiteConnection
 
-    private var idle: [SQLiteConnection]
-    private var openConnections: Int
-    private var waiting: [CheckedContinuation<SQLiteConnection, any Error>] = []
-    private var isClosed = false
-    private let threadPool: NIOThreadPool
-    private let path: String
-    private let logger: Logger
-    private let opener: ConnectionOpener
+    /// What async-kit's pool opens its connections with.
+    private struct Source: ConnectionPoolSource {
+        let path: String
+        let threadPool: NIOThreadPool
+        let opener: ConnectionOpener
 
-    private init(
-        connections: [SQLiteConnection], threadPool: NIOThreadPool, path: String, logger: Logger,
-        opener: @escaping ConnectionOpener
-    ) {
-        self.idle = connections
-        self.openConnections = connections.count
-        self.threadPool = threadPool
-        self.path = path
-        self.logger = logger
-        self.opener = opener
+        func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
+            let promise = eventLoop.makePromise(of: SQLiteConnection.self)
+            promise.completeWithTask { try await opener(path, threadPool, logger) }
+            return promise.futureResult
+        }
     }
 
-    /// Opens `size` connections to the file at `path`, creating it when missing, with `opener`
-    /// (also when one is replaced).
+    /// The connections lent and not yet back, and whether the pool is closing: it closes once
+    /// none is lent, so that every connection is closed while its thread pool still runs.
+    private struct Leases {
+        var lent = 0
+        var isClosed = false
+        var closers: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// The event loop every pool keeps its state on: one of its own, since a lease or a release
+    /// that queued behind the servers' busy loops would hold up every write after it.
+    private static let eventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
+
+    private let pool: EventLoopConnectionPool<Source>
+    private let threadPool: NIOThreadPool
+    private let leases = Locked(Leases())
+    private let logger: Logger
+
+    private init(pool: EventLoopConnectionPool<Source>, threadPool: NIOThreadPool, logger: Logger) {
+        self.pool = pool
+        self.threadPool = threadPool
+        self.logger = logger
+    }
+
+    /// Opens a pool of at most `size` connections to the file at `path`, creating it when
+    /// missing, with `opener`; one connection opens now, so that a file SQLite cannot use fails
+    /// here rather than at first use.
     static func open(
         path: String, size: Int, logger: Logger, opener: @escaping ConnectionOpener = openConnection
     ) async throws(DatabaseError) -> SQLiteConnectionPool {
@@ -62,18 +84,19 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         }
         let threadPool = NIOThreadPool(numberOfThreads: max(1, size))
         threadPool.start()
-        var opened: [SQLiteConnection] = []
+        // A wait for a connection ends when a lent one comes back, as each does once its
+        // statements end (each bounded by the busy timeout): async-kit's timeout stays out of it.
+        let pool = EventLoopConnectionPool(
+            source: Source(path: path, threadPool: threadPool, opener: opener), maxConnections: max(1, size),
+            requestTimeout: .hours(1), pruneInterval: nil, logger: logger, on: eventLoop)
+        let opened = SQLiteConnectionPool(pool: pool, threadPool: threadPool, logger: logger)
         do {
-            for _ in 0..<max(1, size) {
-                opened.append(try await opener(path, threadPool, logger))
-            }
+            try await opened.withConnection { _ in }
         } catch {
-            for connection in opened { try? await connection.close().get() }
-            try? await threadPool.shutdownGracefully()
+            await opened.close()
             throw DatabaseError("cannot open SQLite database \(path): \(error)")
         }
-        return SQLiteConnectionPool(
-            connections: opened, threadPool: threadPool, path: path, logger: logger, opener: opener)
+        return opened
     }
 
     /// Opens one connection to `path` and sets it up.
@@ -106,78 +129,66 @@ actor SQLiteConnectionPool: SQLConnectionLender {
         _ = try await connection.query("PRAGMA temp_store = MEMORY")
     }
 
-    nonisolated func withConnection<Result: Sendable>(
+    func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
-        let connection = try await lease()
+        let isOpen = leases.withLock { leases in
+            guard !leases.isClosed else { return false }
+            leases.lent += 1
+            return true
+        }
+        guard isOpen else { throw DatabaseError("the database is closed") }
+        let connection: SQLiteConnection
+        do {
+            connection = try await pool.requestConnection(logger: logger).get()
+        } catch {
+            leaseEnded()
+            throw error
+        }
         do {
             let result = try await body(connection.sql(queryLogLevel: nil))
-            await release(connection)
+            giveBack(connection)
             return result
         } catch let unusable as ConnectionLeftUnusable {
-            await replace(connection)
+            // Closed, it is not lent again: async-kit's pool opens another in its place.
+            try? await connection.close().get()
+            giveBack(connection)
             throw unusable.cause
         } catch {
-            await release(connection)
+            giveBack(connection)
             throw error
         }
     }
 
-    /// Closes `connection` and lends a fresh one in its place; when none can be opened (or the
-    /// pool is closing), goes on with one connection fewer.
-    private func replace(_ connection: SQLiteConnection) async {
-        try? await connection.close().get()
-        if !isClosed {
-            do {
-                await release(try await opener(path, threadPool, logger))
-                return
-            } catch {
-                logger.error("cannot reopen an SQLite connection", metadata: ["error": "\(error)"])
-            }
+    private func giveBack(_ connection: SQLiteConnection) {
+        pool.releaseConnection(connection, logger: logger)
+        leaseEnded()
+    }
+
+    private func leaseEnded() {
+        let closers = leases.withLock { leases in
+            leases.lent -= 1
+            guard leases.lent == 0 else { return [] as [CheckedContinuation<Void, Never>] }
+            defer { leases.closers.removeAll() }
+            return leases.closers
         }
-        await countClosedConnection()
+        for closer in closers { closer.resume() }
     }
 
-    private func lease() async throws -> SQLiteConnection {
-        guard !isClosed else { throw DatabaseError("the database is closed") }
-        if let connection = idle.popLast() { return connection }
-        return try await withCheckedThrowingContinuation { waiting.append($0) }
-    }
-
-    private func release(_ connection: SQLiteConnection) async {
-        if isClosed {
-            await closeConnection(connection)
-        } else if waiting.isEmpty {
-            idle.append(connection)
-        } else {
-            waiting.removeFirst().resume(returning: connection)
-        }
-    }
-
-    /// Closes the idle connections now and the leased ones when they come back; later
-    /// leases fail.
+    /// Refuses later leases, waits for the lent connections to come back, then closes every
+    /// connection and stops the thread pool (also from a cancelled task).
     func close() async {
-        isClosed = true
-        for waiter in waiting { waiter.resume(throwing: DatabaseError("the database is closed")) }
-        waiting.removeAll()
-        let closing = idle
-        idle.removeAll()
-        for connection in closing { await closeConnection(connection) }
-    }
-
-    /// Closes `connection` (even from a cancelled task: the future-based close does not give
-    /// up on cancellation, and SQLiteNIO asserts that connections are closed).
-    private func closeConnection(_ connection: SQLiteConnection) async {
-        try? await connection.close().get()
-        await countClosedConnection()
-    }
-
-    /// Counts one open connection fewer. With none left the pool is closed (later and waiting
-    /// leases fail) and its thread pool stopped.
-    private func countClosedConnection() async {
-        openConnections -= 1
-        guard openConnections == 0 else { return }
-        if !isClosed { await close() }
+        await withCheckedContinuation { (closer: CheckedContinuation<Void, Never>) in
+            let isBack = leases.withLock { leases in
+                leases.isClosed = true
+                guard leases.lent > 0 else { return true }
+                leases.closers.append(closer)
+                return false
+            }
+            if isBack { closer.resume() }
+        }
+        // The pool's event loop runs the releases before this.
+        try? await pool.close().get()
         try? await threadPool.shutdownGracefully()
     }
 }

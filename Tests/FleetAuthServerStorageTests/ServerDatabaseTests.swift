@@ -177,53 +177,64 @@ struct FleetDatabaseTests {
         }
     }
 
-    @Test("when no connection can be reopened, the pool goes on with the others, then refuses clearly")
+    @Test("a connection that cannot be reopened fails the lease that needed it; the next one opens it")
     func connectionThatCannotBeReopened() async throws {
         struct Boom: Error {}
-        // The two connections the pool starts with open; every later one fails to.
-        let opened = Locked(0)
+        // Opening fails while `failing` is set.
+        let failing = Locked(false)
+        let attempts = Locked(0)
         let opener: SQLiteConnectionPool.ConnectionOpener = { path, threadPool, logger in
-            guard
-                opened.withLock({
-                    $0 += 1; return $0
-                }) <= 2
-            else { throw Boom() }
+            attempts.withLock { $0 += 1 }
+            if failing.withLock({ $0 }) { throw Boom() }
             return try await SQLiteConnectionPool.openConnection(path: path, threadPool: threadPool, logger: logger)
         }
-        try await withPool(size: 2, opener: opener) { pool in
-            func leaveAConnectionUnusable() async {
-                do {
-                    try await pool.withConnection { _ in throw ConnectionLeftUnusable(cause: Boom()) }
-                    Issue.record("the pool did not pass on the connection's failure")
-                } catch {
-                    #expect(error is Boom, "the pool passed on \(error), not the cause")
-                }
-            }
+        var closedPool: SQLiteConnectionPool?
+        try await withPool(size: 1, opener: opener) { pool in
+            closedPool = pool
             try await pool.withConnection { db in try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run() }
+            await #expect(throws: Boom.self) {
+                try await pool.withConnection { _ in throw ConnectionLeftUnusable(cause: Boom()) }
+            }
+            failing.withLock { $0 = true }
+            await #expect(throws: Boom.self, "the lease that needed a new connection gets the opener's error") {
+                try await pool.withConnection { db in try await db.raw("INSERT INTO t (id) VALUES (1)").run() }
+            }
+            failing.withLock { $0 = false }
+            try await pool.withConnection { db in try await db.raw("INSERT INTO t (id) VALUES (2)").run() }
+            let ids = try await pool.withConnection { db in
+                try await db.raw("SELECT id FROM t").all(decoding: [String: Int].self).compactMap { $0["id"] }
+            }
+            #expect(ids == [2])
+        }
+        #expect(attempts.withLock { $0 } == 3, "the first connection, the failed reopening, the one after")
+        await #expect(throws: DatabaseError("the database is closed")) {
+            try await closedPool?.withConnection { db in try await db.raw("SELECT 1").run() }
+        }
+    }
 
-            await leaveAConnectionUnusable()
-            // Its replacement could not be opened: the other connection serves every caller.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for id in 1...10 {
-                    group.addTask {
-                        try await pool.withConnection { db in
-                            try await db.raw("INSERT INTO t (id) VALUES (\(bind: id))").run()
-                        }
-                    }
+    @Test("closing waits for the lent connections, then refuses later leases")
+    func closingWaitsForLentConnections() async throws {
+        try await withTemporaryFolder { folder in
+            let pool = try await SQLiteConnectionPool.open(
+                path: folder + "/pool.sqlite", size: 2, logger: Logger(label: "test"))
+            let lent = AsyncStream<Void>.makeStream()
+            let finished = Locked(false)
+            let lease = Task {
+                try await pool.withConnection { db in
+                    lent.continuation.yield()
+                    try await Task.sleep(for: .milliseconds(300))
+                    try await db.raw("SELECT 1").run()
+                    finished.withLock { $0 = true }
                 }
-                try await group.waitForAll()
             }
-            let count = try await pool.withConnection { db in
-                try await db.raw("SELECT COUNT(*) AS n FROM t").first(decoding: [String: Int].self)
-            }
-            #expect(count?["n"] == 10)
-
-            await leaveAConnectionUnusable()
+            for await _ in lent.stream { break }
+            await pool.close()
+            #expect(finished.withLock { $0 }, "close returned before the lent connection came back")
+            try await lease.value
             await #expect(throws: DatabaseError("the database is closed")) {
                 try await pool.withConnection { db in try await db.raw("SELECT 1").run() }
             }
         }
-        #expect(opened.withLock { $0 } == 4, "one attempt to reopen for each unusable connection")
     }
 
     @Test("a transaction whose ROLLBACK fails throws the body's error and leaves the database usable")
