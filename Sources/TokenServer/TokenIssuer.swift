@@ -64,7 +64,7 @@ private struct Caller: Sendable {
     let credential: Credential?
     let address: String?
 
-    init(_ credential: BearerCredential?, address: String?) {
+    init(_ credential: TokenRequestCredential?, address: String?) {
         switch credential {
         case .session(let token): self.credential = .session(tokenHash: SecretToken.hash(token))
         case .idToken(let token): self.credential = .idToken(token)
@@ -130,7 +130,9 @@ struct TokenIssuer: Sendable {
     /// ID token's issuer's keys cannot be had), the session's request limit (429), then the
     /// request's id (403 for `*` or any id that is not plain), role and assignment (403), then
     /// signs, and hands the token out once its record is written. Every refusal is recorded.
-    func issue(_ request: TokenRequest, credential: BearerCredential?, client: String?) async throws -> MintedToken {
+    func issue(_ request: TokenRequest, credential: TokenRequestCredential?, client: String?) async throws
+        -> MintedToken
+    {
         let caller = Caller(credential, address: client)
         do {
             let signed = try await sign(request, by: caller)
@@ -147,7 +149,7 @@ struct TokenIssuer: Sendable {
     /// ``issue(_:credential:client:)``. With the record on, `recording` writes the token's
     /// record and tells its handler when the token may be handed out, or why not.
     func issueWithoutWaiting(
-        _ request: TokenRequest, credential: BearerCredential?, client: String?
+        _ request: TokenRequest, credential: TokenRequestCredential?, client: String?
     ) throws -> (minted: MintedToken, recording: TokenRecording?)? {
         let caller = Caller(credential, address: client)
         let signed: SignedToken

@@ -8,7 +8,7 @@ import Testing
 /// clients, a database closed to connections, a password refused): the server is there, so
 /// the connections already open go on serving and nothing is failed as unavailable; and
 /// opening a database the server refuses says why at once.
-@Suite("PostgreSQL refusing new connections")
+@Suite("PostgreSQL refusing new connections", .needsPostgres)
 struct PostgresRefusalTests {
     @Test("a database that refuses new connections is not down: statements that waited for a busy pool are served")
     func refusalIsNotAnOutage() async throws {

@@ -5,13 +5,14 @@ import Testing
 
 /// The commands `fleetauth serve`'s banner tells a person to paste, pasted into bash as they
 /// are, from the folder it was started in, whichever way `fleetauth` was started: from the
-/// `PATH`, or by a relative path.
+/// `PATH`, by a relative path, or by its absolute path (as `swift run` starts it).
 @Suite("The banner's commands, pasted")
 struct BannerCommandsTests {
     /// How a person starts `fleetauth`.
     enum Start: String, CaseIterable, CustomTestStringConvertible {
         case fromThePath = "from the PATH"
         case byARelativePath = "by a relative path"
+        case byItsAbsolutePath = "by its absolute path, as swift run starts it"
 
         var testDescription: String { rawValue }
     }
@@ -28,6 +29,7 @@ struct BannerCommandsTests {
             switch start {
             case .fromThePath: "export PATH=\(bin):$PATH; exec fleetauth"
             case .byARelativePath: "exec bin/fleetauth"
+            case .byItsAbsolutePath: "exec \(bin)/fleetauth"
             }
         // The default data directory, `fleetauth-data` in the folder it starts in; `exec`, so that
         // stopping the child stops the server.

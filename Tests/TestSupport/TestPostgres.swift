@@ -128,3 +128,15 @@ public enum TestPostgres {
         return (ended, try await task.value)
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test that needs PostgreSQL only when `FLEETAUTH_TEST_POSTGRES_URL` names one, and
+    /// always in CI (where a missing server then fails it): skipped at once elsewhere, with why.
+    /// A case of a test run on both databases is skipped at run time instead
+    /// (``TestPostgres/requiredURL()``), which Swift Testing reports as cancelled.
+    package static var needsPostgres: Self {
+        .enabled(
+            if: TestPostgres.url != nil || ProcessInfo.processInfo.environment["CI"] == "true",
+            "\(TestPostgres.environmentVariable) is not set (start one with: eval \"$(.ci/test-postgres.sh start)\")")
+    }
+}

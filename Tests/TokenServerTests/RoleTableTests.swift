@@ -56,6 +56,19 @@ struct RoleTableTests {
         }
     }
 
+    @Test("the OpenAPI document's roles are the account roles and their former spellings")
+    func openAPIRoles() throws {
+        let yaml = String(decoding: OpenAPIDocument.yaml, as: UTF8.self)
+        let schema = try #require(yaml.range(of: "\n    Role:\n"), "no Role schema")
+        let line = try #require(
+            yaml[schema.upperBound...].split(separator: "\n").first { $0.contains("enum:") }, "no enum")
+        let names = line.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }.split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let former = FormerSpellings.all.filter { AccountRole(rawValue: $0.value) != nil }.keys
+        #expect(Set(names) == Set(AccountRole.allCases.map(\.rawValue) + former), "\(names)")
+        #expect(names.count == Set(names).count, "a role named twice: \(names)")
+    }
+
     @Test("the browser module's KINDS are the token routes, with the ids they read")
     func browserKinds() throws {
         let module = URL(filePath: #filePath).deletingLastPathComponent().appending(

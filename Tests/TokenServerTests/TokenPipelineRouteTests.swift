@@ -61,6 +61,33 @@ struct TokenPipelineRouteTests {
         }
     }
 
+    /// The same refusals asked of both sides: by the pipeline (`v-2`) and, percent-escaped,
+    /// by the router (`v%2D2`, the same vehicle).
+    @Test(
+        "a refusal from the pipeline is the router's: the same status, headers and body",
+        arguments: [
+            ("no credential", nil),
+            ("a session that does not exist", "Authorization: Bearer not-a-session"),
+            ("a vehicle not assigned", "session"),
+            ("a credential that is not a bearer one", "Authorization: Basic YW5uOnNlY3JldA=="),
+        ] as [(String, String?)])
+    func refusalsAlike(_ case: String, authorization: String?) async throws {
+        try await TestServer.serve { client, _ in
+            let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
+            let port = try #require(client.http.port)
+            let credential = authorization == "session" ? "Authorization: Bearer \(session)" : authorization
+            let head = ["Host: x"] + (credential.map { [$0] } ?? [])
+            let piped = try await RawHTTP.exchange(port: port, head: ["GET /v1/tokens/driver/v-2 HTTP/1.1"] + head)
+            let routed = try await RawHTTP.exchange(port: port, head: ["GET /v1/tokens/driver/v%2D2 HTTP/1.1"] + head)
+            #expect([401, 403].contains(piped.status), "\(`case`): \(piped)")
+            #expect(piped.status == routed.status, "\(`case`): \(piped) against \(routed)")
+            #expect(piped.body == routed.body, "\(`case`)")
+            #expect(
+                piped.headers.filter { $0.key != "date" } == routed.headers.filter { $0.key != "date" },
+                "\(`case`): \(piped.headers) against \(routed.headers)")
+        }
+    }
+
     /// HTTP/1.1 with `Connection: close`, and HTTP/1.0 without keep-alive.
     @Test(
         "a token request that asks to close is answered, then the connection closes",

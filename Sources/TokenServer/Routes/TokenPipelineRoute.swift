@@ -14,7 +14,7 @@ struct TokenPipelineRoute: PipelineRoute {
     /// The token asked for, the caller's credential and address, and the request's path.
     struct Match: Sendable {
         let request: TokenRequest
-        let credential: BearerCredential?
+        let credential: TokenRequestCredential?
         let client: String?
         let path: Substring
     }
@@ -42,7 +42,7 @@ struct TokenPipelineRoute: PipelineRoute {
             let request = route.request(id: id)
         else { return nil }
         return Match(
-            request: request, credential: BearerCredential(authorization: head.headers["authorization"]),
+            request: request, credential: TokenRequestCredential(authorization: head.headers["authorization"]),
             client: client?.ipAddress, path: path)
     }
 

@@ -88,7 +88,7 @@ extension TokenServer {
                     }
                 guard let tokenRequest = route.request(id: id) else { throw HTTPError(.notFound) }
                 return await self.tokenAnswer(
-                    tokenRequest, credential: BearerCredential(headers: request.headers),
+                    tokenRequest, credential: TokenRequestCredential(headers: request.headers),
                     client: context.clientAddress, path: request.uri.path[...]
                 ).response
             }
@@ -97,7 +97,9 @@ extension TokenServer {
 
     /// The answer to a token request with `credential` from `client` (its IP address): the
     /// token, or the refusal. `path` is for the log, should something fail that no rule expects.
-    func tokenAnswer(_ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring)
+    func tokenAnswer(
+        _ tokenRequest: TokenRequest, credential: TokenRequestCredential?, client: String?, path: Substring
+    )
         async -> PipelineAnswer
     {
         do {
@@ -111,7 +113,7 @@ extension TokenServer {
     /// once, or once its record is written (a future of `eventLoop`); `nil` when it would wait
     /// for more (see ``TokenIssuer/issueWithoutWaiting(_:credential:client:)``).
     func tokenAnswerWithoutWaiting(
-        _ tokenRequest: TokenRequest, credential: BearerCredential?, client: String?, path: Substring,
+        _ tokenRequest: TokenRequest, credential: TokenRequestCredential?, client: String?, path: Substring,
         on eventLoop: any EventLoop
     ) -> PipelineAnswerOrFuture? {
         let signed: (minted: MintedToken, recording: TokenIssuer.TokenRecording?)?

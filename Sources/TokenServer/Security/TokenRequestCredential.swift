@@ -3,7 +3,7 @@ import Hummingbird
 
 /// What a token request authenticates with: the bearer of its `Authorization` header, read by
 /// ``FleetAuthServerHTTP/BearerCredentials`` as both servers read it.
-enum BearerCredential: Sendable {
+enum TokenRequestCredential: Sendable {
     /// A session token from `POST /v1/sessions` (`fas_…`, no dots).
     case session(String)
     /// A compact JWT (three dot-separated segments): an OpenID Connect ID token.
