@@ -40,7 +40,10 @@ struct TokenServerBench: AsyncParsableCommand {
     @Option(help: "Seconds per measured run (after a 1 s warm-up of each server).")
     var seconds = 5
 
-    @Option(help: "Rounds of (openssl, FleetAuth, Node.js, C) runs, interleaved; medians are reported.")
+    @Option(
+        help:
+            "Rounds of (openssl, FleetAuth, FleetAuth without its record, Node.js, C) runs, interleaved; medians are reported."
+    )
     var rounds = 3
 
     @Option(help: "Processes for 'openssl speed -multi' (the cores the servers may use).")
@@ -66,6 +69,7 @@ struct TokenServerBench: AsyncParsableCommand {
     static let opensslRatioTarget = 0.8
     static let p99TargetMilliseconds = 20.0
     static let postgresRatioTarget = 0.9
+    static let recordRatioTarget = 0.9
     static let revocationP99TargetMilliseconds = 100.0
 
     /// A server under load, with the drivers whose requests it answers.
@@ -136,6 +140,8 @@ struct TokenServerBench: AsyncParsableCommand {
         let fleetAuth: ServerReport
         /// FleetAuth on PostgreSQL, when a URL was given.
         let fleetAuthPostgres: ServerReport?
+        /// FleetAuth on SQLite with the record of tokens off (`--no-record`).
+        let fleetAuthWithoutRecord: ServerReport
         let node: ServerReport
         /// The C competitor's numbers, when it was built.
         let cServer: ServerReport?
@@ -151,6 +157,9 @@ struct TokenServerBench: AsyncParsableCommand {
         /// FleetAuth on PostgreSQL's tokens/s over FleetAuth on SQLite's: the median over the
         /// rounds of the same round's ratio.
         let postgresRatio: Double?
+        /// FleetAuth's tokens/s with the record over without it: the median over the rounds of
+        /// the same round's ratio.
+        let recordRatio: Double
         /// Revocations made on a second replica, seen by the one under full load (PostgreSQL only).
         var revocation: RevocationLatency.Result?
     }
@@ -167,8 +176,11 @@ struct TokenServerBench: AsyncParsableCommand {
         if !json { FileHandle.standardError.write(Data("creating \(vehicles) logged-in drivers…\n".utf8)) }
         var servers: [ServerProcess] = []
         defer { servers.forEach { $0.stop() } }
-        /// FleetAuth on the database `url` names (SQLite without one), with a fleet of its own.
-        func fleetAuth(name: String, url: String?, folder subfolder: String) async throws -> Contender {
+        /// FleetAuth on the database `url` names (SQLite without one), with a fleet of its own
+        /// and `options` after the bench's own.
+        func fleetAuth(name: String, url: String?, folder subfolder: String, options: [String] = []) async throws
+            -> Contender
+        {
             let dataDirectory = folder + "/" + subfolder
             let configuration = TokenServerConfiguration(
                 dataDirectory: dataDirectory, databaseURL: url, projectID: "bench-project",
@@ -181,7 +193,7 @@ struct TokenServerBench: AsyncParsableCommand {
                 arguments: [
                     BenchExecutables.fleetAuth, "token-server", "--data-dir", dataDirectory, "--port", "0", "--project",
                     "bench-project", "--token-requests-per-minute", "0",
-                ],
+                ] + options,
                 environment: url.map { ["FLEETAUTH_DATABASE_URL": $0] } ?? [:],
                 port: Self.fleetAuthPort)
             servers.append(server)
@@ -197,6 +209,9 @@ struct TokenServerBench: AsyncParsableCommand {
         try sqlite.fleet.writeCompetitorFixtures(to: fixturesFile)
         var contenders = [sqlite]
         if let postgres { contenders.append(postgres) }
+        // What the record of tokens costs, measured in the same rounds (issue #47).
+        contenders.append(
+            try await fleetAuth(name: "FA no rec", url: nil, folder: "data-no-record", options: ["--no-record"]))
         let node = try await ServerProcess.start(
             name: "Node.js", arguments: ["node", nodeScript, fixturesFile], port: ServerProcess.listeningPort)
         servers.append(node)
@@ -248,8 +263,8 @@ struct TokenServerBench: AsyncParsableCommand {
         print(Self.table(report, cores: cores))
     }
 
-    /// Interleaves rounds of OpenSSL and the servers (FleetAuth, Node.js, then the C competitor
-    /// if it runs) at full load, the servers' order alternating, then paces each server at half
+    /// Interleaves rounds of OpenSSL and the servers (FleetAuth, on PostgreSQL too with a URL,
+    /// FleetAuth without its record, Node.js, then the C competitor if it runs) at full load, the servers' order alternating, then paces each server at half
     /// its rate.
     private func measure(contenders: [Contender], hasPostgres: Bool, folder: String, database: DatabaseLocation?)
         async throws -> Report
@@ -311,6 +326,7 @@ struct TokenServerBench: AsyncParsableCommand {
         }
         let ours = reports.removeFirst()
         let postgres = hasPostgres ? reports.removeFirst() : nil
+        let withoutRecord = reports.removeFirst()
         let (theirs, c) = (reports[0], reports.count > 1 ? reports[1] : nil)
         return Report(
             database: database?.description ?? "sqlite",
@@ -321,6 +337,7 @@ struct TokenServerBench: AsyncParsableCommand {
             opensslSignPerCPUSecond: opensslPerCPU,
             fleetAuth: ours,
             fleetAuthPostgres: postgres,
+            fleetAuthWithoutRecord: withoutRecord,
             node: theirs,
             cServer: c,
             nodeRatio: Throughput.median(ours.tokensPerSecond) / Throughput.median(theirs.tokensPerSecond),
@@ -330,7 +347,8 @@ struct TokenServerBench: AsyncParsableCommand {
             cpuRatio: Throughput.median(ours.tokensPerCPUSecond) / Throughput.median(theirs.tokensPerCPUSecond),
             postgresRatio: postgres.map { postgres in
                 Throughput.median(zip(postgres.tokensPerSecond, ours.tokensPerSecond).map { $0 / $1 })
-            }
+            },
+            recordRatio: Throughput.median(zip(ours.tokensPerSecond, withoutRecord.tokensPerSecond).map { $0 / $1 })
         )
     }
 
@@ -440,7 +458,9 @@ struct TokenServerBench: AsyncParsableCommand {
                     server.halfLoad.p50Milliseconds, server.halfLoad.p99Milliseconds, server.failed)
         }
         let servers =
-            [report.fleetAuth] + (report.fleetAuthPostgres.map { [$0] } ?? []) + [report.node]
+            [report.fleetAuth] + (report.fleetAuthPostgres.map { [$0] } ?? []) + [
+                report.fleetAuthWithoutRecord, report.node,
+            ]
             + (report.cServer.map { [$0] } ?? [])
         let cLine =
             report.cServerOpensslRatio.map {
@@ -469,6 +489,10 @@ struct TokenServerBench: AsyncParsableCommand {
                     report.opensslRatio, opensslRatioTarget, opensslOK ? "ok" : "MISSED",
                     report.fleetAuth.halfLoad.p99Milliseconds,
                     p99TargetMilliseconds, p99OK ? "ok" : "MISSED"),
+                String(
+                    format:
+                        "FleetAuth with the record / without: %.2fx tokens/s (target >= %.2fx %@; medians over rounds of the same round's ratio)",
+                    report.recordRatio, recordRatioTarget, report.recordRatio >= recordRatioTarget ? "ok" : "MISSED"),
             ] + cLine
             + (report.postgresRatio.map {
                 [
