@@ -18,17 +18,18 @@ package enum Base64URL {
     /// swapped in and the padding taken off (a hand-written encoder gained nothing on tokens/s,
     /// docs/architecture.md's ledger).
     package static func encode<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
-        var text = Data(bytes).base64EncodedString()
-        while text.utf8.last == UInt8(ascii: "=") { text.removeLast() }
-        return String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { scalar in
-                    switch scalar {
-                    case "+": "-"
-                    case "/": "_"
-                    default: scalar
-                    }
-                }))
+        // Foundation's ASCII bytes, changed in place: a map over the text's Unicode scalars
+        // took the standard library's generic, slow path for every token's three segments.
+        var ascii = Data(bytes).base64EncodedData()
+        while ascii.last == UInt8(ascii: "=") { ascii.removeLast() }
+        for index in ascii.indices {
+            switch ascii[index] {
+            case UInt8(ascii: "+"): ascii[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): ascii[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return String(decoding: ascii, as: UTF8.self)
     }
 
     /// Decodes unpadded base64url text; `nil` when it is not strictly base64url.
