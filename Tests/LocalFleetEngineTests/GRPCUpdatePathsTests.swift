@@ -18,27 +18,25 @@ struct GRPCUpdatePathsTests {
         let vehicleID: String
         let paths: [String]
         let token: String?
+
+        /// An UpdateVehicle call: by default, of `paths-1`'s location.
+        init(_ name: String, vehicle vehicleID: String = "paths-1", paths: [String] = ["last_location"], token: String?)
+        {
+            (self.name, self.vehicleID, self.paths, self.token) = (name, vehicleID, paths, token)
+        }
     }
 
     static let calls: [Call] = [
+        Call("the driver moves its vehicle", token: Tokens.driver("paths-1")),
+        Call("another vehicle's driver", token: Tokens.driver("paths-2")),
+        Call("no token", token: nil),
+        Call("a malformed token", token: "x.y.z"),
         Call(
-            name: "the driver moves its vehicle", vehicleID: "paths-1", paths: ["last_location"],
+            "a field the driver may not set", paths: ["last_location", "maximum_capacity"],
             token: Tokens.driver("paths-1")),
-        Call(
-            name: "another vehicle's driver", vehicleID: "paths-1", paths: ["last_location"],
-            token: Tokens.driver("paths-2")),
-        Call(name: "no token", vehicleID: "paths-1", paths: ["last_location"], token: nil),
-        Call(name: "a malformed token", vehicleID: "paths-1", paths: ["last_location"], token: "x.y.z"),
-        Call(
-            name: "a field the driver may not set", vehicleID: "paths-1", paths: ["last_location", "maximum_capacity"],
-            token: Tokens.driver("paths-1")),
-        Call(name: "an empty mask", vehicleID: "paths-1", paths: [], token: Tokens.driver("paths-1")),
-        Call(
-            name: "a vehicle that does not exist", vehicleID: "paths-9", paths: ["last_location"],
-            token: Tokens.driver("paths-9")),
-        Call(
-            name: "the driver moves it again", vehicleID: "paths-1", paths: ["last_location"],
-            token: Tokens.driver("paths-1")),
+        Call("an empty mask", paths: [], token: Tokens.driver("paths-1")),
+        Call("a vehicle that does not exist", vehicle: "paths-9", token: Tokens.driver("paths-9")),
+        Call("the driver moves it again", token: Tokens.driver("paths-1")),
     ]
 
     @Test("the same calls get the same answers both ways")
