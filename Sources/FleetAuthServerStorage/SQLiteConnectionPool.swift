@@ -40,21 +40,15 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
         }
     }
 
-    /// The connections lent and not yet back, and whether the pool is closing: it closes once
-    /// none is lent, so that every connection is closed while its thread pool still runs.
-    private struct Leases {
-        var lent = 0
-        var isClosed = false
-        var closers: [CheckedContinuation<Void, Never>] = []
-    }
-
     /// The event loop every pool keeps its state on: one of its own, since a lease or a release
     /// that queued behind the servers' busy loops would hold up every write after it.
     private static let eventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
 
     private let pool: EventLoopConnectionPool<Source>
     private let threadPool: NIOThreadPool
-    private let leases = Locked(Leases())
+    /// The connections lent and not yet back: the pool closes once none is, so that every
+    /// connection is closed while its thread pool still runs.
+    private let lent = InFlight()
     private let logger: Logger
 
     private init(pool: EventLoopConnectionPool<Source>, threadPool: NIOThreadPool, logger: Logger) {
@@ -132,17 +126,12 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
     func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
-        let isOpen = leases.withLock { leases in
-            guard !leases.isClosed else { return false }
-            leases.lent += 1
-            return true
-        }
-        guard isOpen else { throw DatabaseError("the database is closed") }
+        guard lent.enter() else { throw DatabaseError("the database is closed") }
         let connection: SQLiteConnection
         do {
             connection = try await pool.requestConnection(logger: logger).get()
         } catch {
-            leaseEnded()
+            lent.leave()
             throw error
         }
         do {
@@ -162,31 +151,13 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
 
     private func giveBack(_ connection: SQLiteConnection) {
         pool.releaseConnection(connection, logger: logger)
-        leaseEnded()
-    }
-
-    private func leaseEnded() {
-        let closers = leases.withLock { leases in
-            leases.lent -= 1
-            guard leases.lent == 0 else { return [] as [CheckedContinuation<Void, Never>] }
-            defer { leases.closers.removeAll() }
-            return leases.closers
-        }
-        for closer in closers { closer.resume() }
+        lent.leave()
     }
 
     /// Refuses later leases, waits for the lent connections to come back, then closes every
     /// connection and stops the thread pool (also from a cancelled task).
     func close() async {
-        await withCheckedContinuation { (closer: CheckedContinuation<Void, Never>) in
-            let isBack = leases.withLock { leases in
-                leases.isClosed = true
-                guard leases.lent > 0 else { return true }
-                leases.closers.append(closer)
-                return false
-            }
-            if isBack { closer.resume() }
-        }
+        await lent.close()
         // The pool's event loop runs the releases before this.
         try? await pool.close().get()
         try? await threadPool.shutdownGracefully()
