@@ -18,15 +18,18 @@ package enum Base64URL {
     /// swapped in and the padding taken off (a hand-written encoder gained nothing on tokens/s,
     /// docs/architecture.md's ledger).
     package static func encode<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
-        // Foundation's ASCII bytes, changed in place: a map over the text's Unicode scalars
-        // took the standard library's generic, slow path for every token's three segments.
+        // Foundation's ASCII bytes, changed in place through one pointer: a map over the text's
+        // Unicode scalars took the standard library's generic, slow path, and `Data`'s
+        // subscript checks exclusive access on every byte.
         var ascii = Data(bytes).base64EncodedData()
         while ascii.last == UInt8(ascii: "=") { ascii.removeLast() }
-        for index in ascii.indices {
-            switch ascii[index] {
-            case UInt8(ascii: "+"): ascii[index] = UInt8(ascii: "-")
-            case UInt8(ascii: "/"): ascii[index] = UInt8(ascii: "_")
-            default: break
+        ascii.withUnsafeMutableBytes { raw in
+            for index in raw.indices {
+                switch raw[index] {
+                case UInt8(ascii: "+"): raw[index] = UInt8(ascii: "-")
+                case UInt8(ascii: "/"): raw[index] = UInt8(ascii: "_")
+                default: break
+                }
             }
         }
         return String(decoding: ascii, as: UTF8.self)

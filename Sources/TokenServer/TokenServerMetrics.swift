@@ -54,6 +54,7 @@ struct TokenServerMetrics: Sendable {
     private let issueLatency: CoreMetrics.Timer
     private let limited: Counter
     private let recordsWrittenCounter: Counter
+    private let recordWritesCounter: Counter
     private let recordWriteFailures: Counter
     private let recordBufferFullCounter: Counter
     private let recordsWaitingGauge: Gauge
@@ -99,6 +100,7 @@ struct TokenServerMetrics: Sendable {
         self.issueLatency = CoreMetrics.Timer(label: "fleetauth_token_issue_duration_seconds", factory: factory)
         self.limited = Counter(label: "fleetauth_token_requests_limited_total", factory: factory)
         self.recordsWrittenCounter = Counter(label: "fleetauth_token_records_written_total", factory: factory)
+        self.recordWritesCounter = Counter(label: "fleetauth_token_record_writes_total", factory: factory)
         self.recordWriteFailures = Counter(label: "fleetauth_token_record_write_failures_total", factory: factory)
         self.recordBufferFullCounter = Counter(label: "fleetauth_token_record_buffer_full_total", factory: factory)
         self.recordsWaitingGauge = Gauge(label: "fleetauth_token_records_waiting", factory: factory)
@@ -111,8 +113,10 @@ struct TokenServerMetrics: Sendable {
         recordsDroppedCounter.increment(by: count)
     }
 
-    /// Counts records of token requests written.
+    /// Counts one write of the record (a batch, one statement) and the records it wrote:
+    /// records written ÷ writes is how many a write carries.
     func recordsWritten(_ count: Int) {
+        recordWritesCounter.increment()
         recordsWrittenCounter.increment(by: count)
         live.recordsWritten(count)
     }

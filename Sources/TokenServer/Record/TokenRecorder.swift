@@ -3,12 +3,14 @@ import FleetAuthServerHTTP
 import FleetAuthServerStorage
 import Foundation
 import Logging
+import NIOPosix
 
 /// Writes the record of token requests (``TokenRecord``) to the store.
 ///
 /// A token is handed out only once its record is written: records are written together, one
 /// statement for all that arrived while the last one was written (a group commit), and each
-/// request waits for its own. When the store refuses writes (a full disk, a database away), the
+/// request waits for its own. A write starts once the event loop that asked for it has answered
+/// every request it had ready, so that their records share it. When the store refuses writes (a full disk, a database away), the
 /// records wait in memory, the requests go on, and the writes are tried again every second
 /// until they land; none is lost while the process lives. Once ``Settings/bufferLimit`` records
 /// of tokens wait, token requests are refused (503) until the store takes them. Refusals are
@@ -99,7 +101,7 @@ package final class TokenRecorder: Sendable {
             defer { state.flushing = true }
             return (state.failing ? true : nil, !state.flushing)
         }
-        if flush { Task { await self.flush() } }
+        if flush { startFlushing() }
         switch answer {
         case true?: written(.success(()))
         case false?:
@@ -125,7 +127,7 @@ package final class TokenRecorder: Sendable {
             return (true, !state.flushing)
         }
         if !kept { metrics.recordsDropped(1) }
-        if flush { Task { await self.flush() } }
+        if flush { startFlushing() }
     }
 
     /// Waits, at most `limit`, for the records waiting to be written (a server stopping); logs
@@ -139,6 +141,16 @@ package final class TokenRecorder: Sendable {
         if lost > 0 {
             logger.error("the server stops with records of tokens not written", metadata: ["records": "\(lost)"])
         }
+    }
+
+    /// Starts ``flush()``: called on an event loop, once the loop has read and answered what is
+    /// ready now, so that the records of every request it answered meanwhile go in one write.
+    private func startFlushing() {
+        guard let eventLoop = MultiThreadedEventLoopGroup.currentEventLoop else {
+            Task { await self.flush() }
+            return
+        }
+        eventLoop.execute { Task { await self.flush() } }
     }
 
     /// Writes what waits, a batch at a time, until nothing does.
