@@ -32,10 +32,22 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
         let path: String
         let threadPool: NIOThreadPool
         let opener: ConnectionOpener
+        /// The pool's ``SQLiteConnectionPool/open(path:size:checkpointPages:logger:opener:)``.
+        let checkpointPages: Int?
 
         func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
             let promise = eventLoop.makePromise(of: SQLiteConnection.self)
-            promise.completeWithTask { try await opener(path, threadPool, logger) }
+            promise.completeWithTask {
+                let connection = try await opener(path, threadPool, logger)
+                guard let checkpointPages else { return connection }
+                do {
+                    _ = try await connection.query("PRAGMA wal_autocheckpoint = \(checkpointPages)")
+                } catch {
+                    try? await connection.close().get()
+                    throw error
+                }
+                return connection
+            }
             return promise.futureResult
         }
     }
@@ -59,9 +71,11 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
 
     /// Opens a pool of at most `size` connections to the file at `path`, creating it when
     /// missing, with `opener`; one connection opens now, so that a file SQLite cannot use fails
-    /// here rather than at first use.
+    /// here rather than at first use. Its commits copy the WAL back into the file (a checkpoint)
+    /// once it holds `checkpointPages` pages (SQLite's 1,000 when `nil`).
     static func open(
-        path: String, size: Int, logger: Logger, opener: @escaping ConnectionOpener = openConnection
+        path: String, size: Int, checkpointPages: Int? = nil, logger: Logger,
+        opener: @escaping ConnectionOpener = openConnection
     ) async throws(DatabaseError) -> SQLiteConnectionPool {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
@@ -81,7 +95,8 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
         // A wait for a connection ends when a lent one comes back, as each does once its
         // statements end (each bounded by the busy timeout): async-kit's timeout stays out of it.
         let pool = EventLoopConnectionPool(
-            source: Source(path: path, threadPool: threadPool, opener: opener), maxConnections: max(1, size),
+            source: Source(path: path, threadPool: threadPool, opener: opener, checkpointPages: checkpointPages),
+            maxConnections: max(1, size),
             requestTimeout: .hours(1), pruneInterval: nil, logger: logger, on: eventLoop)
         let opened = SQLiteConnectionPool(pool: pool, threadPool: threadPool, logger: logger)
         do {

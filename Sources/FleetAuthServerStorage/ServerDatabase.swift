@@ -63,26 +63,34 @@ package final class ServerDatabase: Sendable {
 
     /// Opens the database at `location`, creating an SQLite file when missing, and checks that
     /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
-    package static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseError) -> ServerDatabase
+    ///
+    /// `checkpointPages`, on SQLite: how many pages the WAL holds before a commit copies them back
+    /// into the file and syncs both (SQLite's 1,000 when `nil`). A file that takes a steady
+    /// stream of small appends does less work with more: a page that many commits change is
+    /// copied once.
+    package static func open(_ location: DatabaseLocation, checkpointPages: Int? = nil, logger: Logger)
+        async throws(DatabaseError) -> ServerDatabase
     {
         switch location {
-        case .sqlite(let path): try await openSQLite(path: path, location: location, logger: logger)
+        case .sqlite(let path):
+            try await openSQLite(path: path, location: location, checkpointPages: checkpointPages, logger: logger)
         case .postgres(let url): try await openPostgres(url: url, location: location, logger: logger)
         }
     }
 
     /// The SQLite file at `path`: two pooled readers, one pooled writer, and the direct reader
     /// of the calling thread.
-    private static func openSQLite(path: String, location: DatabaseLocation, logger: Logger) async throws(DatabaseError)
-        -> ServerDatabase
-    {
+    private static func openSQLite(
+        path: String, location: DatabaseLocation, checkpointPages: Int?, logger: Logger
+    ) async throws(DatabaseError) -> ServerDatabase {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         // Readers share a few connections; writers queue for one, so that two
         // transactions of this process never wait on each other's file lock.
         let readers = try await SQLiteConnectionPool.open(path: path, size: 2, logger: logger)
         let writer: SQLiteConnectionPool
         do {
-            writer = try await SQLiteConnectionPool.open(path: path, size: 1, logger: logger)
+            writer = try await SQLiteConnectionPool.open(
+                path: path, size: 1, checkpointPages: checkpointPages, logger: logger)
         } catch {
             await readers.close()
             throw error

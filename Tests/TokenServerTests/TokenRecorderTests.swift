@@ -3,6 +3,7 @@ import FleetAuthServerStorage
 import Foundation
 import NIOCore
 import NIOPosix
+import SQLKit
 import TestSupport
 import Testing
 
@@ -42,6 +43,20 @@ struct TokenRecorderTests {
             #expect(PrometheusText.value(of: "fleetauth_token_records_written_total", in: metrics) == Double(count))
             #expect(PrometheusText.value(of: "fleetauth_token_record_writes_total", in: metrics) == 1)
             await recorder.finish()
+            await store.close()
+        }
+    }
+
+    @Test("on SQLite the record's file copies its WAL back every 10,000 pages, the grants' file at SQLite's 1,000")
+    func recordCheckpoints() async throws {
+        try await TestDatabase.with(.sqlite) { database in
+            let store = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
+            func checkpointPages(of database: ServerDatabase) async throws -> Int? {
+                try await database.writes.raw("PRAGMA wal_autocheckpoint").first()?.decode(
+                    column: "wal_autocheckpoint", as: Int.self)
+            }
+            #expect(try await checkpointPages(of: store.recordDatabase) == TokenServerStore.recordCheckpointPages)
+            #expect(try await checkpointPages(of: store.database) == 1000)
             await store.close()
         }
     }
