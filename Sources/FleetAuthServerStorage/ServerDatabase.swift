@@ -65,9 +65,8 @@ package final class ServerDatabase: Sendable {
     /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
     ///
     /// `checkpointPages`, on SQLite: how many pages the WAL holds before a commit copies them back
-    /// into the file and syncs both (SQLite's 1,000 when `nil`). A file that takes a steady
-    /// stream of small appends does less work with more: a page that many commits change is
-    /// copied once.
+    /// into the file and syncs both (SQLite's 1,000 when `nil`; never when 0, for a file whose
+    /// owner calls ``checkpoint()`` itself).
     package static func open(_ location: DatabaseLocation, checkpointPages: Int? = nil, logger: Logger)
         async throws(DatabaseError) -> ServerDatabase
     {
@@ -295,6 +294,14 @@ package final class ServerDatabase: Sendable {
     /// pooled connection without telling the change feed, so that answers kept in memory stay.
     package func append(_ statement: any SQLExpression) async throws {
         try await (kind == .postgres ? sql : writes).execute(sql: statement) { _ in }
+    }
+
+    /// Copies the pages SQLite's WAL holds back into the file and syncs both, on a reading
+    /// connection and without waiting for readers or the writer (a passive checkpoint), so that
+    /// no commit waits for it; nothing on PostgreSQL.
+    package func checkpoint() async throws {
+        guard kind == .sqlite else { return }
+        try await sql.raw("PRAGMA wal_checkpoint(PASSIVE)").run()
     }
 
     /// Caps an SQLite file at `pages` pages (its present size when `nil`) for the connection

@@ -47,17 +47,54 @@ struct TokenRecorderTests {
         }
     }
 
-    @Test("on SQLite the record's file copies its WAL back every 10,000 pages, the grants' file at SQLite's 1,000")
+    @Test(
+        "on SQLite no commit of the record copies its WAL back into the file; the writer has it done beside them, every 2,000 records"
+    )
     func recordCheckpoints() async throws {
         try await TestDatabase.with(.sqlite) { database in
             let store = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
+            let recorder = TokenRecorder(
+                settings: TokenRecorder.Settings(), store: store,
+                metrics: TokenServerMetrics(metrics: PrometheusMetrics()), logger: TestDatabase.logger, now: { Date() })
             func checkpointPages(of database: ServerDatabase) async throws -> Int? {
                 try await database.writes.raw("PRAGMA wal_autocheckpoint").first()?.decode(
                     column: "wal_autocheckpoint", as: Int.self)
             }
-            #expect(try await checkpointPages(of: store.recordDatabase) == TokenServerStore.recordCheckpointPages)
-            #expect(try await checkpointPages(of: store.database) == 1000)
+            #expect(try await checkpointPages(of: store.recordDatabase) == 0)
+            #expect(try await checkpointPages(of: store.database) == 1000, "the grants' file keeps SQLite's default")
+
+            guard case .sqlite(let path) = database.location else { return }
+            let file = URL(fileURLWithPath: path).deletingLastPathComponent()
+                .appendingPathComponent(TokenServerStore.recordFileName).path
+            func fileSize() throws -> Int {
+                try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+            }
+            let empty = try fileSize()
+            try await Self.write(TokenRecorder.recordsPerCheckpoint - 1, by: recorder)
+            #expect(try fileSize() == empty, "the records wait in the WAL")
+            try await Self.write(1, by: recorder)
+            try await waitUntil("the WAL copied back into the file") { try fileSize() > empty }
+            #expect(
+                try await store.records(matching: TokenRecordQuery(limit: 5_000)).count
+                    == TokenRecorder.recordsPerCheckpoint)
+            await recorder.finish()
             await store.close()
+        }
+    }
+
+    /// Writes `count` records through `recorder` and waits until each is written.
+    private static func write(_ count: Int, by recorder: TokenRecorder) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                        recorder.issued(Self.record(for: "v-\(index % 10)", stampedBy: recorder)) {
+                            done.resume(with: $0)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
         }
     }
 

@@ -18,7 +18,9 @@ import NIOPosix
 /// refusals never stops tokens; past it they are dropped and counted. A batch the store refuses
 /// for what it holds (not for want of room or a connection) is written one record at a time,
 /// and a record it refuses alone is dropped and counted, so that no record blocks the others.
-/// Records older than ``Settings/retention`` are pruned now and then.
+/// Records older than ``Settings/retention`` are pruned now and then. On SQLite no write of the
+/// record copies the WAL back into the file (a checkpoint, which syncs it): that is done beside
+/// the writes every ``recordsPerCheckpoint`` records, so that no batch waits for it.
 package final class TokenRecorder: Sendable {
     /// The settings behind `--record`, `--record-buffer` and `--record-retention`.
     package struct Settings: Sendable, Hashable {
@@ -43,6 +45,10 @@ package final class TokenRecorder: Sendable {
     static let retryInterval = Duration.seconds(1)
     /// How often old records are pruned.
     static let pruneInterval = Duration.seconds(3600)
+    /// Records written between two checkpoints of the record's SQLite file, each run beside the
+    /// writes rather than by the commit that fills the WAL (some 5,000 to 10,000 pages: a page
+    /// that many batches change is copied back once).
+    static let recordsPerCheckpoint = 2_000
 
     private struct Waiting {
         let record: TokenRecord
@@ -61,6 +67,9 @@ package final class TokenRecorder: Sendable {
         var failing = false
         /// When old records were last pruned, by the server's clock.
         var lastPrune: Date?
+        /// Records written since the store last copied them back into its file (or, while one
+        /// runs, `nil`).
+        var sinceCheckpoint: Int? = 0
     }
 
     package let settings: Settings
@@ -175,6 +184,7 @@ package final class TokenRecorder: Sendable {
                     logger.notice("the record of tokens is written again", metadata: ["stillWaiting": "\(recovered)"])
                 }
                 for waiting in batch { waiting.written?(.success(())) }
+                checkpointIfDue(written: batch.count)
                 pruneIfDue()
             } catch {
                 let (requests, first, count) = state.withLock {
@@ -222,6 +232,27 @@ package final class TokenRecorder: Sendable {
                 ])
             metrics.recordsDropped(records.count)
             return records.count
+        }
+    }
+
+    /// Has the store copy the record's WAL back into its file, apart, once
+    /// ``recordsPerCheckpoint`` records were written since it last did.
+    private func checkpointIfDue(written: Int) {
+        let due = state.withLock { state -> Bool in
+            guard let since = state.sinceCheckpoint.map({ $0 + written }) else { return false }
+            state.sinceCheckpoint = since >= Self.recordsPerCheckpoint ? nil : since
+            return state.sinceCheckpoint == nil
+        }
+        guard due else { return }
+        Task {
+            do {
+                try await store.checkpointRecord()
+            } catch {
+                logger.warning(
+                    "copying the record's WAL back into its file failed; tried again later",
+                    metadata: ["errorType": "\(type(of: error))"])
+            }
+            state.withLock { $0.sinceCheckpoint = 0 }
         }
     }
 

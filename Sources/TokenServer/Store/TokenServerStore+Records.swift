@@ -70,6 +70,12 @@ extension TokenServerStore {
         try await recordDatabase.append(insert.query)
     }
 
+    /// Copies what the record's SQLite WAL holds back into its file, beside the record's writes
+    /// and without holding them up (``ServerDatabase/checkpoint()``); nothing on PostgreSQL.
+    package func checkpointRecord() async throws {
+        try await recordDatabase.checkpoint()
+    }
+
     /// The records `query` asks for, newest first.
     package func records(matching query: TokenRecordQuery) async throws -> [TokenRecord] {
         var select = recordDatabase.sql.select().columns(Self.recordColumns.map { SQLColumn($0) }).from(

@@ -19,11 +19,6 @@ package final class TokenServerStore: Sendable {
 
     /// The record's SQLite file, beside the database's.
     package static let recordFileName = "token-records.sqlite"
-    /// The pages the record's WAL holds before they are copied back into its file (about 40 MB;
-    /// SQLite's default is 1,000): each batch of records changes a few pages that the next
-    /// batches change again, and copying them ten times less often took the record's cost from
-    /// 0.83–0.86× to 0.88–0.90× of the tokens/s without it (docs/performance.md).
-    static let recordCheckpointPages = 10_000
 
     private init(database: ServerDatabase, recordDatabase: ServerDatabase) {
         self.database = database
@@ -38,9 +33,10 @@ package final class TokenServerStore: Sendable {
         do {
             if case .sqlite(let path) = location {
                 let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                // Its commits never copy the WAL back into the file: the record's writer has that
+                // done beside them (``checkpointRecord()``).
                 recordFile = try await ServerDatabase.open(
-                    .sqlite(path: folder + "/" + recordFileName), checkpointPages: recordCheckpointPages, logger: logger
-                )
+                    .sqlite(path: folder + "/" + recordFileName), checkpointPages: 0, logger: logger)
             }
             try await TokenServerSchema.migrate(database, parts: recordFile == nil ? [.grants, .record] : [.grants])
             if let recordFile { try await TokenServerSchema.migrate(recordFile, parts: [.record]) }
