@@ -1,3 +1,4 @@
+import FleetAuthCodecs
 import Foundation
 
 /// A freshly signed token with the claims it carries.
@@ -6,6 +7,22 @@ public struct MintedToken: Sendable, Hashable {
     public let token: String
     /// The claims inside it.
     public let claims: FleetEngineClaims
+    /// The `kid` of the key that signed it, as its header names it (`nil` when it names none).
+    public let keyID: String?
+
+    /// A token signed by the key `keyID` names.
+    init(token: String, claims: FleetEngineClaims, keyID: String?) {
+        self.token = token
+        self.claims = claims
+        self.keyID = keyID
+    }
+
+    /// A token from a signer that does not say which key it used: the `kid` is read from its
+    /// header.
+    init(token: String, claims: FleetEngineClaims) {
+        let header = token.split(separator: ".", maxSplits: 1).first.flatMap { Base64URL.decode($0) }
+        self.init(token: token, claims: claims, keyID: header.flatMap { try? JOSEHeader(json: $0).keyID })
+    }
 
     /// When it was issued.
     public var issuedAt: Date { Date(timeIntervalSince1970: TimeInterval(claims.issuedAt)) }

@@ -58,7 +58,7 @@ public struct TokenMinter: FleetTokenSigner {
             lifetime: lifetime ?? defaultLifetime,
             audience: audience
         )
-        return MintedToken(token: try sign(claims), claims: claims)
+        return MintedToken(token: try sign(claims), claims: claims, keyID: key.privateKeyID)
     }
 
     /// Signs an arbitrary claim set as-is (no lifetime or wildcard checks): for tests and tools

@@ -83,7 +83,12 @@ private struct Caller: Sendable {
 /// A token signed, and the record to write before it is handed out.
 private struct SignedToken: Sendable {
     let minted: MintedToken
-    let record: TokenRecord
+    /// Its kind's name (``FleetTokens/TokenKind/name``).
+    let kind: String
+    /// The resource it is scoped to; `nil` for an unscoped token.
+    let resource: Resource?
+    /// Its record; `nil` when the record is off.
+    let record: TokenRecord?
     let grant: SessionGrant
     /// When its request began.
     let start: ContinuousClock.Instant
@@ -187,7 +192,11 @@ struct TokenIssuer: Sendable {
 
     /// ``handOut(_:)`` that tells `handedOut` once done, on the record writer's thread.
     private func handOut(_ signed: SignedToken, handedOut: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        recorder.issued(signed.record) { written in
+        guard let record = signed.record else {
+            counted(signed)
+            return handedOut(.success(()))
+        }
+        recorder.issued(record) { written in
             switch written {
             case .success:
                 counted(signed)
@@ -202,12 +211,12 @@ struct TokenIssuer: Sendable {
 
     /// Counts and logs a token handed out.
     private func counted(_ signed: SignedToken) {
-        metrics.tokenIssued(kind: signed.record.kind, elapsed: ContinuousClock.now - signed.start)
+        metrics.tokenIssued(kind: signed.kind, elapsed: ContinuousClock.now - signed.start)
         logger.debug(
             "token issued",
             metadata: [
-                "username": "\(signed.grant.username)", "kind": "\(signed.record.kind)",
-                "resource": "\(signed.record.resource.map(\.description) ?? "*")",
+                "username": "\(signed.grant.username)", "kind": "\(signed.kind)",
+                "resource": "\(signed.resource.map(\.description) ?? "*")",
             ])
     }
 
@@ -314,19 +323,23 @@ struct TokenIssuer: Sendable {
         }
     }
 
-    /// A token signed for `grant`, with its record.
+    /// A token signed for `grant`, with its record when the record is on.
     private func issued(
         _ minted: MintedToken, _ request: TokenRequest, for grant: SessionGrant, by caller: Caller,
         since start: ContinuousClock.Instant
     ) -> SignedToken {
         let kind = request.tokenKind(for: grant.role).name
-        let (id, recordedAt) = recorder.stamp()
-        let record = TokenRecord(
-            id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: grant.username,
-            role: grant.role.rawValue, kind: kind,
-            resource: request.resource, keyID: TokenRecord.keyID(of: minted.token), issuedAt: minted.claims.issuedAt,
-            expiresAt: minted.claims.expiresAt, sessionID: caller.sessionID, clientAddress: caller.address)
-        return SignedToken(minted: minted, record: record, grant: grant, start: start)
+        var record: TokenRecord?
+        if recorder.settings.isOn {
+            let (id, recordedAt) = recorder.stamp()
+            record = TokenRecord(
+                id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: grant.username,
+                role: grant.role.rawValue, kind: kind, resource: request.resource, keyID: minted.keyID,
+                issuedAt: minted.claims.issuedAt, expiresAt: minted.claims.expiresAt, sessionID: caller.sessionID,
+                clientAddress: caller.address)
+        }
+        return SignedToken(
+            minted: minted, kind: kind, resource: request.resource, record: record, grant: grant, start: start)
     }
 
     /// Records the refusal `error` stands for (a ``TokenRequestRefused``, or a failure no rule

@@ -55,6 +55,7 @@ struct KeylessSigningTests {
                 try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(segments[0]))) as? [String: String]
             let currentKey = try #require(try await standIn.accounts.publishedKeys(of: Self.driver).first)
             #expect(header == ["alg": "RS256", "kid": currentKey.id, "typ": "JWT"])
+            #expect(minted.keyID == currentKey.id, "the kid IAM chose, read from the header it signed")
             let keys = JSONWebKeySet(keys: [
                 try JSONWebKey(publishing: currentKey.privateKey.publicKey, keyID: currentKey.id)
             ])

@@ -32,6 +32,7 @@ struct MintAndVerifyTests {
         #expect(verified.authorization == kind.authorizationClaims)
         #expect(verified.role == .serviceSuperUser)
         #expect(verified.keyID == TestKeys.server.privateKeyID)
+        #expect(minted.keyID == verified.keyID, "the minted token names the key that signed it")
     }
 
     @Test("header and standard claims are exactly Fleet Engine's")

@@ -1,6 +1,4 @@
-import FleetAuthCodecs
 import FleetAuthLocking
-import FleetTokens
 import Foundation
 
 /// One token request as the record keeps it: a token handed out, or a refusal with its
@@ -68,15 +66,6 @@ package struct TokenRecord: Sendable, Equatable {
     /// its token. It names the session among the account's, and cannot be used as one.
     package static func sessionID(ofHash tokenHash: String) -> String {
         "s-" + tokenHash.prefix(16)
-    }
-
-    /// The `kid` in a signed token's header, read from the header alone (the payload and
-    /// signature are not decoded).
-    static func keyID(of token: String) -> String? {
-        guard let header = token.split(separator: ".", maxSplits: 1).first, let json = Base64URL.decode(header) else {
-            return nil
-        }
-        return (try? JOSEHeader(json: json))?.keyID
     }
 }
 
