@@ -34,10 +34,17 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
         let opener: ConnectionOpener
         /// The pool's ``SQLiteConnectionPool/open(path:size:checkpointPages:logger:opener:)``.
         let checkpointPages: Int?
+        /// The connections being opened: the pool closes once none is, so that none is set up
+        /// on a thread pool that has stopped (it could then not be closed either).
+        let opening: InFlight
 
         func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
+            guard opening.enter() else {
+                return eventLoop.makeFailedFuture(DatabaseError("the database is closed"))
+            }
             let promise = eventLoop.makePromise(of: SQLiteConnection.self)
             promise.completeWithTask {
+                defer { opening.leave() }
                 let connection = try await opener(path, threadPool, logger)
                 guard let checkpointPages else { return connection }
                 do {
@@ -58,14 +65,19 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
 
     private let pool: EventLoopConnectionPool<Source>
     private let threadPool: NIOThreadPool
+    /// The connections being opened (``Source/opening``).
+    private let opening: InFlight
     /// The connections lent and not yet back: the pool closes once none is, so that every
     /// connection is closed while its thread pool still runs.
     private let lent = InFlight()
     private let logger: Logger
 
-    private init(pool: EventLoopConnectionPool<Source>, threadPool: NIOThreadPool, logger: Logger) {
+    private init(
+        pool: EventLoopConnectionPool<Source>, threadPool: NIOThreadPool, opening: InFlight, logger: Logger
+    ) {
         self.pool = pool
         self.threadPool = threadPool
+        self.opening = opening
         self.logger = logger
     }
 
@@ -94,11 +106,13 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
         threadPool.start()
         // A wait for a connection ends when a lent one comes back, as each does once its
         // statements end (each bounded by the busy timeout): async-kit's timeout stays out of it.
+        let opening = InFlight()
         let pool = EventLoopConnectionPool(
-            source: Source(path: path, threadPool: threadPool, opener: opener, checkpointPages: checkpointPages),
+            source: Source(
+                path: path, threadPool: threadPool, opener: opener, checkpointPages: checkpointPages, opening: opening),
             maxConnections: max(1, size),
             requestTimeout: .hours(1), pruneInterval: nil, logger: logger, on: eventLoop)
-        let opened = SQLiteConnectionPool(pool: pool, threadPool: threadPool, logger: logger)
+        let opened = SQLiteConnectionPool(pool: pool, threadPool: threadPool, opening: opening, logger: logger)
         do {
             try await opened.withConnection { _ in }
         } catch {
@@ -169,10 +183,14 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
         lent.leave()
     }
 
-    /// Refuses later leases, waits for the lent connections to come back, then closes every
-    /// connection and stops the thread pool (also from a cancelled task).
+    /// Refuses later leases, waits for the lent connections to come back and for those being
+    /// opened, then closes every connection and stops the thread pool (also from a cancelled
+    /// task).
     func close() async {
         await lent.close()
+        // A connection asked for by a lease that another one's return served may still be
+        // opening: it joins the pool before the pool closes them all.
+        await opening.close()
         // The pool's event loop runs the releases before this.
         try? await pool.close().get()
         try? await threadPool.shutdownGracefully()
