@@ -237,6 +237,38 @@ struct FleetDatabaseTests {
         }
     }
 
+    @Test("closing waits for a connection still being opened, that no lease needs any more, and closes it")
+    func closingWaitsForConnectionsBeingOpened() async throws {
+        // Every connection after the first takes 300 ms to open.
+        let opened = Locked(0)
+        let opener: SQLiteConnectionPool.ConnectionOpener = { path, threadPool, logger in
+            if opened.withLock({ $0 }) > 0 { try await Task.sleep(for: .milliseconds(300)) }
+            let connection = try await SQLiteConnectionPool.openConnection(
+                path: path, threadPool: threadPool, logger: logger)
+            opened.withLock { $0 += 1 }
+            return connection
+        }
+        try await withTemporaryFolder { folder in
+            let pool = try await SQLiteConnectionPool.open(
+                path: folder + "/pool.sqlite", size: 2, logger: Logger(label: "test"), opener: opener)
+            let lent = AsyncStream<Void>.makeStream()
+            let first = Task {
+                try await pool.withConnection { db in
+                    lent.continuation.yield()
+                    try await Task.sleep(for: .milliseconds(50))
+                    try await db.raw("SELECT 1").run()
+                }
+            }
+            for await _ in lent.stream { break }
+            // Asks for a second connection while the first is lent; the first's return serves it.
+            try await pool.withConnection { db in try await db.raw("SELECT 2").run() }
+            try await first.value
+            #expect(opened.withLock { $0 } == 1, "the second connection is still opening")
+            await pool.close()
+            #expect(opened.withLock { $0 } == 2, "close returned before the connection being opened was")
+        }
+    }
+
     @Test("a transaction whose ROLLBACK fails throws the body's error and leaves the database usable")
     func failedRollback() async throws {
         struct Boom: Error {}
