@@ -114,7 +114,10 @@ struct KeylessTokenServerTests {
         try await withKeylessServer(reuseTokens: false) { client, standIn, _ in
             let session = try await client.enroll("ann", role: "driver", assigned: ["vehicles/v-1/driver"])
             for _ in 0..<3 { _ = try await client.token("driver/v-1", session: session).json() }
-            #expect(await standIn.accounts.calls.signJwt == 3)
+            // At least one signature a request (reused, the three would need one); on a loaded
+            // machine a signJwt call that outlives the signer's timeout is sent again, and the
+            // stand-in counts both.
+            #expect(await standIn.accounts.calls.signJwt >= 3)
         }
     }
 

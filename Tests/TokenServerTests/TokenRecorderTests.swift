@@ -20,9 +20,7 @@ struct TokenRecorderTests {
         try await TestDatabase.with(backend) { database in
             let store = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
             let prometheus = PrometheusMetrics()
-            let recorder = TokenRecorder(
-                settings: TokenRecorder.Settings(), store: store, metrics: TokenServerMetrics(metrics: prometheus),
-                logger: TestDatabase.logger, now: { Date() })
+            let recorder = Self.recorder(writingTo: store, countingIn: prometheus)
             let loop = MultiThreadedEventLoopGroup.singleton.next()
             let count = 12
             let promises = (0..<count).map { _ in loop.makePromise(of: Void.self) }
@@ -53,9 +51,7 @@ struct TokenRecorderTests {
     func recordCheckpoints() async throws {
         try await TestDatabase.with(.sqlite) { database in
             let store = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
-            let recorder = TokenRecorder(
-                settings: TokenRecorder.Settings(), store: store,
-                metrics: TokenServerMetrics(metrics: PrometheusMetrics()), logger: TestDatabase.logger, now: { Date() })
+            let recorder = Self.recorder(writingTo: store)
             func checkpointPages(of database: ServerDatabase) async throws -> Int? {
                 try await database.writes.raw("PRAGMA wal_autocheckpoint").first()?.decode(
                     column: "wal_autocheckpoint", as: Int.self)
@@ -80,6 +76,15 @@ struct TokenRecorderTests {
             await recorder.finish()
             await store.close()
         }
+    }
+
+    /// A recorder with the production settings, on the system clock.
+    private static func recorder(
+        writingTo store: TokenServerStore, countingIn metrics: PrometheusMetrics = PrometheusMetrics()
+    ) -> TokenRecorder {
+        TokenRecorder(
+            settings: TokenRecorder.Settings(), store: store, metrics: TokenServerMetrics(metrics: metrics),
+            logger: TestDatabase.logger, now: { Date() })
     }
 
     /// Writes `count` records through `recorder` and waits until each is written.
