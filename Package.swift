@@ -473,6 +473,7 @@ let package = Package(
                 "FleetAuthServerStorage",
                 "TestSupport",
                 server("SQLKit", "sql-kit"),
+                server("SQLiteKit", "sqlite-kit"),
                 server("Logging", "swift-log"),
                 server("NIOPosix", "swift-nio"),
             ]

@@ -43,8 +43,10 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
                 return eventLoop.makeFailedFuture(DatabaseError("the database is closed"))
             }
             let promise = eventLoop.makePromise(of: SQLiteConnection.self)
+            // Counted until the pool has taken the connection: its callbacks on this future,
+            // added after this one, run before a task queued here.
+            promise.futureResult.whenComplete { _ in eventLoop.execute { opening.leave() } }
             promise.completeWithTask {
-                defer { opening.leave() }
                 let connection = try await opener(path, threadPool, logger)
                 guard let checkpointPages else { return connection }
                 do {

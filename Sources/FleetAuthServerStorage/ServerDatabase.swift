@@ -57,7 +57,7 @@ package final class ServerDatabase: Sendable {
     /// it fails with ``DatabaseUnavailable``, unless the URL sets another (`?wait_limit=10`).
     package static let postgresWaitLimit = Duration.seconds(4)
 
-    /// How long ``open(_:logger:)`` waits for PostgreSQL's first answers at least: longer when
+    /// How long ``open(_:checkpointPages:logger:)`` waits for PostgreSQL's first answers at least: longer when
     /// the URL lets statements wait longer (`?wait_limit=60`), as a loaded machine may need.
     static let firstContactLimit = Duration.seconds(10)
 
@@ -65,8 +65,10 @@ package final class ServerDatabase: Sendable {
     /// it answers. A PostgreSQL server that cannot be reached fails here, not at first use.
     ///
     /// `checkpointPages`, on SQLite: how many pages the WAL holds before a commit copies them back
-    /// into the file and syncs both (SQLite's 1,000 when `nil`; never when 0, for a file whose
-    /// owner calls ``checkpoint()`` itself).
+    /// into the file and syncs both (SQLite's 1,000 when `nil`). A file whose owner calls
+    /// ``checkpoint()`` beside its writes sets it high, as a bound: a checkpoint beside the
+    /// writes copies only what the WAL held when it began, and the WAL starts over only after
+    /// one that copied everything.
     package static func open(_ location: DatabaseLocation, checkpointPages: Int? = nil, logger: Logger)
         async throws(DatabaseError) -> ServerDatabase
     {

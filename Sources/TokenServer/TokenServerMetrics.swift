@@ -113,8 +113,9 @@ struct TokenServerMetrics: Sendable {
         recordsDroppedCounter.increment(by: count)
     }
 
-    /// Counts one write of the record (a batch, one statement) and the records it wrote:
-    /// records written ÷ writes is how many a write carries.
+    /// Counts one batch of the record written (one statement, or one a record when the
+    /// database refused the batch whole) and the records it wrote: records written ÷ writes is
+    /// how many a batch carries.
     func recordsWritten(_ count: Int) {
         recordWritesCounter.increment()
         recordsWrittenCounter.increment(by: count)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOPosix
 import SQLKit
+import SQLiteKit
 import Testing
 
 @testable import FleetAuthServerStorage
@@ -240,12 +241,12 @@ struct FleetDatabaseTests {
     @Test("closing waits for a connection still being opened, that no lease needs any more, and closes it")
     func closingWaitsForConnectionsBeingOpened() async throws {
         // Every connection after the first takes 300 ms to open.
-        let opened = Locked(0)
+        let opened = Locked([SQLiteConnection]())
         let opener: SQLiteConnectionPool.ConnectionOpener = { path, threadPool, logger in
-            if opened.withLock({ $0 }) > 0 { try await Task.sleep(for: .milliseconds(300)) }
+            if !opened.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(300)) }
             let connection = try await SQLiteConnectionPool.openConnection(
                 path: path, threadPool: threadPool, logger: logger)
-            opened.withLock { $0 += 1 }
+            opened.withLock { $0.append(connection) }
             return connection
         }
         try await withTemporaryFolder { folder in
@@ -263,9 +264,11 @@ struct FleetDatabaseTests {
             // Asks for a second connection while the first is lent; the first's return serves it.
             try await pool.withConnection { db in try await db.raw("SELECT 2").run() }
             try await first.value
-            #expect(opened.withLock { $0 } == 1, "the second connection is still opening")
+            #expect(opened.withLock { $0.count } == 1, "the second connection is still opening")
             await pool.close()
-            #expect(opened.withLock { $0 } == 2, "close returned before the connection being opened was")
+            let connections = opened.withLock { $0 }
+            #expect(connections.count == 2, "close returned before the connection being opened was")
+            #expect(connections.allSatisfy { $0.isClosed }, "the pool closed every connection it opened")
         }
     }
 

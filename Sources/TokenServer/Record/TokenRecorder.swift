@@ -9,8 +9,8 @@ import NIOPosix
 ///
 /// A token is handed out only once its record is written: records are written together, one
 /// statement for all that arrived while the last one was written (a group commit), and each
-/// request waits for its own. A write starts once the event loop that asked for it has answered
-/// every request it had ready, so that their records share it. When the store refuses writes (a full disk, a database away), the
+/// request waits for its own. Asked on an event loop, a write starts once that loop has
+/// answered every request it had ready, so that their records share it. When the store refuses writes (a full disk, a database away), the
 /// records wait in memory, the requests go on, and the writes are tried again every second
 /// until they land; none is lost while the process lives. Once ``Settings/bufferLimit`` records
 /// of tokens wait, token requests are refused (503) until the store takes them. Refusals are
@@ -18,9 +18,9 @@ import NIOPosix
 /// refusals never stops tokens; past it they are dropped and counted. A batch the store refuses
 /// for what it holds (not for want of room or a connection) is written one record at a time,
 /// and a record it refuses alone is dropped and counted, so that no record blocks the others.
-/// Records older than ``Settings/retention`` are pruned now and then. On SQLite no write of the
-/// record copies the WAL back into the file (a checkpoint, which syncs it): that is done beside
-/// the writes every ``recordsPerCheckpoint`` records, so that no batch waits for it.
+/// Records older than ``Settings/retention`` are pruned now and then. On SQLite the WAL is
+/// copied back into the file (a checkpoint, which syncs it) beside the writes, every
+/// ``recordsPerCheckpoint`` records, so that no batch waits for it.
 package final class TokenRecorder: Sendable {
     /// The settings behind `--record`, `--record-buffer` and `--record-retention`.
     package struct Settings: Sendable, Hashable {

@@ -19,6 +19,10 @@ package final class TokenServerStore: Sendable {
 
     /// The record's SQLite file, beside the database's.
     package static let recordFileName = "token-records.sqlite"
+    /// The most pages (some 80 MB) the record's WAL holds before a commit copies them back into
+    /// its file: the record's writer has that done beside its writes (``checkpointRecord()``),
+    /// and this bounds the WAL when those never catch up with a steady stream of writes.
+    static let recordCheckpointPages = 20_000
 
     private init(database: ServerDatabase, recordDatabase: ServerDatabase) {
         self.database = database
@@ -33,10 +37,9 @@ package final class TokenServerStore: Sendable {
         do {
             if case .sqlite(let path) = location {
                 let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-                // Its commits never copy the WAL back into the file: the record's writer has that
-                // done beside them (``checkpointRecord()``).
                 recordFile = try await ServerDatabase.open(
-                    .sqlite(path: folder + "/" + recordFileName), checkpointPages: 0, logger: logger)
+                    .sqlite(path: folder + "/" + recordFileName), checkpointPages: recordCheckpointPages,
+                    logger: logger)
             }
             try await TokenServerSchema.migrate(database, parts: recordFile == nil ? [.grants, .record] : [.grants])
             if let recordFile { try await TokenServerSchema.migrate(recordFile, parts: [.record]) }
