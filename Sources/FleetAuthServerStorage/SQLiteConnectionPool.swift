@@ -23,7 +23,7 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
     /// How long a statement waits for another writer's lock before failing.
     static let busyTimeoutMilliseconds = 5000
 
-    /// Opens a connection to the file at a path, on a thread pool, set up for the pool.
+    /// Opens a connection to the file at a path, on a thread pool; the pool then sets it up.
     typealias ConnectionOpener =
         @Sendable (_ path: String, _ threadPool: NIOThreadPool, _ logger: Logger) async throws -> SQLiteConnection
 
@@ -48,9 +48,8 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
             promise.futureResult.whenComplete { _ in eventLoop.execute { opening.leave() } }
             promise.completeWithTask {
                 let connection = try await opener(path, threadPool, logger)
-                guard let checkpointPages else { return connection }
                 do {
-                    _ = try await connection.query("PRAGMA wal_autocheckpoint = \(checkpointPages)")
+                    try await SQLiteConnectionPool.configure(connection, checkpointPages: checkpointPages)
                 } catch {
                     try? await connection.close().get()
                     throw error
@@ -124,26 +123,21 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
         return opened
     }
 
-    /// Opens one connection to `path` and sets it up.
+    /// Opens one connection to `path` (the pool sets it up).
     @Sendable static func openConnection(path: String, threadPool: NIOThreadPool, logger: Logger) async throws
         -> SQLiteConnection
     {
-        let connection = try await SQLiteConnection.open(
+        try await SQLiteConnection.open(
             storage: .file(path: path),
             threadPool: threadPool,
             logger: logger,
             on: MultiThreadedEventLoopGroup.singleton.any()
         )
-        do {
-            try await configure(connection)
-        } catch {
-            try? await connection.close().get()
-            throw error
-        }
-        return connection
     }
 
-    private static func configure(_ connection: SQLiteConnection) async throws {
+    /// Sets a connection up for the pool: the settings above, and the WAL's checkpoint on
+    /// commit at `checkpointPages` pages (SQLite's default when `nil`).
+    private static func configure(_ connection: SQLiteConnection, checkpointPages: Int?) async throws {
         let journal = try await connection.query("PRAGMA journal_mode = WAL")
         guard journal.first?.column("journal_mode")?.string?.lowercased() == "wal" else {
             throw DatabaseError("the file system does not support SQLite's WAL journal")
@@ -152,6 +146,9 @@ final class SQLiteConnectionPool: SQLConnectionLender, @unchecked Sendable {
         _ = try await connection.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
         _ = try await connection.query("PRAGMA foreign_keys = ON")
         _ = try await connection.query("PRAGMA temp_store = MEMORY")
+        if let checkpointPages {
+            _ = try await connection.query("PRAGMA wal_autocheckpoint = \(checkpointPages)")
+        }
     }
 
     func withConnection<Result: Sendable>(

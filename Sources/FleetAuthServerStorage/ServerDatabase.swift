@@ -57,8 +57,9 @@ package final class ServerDatabase: Sendable {
     /// it fails with ``DatabaseUnavailable``, unless the URL sets another (`?wait_limit=10`).
     package static let postgresWaitLimit = Duration.seconds(4)
 
-    /// How long ``open(_:checkpointPages:logger:)`` waits for PostgreSQL's first answers at least: longer when
-    /// the URL lets statements wait longer (`?wait_limit=60`), as a loaded machine may need.
+    /// How long ``open(_:checkpointPages:logger:)`` waits for PostgreSQL's first answers at
+    /// least: longer when the URL lets statements wait longer (`?wait_limit=60`), as a loaded
+    /// machine may need.
     static let firstContactLimit = Duration.seconds(10)
 
     /// Opens the database at `location`, creating an SQLite file when missing, and checks that

@@ -1,4 +1,3 @@
-import FleetAuthCodecs
 import Foundation
 
 /// A freshly signed token with the claims it carries.
@@ -20,7 +19,7 @@ public struct MintedToken: Sendable, Hashable {
     /// A token from a signer that does not say which key it used: the `kid` is read from its
     /// header.
     init(token: String, claims: FleetEngineClaims) {
-        let header = token.split(separator: ".", maxSplits: 1).first.flatMap { Base64URL.decode($0) }
+        let header = try? CompactToken(token).header
         self.init(token: token, claims: claims, keyID: header.flatMap { try? JOSEHeader(json: $0).keyID })
     }
 

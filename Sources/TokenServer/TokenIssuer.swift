@@ -164,7 +164,7 @@ struct TokenIssuer: Sendable {
         } catch {
             throw recordRefusal(error, of: request, by: caller)
         }
-        guard recorder.settings.isOn else {
+        guard signed.record != nil else {
             counted(signed)
             return (signed.minted, nil)
         }

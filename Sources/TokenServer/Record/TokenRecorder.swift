@@ -10,9 +10,10 @@ import NIOPosix
 /// A token is handed out only once its record is written: records are written together, one
 /// statement for all that arrived while the last one was written (a group commit), and each
 /// request waits for its own. Asked on an event loop, a write starts once that loop has
-/// answered every request it had ready, so that their records share it. When the store refuses writes (a full disk, a database away), the
-/// records wait in memory, the requests go on, and the writes are tried again every second
-/// until they land; none is lost while the process lives. Once ``Settings/bufferLimit`` records
+/// answered every request it had ready, so that their records share it. When the store refuses
+/// writes (a full disk, a database away), the records wait in memory, the requests go on, and
+/// the writes are tried again every second until they land; none is lost while the process
+/// lives. Once ``Settings/bufferLimit`` records
 /// of tokens wait, token requests are refused (503) until the store takes them. Refusals are
 /// recorded too, without waiting, in a share of their own (as many again), so that a flood of
 /// refusals never stops tokens; past it they are dropped and counted. A batch the store refuses
