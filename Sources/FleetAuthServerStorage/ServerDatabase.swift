@@ -299,12 +299,18 @@ package final class ServerDatabase: Sendable {
         try await (kind == .postgres ? sql : writes).execute(sql: statement) { _ in }
     }
 
-    /// Copies the pages SQLite's WAL holds back into the file and syncs both, on a reading
-    /// connection and without waiting for readers or the writer (a passive checkpoint), so that
-    /// no commit waits for it; nothing on PostgreSQL.
+    /// Copies the pages SQLite's WAL holds back into the file and syncs both, so that the next
+    /// write starts the WAL over; nothing on PostgreSQL.
+    ///
+    /// The bulk is copied on a reading connection, without waiting for readers or the writer (a
+    /// passive checkpoint), so that no commit waits for it. What was committed meanwhile is then
+    /// copied by the writer itself, between two of its writes: SQLite starts the WAL over only
+    /// once a checkpoint copied all of it, which under steady writes the first one never does,
+    /// and the WAL would grow until a commit copied it.
     package func checkpoint() async throws {
         guard kind == .sqlite else { return }
         try await sql.raw("PRAGMA wal_checkpoint(PASSIVE)").run()
+        try await writes.raw("PRAGMA wal_checkpoint(PASSIVE)").run()
     }
 
     /// Caps an SQLite file at `pages` pages (its present size when `nil`) for the connection

@@ -59,6 +59,7 @@ struct TokenServerMetrics: Sendable {
     private let recordBufferFullCounter: Counter
     private let recordsWaitingGauge: Gauge
     private let recordsDroppedCounter: Counter
+    private let recordCheckpointsCounter: Counter
     /// The same counts, read by the console's live view.
     let live = LiveFigures()
 
@@ -105,6 +106,7 @@ struct TokenServerMetrics: Sendable {
         self.recordBufferFullCounter = Counter(label: "fleetauth_token_record_buffer_full_total", factory: factory)
         self.recordsWaitingGauge = Gauge(label: "fleetauth_token_records_waiting", factory: factory)
         self.recordsDroppedCounter = Counter(label: "fleetauth_token_records_dropped_total", factory: factory)
+        self.recordCheckpointsCounter = Counter(label: "fleetauth_token_record_checkpoints_total", factory: factory)
     }
 
     /// Counts records dropped: refusals past their share of the buffer, or a record the
@@ -120,6 +122,11 @@ struct TokenServerMetrics: Sendable {
         recordWritesCounter.increment()
         recordsWrittenCounter.increment(by: count)
         live.recordsWritten(count)
+    }
+
+    /// Counts a copy of the record's SQLite WAL back into its file.
+    func recordCheckpointed() {
+        recordCheckpointsCounter.increment()
     }
 
     /// Counts a write of the record the store refused (its records wait in memory).

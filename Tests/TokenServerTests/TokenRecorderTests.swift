@@ -46,12 +46,13 @@ struct TokenRecorderTests {
     }
 
     @Test(
-        "on SQLite the record's WAL is copied back into its file beside the writes, every 2,000 records; a commit does only past 20,000 pages"
+        "on SQLite the record's WAL is copied back into its file beside the writes, every 2,000 records, and then started over; a commit copies it only past 20,000 pages"
     )
     func recordCheckpoints() async throws {
         try await TestDatabase.with(.sqlite) { database in
             let store = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
-            let recorder = Self.recorder(writingTo: store)
+            let prometheus = PrometheusMetrics()
+            let recorder = Self.recorder(writingTo: store, countingIn: prometheus)
             func checkpointPages(of database: ServerDatabase) async throws -> Int? {
                 try await database.writes.raw("PRAGMA wal_autocheckpoint").first()?.decode(
                     column: "wal_autocheckpoint", as: Int.self)
@@ -69,10 +70,29 @@ struct TokenRecorderTests {
             try await Self.write(TokenRecorder.recordsPerCheckpoint - 1, by: recorder)
             #expect(try fileSize() == empty, "the records wait in the WAL")
             try await Self.write(1, by: recorder)
-            try await waitUntil("the WAL copied back into the file") { try fileSize() > empty }
+            // Writes go on, one at a time, while the WAL is copied, as under load.
+            func checkpoints() -> Double? {
+                PrometheusText.value(of: "fleetauth_token_record_checkpoints_total", in: prometheus.exposition())
+            }
+            var writtenDuring = 0
+            let deadline = ContinuousClock.now + .seconds(60)
+            while (checkpoints() ?? 0) < 1, ContinuousClock.now < deadline {
+                try await Self.write(1, by: recorder)
+                writtenDuring += 1
+            }
+            try #require(checkpoints() == 1, "the WAL copied back within a minute")
+            #expect(try fileSize() > empty)
             #expect(
                 try await store.records(matching: TokenRecordQuery(limit: 5_000)).count
-                    == TokenRecorder.recordsPerCheckpoint)
+                    == TokenRecorder.recordsPerCheckpoint + writtenDuring)
+
+            // The next write starts the WAL over, so the WAL then holds only what was written
+            // since the copy; one never copied whole keeps every page written since it was made.
+            try await Self.write(1, by: recorder)
+            let frames = try await store.recordDatabase.sql.raw("PRAGMA wal_checkpoint(PASSIVE)").first()?.decode(
+                column: "log", as: Int.self)
+            // Each write here changes a few pages; the first 2,000 records' writes, some 250.
+            #expect(try #require(frames) < 100, "the WAL holds \(frames ?? -1) pages")
             await recorder.finish()
             await store.close()
         }

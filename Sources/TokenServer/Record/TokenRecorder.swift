@@ -247,7 +247,7 @@ package final class TokenRecorder: Sendable {
         guard due else { return }
         Task {
             do {
-                try await store.checkpointRecord()
+                if try await store.checkpointRecord() { metrics.recordCheckpointed() }
             } catch {
                 logger.warning(
                     "copying the record's WAL back into its file failed; tried again later",

@@ -71,9 +71,12 @@ extension TokenServerStore {
     }
 
     /// Copies what the record's SQLite WAL holds back into its file, beside the record's writes
-    /// and without holding them up (``ServerDatabase/checkpoint()``); nothing on PostgreSQL.
-    package func checkpointRecord() async throws {
+    /// and without holding them up (``ServerDatabase/checkpoint()``). Returns whether there was
+    /// a WAL to copy: none on PostgreSQL.
+    package func checkpointRecord() async throws -> Bool {
+        guard recordDatabase.kind == .sqlite else { return false }
         try await recordDatabase.checkpoint()
+        return true
     }
 
     /// The records `query` asks for, newest first.
