@@ -299,18 +299,23 @@ package final class ServerDatabase: Sendable {
         try await (kind == .postgres ? sql : writes).execute(sql: statement) { _ in }
     }
 
-    /// Copies the pages SQLite's WAL holds back into the file and syncs both, so that the next
-    /// write starts the WAL over; nothing on PostgreSQL.
+    /// Copies the pages SQLite's WAL holds back into the file and syncs both. Returns whether
+    /// all of the WAL was copied, so that the next write starts it over: not on PostgreSQL,
+    /// which has none, nor while a read that began earlier still needs the WAL's pages.
     ///
     /// The bulk is copied on a reading connection, without waiting for readers or the writer (a
     /// passive checkpoint), so that no commit waits for it. What was committed meanwhile is then
-    /// copied by the writer itself, between two of its writes: SQLite starts the WAL over only
-    /// once a checkpoint copied all of it, which under steady writes the first one never does,
-    /// and the WAL would grow until a commit copied it.
-    package func checkpoint() async throws {
-        guard kind == .sqlite else { return }
+    /// copied by the writer itself, between two of its writes (under load some hundreds of
+    /// pages and the two syncs): SQLite starts the WAL over only once a checkpoint copied all
+    /// of it, which under steady writes the first one never does, and the WAL would grow until
+    /// a commit copied it.
+    package func checkpoint() async throws -> Bool {
+        guard kind == .sqlite else { return false }
         try await sql.raw("PRAGMA wal_checkpoint(PASSIVE)").run()
-        try await writes.raw("PRAGMA wal_checkpoint(PASSIVE)").run()
+        guard let outcome = try await writes.raw("PRAGMA wal_checkpoint(PASSIVE)").first() else { return false }
+        let pages = try outcome.decode(column: "log", as: Int.self)
+        return try outcome.decode(column: "busy", as: Int.self) == 0
+            && outcome.decode(column: "checkpointed", as: Int.self) == pages
     }
 
     /// Caps an SQLite file at `pages` pages (its present size when `nil`) for the connection

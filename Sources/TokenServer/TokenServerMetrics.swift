@@ -124,7 +124,7 @@ struct TokenServerMetrics: Sendable {
         live.recordsWritten(count)
     }
 
-    /// Counts a copy of the record's SQLite WAL back into its file.
+    /// Counts a copy of the whole of the record's SQLite WAL back into its file.
     func recordCheckpointed() {
         recordCheckpointsCounter.increment()
     }

@@ -240,10 +240,13 @@ struct FleetDatabaseTests {
 
     @Test("closing waits for a connection still being opened, that no lease needs any more, and closes it")
     func closingWaitsForConnectionsBeingOpened() async throws {
-        // Every connection after the first takes 300 ms to open.
+        // Every connection after the first opens only once the test lets it.
+        let gate = AsyncStream<Void>.makeStream()
         let opened = Locked([SQLiteConnection]())
         let opener: SQLiteConnectionPool.ConnectionOpener = { path, threadPool, logger in
-            if !opened.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(300)) }
+            if !opened.withLock({ $0.isEmpty }) {
+                for await _ in gate.stream { break }
+            }
             let connection = try await SQLiteConnectionPool.openConnection(
                 path: path, threadPool: threadPool, logger: logger)
             opened.withLock { $0.append(connection) }
@@ -265,9 +268,17 @@ struct FleetDatabaseTests {
             try await pool.withConnection { db in try await db.raw("SELECT 2").run() }
             try await first.value
             #expect(opened.withLock { $0.count } == 1, "the second connection is still opening")
-            await pool.close()
+            let closed = Locked(false)
+            let closing = Task {
+                await pool.close()
+                closed.withLock { $0 = true }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(!closed.withLock { $0 }, "close returned while a connection was being opened")
+            gate.continuation.finish()
+            await closing.value
             let connections = opened.withLock { $0 }
-            #expect(connections.count == 2, "close returned before the connection being opened was")
+            #expect(connections.count == 2, "the connection being opened was opened")
             #expect(connections.allSatisfy { $0.isClosed }, "the pool closed every connection it opened")
         }
     }

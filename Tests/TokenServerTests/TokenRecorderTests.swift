@@ -50,52 +50,79 @@ struct TokenRecorderTests {
     )
     func recordCheckpoints() async throws {
         try await TestDatabase.with(.sqlite) { database in
+            guard case .sqlite(let path) = database.location else { return }
             let store = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
             let prometheus = PrometheusMetrics()
             let recorder = Self.recorder(writingTo: store, countingIn: prometheus)
-            func checkpointPages(of database: ServerDatabase) async throws -> Int? {
-                try await database.writes.raw("PRAGMA wal_autocheckpoint").first()?.decode(
-                    column: "wal_autocheckpoint", as: Int.self)
-            }
-            #expect(try await checkpointPages(of: store.recordDatabase) == TokenServerStore.recordCheckpointPages)
-            #expect(try await checkpointPages(of: store.database) == 1000, "the grants' file keeps SQLite's default")
-
-            guard case .sqlite(let path) = database.location else { return }
             let file = URL(fileURLWithPath: path).deletingLastPathComponent()
                 .appendingPathComponent(TokenServerStore.recordFileName).path
-            func fileSize() throws -> Int {
-                try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+            var failure: (any Error)?
+            do {
+                try await Self.checkCheckpoints(of: store, file: file, by: recorder, countedIn: prometheus)
+            } catch {
+                failure = error
             }
-            let empty = try fileSize()
-            try await Self.write(TokenRecorder.recordsPerCheckpoint - 1, by: recorder)
-            #expect(try fileSize() == empty, "the records wait in the WAL")
-            try await Self.write(1, by: recorder)
-            // Writes go on, one at a time, while the WAL is copied, as under load.
-            func checkpoints() -> Double? {
-                PrometheusText.value(of: "fleetauth_token_record_checkpoints_total", in: prometheus.exposition())
-            }
-            var writtenDuring = 0
-            let deadline = ContinuousClock.now + .seconds(60)
-            while (checkpoints() ?? 0) < 1, ContinuousClock.now < deadline {
-                try await Self.write(1, by: recorder)
-                writtenDuring += 1
-            }
-            try #require(checkpoints() == 1, "the WAL copied back within a minute")
-            #expect(try fileSize() > empty)
-            #expect(
-                try await store.records(matching: TokenRecordQuery(limit: 5_000)).count
-                    == TokenRecorder.recordsPerCheckpoint + writtenDuring)
-
-            // The next write starts the WAL over, so the WAL then holds only what was written
-            // since the copy; one never copied whole keeps every page written since it was made.
-            try await Self.write(1, by: recorder)
-            let frames = try await store.recordDatabase.sql.raw("PRAGMA wal_checkpoint(PASSIVE)").first()?.decode(
-                column: "log", as: Int.self)
-            // Each write here changes a few pages; the first 2,000 records' writes, some 250.
-            #expect(try #require(frames) < 100, "the WAL holds \(frames ?? -1) pages")
             await recorder.finish()
             await store.close()
+            if let failure { throw failure }
         }
+    }
+
+    /// Writes records through `recorder` into `store`'s record, whose SQLite file is `file`,
+    /// across three checkpoints, checking when the WAL is copied and that it starts over.
+    private static func checkCheckpoints(
+        of store: TokenServerStore, file: String, by recorder: TokenRecorder, countedIn prometheus: PrometheusMetrics
+    ) async throws {
+        func checkpointPages(of database: ServerDatabase) async throws -> Int? {
+            try await database.writes.raw("PRAGMA wal_autocheckpoint").first()?.decode(
+                column: "wal_autocheckpoint", as: Int.self)
+        }
+        #expect(try await checkpointPages(of: store.recordDatabase) == TokenServerStore.recordCheckpointPages)
+        #expect(try await checkpointPages(of: store.database) == 1000, "the grants' file keeps SQLite's default")
+
+        func fileSize() throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+        }
+        /// The WAL's checkpoint sequence (its header's bytes 12 to 15): SQLite adds one each time
+        /// it starts the WAL over. Read from the file, so that reading it copies nothing.
+        func walSequence() throws -> UInt32 {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file + "-wal"))
+            defer { try? handle.close() }
+            let header = try handle.read(upToCount: 16) ?? Data()
+            return header.dropFirst(12).reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        func checkpoints() -> Double {
+            PrometheusText.value(of: "fleetauth_token_record_checkpoints_total", in: prometheus.exposition()) ?? 0
+        }
+
+        let empty = try fileSize()
+        try await write(TokenRecorder.recordsPerCheckpoint - 1, by: recorder)
+        #expect(try fileSize() == empty, "the records wait in the WAL")
+        var written = TokenRecorder.recordsPerCheckpoint - 1
+        var sequence = try walSequence()
+        for cycle in 1...3 {
+            let count = cycle == 1 ? 1 : TokenRecorder.recordsPerCheckpoint
+            try await write(count, by: recorder)
+            written += count
+            // Writes go on, one at a time, while the WAL is copied, as under load.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while checkpoints() < Double(cycle), ContinuousClock.now < deadline {
+                try await write(1, by: recorder)
+                written += 1
+            }
+            guard checkpoints() == Double(cycle) else {
+                Issue.record("checkpoint \(cycle) did not come within a minute")
+                return
+            }
+            #expect(try fileSize() > empty)
+            // The next write starts the WAL over, though commits landed while it was copied.
+            try await write(1, by: recorder)
+            written += 1
+            let next = try walSequence()
+            #expect(next > sequence, "the WAL started over after checkpoint \(cycle)")
+            sequence = next
+        }
+        #expect(try await store.records(matching: TokenRecordQuery(limit: 10_000)).count == written)
     }
 
     /// A recorder with the production settings, on the system clock.

@@ -20,8 +20,9 @@ import NIOPosix
 /// for what it holds (not for want of room or a connection) is written one record at a time,
 /// and a record it refuses alone is dropped and counted, so that no record blocks the others.
 /// Records older than ``Settings/retention`` are pruned now and then. On SQLite the WAL is
-/// copied back into the file (a checkpoint, which syncs it) beside the writes, every
-/// ``recordsPerCheckpoint`` records, so that no batch waits for it.
+/// copied back into the file (a checkpoint, which syncs it) every ``recordsPerCheckpoint``
+/// records, mostly beside the writes: a batch waits only for the writer to copy what was
+/// committed during that copy, so that the WAL starts over.
 package final class TokenRecorder: Sendable {
     /// The settings behind `--record`, `--record-buffer` and `--record-retention`.
     package struct Settings: Sendable, Hashable {
@@ -47,8 +48,8 @@ package final class TokenRecorder: Sendable {
     /// How often old records are pruned.
     static let pruneInterval = Duration.seconds(3600)
     /// Records written between two checkpoints of the record's SQLite file, each run beside the
-    /// writes rather than by the commit that fills the WAL (some 5,000 to 10,000 pages: a page
-    /// that many batches change is copied back once).
+    /// writes rather than by the commit that fills the WAL (some 10,000 pages at full load: a
+    /// page that many batches change is copied back once).
     static let recordsPerCheckpoint = 2_000
 
     private struct Waiting {

@@ -70,13 +70,11 @@ extension TokenServerStore {
         try await recordDatabase.append(insert.query)
     }
 
-    /// Copies what the record's SQLite WAL holds back into its file, beside the record's writes
-    /// and without holding them up (``ServerDatabase/checkpoint()``). Returns whether there was
-    /// a WAL to copy: none on PostgreSQL.
+    /// Copies what the record's SQLite WAL holds back into its file, mostly beside the record's
+    /// writes (``ServerDatabase/checkpoint()``). Returns whether all of it was, so that the next
+    /// write starts the WAL over; never on PostgreSQL, which has no WAL to copy.
     package func checkpointRecord() async throws -> Bool {
-        guard recordDatabase.kind == .sqlite else { return false }
         try await recordDatabase.checkpoint()
-        return true
     }
 
     /// The records `query` asks for, newest first.
