@@ -1,6 +1,7 @@
 import FleetAuthServerHTTP
 import FleetAuthServerStorage
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
@@ -125,13 +126,31 @@ struct TokenRecorderTests {
         #expect(try await store.records(matching: TokenRecordQuery(limit: 10_000)).count == written)
     }
 
+    @Test("a recorder that finishes waits for a checkpoint under way, so that none runs on a closed file")
+    func finishingWaitsForACheckpoint() async throws {
+        try await TestDatabase.with(.sqlite) { database in
+            let store = try await TokenServerStore.open(database.location, logger: TestDatabase.logger)
+            let prometheus = PrometheusMetrics()
+            let logs = LogRecorder()
+            let recorder = Self.recorder(writingTo: store, countingIn: prometheus, logger: logs.logger)
+            try await Self.write(TokenRecorder.recordsPerCheckpoint, by: recorder)
+            // The last write started a checkpoint; it has copied the WAL once finish returns.
+            await recorder.finish()
+            #expect(
+                PrometheusText.value(of: "fleetauth_token_record_checkpoints_total", in: prometheus.exposition()) == 1)
+            await store.close()
+            #expect(!logs.text.contains("WAL back into its file failed"), "\(logs.text)")
+        }
+    }
+
     /// A recorder with the production settings, on the system clock.
     private static func recorder(
-        writingTo store: TokenServerStore, countingIn metrics: PrometheusMetrics = PrometheusMetrics()
+        writingTo store: TokenServerStore, countingIn metrics: PrometheusMetrics = PrometheusMetrics(),
+        logger: Logger = TestDatabase.logger
     ) -> TokenRecorder {
         TokenRecorder(
             settings: TokenRecorder.Settings(), store: store, metrics: TokenServerMetrics(metrics: metrics),
-            logger: TestDatabase.logger, now: { Date() })
+            logger: logger, now: { Date() })
     }
 
     /// Writes `count` records through `recorder` and waits until each is written.

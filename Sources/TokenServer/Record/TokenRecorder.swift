@@ -141,11 +141,13 @@ package final class TokenRecorder: Sendable {
         if flush { startFlushing() }
     }
 
-    /// Waits, at most `limit`, for the records waiting to be written (a server stopping); logs
-    /// what could not be.
+    /// Waits, at most `limit`, for the records waiting to be written and for a checkpoint under
+    /// way (a server stopping, whose files close next); logs the records that could not be.
     func finish(within limit: Duration = .seconds(5)) async {
         let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline, state.withLock({ !$0.waiting.isEmpty }) {
+        while ContinuousClock.now < deadline,
+            state.withLock({ !$0.waiting.isEmpty || $0.flushing || $0.sinceCheckpoint == nil })
+        {
             try? await Task.sleep(for: .milliseconds(10))
         }
         let lost = state.withLock { $0.waiting.count }
