@@ -16,7 +16,7 @@ import TokenServer
 /// against plain HTTP. Each variant is a `fleetauth token-server` process of its
 /// own on a data directory of its own; `wrk` rotates over the same logged-in drivers; the
 /// variants' runs interleave, their order alternating; medians of tokens/s, and of each round's
-/// ratios, are reported.
+/// ratios, are reported, and where the record's CPU time goes, by the server's thread groups.
 struct TokenServerOperationsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token-server-operations",
@@ -143,14 +143,17 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
                 sample("fleetauth_token_issue_duration_seconds_count")
             )
         }
-        // Tokens/s, the server's CPU time per token (µs), wrk's median latency and the server's
-        // mean time to issue (ms): whether a variant costs work or waiting.
+        // Tokens/s, the server's CPU time per token (µs), in all and by thread group, wrk's
+        // median latency and the server's mean time to issue (ms): whether a variant costs work
+        // or waiting, and where.
         func run(_ index: Int, seconds: Int) async throws
             -> (
-                tokensPerSecond: Double, cpuMicroseconds: Double, medianMilliseconds: Double, issueMilliseconds: Double?
+                tokensPerSecond: Double, cpuMicroseconds: Double, threadMicroseconds: [String: Double],
+                medianMilliseconds: Double, issueMilliseconds: Double?
             )
         {
             let cpuBefore = try servers[index].cpuSeconds()
+            let threadsBefore = ThreadGroupCPU.read(pid: servers[index].process.pid)
             let issuedBefore = try await issueDurations(index)
             let run = try await Wrk.run(
                 url: "\(variants[index].scheme)://127.0.0.1:\(servers[index].port)", connections: connections,
@@ -162,21 +165,27 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
             let issueMilliseconds = try await issueDurations(index).flatMap { after in
                 issuedBefore.map { before in (after.sum - before.sum) * 1000 / max(after.count - before.count, 1) }
             }
+            let tokens = Double(max(run.succeeded, 1))
             return (
                 Double(run.succeeded) / run.seconds,
-                (try servers[index].cpuSeconds() - cpuBefore) * 1e6 / Double(max(run.succeeded, 1)),
+                (try servers[index].cpuSeconds() - cpuBefore) * 1e6 / tokens,
+                ThreadGroupCPU.read(pid: servers[index].process.pid).since(threadsBefore).mapValues {
+                    $0 * 1e6 / tokens
+                },
                 run.latency.p50Milliseconds, issueMilliseconds
             )
         }
         for index in variants.indices { _ = try await run(index, seconds: 1) }
         var measured = Array(repeating: [Double](), count: variants.count)
         var cpu = Array(repeating: [Double](), count: variants.count)
+        var threadCPU = Array(repeating: [[String: Double]](), count: variants.count)
         for round in 1...rounds {
             let order = round % 2 == 1 ? Array(variants.indices) : variants.indices.reversed()
             for index in order {
                 let result = try await run(index, seconds: seconds)
                 measured[index].append(result.tokensPerSecond)
                 cpu[index].append(result.cpuMicroseconds)
+                threadCPU[index].append(result.threadMicroseconds)
                 FileHandle.standardError.write(
                     Data(
                         String(
@@ -207,6 +216,8 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
             String(
                 format: "server CPU a token, record on / --no-record: %.3f",
                 Throughput.median(zip(cpu[0], cpu[fleetAuthVariants.count - 1]).map { $0 / $1 })))
+        print("server CPU a token by thread group, record on − --no-record (medians of the rounds' differences):")
+        print(Self.threadGroupDifferences(threadCPU[0], threadCPU[fleetAuthVariants.count - 1]))
         if !competitors.isEmpty {
             let cRecord = fleetAuthVariants.count, cNone = fleetAuthVariants.count + 1
             print(
@@ -222,5 +233,17 @@ struct TokenServerOperationsBench: AsyncParsableCommand {
         print(String(format: "JSON logs / text logs: %.3f (target ≥ %.2f)", ratio(1), Self.jsonLogsRatioTarget))
         print(String(format: "JSON logs with --access-log / text logs: %.3f", ratio(2)))
         print(String(format: "TLS / plain HTTP, keep-alive: %.3f (target ≥ %.2f)", ratio(3), Self.tlsRatioTarget))
+    }
+
+    /// For each thread group, the median over the rounds of `on`'s µs a token less `off`'s
+    /// (a group missing from a round counts 0), largest first: one line per group.
+    static func threadGroupDifferences(_ on: [[String: Double]], _ off: [[String: Double]]) -> String {
+        let names = Set(on.flatMap(\.keys) + off.flatMap(\.keys))
+        let differences = names.map { name in
+            (name, Throughput.median(zip(on, off).map { ($0[name] ?? 0) - ($1[name] ?? 0) }))
+        }
+        return differences.sorted { $0.1 > $1.1 }.map { name, microseconds in
+            "  " + name.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: "%+7.1f µs", microseconds)
+        }.joined(separator: "\n")
     }
 }

@@ -211,17 +211,10 @@ package final class ChildProcess: Sendable {
         guard state.withLock({ $0.ended == nil }) else {
             throw CommandFailure("\(name) has ended; its CPU time is in its exit")
         }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let afterName = stat.lastIndex(of: ")")
-        else {
-            throw CommandFailure("cannot read /proc/\(pid)/stat of \(name) (has it exited?)")
+        guard let stat = ProcessStat.read("/proc/\(pid)/stat") else {
+            throw CommandFailure("cannot read the CPU times in /proc/\(pid)/stat of \(name) (has it exited?)")
         }
-        // Fields after the name, from field 3 (state): utime and stime are fields 14 and 15.
-        let fields = stat[stat.index(after: afterName)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
-            throw CommandFailure("cannot read the CPU times in /proc/\(pid)/stat of \(name)")
-        }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return stat.cpuSeconds
     }
 
     /// Asks the program to stop (SIGTERM).
