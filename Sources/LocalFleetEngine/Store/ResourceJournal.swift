@@ -39,9 +39,9 @@ enum ResourceJournal {
     {
         let rows = Array(rows)
         return stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in
-            MessageInsert(
-                table: kind.journal, idColumn: "resource_id", provider: provider,
-                rows: rows[start..<min(start + rowsPerStatement, rows.count)])
+            RowsInsert(
+                into: kind.journal, columns: ["provider", "resource_id", "message"],
+                rows: rows[start..<min(start + rowsPerStatement, rows.count)].map { [provider, $0.key, $0.value] })
         }
     }
 

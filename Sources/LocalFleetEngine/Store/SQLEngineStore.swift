@@ -153,7 +153,10 @@ package struct SQLEngineStore: EngineStore {
         for start in stride(from: 0, to: upserts.count, by: rowsPerStatement) {
             let slice = upserts[start..<min(start + rowsPerStatement, upserts.count)]
             statements.append(
-                MessageInsert(table: table, idColumn: idColumn, provider: provider, rows: slice, replacing: true))
+                RowsInsert(
+                    into: table, columns: ["provider", idColumn, "message"],
+                    rows: slice.map { [provider, $0.key, $0.value] },
+                    conflictClause: "ON CONFLICT (provider, \(idColumn)) DO UPDATE SET message = excluded.message"))
         }
         for start in stride(from: 0, to: deletions.count, by: rowsPerStatement) {
             let ids = deletions[start..<min(start + rowsPerStatement, deletions.count)]

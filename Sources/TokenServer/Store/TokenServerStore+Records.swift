@@ -1,3 +1,4 @@
+import FleetAuthServerStorage
 import SQLKit
 
 /// Which records to list (``TokenServerStore/records(matching:)``): every filter given must
@@ -35,7 +36,7 @@ package struct TokenRecordQuery: Sendable, Equatable {
 }
 
 extension TokenServerStore {
-    /// The record's columns, in the order ``append(_:)`` writes them.
+    /// The record's columns, in the order ``append(_:)`` writes them and the reads list them.
     private static let recordColumns = [
         "id", "recorded_at", "outcome", "reason", "account", "role", "kind", "vehicle_id", "trip_id",
         "delivery_vehicle_id", "tracking_id",
@@ -56,18 +57,20 @@ extension TokenServerStore {
     /// id is there: a write whose answer was lost, tried again) is left as it is.
     package func append(_ records: [TokenRecord]) async throws {
         guard !records.isEmpty else { return }
-        let insert = recordDatabase.sql.insert(into: "token_server_token_records").columns(Self.recordColumns)
-            .ignoringConflicts(with: "id")
-        for record in records {
-            let ids = ResourceKind.allCases.map { kind in record.resource?.kind == kind ? record.resource?.id : nil }
-            let values: [(any Encodable & Sendable)?] =
-                [
-                    record.id, record.recordedAt, record.outcome.rawValue, record.reason, record.account, record.role,
-                    record.kind,
-                ] + ids + [record.keyID, record.issuedAt, record.expiresAt, record.sessionID, record.clientAddress]
-            insert.values(values.map { value in value.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null })
-        }
-        try await recordDatabase.append(insert.query)
+        try await recordDatabase.append(
+            RowsInsert(
+                into: "token_server_token_records", columns: Self.recordColumns, rows: records.map(Self.values(of:)),
+                conflictClause: "ON CONFLICT (id) DO NOTHING"))
+    }
+
+    /// `record`'s values, in the order of ``recordColumns``.
+    private static func values(of record: TokenRecord) -> [(any Encodable & Sendable)?] {
+        let resource = { (kind: ResourceKind) in record.resource?.kind == kind ? record.resource?.id : nil }
+        return [
+            record.id, record.recordedAt, record.outcome.rawValue, record.reason, record.account, record.role,
+            record.kind, resource(.vehicle), resource(.trip), resource(.deliveryVehicle), resource(.trackingID),
+            record.keyID, record.issuedAt, record.expiresAt, record.sessionID, record.clientAddress,
+        ]
     }
 
     /// Copies what the record's SQLite WAL holds back into its file, mostly beside the record's
