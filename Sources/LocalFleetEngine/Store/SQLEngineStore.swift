@@ -16,7 +16,7 @@ import SwiftProtobuf
 /// the fleet. Once a provider's journals hold ``journalLimit`` rows, the save that takes them
 /// there then folds them into the tables, in a transaction of its own.
 package struct SQLEngineStore: EngineStore {
-    /// Rows per insert or upsert statement (SQLite allows 32,766 bound values; four per row).
+    /// Rows per insert or upsert statement (SQLite allows 32,766 bound values; three per row).
     static let rowsPerStatement = 1000
     /// The journal's length, in rows, at which a save folds it.
     package static let defaultJournalLimit = 65_536
