@@ -1,8 +1,8 @@
 import FleetAuthServerStorage
 import Foundation
 import SQLKit
-import Testing
 import TestSupport
+import Testing
 
 @Suite("RowsInsert: a batch of rows in one statement")
 struct RowsInsertTests {
@@ -30,10 +30,15 @@ struct RowsInsertTests {
                 try await database.sql.raw("CREATE TABLE t (id TEXT PRIMARY KEY, count BIGINT NOT NULL, note TEXT)")
                     .run()
                 try await database.append(insert([["a", Int64(1), "first"], ["b", Int64(2), nil]]))
-                #expect(try await rows(database) == [Row(id: "a", count: 1, note: "first"), Row(id: "b", count: 2, note: nil)])
+                #expect(
+                    try await rows(database) == [
+                        Row(id: "a", count: 1, note: "first"), Row(id: "b", count: 2, note: nil),
+                    ])
 
                 try await database.append(
-                    insert([["a", Int64(10), "again"], ["c", Int64(3), nil]], conflictClause: "ON CONFLICT (id) DO NOTHING"))
+                    insert(
+                        [["a", Int64(10), "again"], ["c", Int64(3), nil]], conflictClause: "ON CONFLICT (id) DO NOTHING"
+                    ))
                 #expect(try await rows(database).map(\.count) == [1, 2, 3], "the row already there is left as it was")
 
                 try await database.append(
@@ -45,7 +50,8 @@ struct RowsInsertTests {
                 await #expect(throws: (any Error).self) {
                     try await database.append(insert([["d", Int64(4), nil], ["a", Int64(5), nil]]))
                 }
-                #expect(try await rows(database).map(\.id) == ["a", "b", "c"], "nothing of the failed statement landed")
+                #expect(
+                    try await rows(database).map(\.id) == ["a", "b", "c"], "nothing of the failed statement landed")
             } catch {
                 await database.shutdown()
                 throw error
