@@ -223,4 +223,25 @@ struct StoreTests {
             await second.close()
         }
     }
+
+    @Test(
+        "the record: each kind of resource lands in its own column and is found by its filter, and by no other",
+        arguments: StoreBackend.allCases)
+    func recordOfEveryKindOfResource(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            let records = ResourceKind.allCases.enumerated().map { offset, kind in
+                TokenRecord(
+                    id: "0000000000000\(offset)", recordedAt: 1_700_000_000, outcome: .issued, reason: nil,
+                    account: "acc-\(offset)", role: "driver", kind: "driver", resource: Resource(kind, id: "same-id"),
+                    keyID: "kid", issuedAt: 1_700_000_000, expiresAt: 1_700_003_600, sessionID: "s-\(offset)",
+                    clientAddress: "127.0.0.1")
+            }
+            try await store.append(records)
+            for (offset, kind) in ResourceKind.allCases.enumerated() {
+                let found = try await store.records(matching: TokenRecordQuery(resource: Resource(kind, id: "same-id")))
+                #expect(found.map(\.account) == ["acc-\(offset)"], "\(kind)")
+                #expect(found.first?.resource == Resource(kind, id: "same-id"))
+            }
+        }
+    }
 }

@@ -37,11 +37,10 @@ package struct TokenRecordQuery: Sendable, Equatable {
 
 extension TokenServerStore {
     /// The record's columns, in the order ``append(_:)`` writes them and the reads list them.
-    private static let recordColumns = [
-        "id", "recorded_at", "outcome", "reason", "account", "role", "kind", "vehicle_id", "trip_id",
-        "delivery_vehicle_id", "tracking_id",
-        "kid", "issued_at", "expires_at", "session_id", "client_address",
-    ]
+    private static let recordColumns =
+        ["id", "recorded_at", "outcome", "reason", "account", "role", "kind"]
+        + ResourceKind.allCases.map(column(for:))
+        + ["kid", "issued_at", "expires_at", "session_id", "client_address"]
 
     /// The column that holds ids of `kind`.
     private static func column(for kind: ResourceKind) -> String {
@@ -65,12 +64,13 @@ extension TokenServerStore {
 
     /// `record`'s values, in the order of ``recordColumns``.
     private static func values(of record: TokenRecord) -> [(any Encodable & Sendable)?] {
-        let resource = { (kind: ResourceKind) in record.resource?.kind == kind ? record.resource?.id : nil }
+        let resources = ResourceKind.allCases.map { kind in
+            record.resource?.kind == kind ? record.resource?.id : nil
+        }
         return [
             record.id, record.recordedAt, record.outcome.rawValue, record.reason, record.account, record.role,
-            record.kind, resource(.vehicle), resource(.trip), resource(.deliveryVehicle), resource(.trackingID),
-            record.keyID, record.issuedAt, record.expiresAt, record.sessionID, record.clientAddress,
-        ]
+            record.kind,
+        ] + resources + [record.keyID, record.issuedAt, record.expiresAt, record.sessionID, record.clientAddress]
     }
 
     /// Copies what the record's SQLite WAL holds back into its file, mostly beside the record's
