@@ -127,7 +127,9 @@ struct JWKSRefreshTests {
     }
 
     @Test func newKeysAreFetchedWhenATokenNamesThemAndRemovedKeysStopWorking() async throws {
-        try await Self.withJWKSEngine(interval: .milliseconds(300)) { client, publisher in
+        // The interval is long enough that the first request comes within it even beside the
+        // whole suite (with 300 ms, a late first request found the keys stale and fetched again).
+        try await Self.withJWKSEngine(interval: .seconds(1)) { client, publisher in
             #expect(try await Self.getVehicle(client, token: Tokens.server).status == 404)
             #expect(
                 publisher.fetches.load(ordering: .relaxed) == 1,
@@ -136,20 +138,20 @@ struct JWKSRefreshTests {
             // A driver account the JWKS does not have yet, once the interval allows a fetch: the
             // request fetches, and is refused when the account is not there either. (An unknown
             // account does not wait for the next fetch; only an unknown key id of a known one does.)
-            try await Task.sleep(for: .milliseconds(400))
+            try await Task.sleep(for: .milliseconds(1_100))
             let driverToken = Tokens.driver("none")
             let early = try await Self.getVehicle(client, token: driverToken)
             #expect(early.status == 401 && early.errorMessage.contains("not a trusted service account"), "\(early)")
             #expect(publisher.fetches.load(ordering: .relaxed) == 2, "one fetch, the interval being over")
 
             try publisher.publish([(TestKeys.server, .serviceSuperUser), (TestKeys.driver, .driverSDKUser)])
-            try await Task.sleep(for: .milliseconds(400))
+            try await Task.sleep(for: .milliseconds(1_100))
             let late = try await Self.getVehicle(client, token: driverToken)
             #expect(late.status == 404, "the new key was fetched: \(late)")
 
             // The server key is withdrawn; the next unknown key triggers a fetch that drops it.
             try publisher.publish([(TestKeys.driver, .driverSDKUser)])
-            try await Task.sleep(for: .milliseconds(400))
+            try await Task.sleep(for: .milliseconds(1_100))
             _ = try await Self.getVehicle(client, token: Tokens.consumer("t"))
             let withdrawn = try await Self.getVehicle(client, token: Tokens.server)
             #expect(withdrawn.status == 401, "a withdrawn key still works: \(withdrawn)")
