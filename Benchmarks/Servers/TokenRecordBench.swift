@@ -9,7 +9,8 @@ import TokenServer
 /// `fleetauth-bench token-record`: "who holds a valid token for vehicle X" against a record of
 /// a million tokens (the promise: at most 50 ms), on SQLite or PostgreSQL. The records are
 /// spread over 30 days and the vehicles, as a fleet's month would leave them; the queries ask
-/// for vehicles at random, through the store the API and `fleetauth audit` use.
+/// for vehicles at random, through the store the API and `fleetauth audit` use. It also times
+/// an account's questions, which read the record without an index.
 struct TokenRecordBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token-record",
@@ -93,6 +94,25 @@ struct TokenRecordBench: AsyncParsableCommand {
             print(
                 "who holds a valid token for a vehicle, \(queries) queries (\(found) valid tokens found): median \(milliseconds(times[times.count / 2])), p99 \(milliseconds(times[min(times.count - 1, times.count * 99 / 100)])), slowest \(milliseconds(times.last!)) (promise ≤ \(Self.queryLimit))"
             )
+            // The record has no index of accounts (schema version 5): an account's question reads
+            // the record newest first until its page is full, within `since` when given.
+            let accountQuestions: [(String, TokenRecordQuery)] = [
+                ("an account's newest 100", TokenRecordQuery(account: account, limit: 100)),
+                ("an account with no records, over the whole record", TokenRecordQuery(account: "bench-nobody")),
+                (
+                    "an account with no records, since a day ago",
+                    TokenRecordQuery(account: "bench-nobody", since: now - 86_400)
+                ),
+            ]
+            for (question, query) in accountQuestions {
+                var accountTimes: [Duration] = []
+                for _ in 0..<5 {
+                    let started = ContinuousClock.now
+                    _ = try await store.records(matching: query)
+                    accountTimes.append(ContinuousClock.now - started)
+                }
+                print("\(question): median of 5 \(milliseconds(accountTimes.sorted()[2]))")
+            }
         } catch {
             try? await store.recordDatabase.sql.raw(
                 "DELETE FROM token_server_token_records WHERE account = \(bind: account)"

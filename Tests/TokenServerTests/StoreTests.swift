@@ -244,4 +244,35 @@ struct StoreTests {
             }
         }
     }
+
+    @Test(
+        "the record: since takes the records of its second and after, by their ids' time too, also for an account",
+        arguments: StoreBackend.allCases)
+    func recordSinceBoundsTheIDs(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            let ids = TokenRecordIDs()
+            let second: Int64 = 1_700_000_000
+            // The last millisecond before `second`, its first, and one a second later.
+            let times = [Double(second) - 0.001, Double(second), Double(second) + 1]
+            let records = times.enumerated().flatMap { offset, time in
+                ["ann", "bob"].map { account in
+                    let stamp = Date(timeIntervalSince1970: time)
+                    return TokenRecord(
+                        id: ids.next(at: stamp), recordedAt: Int64(time.rounded(.down)), outcome: .issued, reason: nil,
+                        account: account, role: "driver", kind: "driver",
+                        resource: Resource(.vehicle, id: "v-\(offset)"),
+                        keyID: "kid", issuedAt: second, expiresAt: second + 3600, sessionID: nil, clientAddress: nil)
+                }
+            }
+            try await store.append(records)
+            let sinceSecond = try await store.records(matching: TokenRecordQuery(since: second))
+            #expect(sinceSecond.map(\.resource?.id) == ["v-2", "v-2", "v-1", "v-1"])
+            let annSince = try await store.records(matching: TokenRecordQuery(account: "ann", since: second))
+            #expect(annSince.map(\.resource?.id) == ["v-2", "v-1"])
+            #expect(annSince.allSatisfy { $0.account == "ann" })
+            let ann = try await store.records(matching: TokenRecordQuery(account: "ann"))
+            #expect(ann.map(\.resource?.id) == ["v-2", "v-1", "v-0"])
+            #expect(try await store.records(matching: TokenRecordQuery(account: "cat")).isEmpty)
+        }
+    }
 }

@@ -85,6 +85,12 @@ struct TokenRecordIDs: Sendable {
             + Self.padded(String(UInt32.random(in: 0...UInt32.max), radix: 16), to: 8)
     }
 
+    /// The smallest id a record made at or after `time` (epoch seconds) can have: ids begin
+    /// with their time in milliseconds, so that a question bounded in time reads only its range.
+    static func lowerBound(since time: Int64) -> String {
+        padded(String(max(0, time) * 1000), to: 14)
+    }
+
     /// `digits` with zeros before them, `width` long.
     private static func padded(_ digits: String, to width: Int) -> String {
         String(repeating: "0", count: max(0, width - digits.count)) + digits

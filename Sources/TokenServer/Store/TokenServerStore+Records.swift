@@ -93,7 +93,10 @@ extension TokenServerStore {
                 "expires_at", .greaterThan, SQLBind(validAt))
         }
         if let outcome = query.outcome { select = select.where("outcome", .equal, SQLBind(outcome.rawValue)) }
-        if let since = query.since { select = select.where("recorded_at", .greaterThanOrEqual, SQLBind(since)) }
+        if let since = query.since {
+            select = select.where("recorded_at", .greaterThanOrEqual, SQLBind(since)).where(
+                "id", .greaterThanOrEqual, SQLBind(TokenRecordIDs.lowerBound(since: since)))
+        }
         if let before = query.before { select = select.where("id", .lessThan, SQLBind(before)) }
         let rows = try await select.orderBy("id", .descending).limit(query.limit).all()
         return try rows.map(Self.record(from:))
