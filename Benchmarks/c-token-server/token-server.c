@@ -452,7 +452,7 @@ static pthread_cond_t queue_ready = PTHREAD_COND_INITIALIZER;
 static Pending *queue_head, **queue_tail = &queue_head;
 static unsigned long long record_sequence;
 
-/// Opens (or creates) the record: FleetAuth's table and indexes (schema versions 2 and 4).
+/// Opens (or creates) the record: FleetAuth's table and indexes (schema versions 2, 4 and 5).
 static void open_record(const char *path) {
     static const char *schema =
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 10000;"
@@ -463,9 +463,7 @@ static void open_record(const char *path) {
         "CREATE INDEX IF NOT EXISTS token_server_token_records_by_trip_id ON token_server_token_records (trip_id, id) WHERE trip_id IS NOT NULL;"
         "CREATE INDEX IF NOT EXISTS token_server_token_records_by_delivery_vehicle_id ON token_server_token_records (delivery_vehicle_id, id)"
         " WHERE delivery_vehicle_id IS NOT NULL;"
-        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_tracking_id ON token_server_token_records (tracking_id, id) WHERE tracking_id IS NOT NULL;"
-        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_account ON token_server_token_records (account, id);"
-        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_time ON token_server_token_records (recorded_at);";
+        "CREATE INDEX IF NOT EXISTS token_server_token_records_by_tracking_id ON token_server_token_records (tracking_id, id) WHERE tracking_id IS NOT NULL;";
     if (sqlite3_open_v2(path, &record_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK
         || sqlite3_exec(record_db, schema, NULL, NULL, NULL) != SQLITE_OK
         || sqlite3_prepare_v3(record_db,

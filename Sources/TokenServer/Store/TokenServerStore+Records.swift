@@ -94,18 +94,17 @@ extension TokenServerStore {
         }
         if let outcome = query.outcome { select = select.where("outcome", .equal, SQLBind(outcome.rawValue)) }
         if let since = query.since {
-            select = select.where("recorded_at", .greaterThanOrEqual, SQLBind(since)).where(
-                "id", .greaterThanOrEqual, SQLBind(TokenRecordIDs.lowerBound(since: since)))
+            select = select.where("id", .greaterThanOrEqual, SQLBind(TokenRecordIDs.lowerBound(since: since)))
         }
         if let before = query.before { select = select.where("id", .lessThan, SQLBind(before)) }
         let rows = try await select.orderBy("id", .descending).limit(query.limit).all()
         return try rows.map(Self.record(from:))
     }
 
-    /// Deletes the records made before `time` (epoch seconds); returns how many.
+    /// Deletes the records made before `time` (epoch seconds), a range of ids; returns how many.
     package func pruneRecords(before time: Int64) async throws -> Int {
         try await recordDatabase.writes.raw(
-            "DELETE FROM token_server_token_records WHERE recorded_at < \(bind: time) RETURNING id"
+            "DELETE FROM token_server_token_records WHERE id < \(bind: TokenRecordIDs.lowerBound(since: time)) RETURNING id"
         ).all().count
     }
 
