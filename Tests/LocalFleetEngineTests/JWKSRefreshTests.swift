@@ -127,13 +127,12 @@ struct JWKSRefreshTests {
     }
 
     @Test func newKeysAreFetchedWhenATokenNamesThemAndRemovedKeysStopWorking() async throws {
-        // The interval is long enough that the first request comes within it even beside the
-        // whole suite (with 300 ms, a late first request found the keys stale and fetched again).
         try await Self.withJWKSEngine(interval: .seconds(1)) { client, publisher in
             #expect(try await Self.getVehicle(client, token: Tokens.server).status == 404)
-            #expect(
-                publisher.fetches.load(ordering: .relaxed) == 1,
-                "fetched once: at start, the first token joining that fetch")
+            // Fetched at start, the first token joining that fetch; beside the whole suite the
+            // first request may come after the interval, find the keys stale and fetch again.
+            let first = publisher.fetches.load(ordering: .relaxed)
+            #expect((1...2).contains(first), "fetched at start, and at most once more for the first request")
 
             // A driver account the JWKS does not have yet, once the interval allows a fetch: the
             // request fetches, and is refused when the account is not there either. (An unknown
@@ -142,7 +141,7 @@ struct JWKSRefreshTests {
             let driverToken = Tokens.driver("none")
             let early = try await Self.getVehicle(client, token: driverToken)
             #expect(early.status == 401 && early.errorMessage.contains("not a trusted service account"), "\(early)")
-            #expect(publisher.fetches.load(ordering: .relaxed) == 2, "one fetch, the interval being over")
+            #expect(publisher.fetches.load(ordering: .relaxed) == first + 1, "one fetch, the interval being over")
 
             try publisher.publish([(TestKeys.server, .serviceSuperUser), (TestKeys.driver, .driverSDKUser)])
             try await Task.sleep(for: .milliseconds(1_100))
