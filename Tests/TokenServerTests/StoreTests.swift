@@ -275,4 +275,19 @@ struct StoreTests {
             #expect(try await store.records(matching: TokenRecordQuery(account: "cat")).isEmpty)
         }
     }
+
+    @Test("a time's lower bound of ids: 14 digits, in the order of the times, below every id made at or after it")
+    func lowerBoundsOfIDs() {
+        let times: [Int64] = [-5, 0, 1, 1_700_000_000, 99_999_999_999, 100_000_000_000, Int64.max]
+        let bounds = times.map(TokenRecordIDs.lowerBound(since:))
+        #expect(bounds.allSatisfy { $0.utf8.count == 14 && $0.allSatisfy(\.isNumber) })
+        #expect(bounds == bounds.sorted())
+        #expect(bounds.first == "00000000000000" && bounds.last == "99999999999000")
+        let ids = TokenRecordIDs()
+        for time in [1_700_000_000.0, 1_700_000_000.999, 4_102_444_800.5] {
+            let id = ids.next(at: Date(timeIntervalSince1970: time))
+            #expect(TokenRecordIDs.lowerBound(since: Int64(time.rounded(.down))) <= id)
+            #expect(TokenRecordIDs.lowerBound(since: Int64(time.rounded(.down)) + 1) > id)
+        }
+    }
 }

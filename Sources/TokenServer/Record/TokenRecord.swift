@@ -87,8 +87,9 @@ struct TokenRecordIDs: Sendable {
 
     /// The smallest id a record made at or after `time` (epoch seconds) can have: ids begin
     /// with their time in milliseconds, so that a question bounded in time reads only its range.
+    /// A time past the 14 digits' reach (the year 5138) is taken as their last second.
     static func lowerBound(since time: Int64) -> String {
-        padded(String(max(0, time) * 1000), to: 14)
+        padded(String(min(max(0, time), 99_999_999_999) * 1000), to: 14)
     }
 
     /// `digits` with zeros before them, `width` long.
