@@ -103,7 +103,7 @@ extension BrowserSuite {
         }
 
         @Test(
-            "A refused token request is in the record view within 2 s (the best of up to three: a busy machine may hold up one); a filter survives a reload"
+            "A refused token request is in the record view within 2 s (the best of up to three: a busy machine may hold up one); a filter survives a reload; an account's records load when asked"
         )
         func recordView() async throws {
             try await TokenConsoleScene.run { scene in
@@ -140,6 +140,23 @@ extension BrowserSuite {
                 #expect(
                     try await scene.browser.text(of: "#record-table tbody tr .verdict")?.contains(
                         "refused: not_assigned") == true)
+
+                // An account's records alone are not live (the server reads the record through for
+                // them): a new refusal shows once "Newest" is pressed.
+                try await scene.submit("record-filters", ["resource": "", "account": "ann", "outcome": "refused"])
+                try await waitUntil("the table holds ann's refusals") {
+                    let search = try await scene.browser.execute("return location.search")
+                    let rows = try await scene.browser.count("#record-table tbody tr")
+                    return search.contains("account=ann") && rows >= 2
+                }
+                let shown = try await scene.browser.count("#record-table tbody tr")
+                #expect(try await scene.send("GET", "/v1/tokens/driver/v-10", bearer: session).status == 403)
+                try await Task.sleep(for: .milliseconds(2_500))
+                #expect(try await scene.browser.count("#record-table tbody tr") == shown, "an account's view reloaded")
+                try await scene.click("#record-newest")
+                try await waitUntil("the new refusal shows once asked") {
+                    try await scene.browser.count("#record-table tbody tr") == shown + 1
+                }
             }
         }
 

@@ -53,9 +53,8 @@ function showFigures(figures) {
     rateRows("#refused-rates", "data-reason", rates.refused);
   }
   // A record written since the record view was loaded (a token handed out, a request refused):
-  // its newest page loads again, while it is in view and no load of it runs.
-  if (figures.recordsWritten !== shownRecordsWritten && recordInView() && !addressQuery(["pageToken"]).get("pageToken")
-      && loadRecord.whenIdle()) {
+  // its newest page loads again, while it is in view, live and no load of it runs.
+  if (figures.recordsWritten !== shownRecordsWritten && recordInView() && recordIsLive() && loadRecord.whenIdle()) {
     shownRecordsWritten = figures.recordsWritten;
     loadRecord().catch(showError);
   }
@@ -64,6 +63,14 @@ function showFigures(figures) {
     nextRetirement = null;
     loadKeys().catch(showError);
   }
+}
+
+// Whether the record view loads again as records are written: not on an older page, nor for an
+// account's records alone, which the server finds by reading the record through (it keeps no
+// index of accounts); "Newest" loads those again.
+function recordIsLive() {
+  const address = addressQuery(["pageToken", "account", "resource"]);
+  return !address.get("pageToken") && !(address.get("account") && !address.get("resource"));
 }
 
 function rateRows(table, attribute, rates) {
