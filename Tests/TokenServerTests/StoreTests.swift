@@ -1,6 +1,7 @@
 import FleetAuthServerHTTP
 import FleetAuthServerStorage
 import Foundation
+import SQLKit
 import TestSupport
 import Testing
 
@@ -288,6 +289,43 @@ struct StoreTests {
             let id = ids.next(at: Date(timeIntervalSince1970: time))
             #expect(TokenRecordIDs.lowerBound(since: Int64(time.rounded(.down))) <= id)
             #expect(TokenRecordIDs.lowerBound(since: Int64(time.rounded(.down)) + 1) > id)
+        }
+    }
+
+    /// The record's indexes after the last migration: one for each kind of resource.
+    static let recordIndexes = ["delivery_vehicle_id", "tracking_id", "trip_id", "vehicle_id"].map {
+        "token_server_token_records_by_\($0)"
+    }
+
+    /// The names of the indexes on the record's table in `store`, sorted, without the primary key's.
+    static func recordIndexNames(of store: TokenServerStore) async throws -> [String] {
+        let database = store.recordDatabase
+        let query: SQLQueryString =
+            database.kind == .postgres
+            ? "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'token_server_token_records' AND indexname NOT LIKE '%_pkey'"
+            : "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'token_server_token_records' AND name NOT LIKE 'sqlite_autoindex%'"
+        return try await database.sql.raw(query).all().map { try $0.decode(column: "name", as: String.self) }.sorted()
+    }
+
+    @Test(
+        "the record keeps an index for each kind of resource and no other; pruning takes the records before a second's edge",
+        arguments: StoreBackend.allCases)
+    func recordIndexesAndPruning(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            #expect(try await Self.recordIndexNames(of: store) == Self.recordIndexes)
+            let ids = TokenRecordIDs()
+            let second: Int64 = 1_700_000_000
+            let records = [Double(second) - 0.001, Double(second), Double(second) + 1].map { time in
+                TokenRecord(
+                    id: ids.next(at: Date(timeIntervalSince1970: time)), recordedAt: Int64(time.rounded(.down)),
+                    outcome: .issued, reason: nil, account: "ann", role: "driver", kind: "driver",
+                    resource: Resource(.vehicle, id: "v-1"), keyID: "kid", issuedAt: second, expiresAt: second + 3600,
+                    sessionID: nil, clientAddress: nil)
+            }
+            try await store.append(records)
+            #expect(try await store.pruneRecords(before: second) == 1)
+            #expect(try await store.records(matching: TokenRecordQuery()).map(\.recordedAt) == [second + 1, second])
+            #expect(try await store.pruneRecords(before: second) == 0)
         }
     }
 }

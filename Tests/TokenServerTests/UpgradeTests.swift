@@ -64,6 +64,9 @@ struct UpgradeTests {
                     try await store.database.first("SELECT version, oldest_compatible FROM token_server_schema"))
                 #expect(
                     try recorded.decode(column: "version", as: Int.self) == TokenServerSchema.version, "start \(start)")
+                #expect(
+                    try await StoreTests.recordIndexNames(of: store) == StoreTests.recordIndexes,
+                    "the record's indexes as the last version leaves them")
                 let accounts = try await store.accounts()
                 #expect(
                     accounts.map { "\($0.username) \($0.role)" }.sorted() == [
