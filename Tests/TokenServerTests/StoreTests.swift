@@ -251,20 +251,8 @@ struct StoreTests {
         arguments: StoreBackend.allCases)
     func recordSinceBoundsTheIDs(backend: StoreBackend) async throws {
         try await withStore(backend) { store in
-            let ids = TokenRecordIDs()
             let second: Int64 = 1_700_000_000
-            // The last millisecond before `second`, its first, and one a second later.
-            let times = [Double(second) - 0.001, Double(second), Double(second) + 1]
-            let records = times.enumerated().flatMap { offset, time in
-                ["ann", "bob"].map { account in
-                    let stamp = Date(timeIntervalSince1970: time)
-                    return TokenRecord(
-                        id: ids.next(at: stamp), recordedAt: Int64(time.rounded(.down)), outcome: .issued, reason: nil,
-                        account: account, role: "driver", kind: "driver",
-                        resource: Resource(.vehicle, id: "v-\(offset)"),
-                        keyID: "kid", issuedAt: second, expiresAt: second + 3600, sessionID: nil, clientAddress: nil)
-                }
-            }
+            let records = Self.records(aroundSecond: second, of: ["ann", "bob"])
             try await store.append(records)
             let sinceSecond = try await store.records(matching: TokenRecordQuery(since: second))
             #expect(sinceSecond.map(\.resource?.id) == ["v-2", "v-2", "v-1", "v-1"])
@@ -274,6 +262,22 @@ struct StoreTests {
             let ann = try await store.records(matching: TokenRecordQuery(account: "ann"))
             #expect(ann.map(\.resource?.id) == ["v-2", "v-1", "v-0"])
             #expect(try await store.records(matching: TokenRecordQuery(account: "cat")).isEmpty)
+        }
+    }
+
+    /// A driver token's record for each of `accounts` made in the last millisecond before
+    /// `second`, at its first, and a second later: for vehicles `v-0`, `v-1` and `v-2`, in that
+    /// order, with ids as the recorder makes them.
+    private static func records(aroundSecond second: Int64, of accounts: [String]) -> [TokenRecord] {
+        let ids = TokenRecordIDs()
+        return [Double(second) - 0.001, Double(second), Double(second) + 1].enumerated().flatMap { offset, time in
+            accounts.map { account in
+                TokenRecord(
+                    id: ids.next(at: Date(timeIntervalSince1970: time)), recordedAt: Int64(time.rounded(.down)),
+                    outcome: .issued, reason: nil, account: account, role: "driver", kind: "driver",
+                    resource: Resource(.vehicle, id: "v-\(offset)"), keyID: "kid", issuedAt: second,
+                    expiresAt: second + 3600, sessionID: nil, clientAddress: nil)
+            }
         }
     }
 
@@ -313,15 +317,8 @@ struct StoreTests {
     func recordIndexesAndPruning(backend: StoreBackend) async throws {
         try await withStore(backend) { store in
             #expect(try await Self.recordIndexNames(of: store) == Self.recordIndexes)
-            let ids = TokenRecordIDs()
             let second: Int64 = 1_700_000_000
-            let records = [Double(second) - 0.001, Double(second), Double(second) + 1].map { time in
-                TokenRecord(
-                    id: ids.next(at: Date(timeIntervalSince1970: time)), recordedAt: Int64(time.rounded(.down)),
-                    outcome: .issued, reason: nil, account: "ann", role: "driver", kind: "driver",
-                    resource: Resource(.vehicle, id: "v-1"), keyID: "kid", issuedAt: second, expiresAt: second + 3600,
-                    sessionID: nil, clientAddress: nil)
-            }
+            let records = Self.records(aroundSecond: second, of: ["ann"])
             try await store.append(records)
             #expect(try await store.pruneRecords(before: second) == 1)
             #expect(try await store.records(matching: TokenRecordQuery()).map(\.recordedAt) == [second + 1, second])
