@@ -54,16 +54,15 @@ struct TokenRecordBench: AsyncParsableCommand {
         let now = Int64(Date().timeIntervalSince1970)
         do {
             let writing = ContinuousClock.now
+            let ids = TokenRecordIDs()
             for start in stride(from: 0, to: records, by: 500) {
                 try await store.append(
                     (start..<min(start + 500, records)).map { index in
                         // Oldest first, one every 30 days ÷ records; tokens of an hour.
                         let recordedAt = now - Int64(30 * 86_400) + Int64(index) * Int64(30 * 86_400) / Int64(records)
-                        let id =
-                            String(repeating: "0", count: 1) + String(recordedAt * 1000)
-                            + String(format: "%016x", index)
                         return TokenRecord(
-                            id: id, recordedAt: recordedAt, outcome: .issued, reason: nil, account: account,
+                            id: ids.next(at: Date(timeIntervalSince1970: Double(recordedAt))), recordedAt: recordedAt,
+                            outcome: .issued, reason: nil, account: account,
                             role: "driver", kind: "driver",
                             resource: Resource(.vehicle, id: "bench-vehicle-\(Int.random(in: 0..<vehicles))"),
                             keyID: "bench-key",

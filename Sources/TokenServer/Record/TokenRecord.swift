@@ -71,11 +71,14 @@ package struct TokenRecord: Sendable, Equatable {
 
 /// Makes record ids: the time in milliseconds, a counter, and random digits, so that ids sort
 /// as their records were made on one replica, and two replicas never make the same one.
-struct TokenRecordIDs: Sendable {
+package struct TokenRecordIDs: Sendable {
     private let counter = Locked(UInt32(0))
 
+    /// A maker of ids, its counter at zero.
+    package init() {}
+
     /// The next id, for a record made at `date`.
-    func next(at date: Date) -> String {
+    package func next(at date: Date) -> String {
         let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
         let count = counter.withLock { counter -> UInt32 in
             counter &+= 1
